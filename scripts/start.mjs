@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm start`: builds, then runs the Electron app where its runtime exists; otherwise (as on
+// machines where the Electron binary cannot be downloaded) starts the browser host and says so.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
+
+if (process.env.TICKDESK_SKIP_BUILD !== '1') {
+  const build = spawnSync(bin('electron-vite'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  if (build.status !== 0) {
+    console.error('Build failed: see the errors above.')
+    process.exit(build.status ?? 1)
+  }
+}
+
+function electronBinary() {
+  try {
+    const path = require('electron')
+    if (typeof path === 'string' && existsSync(path)) return { path }
+    return { reason: 'the Electron runtime binary is not installed' }
+  } catch (e) {
+    return { reason: `the Electron runtime is unavailable (${String(e.message ?? e).split('\n')[0]})` }
+  }
+}
+
+const electron = electronBinary()
+const headlessLinux = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
+if (electron.path && !headlessLinux) {
+  const child = spawn(electron.path, ['.'], { stdio: 'inherit' })
+  child.on('exit', (code) => process.exit(code ?? 0))
+} else {
+  const reason = electron.reason ?? 'there is no display'
+  console.log(`Electron cannot start here: ${reason}. Starting the browser host instead.`)
+  const child = spawn(bin('tsx'), ['src/cli/index.ts', 'web', ...process.argv.slice(2)], { stdio: 'inherit' })
+  const forward = (sig) => child.kill(sig)
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  child.on('exit', (code) => process.exit(code ?? 0))
+}

@@ -1,0 +1,93 @@
+import { redact } from './log'
+
+/** Error codes the interface defines (spec: Errors), plus ours. */
+export const SERVICE_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_SYMBOL',
+  'UNKNOWN_SYMBOL',
+  'NO_SUBSCRIPTION',
+  'SUBSCRIPTION_EXPIRED',
+  'MARKET_NOT_ENABLED',
+  'API_KEY_SCOPE_DENIED',
+  'IP_DENIED',
+  'GEO_DENIED',
+  'DAILY_LIMIT_EXCEEDED',
+  'MONTHLY_LIMIT_EXCEEDED',
+  'RATE_LIMIT_EXCEEDED',
+  'KEY_RATE_LIMIT_EXCEEDED',
+  'UPSTREAM_UNAVAILABLE',
+  'RATE_LIMIT_UNAVAILABLE',
+  'WS_CONN_LIMIT',
+] as const
+
+export const OUR_CODES = [
+  'UNAUTHORIZED',
+  'NETWORK',
+  'TIMEOUT',
+  'BAD_RESPONSE',
+  'NOT_SUPPORTED',
+  'STORAGE_CORRUPT',
+  'DISK_FULL',
+  'KEYCHAIN_UNAVAILABLE',
+  'INVALID_INPUT',
+  'NOT_FOUND',
+] as const
+
+export type ErrorCode = (typeof SERVICE_CODES)[number] | (typeof OUR_CODES)[number] | (string & {})
+
+/** 403 codes that stop the whole account (spec: Authentication 7); market ones only block a market. */
+export const ACCOUNT_WIDE_403 = new Set(['NO_SUBSCRIPTION', 'SUBSCRIPTION_EXPIRED', 'IP_DENIED', 'GEO_DENIED'])
+export const MARKET_403 = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED'])
+export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED'])
+export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])
+
+export interface TickdeskErrorInit {
+  code: ErrorCode
+  message: string
+  status?: number | null
+  requestId?: string | null
+  /** Milliseconds to wait before retrying, from Retry-After (seconds or HTTP date). */
+  retryAfterMs?: number | null
+  cause?: unknown
+}
+
+/** Errors are values with a code a user can act on (STYLE principle 5). Messages are redacted. */
+export class TickdeskError extends Error {
+  readonly code: ErrorCode
+  readonly status: number | null
+  readonly requestId: string | null
+  readonly retryAfterMs: number | null
+
+  constructor(init: TickdeskErrorInit) {
+    super(redact(init.message), init.cause === undefined ? undefined : { cause: init.cause })
+    this.name = 'TickdeskError'
+    this.code = init.code
+    this.status = init.status ?? null
+    this.requestId = init.requestId ?? null
+    this.retryAfterMs = init.retryAfterMs ?? null
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      requestId: this.requestId,
+      retryAfterMs: this.retryAfterMs,
+    }
+  }
+}
+
+export function isTickdeskError(e: unknown): e is TickdeskError {
+  return e instanceof TickdeskError
+}
+
+/** Parses Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3) into ms from now. */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
+  if (value == null || value.trim() === '') return null
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return null
+  return Math.max(0, date - now)
+}

@@ -1,0 +1,75 @@
+import type { Market } from '../shared/market'
+import type { Quote } from '../shared/quote'
+
+/** The price fields a REST snapshot or a push may carry; any subset (pushes are often partial). */
+export const QUOTE_FIELDS = [
+  'last',
+  'change',
+  'changePercent',
+  'open',
+  'high',
+  'low',
+  'prevClose',
+  'volume',
+  'quoteVolume',
+  'bid',
+  'ask',
+  'bidSize',
+  'askSize',
+] as const
+export type QuoteField = (typeof QUOTE_FIELDS)[number]
+export type QuoteFields = Partial<Record<QuoteField, number>>
+
+/** One normalised update from either transport, before it is merged into the QuoteStore. */
+export interface QuoteUpdate {
+  market: Market
+  symbol: string
+  fields: QuoteFields
+  /** Epoch ms of the data when the service said; null to use receive time. */
+  ts: number | null
+  source: Exclude<Quote['source'], 'cache'>
+}
+
+/** Services send numbers as numbers or as strings; anything else (NaN, '', objects) is absent. */
+export function coerceNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value)
+    return Number.isFinite(n) ? n : undefined
+  }
+  return undefined
+}
+
+/** Picks the known quote fields out of an untrusted object, tolerating common aliases. */
+export function pickQuoteFields(raw: Record<string, unknown>): QuoteFields {
+  const out: QuoteFields = {}
+  for (const field of QUOTE_FIELDS) {
+    const v = coerceNumber(raw[field])
+    if (v !== undefined) out[field] = v
+  }
+  const aliases: Record<string, QuoteField> = {
+    price: 'last',
+    lastPrice: 'last',
+    close: 'last',
+    c: 'last',
+    chg: 'change',
+    priceChange: 'change',
+    changePct: 'changePercent',
+    pct: 'changePercent',
+    priceChangePercent: 'changePercent',
+    vol: 'volume',
+    v: 'volume',
+    bidPrice: 'bid',
+    askPrice: 'ask',
+    b: 'bid',
+    a: 'ask',
+    prev: 'prevClose',
+    previousClose: 'prevClose',
+  }
+  for (const [alias, field] of Object.entries(aliases)) {
+    if (out[field] !== undefined) continue
+    const v = coerceNumber(raw[alias])
+    if (v !== undefined) out[field] = v
+  }
+  return out
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod'
+import { AlertRuleInputSchema, AlertRuleSchema, AlertRuleStateSchema, FiredAlertSchema } from './alert'
+import { BarSchema, IntervalSchema, QuotePatchSchema, QuoteSchema, SymbolStatusSchema } from './quote'
+import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
+import { FeedStatusSchema } from './status'
+import { WatchlistSchema } from './watchlist'
+
+/**
+ * The bridge contract: the one source of truth for what crosses between a host (Electron main or
+ * the browser host) and the renderer. Preload, IPC handlers, the web bridge and the renderer client
+ * are all derived from COMMANDS and EventSchema; every message is validated on the receiving side.
+ */
+
+const id = z.string().min(1).max(64)
+const key = z.string().min(1).max(64)
+const name = z.string().trim().min(1).max(64)
+
+export const SnapshotSchema = z.object({
+  watchlists: z.array(WatchlistSchema),
+  activeWatchlistId: z.string().nullable(),
+  quotes: z.array(QuoteSchema),
+  symbolStatuses: z.array(SymbolStatusSchema),
+  status: FeedStatusSchema,
+  alerts: z.array(AlertRuleSchema),
+  alertStates: z.array(AlertRuleStateSchema),
+  alertHistory: z.array(FiredAlertSchema),
+  settings: SettingsSchema,
+  keyInfo: KeyInfoSchema,
+  notices: z.array(z.lazy(() => NoticeSchema)),
+  version: z.string(),
+})
+export type Snapshot = z.infer<typeof SnapshotSchema>
+
+export const NoticeSchema = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  /** Our or the service's code: STORAGE_CORRUPT, KEYCHAIN_UNAVAILABLE, DISK_FULL … */
+  code: z.string(),
+  message: z.string(),
+  at: z.number(),
+})
+export type Notice = z.infer<typeof NoticeSchema>
+
+export const DoctorCheckSchema = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  code: z.string().nullable(),
+  message: z.string(),
+  latencyMs: z.number().nullable(),
+})
+export const DoctorReportSchema = z.object({
+  ok: z.boolean(),
+  baseUrl: z.string(),
+  plan: z.string(),
+  requestsSpent: z.number(),
+  checks: z.array(DoctorCheckSchema),
+})
+export type DoctorReport = z.infer<typeof DoctorReportSchema>
+
+const ExportFormatSchema = z.enum(['json', 'csv'])
+
+function command<P extends z.ZodType, R extends z.ZodType>(params: P, result: R): { params: P; result: R } {
+  return { params, result }
+}
+
+export const COMMANDS = {
+  getSnapshot: command(z.object({}), SnapshotSchema),
+  createWatchlist: command(z.object({ name }), WatchlistSchema),
+  renameWatchlist: command(z.object({ id, name }), z.null()),
+  deleteWatchlist: command(z.object({ id }), z.null()),
+  reorderWatchlists: command(z.object({ ids: z.array(id).max(100) }), z.null()),
+  setActiveWatchlist: command(z.object({ id }), z.null()),
+  addSymbol: command(z.object({ id, key: z.string().min(1).max(64) }), z.null()),
+  removeSymbol: command(z.object({ id, key }), z.null()),
+  moveSymbol: command(z.object({ id, key, toIndex: z.number().int().min(0).max(500) }), z.null()),
+  importWatchlists: command(
+    z.object({ format: ExportFormatSchema, text: z.string().max(1_000_000) }),
+    z.array(WatchlistSchema),
+  ),
+  exportWatchlist: command(z.object({ id, format: ExportFormatSchema }), z.string()),
+  suggestSymbols: command(z.object({ query: z.string().max(64) }), z.array(z.string())),
+  /** Which symbols are on screen: they get stream priority. */
+  setVisibleSymbols: command(z.object({ keys: z.array(key).max(500) }), z.null()),
+  getCandles: command(
+    z.object({ key, interval: IntervalSchema, limit: z.number().int().min(1).max(5000) }),
+    z.array(BarSchema),
+  ),
+  addAlert: command(AlertRuleInputSchema, AlertRuleSchema),
+  removeAlert: command(z.object({ id }), z.null()),
+  setAlertEnabled: command(z.object({ id, enabled: z.boolean() }), z.null()),
+  clearAlertHistory: command(z.object({}), z.null()),
+  updateSettings: command(SettingsPatchSchema, SettingsSchema),
+  setApiKey: command(z.object({ apiKey: z.string().trim().min(8).max(256) }), KeyInfoSchema),
+  clearApiKey: command(z.object({}), KeyInfoSchema),
+  testConnection: command(z.object({}), DoctorReportSchema),
+  dismissNotice: command(z.object({ id }), z.null()),
+} as const
+
+export type CommandName = keyof typeof COMMANDS
+export type CommandParams<N extends CommandName> = z.input<(typeof COMMANDS)[N]['params']>
+export type CommandResult<N extends CommandName> = z.infer<(typeof COMMANDS)[N]['result']>
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[]
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(COMMANDS, value)
+}
+
+export const EventSchema = z.discriminatedUnion('type', [
+  /** Changed fields only, at most one batch per animation frame. */
+  z.object({ type: z.literal('quotes'), quotes: z.array(QuotePatchSchema) }),
+  z.object({ type: z.literal('status'), status: FeedStatusSchema }),
+  z.object({ type: z.literal('symbolStatuses'), statuses: z.array(SymbolStatusSchema) }),
+  z.object({
+    type: z.literal('watchlists'),
+    watchlists: z.array(WatchlistSchema),
+    activeWatchlistId: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('alerts'),
+    alerts: z.array(AlertRuleSchema),
+    alertStates: z.array(AlertRuleStateSchema),
+    alertHistory: z.array(FiredAlertSchema),
+  }),
+  z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
+  z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),
+  z.object({ type: z.literal('notices'), notices: z.array(NoticeSchema) }),
+  /** A host asks the renderer to open a symbol (tray notification click). */
+  z.object({ type: z.literal('openSymbol'), key }),
+])
+export type BridgeEvent = z.infer<typeof EventSchema>
+
+export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() })
+export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>
+
+/** What a command returns across any transport: errors are values, since a thrown error loses its code over IPC. */
+export type CommandOutcome<T> = { ok: true; result: T } | { ok: false; error: ErrorPayload }
+
+/** The API the renderer sees as `window.tickdesk` (Electron preload) or builds over the web bridge. */
+export interface TickdeskApi {
+  invoke<N extends CommandName>(name: N, params: CommandParams<N>): Promise<CommandResult<N>>
+  subscribe(listener: (event: BridgeEvent) => void): () => void
+  readonly host: 'electron' | 'web'
+}
+
+/** Web bridge wire frames (browser host <-> page). */
+export const WebRequestSchema = z.object({
+  id: z.number().int().nonnegative(),
+  command: z.string().max(64),
+  params: z.unknown(),
+})
+export type WebRequest = z.infer<typeof WebRequestSchema>
+export type WebFrame =
+  | { kind: 'response'; id: number; outcome: CommandOutcome<unknown> }
+  | { kind: 'event'; event: BridgeEvent }

@@ -1,0 +1,7 @@
+export * from './market'
+export * from './quote'
+export * from './status'
+export * from './alert'
+export * from './watchlist'
+export * from './settings'
+export * from './bridge'

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+
+/**
+ * Markets as the trader writes them in `market:SYMBOL`. Which endpoint serves each one is decided
+ * in src/core (feed routing); this file only names them.
+ */
+export const MARKETS = [
+  'crypto',
+  'usdt-futures',
+  'futures',
+  'fx',
+  'commodity',
+  'cn',
+  'hk',
+  'index',
+  'agri',
+] as const
+export const MarketSchema = z.enum(MARKETS)
+export type Market = z.infer<typeof MarketSchema>
+
+export const PLANS = ['free', 'growth', 'pro', 'enterprise'] as const
+export const PlanSchema = z.enum(PLANS)
+export type Plan = z.infer<typeof PlanSchema>
+
+/** Plan limits from the interface's Limits section (RPM and WebSocket caps). */
+export const PLAN_LIMITS: Record<Plan, { rpm: number; wsConnections: number; wsSymbols: number }> =
+  {
+    free: { rpm: 30, wsConnections: 1, wsSymbols: 10 },
+    growth: { rpm: 120, wsConnections: 3, wsSymbols: 25 },
+    pro: { rpm: 600, wsConnections: 10, wsSymbols: 50 },
+    enterprise: { rpm: 3000, wsConnections: 50, wsSymbols: 200 },
+  }
+
+const SYMBOL_RE = /^[A-Z0-9][A-Z0-9._!/-]{0,31}$/
+
+export interface SymbolRef {
+  market: Market
+  symbol: string
+}
+
+/** A watched instrument's identity everywhere in the app: `market:SYMBOL`, symbol upper-cased. */
+export type SymbolKey = string
+
+export function symbolKey(market: Market, symbol: string): SymbolKey {
+  return `${market}:${symbol}`
+}
+
+/** Parses `market:SYMBOL` (case-insensitive market, symbol upper-cased); null when malformed. */
+export function parseSymbolKey(input: string): SymbolRef | null {
+  const trimmed = input.trim()
+  const colon = trimmed.indexOf(':')
+  if (colon <= 0) return null
+  const market = MarketSchema.safeParse(trimmed.slice(0, colon).toLowerCase())
+  if (!market.success) return null
+  const symbol = trimmed.slice(colon + 1).trim().toUpperCase()
+  if (!SYMBOL_RE.test(symbol)) return null
+  return { market: market.data, symbol }
+}
+
+export const SymbolKeySchema = z
+  .string()
+  .max(64)
+  .refine((s) => parseSymbolKey(s) !== null, { message: 'expected market:SYMBOL' })
+  .transform((s) => {
+    const ref = parseSymbolKey(s) as SymbolRef
+    return symbolKey(ref.market, ref.symbol)
+  })

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { MarketSchema } from './market'
+
+export const QuoteSourceSchema = z.enum(['stream', 'poll', 'cache'])
+export type QuoteSource = z.infer<typeof QuoteSourceSchema>
+
+const num = z.number().nullable()
+
+/** One symbol's latest known values. Fields the service did not send are null, never 0. */
+export const QuoteSchema = z.object({
+  key: z.string(),
+  market: MarketSchema,
+  symbol: z.string(),
+  last: num,
+  change: num,
+  changePercent: num,
+  open: num,
+  high: num,
+  low: num,
+  prevClose: num,
+  volume: num,
+  quoteVolume: num,
+  bid: num,
+  ask: num,
+  bidSize: num,
+  askSize: num,
+  /** Epoch ms of the data itself (service time when given, else receive time). */
+  ts: z.number(),
+  /** Epoch ms when this process received it. */
+  receivedAt: z.number(),
+  source: QuoteSourceSchema,
+  stale: z.boolean(),
+})
+export type Quote = z.infer<typeof QuoteSchema>
+
+/** Changed fields only, as carried in a bridge batch; `key` always present. */
+export const QuotePatchSchema = QuoteSchema.partial().extend({ key: z.string() })
+export type QuotePatch = z.infer<typeof QuotePatchSchema>
+
+/** Per-symbol problems: the symbol keeps its row and says why it has no live price. */
+export const SymbolStatusCodeSchema = z.enum([
+  'OK',
+  'NOT_SUPPORTED',
+  'INVALID_SYMBOL',
+  'UNKNOWN_SYMBOL',
+  'MARKET_NOT_ENABLED',
+  'API_KEY_SCOPE_DENIED',
+  'NO_DATA',
+])
+export type SymbolStatusCode = z.infer<typeof SymbolStatusCodeSchema>
+
+export const SymbolStatusSchema = z.object({
+  key: z.string(),
+  code: SymbolStatusCodeSchema,
+  message: z.string(),
+})
+export type SymbolStatus = z.infer<typeof SymbolStatusSchema>
+
+export const BarSchema = z.object({
+  openTime: z.number(),
+  closeTime: z.number(),
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+  volume: z.number(),
+})
+export type Bar = z.infer<typeof BarSchema>
+
+/** Canonical intervals; the service's aliases (1, 1m, 60, 1h, 240, 4h …) normalise to these. */
+export const INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1mo'] as const
+export const IntervalSchema = z.enum(INTERVALS)
+export type Interval = z.infer<typeof IntervalSchema>
