@@ -24,7 +24,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [svelte()],
+    plugins: [svelte({ configFile: resolve('svelte.config.js') })],
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },

@@ -12,7 +12,15 @@ const layer = (patterns, message) => patterns.map((group) => ({ group: [group], 
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'out', 'dist', 'coverage', 'bench/results', 'resources', 'test-results'],
+    ignores: [
+      'node_modules',
+      'out',
+      'dist',
+      'coverage',
+      'bench/results',
+      'resources',
+      'test-results',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -22,12 +30,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
-    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] },
+    },
   },
   {
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/sim/**/*.ts'],
@@ -66,7 +79,10 @@ export default tseslint.config(
         'error',
         {
           paths: [electronBan],
-          patterns: layer(['**/main/*', '**/renderer/*', '**/preload/*'], 'hosts do not import each other.'),
+          patterns: layer(
+            ['**/main/*', '**/renderer/*', '**/preload/*'],
+            'hosts do not import each other.',
+          ),
         },
       ],
     },
@@ -77,7 +93,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronBan, { name: 'ws', message: 'the renderer never opens a socket to the service.' }],
+          paths: [
+            electronBan,
+            { name: 'ws', message: 'the renderer never opens a socket to the service.' },
+          ],
           patterns: layer(
             ['**/core/*', '**/app/*', '**/main/*', '**/web/*', '**/sim/*', '**/cli/*', 'node:*'],
             'the renderer talks only through the bridge contract (src/shared).',

@@ -9,7 +9,9 @@ const require = createRequire(import.meta.url)
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 
 if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const build = spawnSync(bin('electron-vite'), ['build'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  const build = spawnSync(bin('electron-vite'), ['build'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   if (build.status !== 0) {
     console.error('Build failed: see the errors above.')
     process.exit(build.status ?? 1)
@@ -22,19 +24,24 @@ function electronBinary() {
     if (typeof path === 'string' && existsSync(path)) return { path }
     return { reason: 'the Electron runtime binary is not installed' }
   } catch (e) {
-    return { reason: `the Electron runtime is unavailable (${String(e.message ?? e).split('\n')[0]})` }
+    return {
+      reason: `the Electron runtime is unavailable (${String(e.message ?? e).split('\n')[0]})`,
+    }
   }
 }
 
 const electron = electronBinary()
-const headlessLinux = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
+const headlessLinux =
+  process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
 if (electron.path && !headlessLinux) {
   const child = spawn(electron.path, ['.'], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
 } else {
   const reason = electron.reason ?? 'there is no display'
   console.log(`Electron cannot start here: ${reason}. Starting the browser host instead.`)
-  const child = spawn(bin('tsx'), ['src/cli/index.ts', 'web', ...process.argv.slice(2)], { stdio: 'inherit' })
+  const child = spawn(bin('tsx'), ['src/cli/index.ts', 'web', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  })
   const forward = (sig) => child.kill(sig)
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)

@@ -36,7 +36,12 @@ export const OUR_CODES = [
 export type ErrorCode = (typeof SERVICE_CODES)[number] | (typeof OUR_CODES)[number] | (string & {})
 
 /** 403 codes that stop the whole account (spec: Authentication 7); market ones only block a market. */
-export const ACCOUNT_WIDE_403 = new Set(['NO_SUBSCRIPTION', 'SUBSCRIPTION_EXPIRED', 'IP_DENIED', 'GEO_DENIED'])
+export const ACCOUNT_WIDE_403 = new Set([
+  'NO_SUBSCRIPTION',
+  'SUBSCRIPTION_EXPIRED',
+  'IP_DENIED',
+  'GEO_DENIED',
+])
 export const MARKET_403 = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED'])
 export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED'])
 export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])

@@ -40,6 +40,29 @@ export function coerceNumber(value: unknown): number | undefined {
   return undefined
 }
 
+/** Names other services use for the same fields (hoisted: this runs on every tick). */
+const ALIASES: Record<string, QuoteField> = {
+  price: 'last',
+  p: 'last',
+  lastPrice: 'last',
+  close: 'last',
+  c: 'last',
+  chg: 'change',
+  priceChange: 'change',
+  changePct: 'changePercent',
+  pct: 'changePercent',
+  priceChangePercent: 'changePercent',
+  vol: 'volume',
+  v: 'volume',
+  bidPrice: 'bid',
+  askPrice: 'ask',
+  b: 'bid',
+  a: 'ask',
+  prev: 'prevClose',
+  previousClose: 'prevClose',
+}
+const ALIAS_ENTRIES = Object.entries(ALIASES)
+
 /** Picks the known quote fields out of an untrusted object, tolerating common aliases. */
 export function pickQuoteFields(raw: Record<string, unknown>): QuoteFields {
   const out: QuoteFields = {}
@@ -47,26 +70,7 @@ export function pickQuoteFields(raw: Record<string, unknown>): QuoteFields {
     const v = coerceNumber(raw[field])
     if (v !== undefined) out[field] = v
   }
-  const aliases: Record<string, QuoteField> = {
-    price: 'last',
-    lastPrice: 'last',
-    close: 'last',
-    c: 'last',
-    chg: 'change',
-    priceChange: 'change',
-    changePct: 'changePercent',
-    pct: 'changePercent',
-    priceChangePercent: 'changePercent',
-    vol: 'volume',
-    v: 'volume',
-    bidPrice: 'bid',
-    askPrice: 'ask',
-    b: 'bid',
-    a: 'ask',
-    prev: 'prevClose',
-    previousClose: 'prevClose',
-  }
-  for (const [alias, field] of Object.entries(aliases)) {
+  for (const [alias, field] of ALIAS_ENTRIES) {
     if (out[field] !== undefined) continue
     const v = coerceNumber(raw[alias])
     if (v !== undefined) out[field] = v

@@ -13,7 +13,12 @@ export function seededRandom(seed: number): Random {
 }
 
 /** Full-jitter backoff (AWS architecture blog): uniform in [0, min(cap, base * 2^attempt)]. */
-export function fullJitterDelay(attempt: number, baseMs: number, capMs: number, random: Random): number {
+export function fullJitterDelay(
+  attempt: number,
+  baseMs: number,
+  capMs: number,
+  random: Random,
+): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 30))
   return Math.floor(random() * ceiling)
 }

@@ -1,6 +1,17 @@
 import { z } from 'zod'
-import { AlertRuleInputSchema, AlertRuleSchema, AlertRuleStateSchema, FiredAlertSchema } from './alert'
-import { BarSchema, IntervalSchema, QuotePatchSchema, QuoteSchema, SymbolStatusSchema } from './quote'
+import {
+  AlertRuleInputSchema,
+  AlertRuleSchema,
+  AlertRuleStateSchema,
+  FiredAlertSchema,
+} from './alert'
+import {
+  BarSchema,
+  IntervalSchema,
+  QuotePatchSchema,
+  QuoteSchema,
+  SymbolStatusSchema,
+} from './quote'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { WatchlistSchema } from './watchlist'
@@ -59,7 +70,10 @@ export type DoctorReport = z.infer<typeof DoctorReportSchema>
 
 const ExportFormatSchema = z.enum(['json', 'csv'])
 
-function command<P extends z.ZodType, R extends z.ZodType>(params: P, result: R): { params: P; result: R } {
+function command<P extends z.ZodType, R extends z.ZodType>(
+  params: P,
+  result: R,
+): { params: P; result: R } {
   return { params, result }
 }
 

@@ -52,7 +52,10 @@ export function parseSymbolKey(input: string): SymbolRef | null {
   if (colon <= 0) return null
   const market = MarketSchema.safeParse(trimmed.slice(0, colon).toLowerCase())
   if (!market.success) return null
-  const symbol = trimmed.slice(colon + 1).trim().toUpperCase()
+  const symbol = trimmed
+    .slice(colon + 1)
+    .trim()
+    .toUpperCase()
   if (!SYMBOL_RE.test(symbol)) return null
   return { market: market.data, symbol }
 }

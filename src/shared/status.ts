@@ -8,7 +8,14 @@ import { PlanSchema } from './market'
  * values stale; paused: quota or rate pause, waiting for retryAt; stopped: 401 / account-wide 403,
  * nothing is sent until the key or settings change.
  */
-export const FeedStateSchema = z.enum(['connecting', 'live', 'degraded', 'offline', 'paused', 'stopped'])
+export const FeedStateSchema = z.enum([
+  'connecting',
+  'live',
+  'degraded',
+  'offline',
+  'paused',
+  'stopped',
+])
 export type FeedState = z.infer<typeof FeedStateSchema>
 
 export const StreamStateSchema = z.enum(['idle', 'connecting', 'open', 'reconnecting', 'closed'])
