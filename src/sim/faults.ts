@@ -1,0 +1,134 @@
+import type { Clock } from '../core/clock'
+
+/**
+ * Fault injection: the ways the real service and the network fail, on demand. State lives in
+ * FaultState (read by the REST and stream paths); FaultHooks is the public face tests call.
+ */
+
+export interface FailNextOptions {
+  status: number
+  /** Envelope code; omitted => a bare non-JSON body, like a proxy's 502 page. */
+  code?: string
+  times?: number
+  /** Sent as Retry-After verbatim (delta-seconds or an HTTP date). */
+  retryAfterSec?: number | string
+  /** Only requests to this path fail, e.g. '/api/v1/market/crypto/quote' or the stream path. */
+  path?: string
+}
+
+export interface FaultHooks {
+  failNext(opts: FailNextOptions): void
+  dropSockets(): void
+  silence(ms: number): void
+  malformed(count: number): void
+  slow(ms: number, times?: number): void
+  down(): Promise<void>
+  up(): Promise<void>
+  revokeKey(key: string): void
+  reset(): void
+}
+
+interface FailRule {
+  status: number
+  code: string | undefined
+  remaining: number
+  retryAfterSec: number | string | undefined
+  path: string | undefined
+}
+
+export interface InjectedFailure {
+  status: number
+  code: string | undefined
+  retryAfterSec: number | string | undefined
+}
+
+export class FaultState {
+  private rules: FailRule[] = []
+  private silentUntil = 0
+  private slowMs = 0
+  private slowRemaining = 0
+  readonly revoked = new Set<string>()
+
+  constructor(private readonly clock: Clock) {}
+
+  addFailure(opts: FailNextOptions): void {
+    this.rules.push({
+      status: opts.status,
+      code: opts.code,
+      remaining: Math.max(1, opts.times ?? 1),
+      retryAfterSec: opts.retryAfterSec,
+      path: opts.path,
+    })
+  }
+
+  /**
+   * Consumes the first rule that applies. A rule without a path applies to REST calls only, so a
+   * reconnecting stream does not eat a failure a test meant for a quote request.
+   */
+  takeFailure(path: string, isStream: boolean): InjectedFailure | null {
+    const rule = this.rules.find((r) => (r.path === undefined ? !isStream : r.path === path))
+    if (!rule) return null
+    rule.remaining--
+    if (rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule)
+    return { status: rule.status, code: rule.code, retryAfterSec: rule.retryAfterSec }
+  }
+
+  silence(ms: number): void {
+    this.silentUntil = Math.max(this.silentUntil, this.clock.now() + ms)
+  }
+
+  isSilent(): boolean {
+    return this.clock.now() < this.silentUntil
+  }
+
+  slow(ms: number, times: number | undefined): void {
+    this.slowMs = ms
+    this.slowRemaining = times ?? Number.POSITIVE_INFINITY
+  }
+
+  /** Delay for the next REST response, in ms (0 when not slowed). */
+  takeDelay(): number {
+    if (this.slowRemaining <= 0 || this.slowMs <= 0) return 0
+    this.slowRemaining--
+    return this.slowMs
+  }
+
+  reset(): void {
+    this.rules = []
+    this.silentUntil = 0
+    this.slowMs = 0
+    this.slowRemaining = 0
+    this.revoked.clear()
+  }
+}
+
+/** What the hooks need from the running server beyond FaultState. */
+export interface FaultControls {
+  dropSockets(): void
+  malformed(count: number): void
+  closeSocketsOf(key: string): void
+  down(): Promise<void>
+  up(): Promise<void>
+  resetSockets(): void
+}
+
+export function createFaultHooks(state: FaultState, controls: FaultControls): FaultHooks {
+  return {
+    failNext: (opts) => state.addFailure(opts),
+    dropSockets: () => controls.dropSockets(),
+    silence: (ms) => state.silence(ms),
+    malformed: (count) => controls.malformed(count),
+    slow: (ms, times) => state.slow(ms, times),
+    down: () => controls.down(),
+    up: () => controls.up(),
+    revokeKey: (key) => {
+      state.revoked.add(key)
+      // Open sockets of a revoked key close with 1008 so the client's reconnect meets the 401.
+      controls.closeSocketsOf(key)
+    },
+    reset: () => {
+      state.reset()
+      controls.resetSockets()
+    },
+  }
+}

@@ -1,0 +1,81 @@
+import type { Clock } from '../core/clock'
+import type { FaultState, InjectedFailure } from './faults'
+import type { KeyMeters } from './limits'
+import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
+
+/**
+ * The checks every metered request passes, in the order a real gateway would run them:
+ * authentication (401), account entitlement (403), market scope (403), quota and RPM (429).
+ * Used by REST calls and by stream handshakes alike (spec: Authentication, Limits).
+ */
+
+export interface Denial {
+  status: number
+  code: string
+  message: string
+  /** Delta-seconds, or (injected faults only) any Retry-After text such as an HTTP date. */
+  retryAfterSec?: number | string | undefined
+}
+
+/** A failure injected by FaultHooks.failNext, as a denial; no code means a bare body. */
+export function injectedDenial(f: InjectedFailure | null): Denial {
+  return {
+    status: f?.status ?? 500,
+    code: f?.code ?? '',
+    message: 'injected fault',
+    retryAfterSec: f?.retryAfterSec,
+  }
+}
+
+export type Admission = { ok: true; record: KeyRecord } | { ok: false; denial: Denial }
+
+/** 403 MARKET_NOT_ENABLED when the key lacks the scope (spec: Authentication 8). */
+export function scopeDenial(record: KeyRecord, scope: Scope): Denial | null {
+  if (record.scopes.has(scope)) return null
+  return {
+    status: 403,
+    code: 'MARKET_NOT_ENABLED',
+    message: `market scope '${scope}' is not enabled for this key`,
+  }
+}
+
+export class Gate {
+  constructor(
+    private readonly meters: KeyMeters,
+    private readonly faults: FaultState,
+    private readonly clock: Clock,
+  ) {}
+
+  /** scope null: checked later (stream subscriptions name their market after the handshake). */
+  admit(key: string | null, scope: Scope | null): Admission {
+    const record = lookupKey(key)
+    if (!record || this.faults.revoked.has(record.key)) {
+      // The spec does not show the 401 code; UNAUTHORIZED is ours (src/core/errors.ts).
+      const message = key === null ? 'missing API key' : 'invalid API key'
+      return { ok: false, denial: { status: 401, code: 'UNAUTHORIZED', message } }
+    }
+    if (record.expired) {
+      return {
+        ok: false,
+        denial: { status: 403, code: 'SUBSCRIPTION_EXPIRED', message: 'subscription expired' },
+      }
+    }
+    if (scope !== null) {
+      const denied = scopeDenial(record, scope)
+      if (denied) return { ok: false, denial: denied }
+    }
+    const limited = this.meters.admit(record, this.clock.now())
+    if (limited) {
+      return {
+        ok: false,
+        denial: {
+          status: 429,
+          code: limited.code,
+          message: limited.message,
+          retryAfterSec: limited.retryAfterSec,
+        },
+      }
+    }
+    return { ok: true, record }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The embedded market simulator: the whole service interface of
+ * shared/spec/market-data-interface.md over real HTTP and WebSocket on 127.0.0.1, seeded, with
+ * plans, keys, limits and fault hooks. Demo mode's data source and the project's test fixture.
+ */
+import { DEMO_KEYS } from './plans-and-keys'
+
+export { DIALECTS, type Dialect, type DialectName } from './dialects'
+export type { FaultHooks } from './faults'
+export { DEMO_KEYS, QUOTA_LIMITED_DAILY, type DemoKeys } from './plans-and-keys'
+export { KLINE_SOURCE } from './rest-routes'
+export { startSimulator, type SimOptions, type SimServer } from './server'
+export type { SimStats } from './stats'
+export { STREAM_PATH } from './stream'
+
+/** The key demo mode uses: the pro plan's. */
+export const DEMO_KEY: string = DEMO_KEYS.pro

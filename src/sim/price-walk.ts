@@ -1,0 +1,204 @@
+import { seededRandom, type Random } from '../core/random'
+import { roundToTick, type Instrument } from './instruments'
+
+/**
+ * Seeded per-symbol random walks. Each symbol has its own generator seeded from (seed, market,
+ * symbol), and moves one step per REST quote or stream tick, never per wall-clock time: two
+ * simulators with the same seed answer the same sequence of requests with the same prices.
+ */
+
+/** TickerQuote with every field of the spec (Resources: TickerQuote). */
+export interface TickerQuote {
+  symbol: string
+  last: number
+  change: number
+  changePercent: number
+  open: number
+  high: number
+  low: number
+  prevClose: number
+  volume: number
+  quoteVolume: number
+  bid: number
+  ask: number
+  bidSize: number
+  askSize: number
+  /** Start of the current UTC day, epoch ms (the spec's "window open"). */
+  openTime: number
+  /** Time of this snapshot, epoch ms. */
+  closeTime: number
+  trades: number
+}
+
+export interface SimBar {
+  openTime: number
+  closeTime: number
+  open: number
+  high: number
+  low: number
+  close: number
+  volume: number
+}
+
+/** FNV-1a over the text: a stable 32-bit seed per (simulator seed, name). */
+export function hashSeed(seed: number, name: string): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0)
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+const DAY_MS = 86_400_000
+const MINUTE_MS = 60_000
+
+interface WalkState {
+  rng: Random
+  last: number
+  open: number
+  high: number
+  low: number
+  prevClose: number
+  volume: number
+  quoteVolume: number
+  trades: number
+  bid: number
+  ask: number
+  bidSize: number
+  askSize: number
+  minute: SimBar | null
+}
+
+function round(n: number, digits: number): number {
+  return Number(n.toFixed(digits))
+}
+
+export class PriceBook {
+  private readonly walks = new Map<string, WalkState>()
+
+  constructor(private readonly seed: number) {}
+
+  /** Moves the symbol one step and returns the new snapshot. */
+  step(inst: Instrument, now: number): TickerQuote {
+    const s = this.state(inst)
+    const r = s.rng
+    // Symmetric step plus a gentle pull back to the level, so long demos stay plausible.
+    const move = (r() * 2 - 1) * inst.stepVol * s.last + (inst.level - s.last) * 0.002
+    s.last = Math.max(inst.tick, roundToTick(s.last + move, inst.tick))
+    s.high = Math.max(s.high, s.last)
+    s.low = Math.min(s.low, s.last)
+    const traded = inst.lot * (0.2 + r() * 3)
+    s.volume = round(s.volume + traded, 4)
+    s.quoteVolume = round(s.quoteVolume + traded * s.last, 2)
+    s.trades += 1 + Math.floor(r() * 6)
+    this.quoteAround(inst, s)
+    this.updateMinute(s, traded, now)
+    return this.snapshot(inst, s, now)
+  }
+
+  /** The current snapshot without moving the walk. */
+  peek(inst: Instrument, now: number): TickerQuote {
+    return this.snapshot(inst, this.state(inst), now)
+  }
+
+  /** The live 1-minute bar the stream's candle pushes report; null before the first step. */
+  minuteBar(inst: Instrument): SimBar | null {
+    const bar = this.state(inst).minute
+    return bar ? { ...bar } : null
+  }
+
+  private state(inst: Instrument): WalkState {
+    const key = `${inst.market}:${inst.symbol}`
+    let s = this.walks.get(key)
+    if (!s) {
+      s = this.initial(inst)
+      this.walks.set(key, s)
+    }
+    return s
+  }
+
+  private initial(inst: Instrument): WalkState {
+    const rng = seededRandom(hashSeed(this.seed, `${inst.market}:${inst.symbol}`))
+    const t = inst.tick
+    const level = inst.level * (1 + (rng() - 0.5) * 0.02)
+    const prevClose = roundToTick(level * (1 + (rng() - 0.5) * 0.03), t)
+    const open = roundToTick(prevClose * (1 + (rng() - 0.5) * 0.004), t)
+    const last = roundToTick(level, t)
+    const high = roundToTick(Math.max(open, last) * (1 + rng() * 0.008), t)
+    const low = roundToTick(Math.min(open, last) * (1 - rng() * 0.008), t)
+    const volume = round(inst.lot * (400 + rng() * 4000), 4)
+    const s: WalkState = {
+      rng,
+      last,
+      open,
+      high: Math.max(high, last, open),
+      low: Math.min(low, last, open),
+      prevClose,
+      volume,
+      quoteVolume: round(volume * level, 2),
+      trades: Math.floor(volume / inst.lot) * 3,
+      bid: last,
+      ask: last,
+      bidSize: 0,
+      askSize: 0,
+      minute: null,
+    }
+    this.quoteAround(inst, s)
+    return s
+  }
+
+  /** Best bid and ask one to three ticks either side of last: bid < last < ask always. */
+  private quoteAround(inst: Instrument, s: WalkState): void {
+    const r = s.rng
+    const t = inst.tick
+    s.bid = roundToTick(s.last - t * (1 + Math.floor(r() * 3)), t)
+    s.ask = roundToTick(s.last + t * (1 + Math.floor(r() * 3)), t)
+    s.bidSize = round(inst.lot * (0.5 + r() * 8), 4)
+    s.askSize = round(inst.lot * (0.5 + r() * 8), 4)
+  }
+
+  private updateMinute(s: WalkState, traded: number, now: number): void {
+    const openTime = Math.floor(now / MINUTE_MS) * MINUTE_MS
+    const bar = s.minute
+    if (!bar || bar.openTime !== openTime) {
+      s.minute = {
+        openTime,
+        closeTime: openTime + MINUTE_MS - 1,
+        open: bar ? bar.close : s.last,
+        high: Math.max(bar ? bar.close : s.last, s.last),
+        low: Math.min(bar ? bar.close : s.last, s.last),
+        close: s.last,
+        volume: round(traded, 4),
+      }
+      return
+    }
+    bar.high = Math.max(bar.high, s.last)
+    bar.low = Math.min(bar.low, s.last)
+    bar.close = s.last
+    bar.volume = round(bar.volume + traded, 4)
+  }
+
+  private snapshot(inst: Instrument, s: WalkState, now: number): TickerQuote {
+    const change = roundToTick(s.last - s.prevClose, inst.tick)
+    return {
+      symbol: inst.symbol,
+      last: s.last,
+      change,
+      changePercent: round((change / s.prevClose) * 100, 4),
+      open: s.open,
+      high: s.high,
+      low: s.low,
+      prevClose: s.prevClose,
+      volume: s.volume,
+      quoteVolume: s.quoteVolume,
+      bid: s.bid,
+      ask: s.ask,
+      bidSize: s.bidSize,
+      askSize: s.askSize,
+      openTime: Math.floor(now / DAY_MS) * DAY_MS,
+      closeTime: now,
+      trades: s.trades,
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { systemClock, type Clock } from '../core/clock'
+import { resolveDialect, type Dialect, type DialectName } from './dialects'
+import { requestIdOf, sendData, sendDenial } from './envelope'
+import { createFaultHooks, FaultState, type FaultHooks } from './faults'
+import { Gate, injectedDenial, type Denial } from './gate'
+import { KeyMeters } from './limits'
+import { apiKeyFrom, DEMO_KEYS, type DemoKeys, type RpmOverride } from './plans-and-keys'
+import { PriceBook } from './price-walk'
+import { ROUTES } from './rest-routes'
+import { StatsCounter, type SimStats } from './stats'
+import { STREAM_PATH, StreamHub } from './stream'
+
+/**
+ * The simulator process: one HTTP server on 127.0.0.1 serving the REST routes and upgrading
+ * the stream path. Server states: LISTENING <-> DOWN (faults.down/up keep the port) -> CLOSED.
+ */
+
+export interface SimOptions {
+  port?: number
+  seed?: number
+  dialect?: DialectName | Dialect
+  tickIntervalMs?: number
+  heartbeatMs?: number
+  rpmOverride?: RpmOverride
+  /** Drives the RPM window, quota day, stream timers and slow(); default systemClock. */
+  clock?: Clock
+  /** How often candle pushes are sent; default 60_000 (once per minute). */
+  candleEveryMs?: number
+}
+
+export interface SimServer {
+  readonly url: string
+  readonly streamUrl: string
+  readonly port: number
+  readonly keys: DemoKeys
+  readonly faults: FaultHooks
+  stats(): SimStats
+  resetStats(): void
+  close(): Promise<void>
+}
+
+export async function startSimulator(options: SimOptions = {}): Promise<SimServer> {
+  const clock = options.clock ?? systemClock
+  const seed = options.seed ?? 1
+  const dialect = resolveDialect(options.dialect)
+  const book = new PriceBook(seed)
+  const stats = new StatsCounter()
+  const faults = new FaultState(clock)
+  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock)
+  const hub = new StreamHub({
+    book,
+    dialect,
+    clock,
+    gate,
+    faults,
+    stats,
+    seed,
+    tickIntervalMs: options.tickIntervalMs ?? 250,
+    heartbeatMs: options.heartbeatMs ?? 10_000,
+    candleEveryMs: options.candleEveryMs ?? 60_000,
+    requestId: requestIdOf,
+  })
+
+  const delay = (ms: number): Promise<void> =>
+    new Promise((resolve) => clock.setTimeout(resolve, ms))
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = requestIdOf(req)
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const route = ROUTES[url.pathname]
+    if (!route) {
+      const upgrade = url.pathname === STREAM_PATH
+      sendDenial(res, requestId, {
+        status: upgrade ? 426 : 404,
+        code: upgrade ? 'INVALID_REQUEST' : 'NOT_FOUND',
+        message: upgrade ? 'WebSocket upgrade required' : `no route for ${url.pathname}`,
+      })
+      return
+    }
+    if (req.method !== 'GET') {
+      sendDenial(res, requestId, { status: 405, code: 'INVALID_REQUEST', message: 'GET only' })
+      return
+    }
+    const key = apiKeyFrom(req.headers, null)
+    stats.request('rest', key)
+    const wait = faults.takeDelay()
+    if (wait > 0) await delay(wait)
+    const injected = faults.takeFailure(url.pathname, false)
+    let denial: Denial | null = injected ? injectedDenial(injected) : null
+    if (!denial) {
+      const admission = gate.admit(key, route.scope)
+      if (!admission.ok) denial = admission.denial
+    }
+    if (!denial) {
+      const result = route.handle(url.searchParams, { book, dialect, seed, now: clock.now() })
+      if (result.ok) {
+        sendData(res, requestId, result.data)
+        return
+      }
+      denial = { status: result.status, code: result.code, message: result.message }
+    }
+    stats.status(denial.status, key)
+    sendDenial(res, requestId, denial)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end()
+    })
+  })
+  server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => undefined)
+    hub.handleUpgrade(req, socket, head)
+  })
+
+  const listen = (port: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      hub.dropAll()
+      if (!server.listening) return resolve()
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+
+  await listen(options.port ?? 0)
+  const port = (server.address() as AddressInfo).port
+
+  const hooks = createFaultHooks(faults, {
+    dropSockets: () => hub.dropAll(),
+    malformed: (count) => hub.malformedNext(count),
+    closeSocketsOf: (key) => hub.closeKey(key),
+    down: stop,
+    up: () => (server.listening ? Promise.resolve() : listen(port)),
+    resetSockets: () => hub.clearMalformed(),
+  })
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    streamUrl: `ws://127.0.0.1:${port}${STREAM_PATH}`,
+    port,
+    keys: DEMO_KEYS,
+    faults: hooks,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    close: async () => {
+      hub.close()
+      await stop()
+    },
+  }
+}

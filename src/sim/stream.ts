@@ -1,0 +1,296 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Clock, TimerHandle } from '../core/clock'
+import { PLAN_LIMITS } from '../shared/market'
+import { candleFrames, controlFrame, tickFrames, type Dialect, type TickPush } from './dialects'
+import type { FaultState } from './faults'
+import { injectedDenial, scopeDenial, type Denial, type Gate } from './gate'
+import { parseClientMessage } from './client-messages'
+import { findInstrument, type Instrument, type SimMarket } from './instruments'
+import { apiKeyFrom, type KeyRecord, type Scope } from './plans-and-keys'
+import type { PriceBook } from './price-walk'
+import { TickSource } from './tick-source'
+import { rejectUpgrade } from './envelope'
+import type { StatsCounter } from './stats'
+
+/**
+ * The WebSocket stream at /api/v1/market/stream (spec: WebSocket stream, Events, Limits).
+ *
+ * Socket lifecycle: upgrade -> [401/403/429 rejected | over connection cap: WS_CONN_LIMIT frame,
+ * close 1008 | OPEN] -> subscribed symbols tick every tickIntervalMs -> closed by the client,
+ * by a missed heartbeat (terminate), by dropSockets/down, or by revoking its key (1008).
+ * Liveness: each heartbeat marks the peer not-alive and pings; any client message, pong frame or
+ * ping frame marks it alive again; a peer still not-alive at the next heartbeat is terminated.
+ */
+
+export const STREAM_PATH = '/api/v1/market/stream'
+
+export interface StreamOptions {
+  book: PriceBook
+  dialect: Dialect
+  clock: Clock
+  gate: Gate
+  faults: FaultState
+  stats: StatsCounter
+  seed: number
+  tickIntervalMs: number
+  heartbeatMs: number
+  candleEveryMs: number
+  requestId: (req: IncomingMessage) => string
+}
+
+interface Peer {
+  ws: WebSocket
+  key: KeyRecord
+  subs: Map<string, Instrument>
+  alive: boolean
+  garbage: number
+}
+
+const GARBAGE = [
+  '{"type":"tick","symbol":',
+  '{"type":"tick","symbol":42,"last":"abc","ts":"yesterday"}',
+  '{"event":"mystery","data":{"n":1}}',
+]
+
+function scopeOf(market: SimMarket): Scope {
+  if (market === 'crypto' || market === 'usdt-futures') return 'crypto'
+  if (market === 'futures' || market === 'agri') return market
+  return 'multi'
+}
+
+export class StreamHub {
+  private readonly wss = new WebSocketServer({ noServer: true, autoPong: false })
+  private readonly peers = new Set<Peer>()
+  private readonly timers: TimerHandle[] = []
+  private readonly source: TickSource
+  private closed = false
+
+  constructor(private readonly o: StreamOptions) {
+    this.source = new TickSource(o.book, o.seed)
+    this.every(o.tickIntervalMs, 0, () => this.tick())
+    this.every(o.candleEveryMs, 1, () => this.candles())
+    this.every(o.heartbeatMs, 2, () => this.heartbeat())
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const requestId = this.o.requestId(req)
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    if (url.pathname !== STREAM_PATH) {
+      rejectUpgrade(socket, { status: 404, code: 'NOT_FOUND', message: 'no such path' }, requestId)
+      return
+    }
+    const key = apiKeyFrom(req.headers, url)
+    this.o.stats.request('ws', key)
+    const injected = this.o.faults.takeFailure(STREAM_PATH, true)
+    const admission = injected ? null : this.o.gate.admit(key, null)
+    if (!admission?.ok) {
+      const denial: Denial = admission?.denial ?? injectedDenial(injected)
+      this.o.stats.status(denial.status, key)
+      rejectUpgrade(socket, denial, requestId)
+      return
+    }
+    const record = admission.record
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, record))
+  }
+
+  private accept(ws: WebSocket, key: KeyRecord): void {
+    const cap = PLAN_LIMITS[key.plan].wsConnections
+    const open = [...this.peers].filter((p) => p.key.key === key.key).length
+    if (open >= cap) {
+      ws.send(
+        controlFrame('error', {
+          code: 'WS_CONN_LIMIT',
+          message: `connection cap of ${cap} reached`,
+        }),
+      )
+      ws.close(1008, 'WS_CONN_LIMIT')
+      return
+    }
+    const peer: Peer = { ws, key, subs: new Map(), alive: true, garbage: 0 }
+    this.peers.add(peer)
+    this.o.stats.socketOpened(key.key)
+    ws.on('message', (data) => this.onMessage(peer, data.toString()))
+    ws.on('pong', () => (peer.alive = true))
+    ws.on('ping', (data) => {
+      peer.alive = true
+      // autoPong is off so silence() can also swallow pongs.
+      if (!this.o.faults.isSilent() && ws.readyState === ws.OPEN) ws.pong(data)
+    })
+    ws.on('error', () => undefined)
+    ws.on('close', () => {
+      this.peers.delete(peer)
+      this.o.stats.socketClosed(key.key)
+      this.o.stats.subscribed(-peer.subs.size)
+    })
+  }
+
+  private onMessage(peer: Peer, text: string): void {
+    peer.alive = true
+    const cmd = parseClientMessage(text)
+    switch (cmd.kind) {
+      case 'pong':
+        return
+      case 'ping':
+        return this.send(peer, controlFrame('pong', { ts: this.o.clock.now() }))
+      case 'malformed':
+        this.o.stats.malformedClientFrame()
+        return this.error(peer, { code: 'INVALID_REQUEST', message: cmd.reason })
+      case 'unknown-market':
+        return this.error(peer, {
+          code: 'INVALID_REQUEST',
+          message: 'unknown market',
+          market: cmd.market,
+          symbols: cmd.symbols,
+        })
+      case 'unsubscribe':
+        return this.unsubscribe(peer, cmd.market, cmd.symbols)
+      case 'subscribe':
+        return this.subscribe(peer, cmd.market, cmd.symbols)
+    }
+  }
+
+  private error(peer: Peer, fields: Record<string, unknown>): void {
+    this.send(peer, controlFrame('error', fields))
+  }
+
+  private subscribe(peer: Peer, market: SimMarket, wanted: string[]): void {
+    const denied = scopeDenial(peer.key, scopeOf(market))
+    if (denied) {
+      return this.error(peer, {
+        code: denied.code,
+        message: denied.message,
+        market,
+        symbols: wanted,
+      })
+    }
+    const unknown = wanted.filter((s) => !findInstrument(market, s))
+    if (unknown.length > 0) {
+      this.error(peer, {
+        code: 'UNKNOWN_SYMBOL',
+        message: 'unknown symbol',
+        market,
+        symbols: unknown,
+      })
+    }
+    const known = wanted.filter((s) => !unknown.includes(s))
+    const fresh = known.filter((s) => !peer.subs.has(`${market}:${s}`))
+    const cap = PLAN_LIMITS[peer.key.plan].wsSymbols
+    const used = [...this.peers]
+      .filter((p) => p.key.key === peer.key.key)
+      .reduce((n, p) => n + p.subs.size, 0)
+    const room = Math.max(0, cap - used)
+    const accepted = fresh.slice(0, room)
+    const overflow = fresh.slice(room)
+    if (overflow.length > 0) {
+      // The spec lists only WS_CONN_LIMIT for stream caps; the message says it is the symbol cap.
+      this.error(peer, {
+        code: 'WS_CONN_LIMIT',
+        message: `symbol cap of ${cap} per key reached`,
+        market,
+        symbols: overflow,
+      })
+    }
+    const added: Instrument[] = []
+    for (const s of accepted) {
+      const inst = findInstrument(market, s) as Instrument
+      peer.subs.set(`${market}:${s}`, inst)
+      added.push(inst)
+    }
+    this.o.stats.subscribed(added.length)
+    const acked = known.filter((s) => peer.subs.has(`${market}:${s}`))
+    if (acked.length > 0) this.send(peer, controlFrame('subscribed', { market, symbols: acked }))
+    // A full snapshot right after subscribing, so a client never waits a tick for its first price.
+    const now = this.o.clock.now()
+    const first = added.map((inst) => this.source.snapshot(inst, now))
+    for (const frame of tickFrames(this.o.dialect, first)) this.send(peer, frame)
+  }
+
+  private unsubscribe(peer: Peer, market: SimMarket, symbols: string[]): void {
+    let removed = 0
+    for (const s of symbols) if (peer.subs.delete(`${market}:${s}`)) removed++
+    this.o.stats.subscribed(-removed)
+    this.send(peer, controlFrame('unsubscribed', { market, symbols }))
+  }
+
+  /** Every outgoing frame passes here: silence swallows it, malformed() replaces it. */
+  private send(peer: Peer, frame: string): void {
+    if (this.o.faults.isSilent() || peer.ws.readyState !== peer.ws.OPEN) return
+    if (peer.garbage > 0) {
+      peer.garbage--
+      peer.ws.send(GARBAGE[peer.garbage % GARBAGE.length] as string)
+      return
+    }
+    peer.ws.send(frame)
+  }
+
+  private tick(): void {
+    if (this.o.faults.isSilent()) return
+    const now = this.o.clock.now()
+    const pushes = new Map<string, TickPush>()
+    for (const peer of this.peers) {
+      for (const [key, inst] of peer.subs) {
+        if (!pushes.has(key)) pushes.set(key, this.source.tick(inst, now))
+      }
+    }
+    for (const peer of this.peers) {
+      const mine = [...peer.subs.keys()].map((k) => pushes.get(k) as TickPush)
+      for (const frame of tickFrames(this.o.dialect, mine)) this.send(peer, frame)
+    }
+  }
+
+  private candles(): void {
+    if (this.o.faults.isSilent()) return
+    for (const peer of this.peers) {
+      const candles = this.source.candles(peer.subs.values())
+      for (const frame of candleFrames(this.o.dialect, candles)) this.send(peer, frame)
+    }
+  }
+
+  private heartbeat(): void {
+    if (this.o.faults.isSilent()) return
+    for (const peer of this.peers) {
+      if (!peer.alive) {
+        peer.ws.terminate()
+        continue
+      }
+      peer.alive = false
+      if (this.o.dialect.heartbeat === 'ws-ping') peer.ws.ping()
+      else this.send(peer, controlFrame('ping', { ts: this.o.clock.now() }))
+    }
+  }
+
+  /** Self-rescheduling timer (never setInterval for network work: STYLE, podman-desktop). */
+  private every(ms: number, slot: number, fn: () => void): void {
+    const run = (): void => {
+      if (this.closed) return
+      fn()
+      this.timers[slot] = this.o.clock.setTimeout(run, ms)
+    }
+    this.timers[slot] = this.o.clock.setTimeout(run, ms)
+  }
+
+  malformedNext(count: number): void {
+    for (const peer of this.peers) peer.garbage = count
+  }
+
+  clearMalformed(): void {
+    for (const peer of this.peers) peer.garbage = 0
+  }
+
+  dropAll(): void {
+    for (const peer of this.peers) peer.ws.terminate()
+  }
+
+  closeKey(key: string): void {
+    for (const peer of this.peers) if (peer.key.key === key) peer.ws.close(1008, 'API key revoked')
+  }
+
+  close(): void {
+    this.closed = true
+    for (const t of this.timers) this.o.clock.clearTimeout(t)
+    this.dropAll()
+    this.wss.close()
+  }
+}
