@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest'
+import { parseBars, toEpochMs } from './bar-time'
+import { klineRoute, pollRoute, quoteRoute } from './market-routes'
+import { parseTickerQuotes } from './ticker-quote'
+
+const T = Date.UTC(2026, 0, 5, 14, 0) // 1_767_621_600_000
+
+describe('bar-time', () => {
+  it.each([
+    ['an ISO string', '2026-01-05T14:00:00Z'],
+    ['an ISO string with offset', '2026-01-05T22:00:00+08:00'],
+    ['epoch ms', T],
+    ['epoch seconds', T / 1000],
+    ['a numeric string of ms', String(T)],
+    ['a numeric string of seconds', String(T / 1000)],
+    ['epoch microseconds', T * 1000],
+  ])('normalises %s to epoch ms', (_name, value) => {
+    expect(toEpochMs(value)).toBe(T)
+  })
+
+  it('returns null for values that are not times', () => {
+    for (const v of [null, undefined, '', 'soon', {}, -5, 0, Number.NaN])
+      expect(toEpochMs(v)).toBeNull()
+  })
+
+  it('reads openTime/openTimeMs and closeTime/closeTimeMs, filling a missing close from the interval', () => {
+    const { bars, skipped } = parseBars(
+      [
+        {
+          openTime: T / 1000,
+          closeTime: T / 1000 + 59,
+          open: 1,
+          high: 2,
+          low: 0.5,
+          close: 1.5,
+          volume: 3,
+        },
+        { openTimeMs: T + 60_000, open: '1.5', high: '2', low: '1', close: '1.8' },
+      ],
+      '1m',
+    )
+    expect(skipped).toBe(0)
+    expect(bars).toEqual([
+      { openTime: T, closeTime: T + 59_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 3 },
+      {
+        openTime: T + 60_000,
+        closeTime: T + 119_999,
+        open: 1.5,
+        high: 2,
+        low: 1,
+        close: 1.8,
+        volume: 0,
+      },
+    ])
+  })
+
+  it('skips malformed bars, sorts ascending and keeps one bar per open time', () => {
+    const good = { open: 1, high: 2, low: 1, close: 2, volume: 1 }
+    const { bars, skipped } = parseBars(
+      [
+        { ...good, openTime: '2026-01-05T14:05:00Z' },
+        { ...good, openTime: T },
+        { ...good, openTime: T, close: 1.5 },
+        { ...good, openTime: 'yesterday' },
+        { ...good, openTime: T, high: 0 },
+        { openTime: T, open: 1, high: 2, low: 1 },
+        'bar',
+        null,
+      ],
+      '5m',
+    )
+    expect(bars.map((b) => [b.openTime, b.close])).toEqual([
+      [T, 1.5],
+      [T + 300_000, 2],
+    ])
+    expect(skipped).toBe(5)
+    expect(parseBars('nope', '1m')).toEqual({ bars: [], skipped: 0 })
+  })
+})
+
+describe('ticker-quote', () => {
+  it('parses TickerQuotes with string numbers, ignores unknown fields and skips entries without a symbol', () => {
+    const { updates, skipped } = parseTickerQuotes(
+      [
+        {
+          symbol: 'btcusdt',
+          last: '64000.5',
+          prevClose: 63000,
+          bid: 63999,
+          volume: '12',
+          closeTime: T / 1000,
+          extra: 'x',
+        },
+        { last: 1 },
+        { symbol: '', last: 2 },
+        7,
+      ],
+      'usdt-futures',
+    )
+    expect(skipped).toBe(3)
+    expect(updates).toEqual([
+      {
+        market: 'usdt-futures',
+        symbol: 'BTCUSDT',
+        fields: { last: 64000.5, prevClose: 63000, bid: 63999, volume: 12 },
+        ts: T,
+        source: 'poll',
+      },
+    ])
+  })
+
+  it('leaves change empty for the store to derive and ts null without closeTime', () => {
+    const [u] = parseTickerQuotes([{ symbol: 'EURUSD', last: 1.08, prevClose: 1.07 }], 'fx').updates
+    expect(u?.fields.change).toBeUndefined()
+    expect(u?.ts).toBeNull()
+  })
+
+  it('rejects a payload that is not a list as BAD_RESPONSE', () => {
+    expect(() => parseTickerQuotes('oops', 'crypto')).toThrow(
+      expect.objectContaining({ code: 'BAD_RESPONSE' }),
+    )
+  })
+})
+
+describe('market-routes', () => {
+  it('routes quotes and klines per the spec', () => {
+    expect(quoteRoute('crypto')?.path).toBe('/api/v1/market/crypto/quote')
+    expect(quoteRoute('usdt-futures')?.path).toBe('/api/v1/market/futures/quote')
+    for (const m of ['futures', 'fx', 'commodity', 'cn', 'hk', 'index'] as const) {
+      expect(quoteRoute(m)).toEqual({ path: '/api/v1/market/quote', family: 'multi' })
+    }
+    expect(quoteRoute('agri')).toBeNull()
+    expect(pollRoute('agri')).toEqual({
+      route: { path: '/api/v1/market/agri/kline', family: 'agri-kline' },
+      agri: true,
+    })
+    expect(klineRoute('futures')?.path).toBe('/api/v1/market/tv-futures/kline')
+    expect(klineRoute('crypto')).toBeNull()
+  })
+})

@@ -1,0 +1,262 @@
+import WebSocket from 'ws'
+import type { DoctorReport } from '../shared/bridge'
+import { PLAN_LIMITS, type Plan } from '../shared/market'
+import { systemClock, type Clock } from './clock'
+import { ACCOUNT_WIDE_403, MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import { deriveStreamUrl } from './engine-config'
+import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
+import { RateGovernor } from './rate-governor'
+import { RestClient } from './rest-client'
+
+/**
+ * `tickdesk doctor` / testConnection: what works with this key, spending as few metered requests
+ * as possible (spec: Limits, REST calls and the handshake are metered). One crypto quote proves the
+ * key and the crypto family at once; then one request per other family (so at most 5 REST calls)
+ * and one stream handshake (open, time it, close). A 403 MARKET_NOT_ENABLED / API_KEY_SCOPE_DENIED
+ * means "not in your plan", which is reported but is not a broken setup; a 400 on the probe symbol
+ * still proves the family is reachable and entitled. A 401 or account-wide 403 stops the run.
+ */
+export interface DoctorConfig {
+  baseUrl: string
+  apiKey: string
+  plan: Plan
+  streamUrl?: string
+  rpm?: number
+  /** Share the running engine's budget; default: a fresh one for the plan. */
+  governor?: RateGovernor
+  clock?: Clock
+  timeoutMs?: number
+  probeSymbols?: Partial<Record<EndpointFamily, string>>
+}
+
+type Check = DoctorReport['checks'][number]
+
+const PROBES: Record<EndpointFamily, { symbol: string; label: string }> = {
+  crypto: { symbol: 'BTCUSDT', label: 'crypto quotes' },
+  'usdt-futures': { symbol: 'BTCUSDT', label: 'USDT-margined futures quotes' },
+  multi: {
+    symbol: 'EURUSD',
+    label: 'multi-market quotes (FX, commodities, stocks, futures, indices)',
+  },
+  'futures-kline': { symbol: 'ES1!', label: 'continuous futures candles' },
+  'agri-kline': { symbol: 'ZC1!', label: 'agricultural candles' },
+}
+const PATHS: Record<EndpointFamily, { path: string; kline: boolean }> = {
+  crypto: { path: quoteRoute('crypto')?.path ?? '', kline: false },
+  'usdt-futures': { path: quoteRoute('usdt-futures')?.path ?? '', kline: false },
+  multi: { path: quoteRoute('fx')?.path ?? '', kline: false },
+  'futures-kline': { path: klineRoute('futures')?.path ?? '', kline: true },
+  'agri-kline': { path: klineRoute('agri')?.path ?? '', kline: true },
+}
+const FAMILIES: EndpointFamily[] = ['usdt-futures', 'multi', 'futures-kline', 'agri-kline']
+const SPENT_WITHOUT_STATUS = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
+const RATE_429 = new Set([
+  'RATE_LIMIT_EXCEEDED',
+  'KEY_RATE_LIMIT_EXCEEDED',
+  'DAILY_LIMIT_EXCEEDED',
+  'MONTHLY_LIMIT_EXCEEDED',
+])
+
+export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
+  const clock = config.clock ?? systemClock
+  const rpm = config.rpm ?? PLAN_LIMITS[config.plan].rpm
+  const governor = config.governor ?? new RateGovernor({ rpm, clock, random: Math.random })
+  const client = new RestClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    governor,
+    clock,
+    timeoutMs: config.timeoutMs,
+  })
+  const checks: Check[] = []
+  let spent = 0
+
+  const probe = async (
+    family: EndpointFamily,
+  ): Promise<{ error: TickdeskError | null; ms: number }> => {
+    const symbol = config.probeSymbols?.[family] ?? PROBES[family].symbol
+    const { path, kline } = PATHS[family]
+    const query: Record<string, string> = kline
+      ? { symbol, interval: '1', limit: '1' }
+      : { symbols: symbol }
+    const started = clock.now()
+    try {
+      await client.get(path, query)
+      spent += 1
+      return { error: null, ms: clock.now() - started }
+    } catch (e) {
+      const error =
+        e instanceof TickdeskError ? e : new TickdeskError({ code: 'NETWORK', message: String(e) })
+      if (error.status !== null || SPENT_WITHOUT_STATUS.has(String(error.code))) spent += 1
+      return { error, ms: clock.now() - started }
+    }
+  }
+
+  const first = await probe('crypto')
+  const keyCheck = keyVerdict(first.error, first.ms)
+  checks.push(keyCheck, familyVerdict('crypto', first.error, first.ms, config))
+  let stopCode: string | null = keyCheck.ok ? rateStop(first.error) : keyCheck.code
+  for (const family of FAMILIES) {
+    if (stopCode) {
+      checks.push(skipped(family, stopCode))
+      continue
+    }
+    const r = await probe(family)
+    checks.push(familyVerdict(family, r.error, r.ms, config))
+    stopCode = rateStop(r.error)
+  }
+  if (stopCode) checks.push(skipped('stream', stopCode))
+  else {
+    const stream = await checkStream(config, governor, clock)
+    if (stream.spent) spent += 1
+    checks.push(stream.check)
+  }
+  const ok = checks.every((c) => c.ok || MARKET_403.has(c.code ?? ''))
+  return { ok, baseUrl: config.baseUrl, plan: config.plan, requestsSpent: spent, checks }
+}
+
+function keyVerdict(error: TickdeskError | null, ms: number): Check {
+  const code = error ? String(error.code) : null
+  if (code === 'UNAUTHORIZED') {
+    return {
+      name: 'key',
+      ok: false,
+      code,
+      message: 'The service rejected the API key (401)',
+      latencyMs: ms,
+    }
+  }
+  if (code && ACCOUNT_WIDE_403.has(code)) {
+    return {
+      name: 'key',
+      ok: false,
+      code,
+      message: `The key is valid but the account is refused (${code})`,
+      latencyMs: ms,
+    }
+  }
+  if (error && error.status === null) {
+    return {
+      name: 'key',
+      ok: false,
+      code,
+      message: `Service unreachable: ${error.message}`,
+      latencyMs: null,
+    }
+  }
+  return { name: 'key', ok: true, code: null, message: 'API key accepted', latencyMs: ms }
+}
+
+function familyVerdict(
+  family: EndpointFamily,
+  error: TickdeskError | null,
+  ms: number,
+  config: DoctorConfig,
+): Check {
+  const { label } = PROBES[family]
+  const symbol = config.probeSymbols?.[family] ?? PROBES[family].symbol
+  if (!error) return { name: family, ok: true, code: null, message: `${label}: OK`, latencyMs: ms }
+  const code = String(error.code)
+  if (SYMBOL_400.has(code)) {
+    return {
+      name: family,
+      ok: true,
+      code,
+      message: `${label}: reachable (probe symbol ${symbol} not recognised)`,
+      latencyMs: ms,
+    }
+  }
+  if (MARKET_403.has(code)) {
+    return {
+      name: family,
+      ok: false,
+      code,
+      message: `${label}: not included in your plan or key scope (${code})`,
+      latencyMs: ms,
+    }
+  }
+  return {
+    name: family,
+    ok: false,
+    code,
+    message: `${label}: ${error.message}`,
+    latencyMs: error.status === null ? null : ms,
+  }
+}
+
+function rateStop(error: TickdeskError | null): string | null {
+  if (!error) return null
+  const code = String(error.code)
+  if (code === 'UNAUTHORIZED' || ACCOUNT_WIDE_403.has(code) || RATE_429.has(code)) return code
+  return null
+}
+
+function skipped(name: string, code: string): Check {
+  return { name, ok: false, code, message: `skipped after ${code}`, latencyMs: null }
+}
+
+/** One metered handshake: open the stream with the key, time it, close it. */
+async function checkStream(
+  config: DoctorConfig,
+  governor: RateGovernor,
+  clock: Clock,
+): Promise<{ check: Check; spent: boolean }> {
+  if (!governor.tryAcquire('handshake')) {
+    return {
+      check: skipped('stream', governor.snapshot().code ?? 'RATE_LIMIT_EXCEEDED'),
+      spent: false,
+    }
+  }
+  const url = config.streamUrl ?? deriveStreamUrl(config.baseUrl)
+  const timeoutMs = config.timeoutMs ?? 10_000
+  const started = clock.now()
+  const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
+    const ws = new WebSocket(url, { headers: { 'X-API-Key': config.apiKey } })
+    const timer = clock.setTimeout(() => {
+      ws.terminate()
+      resolve({ code: 'TIMEOUT', message: `no stream handshake within ${timeoutMs} ms` })
+    }, timeoutMs)
+    const done = (r: { code: string | null; message: string }): void => {
+      clock.clearTimeout(timer)
+      resolve(r)
+    }
+    ws.once('open', () => {
+      done({ code: null, message: 'stream handshake OK' })
+      ws.close(1000)
+    })
+    ws.once('unexpected-response', (_req, res) => {
+      const status = res.statusCode ?? 0
+      const code =
+        status === 401
+          ? 'UNAUTHORIZED'
+          : status === 429
+            ? 'RATE_LIMIT_EXCEEDED'
+            : status === 403
+              ? 'FORBIDDEN'
+              : `HTTP_${status}`
+      res.resume()
+      ws.terminate()
+      done({ code, message: `stream handshake refused with HTTP ${status}` })
+    })
+    ws.on('error', (e) => done({ code: 'NETWORK', message: `stream unreachable: ${e.message}` }))
+  })
+  const latencyMs = outcome.code === null ? clock.now() - started : null
+  if (outcome.code !== null) {
+    const status =
+      outcome.code === 'UNAUTHORIZED' ? 401 : outcome.code === 'RATE_LIMIT_EXCEEDED' ? 429 : null
+    governor.report({
+      ok: false,
+      error: new TickdeskError({ code: outcome.code, message: outcome.message, status }),
+    })
+  }
+  return {
+    check: {
+      name: 'stream',
+      ok: outcome.code === null,
+      code: outcome.code,
+      message: outcome.message,
+      latencyMs,
+    },
+    spent: outcome.code !== 'NETWORK',
+  }
+}

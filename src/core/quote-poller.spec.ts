@@ -1,0 +1,283 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SymbolStatus } from '../shared/quote'
+import { FakeClock } from './clock'
+import type { QuoteUpdate } from './quote-fields'
+import { QuotePoller } from './quote-poller'
+import { seededRandom } from './random'
+import { RateGovernor } from './rate-governor'
+import { RestClient } from './rest-client'
+import {
+  fail,
+  ok,
+  startRestServer,
+  until,
+  type RestTestServer,
+  type SeenRequest,
+  type TestReply,
+} from './testing/rest-test-server'
+
+let server: RestTestServer | null = null
+let poller: QuotePoller | null = null
+afterEach(async () => {
+  poller?.stop()
+  poller = null
+  await server?.close()
+  server = null
+})
+
+/** A loopback service: every symbol quotes unless `unknown` names it; `blocked` paths answer 403. */
+function service(
+  opts: { unknown?: string[]; futuresDenied?: boolean; status401?: () => boolean } = {},
+) {
+  return (req: SeenRequest): TestReply => {
+    if (opts.status401?.()) return fail(401, 'UNAUTHORIZED')
+    if (req.path === '/api/v1/market/agri/kline') {
+      return ok({
+        symbol: req.query.get('symbol'),
+        bars: [
+          {
+            openTime: 1_767_623_340,
+            closeTime: 1_767_623_399,
+            open: 4,
+            high: 5,
+            low: 3,
+            close: 4.5,
+            volume: 1,
+          },
+        ],
+      })
+    }
+    const symbols = (req.query.get('symbols') ?? '').split(',')
+    if (symbols.length > 50) return fail(400, 'INVALID_REQUEST')
+    const bad = symbols.find((s) => opts.unknown?.includes(s))
+    if (bad) return fail(400, 'UNKNOWN_SYMBOL', `unknown symbol ${bad}`)
+    if (opts.futuresDenied && symbols.some((s) => s.endsWith('1!')))
+      return fail(403, 'MARKET_NOT_ENABLED')
+    return ok(
+      symbols.map((s) => ({ symbol: s, last: String(s.length), closeTime: 1_767_623_400_000 })),
+    )
+  }
+}
+
+interface Rig {
+  clock: FakeClock
+  governor: RateGovernor
+  p: QuotePoller
+  srv: RestTestServer
+  updates: QuoteUpdate[]
+  statuses: SymbolStatus[]
+  /** Runs fake time forward in steps, letting real HTTP finish between steps. */
+  run(ms: number, step?: number): Promise<void>
+}
+
+async function rig(handler: (req: SeenRequest) => TestReply, rpm = 600): Promise<Rig> {
+  server = await startRestServer(handler)
+  const clock = new FakeClock()
+  const governor = new RateGovernor({ rpm, clock, random: seededRandom(3) })
+  const client = new RestClient({ baseUrl: server.url, apiKey: 'key-poller-1', governor, clock })
+  const updates: QuoteUpdate[] = []
+  const statuses: SymbolStatus[] = []
+  const p = new QuotePoller({
+    client,
+    governor,
+    clock,
+    onUpdates: (u) => updates.push(...u),
+    onSymbolStatus: (s) => statuses.push(s),
+  })
+  poller = p
+  const settle = (): Promise<void> => until(() => p.stats().inFlight === 0)
+  return {
+    clock,
+    governor,
+    p,
+    srv: server,
+    updates,
+    statuses,
+    run: async (ms, step = 250) => {
+      for (let t = 0; t < ms; t += step) {
+        clock.advance(step)
+        await settle()
+        await Promise.resolve()
+        clock.advance(0)
+        await settle()
+      }
+    },
+  }
+}
+
+const crypto = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `crypto:C${String(i).padStart(3, '0')}USDT`)
+const symbolsOf = (r: SeenRequest): string[] =>
+  (r.query.get('symbols') ?? '').split(',').filter(Boolean)
+
+describe('QuotePoller', () => {
+  it('splits 120 symbols into batches of at most 50', async () => {
+    const r = await rig(service())
+    r.p.setSymbols(crypto(120))
+    r.p.start()
+    await r.run(10_000)
+    const sizes = r.srv.requests.map((q) => symbolsOf(q).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(50)
+    expect(sizes.slice(0, 3)).toEqual([50, 50, 20])
+    expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(120)
+    expect(r.updates[0]).toMatchObject({
+      market: 'crypto',
+      source: 'poll',
+      fields: { last: 8 },
+      ts: 1_767_623_400_000,
+    })
+  })
+
+  it('sends one call per endpoint family for mixed markets', async () => {
+    const r = await rig(service())
+    r.p.setSymbols([
+      'crypto:BTCUSDT',
+      'fx:EURUSD',
+      'usdt-futures:ETHUSDT',
+      'hk:00700',
+      'crypto:ETHUSDT',
+    ])
+    r.p.start()
+    await r.run(3_000)
+    const first = r.srv.requests.slice(0, 3).map((q) => `${q.path}?${q.query.get('symbols')}`)
+    expect(first.sort()).toEqual([
+      '/api/v1/market/crypto/quote?BTCUSDT,ETHUSDT',
+      '/api/v1/market/futures/quote?ETHUSDT',
+      '/api/v1/market/quote?EURUSD,00700',
+    ])
+    expect(r.updates.find((u) => u.symbol === '00700')?.market).toBe('hk')
+  })
+
+  it('isolates one unknown symbol in a batch of 50 and keeps the other 49 fresh', async () => {
+    const keys = crypto(50)
+    const r = await rig(service({ unknown: ['C017USDT'] }))
+    r.p.setSymbols(keys)
+    r.p.start()
+    await r.run(60_000, 500)
+    expect(r.statuses.filter((s) => s.code !== 'OK')).toEqual([
+      {
+        key: 'crypto:C017USDT',
+        code: 'UNKNOWN_SYMBOL',
+        message: expect.stringContaining('C017USDT'),
+      },
+    ])
+    const fresh = r.p.stats().lastPolledAt
+    expect(Object.keys(fresh)).toHaveLength(49)
+    for (const key of keys.filter((k) => k !== 'crypto:C017USDT')) {
+      expect(r.clock.now() - (fresh[key] ?? 0)).toBeLessThan(15_000)
+    }
+    // isolation done, the bad symbol is left alone for at least 15 minutes
+    const before = r.srv.requests.length
+    await r.run(10 * 60_000, 5_000)
+    const later = r.srv.requests.slice(before)
+    expect(later.length).toBeGreaterThan(10)
+    expect(later.some((q) => symbolsOf(q).includes('C017USDT'))).toBe(false)
+  })
+
+  it('blocks only the futures market after MARKET_NOT_ENABLED and keeps polling crypto', async () => {
+    const r = await rig(service({ futuresDenied: true }))
+    r.p.setSymbols(['futures:ES1!', 'fx:EURUSD', 'crypto:BTCUSDT'])
+    r.p.start()
+    await r.run(30_000)
+    expect(r.statuses).toContainEqual(
+      expect.objectContaining({ key: 'futures:ES1!', code: 'MARKET_NOT_ENABLED' }),
+    )
+    expect(r.statuses.find((s) => s.key !== 'futures:ES1!' && s.code !== 'OK')).toBeUndefined()
+    const blockedAt = r.srv.requests.findIndex((q) => symbolsOf(q).join() === 'ES1!')
+    expect(blockedAt).toBeGreaterThan(-1)
+    const stats = r.p.stats().lastPolledAt
+    expect(r.clock.now() - (stats['crypto:BTCUSDT'] ?? 0)).toBeLessThan(10_000)
+    expect(r.clock.now() - (stats['fx:EURUSD'] ?? 0)).toBeLessThan(10_000)
+    // no request carries ES1! again until the 15-minute recheck
+    const count = (): number => r.srv.requests.filter((q) => symbolsOf(q).includes('ES1!')).length
+    const asked = count()
+    await r.run(14 * 60_000, 10_000)
+    expect(count()).toBe(asked)
+    await r.run(2 * 60_000, 10_000)
+    expect(count()).toBe(asked + 1)
+  })
+
+  it('holds polling within the plan budget and spreads it evenly', async () => {
+    const times: number[] = []
+    let clock: FakeClock | null = null
+    const answer = service()
+    const r = await rig((req) => {
+      times.push(clock?.now() ?? 0)
+      return answer(req)
+    }, 30)
+    clock = r.clock
+    r.p.setSymbols([...crypto(200), 'fx:EURUSD', 'agri:ZC1!'])
+    r.p.start()
+    await r.run(5 * 60_000, 1_000)
+    // Free: 30 rpm, governed at 27, polling takes 80 % of that = 21 per minute, evenly spaced
+    for (const start of times) {
+      expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(21)
+    }
+    for (let i = 1; i < times.length; i++) {
+      expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(2_000)
+    }
+    expect(times.length).toBeGreaterThanOrEqual(5 * 18)
+    expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(202)
+  })
+
+  it('derives the agri last price from the latest 1m agri kline bar', async () => {
+    const r = await rig(service())
+    r.p.setSymbols(['agri:ZC1!'])
+    r.p.start()
+    await r.run(1_000)
+    const q = r.srv.requests[0]
+    expect(q?.path).toBe('/api/v1/market/agri/kline')
+    expect([q?.query.get('symbol'), q?.query.get('interval'), q?.query.get('limit')]).toEqual([
+      'ZC1!',
+      '1',
+      '1',
+    ])
+    expect(r.updates[0]).toEqual({
+      market: 'agri',
+      symbol: 'ZC1!',
+      fields: { last: 4.5 },
+      ts: 1_767_623_399_000,
+      source: 'poll',
+    })
+  })
+
+  it('polls streamed symbols once on pollNow to fill a reconnect gap', async () => {
+    const r = await rig(service())
+    r.p.setSymbols(['crypto:BTCUSDT'])
+    r.p.start()
+    await r.run(1_000)
+    r.p.pollNow(['crypto:ETHUSDT', 'usdt-futures:SOLUSDT'])
+    await r.run(1_000)
+    await r.run(60_000, 1_000)
+    const eth = r.srv.requests.filter((q) => symbolsOf(q).includes('ETHUSDT'))
+    expect(eth).toHaveLength(1)
+    expect(r.updates.filter((u) => u.symbol === 'SOLUSDT')).toHaveLength(1)
+    expect(r.p.stats().polled).toBe(1)
+  })
+
+  it('sends nothing while the key is rejected and resumes after the key changes', async () => {
+    let rejected = true
+    const r = await rig(service({ status401: () => rejected }))
+    r.p.setSymbols(['crypto:BTCUSDT'])
+    r.p.start()
+    await r.run(10 * 60_000, 10_000)
+    expect(r.srv.requests).toHaveLength(1)
+    expect(r.governor.snapshot().code).toBe('UNAUTHORIZED')
+    rejected = false
+    r.governor.resetAuth()
+    await r.run(1_000)
+    expect(r.srv.requests).toHaveLength(2)
+    expect(r.updates).toHaveLength(1)
+  })
+
+  it('stops its loop and leaves no timers behind', async () => {
+    const r = await rig(service())
+    r.p.setSymbols(crypto(3))
+    r.p.start()
+    await r.run(2_000)
+    r.p.stop()
+    const sent = r.srv.requests.length
+    await r.run(60_000, 5_000)
+    expect(r.srv.requests.length).toBe(sent)
+  })
+})

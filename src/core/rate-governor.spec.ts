@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from './clock'
+import { TickdeskError } from './errors'
+import { fullJitterDelay, seededRandom } from './random'
+import { RateGovernor } from './rate-governor'
+
+function governor(rpm = 30, seed = 7): { g: RateGovernor; clock: FakeClock } {
+  const clock = new FakeClock()
+  return { g: new RateGovernor({ rpm, clock, random: seededRandom(seed) }), clock }
+}
+
+function err(
+  status: number | null,
+  code: string,
+  retryAfterMs: number | null = null,
+): TickdeskError {
+  return new TickdeskError({ status, code, message: code, retryAfterMs })
+}
+
+describe('RateGovernor budget', () => {
+  it('holds a Free plan under 27 requests in any sliding minute', () => {
+    const { g, clock } = governor(30)
+    const sent: number[] = []
+    for (let t = 0; t < 5 * 60_000; t += 100) {
+      while (g.tryAcquire(t % 3 === 0 ? 'handshake' : 'rest')) sent.push(clock.now())
+      clock.advance(100)
+    }
+    for (const start of sent) {
+      const inWindow = sent.filter((s) => s >= start && s < start + 60_000).length
+      expect(inWindow).toBeLessThanOrEqual(27)
+    }
+    // and it does use the budget: 27 per minute over five minutes
+    expect(sent.length).toBeGreaterThanOrEqual(27 * 5)
+    expect(g.snapshot().perMinute).toBe(27)
+  })
+
+  it('shares one budget between REST calls and stream handshakes', () => {
+    const { g } = governor(10)
+    for (let i = 0; i < 9; i++) expect(g.tryAcquire(i % 2 ? 'rest' : 'handshake')).toBe(true)
+    expect(g.tryAcquire('handshake')).toBe(false)
+    expect(g.tryAcquire('rest')).toBe(false)
+    expect(g.delayFor('rest')).toBeGreaterThan(0)
+    expect(g.snapshot().usedLastMinute).toBe(9)
+  })
+
+  it('follows an rpm override', () => {
+    const { g } = governor(30)
+    g.setRpm(600)
+    expect(g.snapshot().perMinute).toBe(540)
+  })
+
+  it('waits on the clock for a slot in acquire() and rejects when the signal aborts', async () => {
+    const { g, clock } = governor(2) // ceiling 1 per minute
+    await g.acquire('rest')
+    let got = false
+    const waiting = g.acquire('rest').then(() => (got = true))
+    await Promise.resolve()
+    expect(got).toBe(false)
+    clock.advance(60_000)
+    await waiting
+    expect(got).toBe(true)
+    const controller = new AbortController()
+    const aborted = g.acquire('rest', controller.signal)
+    controller.abort()
+    await expect(aborted).rejects.toMatchObject({ code: 'ABORTED' })
+  })
+
+  it('counts calls today and starts again at UTC midnight', () => {
+    const { g, clock } = governor(3000)
+    for (let i = 0; i < 5; i++) g.tryAcquire('rest')
+    expect(g.snapshot().callsToday).toBe(5)
+    clock.advance(24 * 3_600_000)
+    expect(g.snapshot().callsToday).toBe(0)
+  })
+})
+
+describe('RateGovernor policy', () => {
+  it('pauses all REST calls and handshakes for Retry-After seconds after a 429', () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(429, 'RATE_LIMIT_EXCEEDED', 30_000) })
+    expect(g.snapshot()).toMatchObject({
+      state: 'paused',
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryAt: clock.now() + 30_000,
+    })
+    expect(g.delayFor('rest')).toBe(30_000)
+    expect(g.delayFor('handshake')).toBe(30_000)
+    expect(g.tryAcquire('rest')).toBe(false)
+    clock.advance(29_999)
+    expect(g.tryAcquire('handshake')).toBe(false)
+    clock.advance(1)
+    expect(g.snapshot().state).toBe('open')
+    expect(g.tryAcquire('rest')).toBe(true)
+  })
+
+  it('backs off with full jitter without Retry-After, growing per attempt and resetting on success', () => {
+    const { g, clock } = governor(600, 42)
+    const expected = seededRandom(42)
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const before = clock.now()
+      g.report({ ok: false, error: err(429, 'KEY_RATE_LIMIT_EXCEEDED') })
+      const wait = (g.snapshot().retryAt ?? 0) - before
+      expect(wait).toBe(fullJitterDelay(attempt, 1000, 60_000, expected))
+      expect(wait).toBeLessThan(1000 * 2 ** attempt)
+      clock.advance(wait)
+    }
+    g.report({ ok: true })
+    const before = clock.now()
+    g.report({ ok: false, error: err(503, 'RATE_LIMIT_UNAVAILABLE') })
+    expect((g.snapshot().retryAt ?? 0) - before).toBeLessThan(1000)
+  })
+
+  it('backs off REST only on 5xx and network errors, keeping handshakes allowed', () => {
+    const { g } = governor(600)
+    g.report({ ok: false, error: err(null, 'NETWORK') })
+    g.report({ ok: false, error: err(502, 'UPSTREAM_UNAVAILABLE') })
+    expect(g.snapshot().state).toBe('backoff')
+    expect(g.delayFor('handshake')).toBe(0)
+    for (let i = 0; i < 10; i++) g.report({ ok: false, error: err(502, 'UPSTREAM_UNAVAILABLE') })
+    expect(g.delayFor('rest')).toBeLessThanOrEqual(60_000)
+  })
+
+  it('never shortens a running 429 pause because a 5xx arrives', () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(429, 'RATE_LIMIT_EXCEEDED', 120_000) })
+    g.report({ ok: false, error: err(502, 'UPSTREAM_UNAVAILABLE') })
+    g.report({ ok: true })
+    expect(g.snapshot()).toMatchObject({ state: 'paused', retryAt: clock.now() + 120_000 })
+  })
+
+  it('stops all traffic after a 401 until the key changes', async () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(401, 'WHATEVER_THE_BODY_SAID') })
+    expect(g.snapshot()).toMatchObject({ state: 'stopped', code: 'UNAUTHORIZED', retryAt: null })
+    expect(g.delayFor('rest')).toBe(Infinity)
+    expect(g.delayFor('handshake')).toBe(Infinity)
+    clock.advance(24 * 3_600_000)
+    expect(g.tryAcquire('handshake')).toBe(false)
+    await expect(g.acquire('rest')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    g.resetAuth()
+    expect(g.snapshot().state).toBe('open')
+    expect(g.tryAcquire('rest')).toBe(true)
+  })
+
+  it('stops everything on SUBSCRIPTION_EXPIRED and rechecks no sooner than 15 minutes', () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(403, 'SUBSCRIPTION_EXPIRED') })
+    expect(g.snapshot()).toMatchObject({ state: 'stopped', code: 'SUBSCRIPTION_EXPIRED' })
+    expect(g.snapshot().message).toContain('SUBSCRIPTION_EXPIRED')
+    clock.advance(15 * 60_000 - 1)
+    expect(g.tryAcquire('rest')).toBe(false)
+    expect(g.tryAcquire('handshake')).toBe(false)
+    clock.advance(1)
+    expect(g.tryAcquire('rest')).toBe(true)
+  })
+
+  it('keeps the account open on MARKET_NOT_ENABLED and UNKNOWN_SYMBOL (per-market, per-symbol)', () => {
+    const { g } = governor(600)
+    g.report({ ok: false, error: err(403, 'MARKET_NOT_ENABLED') })
+    g.report({ ok: false, error: err(400, 'UNKNOWN_SYMBOL') })
+    expect(g.snapshot().state).toBe('open')
+    expect(g.delayFor('rest')).toBe(0)
+  })
+
+  it('stops REST until the next UTC midnight on DAILY_LIMIT_EXCEEDED without Retry-After but allows handshakes', async () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(429, 'DAILY_LIMIT_EXCEEDED') })
+    const midnight = Date.UTC(2026, 0, 6)
+    expect(g.snapshot()).toMatchObject({
+      state: 'quota',
+      code: 'DAILY_LIMIT_EXCEEDED',
+      retryAt: midnight,
+    })
+    expect(g.snapshot().message).toMatch(/stream keeps running/)
+    expect(g.delayFor('rest')).toBe(midnight - clock.now())
+    expect(g.tryAcquire('handshake')).toBe(true)
+    await expect(g.acquire('rest')).rejects.toMatchObject({ code: 'DAILY_LIMIT_EXCEEDED' })
+    clock.advance(midnight - clock.now())
+    expect(g.tryAcquire('rest')).toBe(true)
+  })
+
+  it('stops REST until the first of next month UTC on MONTHLY_LIMIT_EXCEEDED, or Retry-After when given', () => {
+    const { g, clock } = governor(600)
+    g.report({ ok: false, error: err(429, 'MONTHLY_LIMIT_EXCEEDED') })
+    expect(g.snapshot().retryAt).toBe(Date.UTC(2026, 1, 1))
+    const other = governor(600)
+    other.g.report({ ok: false, error: err(429, 'DAILY_LIMIT_EXCEEDED', 90_000) })
+    expect(other.g.snapshot().retryAt).toBe(other.clock.now() + 90_000)
+    expect(clock.now()).toBe(other.clock.now())
+  })
+
+  it('tells listeners about every state change', () => {
+    const { g, clock } = governor(600)
+    const states: string[] = []
+    g.onChange((s) => states.push(s.state))
+    g.report({ ok: false, error: err(429, 'RATE_LIMIT_EXCEEDED', 1000) })
+    clock.advance(1000)
+    expect(states).toEqual(['paused', 'open'])
+  })
+})

@@ -1,0 +1,332 @@
+import type { Clock, TimerHandle } from './clock'
+import { ACCOUNT_WIDE_403, QUOTA_429, TickdeskError } from './errors'
+import { fullJitterDelay, type Random } from './random'
+
+/**
+ * RateGovernor: the one request budget per API key, shared by REST calls and stream handshakes
+ * (spec: Limits, "REST quote and kline calls and the WebSocket handshake count toward the daily
+ * quota and requests per minute"), and the one place that turns service outcomes into policy.
+ *
+ * Budget: at most floor(rpm * utilisation) sends (default 90 %) in any sliding 60 s window.
+ *
+ * States, strongest first; report(error) moves to a state at least as strong as the current one
+ * (never weakens a pause that is still running); when retryAt passes a timer returns to `open`.
+ *   stopped  401 (code UNAUTHORIZED, retryAt null: nothing is sent until resetAuth()), or an
+ *            account-wide 403 NO_SUBSCRIPTION / SUBSCRIPTION_EXPIRED / IP_DENIED / GEO_DENIED
+ *            (retryAt = now + 15 min: one recheck then, never sooner). Blocks rest and handshake.
+ *   quota    429 DAILY_/MONTHLY_LIMIT_EXCEEDED: REST blocked until Retry-After, else the next UTC
+ *            midnight (daily) or the first of next month UTC (monthly). Handshakes stay allowed so
+ *            a dropped stream can come back; the service will refuse it if it meters them too.
+ *   paused   any other 429: one global pause of rest and handshake for Retry-After (seconds or
+ *            HTTP date), without it exponential backoff with full jitter (1 s base, 60 s cap).
+ *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
+ *            the stream client runs its own reconnect backoff, so handshakes are not held here.
+ *   open     only the sliding window applies.
+ * A success resets the backoff attempt counters. 403 MARKET_NOT_ENABLED / API_KEY_SCOPE_DENIED
+ * and 400s are per-market or per-symbol: the poller handles them, the account stays open.
+ */
+export type GovernorState = 'open' | 'backoff' | 'paused' | 'quota' | 'stopped'
+export type RequestKind = 'rest' | 'handshake'
+
+export interface GovernorSnapshot {
+  state: GovernorState
+  code: string | null
+  message: string
+  retryAt: number | null
+  usedLastMinute: number
+  /** The governed ceiling (rpm x utilisation), not the plan's nominal RPM. */
+  perMinute: number
+  callsToday: number
+}
+
+export interface RateGovernorOptions {
+  rpm: number
+  utilisation?: number
+  clock: Clock
+  random: Random
+  /** How long an account-wide 403 stops traffic before one recheck (default 15 min). */
+  recheckMs?: number
+}
+
+const WINDOW_MS = 60_000
+const BACKOFF_BASE_MS = 1_000
+const BACKOFF_CAP_MS = 60_000
+const DAY_MS = 86_400_000
+const RANK: Record<GovernorState, number> = { open: 0, backoff: 1, paused: 2, quota: 3, stopped: 4 }
+const TRANSPORT = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
+
+/** When a daily or monthly quota resets if the service gives no Retry-After (UTC boundaries). */
+export function nextQuotaReset(code: string, now: number): number {
+  const d = new Date(now)
+  if (code === 'MONTHLY_LIMIT_EXCEEDED') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
+}
+
+export class RateGovernor {
+  private readonly clock: Clock
+  private readonly random: Random
+  private readonly utilisation: number
+  private readonly recheckMs: number
+  private limit = 1
+  private sent: number[] = []
+  private state: GovernorState = 'open'
+  private code: string | null = null
+  private message = ''
+  private retryAt: number | null = null
+  private backoffAttempt = 0
+  private pauseAttempt = 0
+  private day = -1
+  private callsToday = 0
+  private expiryTimer: TimerHandle | null = null
+  private readonly listeners = new Set<(s: GovernorSnapshot) => void>()
+  private readonly waiters = new Set<() => void>()
+
+  constructor(opts: RateGovernorOptions) {
+    this.clock = opts.clock
+    this.random = opts.random
+    this.utilisation = opts.utilisation ?? 0.9
+    this.recheckMs = opts.recheckMs ?? 15 * 60_000
+    this.setLimit(opts.rpm)
+  }
+
+  setRpm(rpm: number): void {
+    this.setLimit(rpm)
+    this.changed(true)
+  }
+
+  /** ms until a request of this kind may be sent (0 = now, Infinity = blocked until something changes). */
+  delayFor(kind: RequestKind): number {
+    this.expire()
+    const block = this.blockFor(kind)
+    if (block === Infinity) return Infinity
+    return Math.max(block, this.windowDelay())
+  }
+
+  /** Reserves a slot if allowed now; returns false otherwise. */
+  tryAcquire(kind: RequestKind): boolean {
+    if (this.delayFor(kind) > 0) return false
+    const now = this.clock.now()
+    this.sent.push(now)
+    const day = Math.floor(now / DAY_MS)
+    if (day !== this.day) {
+      this.day = day
+      this.callsToday = 0
+    }
+    this.callsToday += 1
+    this.changed(false)
+    return true
+  }
+
+  /**
+   * Waits on the clock for a slot. Rejects at once with the blocking code when stopped, or for
+   * REST while the quota is exhausted (waiting hours would hang a chart), and when signal aborts.
+   */
+  acquire(kind: RequestKind, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let timer: TimerHandle | null = null
+      const finish = (error: TickdeskError | null): void => {
+        this.clock.clearTimeout(timer)
+        this.waiters.delete(attempt)
+        signal?.removeEventListener('abort', onAbort)
+        if (error) reject(error)
+        else resolve()
+      }
+      const onAbort = (): void =>
+        finish(new TickdeskError({ code: 'ABORTED', message: 'request aborted' }))
+      const attempt = (): void => {
+        this.clock.clearTimeout(timer)
+        timer = null
+        if (signal?.aborted) return onAbort()
+        this.expire()
+        if (this.state === 'stopped' || (this.state === 'quota' && kind === 'rest')) {
+          return finish(this.blockedError())
+        }
+        if (this.tryAcquire(kind)) return finish(null)
+        const wait = this.delayFor(kind)
+        timer = this.clock.setTimeout(attempt, wait === Infinity ? WINDOW_MS : Math.max(1, wait))
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.waiters.add(attempt)
+      attempt()
+    })
+  }
+
+  /** Central policy for every service outcome (see the state table at the top of this file). */
+  report(outcome: { ok: true } | { ok: false; error: TickdeskError }): void {
+    this.expire()
+    const now = this.clock.now()
+    if (outcome.ok) {
+      if (this.state === 'open') {
+        this.backoffAttempt = 0
+        this.pauseAttempt = 0
+      }
+      return
+    }
+    const e = outcome.error
+    const code = String(e.code)
+    if (e.status === 401 || code === 'UNAUTHORIZED') {
+      this.enter(
+        'stopped',
+        'UNAUTHORIZED',
+        null,
+        'The service rejected the API key (401): nothing is sent until the key changes.',
+      )
+    } else if (ACCOUNT_WIDE_403.has(code)) {
+      this.enter(
+        'stopped',
+        code,
+        now + this.recheckMs,
+        `The service refused this account (${code}): rechecking at most every ${Math.round(this.recheckMs / 60_000)} min or when settings change.`,
+      )
+    } else if (QUOTA_429.has(code)) {
+      const until = now + (e.retryAfterMs ?? nextQuotaReset(code, now) - now)
+      const which = code === 'MONTHLY_LIMIT_EXCEEDED' ? 'Monthly' : 'Daily'
+      this.enter(
+        'quota',
+        code,
+        until,
+        `${which} quota exceeded: REST calls stop until ${new Date(until).toISOString()}; the stream keeps running.`,
+      )
+    } else if (e.status === 429) {
+      const wait =
+        e.retryAfterMs ??
+        fullJitterDelay(this.pauseAttempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, this.random)
+      this.pauseAttempt += 1
+      this.enter(
+        'paused',
+        code,
+        now + wait,
+        `Rate limited by the service (${code}): all requests paused for ${Math.ceil(wait / 1000)} s.`,
+      )
+    } else if ((e.status !== null && e.status >= 500) || TRANSPORT.has(code)) {
+      const wait = fullJitterDelay(
+        this.backoffAttempt,
+        BACKOFF_BASE_MS,
+        BACKOFF_CAP_MS,
+        this.random,
+      )
+      this.backoffAttempt += 1
+      this.enter(
+        'backoff',
+        code,
+        now + wait,
+        `Service unavailable (${code}): retrying REST in ${Math.ceil(wait / 1000)} s.`,
+      )
+    } else if (this.state === 'open') {
+      // Any other 4xx means the service answered: the transport is fine.
+      this.backoffAttempt = 0
+    }
+  }
+
+  /** Key changed or the user asked to retry: leaves every blocking state and wakes waiters. */
+  resetAuth(): void {
+    this.backoffAttempt = 0
+    this.pauseAttempt = 0
+    if (this.state !== 'open') this.toOpen()
+    this.changed(true)
+  }
+
+  snapshot(): GovernorSnapshot {
+    this.expire()
+    this.prune()
+    const today = Math.floor(this.clock.now() / DAY_MS) === this.day ? this.callsToday : 0
+    return {
+      state: this.state,
+      code: this.code,
+      message: this.message,
+      retryAt: this.retryAt,
+      usedLastMinute: this.sent.length,
+      perMinute: this.limit,
+      callsToday: today,
+    }
+  }
+
+  onChange(listener: (s: GovernorSnapshot) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private setLimit(rpm: number): void {
+    const safe = Number.isFinite(rpm) && rpm > 0 ? rpm : 1
+    this.limit = Math.max(1, Math.floor(safe * this.utilisation))
+  }
+
+  private blockFor(kind: RequestKind): number {
+    if (this.state === 'open') return 0
+    const left = this.retryAt === null ? Infinity : Math.max(0, this.retryAt - this.clock.now())
+    switch (this.state) {
+      case 'stopped':
+      case 'paused':
+        return left
+      case 'quota':
+      case 'backoff':
+        return kind === 'rest' ? left : 0
+    }
+  }
+
+  private prune(): void {
+    const from = this.clock.now() - WINDOW_MS
+    let drop = 0
+    while (drop < this.sent.length && (this.sent[drop] ?? 0) <= from) drop += 1
+    if (drop > 0) this.sent = this.sent.slice(drop)
+  }
+
+  private windowDelay(): number {
+    this.prune()
+    if (this.sent.length < this.limit) return 0
+    const oldest = this.sent[this.sent.length - this.limit] ?? this.clock.now()
+    return Math.max(1, oldest + WINDOW_MS - this.clock.now())
+  }
+
+  private enter(state: GovernorState, code: string, retryAt: number | null, message: string): void {
+    const current = RANK[this.state]
+    if (RANK[state] < current) return
+    if (RANK[state] === current && (this.retryAt ?? Infinity) > (retryAt ?? Infinity)) return
+    this.state = state
+    this.code = code
+    this.retryAt = retryAt
+    this.message = message
+    this.clock.clearTimeout(this.expiryTimer)
+    this.expiryTimer = null
+    if (retryAt !== null) {
+      this.expiryTimer = this.clock.setTimeout(
+        () => {
+          this.expiryTimer = null
+          this.expire()
+        },
+        Math.max(0, retryAt - this.clock.now()),
+      )
+    }
+    this.changed(true)
+  }
+
+  private expire(): void {
+    if (this.state === 'open' || this.retryAt === null || this.clock.now() < this.retryAt) return
+    this.toOpen()
+    this.changed(true)
+  }
+
+  private toOpen(): void {
+    this.state = 'open'
+    this.code = null
+    this.retryAt = null
+    this.message = ''
+    this.clock.clearTimeout(this.expiryTimer)
+    this.expiryTimer = null
+  }
+
+  private blockedError(): TickdeskError {
+    const retryAfterMs = this.retryAt === null ? null : Math.max(0, this.retryAt - this.clock.now())
+    return new TickdeskError({
+      code: this.code ?? 'UNAUTHORIZED',
+      message: this.message,
+      retryAfterMs,
+    })
+  }
+
+  private changed(stateChanged: boolean): void {
+    const snap = this.snapshot()
+    for (const l of [...this.listeners]) l(snap)
+    if (stateChanged) for (const w of [...this.waiters]) w()
+  }
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto'
+import { systemClock, type Clock } from './clock'
+import { parseRetryAfter, TickdeskError } from './errors'
+import { registerSecret, silentLogger, type Logger } from './log'
+import type { RateGovernor } from './rate-governor'
+
+/**
+ * One metered GET against the service (spec: Response envelope, Authentication, Errors).
+ *
+ * Every call first takes a slot from the RateGovernor, sends X-API-Key and a fresh X-Request-Id,
+ * times out on the injected clock, parses the envelope {succ, data, msg, code} and reports the
+ * outcome back to the governor so policy (pauses, backoff, stops) lives in one place.
+ * Errors are TickdeskError values: the service's code when it sent one; UNAUTHORIZED for any 401
+ * (the spec does not show the 401 code); NETWORK for transport failures; TIMEOUT; BAD_RESPONSE for
+ * non-JSON or a body that is not the envelope. The key is registered with redact() so it never
+ * appears in a log line or an error message.
+ */
+export interface RestClientOptions {
+  baseUrl: string
+  apiKey: string
+  governor: RateGovernor
+  clock?: Clock
+  timeoutMs?: number
+  logger?: Logger
+}
+
+export interface RestResult {
+  data: unknown
+  requestId: string | null
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000
+
+export class RestClient {
+  private readonly baseUrl: string
+  private readonly governor: RateGovernor
+  private readonly clock: Clock
+  private readonly timeoutMs: number
+  private readonly logger: Logger
+  private apiKey: string
+
+  constructor(opts: RestClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    this.governor = opts.governor
+    this.clock = opts.clock ?? systemClock
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.logger = opts.logger ?? silentLogger
+    this.apiKey = opts.apiKey
+    registerSecret(opts.apiKey)
+  }
+
+  /** New key: registered for redaction, and the governor leaves any auth stop. */
+  setApiKey(key: string): void {
+    registerSecret(key)
+    this.apiKey = key
+    this.governor.resetAuth()
+  }
+
+  /** One metered GET through the governor; returns envelope data; throws TickdeskError. */
+  async get(
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<RestResult> {
+    await this.governor.acquire('rest', signal)
+    try {
+      const result = await this.send(path, query, signal)
+      this.governor.report({ ok: true })
+      return result
+    } catch (error) {
+      const e = error instanceof TickdeskError ? error : wrapUnknown(error)
+      if (e.code !== 'ABORTED') this.governor.report({ ok: false, error: e })
+      throw e
+    }
+  }
+
+  private async send(
+    path: string,
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<RestResult> {
+    const url = new URL(this.baseUrl + path)
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
+    const sentId = randomUUID()
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = this.clock.setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, this.timeoutMs)
+    const onAbort = (): void => controller.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const started = this.clock.now()
+    const where = `GET ${path}`
+    try {
+      let res: Response
+      let text: string
+      try {
+        res = await fetch(url, {
+          headers: { 'X-API-Key': this.apiKey, 'X-Request-Id': sentId, Accept: 'application/json' },
+          signal: controller.signal,
+        })
+        text = await res.text()
+      } catch (cause) {
+        if (timedOut) {
+          throw new TickdeskError({
+            code: 'TIMEOUT',
+            message: `${where} timed out after ${this.timeoutMs} ms`,
+            cause,
+          })
+        }
+        if (signal?.aborted)
+          throw new TickdeskError({ code: 'ABORTED', message: `${where} aborted`, cause })
+        const reason =
+          cause instanceof Error ? (causeMessage(cause) ?? cause.message) : String(cause)
+        throw new TickdeskError({ code: 'NETWORK', message: `${where} failed: ${reason}`, cause })
+      }
+      const requestId = res.headers.get('x-request-id')
+      this.logger.log('debug', where, {
+        status: res.status,
+        requestId,
+        ms: this.clock.now() - started,
+      })
+      return this.interpret(res, text, requestId, where)
+    } finally {
+      this.clock.clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  private interpret(
+    res: Response,
+    text: string,
+    requestId: string | null,
+    where: string,
+  ): RestResult {
+    const envelope = parseEnvelope(text)
+    const status = res.status
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.clock.now())
+    if (res.ok && envelope?.succ === true) return { data: envelope.data, requestId }
+    const serviceCode = envelope?.code ?? null
+    const code =
+      status === 401 ? 'UNAUTHORIZED' : (serviceCode ?? fallbackCode(status, envelope !== null))
+    const msg =
+      envelope?.msg ?? (envelope ? 'request failed' : 'response is not the service envelope')
+    const error = new TickdeskError({
+      code,
+      status,
+      requestId,
+      retryAfterMs,
+      message: `${where}: ${status} ${code}: ${msg}`,
+    })
+    this.logger.log('warn', 'service error', { path: where, status, code, requestId })
+    throw error
+  }
+}
+
+interface Envelope {
+  succ: boolean
+  data: unknown
+  msg: string | null
+  code: string | null
+}
+
+/** The envelope (spec: Response envelope); null when the body is not JSON or lacks a boolean succ. */
+function parseEnvelope(text: string): Envelope | null {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const r = body as Record<string, unknown>
+  if (typeof r.succ !== 'boolean') return null
+  return {
+    succ: r.succ,
+    data: r.data,
+    msg: typeof r.msg === 'string' && r.msg !== '' ? r.msg.slice(0, 500) : null,
+    code: typeof r.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(r.code) ? r.code : null,
+  }
+}
+
+/** Status-class codes when the body names none (a proxy's HTML 502, a bare 429 …). */
+function fallbackCode(status: number, wasEnvelope: boolean): string {
+  if (status === 429) return 'RATE_LIMIT_EXCEEDED'
+  if (status >= 500) return 'UPSTREAM_UNAVAILABLE'
+  if (status >= 200 && status < 300) return 'BAD_RESPONSE'
+  if (status === 400 && wasEnvelope) return 'INVALID_REQUEST'
+  return wasEnvelope ? `HTTP_${status}` : 'BAD_RESPONSE'
+}
+
+function causeMessage(error: Error): string | undefined {
+  const cause = (error as { cause?: unknown }).cause
+  if (cause instanceof Error) return cause.message
+  return undefined
+}
+
+function wrapUnknown(error: unknown): TickdeskError {
+  return new TickdeskError({
+    code: 'NETWORK',
+    message: error instanceof Error ? error.message : String(error),
+    cause: error,
+  })
+}

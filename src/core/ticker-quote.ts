@@ -1,0 +1,81 @@
+import type { Market } from '../shared/market'
+import { parseBars, toEpochMs } from './bar-time'
+import { TickdeskError } from './errors'
+import { pickQuoteFields, type QuoteUpdate } from './quote-fields'
+
+export interface ParsedTickerQuotes {
+  updates: QuoteUpdate[]
+  /** Entries without a usable symbol (or not objects at all). */
+  skipped: number
+}
+
+/**
+ * An untrusted TickerQuote array (spec: TickerQuote) to QuoteUpdate[]. Numbers may arrive as
+ * strings; unknown fields are ignored; ts comes from closeTime (seconds or ms) or is null so the
+ * store uses receive time. Computes nothing: the QuoteStore derives change/changePercent from
+ * prevClose when they are missing. A payload that is not a list at all is BAD_RESPONSE.
+ */
+export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuotes {
+  const list = asList(raw)
+  if (!list) {
+    throw new TickdeskError({
+      code: 'BAD_RESPONSE',
+      message: 'quote payload is not a list of TickerQuote',
+    })
+  }
+  const updates: QuoteUpdate[] = []
+  let skipped = 0
+  for (const entry of list) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      skipped += 1
+      continue
+    }
+    const r = entry as Record<string, unknown>
+    const symbol = typeof r.symbol === 'string' ? r.symbol.trim().toUpperCase() : ''
+    if (symbol === '') {
+      skipped += 1
+      continue
+    }
+    updates.push({
+      market,
+      symbol,
+      fields: pickQuoteFields(r),
+      ts: toEpochMs(r.closeTime),
+      source: 'poll',
+    })
+  }
+  return { updates, skipped }
+}
+
+/** The spec says data is an array; a single object or a wrapped list is tolerated. */
+function asList(raw: unknown): unknown[] | null {
+  if (Array.isArray(raw)) return raw
+  if (typeof raw !== 'object' || raw === null) return null
+  const r = raw as Record<string, unknown>
+  for (const field of ['list', 'items', 'quotes', 'data']) {
+    if (Array.isArray(r[field])) return r[field]
+  }
+  return typeof r.symbol === 'string' ? [raw] : null
+}
+
+/**
+ * Agriculture has no quote endpoint (spec: Endpoints lists only agri/kline), so its last price is
+ * the close of the latest 1m bar; ts is that bar's close, capped at now for a bar still open.
+ */
+export function quoteFromLatestBar(
+  data: unknown,
+  market: Market,
+  symbol: string,
+  now: number,
+): QuoteUpdate | null {
+  const raw = Array.isArray(data) ? data : (data as { bars?: unknown } | null)?.bars
+  const last = parseBars(raw, '1m').bars.at(-1)
+  if (!last) return null
+  return {
+    market,
+    symbol,
+    fields: { last: last.close },
+    ts: Math.min(last.closeTime, now),
+    source: 'poll',
+  }
+}
