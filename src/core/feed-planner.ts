@@ -1,0 +1,184 @@
+import type { Market, SymbolKey } from '../shared/market'
+import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
+import type { Clock, TimerHandle } from './clock'
+
+/**
+ * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.
+ *
+ * The plan's WebSocket symbol cap (spec: Limits, "WebSocket caps") is the scarce resource, so
+ * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order).
+ * A streamed symbol that gets no push within `silentAfterMs` of getting its slot is demoted to
+ * polling for DEMOTION_MEMORY_MS and its slot goes to the next candidate: the service may
+ * accept a subscription and never push (spec: Events, push shapes "not shown"), and a silent
+ * slot is worse than a polled one.
+ *
+ * Per symbol: polled ─(slot free, stream available)─▶ streamed-waiting ─(noteTick)─▶ streamed-live
+ *             streamed-waiting ─(silentAfterMs, no push)─▶ demoted ─(10 min)─▶ polled
+ * The stream being unavailable (WS_CONN_LIMIT, offline, 401, not yet open) polls everything and
+ * stops the demotion clocks, so an outage never demotes anyone. Availability starts false: call
+ * setStreamAvailable(true) when the stream opens.
+ */
+export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
+export const DEFAULT_SILENT_AFTER_MS = 20_000
+export const DEMOTION_MEMORY_MS = 10 * 60_000
+/** Agricultural data is candles over REST only (spec: Endpoints, agri/kline); never streamed. */
+export const STREAMABLE_MARKETS: ReadonlySet<Market> = new Set(MARKETS.filter((m) => m !== 'agri'))
+
+export interface FeedPlan {
+  streamed: Map<Market, Set<string>>
+  polled: SymbolKey[]
+}
+
+interface Entry {
+  key: SymbolKey
+  market: Market
+  symbol: string
+  priority: number
+  order: number
+}
+
+export class FeedPlanner {
+  private cap: number
+  private readonly clock: Clock
+  private readonly silentAfterMs: number
+  private available = false
+  private watched: Entry[] = []
+  /** When each streamed symbol got its slot (only while the stream is available). */
+  private readonly slotSince = new Map<SymbolKey, number>()
+  private readonly ticked = new Set<SymbolKey>()
+  private readonly demotedUntil = new Map<SymbolKey, number>()
+  private readonly listeners = new Set<() => void>()
+  private current: { streamed: Entry[]; polled: SymbolKey[] } = { streamed: [], polled: [] }
+  private signature = ''
+  private timer: TimerHandle | null = null
+
+  constructor(opts: { cap: number; clock: Clock; silentAfterMs?: number }) {
+    this.cap = Math.max(0, Math.floor(opts.cap))
+    this.clock = opts.clock
+    this.silentAfterMs = opts.silentAfterMs ?? DEFAULT_SILENT_AFTER_MS
+  }
+
+  setCap(cap: number): void {
+    this.cap = Math.max(0, Math.floor(cap))
+    this.recompute()
+  }
+
+  /** Keys that do not parse as `market:SYMBOL` are dropped; a repeated key keeps its first place. */
+  setWatched(entries: { key: SymbolKey; priority: number }[]): void {
+    const seen = new Set<SymbolKey>()
+    const next: Entry[] = []
+    for (const e of entries) {
+      const ref = parseSymbolKey(e.key)
+      if (ref === null) continue
+      const key = symbolKey(ref.market, ref.symbol)
+      if (seen.has(key)) continue
+      seen.add(key)
+      next.push({
+        key,
+        market: ref.market,
+        symbol: ref.symbol,
+        priority: e.priority,
+        order: next.length,
+      })
+    }
+    this.watched = next
+    for (const k of this.demotedUntil.keys()) if (!seen.has(k)) this.demotedUntil.delete(k)
+    this.recompute()
+  }
+
+  setStreamAvailable(available: boolean): void {
+    if (available === this.available) return
+    this.available = available
+    this.recompute()
+  }
+
+  /** A push arrived for this symbol: it has earned its slot. */
+  noteTick(key: SymbolKey): void {
+    if (this.slotSince.has(key)) this.ticked.add(key)
+  }
+
+  /** A fresh copy; callers may keep or change it. */
+  plan(): FeedPlan {
+    const streamed = new Map<Market, Set<string>>()
+    for (const e of this.current.streamed) {
+      let set = streamed.get(e.market)
+      if (set === undefined) {
+        set = new Set()
+        streamed.set(e.market, set)
+      }
+      set.add(e.symbol)
+    }
+    return { streamed, polled: [...this.current.polled] }
+  }
+
+  /** Called after the plan changed (demotion, expiry, cap, watch list, availability). */
+  onChange(cb: () => void): () => void {
+    this.listeners.add(cb)
+    return () => {
+      this.listeners.delete(cb)
+    }
+  }
+
+  /** Stops the internal timer (the planner keeps working if called again). */
+  dispose(): void {
+    this.clock.clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private recompute(): void {
+    const now = this.clock.now()
+    for (const [k, until] of this.demotedUntil) if (until <= now) this.demotedUntil.delete(k)
+    if (this.available) {
+      for (const [k, since] of this.slotSince) {
+        if (this.ticked.has(k) || now - since < this.silentAfterMs) continue
+        this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
+      }
+    }
+    const ranked = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
+    const streamed: Entry[] = []
+    const polled: SymbolKey[] = []
+    for (const e of ranked) {
+      const eligible =
+        this.available &&
+        streamed.length < this.cap &&
+        STREAMABLE_MARKETS.has(e.market) &&
+        !this.demotedUntil.has(e.key)
+      if (eligible) streamed.push(e)
+      else polled.push(e.key)
+    }
+    const chosen = new Set(streamed.map((e) => e.key))
+    for (const k of [...this.slotSince.keys()]) {
+      if (chosen.has(k)) continue
+      this.slotSince.delete(k)
+      this.ticked.delete(k)
+    }
+    for (const k of chosen) if (!this.slotSince.has(k)) this.slotSince.set(k, now)
+    this.current = { streamed, polled }
+    this.schedule(now)
+    const signature = `${streamed.map((e) => e.key).join(',')}|${polled.join(',')}`
+    if (signature === this.signature) return
+    this.signature = signature
+    for (const cb of this.listeners) cb()
+  }
+
+  /** One timer for the earliest demotion deadline or demotion expiry. */
+  private schedule(now: number): void {
+    this.clock.clearTimeout(this.timer)
+    this.timer = null
+    let next = Infinity
+    if (this.available) {
+      for (const [k, since] of this.slotSince) {
+        if (!this.ticked.has(k)) next = Math.min(next, since + this.silentAfterMs)
+      }
+    }
+    for (const until of this.demotedUntil.values()) next = Math.min(next, until)
+    if (next === Infinity) return
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = null
+        this.recompute()
+      },
+      Math.max(0, next - now),
+    )
+  }
+}

@@ -1,0 +1,397 @@
+import type { Market } from '../shared/market'
+import { MARKETS } from '../shared/market'
+import type { Bar } from '../shared/quote'
+import type { QuoteFields } from './quote-fields'
+import { coerceNumber, pickQuoteFields } from './quote-fields'
+
+/**
+ * Turns one WebSocket text frame into normalised events.
+ *
+ * The interface (spec: Events, WebSocket stream) says the service pushes ticks and candles but
+ * leaves the push shapes, the heartbeat style and unsubscribe "not shown", so this parser accepts
+ * the plausible variants instead of one guessed shape:
+ * - the kind lives in `type`, `event`, `e`, `channel`, `op` or `action` (first one we recognise
+ *   wins, so `{channel:'ticker', type:'update'}` is a tick); names may carry a suffix
+ *   (`kline_1m`, `ticker.BTCUSDT`);
+ * - a frame is one object, an array of objects, or an envelope `{data: [...] | {...}}` whose
+ *   kind and market apply to the items;
+ * - numbers may be strings; symbol in `symbol`/`s`/`code`, market in `market`/`m`, time in
+ *   `ts`/`t`/`time`/`timestamp`/`E` (seconds, ms or µs).
+ * Unknown shapes are `ignored`; wrong types are `malformed`. It never throws: a frame from the
+ * network must not be able to crash the engine.
+ *
+ * Hot path (>= 100k ticks/s): one JSON.parse per frame, no closures or regexes per tick.
+ */
+export type ParsedFrame =
+  | { kind: 'tick'; market: Market | null; symbol: string; fields: QuoteFields; ts: number | null }
+  | { kind: 'candle'; market: Market | null; symbol: string; interval: string; bar: Bar }
+  | { kind: 'ping'; reply: string | null }
+  | { kind: 'pong' }
+  | { kind: 'subscribed'; market: Market | null; symbols: string[] }
+  | { kind: 'error'; code: string; message: string; symbols: string[] }
+  | { kind: 'ignored' }
+  | { kind: 'malformed'; reason: string }
+
+type Kind = 'tick' | 'candle' | 'ping' | 'heartbeat' | 'pong' | 'subscribed' | 'error' | 'other'
+type Obj = Record<string, unknown>
+
+const KIND_BY_NAME = new Map<string, Kind>([
+  ['tick', 'tick'],
+  ['ticks', 'tick'],
+  ['ticker', 'tick'],
+  ['tickers', 'tick'],
+  ['24hrticker', 'tick'],
+  ['quote', 'tick'],
+  ['quotes', 'tick'],
+  ['trade', 'tick'],
+  ['trades', 'tick'],
+  ['candle', 'candle'],
+  ['candles', 'candle'],
+  ['kline', 'candle'],
+  ['klines', 'candle'],
+  ['bar', 'candle'],
+  ['bars', 'candle'],
+  ['ping', 'ping'],
+  ['heartbeat', 'heartbeat'],
+  ['hb', 'heartbeat'],
+  ['pong', 'pong'],
+  ['subscribe', 'subscribed'],
+  ['subscribed', 'subscribed'],
+  ['sub', 'subscribed'],
+  ['error', 'error'],
+  ['err', 'error'],
+  // Known but not ours to act on: unsubscribe acks, welcome/info banners.
+  ['unsubscribe', 'other'],
+  ['unsubscribed', 'other'],
+  ['welcome', 'other'],
+  ['info', 'other'],
+  ['connected', 'other'],
+])
+const KIND_FIELDS = ['type', 'event', 'e', 'channel', 'op', 'action'] as const
+const SUFFIX_SEPARATORS = ['_', '.', ':', '@', '-', '/']
+const MARKET_SET: ReadonlySet<string> = new Set(MARKETS)
+
+const IGNORED: ParsedFrame = { kind: 'ignored' }
+const PONG: ParsedFrame = { kind: 'pong' }
+const HEARTBEAT: ParsedFrame = { kind: 'ping', reply: null }
+
+/** Parses one frame; `now` is the receive time, used only to sanity-check timestamps. */
+export function parseFrame(text: string | Buffer, now: number): ParsedFrame[] {
+  const raw = typeof text === 'string' ? text : text.toString('utf8')
+  // Plain-text heartbeats exist in the wild (`ping` / `pong`); they are not JSON.
+  if (raw.length <= 6) {
+    const bare = raw.trim().toLowerCase()
+    if (bare === 'ping') return [{ kind: 'ping', reply: 'pong' }]
+    if (bare === 'pong') return [PONG]
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    return [{ kind: 'malformed', reason: 'invalid JSON' }]
+  }
+  const out: ParsedFrame[] = []
+  if (Array.isArray(value)) {
+    for (const item of value) parseItem(item, null, null, now, out, 0)
+  } else {
+    parseItem(value, null, null, now, out, 0)
+  }
+  if (out.length === 0) out.push(IGNORED)
+  return out
+}
+
+function parseItem(
+  item: unknown,
+  inheritedKind: Kind | null,
+  inheritedMarket: Market | null,
+  now: number,
+  out: ParsedFrame[],
+  depth: number,
+): void {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    out.push({ kind: 'malformed', reason: 'expected an object' })
+    return
+  }
+  const obj = item as Obj
+  const market = readMarket(obj) ?? inheritedMarket
+  const own = readKind(obj)
+  // Huobi-style `{ping: 123}` → `{pong: 123}`.
+  if (own === null && obj.ping !== undefined && depth === 0) {
+    out.push({ kind: 'ping', reply: JSON.stringify({ pong: obj.ping }) })
+    return
+  }
+  // Error envelopes: REST-style {succ:false, code} or an `error` object/string without a kind.
+  // A failed subscribe ack ({event:'subscribe', success:false, code}) is an error frame.
+  const errorShaped = isErrorShaped(obj)
+  const kind =
+    own === 'subscribed' && errorShaped ? 'error' : (own ?? (errorShaped ? 'error' : inheritedKind))
+
+  const data = obj.data
+  const symbol = readSymbol(obj, kind)
+  if (
+    data !== null &&
+    typeof data === 'object' &&
+    symbol === null &&
+    depth < 2 &&
+    kind !== 'error'
+  ) {
+    if (kind === 'subscribed') {
+      out.push(readSubscribed(data as Obj, market))
+      return
+    }
+    if (Array.isArray(data)) {
+      for (const child of data) parseItem(child, kind, market, now, out, depth + 1)
+    } else {
+      parseItem(data, kind, market, now, out, depth + 1)
+    }
+    return
+  }
+
+  switch (kind) {
+    case 'tick':
+      out.push(readTick(obj, symbol, market, now))
+      return
+    case 'candle':
+      out.push(readCandle(obj, symbol, market, now))
+      return
+    case 'ping':
+      out.push({ kind: 'ping', reply: pingReply(obj) })
+      return
+    case 'heartbeat':
+      out.push(HEARTBEAT)
+      return
+    case 'pong':
+      out.push(PONG)
+      return
+    case 'subscribed':
+      out.push(readSubscribed(obj, market))
+      return
+    case 'error':
+      out.push(readError(obj))
+      return
+    case 'other':
+      out.push(IGNORED)
+      return
+    case null:
+      // No kind anywhere: infer from the payload (a symbol with prices is a tick).
+      if (symbol !== null) {
+        if (obj.interval !== undefined || obj.openTime !== undefined || obj.k !== undefined) {
+          out.push(readCandle(obj, symbol, market, now))
+          return
+        }
+        const fields = pickQuoteFields(obj)
+        if (hasAnyField(fields)) {
+          out.push({ kind: 'tick', market, symbol, fields, ts: readTs(obj, now) })
+          return
+        }
+      }
+      out.push(IGNORED)
+  }
+}
+
+function readKind(obj: Obj): Kind | null {
+  for (const field of KIND_FIELDS) {
+    const v = obj[field]
+    if (typeof v !== 'string' || v.length === 0) continue
+    const name = v.toLowerCase()
+    const exact = KIND_BY_NAME.get(name)
+    if (exact !== undefined) return exact
+    const prefixed = kindByPrefix(name)
+    if (prefixed !== null) return prefixed
+  }
+  return null
+}
+
+/** `kline_1m`, `ticker.BTCUSDT`, `btcusdt@ticker`: the kind is one part of a compound name. */
+function kindByPrefix(name: string): Kind | null {
+  for (const sep of SUFFIX_SEPARATORS) {
+    const at = name.indexOf(sep)
+    if (at <= 0) continue
+    const head = KIND_BY_NAME.get(name.slice(0, at))
+    if (head !== undefined) return head
+    const tail = KIND_BY_NAME.get(name.slice(name.lastIndexOf(sep) + 1))
+    if (tail !== undefined) return tail
+  }
+  return null
+}
+
+function isErrorShaped(obj: Obj): boolean {
+  if (obj.succ === false || obj.success === false) return true
+  const err = obj.error
+  return typeof err === 'string' || (err !== null && typeof err === 'object')
+}
+
+function readMarket(obj: Obj): Market | null {
+  const v = typeof obj.market === 'string' ? obj.market : obj.m
+  if (typeof v !== 'string') return null
+  const lower = v.toLowerCase()
+  return MARKET_SET.has(lower) ? (lower as Market) : null
+}
+
+function readSymbol(obj: Obj, kind: Kind | null): string | null {
+  const v =
+    typeof obj.symbol === 'string'
+      ? obj.symbol
+      : typeof obj.s === 'string'
+        ? obj.s
+        : // `code` is the error code on error frames, the instrument code on pushes.
+          kind !== 'error' && typeof obj.code === 'string' && !isErrorShaped(obj)
+          ? obj.code
+          : null
+  if (v === null) return null
+  const trimmed = v.trim()
+  return trimmed.length === 0 || trimmed.length > 32 ? null : trimmed.toUpperCase()
+}
+
+/** Epoch ms from seconds, ms, µs or ns numbers (or numeric strings / ISO dates); null if absent. */
+function readTs(obj: Obj, now: number): number | null {
+  const raw = obj.ts ?? obj.t ?? obj.time ?? obj.timestamp ?? obj.E
+  return toEpochMs(raw, now)
+}
+
+/**
+ * Values before 1973 (trade ids in `t`, sequence numbers) or more than two days ahead are not
+ * timestamps; null makes the caller use receive time.
+ */
+function toEpochMs(raw: unknown, now: number): number | null {
+  if (raw === undefined || raw === null) return null
+  let n = coerceNumber(raw)
+  if (n === undefined) {
+    if (typeof raw !== 'string') return null
+    const parsed = Date.parse(raw)
+    return Number.isNaN(parsed) || parsed > now + MAX_AHEAD_MS ? null : parsed
+  }
+  if (n <= 0) return null
+  if (n < 1e11)
+    n *= 1000 // seconds (1e11 s is the year 5138; 1e11 ms is 1973)
+  else if (n >= 1e17)
+    n /= 1e6 // nanoseconds
+  else if (n >= 1e14) n /= 1e3 // microseconds
+  if (n < MIN_EPOCH_MS || n > now + MAX_AHEAD_MS) return null
+  return Math.round(n)
+}
+
+const MIN_EPOCH_MS = 1e11
+const MAX_AHEAD_MS = 2 * 86_400_000
+
+function hasAnyField(fields: QuoteFields): boolean {
+  for (const _ in fields) return true
+  return false
+}
+
+function readTick(
+  obj: Obj,
+  symbol: string | null,
+  market: Market | null,
+  now: number,
+): ParsedFrame {
+  if (symbol === null) return { kind: 'malformed', reason: 'tick without a symbol' }
+  const fields = pickQuoteFields(obj)
+  if (!hasAnyField(fields))
+    return { kind: 'malformed', reason: `tick for ${symbol} has no numbers` }
+  return { kind: 'tick', market, symbol, fields, ts: readTs(obj, now) }
+}
+
+const INTERVAL_MS: Record<string, number> = {
+  '1': 60_000,
+  '1m': 60_000,
+  '5': 300_000,
+  '5m': 300_000,
+  '15': 900_000,
+  '15m': 900_000,
+  '60': 3_600_000,
+  '1h': 3_600_000,
+  '240': 14_400_000,
+  '4h': 14_400_000,
+  '1d': 86_400_000,
+  '1w': 604_800_000,
+}
+
+function readCandle(
+  obj: Obj,
+  symbol: string | null,
+  market: Market | null,
+  now: number,
+): ParsedFrame {
+  if (symbol === null) return { kind: 'malformed', reason: 'candle without a symbol' }
+  // Binance-style pushes nest the bar under `k`, with the interval inside it.
+  const k = obj.k
+  const src = k !== null && typeof k === 'object' && !Array.isArray(k) ? (k as Obj) : obj
+  const intervalRaw = src.interval ?? src.i ?? obj.interval ?? obj.period ?? obj.resolution
+  const interval =
+    typeof intervalRaw === 'string'
+      ? intervalRaw
+      : typeof intervalRaw === 'number'
+        ? `${intervalRaw}`
+        : ''
+  const open = coerceNumber(src.open ?? src.o)
+  const high = coerceNumber(src.high ?? src.h)
+  const low = coerceNumber(src.low ?? src.l)
+  const close = coerceNumber(src.close ?? src.c)
+  const openTime = toEpochMs(src.openTimeMs ?? src.openTime ?? src.t ?? src.ts ?? src.time, now)
+  if (
+    open === undefined ||
+    high === undefined ||
+    low === undefined ||
+    close === undefined ||
+    openTime === null
+  ) {
+    return { kind: 'malformed', reason: `candle for ${symbol} lacks OHLC or open time` }
+  }
+  const closeTime =
+    toEpochMs(src.closeTimeMs ?? src.closeTime ?? src.T, now) ??
+    openTime + (INTERVAL_MS[interval] ?? 0)
+  const volume = coerceNumber(src.volume ?? src.v) ?? 0
+  return {
+    kind: 'candle',
+    market,
+    symbol,
+    interval,
+    bar: { openTime, closeTime, open, high, low, close, volume },
+  }
+}
+
+/** Answers in the frame's own dialect: {event:'ping'} → {event:'pong'}, echoing any id/ts. */
+function pingReply(obj: Obj): string {
+  const reply: Obj = {}
+  for (const field of KIND_FIELDS) {
+    if (typeof obj[field] === 'string') {
+      reply[field] = 'pong'
+      break
+    }
+  }
+  if (obj.id !== undefined) reply.id = obj.id
+  if (obj.ts !== undefined) reply.ts = obj.ts
+  return JSON.stringify(reply)
+}
+
+function readStrings(v: unknown): string[] {
+  if (typeof v === 'string')
+    return v.length > 0 ? v.split(',').map((s) => s.trim().toUpperCase()) : []
+  if (!Array.isArray(v)) return []
+  const out: string[] = []
+  for (const s of v) if (typeof s === 'string' && s.length > 0) out.push(s.trim().toUpperCase())
+  return out
+}
+
+function readSubscribed(obj: Obj, market: Market | null): ParsedFrame {
+  const symbols = readStrings(obj.symbols ?? obj.symbol ?? obj.args)
+  return { kind: 'subscribed', market: readMarket(obj) ?? market, symbols }
+}
+
+function readError(obj: Obj): ParsedFrame {
+  const err = obj.error
+  const errObj =
+    err !== null && typeof err === 'object' && !Array.isArray(err) ? (err as Obj) : null
+  const codeRaw = obj.code ?? errObj?.code ?? (typeof err === 'string' ? err : undefined)
+  const code =
+    typeof codeRaw === 'string' && codeRaw.length > 0
+      ? codeRaw
+      : typeof codeRaw === 'number'
+        ? `${codeRaw}`
+        : 'UNSPECIFIED'
+  const msgRaw = obj.msg ?? obj.message ?? errObj?.message ?? errObj?.msg
+  const message = typeof msgRaw === 'string' ? msgRaw : code
+  const symbols = readStrings(obj.symbols ?? errObj?.symbols ?? obj.symbol)
+  return { kind: 'error', code, message, symbols }
+}

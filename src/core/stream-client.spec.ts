@@ -1,0 +1,489 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Market } from '../shared/market'
+import type { StreamState } from '../shared/status'
+import { FakeClock } from './clock'
+import type { TickdeskError } from './errors'
+import type { QuoteUpdate } from './quote-fields'
+import type { Random } from './random'
+import { seededRandom } from './random'
+import { watchForSleep } from './sleep-detector'
+import type { HandshakeBudget, StreamCandle } from './stream-client'
+import { StreamClient } from './stream-client'
+import type { ServerConnection, TestWsServer } from './testing/ws-test-server'
+import { startTestWsServer, waitUntil } from './testing/ws-test-server'
+
+/** A real (tiny) budget: counts handshakes and can hold them back until a given time. */
+class CountingBudget implements HandshakeBudget {
+  handshakes = 0
+  blockedUntil = 0
+  outcomes: ({ ok: true } | { ok: false; error: TickdeskError })[] = []
+  constructor(private readonly clock: FakeClock) {}
+  delayFor(): number {
+    return Math.max(0, this.blockedUntil - this.clock.now())
+  }
+  tryAcquire(): boolean {
+    if (this.delayFor() > 0) return false
+    this.handshakes++
+    return true
+  }
+  report(outcome: { ok: true } | { ok: false; error: TickdeskError }): void {
+    this.outcomes.push(outcome)
+  }
+}
+
+const subs = (entries: [Market, string[]][]): Map<Market, Set<string>> =>
+  new Map(entries.map(([m, s]) => [m, new Set(s)]))
+
+let server: TestWsServer
+let clock: FakeClock
+let budget: CountingBudget
+let client: StreamClient | null = null
+let errors: TickdeskError[]
+let states: StreamState[]
+
+function makeClient(over: { random?: Random; apiKey?: string; url?: string } = {}): StreamClient {
+  const c = new StreamClient({
+    url: over.url ?? server.url,
+    apiKey: over.apiKey ?? 'test-key-1234',
+    budget,
+    clock,
+    random: over.random ?? seededRandom(7),
+  })
+  c.on('error', (e) => errors.push(e))
+  c.on('state', (s) => states.push(s))
+  client = c
+  return c
+}
+
+const conn = (i: number): ServerConnection => {
+  const c = server.connections[i]
+  if (c === undefined) throw new Error(`no connection ${i}`)
+  return c
+}
+const untilOpen = (c: StreamClient): Promise<void> => waitUntil(() => c.state() === 'open', 'open')
+const untilConnections = (n: number): Promise<void> =>
+  waitUntil(() => server.connections.length >= n, `${n} connections`)
+
+beforeEach(async () => {
+  server = await startTestWsServer()
+  clock = new FakeClock()
+  budget = new CountingBudget(clock)
+  errors = []
+  states = []
+})
+
+afterEach(async () => {
+  await client?.stop()
+  client = null
+  await server.close()
+})
+
+describe('StreamClient subscriptions', () => {
+  it('opens exactly one socket with the API key and batches subscriptions per market', async () => {
+    const c = makeClient()
+    c.setSubscriptions(
+      subs([
+        ['crypto', ['BTCUSDT', 'ETHUSDT']],
+        ['fx', ['EURUSD']],
+      ]),
+    )
+    c.start()
+    c.start()
+    await untilOpen(c)
+    await waitUntil(() => conn(0).messages.length >= 2, 'subscribe messages')
+    c.setSubscriptions(
+      subs([
+        ['crypto', ['BTCUSDT', 'ETHUSDT']],
+        ['fx', ['EURUSD']],
+      ]),
+    )
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.upgrades).toHaveLength(1)
+    expect(server.upgrades[0]?.['x-api-key']).toBe('test-key-1234')
+    expect(budget.handshakes).toBe(1)
+    expect(conn(0).messages).toEqual([
+      { action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT', 'ETHUSDT'] },
+      { action: 'subscribe', market: 'fx', symbols: ['EURUSD'] },
+    ])
+  })
+
+  it('unsubscribes symbols that leave the set, before subscribing new ones', async () => {
+    const c = makeClient()
+    c.setSubscriptions(
+      subs([
+        ['crypto', ['A', 'B']],
+        ['fx', ['EURUSD']],
+      ]),
+    )
+    c.start()
+    await waitUntil(() => server.connections[0]?.messages.length === 2, 'initial subscribe')
+    c.setSubscriptions(subs([['crypto', ['B', 'C']]]))
+    await waitUntil(() => conn(0).messages.length === 5, 'diff messages')
+    expect(conn(0).messages.slice(2)).toEqual([
+      { action: 'unsubscribe', market: 'crypto', symbols: ['A'] },
+      { action: 'unsubscribe', market: 'fx', symbols: ['EURUSD'] },
+      { action: 'subscribe', market: 'crypto', symbols: ['C'] },
+    ])
+  })
+})
+
+describe('StreamClient frames', () => {
+  it('routes ticks without a market to the subscription market and emits candles', async () => {
+    const c = makeClient()
+    const ticks: QuoteUpdate[] = []
+    const candles: StreamCandle[] = []
+    c.on('tick', (t) => ticks.push(t))
+    c.on('candle', (k) => candles.push(k))
+    c.setSubscriptions(subs([['usdt-futures', ['BTCUSDT']]]))
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send(JSON.stringify({ type: 'ticker', data: [{ s: 'btcusdt', c: '101.5' }] }))
+    conn(0).socket.send(
+      JSON.stringify({
+        type: 'kline',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        t: clock.now(),
+        o: 1,
+        h: 2,
+        l: 1,
+        c: 2,
+      }),
+    )
+    await waitUntil(() => candles.length === 1, 'candle')
+    expect(ticks).toEqual([
+      {
+        market: 'usdt-futures',
+        symbol: 'BTCUSDT',
+        fields: { last: 101.5 },
+        ts: null,
+        source: 'stream',
+      },
+    ])
+    expect(candles[0]).toMatchObject({ market: 'usdt-futures', symbol: 'BTCUSDT', interval: '1m' })
+  })
+
+  it('skips and counts malformed frames without dropping the connection', async () => {
+    const c = makeClient()
+    c.setSubscriptions(subs([['crypto', ['A']]]))
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send('{not json')
+    conn(0).socket.send(JSON.stringify({ type: 'tick', last: 1 }))
+    conn(0).socket.send(Buffer.from([0xff, 0x00, 0x13]))
+    conn(0).socket.send(JSON.stringify({ type: 'tick', symbol: 'A', last: 1 }))
+    await waitUntil(() => c.stats().framesIn === 4, 'four frames')
+    expect(c.stats()).toMatchObject({ malformed: 3, ticksIn: 1, framesIn: 4 })
+    expect(c.state()).toBe('open')
+  })
+
+  it('answers app-level pings with the reply the frame asks for', async () => {
+    const c = makeClient()
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send(JSON.stringify({ event: 'ping' }))
+    await waitUntil(() => conn(0).messages.length === 1, 'pong')
+    expect(conn(0).messages[0]).toEqual({ event: 'pong' })
+  })
+
+  it('reports symbol errors without treating them as connection errors', async () => {
+    const c = makeClient()
+    const symbolErrors: unknown[] = []
+    c.on('symbolError', (e) => symbolErrors.push(e))
+    c.setSubscriptions(subs([['fx', ['NOPE']]]))
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send(
+      JSON.stringify({ type: 'error', code: 'UNKNOWN_SYMBOL', msg: 'x', symbols: ['NOPE'] }),
+    )
+    await waitUntil(() => symbolErrors.length === 1, 'symbol error')
+    expect(symbolErrors[0]).toEqual({
+      market: 'fx',
+      symbols: ['NOPE'],
+      code: 'UNKNOWN_SYMBOL',
+      message: 'x',
+    })
+    expect(errors).toEqual([])
+    expect(c.state()).toBe('open')
+  })
+})
+
+describe('StreamClient liveness and reconnects', () => {
+  it('terminates a silent connection after 30 s and reconnects', async () => {
+    await server.close()
+    server = await startTestWsServer({ autoPong: false })
+    const c = makeClient()
+    c.start()
+    await untilOpen(c)
+    clock.advance(15_000)
+    clock.advance(14_999)
+    expect(c.state()).toBe('open')
+    clock.advance(1)
+    expect(c.state()).toBe('reconnecting')
+    await waitUntil(
+      () => conn(0).socket.readyState === conn(0).socket.CLOSED,
+      'server sees the drop',
+    )
+    clock.advance((c.nextRetryAt() ?? 0) - clock.now())
+    await untilOpen(c)
+    expect(server.connections).toHaveLength(2)
+  })
+
+  it('stays open while data keeps arriving even without pongs', async () => {
+    await server.close()
+    server = await startTestWsServer({ autoPong: false })
+    const c = makeClient()
+    c.start()
+    await untilOpen(c)
+    for (let i = 1; i <= 6; i++) {
+      clock.advance(10_000)
+      conn(0).socket.send(JSON.stringify({ type: 'heartbeat' }))
+      await waitUntil(() => c.stats().framesIn === i, 'frame')
+    }
+    expect(c.state()).toBe('open')
+  })
+
+  it('resubscribes the current set after a reconnect and says it is a reconnect', async () => {
+    const c = makeClient()
+    const opens: boolean[] = []
+    c.on('open', (o) => opens.push(o.reconnect))
+    c.setSubscriptions(subs([['crypto', ['A']]]))
+    c.start()
+    await waitUntil(() => server.connections[0]?.messages.length === 1, 'subscribe')
+    conn(0).socket.terminate()
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
+    c.setSubscriptions(
+      subs([
+        ['crypto', ['A', 'B']],
+        ['hk', ['700']],
+      ]),
+    )
+    clock.advance((c.nextRetryAt() ?? 0) - clock.now())
+    await waitUntil(() => server.connections[1]?.messages.length === 2, 'resubscribe')
+    expect(conn(1).messages).toEqual([
+      { action: 'subscribe', market: 'crypto', symbols: ['A', 'B'] },
+      { action: 'subscribe', market: 'hk', symbols: ['700'] },
+    ])
+    expect(opens).toEqual([false, true])
+    expect(c.stats()).toMatchObject({ connects: 2, reconnects: 1 })
+  })
+
+  it('reconnect delays are full-jittered between 0 and the growing cap and reset after a stable minute', async () => {
+    const draws: number[] = []
+    const base = seededRandom(42)
+    const random: Random = () => {
+      const r = base()
+      draws.push(r)
+      return r
+    }
+    let keepOpen = false
+    server.onConnection = (sc) => {
+      if (!keepOpen) sc.socket.close(1011, 'go away')
+    }
+    const c = makeClient({ random })
+    c.start()
+    const delays: number[] = []
+    for (let attempt = 0; attempt < 8; attempt++) {
+      await waitUntil(() => c.state() === 'reconnecting', `reconnecting #${attempt}`)
+      const delay = (c.nextRetryAt() ?? 0) - clock.now()
+      delays.push(delay)
+      const cap = Math.min(60_000, 1_000 * 2 ** attempt)
+      expect(delay).toBe(Math.floor((draws.at(-1) ?? -1) * cap))
+      expect(delay).toBeGreaterThanOrEqual(0)
+      expect(delay).toBeLessThanOrEqual(cap)
+      if (attempt === 7) keepOpen = true
+      clock.advance(delay)
+      await waitUntil(() => c.state() !== 'reconnecting', 'left reconnecting')
+    }
+    await untilOpen(c)
+    expect(Math.max(...delays)).toBeGreaterThan(8_000) // the ceiling really grew
+    const last = server.connections.length - 1
+    for (let i = 1; i <= 6; i++) {
+      // Data keeps the open socket alive while fake time passes (no pongs during advance()).
+      clock.advance(10_000)
+      conn(last).socket.send('{"type":"heartbeat"}')
+      await waitUntil(() => c.stats().framesIn === i, 'heartbeat frame')
+    }
+    expect(c.state()).toBe('open')
+    server.connections.at(-1)?.socket.close(1011, 'later')
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after a stable minute')
+    expect((c.nextRetryAt() ?? 0) - clock.now()).toBe(Math.floor((draws.at(-1) ?? -1) * 1_000))
+  })
+
+  it('waits for the handshake budget before connecting', async () => {
+    budget.blockedUntil = clock.now() + 5_000
+    const c = makeClient()
+    c.start()
+    expect(c.state()).toBe('connecting')
+    expect(c.nextRetryAt()).toBe(clock.now() + 5_000)
+    clock.advance(4_999)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.upgrades).toHaveLength(0)
+    clock.advance(1)
+    await untilOpen(c)
+    expect(budget.handshakes).toBe(1)
+    expect(budget.outcomes).toEqual([{ ok: true }])
+  })
+
+  it('stop() closes the socket, clears every timer and never reconnects', async () => {
+    const c = makeClient()
+    c.start()
+    await untilOpen(c)
+    await c.stop()
+    expect(c.state()).toBe('closed')
+    expect(clock.pendingTimers()).toBe(0)
+    await waitUntil(() => conn(0).socket.readyState === conn(0).socket.CLOSED, 'server sees close')
+    clock.advance(600_000)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.upgrades).toHaveLength(1)
+  })
+})
+
+describe('StreamClient upgrade rejections and limits', () => {
+  it('stops after a 401 on upgrade until the key changes', async () => {
+    server.reject = (h) => (h['x-api-key'] === 'good-key-9999' ? null : { status: 401 })
+    const c = makeClient({ apiKey: 'bad-key-0000' })
+    c.start()
+    await waitUntil(() => c.state() === 'closed', 'closed after 401')
+    expect(errors.map((e) => [e.code, e.status])).toEqual([['UNAUTHORIZED', 401]])
+    expect(c.nextRetryAt()).toBeNull()
+    expect(budget.outcomes).toMatchObject([{ ok: false, error: { code: 'UNAUTHORIZED' } }])
+    clock.advance(3_600_000)
+    c.checkHealth()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.upgrades).toHaveLength(1)
+    c.setApiKey('good-key-9999')
+    await untilOpen(c)
+    expect(server.upgrades).toHaveLength(2)
+  })
+
+  it('waits at least 15 minutes after a 403 and reports the service code', async () => {
+    server.reject = () => ({
+      status: 403,
+      body: '{"succ":false,"code":"NO_SUBSCRIPTION","msg":"none"}',
+    })
+    const c = makeClient()
+    c.start()
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after 403')
+    expect(errors.map((e) => [e.code, e.status])).toEqual([['NO_SUBSCRIPTION', 403]])
+    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(15 * 60_000)
+    clock.advance(14 * 60_000)
+    c.checkHealth() // a resume does not shorten an entitlement wait
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.upgrades).toHaveLength(1)
+  })
+
+  it('honours Retry-After on a 429 upgrade', async () => {
+    server.reject = () => ({
+      status: 429,
+      headers: { 'Retry-After': '120' },
+      body: '{"code":"RATE_LIMIT_EXCEEDED"}',
+    })
+    const c = makeClient()
+    c.start()
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after 429')
+    expect(errors[0]).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      status: 429,
+      retryAfterMs: 120_000,
+    })
+    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(120_000)
+  })
+
+  it('backs off for at least 20 s after WS_CONN_LIMIT, growing to over 5 minutes', async () => {
+    server.onConnection = (sc) => {
+      sc.socket.send(JSON.stringify({ type: 'error', code: 'WS_CONN_LIMIT', msg: 'cap' }))
+      sc.socket.close(1008, 'WS_CONN_LIMIT')
+    }
+    const c = makeClient({ random: () => 0 })
+    c.start()
+    const delays: number[] = []
+    for (let i = 0; i < 5; i++) {
+      await waitUntil(() => c.state() === 'reconnecting', `conn-limit #${i}`)
+      delays.push((c.nextRetryAt() ?? 0) - clock.now())
+      clock.advance(delays[i] ?? 0)
+      await waitUntil(() => c.state() !== 'reconnecting', 'retrying')
+    }
+    expect(delays).toEqual([20_000, 40_000, 80_000, 160_000, 300_000])
+    expect(errors.filter((e) => e.code === 'WS_CONN_LIMIT').length).toBeGreaterThanOrEqual(5)
+  })
+
+  it('treats WS_CONN_LIMIT naming symbols as refused symbols, keeping the connection', async () => {
+    const c = makeClient()
+    const refused: string[][] = []
+    c.on('symbolError', (e) => refused.push(e.symbols))
+    c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send(JSON.stringify({ event: 'error', code: 'WS_CONN_LIMIT', symbols: ['B'] }))
+    await waitUntil(() => refused.length === 1, 'symbol error')
+    expect(refused).toEqual([['B']])
+    expect(errors).toEqual([])
+    expect(c.state()).toBe('open')
+  })
+
+  it('treats a close whose reason is WS_CONN_LIMIT like the error frame', async () => {
+    server.onConnection = (sc) => sc.socket.close(1008, 'WS_CONN_LIMIT')
+    const c = makeClient({ random: () => 0.999 })
+    c.start()
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
+    expect(errors.map((e) => e.code)).toEqual(['WS_CONN_LIMIT'])
+    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(20_000)
+  })
+})
+
+describe('StreamClient health checks', () => {
+  it('checkHealth replaces an open socket that does not answer a ping within 5 s', async () => {
+    await server.close()
+    server = await startTestWsServer({ autoPong: false })
+    const c = makeClient()
+    c.start()
+    await untilOpen(c)
+    c.checkHealth()
+    clock.advance(5_000)
+    await untilConnections(2)
+    await untilOpen(c)
+    expect(states).not.toContain('reconnecting')
+  })
+
+  it('checkHealth keeps a socket that answers', async () => {
+    const c = makeClient()
+    c.start()
+    await untilOpen(c)
+    c.checkHealth()
+    await new Promise((r) => setTimeout(r, 30))
+    clock.advance(5_000)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.connections).toHaveLength(1)
+    expect(c.state()).toBe('open')
+  })
+
+  it('checkHealth reconnects at once after a clock jump instead of waiting out the backoff', async () => {
+    const c = makeClient({ random: () => 0.999 })
+    const gaps: number[] = []
+    const stopWatching = watchForSleep(
+      clock,
+      (gap) => {
+        gaps.push(gap)
+        c.checkHealth()
+      },
+      100,
+    )
+    c.start()
+    await untilOpen(c)
+    conn(0).socket.terminate()
+    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
+    const retryAt = c.nextRetryAt() ?? 0
+    clock.jump(10 * 60_000) // the laptop sleeps; no timer fires
+    expect(c.state()).toBe('reconnecting')
+    clock.advance(100) // the first timer after wake is the detector's
+    expect(gaps).toHaveLength(1)
+    expect(gaps[0]).toBeGreaterThanOrEqual(10 * 60_000 - 100)
+    expect(c.state()).toBe('connecting')
+    expect(c.nextRetryAt()).toBeNull()
+    expect(retryAt).toBeGreaterThan(0)
+    await untilOpen(c)
+    expect(server.connections).toHaveLength(2)
+    stopWatching()
+  })
+})

@@ -1,0 +1,398 @@
+/**
+ * StreamClient: the app's one WebSocket to the market service (ARCHITECTURE: "exactly one
+ * WebSocket to the service per running app"). It authenticates the upgrade with X-API-Key
+ * (spec: Authentication 2), meters each handshake through the HandshakeBudget (spec: Limits,
+ * "the WebSocket handshake counts toward the daily quota and RPM"), keeps the server's
+ * subscriptions equal to the desired set, watches liveness and reconnects.
+ *
+ * States (StreamState) and transitions:
+ *
+ *   idle ──start()──▶ connecting ──upgrade ok──▶ open
+ *                        │  ▲                      │ close / error / silent 30 s / health ping lost
+ *                        │  └──timer, checkHealth()─┐
+ *                        ▼                         ▼
+ *                   (any failure) ──────────▶ reconnecting ──timer──▶ connecting …
+ *   401 on upgrade ─▶ closed (halted; setApiKey() ─▶ connecting)
+ *   stop()         ─▶ closed (all timers cleared, no reconnect; start() ─▶ connecting)
+ *
+ * `connecting` also covers waiting for the budget (nextRetryAt() says until when). Waits in
+ * `reconnecting` come from stream-retry.ts: full jitter for ordinary drops, >= 15 min after 403,
+ * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT.
+ */
+import WebSocket from 'ws'
+import type { RawData } from 'ws'
+import type { IncomingMessage } from 'node:http'
+import type { Market } from '../shared/market'
+import type { StreamState } from '../shared/status'
+import type { Clock, TimerHandle } from './clock'
+import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import type { Logger } from './log'
+import { registerSecret, silentLogger } from './log'
+import type { ParsedFrame } from './push-parser'
+import { parseFrame } from './push-parser'
+import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
+import { StreamEmitter } from './stream-events'
+import { StreamHeartbeat } from './stream-heartbeat'
+import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
+import { SubscriptionBook } from './subscription-book'
+import { readUpgradeRejection } from './upgrade-rejection'
+
+export type {
+  HandshakeBudget,
+  StreamCandle,
+  StreamClientOptions,
+  StreamEvents,
+  StreamStats,
+  StreamSymbolError,
+} from './stream-events'
+
+export class StreamClient {
+  private readonly opts: StreamClientOptions
+  private readonly clock: Clock
+  private readonly log: Logger
+  private readonly WS: typeof WebSocket
+  private readonly heartbeatMs: number
+  private readonly silenceMs: number
+  private readonly connectTimeoutMs: number
+  private readonly healthTimeoutMs: number
+  private readonly retry: RetrySchedule
+  private readonly book = new SubscriptionBook()
+  private readonly events: StreamEmitter
+  private key: string
+  private current: StreamState = 'idle'
+  private halt: 'none' | 'stopped' | 'unauthorized' = 'none'
+  private ws: WebSocket | null = null
+  private everOpened = false
+  private connectTimer: TimerHandle | null = null
+  private heartbeat: StreamHeartbeat | null = null
+  private stableTimer: TimerHandle | null = null
+  private healthTimer: TimerHandle | null = null
+  private connectStartedAt = 0
+  /** Bumped by anything received; a health ping is answered when it moves (the clock may not). */
+  private heard = 0
+  private readonly counters: StreamStats = {
+    connects: 0,
+    reconnects: 0,
+    malformed: 0,
+    framesIn: 0,
+    ticksIn: 0,
+  }
+
+  constructor(opts: StreamClientOptions) {
+    this.opts = opts
+    this.clock = opts.clock
+    this.log = opts.logger ?? silentLogger
+    this.events = new StreamEmitter(this.log)
+    this.WS = opts.WebSocketImpl ?? WebSocket
+    this.heartbeatMs = opts.heartbeatMs ?? 15_000
+    this.silenceMs = opts.silenceTimeoutMs ?? 30_000
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? 15_000
+    this.healthTimeoutMs = opts.healthTimeoutMs ?? 5_000
+    this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow())
+    this.key = opts.apiKey
+    registerSecret(opts.apiKey)
+  }
+
+  /**
+   * Desired subscriptions. The client diffs them against what the server has and sends batched
+   * {action:'subscribe'|'unsubscribe', market, symbols} per market (spec: WebSocket stream; the
+   * unsubscribe message is our guess, the interface does not show one).
+   */
+  setSubscriptions(byMarket: Map<Market, Set<string>>): void {
+    this.book.setDesired(byMarket)
+    if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.sync(this.ws)
+  }
+
+  start(): void {
+    if (this.current !== 'idle' && this.halt !== 'stopped') return
+    this.halt = 'none'
+    this.connectNow()
+  }
+
+  /** Closes the socket and clears every timer; nothing reconnects until start(). */
+  async stop(): Promise<void> {
+    this.halt = 'stopped'
+    this.retry.clear()
+    const ws = this.detach()
+    this.setState('closed')
+    if (ws === null || ws.readyState === WebSocket.CLOSED) return
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve())
+      if (ws.readyState === WebSocket.CONNECTING) ws.terminate()
+      else ws.close(1000, 'client stop')
+    })
+  }
+
+  /** New key: reconnect with it. Also the only way out of the 401 halt. */
+  setApiKey(key: string): void {
+    this.key = key
+    registerSecret(key)
+    if (this.halt === 'stopped' || this.current === 'idle') return
+    this.halt = 'none'
+    this.retry.resetAttempts()
+    this.detach()?.terminate()
+    this.connectNow()
+  }
+
+  /** After a system resume (sleep-detector): prove the socket alive now, or reconnect at once. */
+  checkHealth(): void {
+    if (this.halt !== 'none' || this.current === 'idle') return
+    const now = this.clock.now()
+    const ws = this.ws
+    if (ws !== null && ws.readyState === WebSocket.OPEN) {
+      const heardBefore = this.heard
+      this.heartbeat?.pingNow()
+      this.clock.clearTimeout(this.healthTimer)
+      this.healthTimer = this.clock.setTimeout(() => {
+        if (ws !== this.ws || this.heard !== heardBefore) return
+        this.log.log('warn', 'stream: no answer to health ping, reconnecting')
+        this.detach()?.terminate()
+        this.connectNow()
+      }, this.healthTimeoutMs)
+      return
+    }
+    if (ws !== null) {
+      if (now - this.connectStartedAt < this.connectTimeoutMs) return
+      this.detach()?.terminate()
+      this.connectNow()
+      return
+    }
+    if (this.retry.at === null) return
+    // Timers may be far off after a clock jump: ordinary backoff is cut short, a policy wait
+    // (403, 429, WS_CONN_LIMIT, budget) is kept but re-armed against the wall clock.
+    if (this.retry.cutShortable || this.retry.at <= now) this.connectNow()
+    else this.retry.rearm(now)
+  }
+
+  state(): StreamState {
+    return this.current
+  }
+
+  nextRetryAt(): number | null {
+    return this.retry.at
+  }
+
+  stats(): StreamStats {
+    return { ...this.counters }
+  }
+
+  /** tick (source 'stream'), candle, state, open, symbolError, error; returns the unsubscribe. */
+  on<K extends keyof StreamEvents>(event: K, cb: (value: StreamEvents[K]) => void): () => void {
+    return this.events.on(event, cb)
+  }
+
+  private emit<K extends keyof StreamEvents>(event: K, value: StreamEvents[K]): void {
+    this.events.emit(event, value)
+  }
+
+  private setState(next: StreamState): void {
+    if (next === this.current) return
+    this.current = next
+    this.emit('state', next)
+  }
+
+  private connectNow(): void {
+    this.retry.clear()
+    if (this.halt !== 'none') return
+    this.setState('connecting')
+    const budget = this.opts.budget
+    const wait = budget.delayFor('handshake')
+    if (wait > 0 || !budget.tryAcquire('handshake'))
+      return this.retry.arm('budget', Math.max(wait, 1))
+    this.connectStartedAt = this.clock.now()
+    const ws = new this.WS(this.opts.url, { headers: { 'X-API-Key': this.key } })
+    this.ws = ws
+    ws.on('open', () => this.onOpen(ws))
+    ws.on('message', (data: RawData) => this.onMessage(ws, data))
+    ws.on('pong', () => this.onAlive(ws))
+    ws.on('ping', () => this.onAlive(ws))
+    ws.on('close', (code: number, reason: Buffer) => this.onClose(ws, code, reason.toString()))
+    ws.on('error', (err: Error) => this.onSocketError(ws, err))
+    ws.on('unexpected-response', (_req, res: IncomingMessage) => this.onRejected(ws, res))
+    this.connectTimer = this.clock.setTimeout(() => {
+      if (ws !== this.ws || ws.readyState === WebSocket.OPEN) return
+      this.fail(new TickdeskError({ code: 'TIMEOUT', message: 'stream handshake timed out' }))
+    }, this.connectTimeoutMs)
+  }
+
+  private onOpen(ws: WebSocket): void {
+    if (ws !== this.ws) return
+    this.clock.clearTimeout(this.connectTimer)
+    const reconnect = this.everOpened
+    this.everOpened = true
+    this.counters.connects++
+    if (reconnect) this.counters.reconnects++
+    this.opts.budget.report({ ok: true })
+    this.setState('open')
+    this.sync(ws)
+    this.heartbeat = new StreamHeartbeat(
+      this.clock,
+      this.heartbeatMs,
+      this.silenceMs,
+      () => this.sendPing(ws),
+      (silentMs) => {
+        this.log.log('warn', 'stream silent, reconnecting', { silentMs })
+        this.detach()?.terminate()
+        this.backoff('drop')
+      },
+    )
+    this.stableTimer = this.clock.setTimeout(() => this.retry.resetAttempts(), STABLE_OPEN_MS)
+    this.log.log('info', 'stream open', { reconnect })
+    this.emit('open', { reconnect })
+  }
+
+  private onAlive(ws: WebSocket): void {
+    if (ws !== this.ws) return
+    this.heartbeat?.alive(this.clock.now())
+    this.heard++
+  }
+
+  private onMessage(ws: WebSocket, data: RawData): void {
+    if (ws !== this.ws) return
+    const now = this.clock.now()
+    this.heartbeat?.alive(now)
+    this.heard++
+    this.counters.framesIn++
+    const buf = Buffer.isBuffer(data)
+      ? data
+      : Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.from(data)
+    const frames = parseFrame(buf, now)
+    for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame)
+  }
+
+  private onFrame(ws: WebSocket, f: ParsedFrame): void {
+    switch (f.kind) {
+      case 'tick': {
+        const market = this.book.route(f.market, f.symbol)
+        if (market === null) return
+        this.counters.ticksIn++
+        const { symbol, fields, ts } = f
+        this.emit('tick', { market, symbol, fields, ts, source: 'stream' })
+        return
+      }
+      case 'candle': {
+        const market = this.book.route(f.market, f.symbol)
+        if (market !== null)
+          this.emit('candle', { market, symbol: f.symbol, interval: f.interval, bar: f.bar })
+        return
+      }
+      case 'ping':
+        if (f.reply !== null) ws.send(f.reply)
+        return
+      case 'malformed':
+        this.counters.malformed++
+        return
+      case 'error':
+        return this.onErrorFrame(f)
+      default:
+        return // pong, subscribed, ignored: liveness is already recorded
+    }
+  }
+
+  private onErrorFrame(f: { code: string; message: string; symbols: string[] }): void {
+    const error = new TickdeskError({ code: f.code, message: f.message })
+    // WS_CONN_LIMIT naming symbols is the per-key symbol cap (spec: Limits lists both caps under
+    // one code): those symbols are refused, the connection itself is fine.
+    if (f.code === 'WS_CONN_LIMIT' && f.symbols.length === 0) {
+      this.log.log('warn', 'stream: connection cap reached (WS_CONN_LIMIT)')
+      this.emit('error', error)
+      this.detach()?.terminate()
+      return this.backoff('connLimit')
+    }
+    if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
+      const first = f.symbols[0]
+      const market = first === undefined ? null : this.book.marketOf(first)
+      this.emit('symbolError', { market, symbols: f.symbols, code: f.code, message: f.message })
+      return
+    }
+    this.log.log('warn', 'stream: error frame', { code: f.code })
+    this.emit('error', error)
+  }
+
+  private onClose(ws: WebSocket, code: number, reason: string): void {
+    if (ws !== this.ws) return
+    this.detach()
+    if (this.halt !== 'none') return this.setState('closed')
+    // WS_CONN_LIMIT has no HTTP status (spec: Errors); a server may only say it in the close.
+    if (reason.includes('WS_CONN_LIMIT')) {
+      this.emit('error', new TickdeskError({ code: 'WS_CONN_LIMIT', message: reason }))
+      return this.backoff('connLimit')
+    }
+    this.log.log('info', 'stream closed', { code, reason })
+    this.backoff('drop')
+  }
+
+  private onSocketError(ws: WebSocket, err: Error): void {
+    if (ws !== this.ws) return
+    if (ws.readyState === WebSocket.OPEN) {
+      this.log.log('warn', 'stream socket error', { error: err.message })
+      return // 'close' follows and reconnects
+    }
+    this.fail(new TickdeskError({ code: 'NETWORK', message: err.message, cause: err }))
+  }
+
+  /** A handshake that never opened: meter it, say so, back off. */
+  private fail(error: TickdeskError): void {
+    this.detach()?.terminate()
+    this.opts.budget.report({ ok: false, error })
+    this.emit('error', error)
+    this.backoff('drop')
+  }
+
+  /** Non-101 answer to the upgrade: 401 halts, 403 waits 15 min, 429 honours Retry-After. */
+  private onRejected(ws: WebSocket, res: IncomingMessage): void {
+    if (ws !== this.ws) return
+    this.detach()
+    void readUpgradeRejection(res, () => this.clock.now()).then((error) => {
+      ws.terminate()
+      if (this.halt !== 'none' || this.ws !== null) return // stopped or re-keyed meanwhile
+      this.opts.budget.report({ ok: false, error })
+      this.emit('error', error)
+      if (error.status === 401) {
+        // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
+        this.halt = 'unauthorized'
+        this.retry.clear()
+        return this.setState('closed')
+      }
+      if (error.status === 403) return this.backoff('forbidden')
+      if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
+      this.backoff('drop')
+    })
+  }
+
+  private backoff(
+    cause: 'drop' | 'connLimit' | 'forbidden' | 'rateLimited',
+    waitMs?: number | null,
+  ): void {
+    this.retry.arm(cause, waitMs ?? null)
+    this.setState('reconnecting')
+  }
+
+  private sendPing(ws: WebSocket): void {
+    try {
+      ws.ping()
+    } catch (e) {
+      this.log.log('debug', 'stream ping failed', { error: String(e) })
+    }
+  }
+
+  private sync(ws: WebSocket): void {
+    for (const msg of this.book.diff()) ws.send(JSON.stringify(msg))
+  }
+
+  /** Forgets the current socket (its late events are ignored) and its timers; returns it. */
+  private detach(): WebSocket | null {
+    const ws = this.ws
+    this.ws = null
+    this.heartbeat?.stop()
+    this.heartbeat = null
+    this.clock.clearTimeout(this.connectTimer)
+    this.clock.clearTimeout(this.stableTimer)
+    this.clock.clearTimeout(this.healthTimer)
+    this.connectTimer = this.stableTimer = this.healthTimer = null
+    this.book.resetServerSide()
+    return ws
+  }
+}

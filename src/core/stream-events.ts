@@ -1,0 +1,98 @@
+import type WebSocket from 'ws'
+import type { Market } from '../shared/market'
+import type { Bar } from '../shared/quote'
+import type { StreamState } from '../shared/status'
+import type { Clock } from './clock'
+import type { TickdeskError } from './errors'
+import type { Logger } from './log'
+import type { QuoteUpdate } from './quote-fields'
+import type { Random } from './random'
+
+/** What the client needs from the RateGovernor; it satisfies this structurally. */
+export interface HandshakeBudget {
+  delayFor(kind: 'handshake'): number
+  tryAcquire(kind: 'handshake'): boolean
+  report(outcome: { ok: true } | { ok: false; error: TickdeskError }): void
+}
+
+export interface StreamClientOptions {
+  url: string
+  apiKey: string
+  budget: HandshakeBudget
+  clock: Clock
+  random: Random
+  logger?: Logger
+  /** Ping period; the interface leaves heartbeat rules open (spec: Events). */
+  heartbeatMs?: number
+  /** Nothing received (data, pong, ping) for this long means the link is dead. */
+  silenceTimeoutMs?: number
+  connectTimeoutMs?: number
+  /** After checkHealth(), how long a pong may take before the socket is replaced. */
+  healthTimeoutMs?: number
+  WebSocketImpl?: typeof WebSocket
+}
+
+/** What a StreamClient tells its listeners (the engine). Public types live here, the socket in stream-client.ts. */
+export interface StreamCandle {
+  market: Market
+  symbol: string
+  interval: string
+  bar: Bar
+}
+export interface StreamSymbolError {
+  market: Market | null
+  symbols: string[]
+  code: string
+  message: string
+}
+export interface StreamStats {
+  connects: number
+  reconnects: number
+  malformed: number
+  framesIn: number
+  ticksIn: number
+}
+export interface StreamEvents {
+  tick: QuoteUpdate
+  candle: StreamCandle
+  state: StreamState
+  /** The engine fetches a REST snapshot when `reconnect` is true: pushes were missed. */
+  open: { reconnect: boolean }
+  symbolError: StreamSymbolError
+  /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
+  error: TickdeskError
+}
+
+type Listeners = { [K in keyof StreamEvents]: Set<(value: StreamEvents[K]) => void> }
+
+/** Typed listeners; a listener that throws is logged and cannot break the socket handling. */
+export class StreamEmitter {
+  private readonly listeners: Listeners = {
+    tick: new Set(),
+    candle: new Set(),
+    state: new Set(),
+    open: new Set(),
+    symbolError: new Set(),
+    error: new Set(),
+  }
+
+  constructor(private readonly log: Logger) {}
+
+  on<K extends keyof StreamEvents>(event: K, cb: (value: StreamEvents[K]) => void): () => void {
+    const set = this.listeners[event]
+    set.add(cb)
+    return () => {
+      set.delete(cb)
+    }
+  }
+
+  emit<K extends keyof StreamEvents>(event: K, value: StreamEvents[K]): void {
+    for (const cb of this.listeners[event]) {
+      try {
+        cb(value)
+      } catch (e) {
+        this.log.log('error', `stream: ${event} listener threw`, { error: String(e) })
+      }
+    }
+  }
+}

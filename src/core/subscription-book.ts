@@ -1,0 +1,94 @@
+import type { Market } from '../shared/market'
+
+/** One message the client sends (spec: WebSocket stream; `unsubscribe` is our assumption). */
+export interface SubscriptionMessage {
+  action: 'subscribe' | 'unsubscribe'
+  market: Market
+  symbols: string[]
+}
+
+/**
+ * The interface does not cap a subscribe message's length; 100 keeps any one frame small while
+ * the largest plan (Enterprise, 200 symbols) still needs only two per market.
+ */
+export const SUBSCRIBE_BATCH = 100
+
+/**
+ * What the stream should carry (desired) versus what this socket has asked the server for
+ * (server side). `diff()` turns the difference into batched messages per market and records
+ * them as sent; a new socket starts from nothing (`resetServerSide`).
+ */
+export class SubscriptionBook {
+  private desired = new Map<Market, Set<string>>()
+  private server = new Map<Market, Set<string>>()
+  /** symbol → market for pushes that do not name their market; first market wins on a clash. */
+  private marketBySymbol = new Map<string, Market>()
+
+  setDesired(byMarket: Map<Market, Set<string>>): void {
+    this.desired = new Map()
+    this.marketBySymbol = new Map()
+    for (const [market, symbols] of byMarket) {
+      if (symbols.size === 0) continue
+      this.desired.set(market, new Set(symbols))
+      for (const s of symbols) if (!this.marketBySymbol.has(s)) this.marketBySymbol.set(s, market)
+    }
+  }
+
+  resetServerSide(): void {
+    this.server = new Map()
+  }
+
+  /** Unsubscribes first, so a plan's symbol cap is never exceeded mid-change. */
+  diff(): SubscriptionMessage[] {
+    const unsubs: SubscriptionMessage[] = []
+    const subs: SubscriptionMessage[] = []
+    for (const [market, have] of this.server) {
+      const want = this.desired.get(market)
+      const gone = [...have].filter((s) => want === undefined || !want.has(s))
+      for (const s of gone) have.delete(s)
+      if (have.size === 0) this.server.delete(market)
+      batch('unsubscribe', market, gone, unsubs)
+    }
+    for (const [market, want] of this.desired) {
+      let have = this.server.get(market)
+      if (have === undefined) {
+        have = new Set()
+        this.server.set(market, have)
+      }
+      const added: string[] = []
+      for (const s of want) {
+        if (!have.has(s)) {
+          have.add(s)
+          added.push(s)
+        }
+      }
+      batch('subscribe', market, added, subs)
+    }
+    return unsubs.concat(subs)
+  }
+
+  /**
+   * Which market a push belongs to: its own tag when we hold that (market, symbol), else the
+   * market we subscribed the symbol under (the service's market tags are "not shown"), else
+   * its own tag; null when neither is known.
+   */
+  route(tagged: Market | null, symbol: string): Market | null {
+    if (tagged !== null && this.desired.get(tagged)?.has(symbol) === true) return tagged
+    return this.marketBySymbol.get(symbol) ?? tagged
+  }
+
+  marketOf(symbol: string): Market | null {
+    return this.marketBySymbol.get(symbol) ?? null
+  }
+}
+
+function batch(
+  action: SubscriptionMessage['action'],
+  market: Market,
+  symbols: string[],
+  out: SubscriptionMessage[],
+): void {
+  for (let i = 0; i < symbols.length; i += SUBSCRIBE_BATCH) {
+    out.push({ action, market, symbols: symbols.slice(i, i + SUBSCRIBE_BATCH) })
+  }
+}

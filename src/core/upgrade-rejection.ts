@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http'
+import { TickdeskError, parseRetryAfter } from './errors'
+
+const MAX_BODY = 8_192
+
+/**
+ * Reads a non-101 answer to the stream upgrade into a TickdeskError: the envelope's code and msg
+ * when the body is one (spec: Errors, "Failure body: envelope with succ=false, msg and code"),
+ * Retry-After on 429. Any 401 is UNAUTHORIZED (spec: "The error code returned with status 401:
+ * not shown"). Never rejects: a broken body still yields an error built from the status.
+ */
+export function readUpgradeRejection(
+  res: IncomingMessage,
+  now: () => number,
+): Promise<TickdeskError> {
+  return new Promise((resolve) => {
+    let body = ''
+    let done = false
+    const finish = (): void => {
+      if (done) return
+      done = true
+      resolve(
+        rejectionError(res.statusCode ?? 0, headerValue(res.headers['retry-after']), body, now()),
+      )
+    }
+    res.setEncoding('utf8')
+    res.on('data', (chunk: string) => {
+      if (body.length < MAX_BODY) body += chunk
+    })
+    res.on('end', finish)
+    res.on('error', finish)
+    res.on('close', finish)
+  })
+}
+
+export function rejectionError(
+  status: number,
+  retryAfter: string | null,
+  body: string,
+  now: number,
+): TickdeskError {
+  let code: string | null = null
+  let message = `stream upgrade rejected with HTTP ${status}`
+  try {
+    const env: unknown = JSON.parse(body)
+    if (env !== null && typeof env === 'object') {
+      const e = env as Record<string, unknown>
+      if (typeof e.code === 'string' && e.code !== '') code = e.code
+      if (typeof e.msg === 'string' && e.msg !== '') message = e.msg
+    }
+  } catch {
+    // not an envelope (a proxy page, nothing): the status alone decides
+  }
+  const fallback =
+    status === 403
+      ? 'FORBIDDEN'
+      : status === 429
+        ? 'RATE_LIMIT_EXCEEDED'
+        : status >= 500
+          ? 'UPSTREAM_UNAVAILABLE'
+          : 'BAD_RESPONSE'
+  return new TickdeskError({
+    code: status === 401 ? 'UNAUTHORIZED' : (code ?? fallback),
+    message,
+    status,
+    retryAfterMs: status === 429 ? parseRetryAfter(retryAfter, now) : null,
+  })
+}
+
+function headerValue(v: string | string[] | undefined): string | null {
+  return typeof v === 'string' ? v : (v?.[0] ?? null)
+}
