@@ -1,0 +1,170 @@
+import type { AlertCondition } from '../shared/alert'
+
+/**
+ * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved
+ * back far enough to re-arm, and the sentence a trader reads when it fires.
+ */
+
+/** What a condition is measured against on one evaluation. */
+export interface ConditionInput {
+  price: number
+  /** The price at the previous evaluation; null when there is none (needed by 'crosses'). */
+  prev: number | null
+  /** The quote's change on the day in percent (service's, or derived from prevClose). */
+  dayChangePct: number | null
+  /** Signed largest move in percent within the rule's window ('movePct' only). */
+  movePct: number | null
+}
+
+export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
+  switch (c.kind) {
+    case 'above':
+      return x.price >= c.price
+    case 'below':
+      return x.price <= c.price
+    case 'crosses':
+      return x.prev !== null && crossDirection(x.prev, x.price, c.price) !== null
+    case 'dayChangePct':
+      if (x.dayChangePct === null) return false
+      return c.pct >= 0 ? x.dayChangePct >= c.pct : x.dayChangePct <= c.pct
+    case 'movePct':
+      return x.movePct !== null && Math.abs(x.movePct) >= c.pct
+  }
+}
+
+/**
+ * Hysteresis: after firing, a 'rearm' rule waits until the price has moved back past the
+ * threshold by hysteresisPct % of it, so a price hovering at the level does not fire on every
+ * tick. Percent conditions re-arm once the measure is back under the level.
+ */
+export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct: number): boolean {
+  switch (c.kind) {
+    case 'above':
+      return x.price < c.price - band(c.price, hysteresisPct)
+    case 'below':
+      return x.price > c.price + band(c.price, hysteresisPct)
+    case 'crosses':
+      return Math.abs(x.price - c.price) > band(c.price, hysteresisPct)
+    case 'dayChangePct':
+      if (x.dayChangePct === null) return false
+      return c.pct >= 0 ? x.dayChangePct < c.pct : x.dayChangePct > c.pct
+    case 'movePct':
+      return x.movePct === null || Math.abs(x.movePct) < c.pct
+  }
+}
+
+function band(level: number, hysteresisPct: number): number {
+  return (Math.abs(level) * hysteresisPct) / 100
+}
+
+/** 'up' when the price went from below the level to at/above it, 'down' for the reverse. */
+export function crossDirection(prev: number, price: number, level: number): 'up' | 'down' | null {
+  if (prev < level && price >= level) return 'up'
+  if (prev > level && price <= level) return 'down'
+  return null
+}
+
+const priceFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 8 })
+const pctFormat = new Intl.NumberFormat('en-US', {
+  maximumFractionDigits: 2,
+  signDisplay: 'exceptZero',
+})
+
+export function formatPrice(n: number): string {
+  return priceFormat.format(n)
+}
+
+/** The sentence a trader reads, e.g. "BTCUSDT crossed above 65,000 (65,012.5)". */
+export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInput): string {
+  const at = `(${formatPrice(x.price)})`
+  switch (c.kind) {
+    case 'above':
+      return `${symbol} crossed above ${formatPrice(c.price)} ${at}`
+    case 'below':
+      return `${symbol} crossed below ${formatPrice(c.price)} ${at}`
+    case 'crosses': {
+      const dir = x.prev === null ? null : crossDirection(x.prev, x.price, c.price)
+      return `${symbol} crossed ${dir === 'down' ? 'below' : 'above'} ${formatPrice(c.price)} ${at}`
+    }
+    case 'dayChangePct':
+      return `${symbol} ${pctFormat.format(x.dayChangePct ?? 0)}% today, past ${pctFormat.format(c.pct)}% ${at}`
+    case 'movePct':
+      return `${symbol} moved ${pctFormat.format(x.movePct ?? 0)}% within ${c.minutes} min ${at}`
+  }
+}
+
+const MOVE_BUCKETS = 120
+
+/**
+ * Recent prices for a 'movePct' rule, as min/max per time bucket (1/120 of the window, at least
+ * one second) in a fixed ring: bounded memory however fast ticks arrive. A bucket straddling the
+ * window's start still counts, so the window is exact to within one bucket.
+ */
+export class MoveWindow {
+  private readonly width: number
+  private readonly cap = MOVE_BUCKETS + 2
+  private readonly start = new Float64Array(this.cap)
+  private readonly min = new Float64Array(this.cap)
+  private readonly max = new Float64Array(this.cap)
+  private head = 0
+  private count = 0
+
+  constructor(private readonly windowMs: number) {
+    this.width = Math.max(1000, windowMs / MOVE_BUCKETS)
+  }
+
+  /** Signed largest move in percent from any price in the window to `price`; null when empty. */
+  move(now: number, price: number): number | null {
+    this.prune(now)
+    let best: number | null = null
+    for (let i = 0; i < this.count; i++) {
+      const j = (this.head + i) % this.cap
+      const lo = this.min[j] as number
+      const hi = this.max[j] as number
+      if (lo > 0) {
+        const up = ((price - lo) / lo) * 100
+        if (best === null || Math.abs(up) > Math.abs(best)) best = up
+      }
+      if (hi > 0) {
+        const down = ((price - hi) / hi) * 100
+        if (best === null || Math.abs(down) > Math.abs(best)) best = down
+      }
+    }
+    return best
+  }
+
+  add(ts: number, price: number): void {
+    if (this.count > 0) {
+      const last = (this.head + this.count - 1) % this.cap
+      if (ts < (this.start[last] as number) + this.width) {
+        if (price < (this.min[last] as number)) this.min[last] = price
+        if (price > (this.max[last] as number)) this.max[last] = price
+        return
+      }
+    }
+    if (this.count === this.cap) {
+      this.head = (this.head + 1) % this.cap
+      this.count--
+    }
+    const j = (this.head + this.count) % this.cap
+    this.start[j] = ts
+    this.min[j] = price
+    this.max[j] = price
+    this.count++
+  }
+
+  /** After a fire the move is measured afresh from the firing price. */
+  reset(): void {
+    this.count = 0
+  }
+
+  private prune(now: number): void {
+    while (
+      this.count > 0 &&
+      (this.start[this.head] as number) + this.width <= now - this.windowMs
+    ) {
+      this.head = (this.head + 1) % this.cap
+      this.count--
+    }
+  }
+}

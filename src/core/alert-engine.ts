@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto'
+import type { Clock } from './clock'
+import {
+  alertMessage,
+  conditionHolds,
+  MoveWindow,
+  rearmReached,
+  type ConditionInput,
+} from './alert-conditions'
+import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import type { SymbolKey } from '../shared/market'
+import type { Quote } from '../shared/quote'
+
+/**
+ * Price alerts, evaluated in core on every merged quote so they fire with no window open.
+ *
+ * Rule states (AlertRuleState.status):
+ *   armed     --condition holds-------------------------> triggered (fires)
+ *   triggered --repeat 'once'---------------------------> stays triggered, quiet for good
+ *   triggered --'rearm', price back past the hysteresis--> armed, or cooldown if within cooldownSec
+ *   cooldown  --cooldownSec after the last fire----------> armed (fires at once if it still holds)
+ *   any       --now > expiresAt-------------------------> expired (never fires again)
+ *   any       --rule disabled---------------------------> disabled (never fires)
+ *
+ * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now.
+ * After markGap() (sleep, offline) the first fresh quote per symbol is evaluated normally and what
+ * fires is marked whileAway, so a level passed while away is reported once, not skipped.
+ *
+ * Paused (settings.alertsPaused): rules keep evaluating and advancing their state, and fired
+ * alerts are returned and kept in history, but onFired listeners (notifications, sounds) are not
+ * called. Un-pausing therefore does not release a burst of old alerts.
+ */
+
+const HISTORY_LIMIT = 500
+const NONE: FiredAlert[] = Object.freeze([]) as unknown as FiredAlert[]
+
+interface LiveRule {
+  rule: AlertRule
+  state: AlertRuleState
+  window: MoveWindow | null
+  /**
+   * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
+   * the rule re-arms. A cross back that happened inside the hysteresis band is then still
+   * reported once the price leaves the band on the other side. Not persisted: after a restart
+   * the persisted lastPrice serves.
+   */
+  anchor: number | null
+}
+
+export class AlertEngine {
+  private readonly clock: Clock
+  private readonly newId: () => string
+  private readonly byId = new Map<string, LiveRule>()
+  private readonly byKey = new Map<SymbolKey, LiveRule[]>()
+  private readonly awayKeys = new Set<SymbolKey>()
+  private readonly listeners = new Set<(a: FiredAlert) => void>()
+  private fired: FiredAlert[] = []
+  private paused = false
+
+  constructor(opts: { clock: Clock; newId?: () => string }) {
+    this.clock = opts.clock
+    this.newId = opts.newId ?? randomUUID
+  }
+
+  /**
+   * Replaces the rule set. States come from `states` when given (restored from disk), else from
+   * the current state of a rule with the same id and condition, else the rule starts armed.
+   */
+  setRules(rules: AlertRule[], states?: AlertRuleState[]): void {
+    const restored = new Map(states?.map((s) => [s.ruleId, s]))
+    const previous = new Map(this.byId)
+    this.byId.clear()
+    this.byKey.clear()
+    for (const rule of rules) {
+      const old = previous.get(rule.id)
+      const sameRule = old !== undefined && sameCondition(old.rule, rule)
+      const state: AlertRuleState = {
+        ...(restored.get(rule.id) ??
+          (sameRule ? old.state : undefined) ?? {
+            ruleId: rule.id,
+            status: 'armed',
+            lastFiredAt: null,
+            lastPrice: null,
+          }),
+      }
+      normaliseStatus(rule, state, this.clock.now())
+      const window =
+        rule.condition.kind === 'movePct'
+          ? sameRule && old.window
+            ? old.window
+            : new MoveWindow(rule.condition.minutes * 60_000)
+          : null
+      const anchor = sameRule ? old.anchor : null
+      const live: LiveRule = { rule, state, window, anchor }
+      this.byId.set(rule.id, live)
+      const list = this.byKey.get(rule.key)
+      if (list) list.push(live)
+      else this.byKey.set(rule.key, [live])
+    }
+  }
+
+  /** Call on every merged quote; returns what fired (also while paused). */
+  evaluate(quote: Quote): FiredAlert[] {
+    const rules = this.byKey.get(quote.key)
+    if (rules === undefined || quote.stale || quote.last === null) return NONE
+    const now = this.clock.now()
+    const away = this.awayKeys.delete(quote.key)
+    let out: FiredAlert[] | null = null
+    for (const live of rules) {
+      const alert = this.step(live, quote, quote.last, now, away)
+      if (alert !== null) (out ??= []).push(alert)
+    }
+    if (out === null) return NONE
+    for (const alert of out) this.record(alert)
+    return out
+  }
+
+  /** The feed had a gap (sleep, offline): the next fresh quote per symbol may fire whileAway. */
+  markGap(): void {
+    for (const key of this.byKey.keys()) this.awayKeys.add(key)
+  }
+
+  states(): AlertRuleState[] {
+    const now = this.clock.now()
+    const out: AlertRuleState[] = []
+    for (const live of this.byId.values()) {
+      normaliseStatus(live.rule, live.state, now)
+      out.push({ ...live.state })
+    }
+    return out
+  }
+
+  history(): FiredAlert[] {
+    return this.fired.slice()
+  }
+
+  setHistory(h: FiredAlert[]): void {
+    this.fired = h.slice(-HISTORY_LIMIT)
+  }
+
+  clearHistory(): void {
+    this.fired = []
+  }
+
+  /** Symbols with rules that can still fire; they get stream priority. */
+  watchedKeys(): SymbolKey[] {
+    const now = this.clock.now()
+    const keys: SymbolKey[] = []
+    for (const [key, rules] of this.byKey) {
+      if (rules.some((live) => canStillFire(live, now))) keys.push(key)
+    }
+    return keys
+  }
+
+  onFired(cb: (a: FiredAlert) => void): () => void {
+    this.listeners.add(cb)
+    return () => this.listeners.delete(cb)
+  }
+
+  setPaused(paused: boolean): void {
+    this.paused = paused
+  }
+
+  private step(
+    live: LiveRule,
+    quote: Quote,
+    price: number,
+    now: number,
+    away: boolean,
+  ): FiredAlert | null {
+    const { rule, state } = live
+    normaliseStatus(rule, state, now)
+    if (state.status === 'disabled' || state.status === 'expired') return null
+
+    const input: ConditionInput = {
+      price,
+      prev: live.anchor ?? state.lastPrice,
+      dayChangePct: quote.changePercent,
+      movePct: live.window ? live.window.move(now, price) : null,
+    }
+    state.lastPrice = price
+    live.window?.add(now, price)
+
+    // Re-arming and firing are checked on the same tick: for 'crosses', the move that leaves the
+    // hysteresis band on the far side is itself a crossing.
+    if (state.status === 'triggered') {
+      if (rule.repeat === 'once' || !rearmReached(rule.condition, input, rule.hysteresisPct)) {
+        return null
+      }
+    }
+    live.anchor = null
+    const cooling = state.lastFiredAt !== null && now < state.lastFiredAt + rule.cooldownSec * 1000
+    state.status = cooling ? 'cooldown' : 'armed'
+    if (cooling || !conditionHolds(rule.condition, input)) return null
+
+    state.status = 'triggered'
+    state.lastFiredAt = now
+    if (rule.condition.kind === 'crosses') live.anchor = price
+    if (live.window) {
+      live.window.reset()
+      live.window.add(now, price)
+    }
+    return {
+      id: this.newId(),
+      ruleId: rule.id,
+      key: rule.key,
+      message: alertMessage(quote.symbol, rule.condition, input),
+      price,
+      at: now,
+      whileAway: away,
+    }
+  }
+
+  private record(alert: FiredAlert): void {
+    this.fired.push(alert)
+    if (this.fired.length > HISTORY_LIMIT) this.fired.splice(0, this.fired.length - HISTORY_LIMIT)
+    if (this.paused) return
+    for (const cb of this.listeners) cb(alert)
+  }
+}
+
+/** Applies the rule's enabled flag and expiry to its state; other statuses are left as they are. */
+function normaliseStatus(rule: AlertRule, state: AlertRuleState, now: number): void {
+  if (rule.expiresAt !== null && now > rule.expiresAt) {
+    state.status = 'expired'
+  } else if (!rule.enabled) {
+    state.status = 'disabled'
+  } else if (state.status === 'disabled' || state.status === 'expired') {
+    state.status = 'armed'
+  }
+}
+
+function canStillFire(live: LiveRule, now: number): boolean {
+  const { rule, state } = live
+  if (!rule.enabled || (rule.expiresAt !== null && now > rule.expiresAt)) return false
+  return !(rule.repeat === 'once' && state.status === 'triggered')
+}
+
+function sameCondition(a: AlertRule, b: AlertRule): boolean {
+  return a.key === b.key && JSON.stringify(a.condition) === JSON.stringify(b.condition)
+}

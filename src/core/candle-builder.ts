@@ -1,0 +1,321 @@
+import { z } from 'zod'
+import { IntervalSchema, type Bar, type Interval } from '../shared/quote'
+import type { SymbolKey } from '../shared/market'
+
+/**
+ * Bars for the mini charts. Markets without a kline endpoint (the spec details only
+ * GET /api/v1/market/tv-futures/kline) get 1m bars built locally from ticks; 5m…1mo are
+ * aggregated from them on read. Bars from a kline call or a pushed candle are merged in at their
+ * own interval and win over locally built ones, except that local ticks extend the newest one.
+ *
+ * Storage is columnar (uPlot's lesson): one ring of Float64Arrays per (symbol, interval), bounded
+ * by `capacity` bars; add() allocates nothing once a symbol's ring exists.
+ * Buckets are UTC: days start at 00:00 UTC, weeks on Monday, months on the 1st. closeTime is the
+ * bucket's last millisecond (openTime + length - 1).
+ */
+
+const MINUTE = 60_000
+const DAY = 1440 * MINUTE
+/** 1970-01-01 was a Thursday; Monday 1970-01-05 starts week buckets. */
+const MONDAY_OFFSET = 4 * DAY
+const FIXED_MS: Partial<Record<Interval, number>> = {
+  '1m': MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '1h': 60 * MINUTE,
+  '4h': 240 * MINUTE,
+  '1d': DAY,
+}
+
+export function bucketStart(interval: Interval, ts: number): number {
+  if (interval === '1w')
+    return Math.floor((ts - MONDAY_OFFSET) / (7 * DAY)) * 7 * DAY + MONDAY_OFFSET
+  if (interval === '1mo') {
+    const d = new Date(ts)
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+  }
+  const ms = FIXED_MS[interval] ?? MINUTE
+  return Math.floor(ts / ms) * ms
+}
+
+export function bucketEnd(interval: Interval, openTime: number): number {
+  if (interval === '1w') return openTime + 7 * DAY - 1
+  if (interval === '1mo') {
+    const d = new Date(openTime)
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1
+  }
+  return openTime + (FIXED_MS[interval] ?? MINUTE) - 1
+}
+
+/** The interval whose length best matches a bar's span (for merge() without an interval). */
+export function guessInterval(bar: Bar): Interval {
+  const span = bar.closeTime - bar.openTime
+  const candidates: [Interval, number][] = [
+    ...Object.entries(FIXED_MS).map(([k, v]) => [k as Interval, v] as [Interval, number]),
+    ['1w', 7 * DAY],
+    ['1mo', 30 * DAY],
+  ]
+  let best: Interval = '1m'
+  let bestDiff = Infinity
+  for (const [interval, ms] of candidates) {
+    const diff = Math.abs(ms - span)
+    if (diff < bestDiff) [best, bestDiff] = [interval, diff]
+  }
+  return best
+}
+
+/** The disk-cache form: columns per (symbol, interval). */
+export const CandleSeriesSchema = z.object({
+  key: z.string(),
+  interval: IntervalSchema,
+  t: z.array(z.number()),
+  o: z.array(z.number()),
+  h: z.array(z.number()),
+  l: z.array(z.number()),
+  c: z.array(z.number()),
+  v: z.array(z.number()),
+})
+export type CandleSeries = z.infer<typeof CandleSeriesSchema>
+
+class BarRing {
+  readonly t: Float64Array
+  readonly o: Float64Array
+  readonly h: Float64Array
+  readonly l: Float64Array
+  readonly c: Float64Array
+  readonly v: Float64Array
+  head = 0
+  count = 0
+
+  constructor(readonly capacity: number) {
+    this.t = new Float64Array(capacity)
+    this.o = new Float64Array(capacity)
+    this.h = new Float64Array(capacity)
+    this.l = new Float64Array(capacity)
+    this.c = new Float64Array(capacity)
+    this.v = new Float64Array(capacity)
+  }
+
+  /** Physical slot of the i-th oldest bar. */
+  slot(i: number): number {
+    return (this.head + i) % this.capacity
+  }
+
+  push(t: number, o: number, h: number, l: number, c: number, v: number): void {
+    if (this.count === this.capacity) {
+      this.head = (this.head + 1) % this.capacity
+      this.count--
+    }
+    const j = this.slot(this.count++)
+    this.t[j] = t
+    this.o[j] = o
+    this.h[j] = h
+    this.l[j] = l
+    this.c[j] = c
+    this.v[j] = v
+  }
+
+  /** Logical index of the bar opening at t, or -1. */
+  find(t: number): number {
+    let lo = 0
+    let hi = this.count - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const at = this.t[this.slot(mid)] as number
+      if (at === t) return mid
+      if (at < t) lo = mid + 1
+      else hi = mid - 1
+    }
+    return -1
+  }
+
+  bar(i: number, interval: Interval): Bar {
+    const j = this.slot(i)
+    const openTime = this.t[j] as number
+    return {
+      openTime,
+      closeTime: bucketEnd(interval, openTime),
+      open: this.o[j] as number,
+      high: this.h[j] as number,
+      low: this.l[j] as number,
+      close: this.c[j] as number,
+      volume: this.v[j] as number,
+    }
+  }
+
+  toBars(interval: Interval): Bar[] {
+    const out: Bar[] = []
+    for (let i = 0; i < this.count; i++) out.push(this.bar(i, interval))
+    return out
+  }
+
+  replaceAll(bars: Bar[]): void {
+    this.head = 0
+    this.count = 0
+    for (const b of bars.slice(-this.capacity)) {
+      this.push(b.openTime, b.open, b.high, b.low, b.close, b.volume)
+    }
+  }
+}
+
+export class CandleBuilder {
+  private readonly series = new Map<SymbolKey, Map<Interval, BarRing>>()
+  private readonly capacity: number
+
+  constructor(opts: { capacity?: number } = {}) {
+    this.capacity = opts.capacity ?? 1000
+  }
+
+  /**
+   * One tick into the symbol's 1m bars. `volume` is this trade's quantity (not a cumulative day
+   * volume). A late tick updates the bar it belongs to if still held, else it is dropped.
+   */
+  add(key: SymbolKey, ts: number, price: number, volume = 0): void {
+    if (!Number.isFinite(price) || !Number.isFinite(ts)) return
+    const ring = this.ring(key, '1m')
+    const t = bucketStart('1m', ts)
+    const lastT = ring.count > 0 ? (ring.t[ring.slot(ring.count - 1)] as number) : -Infinity
+    if (t > lastT) {
+      ring.push(t, price, price, price, price, volume)
+      return
+    }
+    const i = t === lastT ? ring.count - 1 : ring.find(t)
+    if (i < 0) return
+    const j = ring.slot(i)
+    if (price > (ring.h[j] as number)) ring.h[j] = price
+    if (price < (ring.l[j] as number)) ring.l[j] = price
+    ring.v[j] = (ring.v[j] as number) + volume
+    if (i === ring.count - 1) ring.c[j] = price
+  }
+
+  /** Bars from a kline response or a pushed candle; they replace held bars with the same openTime. */
+  merge(key: SymbolKey, bars: Bar[], interval?: Interval): void {
+    const first = bars[0]
+    if (first === undefined) return
+    const iv = interval ?? guessInterval(first)
+    const ring = this.ring(key, iv)
+    const byTime = new Map<number, Bar>()
+    for (const b of ring.toBars(iv)) byTime.set(b.openTime, b)
+    for (const b of bars) byTime.set(bucketStart(iv, b.openTime), { ...b })
+    ring.replaceAll([...byTime.values()].sort((a, b) => a.openTime - b.openTime))
+  }
+
+  /** The newest `limit` bars at `interval`, oldest first. */
+  bars(key: SymbolKey, interval: Interval, limit: number): Bar[] {
+    const rings = this.series.get(key)
+    if (rings === undefined || limit <= 0) return []
+    const base = rings.get('1m')
+    const local = base ? aggregate(base, interval) : []
+    const native = interval === '1m' ? [] : (rings.get(interval)?.toBars(interval) ?? [])
+    return combine(native, local).slice(-limit)
+  }
+
+  remove(key: SymbolKey): void {
+    this.series.delete(key)
+  }
+
+  export(): CandleSeries[] {
+    const out: CandleSeries[] = []
+    for (const [key, rings] of this.series) {
+      for (const [interval, ring] of rings) {
+        const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
+        for (let i = 0; i < ring.count; i++) {
+          const j = ring.slot(i)
+          s.t.push(ring.t[j] as number)
+          s.o.push(ring.o[j] as number)
+          s.h.push(ring.h[j] as number)
+          s.l.push(ring.l[j] as number)
+          s.c.push(ring.c[j] as number)
+          s.v.push(ring.v[j] as number)
+        }
+        if (s.t.length > 0) out.push(s)
+      }
+    }
+    return out
+  }
+
+  /** Restores series from the disk cache; columns of unequal length are cut to the shortest. */
+  import(series: CandleSeries[]): void {
+    for (const s of series) {
+      const n = Math.min(s.t.length, s.o.length, s.h.length, s.l.length, s.c.length, s.v.length)
+      const bars: Bar[] = []
+      for (let i = 0; i < n; i++) {
+        const openTime = s.t[i] as number
+        bars.push({
+          openTime,
+          closeTime: bucketEnd(s.interval, openTime),
+          open: s.o[i] as number,
+          high: s.h[i] as number,
+          low: s.l[i] as number,
+          close: s.c[i] as number,
+          volume: s.v[i] as number,
+        })
+      }
+      this.merge(s.key, bars, s.interval)
+    }
+  }
+
+  private ring(key: SymbolKey, interval: Interval): BarRing {
+    let rings = this.series.get(key)
+    if (rings === undefined) {
+      rings = new Map()
+      this.series.set(key, rings)
+    }
+    let ring = rings.get(interval)
+    if (ring === undefined) {
+      ring = new BarRing(this.capacity)
+      rings.set(interval, ring)
+    }
+    return ring
+  }
+}
+
+function aggregate(ring: BarRing, interval: Interval): Bar[] {
+  if (interval === '1m') return ring.toBars('1m')
+  const out: Bar[] = []
+  let cur: Bar | null = null
+  for (let i = 0; i < ring.count; i++) {
+    const j = ring.slot(i)
+    const openTime = bucketStart(interval, ring.t[j] as number)
+    if (cur === null || cur.openTime !== openTime) {
+      cur = {
+        openTime,
+        closeTime: bucketEnd(interval, openTime),
+        open: ring.o[j] as number,
+        high: ring.h[j] as number,
+        low: ring.l[j] as number,
+        close: ring.c[j] as number,
+        volume: ring.v[j] as number,
+      }
+      out.push(cur)
+    } else {
+      cur.high = Math.max(cur.high, ring.h[j] as number)
+      cur.low = Math.min(cur.low, ring.l[j] as number)
+      cur.close = ring.c[j] as number
+      cur.volume += ring.v[j] as number
+    }
+  }
+  return out
+}
+
+/**
+ * Native bars (from the service) are complete and win; locally built bars only add what came
+ * after them. The newest native bar is still forming, so local ticks in it extend its range.
+ */
+function combine(native: Bar[], local: Bar[]): Bar[] {
+  const last = native.at(-1)
+  if (last === undefined) return local
+  const out = native.slice()
+  const tail = { ...last }
+  out[out.length - 1] = tail
+  for (const b of local) {
+    if (b.openTime > last.openTime) out.push(b)
+    else if (b.openTime === last.openTime) {
+      tail.high = Math.max(tail.high, b.high)
+      tail.low = Math.min(tail.low, b.low)
+      tail.close = b.close
+      tail.volume = Math.max(tail.volume, b.volume)
+    }
+  }
+  return out
+}

@@ -1,0 +1,39 @@
+import { chmod, mkdir } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join, win32 } from 'node:path'
+
+const APP = 'Tickdesk'
+
+export interface DataDirContext {
+  platform?: NodeJS.Platform
+  home?: string
+}
+
+/**
+ * Where Tickdesk keeps settings, watchlists, alerts and caches: TICKDESK_DATA_DIR when set (tests,
+ * portable installs, several profiles), else the OS's per-user app-data folder.
+ */
+export function resolveDataDir(env: NodeJS.ProcessEnv, ctx: DataDirContext = {}): string {
+  const override = env.TICKDESK_DATA_DIR?.trim()
+  if (override) return override
+  const platform = ctx.platform ?? process.platform
+  const home = ctx.home ?? homedir()
+  if (platform === 'win32') {
+    return win32.join(env.APPDATA?.trim() || win32.join(home, 'AppData', 'Roaming'), APP)
+  }
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP)
+  const xdg = env.XDG_CONFIG_HOME?.trim()
+  // XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  return join(xdg && xdg.startsWith('/') ? xdg : join(home, '.config'), APP)
+}
+
+/**
+ * Creates the data dir (and parents) private to the user: it holds the trader's alerts and
+ * watchlists. mkdir's mode is filtered by the umask and ignored for an existing dir, hence chmod.
+ * On Windows chmod only toggles read-only; the per-user folder's ACL keeps it private.
+ */
+export async function ensureDataDir(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  if (process.platform !== 'win32') await chmod(dir, 0o700)
+  return dir
+}

@@ -1,0 +1,217 @@
+import { rename, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { z } from 'zod'
+import { systemClock, type Clock } from '../clock'
+import { TickdeskError } from '../errors'
+import { readTextIfExists, writeFileAtomic, type AtomicWriter } from './atomic-file'
+
+/**
+ * One JSON file in the data dir, typed by a zod schema and versioned:
+ *   <name>.json      {"version": N, "data": …}, the current value
+ *   <name>.bak.json  the previous good version, rewritten before each save
+ *   <name>.corrupt-<timestamp>.json  a damaged file, moved aside on load, never silently dropped
+ *
+ * load():  current file good (after migrations vK -> vK+1 … -> N)  -> its value
+ *          missing                                                  -> defaults, no problem
+ *          damaged (bad JSON, truncated, unknown version, schema)   -> moved aside, then the .bak
+ *                                                                      if good (and written back),
+ *                                                                      else defaults; reported
+ * save():  validates, copies the last good text to .bak, writes the new text atomically. Saves
+ *          are queued so the .bak/current pair is never interleaved.
+ */
+
+export interface StoreProblem {
+  code: 'STORAGE_CORRUPT'
+  message: string
+  /** Where the damaged file now is (absolute path); '' if it could not be moved. */
+  movedTo: string
+}
+
+export interface LoadResult<T> {
+  value: T
+  problem: StoreProblem | null
+}
+
+/** Turns the data of version `from` into the data of version `from + 1`. May throw. */
+export type Migration = (data: unknown) => unknown
+
+export interface JsonStoreOptions<T> {
+  dir: string
+  /** File stem: 'settings' -> settings.json. */
+  name: string
+  schema: z.ZodType<T>
+  version: number
+  /** Keyed by the version they migrate from. */
+  migrations?: Record<number, Migration>
+  defaults: () => T
+  clock?: Clock
+  writer?: AtomicWriter
+}
+
+type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string }
+
+export class JsonStore<T> {
+  readonly path: string
+  readonly backupPath: string
+  private readonly opts: JsonStoreOptions<T>
+  private readonly clock: Clock
+  /** Text of the last version known good on disk; what the next save backs up. */
+  private lastGood: string | null = null
+  private loaded = false
+  private queue: Promise<void> = Promise.resolve()
+
+  constructor(opts: JsonStoreOptions<T>) {
+    this.opts = opts
+    this.clock = opts.clock ?? systemClock
+    this.path = join(opts.dir, `${opts.name}.json`)
+    this.backupPath = join(opts.dir, `${opts.name}.bak.json`)
+  }
+
+  /** Never throws: whatever is on disk, the result holds a valid value. */
+  async load(): Promise<LoadResult<T>> {
+    this.loaded = true
+    let text: string | null
+    try {
+      text = await readTextIfExists(this.path)
+    } catch (e) {
+      text = `unreadable: ${String(e)}`
+    }
+    if (text === null) return { value: this.opts.defaults(), problem: null }
+    const current = this.decode(text)
+    if (current.ok) {
+      this.lastGood = text
+      return { value: current.value, problem: null }
+    }
+
+    const movedTo = await this.moveAside()
+    const file = `${this.opts.name}.json`
+    const where = movedTo === '' ? 'it could not be moved aside' : `it was moved to ${movedTo}`
+    const backup = await this.readBackup()
+    if (backup !== null) {
+      await this.write(this.encode(backup)).catch(() => undefined)
+      return {
+        value: backup,
+        problem: {
+          code: 'STORAGE_CORRUPT',
+          message: `${file} was damaged (${current.reason}); ${where}. Restored the last good version.`,
+          movedTo,
+        },
+      }
+    }
+    return {
+      value: this.opts.defaults(),
+      problem: {
+        code: 'STORAGE_CORRUPT',
+        message: `${file} was damaged (${current.reason}); ${where}. Started from defaults.`,
+        movedTo,
+      },
+    }
+  }
+
+  /** Validates and writes; rejects with TickdeskError (INVALID_INPUT, DISK_FULL, STORAGE_WRITE). */
+  save(value: T): Promise<void> {
+    const parsed = this.opts.schema.safeParse(value)
+    if (!parsed.success) {
+      return Promise.reject(
+        new TickdeskError({
+          code: 'INVALID_INPUT',
+          message: `Refusing to save an invalid ${this.opts.name}: ${firstIssue(parsed.error)}`,
+        }),
+      )
+    }
+    const text = this.encode(parsed.data)
+    const run = this.queue.then(() => this.write(text))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async write(text: string): Promise<void> {
+    if (!this.loaded) await this.adoptCurrentFile()
+    if (this.lastGood !== null && this.lastGood !== text) {
+      await writeFileAtomic(this.backupPath, this.lastGood, this.opts.writer)
+    }
+    await writeFileAtomic(this.path, text, this.opts.writer)
+    this.lastGood = text
+  }
+
+  /** save() before load(): back up the file on disk only if it is a good version. */
+  private async adoptCurrentFile(): Promise<void> {
+    this.loaded = true
+    const text = await readTextIfExists(this.path).catch(() => null)
+    if (text !== null && this.decode(text).ok) this.lastGood = text
+  }
+
+  private encode(value: T): string {
+    return JSON.stringify({ version: this.opts.version, data: value })
+  }
+
+  private decode(text: string): Decoded<T> {
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      return {
+        ok: false,
+        reason: text.trim() === '' ? 'empty file' : 'not valid JSON, maybe truncated',
+      }
+    }
+    if (typeof raw !== 'object' || raw === null || !('version' in raw) || !('data' in raw)) {
+      return { ok: false, reason: 'not a Tickdesk data file' }
+    }
+    const version = raw.version
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+      return { ok: false, reason: 'bad version' }
+    }
+    if (version > this.opts.version) {
+      return { ok: false, reason: `written by a newer Tickdesk (format v${version})` }
+    }
+    let data: unknown = raw.data
+    for (let v = version; v < this.opts.version; v++) {
+      const migrate = this.opts.migrations?.[v]
+      if (migrate === undefined) return { ok: false, reason: `no migration from format v${v}` }
+      try {
+        data = migrate(data)
+      } catch (e) {
+        return { ok: false, reason: `migration from format v${v} failed: ${String(e)}` }
+      }
+    }
+    const parsed = this.opts.schema.safeParse(data)
+    if (!parsed.success)
+      return { ok: false, reason: `unexpected content: ${firstIssue(parsed.error)}` }
+    return { ok: true, value: parsed.data }
+  }
+
+  private async readBackup(): Promise<T | null> {
+    const text = await readTextIfExists(this.backupPath).catch(() => null)
+    if (text === null) return null
+    const decoded = this.decode(text)
+    return decoded.ok ? decoded.value : null
+  }
+
+  private async moveAside(): Promise<string> {
+    const stamp = new Date(this.clock.now()).toISOString().replace(/[:.]/g, '-')
+    for (let n = 0; n < 100; n++) {
+      const suffix = n === 0 ? '' : `-${n}`
+      const target = join(this.opts.dir, `${this.opts.name}.corrupt-${stamp}${suffix}.json`)
+      const taken = await stat(target).then(
+        () => true,
+        () => false,
+      )
+      if (taken) continue
+      try {
+        await rename(this.path, target)
+        return target
+      } catch {
+        return ''
+      }
+    }
+    return ''
+  }
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]
+  if (issue === undefined) return 'invalid'
+  const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
+  return `${path}${issue.message}`
+}

@@ -1,0 +1,111 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FakeClock } from '../clock'
+import { AlertEngine } from '../alert-engine'
+import { CandleBuilder } from '../candle-builder'
+import { QuoteStore } from '../quote-store'
+import { defaultWatchlists, openDataStores } from './stores'
+import { parseSymbolKey } from '../../shared/market'
+import type { Settings } from '../../shared/settings'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tickdesk-data-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('openDataStores', () => {
+  it('starts with default settings and the demo watchlists', async () => {
+    const stores = openDataStores(dir)
+    const settings = await stores.settings.load()
+    expect(settings.problem).toBeNull()
+    expect(settings.value).toMatchObject({ plan: 'free', theme: 'system', alertsPaused: false })
+    const lists = (await stores.watchlists.load()).value
+    expect(lists.activeId).toBe('crypto')
+    expect(lists.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
+    expect(lists.watchlists[1]?.symbols).toContain('futures:ES1!')
+  })
+
+  it('uses only well-formed symbol keys in the demo watchlists', () => {
+    for (const list of defaultWatchlists().watchlists) {
+      for (const key of list.symbols) expect(parseSymbolKey(key), key).not.toBeNull()
+    }
+  })
+
+  it('round-trips a session: alerts with states, history, quotes and bars', async () => {
+    const clock = new FakeClock()
+    const engine = new AlertEngine({ clock, newId: () => 'a1' })
+    const rule = {
+      id: 'r1',
+      key: 'crypto:BTCUSDT',
+      condition: { kind: 'above' as const, price: 100 },
+      repeat: 'once' as const,
+      hysteresisPct: 0.2,
+      cooldownSec: 60,
+      expiresAt: null,
+      note: '',
+      createdAt: 0,
+      enabled: true,
+    }
+    engine.setRules([rule])
+    const quotes = new QuoteStore(clock)
+    const q = quotes.apply({
+      market: 'crypto',
+      symbol: 'BTCUSDT',
+      fields: { last: 101, prevClose: 90 },
+      ts: null,
+      source: 'stream',
+    })
+    engine.evaluate(q)
+    const candles = new CandleBuilder()
+    candles.add('crypto:BTCUSDT', clock.now(), 101, 1)
+
+    const stores = openDataStores(dir, { clock })
+    await stores.alerts.save({ rules: [rule], states: engine.states() })
+    await stores.alertHistory.save(engine.history())
+    await stores.quotes.save(quotes.all())
+    await stores.bars.save(candles.export())
+
+    const again = openDataStores(dir, { clock })
+    const alerts = (await again.alerts.load()).value
+    expect(alerts.states[0]).toMatchObject({ ruleId: 'r1', status: 'triggered', lastPrice: 101 })
+    expect((await again.alertHistory.load()).value[0]?.message).toBe(
+      'BTCUSDT crossed above 100 (101)',
+    )
+    const restored = new QuoteStore(clock)
+    restored.seed((await again.quotes.load()).value)
+    expect(restored.get('crypto:BTCUSDT')).toMatchObject({
+      last: 101,
+      source: 'cache',
+      stale: true,
+    })
+    const bars = new CandleBuilder()
+    bars.import((await again.bars.load()).value)
+    expect(bars.bars('crypto:BTCUSDT', '1m', 5)).toEqual(candles.bars('crypto:BTCUSDT', '1m', 5))
+  })
+
+  it('never writes the API key to the data dir, even when a caller slips it into settings', async () => {
+    const apiKey = 'tdk_live_5f3a9c1e7b2d4f60a8e1'
+    const stores = openDataStores(dir)
+    const settings = (await stores.settings.load()).value
+    for (let i = 0; i < 3; i++) {
+      const sneaky = { ...settings, baseUrl: `https://md${i}.example.com`, apiKey } as Settings
+      await stores.settings.save(sneaky)
+      await stores.watchlists.save(defaultWatchlists())
+      await stores.alerts.save({ rules: [], states: [] })
+      await stores.alertHistory.save([])
+      await stores.quotes.save([])
+      await stores.bars.save([])
+    }
+    const files = await readdir(dir)
+    expect(files).toContain('settings.bak.json')
+    for (const name of files) {
+      expect(await readFile(join(dir, name), 'utf8'), name).not.toContain(apiKey)
+    }
+    expect((await stores.settings.load()).value.baseUrl).toBe('https://md2.example.com')
+  })
+})

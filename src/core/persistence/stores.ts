@@ -1,0 +1,119 @@
+import { z } from 'zod'
+import type { Clock } from '../clock'
+import { CandleSeriesSchema, type CandleSeries } from '../candle-builder'
+import { JsonStore } from './json-store'
+import type { AtomicWriter } from './atomic-file'
+import {
+  AlertRuleSchema,
+  AlertRuleStateSchema,
+  FiredAlertSchema,
+  type FiredAlert,
+} from '../../shared/alert'
+import { QuoteSchema, type Quote } from '../../shared/quote'
+import { SettingsSchema, type Settings } from '../../shared/settings'
+import { WatchlistSchema } from '../../shared/watchlist'
+
+/**
+ * The files in the data dir, one typed JsonStore each. None of these schemas has a field for the
+ * API key (it lives in the keychain, ARCHITECTURE: Secrets), and save() strips unknown fields,
+ * so the key cannot reach the disk through them.
+ */
+
+export const WatchlistsFileSchema = z.object({
+  watchlists: z.array(WatchlistSchema),
+  activeId: z.string().nullable(),
+})
+export type WatchlistsFile = z.infer<typeof WatchlistsFileSchema>
+
+export const AlertsFileSchema = z.object({
+  rules: z.array(AlertRuleSchema),
+  states: z.array(AlertRuleStateSchema),
+})
+export type AlertsFile = z.infer<typeof AlertsFileSchema>
+
+export interface DataStores {
+  dir: string
+  settings: JsonStore<Settings>
+  watchlists: JsonStore<WatchlistsFile>
+  alerts: JsonStore<AlertsFile>
+  alertHistory: JsonStore<FiredAlert[]>
+  /** Last Quote per key; save it throttled (ThrottledSave, at most every 5 s) and on shutdown. */
+  quotes: JsonStore<Quote[]>
+  /** Recent bars, CandleBuilder.export() form. */
+  bars: JsonStore<CandleSeries[]>
+}
+
+export interface DataStoreOptions {
+  clock?: Clock
+  writer?: AtomicWriter
+}
+
+/** What a first start shows: a demo list per asset family, so the app is alive at once. */
+export function defaultWatchlists(): WatchlistsFile {
+  return {
+    watchlists: [
+      {
+        id: 'crypto',
+        name: 'Crypto',
+        symbols: ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'crypto:XRPUSDT', 'usdt-futures:BTCUSDT'],
+      },
+      {
+        id: 'macro',
+        name: 'Macro',
+        symbols: [
+          'fx:EURUSD',
+          'commodity:XAUUSD',
+          'futures:ES1!',
+          'index:SPX',
+          'hk:00700',
+          'cn:600519',
+        ],
+      },
+    ],
+    activeId: 'crypto',
+  }
+}
+
+/** Opens (does not read) every store in `dir`; call load() on each. `dir` must exist. */
+export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataStores {
+  const common = { dir, version: 1, clock: opts.clock, writer: opts.writer }
+  return {
+    dir,
+    settings: new JsonStore({
+      ...common,
+      name: 'settings',
+      schema: SettingsSchema,
+      defaults: () => SettingsSchema.parse({}),
+    }),
+    watchlists: new JsonStore({
+      ...common,
+      name: 'watchlists',
+      schema: WatchlistsFileSchema,
+      defaults: defaultWatchlists,
+    }),
+    alerts: new JsonStore({
+      ...common,
+      name: 'alerts',
+      schema: AlertsFileSchema,
+      defaults: () => ({ rules: [], states: [] }),
+    }),
+    alertHistory: new JsonStore({
+      ...common,
+      name: 'alert-history',
+      schema: z.array(FiredAlertSchema),
+      defaults: () => [],
+    }),
+    quotes: new JsonStore({
+      ...common,
+      name: 'quotes-cache',
+      schema: z.array(QuoteSchema),
+      defaults: () => [],
+    }),
+    bars: new JsonStore({
+      ...common,
+      name: 'bars-cache',
+      schema: z.array(CandleSeriesSchema),
+      defaults: () => [],
+    }),
+  }
+}

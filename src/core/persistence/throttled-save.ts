@@ -1,0 +1,57 @@
+import type { Clock, TimerHandle } from '../clock'
+
+/**
+ * Saves a value that changes many times a second (the quotes cache) at most once per interval,
+ * plus a final flush() on shutdown. The snapshot is taken when the save runs, not when it is
+ * requested, so the file always gets the newest values.
+ *
+ * States: idle --request--> scheduled --timer--> saving --done--> idle
+ *         scheduled|idle --flush--> saving (at once, if anything was requested)
+ */
+export class ThrottledSave<T> {
+  private readonly intervalMs: number
+  private pending: (() => T) | null = null
+  private timer: TimerHandle | null = null
+  private lastSaveAt = -Infinity
+  private inflight: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly opts: {
+      save: (value: T) => Promise<void>
+      clock: Clock
+      intervalMs?: number
+      onError?: (e: unknown) => void
+    },
+  ) {
+    this.intervalMs = opts.intervalMs ?? 5000
+  }
+
+  request(snapshot: () => T): void {
+    this.pending = snapshot
+    if (this.timer !== null) return
+    const delay = Math.max(0, this.lastSaveAt + this.intervalMs - this.opts.clock.now())
+    this.timer = this.opts.clock.setTimeout(() => {
+      this.timer = null
+      this.run()
+    }, delay)
+  }
+
+  /** Saves now if a request is waiting, and resolves when every save has finished. */
+  async flush(): Promise<void> {
+    this.opts.clock.clearTimeout(this.timer)
+    this.timer = null
+    this.run()
+    await this.inflight
+  }
+
+  private run(): void {
+    const snapshot = this.pending
+    if (snapshot === null) return
+    this.pending = null
+    this.lastSaveAt = this.opts.clock.now()
+    const previous = this.inflight
+    this.inflight = previous
+      .then(() => this.opts.save(snapshot()))
+      .catch((e: unknown) => this.opts.onError?.(e))
+  }
+}

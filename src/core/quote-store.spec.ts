@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from './clock'
+import { QuoteStore } from './quote-store'
+import type { QuoteUpdate } from './quote-fields'
+import type { Quote } from '../shared/quote'
+
+function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
+  return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }
+}
+
+function cachedQuote(over: Partial<Quote> = {}): Quote {
+  return {
+    key: 'crypto:ETHUSDT',
+    market: 'crypto',
+    symbol: 'ETHUSDT',
+    last: 3000,
+    change: 10,
+    changePercent: 0.33,
+    open: null,
+    high: null,
+    low: null,
+    prevClose: 2990,
+    volume: null,
+    quoteVolume: null,
+    bid: null,
+    ask: null,
+    bidSize: null,
+    askSize: null,
+    ts: 1,
+    receivedAt: 1,
+    source: 'stream',
+    stale: false,
+    ...over,
+  }
+}
+
+describe('QuoteStore', () => {
+  it('merges partial updates, keeping fields the update did not carry', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 100, bid: 99, ask: 101, volume: 5 }))
+    const q = store.apply(tick({ last: 102 }))
+    expect(q).toMatchObject({ key: 'crypto:BTCUSDT', last: 102, bid: 99, ask: 101, volume: 5 })
+    expect(q.open).toBeNull()
+  })
+
+  it('uses the service timestamp when given, else the receive time', () => {
+    const clock = new FakeClock(1_000_000)
+    const store = new QuoteStore(clock)
+    expect(store.apply(tick({ last: 1 }, { ts: 999 })).ts).toBe(999)
+    clock.advance(50)
+    const q = store.apply(tick({ last: 2 }))
+    expect(q.ts).toBe(1_000_050)
+    expect(q.receivedAt).toBe(1_000_050)
+  })
+
+  it('computes change and changePercent from prevClose when the update lacks them', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ prevClose: 200 }))
+    const q = store.apply(tick({ last: 210 }))
+    expect(q.change).toBe(10)
+    expect(q.changePercent).toBeCloseTo(5, 10)
+  })
+
+  it("keeps the service's change and changePercent when the update carries them", () => {
+    const store = new QuoteStore(new FakeClock())
+    const q = store.apply(tick({ last: 210, prevClose: 200, change: 9.5, changePercent: 4.75 }))
+    expect(q.change).toBe(9.5)
+    expect(q.changePercent).toBe(4.75)
+  })
+
+  it('recomputes change when a later tick moves only the price', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 210, prevClose: 200, change: 10, changePercent: 5 }))
+    const q = store.apply(tick({ last: 190 }))
+    expect(q.change).toBe(-10)
+    expect(q.changePercent).toBeCloseTo(-5, 10)
+  })
+
+  it("keeps the service's change when an update moves neither last nor prevClose", () => {
+    const store = new QuoteStore(new FakeClock())
+    // e.g. a 24h change from a crypto ticker, not measured against prevClose
+    store.apply(tick({ last: 210, prevClose: 200, change: 7, changePercent: 3.4 }))
+    const q = store.apply(tick({ bid: 209.5, ask: 210.5 }))
+    expect(q.change).toBe(7)
+    expect(q.changePercent).toBe(3.4)
+  })
+
+  it('leaves change null when prevClose is unknown, and changePercent null when prevClose is 0', () => {
+    const store = new QuoteStore(new FakeClock())
+    expect(store.apply(tick({ last: 5 })).change).toBeNull()
+    const q = store.apply(tick({ last: 5, prevClose: 0 }))
+    expect(q.change).toBe(5)
+    expect(q.changePercent).toBeNull()
+  })
+
+  it('marks quotes stale when the feed goes offline and fresh again on the next update', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ last: 2 }, { symbol: 'ETHUSDT' }))
+    store.markStale('all')
+    expect(store.all().every((q) => q.stale)).toBe(true)
+    store.apply(tick({ last: 3 }))
+    expect(store.get('crypto:BTCUSDT')?.stale).toBe(false)
+    expect(store.get('crypto:ETHUSDT')?.stale).toBe(true)
+  })
+
+  it('marks only the named keys stale and ignores unknown keys', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ last: 2 }, { symbol: 'ETHUSDT' }))
+    store.markStale(['crypto:ETHUSDT', 'fx:NOPE'])
+    expect(store.get('crypto:BTCUSDT')?.stale).toBe(false)
+    expect(store.get('crypto:ETHUSDT')?.stale).toBe(true)
+  })
+
+  it('seeds cached quotes as stale with source cache, without overwriting live ones', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 65_000 }))
+    store.seed([cachedQuote(), cachedQuote({ key: 'crypto:BTCUSDT', symbol: 'BTCUSDT', last: 1 })])
+    expect(store.get('crypto:ETHUSDT')).toMatchObject({ last: 3000, source: 'cache', stale: true })
+    expect(store.get('crypto:BTCUSDT')).toMatchObject({ last: 65_000, source: 'stream' })
+    const fresh = store.apply(tick({ last: 3001 }, { symbol: 'ETHUSDT', source: 'poll' }))
+    expect(fresh).toMatchObject({ last: 3001, source: 'poll', stale: false })
+  })
+
+  it('sends a full patch for a symbol the first time it appears', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ bid: 0.5 }))
+    const [patch] = store.drainPatches()
+    expect(patch).toMatchObject({ key: 'crypto:BTCUSDT', market: 'crypto', symbol: 'BTCUSDT' })
+    expect(patch).toMatchObject({ last: 1, bid: 0.5, ask: null, source: 'stream', stale: false })
+  })
+
+  it('drains only the fields that changed since the last drain', () => {
+    const clock = new FakeClock()
+    const store = new QuoteStore(clock)
+    store.apply(tick({ last: 100, bid: 99, ask: 101 }))
+    store.drainPatches()
+    expect(store.hasDirty()).toBe(false)
+
+    store.apply(tick({ last: 100, bid: 99.5 }))
+    expect(store.drainPatches()).toEqual([{ key: 'crypto:BTCUSDT', bid: 99.5 }])
+
+    clock.advance(1000)
+    store.apply(tick({ ask: 102 }, { ts: 5 }))
+    expect(store.drainPatches()).toEqual([
+      { key: 'crypto:BTCUSDT', ask: 102, ts: 5, receivedAt: clock.now() },
+    ])
+  })
+
+  it('accumulates changes of several updates into one patch per key', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ last: 1 }, { symbol: 'ETHUSDT' }))
+    store.drainPatches()
+    store.apply(tick({ last: 2 }))
+    store.apply(tick({ bid: 1.9 }))
+    store.apply(tick({ last: 3 }))
+    const patches = store.drainPatches()
+    expect(patches).toEqual([{ key: 'crypto:BTCUSDT', last: 3, bid: 1.9 }])
+  })
+
+  it('reports a stale flip in the patch, and nothing when nothing changed', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.drainPatches()
+    store.markStale('all')
+    store.markStale('all')
+    expect(store.drainPatches()).toEqual([{ key: 'crypto:BTCUSDT', stale: true }])
+    expect(store.drainPatches()).toEqual([])
+  })
+
+  it('forgets a removed key, including its pending patch', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.remove('crypto:BTCUSDT')
+    expect(store.get('crypto:BTCUSDT')).toBeUndefined()
+    expect(store.hasDirty()).toBe(false)
+    expect(store.apply(tick({ bid: 1 })).last).toBeNull()
+  })
+
+  it('returns copies from all(), so callers cannot corrupt the store', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    const [copy] = store.all()
+    if (copy) copy.last = 999
+    expect(store.get('crypto:BTCUSDT')?.last).toBe(1)
+  })
+
+  it('keeps markets apart for the same symbol', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ last: 2 }, { market: 'usdt-futures' }))
+    expect(store.get('crypto:BTCUSDT')?.last).toBe(1)
+    expect(store.get('usdt-futures:BTCUSDT')?.last).toBe(2)
+  })
+})

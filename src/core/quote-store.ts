@@ -1,0 +1,235 @@
+import type { Clock } from './clock'
+import { QUOTE_FIELDS, type QuoteField, type QuoteUpdate } from './quote-fields'
+import type { Quote, QuotePatch } from '../shared/quote'
+import { symbolKey, type Market, type SymbolKey } from '../shared/market'
+
+/**
+ * The latest known Quote per symbol, merged from partial updates of both transports.
+ *
+ * Per-symbol states:
+ *   (absent) --apply--> fresh (source stream|poll)
+ *   (absent) --seed---> cached (source 'cache', stale: a price from disk is never current)
+ *   fresh|cached --markStale--> stale
+ *   stale|cached --apply--> fresh
+ *
+ * Hot path (>= 100k updates/s): apply() mutates the stored Quote in place, looks it up through a
+ * two-level map (market -> symbol) so no key string is built per update, and records what changed
+ * as a bit mask. drainPatches() turns the masks into "changed fields only" patches for the bridge.
+ * Objects returned by apply() and get() are the store's own: read them, do not keep or mutate them.
+ */
+
+const FIELD_COUNT = QUOTE_FIELDS.length
+const BIT_TS = 1 << FIELD_COUNT
+const BIT_RECEIVED = 1 << (FIELD_COUNT + 1)
+const BIT_SOURCE = 1 << (FIELD_COUNT + 2)
+const BIT_STALE = 1 << (FIELD_COUNT + 3)
+const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
+const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
+/** change/changePercent are derived only when one of these moved in the update. */
+const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.indexOf('prevClose'))
+/** A symbol the renderer has not seen yet: its patch carries every field. */
+const FULL = -1
+
+interface Entry {
+  quote: Quote
+  /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
+  dirty: number
+}
+
+export class QuoteStore {
+  private readonly byMarket = new Map<Market, Map<string, Entry>>()
+  private readonly byKey = new Map<SymbolKey, Entry>()
+  private dirtyList: Entry[] = []
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Merges an update, marks the changed fields dirty and returns the merged quote. */
+  apply(update: QuoteUpdate): Quote {
+    const now = this.clock.now()
+    let symbols = this.byMarket.get(update.market)
+    if (symbols === undefined) {
+      symbols = new Map()
+      this.byMarket.set(update.market, symbols)
+    }
+    let entry = symbols.get(update.symbol)
+    if (entry === undefined) {
+      entry = this.insert(emptyQuote(update.market, update.symbol, now))
+      symbols.set(update.symbol, entry)
+    }
+    const q = entry.quote
+    const fields = update.fields
+    let mask = 0
+    for (let i = 0; i < FIELD_COUNT; i++) {
+      const name = QUOTE_FIELDS[i] as QuoteField
+      const v = fields[name]
+      if (v !== undefined && v !== q[name]) {
+        q[name] = v
+        mask |= 1 << i
+      }
+    }
+    if ((mask & PRICE_BITS) !== 0) {
+      mask |= this.deriveChange(q, fields.change !== undefined, fields.changePercent !== undefined)
+    }
+    const ts = update.ts ?? now
+    if (q.ts !== ts) {
+      q.ts = ts
+      mask |= BIT_TS
+    }
+    if (q.receivedAt !== now) {
+      q.receivedAt = now
+      mask |= BIT_RECEIVED
+    }
+    if (q.source !== update.source) {
+      q.source = update.source
+      mask |= BIT_SOURCE
+    }
+    if (q.stale) {
+      q.stale = false
+      mask |= BIT_STALE
+    }
+    this.markDirty(entry, mask)
+    return q
+  }
+
+  /** Restores quotes from the on-disk cache; live data already in the store wins. */
+  seed(quotes: Quote[]): void {
+    for (const cached of quotes) {
+      if (this.byKey.has(cached.key)) continue
+      const quote: Quote = { ...cached, source: 'cache', stale: true }
+      let symbols = this.byMarket.get(quote.market)
+      if (symbols === undefined) {
+        symbols = new Map()
+        this.byMarket.set(quote.market, symbols)
+      }
+      symbols.set(quote.symbol, this.insert(quote))
+    }
+  }
+
+  /** The feed is offline (or these symbols lost their source): their values are no longer live. */
+  markStale(keys: Iterable<SymbolKey> | 'all'): void {
+    const entries = keys === 'all' ? this.byKey.values() : keys
+    for (const item of entries) {
+      const entry = typeof item === 'string' ? this.byKey.get(item) : item
+      if (entry === undefined || entry.quote.stale) continue
+      entry.quote.stale = true
+      this.markDirty(entry, BIT_STALE)
+    }
+  }
+
+  get(key: SymbolKey): Quote | undefined {
+    return this.byKey.get(key)?.quote
+  }
+
+  /** Copies of every quote (for the disk cache and snapshots). */
+  all(): Quote[] {
+    const out: Quote[] = []
+    for (const entry of this.byKey.values()) out.push({ ...entry.quote })
+    return out
+  }
+
+  remove(key: SymbolKey): void {
+    const entry = this.byKey.get(key)
+    if (entry === undefined) return
+    this.byKey.delete(key)
+    this.byMarket.get(entry.quote.market)?.delete(entry.quote.symbol)
+    if (entry.dirty !== 0) {
+      entry.dirty = 0
+      this.dirtyList = this.dirtyList.filter((e) => e !== entry)
+    }
+  }
+
+  /** Changed fields since the last drain, one patch per changed key; new keys get every field. */
+  drainPatches(): QuotePatch[] {
+    const patches: QuotePatch[] = []
+    for (const entry of this.dirtyList) {
+      patches.push(toPatch(entry.quote, entry.dirty))
+      entry.dirty = 0
+    }
+    this.dirtyList = []
+    return patches
+  }
+
+  hasDirty(): boolean {
+    return this.dirtyList.length > 0
+  }
+
+  private insert(quote: Quote): Entry {
+    const entry: Entry = { quote, dirty: 0 }
+    this.byKey.set(quote.key, entry)
+    this.markDirty(entry, FULL)
+    return entry
+  }
+
+  private markDirty(entry: Entry, mask: number): void {
+    if (mask === 0) return
+    if (entry.dirty === 0) this.dirtyList.push(entry)
+    entry.dirty |= mask
+  }
+
+  /**
+   * The TickerQuote carries change and changePercent (spec: TickerQuote), but pushes are often
+   * partial: a tick with only `last` would leave an old change beside a new price. So when last or
+   * prevClose moved, the service's values are kept if this update carries them and recomputed
+   * from prevClose otherwise; an update that moves neither (bid/ask only) leaves them alone.
+   */
+  private deriveChange(q: Quote, hasChange: boolean, hasPct: boolean): number {
+    if (q.last === null || q.prevClose === null) return 0
+    let mask = 0
+    if (!hasChange) {
+      const change = q.last - q.prevClose
+      if (q.change !== change) {
+        q.change = change
+        mask |= BIT_CHANGE
+      }
+    }
+    if (!hasPct && q.prevClose !== 0) {
+      const pct = ((q.last - q.prevClose) / q.prevClose) * 100
+      if (q.changePercent !== pct) {
+        q.changePercent = pct
+        mask |= BIT_CHANGE_PCT
+      }
+    }
+    return mask
+  }
+}
+
+function emptyQuote(market: Market, symbol: string, now: number): Quote {
+  return {
+    key: symbolKey(market, symbol),
+    market,
+    symbol,
+    last: null,
+    change: null,
+    changePercent: null,
+    open: null,
+    high: null,
+    low: null,
+    prevClose: null,
+    volume: null,
+    quoteVolume: null,
+    bid: null,
+    ask: null,
+    bidSize: null,
+    askSize: null,
+    ts: now,
+    receivedAt: now,
+    source: 'poll',
+    stale: false,
+  }
+}
+
+function toPatch(q: Quote, mask: number): QuotePatch {
+  if (mask === FULL) return { ...q }
+  const patch: QuotePatch = { key: q.key }
+  for (let i = 0; i < FIELD_COUNT; i++) {
+    if ((mask & (1 << i)) !== 0) {
+      const name = QUOTE_FIELDS[i] as QuoteField
+      patch[name] = q[name]
+    }
+  }
+  if ((mask & BIT_TS) !== 0) patch.ts = q.ts
+  if ((mask & BIT_RECEIVED) !== 0) patch.receivedAt = q.receivedAt
+  if ((mask & BIT_SOURCE) !== 0) patch.source = q.source
+  if ((mask & BIT_STALE) !== 0) patch.stale = q.stale
+  return patch
+}
