@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { configFromEnv, deriveStreamUrl, resolveConfig } from './engine-config'
+
+describe('engine configuration', () => {
+  it('derives the stream URL from the base URL as the spec says (scheme ws/wss, path /api/v1/market/stream)', () => {
+    expect(deriveStreamUrl('https://api.example.com')).toBe(
+      'wss://api.example.com/api/v1/market/stream',
+    )
+    expect(deriveStreamUrl('http://127.0.0.1:8080/')).toBe(
+      'ws://127.0.0.1:8080/api/v1/market/stream',
+    )
+  })
+
+  it('reads TICKDESK_* variables, treating empty ones as unset', () => {
+    const c = configFromEnv({
+      TICKDESK_BASE_URL: 'https://x.test',
+      TICKDESK_API_KEY: '',
+      TICKDESK_PLAN: 'growth',
+      TICKDESK_RPM: '50',
+    })
+    expect(c).toEqual({
+      baseUrl: 'https://x.test',
+      streamUrl: undefined,
+      apiKey: undefined,
+      plan: 'growth',
+      rpm: 50,
+    })
+  })
+
+  it('rejects a bad plan or RPM with a message naming the variable', () => {
+    expect(() => configFromEnv({ TICKDESK_PLAN: 'gold' })).toThrow(/TICKDESK_PLAN/)
+    expect(() => configFromEnv({ TICKDESK_RPM: '-1' })).toThrow(/TICKDESK_RPM/)
+    expect(() => configFromEnv({ TICKDESK_BASE_URL: 'ftp://x' })).toThrow(/TICKDESK_BASE_URL/)
+  })
+
+  it('means demo mode (null) without a base URL or a key', () => {
+    expect(resolveConfig({ apiKey: 'k' })).toBeNull()
+    expect(resolveConfig({ baseUrl: 'https://x.test' })).toBeNull()
+  })
+
+  it("defaults to the Free plan's 30 RPM and lets TICKDESK_RPM lower it", () => {
+    expect(resolveConfig({ baseUrl: 'https://x.test/', apiKey: 'k' })).toMatchObject({
+      plan: 'free',
+      rpm: 30,
+      baseUrl: 'https://x.test',
+      demo: false,
+    })
+    expect(
+      resolveConfig({ baseUrl: 'https://x.test', apiKey: 'k', plan: 'pro', rpm: 100 })?.rpm,
+    ).toBe(100)
+  })
+})

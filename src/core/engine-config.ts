@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { PLAN_LIMITS, PlanSchema, type Plan } from '../shared/market'
+
+/** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
+export interface EngineConfig {
+  baseUrl: string
+  streamUrl: string
+  apiKey: string
+  plan: Plan
+  /** Per-key RPM when the user knows it is lower than the plan's. */
+  rpm: number
+  demo: boolean
+}
+
+/** Stream URL per the spec: {base_url} with the scheme replaced by ws(s) and path /api/v1/market/stream. */
+export function deriveStreamUrl(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+  url.pathname = '/api/v1/market/stream'
+  url.search = ''
+  return url.toString()
+}
+
+const EnvSchema = z.object({
+  TICKDESK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TICKDESK_STREAM_URL: z.url({ protocol: /^wss?$/ }).optional(),
+  TICKDESK_API_KEY: z.string().min(1).optional(),
+  TICKDESK_PLAN: PlanSchema.optional(),
+  TICKDESK_RPM: z.coerce.number().int().min(1).max(100_000).optional(),
+})
+
+export interface ConfigInput {
+  baseUrl?: string | undefined
+  streamUrl?: string | undefined
+  apiKey?: string | undefined
+  plan?: Plan | undefined
+  rpm?: number | undefined
+}
+
+/** Reads TICKDESK_* variables; empty strings count as unset. Throws a readable message on bad values. */
+export function configFromEnv(env: NodeJS.ProcessEnv): ConfigInput {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(
+      ([k, v]) => k.startsWith('TICKDESK_') && v !== undefined && v !== '',
+    ),
+  )
+  const parsed = EnvSchema.safeParse(cleaned)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(
+      `invalid ${String(issue?.path[0] ?? 'environment')}: ${issue?.message ?? 'bad value'}`,
+    )
+  }
+  const e = parsed.data
+  return {
+    baseUrl: e.TICKDESK_BASE_URL,
+    streamUrl: e.TICKDESK_STREAM_URL,
+    apiKey: e.TICKDESK_API_KEY,
+    plan: e.TICKDESK_PLAN,
+    rpm: e.TICKDESK_RPM,
+  }
+}
+
+/** Resolves a complete config; null means no base URL or key: the caller starts demo mode. */
+export function resolveConfig(input: ConfigInput): EngineConfig | null {
+  if (!input.baseUrl || !input.apiKey) return null
+  const plan = input.plan ?? 'free'
+  return {
+    baseUrl: input.baseUrl.replace(/\/+$/, ''),
+    streamUrl: input.streamUrl ?? deriveStreamUrl(input.baseUrl),
+    apiKey: input.apiKey,
+    plan,
+    rpm: input.rpm ?? PLAN_LIMITS[plan].rpm,
+    demo: false,
+  }
+}

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../sim'
+import type { FeedStatus } from '../shared/status'
+import { deriveStreamUrl, type EngineConfig } from './engine-config'
+import { MarketEngine, PRIORITY } from './engine'
+
+const CRYPTO = [
+  'BTCUSDT',
+  'ETHUSDT',
+  'SOLUSDT',
+  'XRPUSDT',
+  'DOGEUSDT',
+  'BNBUSDT',
+  'ADAUSDT',
+  'AVAXUSDT',
+  'LINKUSDT',
+  'DOTUSDT',
+  'LTCUSDT',
+  'TRXUSDT',
+]
+
+let sim: SimServer
+let engine: MarketEngine | null = null
+
+afterEach(async () => {
+  await engine?.stop()
+  engine = null
+  await sim?.close()
+})
+
+function config(apiKey: string, plan: EngineConfig['plan']): EngineConfig {
+  return {
+    baseUrl: sim.url,
+    streamUrl: deriveStreamUrl(sim.url),
+    apiKey,
+    plan,
+    rpm: { free: 30, growth: 120, pro: 600, enterprise: 3000 }[plan],
+    demo: false,
+  }
+}
+
+function waitForStatus(
+  e: MarketEngine,
+  pred: (s: FeedStatus) => boolean,
+  ms = 15_000,
+): Promise<FeedStatus> {
+  return new Promise((resolve, reject) => {
+    if (pred(e.status())) return resolve(e.status())
+    const timer = setTimeout(
+      () => reject(new Error(`status never matched; last: ${JSON.stringify(e.status())}`)),
+      ms,
+    )
+    const off = e.onStatus((s) => {
+      if (!pred(s)) return
+      clearTimeout(timer)
+      off()
+      resolve(s)
+    })
+  })
+}
+
+describe('MarketEngine against the simulator', () => {
+  it('opens exactly one socket, streams up to the Free cap of 10 and polls the rest', async () => {
+    sim = await startSimulator({ seed: 3, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.free, 'free'))
+    for (const s of CRYPTO) engine.watch(`crypto:${s}`)
+    engine.start()
+    await waitForStatus(engine, (s) => s.state === 'live')
+    await expect
+      .poll(() => engine?.quotes.all().filter((q) => q.last !== null).length, { timeout: 15_000 })
+      .toBe(12)
+    const sources = new Set(engine.quotes.all().map((q) => q.source))
+    expect(sources).toEqual(new Set(['stream', 'poll']))
+    expect(engine.status().stream.symbols).toBe(10)
+    const stats = sim.stats()
+    expect(stats.maxWsOpen).toBe(1)
+    expect(stats.subscribedSymbols).toBeLessThanOrEqual(10)
+    expect(stats.http429).toBe(0)
+  })
+
+  it('gives visible symbols the stream slots', async () => {
+    sim = await startSimulator({ seed: 3, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.free, 'free'))
+    for (const s of CRYPTO) engine.watch(`crypto:${s}`)
+    engine.setPriorities(
+      new Map([
+        ['crypto:TRXUSDT', PRIORITY.visible],
+        ['crypto:LTCUSDT', PRIORITY.visible],
+      ]),
+    )
+    engine.start()
+    await expect
+      .poll(() => ['crypto:TRXUSDT', 'crypto:LTCUSDT'].map((k) => engine?.quotes.get(k)?.source), {
+        timeout: 15_000,
+      })
+      .toEqual(['stream', 'stream'])
+  })
+
+  it('goes offline with stale quotes when the service disappears and live again when it returns', async () => {
+    sim = await startSimulator({ seed: 4, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.pro, 'pro'))
+    engine.watch('crypto:BTCUSDT')
+    engine.watch('fx:EURUSD')
+    engine.start()
+    await waitForStatus(engine, (s) => s.state === 'live')
+    await expect
+      .poll(() => engine?.quotes.get('crypto:BTCUSDT')?.last ?? null, { timeout: 10_000 })
+      .not.toBeNull()
+    await sim.faults.down()
+    const offline = await waitForStatus(engine, (s) => s.state === 'offline')
+    expect(offline.code).toMatch(/NETWORK|TIMEOUT/)
+    expect(engine.quotes.get('crypto:BTCUSDT')?.stale).toBe(true)
+    expect(engine.quotes.get('crypto:BTCUSDT')?.last).not.toBeNull()
+    await sim.faults.up()
+    engine.checkHealth()
+    await waitForStatus(engine, (s) => s.state === 'live', 30_000)
+    await expect
+      .poll(() => engine?.quotes.get('crypto:BTCUSDT')?.stale, { timeout: 10_000 })
+      .toBe(false)
+  })
+
+  it('stops all traffic after a 401 and recovers when a new key is set, without a restart', async () => {
+    sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
+    engine = new MarketEngine(config('not-a-real-key-1234', 'pro'))
+    engine.watch('crypto:BTCUSDT')
+    engine.watch('fx:EURUSD')
+    engine.start()
+    const stopped = await waitForStatus(engine, (s) => s.state === 'stopped')
+    expect(stopped.code).toBe('UNAUTHORIZED')
+    // Let a handshake already in flight when the 401 arrived finish, then count.
+    await new Promise((r) => setTimeout(r, 300))
+    const before = sim.stats().requests
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(sim.stats().requests - before).toBe(0)
+    engine.setApiKey(sim.keys.pro)
+    await waitForStatus(engine, (s) => s.state === 'live', 20_000)
+    await expect
+      .poll(() => engine?.quotes.get('fx:EURUSD')?.last ?? null, { timeout: 10_000 })
+      .not.toBeNull()
+  })
+
+  it('marks only the futures market as not in plan for a crypto-only key and keeps crypto flowing', async () => {
+    sim = await startSimulator({ seed: 6, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.cryptoOnly, 'pro'))
+    engine.watch('crypto:BTCUSDT')
+    engine.watch('fx:EURUSD')
+    engine.start()
+    await expect
+      .poll(() => engine?.symbolStatuses().find((s) => s.key === 'fx:EURUSD')?.code, {
+        timeout: 15_000,
+      })
+      .toMatch(/MARKET_NOT_ENABLED|API_KEY_SCOPE_DENIED/)
+    await expect
+      .poll(() => engine?.quotes.get('crypto:BTCUSDT')?.last ?? null, { timeout: 10_000 })
+      .not.toBeNull()
+    expect(engine.status().state).not.toBe('stopped')
+  })
+
+  it('gives a market without a quote endpoint a NOT_SUPPORTED status, not a crash', async () => {
+    sim = await startSimulator({ seed: 6 })
+    engine = new MarketEngine(config(sim.keys.pro, 'pro'))
+    engine.start()
+    expect(() => engine?.watch('crypto:BTCUSDT')).not.toThrow()
+    expect(() => engine?.watch('nope:BTCUSDT')).toThrow(/market:SYMBOL/)
+  })
+})

@@ -1,0 +1,393 @@
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  symbolKey,
+  type Market,
+  type SymbolKey,
+} from '../shared/market'
+import {
+  SymbolStatusCodeSchema,
+  type Bar,
+  type Interval,
+  type Quote,
+  type SymbolStatus,
+} from '../shared/quote'
+import type { FeedStatus, StreamState } from '../shared/status'
+import { fetchCandles } from './candles-client'
+import { CandleBuilder } from './candle-builder'
+import { systemClock, type Clock, type TimerHandle } from './clock'
+import type { EngineConfig } from './engine-config'
+import { deriveFeedStatus } from './feed-status'
+import { FeedPlanner } from './feed-planner'
+import { registerSecret, silentLogger, type Logger } from './log'
+import { klineRoute, quoteRoute } from './market-routes'
+import { QuotePoller } from './quote-poller'
+import { QuoteStore } from './quote-store'
+import type { QuoteUpdate } from './quote-fields'
+import { RateGovernor } from './rate-governor'
+import { RestClient } from './rest-client'
+import { StreamClient } from './stream-client'
+import { watchForSleep } from './sleep-detector'
+import { TickdeskError } from './errors'
+import type { Random } from './random'
+
+/** Stream priority: what is on screen first, then what has alerts, then what is pinned. */
+export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
+
+/** How long a polled or streamed value may go without an update before it is shown as stale. */
+const STALE_AFTER_MS = 90_000
+const SWEEP_MS = 5_000
+
+type Listener<T> = (value: T) => void
+
+export interface EngineOptions {
+  clock?: Clock
+  random?: Random
+  logger?: Logger
+}
+
+/**
+ * The market-data engine: one RateGovernor (shared REST + handshake budget), one StreamClient
+ * (the app's only WebSocket), a QuotePoller for everything not streamed, and the QuoteStore.
+ * The FeedPlanner decides who streams; this class only wires them and derives the FeedStatus.
+ */
+export class MarketEngine {
+  readonly quotes: QuoteStore
+  readonly candles = new CandleBuilder()
+  private readonly clock: Clock
+  private readonly random: Random
+  private readonly logger: Logger
+  private readonly governor: RateGovernor
+  private readonly rest: RestClient
+  private readonly poller: QuotePoller
+  private readonly planner: FeedPlanner
+  private stream: StreamClient
+  private config: EngineConfig
+  private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
+  private readonly statuses = new Map<SymbolKey, SymbolStatus>()
+  private readonly lastVolume = new Map<SymbolKey, number>()
+  private readonly quoteListeners = new Set<Listener<Quote>>()
+  private readonly statusListeners = new Set<Listener<FeedStatus>>()
+  private readonly symbolStatusListeners = new Set<Listener<SymbolStatus>>()
+  private readonly resumeListeners = new Set<Listener<number>>()
+  private streamSubs = 0
+  private order = 0
+  private lastError: TickdeskError | null = null
+  private lastStatus: FeedStatus | null = null
+  private started = false
+  private sweepTimer: TimerHandle | null = null
+  private stopSleepWatch: (() => void) | null = null
+
+  constructor(config: EngineConfig, options: EngineOptions = {}) {
+    this.config = config
+    this.clock = options.clock ?? systemClock
+    this.random = options.random ?? Math.random
+    this.logger = options.logger ?? silentLogger
+    registerSecret(config.apiKey)
+    this.quotes = new QuoteStore(this.clock)
+    this.governor = new RateGovernor({ rpm: config.rpm, clock: this.clock, random: this.random })
+    this.rest = new RestClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      governor: this.governor,
+      clock: this.clock,
+      logger: this.logger,
+    })
+    this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
+    this.poller = new QuotePoller({
+      client: this.rest,
+      governor: this.governor,
+      clock: this.clock,
+      onUpdates: (updates) => {
+        for (const u of updates) this.ingest(u)
+      },
+      onSymbolStatus: (s) => this.setSymbolStatus(s),
+      onError: (e) => this.noteError(e),
+    })
+    this.stream = this.createStream()
+    this.governor.onChange(() => this.onFeedChange())
+    this.planner.onChange(() => this.replan())
+  }
+
+  start(): void {
+    if (this.started) return
+    this.started = true
+    this.poller.start()
+    this.stream.start()
+    this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
+    this.scheduleSweep()
+    this.replan()
+    this.onFeedChange()
+  }
+
+  async stop(): Promise<void> {
+    this.started = false
+    this.poller.stop()
+    this.stopSleepWatch?.()
+    this.clock.clearTimeout(this.sweepTimer)
+    await this.stream.stop()
+    this.onFeedChange()
+  }
+
+  /** Ref-counted: two panels on one symbol cost one subscription. Returns the unsubscribe. */
+  watch(key: SymbolKey, priority: number = PRIORITY.other): () => void {
+    const ref = parseSymbolKey(key)
+    if (!ref)
+      throw new TickdeskError({ code: 'INVALID_INPUT', message: `not a market:SYMBOL: ${key}` })
+    const canonical = symbolKey(ref.market, ref.symbol)
+    const entry = this.watched.get(canonical)
+    if (entry) entry.refs += 1
+    else this.watched.set(canonical, { refs: 1, priority, order: this.order++ })
+    if (!quoteRoute(ref.market) && !klineRoute(ref.market)) {
+      this.setSymbolStatus({
+        key: canonical,
+        code: 'NOT_SUPPORTED',
+        message: `No endpoint serves ${ref.market} quotes`,
+      })
+    }
+    this.replan()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const e = this.watched.get(canonical)
+      if (!e) return
+      e.refs -= 1
+      if (e.refs <= 0) {
+        this.watched.delete(canonical)
+        this.statuses.delete(canonical)
+        this.replan()
+      }
+    }
+  }
+
+  /** Sets stream priorities (visible, alerted, pinned) for watched symbols; others fall back to 0. */
+  setPriorities(priorities: ReadonlyMap<SymbolKey, number>): void {
+    let changed = false
+    for (const [key, entry] of this.watched) {
+      const p = priorities.get(key) ?? PRIORITY.other
+      if (entry.priority !== p) {
+        entry.priority = p
+        changed = true
+      }
+    }
+    if (changed) this.replan()
+  }
+
+  watchedKeys(): SymbolKey[] {
+    return [...this.watched.keys()]
+  }
+
+  status(): FeedStatus {
+    return this.lastStatus ?? this.computeStatus()
+  }
+
+  symbolStatuses(): SymbolStatus[] {
+    return [...this.statuses.values()]
+  }
+
+  async getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
+    const ref = parseSymbolKey(key)
+    if (!ref)
+      throw new TickdeskError({ code: 'INVALID_INPUT', message: `not a market:SYMBOL: ${key}` })
+    const canonical = symbolKey(ref.market, ref.symbol)
+    if (klineRoute(ref.market)) {
+      const bars = await fetchCandles(this.rest, canonical, interval, limit)
+      if (interval === '1m') this.candles.merge(canonical, bars)
+      return bars
+    }
+    return this.candles.bars(canonical, interval, limit)
+  }
+
+  /** A new key leaves the 401-stopped state and reconnects with it. */
+  setApiKey(apiKey: string): void {
+    registerSecret(apiKey)
+    this.config = { ...this.config, apiKey }
+    this.rest.setApiKey(apiKey)
+    this.governor.resetAuth()
+    this.lastError = null
+    this.stream.setApiKey(apiKey)
+    this.poller.pollNow()
+    this.onFeedChange()
+  }
+
+  /** After system sleep or when the user asks: check the stream at once and refresh polled values. */
+  checkHealth(gapMs = 0): void {
+    if (!this.started) return
+    for (const l of this.resumeListeners) l(gapMs)
+    this.stream.checkHealth()
+    this.poller.pollNow()
+  }
+
+  seedFromCache(quotes: Quote[]): void {
+    this.quotes.seed(quotes)
+  }
+
+  onQuote(listener: Listener<Quote>): () => void {
+    this.quoteListeners.add(listener)
+    return () => this.quoteListeners.delete(listener)
+  }
+
+  onStatus(listener: Listener<FeedStatus>): () => void {
+    this.statusListeners.add(listener)
+    return () => this.statusListeners.delete(listener)
+  }
+
+  onSymbolStatus(listener: Listener<SymbolStatus>): () => void {
+    this.symbolStatusListeners.add(listener)
+    return () => this.symbolStatusListeners.delete(listener)
+  }
+
+  /** Called after a detected gap (sleep/resume) so alert rules can mark what fires as "while you were away". */
+  onResume(listener: Listener<number>): () => void {
+    this.resumeListeners.add(listener)
+    return () => this.resumeListeners.delete(listener)
+  }
+
+  streamStats(): ReturnType<StreamClient['stats']> {
+    return this.stream.stats()
+  }
+
+  private createStream(): StreamClient {
+    const stream = new StreamClient({
+      url: this.config.streamUrl,
+      apiKey: this.config.apiKey,
+      budget: this.governor,
+      clock: this.clock,
+      random: this.random,
+      logger: this.logger,
+    })
+    stream.on('tick', (u) => {
+      this.planner.noteTick(symbolKey(u.market, u.symbol))
+      this.ingest(u)
+    })
+    stream.on('candle', (c) => this.candles.merge(symbolKey(c.market, c.symbol), [c.bar]))
+    stream.on('state', (s) => this.onStreamState(s))
+    stream.on('open', () => {
+      this.lastError = null
+      // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
+      // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
+      // prevClose).
+      this.poller.pollNow(this.streamedKeys())
+      this.onFeedChange()
+    })
+    stream.on('symbolError', (e) => {
+      // Over the symbol cap is not the symbol's fault: the planner demotes it to polling once it
+      // stays silent. Anything else is a per-symbol status the trader should see.
+      if (e.code === 'WS_CONN_LIMIT') return
+      const parsed = SymbolStatusCodeSchema.safeParse(e.code)
+      const code = parsed.success ? parsed.data : 'UNKNOWN_SYMBOL'
+      for (const symbol of e.symbols) {
+        const market = e.market ?? this.marketOfStreamed(symbol)
+        if (market)
+          this.setSymbolStatus({ key: symbolKey(market, symbol), code, message: e.message })
+      }
+    })
+    stream.on('error', (e) => this.noteError(e))
+    return stream
+  }
+
+  private ingest(update: QuoteUpdate): void {
+    const quote = this.quotes.apply(update)
+    if (quote.last !== null) {
+      // Quotes carry the day's cumulative volume; a bar wants what traded since the last tick.
+      const prev = this.lastVolume.get(quote.key)
+      const volume = quote.volume ?? prev ?? 0
+      this.lastVolume.set(quote.key, volume)
+      this.candles.add(
+        quote.key,
+        quote.ts,
+        quote.last,
+        prev === undefined ? 0 : Math.max(0, volume - prev),
+      )
+    }
+    const status = this.statuses.get(quote.key)
+    if (status && status.code !== 'OK')
+      this.setSymbolStatus({ key: quote.key, code: 'OK', message: '' })
+    for (const l of this.quoteListeners) l(quote)
+  }
+
+  private onStreamState(state: StreamState): void {
+    this.planner.setStreamAvailable(state === 'open')
+    if (state !== 'open') this.quotes.markStale(this.streamedKeys())
+    this.onFeedChange()
+  }
+
+  private noteError(error: TickdeskError): void {
+    this.lastError = error
+    this.logger.log('warn', 'feed error', { code: error.code, message: error.message })
+    this.onFeedChange()
+  }
+
+  private replan(): void {
+    this.planner.setWatched(
+      [...this.watched.entries()]
+        .sort((a, b) => a[1].order - b[1].order)
+        .map(([key, e]) => ({ key, priority: e.priority })),
+    )
+    const { streamed, polled } = this.planner.plan()
+    this.stream.setSubscriptions(streamed)
+    this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
+    this.poller.setSymbols(polled)
+    this.onFeedChange()
+  }
+
+  private streamedKeys(): SymbolKey[] {
+    const { streamed } = this.planner.plan()
+    const keys: SymbolKey[] = []
+    for (const [market, symbols] of streamed)
+      for (const s of symbols) keys.push(symbolKey(market, s))
+    return keys
+  }
+
+  private marketOfStreamed(symbol: string): Market | null {
+    for (const [market, symbols] of this.planner.plan().streamed)
+      if (symbols.has(symbol)) return market
+    return null
+  }
+
+  private setSymbolStatus(status: SymbolStatus): void {
+    const prev = this.statuses.get(status.key)
+    if (prev && prev.code === status.code && prev.message === status.message) return
+    if (!this.watched.has(status.key)) return
+    this.statuses.set(status.key, status)
+    for (const l of this.symbolStatusListeners) l(status)
+  }
+
+  private computeStatus(): FeedStatus {
+    return deriveFeedStatus({
+      started: this.started,
+      governor: this.governor.snapshot(),
+      streamState: this.stream.state(),
+      streamRetryAt: this.stream.nextRetryAt(),
+      streamSymbols: this.stream.state() === 'open' ? this.streamSubs : 0,
+      streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
+      lastError: this.lastError,
+      watchedCount: this.watched.size,
+      plan: this.config.plan,
+      demo: this.config.demo,
+    })
+  }
+
+  private onFeedChange(): void {
+    const next = this.computeStatus()
+    const prev = this.lastStatus
+    this.lastStatus = next
+    if (next.state === 'offline' || next.state === 'stopped') this.quotes.markStale('all')
+    if (prev && JSON.stringify(prev) === JSON.stringify(next)) return
+    for (const l of this.statusListeners) l(next)
+  }
+
+  /** Values nobody refreshed for a while are shown as stale rather than silently old. */
+  private scheduleSweep(): void {
+    this.sweepTimer = this.clock.setTimeout(() => {
+      const now = this.clock.now()
+      const old: SymbolKey[] = []
+      for (const q of this.quotes.all())
+        if (!q.stale && now - q.receivedAt > STALE_AFTER_MS) old.push(q.key)
+      if (old.length) this.quotes.markStale(old)
+      this.onFeedChange()
+      if (this.started) this.scheduleSweep()
+    }, SWEEP_MS)
+  }
+}

@@ -1,0 +1,93 @@
+import type { Plan } from '../shared/market'
+import type { FeedStatus, StreamState } from '../shared/status'
+import type { TickdeskError } from './errors'
+import type { GovernorSnapshot } from './rate-governor'
+
+export interface FeedFacts {
+  started: boolean
+  governor: GovernorSnapshot
+  streamState: StreamState
+  streamRetryAt: number | null
+  streamSymbols: number
+  streamCap: number
+  lastError: TickdeskError | null
+  watchedCount: number
+  plan: Plan
+  demo: boolean
+}
+
+const TRANSPORT_CODES = new Set([
+  'NETWORK',
+  'TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'RATE_LIMIT_UNAVAILABLE',
+  'BAD_RESPONSE',
+])
+
+/**
+ * One account-wide state from the governor (REST budget and policy) and the stream. Order matters:
+ * a stop (401, account 403) beats a quota pause, which beats a rate pause, which beats being offline.
+ */
+export function deriveFeedStatus(f: FeedFacts): FeedStatus {
+  const base = {
+    stream: { state: f.streamState, symbols: f.streamSymbols, cap: f.streamCap },
+    budget: {
+      usedLastMinute: f.governor.usedLastMinute,
+      perMinute: f.governor.perMinute,
+      callsToday: f.governor.callsToday,
+    },
+    plan: f.plan,
+    demo: f.demo,
+  }
+  const g = f.governor
+  const streamOpen = f.streamState === 'open'
+  if (!f.started)
+    return { ...base, state: 'stopped', code: null, message: 'Stopped', retryAt: null }
+  if (g.state === 'stopped' || f.lastError?.code === 'UNAUTHORIZED') {
+    const code = g.code ?? f.lastError?.code ?? 'UNAUTHORIZED'
+    return {
+      ...base,
+      state: 'stopped',
+      code,
+      message: g.message || f.lastError?.message || code,
+      retryAt: g.retryAt,
+    }
+  }
+  if (g.state === 'quota') {
+    return { ...base, state: 'paused', code: g.code, message: g.message, retryAt: g.retryAt }
+  }
+  if (g.state === 'paused') {
+    return { ...base, state: 'paused', code: g.code, message: g.message, retryAt: g.retryAt }
+  }
+  const transportDown =
+    g.state === 'backoff' || (f.lastError !== null && TRANSPORT_CODES.has(f.lastError.code))
+  if (transportDown && !streamOpen) {
+    const code = g.code ?? f.lastError?.code ?? 'NETWORK'
+    const retryAt = minDefined(g.retryAt, f.streamRetryAt)
+    return {
+      ...base,
+      state: 'offline',
+      code,
+      message: g.message || f.lastError?.message || 'Service unreachable',
+      retryAt,
+    }
+  }
+  if (streamOpen) return { ...base, state: 'live', code: null, message: 'Live', retryAt: null }
+  if (f.streamState === 'connecting' && f.lastError === null && g.callsToday === 0) {
+    return { ...base, state: 'connecting', code: null, message: 'Connecting', retryAt: null }
+  }
+  const code = f.lastError?.code ?? null
+  return {
+    ...base,
+    state: 'degraded',
+    code,
+    message: code === 'WS_CONN_LIMIT' ? 'Stream connection cap reached: polling' : 'Polling',
+    retryAt: f.streamRetryAt,
+  }
+}
+
+function minDefined(a: number | null, b: number | null): number | null {
+  if (a === null) return b
+  if (b === null) return a
+  return Math.min(a, b)
+}
