@@ -1,0 +1,133 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BridgeEvent, Snapshot } from '../shared/bridge'
+import { createAppService, type AppService } from './app-service'
+import { memorySecretStore } from './memory-secret-store'
+
+let app: AppService | null = null
+
+afterEach(async () => {
+  await app?.close()
+  app = null
+})
+
+async function start(
+  dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-')),
+  env: NodeJS.ProcessEnv = {},
+): Promise<AppService> {
+  app = await createAppService({
+    dataDir,
+    env,
+    secretStore: memorySecretStore(),
+    demo: { seed: 9, tickIntervalMs: 100 },
+  })
+  return app
+}
+
+async function ok<T>(
+  promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>,
+): Promise<T> {
+  const outcome = await promise
+  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
+  return outcome.result as T
+}
+
+describe('application service', () => {
+  it('starts in demo mode on the embedded simulator with the default watchlists ticking', async () => {
+    const a = await start()
+    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    expect(snap.status.demo).toBe(true)
+    expect(snap.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
+    expect(snap.keyInfo).toMatchObject({ hasKey: false, storage: 'none' })
+    const batches: BridgeEvent[] = []
+    a.subscribe((e) => e.type === 'quotes' && batches.push(e))
+    await expect.poll(() => batches.length, { timeout: 10_000 }).toBeGreaterThan(2)
+    const fields = batches.flatMap((b) => (b.type === 'quotes' ? b.quotes : []))
+    expect(fields.some((p) => p.key === 'crypto:BTCUSDT' && typeof p.last === 'number')).toBe(true)
+  })
+
+  it('validates every command: invalid params change nothing and return INVALID_INPUT', async () => {
+    const a = await start()
+    const before = JSON.stringify(a.lists)
+    for (const [command, params] of [
+      ['addSymbol', { id: 'crypto' }],
+      ['addSymbol', { id: 'crypto', key: 'not a symbol' }],
+      ['createWatchlist', { name: '' }],
+      ['noSuchCommand', {}],
+      ['updateSettings', { plan: 'gold' }],
+      ['addAlert', { key: 'crypto:BTCUSDT', condition: { kind: 'above' } }],
+    ] as const) {
+      const outcome = await a.invoke(command, params)
+      expect(outcome.ok, `${command} ${JSON.stringify(params)}`).toBe(false)
+      if (!outcome.ok) expect(outcome.error.code).toBe('INVALID_INPUT')
+    }
+    expect(JSON.stringify(a.lists)).toBe(before)
+  })
+
+  it('persists watchlists and alerts across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
+    const a = await start(dir)
+    const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name: 'Asia' }))
+    await ok(a.invoke('addSymbol', { id: list.id, key: 'hk:00700' }))
+    await ok(
+      a.invoke('addAlert', { key: 'hk:00700', condition: { kind: 'above', price: 1_000_000 } }),
+    )
+    await a.close()
+    const b = await start(dir)
+    expect(b.lists.watchlists.find((w) => w.name === 'Asia')?.symbols).toEqual(['hk:00700'])
+    expect(b.rules.map((r) => r.key)).toEqual(['hk:00700'])
+  })
+
+  it('moves a corrupt watchlist file aside, reports it and keeps working', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
+    writeFileSync(join(dir, 'watchlists.json'), '{"version":1,"data":{"watchlists":[{"id":')
+    const a = await start(dir)
+    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    expect(snap.notices.some((n) => n.code === 'STORAGE_CORRUPT')).toBe(true)
+    expect(readdirSync(dir).some((f) => f.startsWith('watchlists.corrupt-'))).toBe(true)
+    expect(snap.watchlists.length).toBeGreaterThan(0)
+  })
+
+  it('fires an alert from core with no renderer attached and records it in history', async () => {
+    const a = await start()
+    const fired: string[] = []
+    a.onAlertFired((alert) => fired.push(alert.key))
+    await ok(
+      a.invoke('addAlert', { key: 'crypto:BTCUSDT', condition: { kind: 'above', price: 1 } }),
+    )
+    await expect.poll(() => fired, { timeout: 10_000 }).toContain('crypto:BTCUSDT')
+    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    expect(snap.alertHistory[0]?.key).toBe('crypto:BTCUSDT')
+  })
+
+  it('never writes the API key to the data folder and never sends it over the bridge', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
+    const a = await start(dir)
+    const events: string[] = []
+    a.subscribe((e) => events.push(JSON.stringify(e)))
+    const key = 'sk-live-RECOGNISABLE-0123456789'
+    const info = await ok<{ masked: string; hasKey: boolean }>(
+      a.invoke('setApiKey', { apiKey: key }),
+    )
+    expect(info).toMatchObject({ hasKey: true, masked: '••••6789' })
+    await ok(a.invoke('updateSettings', { theme: 'dark' }))
+    const snap = JSON.stringify(await ok(a.invoke('getSnapshot', {})))
+    await a.close()
+    app = null
+    expect(snap).not.toContain(key)
+    expect(events.join('\n')).not.toContain(key)
+    for (const f of readdirSync(dir))
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(key)
+  })
+
+  it('applies a settings patch without resetting the other settings', async () => {
+    const a = await start()
+    await ok(a.invoke('updateSettings', { closeToTray: false }))
+    const next = await ok<{ closeToTray: boolean; theme: string }>(
+      a.invoke('updateSettings', { theme: 'dark' }),
+    )
+    expect(next).toMatchObject({ closeToTray: false, theme: 'dark' })
+  })
+})

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto'
+import { runDoctor } from '../core/doctor'
+import { TickdeskError } from '../core/errors'
+import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
+import type { CommandName, CommandResult, COMMANDS } from '../shared/bridge'
+import { SettingsSchema } from '../shared/settings'
+import type { z } from 'zod'
+import type { AppService } from './app-service'
+import { suggestSymbols } from './symbol-suggestions'
+import { canonicalKey, WatchlistBook } from './watchlist-book'
+import { exportWatchlist, importWatchlists } from './watchlist-io'
+
+type Parsed<N extends CommandName> = z.output<(typeof COMMANDS)[N]['params']>
+type Handler<N extends CommandName> = (
+  app: AppService,
+  p: Parsed<N>,
+) => Promise<CommandResult<N>> | CommandResult<N>
+
+/** One handler per bridge command; params arrive already validated against the contract. */
+const HANDLERS: { [N in CommandName]: Handler<N> } = {
+  getSnapshot: (app) => app.snapshot(),
+  createWatchlist: async (app, p) => {
+    const { state, created } = WatchlistBook.create(app.lists, p.name)
+    await app.setLists(state)
+    return created
+  },
+  renameWatchlist: async (app, p) => {
+    await app.setLists(WatchlistBook.rename(app.lists, p.id, p.name))
+    return null
+  },
+  deleteWatchlist: async (app, p) => {
+    await app.setLists(WatchlistBook.remove(app.lists, p.id))
+    return null
+  },
+  reorderWatchlists: async (app, p) => {
+    await app.setLists(WatchlistBook.reorder(app.lists, p.ids))
+    return null
+  },
+  setActiveWatchlist: async (app, p) => {
+    await app.setLists(WatchlistBook.setActive(app.lists, p.id))
+    return null
+  },
+  addSymbol: async (app, p) => {
+    await app.setLists(WatchlistBook.addSymbol(app.lists, p.id, p.key))
+    return null
+  },
+  removeSymbol: async (app, p) => {
+    await app.setLists(WatchlistBook.removeSymbol(app.lists, p.id, p.key))
+    return null
+  },
+  moveSymbol: async (app, p) => {
+    await app.setLists(WatchlistBook.moveSymbol(app.lists, p.id, p.key, p.toIndex))
+    return null
+  },
+  importWatchlists: async (app, p) => {
+    const { watchlists, skipped } = importWatchlists(p.format, p.text)
+    if (app.lists.watchlists.length + watchlists.length > 50) {
+      throw new TickdeskError({
+        code: 'INVALID_INPUT',
+        message: 'Importing these would make more than 50 watchlists',
+      })
+    }
+    await app.setLists({
+      watchlists: [...app.lists.watchlists, ...watchlists],
+      activeId: watchlists[0]?.id ?? app.lists.activeId,
+    })
+    if (skipped.length)
+      app.addNotice(
+        'warning',
+        'INVALID_INPUT',
+        `Skipped ${skipped.length} unreadable symbol(s): ${skipped.slice(0, 5).join(', ')}`,
+      )
+    return watchlists
+  },
+  exportWatchlist: (app, p) => {
+    const list = app.lists.watchlists.find((w) => w.id === p.id)
+    if (!list)
+      throw new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${p.id}` })
+    return exportWatchlist(list, p.format)
+  },
+  suggestSymbols: (_app, p) => suggestSymbols(p.query),
+  setVisibleSymbols: (app, p) => {
+    app.setVisible(p.keys)
+    return null
+  },
+  getCandles: (app, p) => app.feed.engine.getCandles(canonicalKey(p.key), p.interval, p.limit),
+  addAlert: async (app, p) => {
+    const input = AlertRuleInputSchema.parse({ ...p, key: canonicalKey(p.key) })
+    const rule: AlertRule = {
+      ...input,
+      id: randomUUID(),
+      createdAt: app.clock.now(),
+      enabled: true,
+    }
+    await app.setRules([...app.rules, rule])
+    return rule
+  },
+  removeAlert: async (app, p) => {
+    await app.setRules(app.rules.filter((r) => r.id !== p.id))
+    return null
+  },
+  setAlertEnabled: async (app, p) => {
+    if (!app.rules.some((r) => r.id === p.id))
+      throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
+    await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, enabled: p.enabled } : r)))
+    return null
+  },
+  clearAlertHistory: async (app) => {
+    app.alerts.clearHistory()
+    app.emitAlerts()
+    await app.persist(() => app.stores.alertHistory.save([]))
+    return null
+  },
+  updateSettings: async (app, p) => {
+    const patch = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))
+    const next = SettingsSchema.parse({ ...app.settings, ...patch })
+    next.pinned = next.pinned.map(canonicalKey)
+    if (next.baseUrl !== '' && !/^https?:\/\/[^\s]+$/.test(next.baseUrl)) {
+      throw new TickdeskError({
+        code: 'INVALID_INPUT',
+        message: 'The base URL must start with https:// (or http:// for a local service)',
+      })
+    }
+    await app.setSettings(next)
+    return next
+  },
+  setApiKey: (app, p) => app.setApiKey(p.apiKey),
+  clearApiKey: (app) => app.clearApiKey(),
+  testConnection: (app) => {
+    const c = app.feed.config
+    return runDoctor({ baseUrl: c.baseUrl, streamUrl: c.streamUrl, apiKey: c.apiKey, plan: c.plan })
+  },
+  dismissNotice: (app, p) => {
+    app.dismissNotice(p.id)
+    return null
+  },
+}
+
+export async function runCommand<N extends CommandName>(
+  app: AppService,
+  name: N,
+  params: Parsed<N>,
+): Promise<CommandResult<N>> {
+  const handler = HANDLERS[name] as Handler<N>
+  return handler(app, params)
+}

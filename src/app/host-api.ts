@@ -1,0 +1,39 @@
+import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
+
+/**
+ * Where the API key lives. Hosts provide one: Electron main uses the OS keychain (keytar) with a
+ * safeStorage or memory fallback; the browser host and CLI use the environment or memory.
+ */
+export interface SecretStore {
+  readonly kind: KeyInfo['storage']
+  /** Why the key is less protected than it should be (no keychain), shown to the user; null if fine. */
+  readonly warning: string | null
+  get(): Promise<string | null>
+  set(apiKey: string): Promise<void>
+  clear(): Promise<void>
+}
+
+export interface TrayQuote {
+  key: string
+  last: number | null
+  changePercent: number | null
+  stale: boolean
+}
+
+/**
+ * What both hosts (Electron main, browser host) use of the application service. Hosts are thin:
+ * they carry invoke() and events across their transport and add OS integration.
+ */
+export interface AppHostApi {
+  /** Validates params against the bridge contract and runs the command; never throws. */
+  invoke(command: string, params: unknown): Promise<CommandOutcome<unknown>>
+  /** Bridge events; quotes are already batched (at most one batch per ~16 ms, changed fields only). */
+  subscribe(listener: (event: BridgeEvent) => void): () => void
+  /** Fired alerts, for OS notifications from the host (they must work with no window open). */
+  onAlertFired(listener: (alert: FiredAlert) => void): () => void
+  /** Prices of the pinned symbols for the tray title/tooltip/menu. */
+  trayQuotes(): TrayQuote[]
+  /** Tells the engine the system resumed from sleep: check health at once. */
+  notifyResume(): void
+  close(): Promise<void>
+}

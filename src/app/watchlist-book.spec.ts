@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { TickdeskError } from '../core/errors'
+import { canonicalKey, WatchlistBook, type WatchlistState } from './watchlist-book'
+import { exportWatchlist, importWatchlists } from './watchlist-io'
+
+const start = (): WatchlistState => ({
+  watchlists: [{ id: 'a', name: 'Crypto', symbols: ['crypto:BTCUSDT', 'crypto:ETHUSDT'] }],
+  activeId: 'a',
+})
+
+describe('WatchlistBook', () => {
+  it('normalises market and symbol case when adding, and ignores duplicates', () => {
+    let s = WatchlistBook.addSymbol(start(), 'a', 'CRYPTO:solusdt')
+    s = WatchlistBook.addSymbol(s, 'a', 'crypto:SOLUSDT')
+    expect(s.watchlists[0]?.symbols).toEqual(['crypto:BTCUSDT', 'crypto:ETHUSDT', 'crypto:SOLUSDT'])
+  })
+
+  it('rejects a malformed symbol with a message that shows the expected form, changing nothing', () => {
+    const s = start()
+    expect(() => WatchlistBook.addSymbol(s, 'a', 'BTCUSDT')).toThrow(/market:SYMBOL/)
+    expect(() => WatchlistBook.addSymbol(s, 'a', 'stocks:AAPL')).toThrow(TickdeskError)
+    expect(s.watchlists[0]?.symbols).toHaveLength(2)
+  })
+
+  it('moves a symbol to a new position and keeps every other symbol', () => {
+    const s = WatchlistBook.moveSymbol(start(), 'a', 'crypto:ETHUSDT', 0)
+    expect(s.watchlists[0]?.symbols).toEqual(['crypto:ETHUSDT', 'crypto:BTCUSDT'])
+  })
+
+  it('creates, renames, reorders and deletes lists, keeping a valid active list', () => {
+    const { state, created } = WatchlistBook.create(start(), '  Macro ')
+    expect(created.name).toBe('Macro')
+    expect(state.activeId).toBe(created.id)
+    const renamed = WatchlistBook.rename(state, created.id, 'FX')
+    const reordered = WatchlistBook.reorder(renamed, [created.id, 'a'])
+    expect(reordered.watchlists.map((w) => w.name)).toEqual(['FX', 'Crypto'])
+    const removed = WatchlistBook.remove(reordered, created.id)
+    expect(removed.activeId).toBe('a')
+    expect(() => WatchlistBook.remove(removed, 'nope')).toThrow(/No watchlist/)
+  })
+
+  it('canonicalKey accepts futures symbols with ! and rejects spaces', () => {
+    expect(canonicalKey('futures:es1!')).toBe('futures:ES1!')
+    expect(() => canonicalKey('fx:EUR USD')).toThrow()
+  })
+})
+
+describe('watchlist import and export', () => {
+  it('round-trips a list through CSV, quoting names with commas', () => {
+    const list = { id: 'x', name: 'Asia, HK', symbols: ['hk:00700', 'cn:600519'] }
+    const csv = exportWatchlist(list, 'csv')
+    const { watchlists, skipped } = importWatchlists('csv', csv)
+    expect(skipped).toEqual([])
+    expect(watchlists).toHaveLength(1)
+    expect(watchlists[0]?.name).toBe('Asia, HK')
+    expect(watchlists[0]?.symbols).toEqual(['hk:00700', 'cn:600519'])
+  })
+
+  it('round-trips a list through JSON', () => {
+    const list = { id: 'x', name: 'Macro', symbols: ['fx:EURUSD', 'futures:ES1!'] }
+    const { watchlists } = importWatchlists('json', exportWatchlist(list, 'json'))
+    expect(watchlists[0]?.symbols).toEqual(list.symbols)
+  })
+
+  it('skips and reports unreadable symbols instead of failing the import', () => {
+    const { watchlists, skipped } = importWatchlists(
+      'json',
+      JSON.stringify([{ name: 'L', symbols: ['crypto:BTCUSDT', 'garbage', 'moon:X'] }]),
+    )
+    expect(watchlists[0]?.symbols).toEqual(['crypto:BTCUSDT'])
+    expect(skipped).toEqual(['garbage', 'moon:X'])
+  })
+
+  it('refuses text that is not JSON or not CSV rows with a clear code', () => {
+    expect(() => importWatchlists('json', '{oops')).toThrow(/not valid JSON/)
+    expect(() => importWatchlists('json', '{"foo":1}')).toThrow(/Expected/)
+    expect(() => importWatchlists('csv', 'only-one-column')).toThrow(/watchlist,symbol/)
+  })
+})
