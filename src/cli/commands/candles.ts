@@ -1,0 +1,120 @@
+import { parseArgs } from 'node:util'
+import { fetchCandles } from '../../core/candles-client'
+import { isTickdeskError } from '../../core/errors'
+import { normaliseInterval } from '../../core/intervals'
+import { klineRoute } from '../../core/market-routes'
+import { RateGovernor } from '../../core/rate-governor'
+import { RestClient } from '../../core/rest-client'
+import { systemClock } from '../../core/clock'
+import { parseSymbolKey, symbolKey } from '../../shared/market'
+import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { EXIT, type CliCommand } from '../io'
+import { exitCodeFor } from '../exit-code'
+import { writeJson } from '../output'
+
+const HELP = `Usage: tickdesk candles <market:SYMBOL> [--interval I] [--limit N] [--json]
+
+Candles from the service's kline endpoints (futures: continuous contracts, agri).
+
+Options:
+  --interval I       1m 5m 15m 1h 4h 1d 1w 1mo (aliases 1, 5, 15, 60, 240 too; default 1m)
+  --limit N          1 to 5000 bars (default 300)
+  --json             one JSON line: {"type":"candles","market","symbol","interval","bars":[…]}
+${FEED_HELP}
+  -h, --help         show this help
+`
+
+export const run: CliCommand = async (args, io) => {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        interval: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...FEED_OPTIONS,
+      },
+    })
+  } catch (e) {
+    io.stderr.write(`tickdesk candles: ${(e as Error).message}\n\n${HELP}`)
+    return EXIT.usage
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    io.stdout.write(HELP)
+    return EXIT.ok
+  }
+  const ref = positionals.length === 1 ? parseSymbolKey(positionals[0] as string) : null
+  if (!ref) {
+    io.stderr.write(
+      `tickdesk candles: name exactly one market:SYMBOL (e.g. futures:ES1!)\n\n${HELP}`,
+    )
+    return EXIT.usage
+  }
+  const interval = normaliseInterval(values.interval ?? '1m')
+  if (!interval) {
+    io.stderr.write(`tickdesk candles: unknown interval "${values.interval}"\n`)
+    return EXIT.usage
+  }
+  const limit = values.limit === undefined ? 300 : Number(values.limit)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 5000) {
+    io.stderr.write('tickdesk candles: --limit must be a whole number from 1 to 5000\n')
+    return EXIT.usage
+  }
+  if (!klineRoute(ref.market)) {
+    io.stderr.write(
+      `tickdesk candles: NOT_SUPPORTED: the service has no kline endpoint for ${ref.market}; the app builds ${ref.market} bars from live ticks\n`,
+    )
+    return EXIT.failure
+  }
+  let feed
+  try {
+    feed = await chooseFeed(values, io.env)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`tickdesk candles: ${e.message}\n`)
+      return EXIT.usage
+    }
+    throw e
+  }
+  const governor = new RateGovernor({
+    rpm: feed.config.rpm,
+    clock: systemClock,
+    random: Math.random,
+  })
+  const client = new RestClient({
+    baseUrl: feed.config.baseUrl,
+    apiKey: feed.config.apiKey,
+    governor,
+  })
+  const key = symbolKey(ref.market, ref.symbol)
+  try {
+    const bars = await fetchCandles(client, key, interval, limit)
+    if (values.json) {
+      writeJson(io.stdout, {
+        type: 'candles',
+        market: ref.market,
+        symbol: ref.symbol,
+        interval,
+        bars,
+      })
+    } else {
+      io.stdout.write(`${key} ${interval} (${bars.length} bars)\n`)
+      for (const b of bars) {
+        io.stdout.write(
+          `${new Date(b.openTime).toISOString()}  O ${b.open}  H ${b.high}  L ${b.low}  C ${b.close}  V ${b.volume}\n`,
+        )
+      }
+    }
+    return EXIT.ok
+  } catch (e) {
+    if (!isTickdeskError(e)) throw e
+    io.stderr.write(`tickdesk candles: ${e.code}: ${e.message}\n`)
+    return exitCodeFor(e.code)
+  } finally {
+    await feed.sim?.close()
+  }
+}

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util'
+import { createAppService, envOrMemorySecretStore } from '../../app'
+import { resolveDataDir } from '../../core/persistence/data-dir'
+import { rendererBuilt, rendererDir, startWebHost } from '../../web'
+import { EXIT, type CliCommand } from '../io'
+import { openBrowser } from '../open-browser'
+import { untilAborted } from '../until-aborted'
+
+const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR]
+
+Runs Tickdesk in your browser: serves the app on 127.0.0.1 behind a per-launch token.
+Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embedded simulator.
+
+Options:
+  --port N        port to listen on (default: a free one)
+  --data-dir DIR  settings and cache folder (default: TICKDESK_DATA_DIR or the OS app-data folder)
+  -h, --help      show this help
+Environment: BROWSER=none opens no browser.
+`
+
+export const run: CliCommand = async (args, io) => {
+  let values: { port?: string; 'data-dir'?: string; help?: boolean }
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values
+  } catch (e) {
+    io.stderr.write(`tickdesk web: ${(e as Error).message}\n\n${HELP}`)
+    return EXIT.usage
+  }
+  if (values.help) {
+    io.stdout.write(HELP)
+    return EXIT.ok
+  }
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.stderr.write(`tickdesk web: --port must be a number from 0 to 65535\n`)
+    return EXIT.usage
+  }
+  const dir = rendererDir(io.env)
+  if (!rendererBuilt(dir)) {
+    io.stderr.write(
+      `tickdesk web: the app is not built yet (no ${dir}/index.html). Run: npm run build\n`,
+    )
+    return EXIT.failure
+  }
+  const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
+  const app = await createAppService({
+    dataDir,
+    env: io.env,
+    secretStore: envOrMemorySecretStore(io.env),
+  })
+  const host = await startWebHost({ app, rendererDir: dir, port })
+  io.stdout.write(`Tickdesk is running at ${host.url}\n`)
+  if (app.feed.config.demo)
+    io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
+  openBrowser(host.url, io.env)
+  await untilAborted(io.signal)
+  await host.close()
+  await app.close()
+  return EXIT.ok
+}

@@ -1,0 +1,77 @@
+import { EXIT, type CliCommand, type CliIO } from './io'
+import { VERSION } from './version'
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  sim: {
+    summary: 'run the embedded market simulator',
+    load: async () => (await import('./commands/sim')).run,
+  },
+  web: {
+    summary: 'run the browser host (demo mode without a key)',
+    load: async () => (await import('./commands/web')).run,
+  },
+  watch: {
+    summary: 'live quotes for market:SYMBOL …',
+    load: async () => (await import('./commands/watch')).run,
+  },
+  candles: {
+    summary: 'candles for one market:SYMBOL',
+    load: async () => (await import('./commands/candles')).run,
+  },
+  doctor: {
+    summary: 'check key, plan, endpoints and stream',
+    load: async () => (await import('./commands/doctor')).run,
+  },
+  alerts: {
+    summary: 'list, add or remove price alerts',
+    load: async () => (await import('./commands/alerts')).run,
+  },
+}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
+  return `Usage: tickdesk <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tickdesk <command> --help' for a command's options.\n`
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`)
+    return EXIT.ok
+  }
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage())
+    return name === undefined ? EXIT.usage : EXIT.ok
+  }
+  const command = COMMANDS[name]
+  if (!command) {
+    io.stderr.write(`tickdesk: unknown command '${name}'\n\n${usage()}`)
+    return EXIT.usage
+  }
+  const run = await command.load()
+  return run(rest, io)
+}
+
+const isEntry =
+  process.argv[1] !== undefined &&
+  /src[\\/]cli[\\/]index\.ts$|bin[\\/]tickdesk/.test(process.argv[1])
+if (isEntry) {
+  const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: controller.signal,
+  }).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`tickdesk: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = EXIT.failure
+    },
+  )
+}

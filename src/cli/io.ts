@@ -1,0 +1,19 @@
+/** What a CLI command needs from the outside world, injected so tests can run commands in-process. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  env: NodeJS.ProcessEnv
+  /** Aborted on SIGINT/SIGTERM: commands shut down cleanly and return their exit code. */
+  signal: AbortSignal
+}
+
+/** Exit codes shared by every command (issue 4, CLI). */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  unauthorized: 3,
+  forbidden: 4,
+} as const
+
+export type CliCommand = (args: string[], io: CliIO) => Promise<number>
