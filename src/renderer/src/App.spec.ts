@@ -1,0 +1,332 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
+import { tick } from 'svelte'
+import { describe, expect, it } from 'vitest'
+import App from './App.svelte'
+import { AppState } from './state/app-state.svelte'
+import { baseSnapshot, baseStatus, FakeTickdeskApi, quote } from './testing/fake-api'
+import type { Snapshot } from '../../shared/bridge'
+
+interface Setup {
+  api: FakeTickdeskApi
+  app: AppState
+  timers: Array<() => void>
+  clock: { now: number }
+}
+
+async function setup(snapshot: Partial<Snapshot> = {}, reducedMotion = false): Promise<Setup> {
+  const api = new FakeTickdeskApi(baseSnapshot(snapshot))
+  const clock = { now: new Date(2025, 10, 21, 16, 30).getTime() }
+  const timers: Array<() => void> = []
+  const app = new AppState(api, {
+    now: () => clock.now,
+    setTimer: (fn) => timers.push(fn),
+    reducedMotion: () => reducedMotion,
+  })
+  render(App, { props: { app } })
+  await waitFor(() => expect(app.ready).toBe(true))
+  await tick()
+  return { api, app, timers, clock }
+}
+
+function row(key: string): HTMLElement {
+  const el = document.querySelector<HTMLElement>(`tbody tr[data-key="${key}"]`)
+  if (!el) throw new Error(`no row ${key}`)
+  return el
+}
+function cell(key: string, field: string): string {
+  return row(key).querySelector(`[data-field="${field}"]`)?.textContent?.trim() ?? ''
+}
+
+describe('watchlist rows', () => {
+  it('renders one keyed row per symbol with prices formatted per market', async () => {
+    await setup({
+      quotes: [
+        quote('crypto:BTCUSDT', {
+          last: 64321.5,
+          change: 120.25,
+          changePercent: 0.19,
+          volume: 1_234_567,
+          ts: 1,
+        }),
+        quote('fx:EURUSD', { last: 1.0845678, bid: 1.08455, ask: 1.08459, ts: 1 }),
+      ],
+    })
+    expect(document.querySelectorAll('tbody tr[data-key]')).toHaveLength(2)
+    expect(cell('crypto:BTCUSDT', 'last')).toBe('64,321.50')
+    expect(cell('crypto:BTCUSDT', 'change')).toBe('+120.25')
+    expect(cell('crypto:BTCUSDT', 'changePercent')).toBe('+0.19%')
+    expect(cell('crypto:BTCUSDT', 'volume')).toBe('1.2M')
+    expect(cell('fx:EURUSD', 'last')).toBe('1.08457')
+    expect(cell('fx:EURUSD', 'ask')).toBe('1.08459')
+    expect(cell('fx:EURUSD', 'high')).toBe('—')
+  })
+
+  it('shows Cached with the quote age for snapshot quotes, and Live without age once streaming', async () => {
+    const { api, clock } = await setup({
+      quotes: [
+        quote('crypto:BTCUSDT', {
+          last: 100,
+          source: 'cache',
+          ts: new Date(2025, 10, 21, 14, 3).getTime(),
+        }),
+      ],
+    })
+    const badge = within(row('crypto:BTCUSDT')).getByTestId('source-badge')
+    expect(badge.textContent).toBe('Cached')
+    expect(row('crypto:BTCUSDT').textContent).toContain('as of 14:03')
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101, source: 'stream', ts: clock.now }])
+    await tick()
+    expect(badge.textContent).toBe('Live')
+    expect(within(row('crypto:BTCUSDT')).queryByTestId('quote-age')).toBeNull()
+  })
+
+  it('says Not in plan or Unknown symbol from per-symbol status codes', async () => {
+    await setup({
+      symbolStatuses: [
+        {
+          key: 'crypto:BTCUSDT',
+          code: 'MARKET_NOT_ENABLED',
+          message: 'crypto is not on your plan',
+        },
+        { key: 'fx:EURUSD', code: 'UNKNOWN_SYMBOL', message: 'no such symbol' },
+      ],
+    })
+    expect(within(row('crypto:BTCUSDT')).getByTestId('source-badge').textContent).toBe(
+      'Not in plan',
+    )
+    expect(within(row('fx:EURUSD')).getByTestId('source-badge').textContent).toBe('Unknown symbol')
+  })
+
+  it('flashes up on a price rise for ~600 ms, and never under reduced motion', async () => {
+    const { api, timers, clock } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+    })
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
+    await tick()
+    expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(true)
+    clock.now += 600
+    for (const fn of timers.splice(0)) fn()
+    await tick()
+    expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(false)
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 99 }])
+    await tick()
+    expect(row('crypto:BTCUSDT').classList.contains('flash-down')).toBe(true)
+  })
+
+  it('does not flash when the trader prefers reduced motion', async () => {
+    const { api } = await setup({ quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })] }, true)
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
+    await tick()
+    expect(row('crypto:BTCUSDT').className).not.toMatch(/flash-(up|down)/)
+    expect(cell('crypto:BTCUSDT', 'last')).toBe('101.0000')
+  })
+
+  it('keeps the same row element across ticks (keyed, patched in place) and calls the render hook', async () => {
+    const { api } = await setup({ quotes: [quote('fx:EURUSD', { last: 1.1, ts: 1 })] })
+    const before = row('fx:EURUSD')
+    const seen: unknown[] = []
+    globalThis.__tickdeskRendered = (p): void => void seen.push(p)
+    api.pushQuotes([{ key: 'fx:EURUSD', last: 1.2 }])
+    await tick()
+    await Promise.resolve()
+    globalThis.__tickdeskRendered = undefined
+    expect(row('fx:EURUSD')).toBe(before)
+    expect(cell('fx:EURUSD', 'last')).toBe('1.20000')
+    expect(seen).toHaveLength(1)
+  })
+
+  it('marks rows stale when the feed goes offline', async () => {
+    const { api } = await setup({ quotes: [quote('fx:EURUSD', { last: 1.1, ts: 1 })] })
+    api.setStatus(baseStatus({ state: 'offline' }))
+    await tick()
+    expect(row('fx:EURUSD').classList.contains('stale')).toBe(true)
+    expect(within(row('fx:EURUSD')).getByTestId('source-badge').textContent).toBe('Stale')
+  })
+
+  it('sorts by a column header click and sets aria-sort', async () => {
+    await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 5, ts: 1 }), quote('fx:EURUSD', { last: 1, ts: 1 })],
+    })
+    const header = screen.getByRole('button', { name: 'Last' })
+    await fireEvent.click(header)
+    expect(header.closest('th')?.getAttribute('aria-sort')).toBe('ascending')
+    const keys = [...document.querySelectorAll('tbody tr[data-key]')].map((r) =>
+      r.getAttribute('data-key'),
+    )
+    expect(keys).toEqual(['fx:EURUSD', 'crypto:BTCUSDT'])
+  })
+})
+
+describe('status bar', () => {
+  it('shows the connection words, stream and budget use, and the DEMO badge', async () => {
+    const { api, clock } = await setup()
+    const bar = screen.getByTestId('status-bar')
+    expect(screen.getByTestId('connection-state').textContent).toBe('Live')
+    expect(screen.queryByTestId('demo-badge')).toBeNull()
+    api.setStatus(
+      baseStatus({
+        state: 'offline',
+        retryAt: clock.now + 3000,
+        demo: true,
+        stream: { state: 'reconnecting', symbols: 4, cap: 10 },
+        budget: { usedLastMinute: 12, perMinute: 27, callsToday: 5 },
+      }),
+    )
+    await tick()
+    expect(screen.getByTestId('connection-state').textContent).toBe('Reconnecting in 3 s')
+    expect(screen.getByTestId('demo-badge')).toBeTruthy()
+    expect(bar.textContent).toContain('Stream 4/10')
+    expect(bar.textContent).toContain('12/27 req/min')
+    api.setStatus(baseStatus({ state: 'paused', code: 'MONTHLY_LIMIT_EXCEEDED' }))
+    await tick()
+    expect(screen.getByTestId('connection-state').textContent).toBe('Paused: quota')
+  })
+})
+
+describe('watchlist tabs and adding symbols', () => {
+  it('creates, renames and (after confirming) deletes a watchlist', async () => {
+    const { api } = await setup()
+    const tabs = screen.getByTestId('watchlist-tabs')
+    await fireEvent.click(within(tabs).getByRole('button', { name: 'New list' }))
+    await fireEvent.input(screen.getByLabelText('New watchlist name'), {
+      target: { value: 'Asia' },
+    })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    await waitFor(() =>
+      expect(within(tabs).getByRole('tab', { name: 'Asia' }).getAttribute('aria-selected')).toBe(
+        'true',
+      ),
+    )
+
+    await fireEvent.click(within(tabs).getByRole('button', { name: 'Rename' }))
+    await fireEvent.input(screen.getByLabelText('Watchlist name'), { target: { value: 'Asia FX' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(within(tabs).getByRole('tab', { name: 'Asia FX' })).toBeTruthy())
+
+    await fireEvent.click(within(tabs).getByRole('button', { name: 'Delete' }))
+    expect(api.callsOf('deleteWatchlist')).toHaveLength(0)
+    await fireEvent.click(screen.getByRole('button', { name: 'Confirm delete' }))
+    await waitFor(() => expect(within(tabs).queryByRole('tab', { name: 'Asia FX' })).toBeNull())
+    expect(api.state.watchlists.map((w) => w.name)).toEqual(['Main'])
+  })
+
+  it('rejects a malformed symbol inline without calling the host, and adds a valid one as a row', async () => {
+    const { api } = await setup()
+    const input = screen.getByLabelText('Add symbol')
+    await fireEvent.input(input, { target: { value: 'BTCUSDT' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }))
+    expect(screen.getByRole('alert').textContent).toContain('is not market:SYMBOL')
+    expect(api.callsOf('addSymbol')).toHaveLength(0)
+
+    await fireEvent.input(input, { target: { value: 'fx:usdjpy' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Add' }))
+    await waitFor(() => expect(document.querySelector('tr[data-key="fx:USDJPY"]')).not.toBeNull())
+    expect(api.callsOf('addSymbol')).toEqual([{ id: 'w1', key: 'fx:USDJPY' }])
+  })
+
+  it('moves the selected symbol with Alt+ArrowDown and removes it with Delete', async () => {
+    const { api } = await setup()
+    await fireEvent.keyDown(window, { key: 'j' })
+    await fireEvent.keyDown(window, { key: 'ArrowDown', altKey: true })
+    await waitFor(() =>
+      expect(api.state.watchlists[0]?.symbols).toEqual(['fx:EURUSD', 'crypto:BTCUSDT']),
+    )
+    await fireEvent.keyDown(window, { key: 'Delete' })
+    await waitFor(() => expect(api.state.watchlists[0]?.symbols).toEqual(['fx:EURUSD']))
+  })
+})
+
+describe('alerts', () => {
+  it('sends the right addAlert params from the panel form, prefilled by "a" on a row', async () => {
+    const { api } = await setup()
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'a' })
+    const panel = screen.getByTestId('alerts-panel')
+    await waitFor(() =>
+      expect((within(panel).getByLabelText('Symbol') as HTMLInputElement).value).toBe(
+        'crypto:BTCUSDT',
+      ),
+    )
+    await fireEvent.change(within(panel).getByLabelText('Condition'), {
+      target: { value: 'crosses' },
+    })
+    await fireEvent.input(within(panel).getByLabelText('Price'), { target: { value: '65000' } })
+    await fireEvent.change(within(panel).getByLabelText('Repeat'), { target: { value: 'rearm' } })
+    await fireEvent.click(within(panel).getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toEqual({
+      key: 'crypto:BTCUSDT',
+      condition: { kind: 'crosses', price: 65000 },
+      repeat: 'rearm',
+      cooldownSec: 60,
+      note: '',
+    })
+    await waitFor(() => expect(within(panel).getByTestId('alert-state').textContent).toBe('armed'))
+  })
+
+  it('shows a toast when an alert fires, marked for status readers', async () => {
+    const { api } = await setup()
+    api.emit({
+      type: 'alertFired',
+      alert: {
+        id: 'f1',
+        ruleId: 'a1',
+        key: 'fx:EURUSD',
+        message: 'EURUSD above 1.1',
+        price: 1.1,
+        at: 1,
+        whileAway: false,
+      },
+    })
+    await tick()
+    const toast = screen.getByTestId('toast')
+    expect(toast.textContent).toContain('EURUSD above 1.1')
+    expect(toast.closest('[role="status"]')?.getAttribute('aria-live')).toBe('polite')
+  })
+})
+
+describe('settings and notices', () => {
+  it('sends the API key once and afterwards shows only the masked form, never the key', async () => {
+    const { api } = await setup()
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
+    const field = screen.getByLabelText('API key') as HTMLInputElement
+    expect(field.type).toBe('password')
+    await fireEvent.input(field, { target: { value: 'sk-live-1234abcd' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
+    await waitFor(() => expect(screen.getByTestId('key-masked').textContent).toBe('••••abcd'))
+    expect(api.apiKeyForTest).toBe('sk-live-1234abcd')
+    expect(document.body.innerHTML).not.toContain('sk-live-1234abcd')
+    const values = [...document.querySelectorAll('input')].map((i) => i.value)
+    expect(values).not.toContain('sk-live-1234abcd')
+    expect(screen.getByRole('button', { name: 'Replace' })).toBeTruthy()
+    await fireEvent.click(screen.getByRole('button', { name: 'Remove' }))
+    await waitFor(() => expect(screen.queryByTestId('key-masked')).toBeNull())
+  })
+
+  it('changes the theme through updateSettings and reflects it on data-theme', async () => {
+    const { api } = await setup()
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
+    await fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } })
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'))
+    expect(api.callsOf('updateSettings')).toEqual([{ theme: 'dark' }])
+    expect(api.state.settings.closeToTray).toBe(true)
+  })
+
+  it('shows notices as dismissible banners', async () => {
+    const { api } = await setup({
+      notices: [
+        {
+          id: 'n1',
+          level: 'error',
+          code: 'STORAGE_CORRUPT',
+          message: 'watchlists.json was unreadable',
+          at: 1,
+        },
+      ],
+    })
+    expect(screen.getByText('watchlists.json was unreadable')).toBeTruthy()
+    await fireEvent.click(screen.getByRole('button', { name: 'Dismiss notice STORAGE_CORRUPT' }))
+    await waitFor(() => expect(screen.queryByText('watchlists.json was unreadable')).toBeNull())
+    expect(api.state.notices).toEqual([])
+  })
+})

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest'
+import type { BridgeEvent } from '../../../shared/bridge'
+import { BridgeError } from './bridge-error'
+import { bridgeUrl, createWebApi, type BridgeSocket } from './web-api'
+
+/** An in-memory socket pair end: the page side of a host we script in the test. */
+class LoopSocket implements BridgeSocket {
+  readyState = 0
+  sent: Array<{ id: number; command: string; params: unknown }> = []
+  onopen: ((ev: unknown) => void) | null = null
+  onclose: ((ev: unknown) => void) | null = null
+  onerror: ((ev: unknown) => void) | null = null
+  onmessage: ((ev: { data: unknown }) => void) | null = null
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as { id: number; command: string; params: unknown })
+  }
+  close(): void {
+    this.readyState = 3
+    this.onclose?.({})
+  }
+  open(): void {
+    this.readyState = 1
+    this.onopen?.({})
+  }
+  deliver(frame: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(frame) })
+  }
+}
+
+function harness(): {
+  sockets: LoopSocket[]
+  timers: Array<{ fn: () => void; ms: number }>
+  api: ReturnType<typeof createWebApi>
+} {
+  const sockets: LoopSocket[] = []
+  const timers: Array<{ fn: () => void; ms: number }> = []
+  const api = createWebApi({
+    url: 'ws://127.0.0.1:1/bridge?token=t',
+    createSocket: () => {
+      const s = new LoopSocket()
+      sockets.push(s)
+      return s
+    },
+    random: () => 0.5,
+    setTimer: (fn, ms) => {
+      timers.push({ fn, ms })
+      return timers.length
+    },
+    clearTimer: () => undefined,
+  })
+  return { sockets, timers, api }
+}
+
+const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
+
+describe('web bridge API', () => {
+  it('builds the bridge URL from the page address and its token', () => {
+    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5173', search: '?token=a b' })).toBe(
+      'ws://127.0.0.1:5173/bridge?token=a%20b',
+    )
+  })
+
+  it('queues a command until the socket opens, then resolves with the parsed result', async () => {
+    const { sockets, api } = harness()
+    const result = api.invoke('suggestSymbols', { query: 'btc' })
+    const s = sockets[0]!
+    expect(s.sent).toHaveLength(0)
+    s.open()
+    expect(s.sent[0]).toMatchObject({ command: 'suggestSymbols', params: { query: 'btc' } })
+    s.deliver({
+      kind: 'response',
+      id: s.sent[0]!.id,
+      outcome: { ok: true, result: ['crypto:BTCUSDT'] },
+    })
+    await expect(result).resolves.toEqual(['crypto:BTCUSDT'])
+  })
+
+  it('rejects with the host error code, and rejects results outside the contract', async () => {
+    const { sockets, api } = harness()
+    sockets[0]!.open()
+    const failing = api.invoke('addSymbol', { id: 'w1', key: 'fx:XXX' })
+    const bad = api.invoke('suggestSymbols', { query: 'x' })
+    const [a, b] = sockets[0]!.sent
+    sockets[0]!.deliver({
+      kind: 'response',
+      id: a!.id,
+      outcome: { ok: false, error: { code: 'UNKNOWN_SYMBOL', message: 'no' } },
+    })
+    sockets[0]!.deliver({ kind: 'response', id: b!.id, outcome: { ok: true, result: [42] } })
+    await expect(failing).rejects.toMatchObject({ code: 'UNKNOWN_SYMBOL' })
+    await expect(bad).rejects.toMatchObject({ code: 'BAD_FRAME' })
+  })
+
+  it('passes valid events to subscribers and drops malformed ones', () => {
+    const { sockets, api } = harness()
+    const seen: BridgeEvent[] = []
+    api.subscribe((e) => seen.push(e))
+    sockets[0]!.open()
+    sockets[0]!.deliver({ kind: 'event', event: { type: 'openSymbol', key: 'fx:EURUSD' } })
+    sockets[0]!.deliver({ kind: 'event', event: { type: 'quotes', quotes: [{ last: 1 }] } })
+    sockets[0]!.onmessage?.({ data: 'not json' })
+    expect(seen).toEqual([{ type: 'openSymbol', key: 'fx:EURUSD' }])
+  })
+
+  it('fails in-flight commands on disconnect and reconnects with backoff, reporting the reconnect', async () => {
+    const { sockets, timers, api } = harness()
+    const states: Array<[string, boolean]> = []
+    api.onConnection((s, re) => states.push([s, re]))
+    sockets[0]!.open()
+    const inflight = api.invoke('getSnapshot', {})
+    sockets[0]!.close()
+    await expect(inflight).rejects.toBeInstanceOf(BridgeError)
+    const retry = timers.filter((t) => t.ms < 30_000).at(-1)!
+    expect(retry.ms).toBe(125) // full jitter: 0.5 * 250 ms on the first attempt
+    retry.fn()
+    sockets[1]!.open()
+    expect(states).toEqual([
+      ['open', false],
+      ['waiting', false],
+      ['connecting', false],
+      ['open', true],
+    ])
+    await flush()
+  })
+})

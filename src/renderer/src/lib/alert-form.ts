@@ -1,0 +1,104 @@
+import type { AlertCondition, AlertRuleInput } from '../../../shared/alert'
+import { parseSymbolKey, symbolKey } from '../../../shared/market'
+
+/**
+ * The alert form's fields as typed (strings from inputs) and their translation into the bridge's
+ * addAlert params. Validation messages are for the trader, shown inline next to the form.
+ */
+export type AlertKind = AlertCondition['kind']
+
+export interface AlertDraft {
+  key: string
+  kind: AlertKind
+  /** Price for above/below/crosses, percent for dayChangePct/movePct. */
+  value: string
+  minutes: string
+  repeat: 'once' | 'rearm'
+  cooldownSec: string
+  note: string
+}
+
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  above: 'Price above',
+  below: 'Price below',
+  crosses: 'Price crosses',
+  dayChangePct: 'Day change %',
+  movePct: 'Moves X% in N min',
+}
+
+export function emptyDraft(key = ''): AlertDraft {
+  return {
+    key,
+    kind: 'above',
+    value: '',
+    minutes: '5',
+    repeat: 'once',
+    cooldownSec: '60',
+    note: '',
+  }
+}
+
+export type DraftResult = { ok: true; input: AlertRuleInput } | { ok: false; message: string }
+
+function num(text: string): number | null {
+  if (text.trim() === '') return null
+  const n = Number(text)
+  return Number.isFinite(n) ? n : null
+}
+
+export function draftToInput(draft: AlertDraft): DraftResult {
+  const ref = parseSymbolKey(draft.key)
+  if (ref === null)
+    return { ok: false, message: 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT' }
+  const value = num(draft.value)
+  if (value === null) return { ok: false, message: 'Enter a number' }
+  let condition: AlertCondition
+  switch (draft.kind) {
+    case 'above':
+    case 'below':
+    case 'crosses':
+      if (value <= 0) return { ok: false, message: 'Price must be above zero' }
+      condition = { kind: draft.kind, price: value }
+      break
+    case 'dayChangePct':
+      if (value === 0) return { ok: false, message: 'Percent must not be zero' }
+      condition = { kind: 'dayChangePct', pct: value }
+      break
+    case 'movePct': {
+      const minutes = num(draft.minutes)
+      if (value <= 0) return { ok: false, message: 'Percent must be above zero' }
+      if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+        return { ok: false, message: 'Minutes must be a whole number from 1 to 1440' }
+      condition = { kind: 'movePct', pct: value, minutes }
+      break
+    }
+  }
+  const cooldown = num(draft.cooldownSec)
+  if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 86_400)
+    return { ok: false, message: 'Cooldown must be 0 to 86400 seconds' }
+  return {
+    ok: true,
+    input: {
+      key: symbolKey(ref.market, ref.symbol),
+      condition,
+      repeat: draft.repeat,
+      cooldownSec: cooldown,
+      note: draft.note.trim().slice(0, 200),
+    },
+  }
+}
+
+export function describeCondition(condition: AlertCondition): string {
+  switch (condition.kind) {
+    case 'above':
+      return `above ${condition.price}`
+    case 'below':
+      return `below ${condition.price}`
+    case 'crosses':
+      return `crosses ${condition.price}`
+    case 'dayChangePct':
+      return `day change ${condition.pct > 0 ? '≥ +' : '≤ '}${condition.pct}%`
+    case 'movePct':
+      return `moves ${condition.pct}% in ${condition.minutes} min`
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import {
+  formatAge,
+  formatChange,
+  formatPercent,
+  formatPrice,
+  formatVolume,
+  pricePrecision,
+} from './format'
+
+describe('price formatting per market', () => {
+  it('quotes fx with 5 decimals and JPY pairs with 3', () => {
+    expect(formatPrice(1.084567, 'fx', 'EURUSD')).toBe('1.08457')
+    expect(formatPrice(151.2345, 'fx', 'USDJPY')).toBe('151.235')
+  })
+  it('scales crypto decimals with magnitude', () => {
+    expect(formatPrice(64321.5, 'crypto', 'BTCUSDT')).toBe('64,321.50')
+    expect(formatPrice(2.5, 'crypto', 'XRPUSDT')).toBe('2.5000')
+    expect(pricePrecision('crypto', 'SHIBUSDT', 0.00001234)).toBe(8)
+  })
+  it('uses 2-3 decimals for cn/hk stocks and 2 for indices', () => {
+    expect(formatPrice(3.456, 'hk', '00700')).toBe('3.456')
+    expect(formatPrice(345.6, 'hk', '00700')).toBe('345.60')
+    expect(formatPrice(12.3, 'cn', '600519')).toBe('12.30')
+    expect(formatPrice(5123.456, 'index', 'SPX')).toBe('5,123.46')
+  })
+  it('shows a dash for missing values, never 0', () => {
+    expect(formatPrice(null, 'fx', 'EURUSD')).toBe('—')
+    expect(formatPercent(undefined)).toBe('—')
+    expect(formatVolume(null)).toBe('—')
+  })
+  it('signs changes and percents', () => {
+    expect(formatChange(0.0012, 'fx', 'EURUSD', 1.08)).toBe('+0.00120')
+    expect(formatChange(-12.5, 'crypto', 'BTCUSDT', 64000)).toBe('−12.50')
+    expect(formatPercent(-1.234)).toBe('−1.23%')
+  })
+  it('abbreviates volume', () => {
+    expect(formatVolume(1_234_567)).toBe('1.2M')
+    expect(formatVolume(950)).toBe('950')
+  })
+})
+
+describe('quote age', () => {
+  const now = new Date(2025, 10, 21, 16, 30, 0).getTime()
+  it('says seconds within a minute and minutes within an hour', () => {
+    expect(formatAge(now - 12_000, now)).toBe('12 s ago')
+    expect(formatAge(now - 5 * 60_000, now)).toBe('5 min ago')
+  })
+  it('says "as of HH:MM" for older values, with the date when not today', () => {
+    expect(formatAge(new Date(2025, 10, 21, 14, 3).getTime(), now)).toBe('as of 14:03')
+    expect(formatAge(new Date(2025, 10, 20, 9, 5).getTime(), now)).toBe('as of Nov 20 09:05')
+  })
+})

@@ -1,0 +1,115 @@
+import type { Market } from '../../../shared/market'
+
+/**
+ * Number and time formatting as a trader reads it. Precision follows the market's quoting
+ * convention, not the raw float: FX majors quote five decimals, JPY pairs three, crypto scales
+ * with magnitude (BTC at 2, a sub-cent token at 8), cn/hk stocks 2-3, indices 2.
+ */
+
+export const MISSING = '—'
+
+export function pricePrecision(market: Market, symbol: string, value: number): number {
+  const abs = Math.abs(value)
+  switch (market) {
+    case 'fx':
+      return symbol.includes('JPY') ? 3 : 5
+    case 'crypto':
+    case 'usdt-futures':
+      if (abs >= 1000) return 2
+      if (abs >= 1) return 4
+      if (abs >= 0.01) return 6
+      return 8
+    case 'hk':
+      // HKEX tick sizes go down to 0.001 for low-priced shares.
+      return abs < 10 ? 3 : 2
+    case 'cn':
+      return abs < 1 ? 3 : 2
+    case 'index':
+      return 2
+    default:
+      return abs < 1 ? 4 : 2
+  }
+}
+
+const formatters = new Map<number, Intl.NumberFormat>()
+function fixed(decimals: number): Intl.NumberFormat {
+  let f = formatters.get(decimals)
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    })
+    formatters.set(decimals, f)
+  }
+  return f
+}
+
+export function formatPrice(
+  value: number | null | undefined,
+  market: Market,
+  symbol: string,
+): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+  return fixed(pricePrecision(market, symbol, value)).format(value)
+}
+
+/** A signed price change at the same precision as the price it changes (judged by `ref`). */
+export function formatChange(
+  value: number | null | undefined,
+  market: Market,
+  symbol: string,
+  ref: number | null | undefined,
+): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+  const decimals = pricePrecision(market, symbol, ref ?? value)
+  const text = fixed(decimals).format(Math.abs(value))
+  return `${value > 0 ? '+' : value < 0 ? '−' : ''}${text}`
+}
+
+export function formatPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+  const text = fixed(2).format(Math.abs(value))
+  return `${value > 0 ? '+' : value < 0 ? '−' : ''}${text}%`
+}
+
+const UNITS: Array<[number, string]> = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+]
+
+export function formatVolume(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+  const abs = Math.abs(value)
+  for (const [size, unit] of UNITS) {
+    if (abs >= size) return `${fixed(abs / size >= 100 ? 0 : 1).format(value / size)}${unit}`
+  }
+  return fixed(abs >= 100 || Number.isInteger(value) ? 0 : 2).format(value)
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n)
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** Local wall-clock time, e.g. "14:03", or "Nov 21 14:03" when not today. */
+export function formatClock(ts: number, now: number): string {
+  const d = new Date(ts)
+  const today = new Date(now)
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`
+  const sameDay =
+    d.getFullYear() === today.getFullYear() &&
+    d.getMonth() === today.getMonth() &&
+    d.getDate() === today.getDate()
+  return sameDay ? hm : `${MONTHS[d.getMonth()] ?? ''} ${d.getDate()} ${hm}`
+}
+
+/** How old a value is: "12 s ago" / "5 min ago" within the hour, then "as of 14:03". */
+export function formatAge(ts: number, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - ts) / 1000))
+  if (seconds < 60) return `${seconds} s ago`
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`
+  return `as of ${formatClock(ts, now)}`
+}

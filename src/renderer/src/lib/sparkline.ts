@@ -1,0 +1,61 @@
+/**
+ * Recent last prices for a row's sparkline, kept in the renderer only. One sample per `stepMs`
+ * (later ticks in the same step overwrite it), so 10k ticks/s cost a number write, not a redraw.
+ */
+export class SparkSeries {
+  private readonly values: Float64Array
+  private count = 0
+  private start = 0
+  private lastSampleAt = Number.NEGATIVE_INFINITY
+
+  constructor(
+    readonly capacity = 60,
+    private readonly stepMs = 1000,
+  ) {
+    this.values = new Float64Array(capacity)
+  }
+
+  /** Records a price; returns true when a new point was added (the line's shape moved on). */
+  push(price: number, now: number): boolean {
+    if (this.count > 0 && now - this.lastSampleAt < this.stepMs) {
+      this.values[(this.start + this.count - 1) % this.capacity] = price
+      return false
+    }
+    this.lastSampleAt = now
+    if (this.count < this.capacity) {
+      this.values[(this.start + this.count) % this.capacity] = price
+      this.count++
+    } else {
+      this.values[this.start] = price
+      this.start = (this.start + 1) % this.capacity
+    }
+    return true
+  }
+
+  toArray(): number[] {
+    const out: number[] = []
+    for (let i = 0; i < this.count; i++)
+      out.push(this.values[(this.start + i) % this.capacity] ?? 0)
+    return out
+  }
+}
+
+/** SVG polyline points for `values` scaled into width x height (y grows downward). */
+export function sparkPoints(values: readonly number[], width: number, height: number): string {
+  if (values.length < 2) return ''
+  let min = Number.POSITIVE_INFINITY
+  let max = Number.NEGATIVE_INFINITY
+  for (const v of values) {
+    if (v < min) min = v
+    if (v > max) max = v
+  }
+  const span = max - min
+  const dx = width / (values.length - 1)
+  const parts: string[] = []
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? min
+    const y = span === 0 ? height / 2 : height - ((v - min) / span) * height
+    parts.push(`${(i * dx).toFixed(1)},${y.toFixed(1)}`)
+  }
+  return parts.join(' ')
+}

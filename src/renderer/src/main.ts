@@ -1,0 +1,13 @@
+import { mount } from 'svelte'
+import App from './App.svelte'
+import { openBridge } from './bridge'
+import { AppState } from './state/app-state.svelte'
+import './app.css'
+
+const bridge = openBridge()
+const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)')
+const app = new AppState(bridge.api, { reducedMotion: () => reducedMotion?.matches ?? false })
+const target = document.getElementById('app')
+if (target === null) throw new Error('index.html has no #app element')
+
+mount(App, { target, props: { app, connection: bridge.connection } })

@@ -1,0 +1,178 @@
+import type { AlertRule, AlertRuleState, FiredAlert } from '../../../shared/alert'
+import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
+import type { QuotePatch } from '../../../shared/quote'
+import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
+import type { FeedStatus } from '../../../shared/status'
+import type { Watchlist } from '../../../shared/watchlist'
+import { errorMessage } from '../bridge/bridge-error'
+import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
+
+/**
+ * The renderer's copy of the app: the snapshot, then kept current by bridge events. Whole
+ * collections that arrive whole (watchlists, alerts, settings) are $state.raw and replaced;
+ * quotes go to per-row state in the QuoteBook.
+ *
+ * Lifecycle: loading --snapshot--> ready; a host reconnect calls load() again (events may have
+ * been missed while the bridge was down, so only a fresh snapshot is trustworthy).
+ */
+
+declare global {
+  var __tickdeskRendered: ((patches: readonly QuotePatch[]) => void) | undefined
+}
+
+export interface Toast {
+  id: string
+  alert: FiredAlert
+}
+
+export const TOAST_MS = 8000
+
+const INITIAL_STATUS: FeedStatus = {
+  state: 'connecting',
+  code: null,
+  message: '',
+  retryAt: null,
+  stream: { state: 'idle', symbols: 0, cap: 0 },
+  budget: { usedLastMinute: 0, perMinute: 0, callsToday: 0 },
+  plan: 'free',
+  demo: false,
+}
+
+export interface AppStateOptions extends QuoteBookOptions {
+  /** How often ages ("12 s ago") and countdowns re-render. */
+  tickMs?: number
+}
+
+export class AppState {
+  watchlists = $state.raw<Watchlist[]>([])
+  activeWatchlistId = $state<string | null>(null)
+  status = $state.raw<FeedStatus>(INITIAL_STATUS)
+  alerts = $state.raw<AlertRule[]>([])
+  alertStates = $state.raw<AlertRuleState[]>([])
+  alertHistory = $state.raw<FiredAlert[]>([])
+  settings = $state.raw<Settings>(SettingsSchema.parse({}))
+  keyInfo = $state.raw<KeyInfo>({ hasKey: false, masked: '', storage: 'none', warning: null })
+  notices = $state.raw<Notice[]>([])
+  version = $state('')
+  ready = $state(false)
+  loadError = $state<string | null>(null)
+  hostConnected = $state(true)
+  toasts = $state.raw<Toast[]>([])
+  /** The symbol whose detail view is open. */
+  openKey = $state<string | null>(null)
+  now = $state(0)
+  readonly book: QuoteBook
+
+  private readonly clockNow: () => number
+  private readonly setTimer: (fn: () => void, ms: number) => unknown
+
+  constructor(
+    readonly api: TickdeskApi,
+    private readonly options: AppStateOptions = {},
+  ) {
+    this.clockNow = options.now ?? Date.now
+    this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
+    this.book = new QuoteBook(options)
+    this.now = this.clockNow()
+  }
+
+  get activeWatchlist(): Watchlist | null {
+    return (
+      this.watchlists.find((w) => w.id === this.activeWatchlistId) ?? this.watchlists[0] ?? null
+    )
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.applySnapshot(await this.api.invoke('getSnapshot', {}))
+      this.loadError = null
+    } catch (err) {
+      this.loadError = errorMessage(err)
+    }
+  }
+
+  applySnapshot(s: Snapshot): void {
+    this.watchlists = s.watchlists
+    this.activeWatchlistId = s.activeWatchlistId
+    this.status = s.status
+    this.alerts = s.alerts
+    this.alertStates = s.alertStates
+    this.alertHistory = s.alertHistory
+    this.settings = s.settings
+    this.keyInfo = s.keyInfo
+    this.notices = s.notices
+    this.version = s.version
+    this.book.load(s.quotes, s.symbolStatuses)
+    this.ready = true
+  }
+
+  /** Subscribes to bridge events and starts the age clock; returns the stop function. */
+  start(): () => void {
+    const unsubscribe = this.api.subscribe((event) => this.handle(event))
+    let running = true
+    const tick = (): void => {
+      if (!running) return
+      this.now = this.clockNow()
+      this.setTimer(tick, this.options.tickMs ?? 1000)
+    }
+    tick()
+    return () => {
+      running = false
+      unsubscribe()
+    }
+  }
+
+  handle(event: BridgeEvent): void {
+    switch (event.type) {
+      case 'quotes': {
+        this.book.applyPatches(event.quotes)
+        const hook = globalThis.__tickdeskRendered
+        // Svelte flushes DOM updates in a microtask queued by the writes above; ours runs after it.
+        if (hook !== undefined) queueMicrotask(() => hook(event.quotes))
+        break
+      }
+      case 'status':
+        this.status = event.status
+        break
+      case 'symbolStatuses':
+        this.book.applyStatuses(event.statuses, false)
+        break
+      case 'watchlists':
+        this.watchlists = event.watchlists
+        this.activeWatchlistId = event.activeWatchlistId
+        break
+      case 'alerts':
+        this.alerts = event.alerts
+        this.alertStates = event.alertStates
+        this.alertHistory = event.alertHistory
+        break
+      case 'alertFired':
+        this.showToast(event.alert)
+        break
+      case 'settings':
+        this.settings = event.settings
+        this.keyInfo = event.keyInfo
+        break
+      case 'notices':
+        this.notices = event.notices
+        break
+      case 'openSymbol':
+        this.openKey = event.key
+        break
+    }
+  }
+
+  showToast(alert: FiredAlert): void {
+    const id = `${alert.id}-${this.clockNow()}`
+    this.toasts = [...this.toasts.slice(-4), { id, alert }]
+    this.setTimer(() => this.dismissToast(id), TOAST_MS)
+  }
+
+  dismissToast(id: string): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id)
+  }
+
+  alertState(ruleId: string): AlertRuleState | null {
+    return this.alertStates.find((s) => s.ruleId === ruleId) ?? null
+  }
+}

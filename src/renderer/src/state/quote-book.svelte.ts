@@ -1,0 +1,95 @@
+import type { Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
+import { FLASH_MS, RowState } from './row-state.svelte'
+
+/**
+ * All rows by symbol key, created on first sight and kept while the page lives (switching tabs
+ * back and forth must not lose sparklines). Flashes end through one sweep timer, not a timer per
+ * tick: 10k ticks/s must not mean 10k setTimeout calls.
+ */
+export interface QuoteBookOptions {
+  now?: () => number
+  setTimer?: (fn: () => void, ms: number) => unknown
+  /** prefers-reduced-motion: no flash at all. */
+  reducedMotion?: () => boolean
+}
+
+/* eslint-disable svelte/prefer-svelte-reactivity -- the collections are bookkeeping; reactivity lives in each RowState's fields, which is what keeps ticks cheap. */
+export class QuoteBook {
+  private readonly rows = new Map<string, RowState>()
+  private readonly flashing = new Set<RowState>()
+  private sweepScheduled = false
+  private readonly now: () => number
+  private readonly setTimer: (fn: () => void, ms: number) => unknown
+  private readonly reducedMotion: () => boolean
+
+  constructor(options: QuoteBookOptions = {}) {
+    this.now = options.now ?? Date.now
+    this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
+    this.reducedMotion = options.reducedMotion ?? ((): boolean => false)
+  }
+
+  row(key: string): RowState {
+    let r = this.rows.get(key)
+    if (r === undefined) {
+      r = new RowState(key)
+      this.rows.set(key, r)
+    }
+    return r
+  }
+
+  has(key: string): boolean {
+    return this.rows.has(key)
+  }
+
+  /** Snapshot quotes (cached on start-up): no flash, they are not price moves. */
+  load(quotes: readonly Quote[], statuses: readonly SymbolStatus[]): void {
+    const now = this.now()
+    for (const q of quotes) this.row(q.key).apply(q, now)
+    this.applyStatuses(statuses, true)
+  }
+
+  applyPatches(patches: readonly QuotePatch[]): void {
+    const now = this.now()
+    const animate = !this.reducedMotion()
+    for (const p of patches) {
+      const row = this.row(p.key)
+      const direction = row.apply(p, now)
+      if (direction !== null && animate) {
+        row.flash = direction
+        row.flashUntil = now + FLASH_MS
+        this.flashing.add(row)
+      }
+    }
+    if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS)
+  }
+
+  /** `complete`: the list names every symbol with a problem, so rows not in it are fine again. */
+  applyStatuses(statuses: readonly SymbolStatus[], complete: boolean): void {
+    const seen = new Set<string>()
+    for (const s of statuses) {
+      this.row(s.key).applyStatus(s)
+      seen.add(s.key)
+    }
+    if (!complete) return
+    for (const [key, row] of this.rows) if (!seen.has(key)) row.applyStatus(null)
+  }
+
+  private scheduleSweep(ms: number): void {
+    if (this.sweepScheduled) return
+    this.sweepScheduled = true
+    this.setTimer(() => this.sweep(), ms)
+  }
+
+  private sweep(): void {
+    this.sweepScheduled = false
+    const now = this.now()
+    let next = Number.POSITIVE_INFINITY
+    for (const row of this.flashing) {
+      if (row.flashUntil <= now) {
+        row.flash = null
+        this.flashing.delete(row)
+      } else next = Math.min(next, row.flashUntil)
+    }
+    if (this.flashing.size > 0) this.scheduleSweep(Math.max(16, next - now))
+  }
+}

@@ -1,0 +1,328 @@
+import {
+  COMMANDS,
+  type BridgeEvent,
+  type CommandName,
+  type CommandParams,
+  type CommandResult,
+  type DoctorReport,
+  type Snapshot,
+  type TickdeskApi,
+} from '../../../shared/bridge'
+import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
+import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import type { FeedStatus } from '../../../shared/status'
+import type { Bar, Quote, QuotePatch } from '../../../shared/quote'
+import { BridgeError } from '../bridge/bridge-error'
+
+/**
+ * An in-memory host for component tests: it keeps real state, validates params and results with
+ * the contract's schemas exactly as a host does, and emits the same events a host would after each
+ * change. `calls` records what the renderer sent, so tests can assert on addAlert params etc.
+ */
+
+export function baseStatus(over: Partial<FeedStatus> = {}): FeedStatus {
+  return {
+    state: 'live',
+    code: null,
+    message: '',
+    retryAt: null,
+    stream: { state: 'open', symbols: 2, cap: 10 },
+    budget: { usedLastMinute: 3, perMinute: 27, callsToday: 42 },
+    plan: 'free',
+    demo: false,
+    ...over,
+  }
+}
+
+export function quote(key: string, over: Partial<Quote> = {}): Quote {
+  const ref = parseSymbolKey(key)
+  if (ref === null) throw new BridgeError('INVALID_SYMBOL', key)
+  return {
+    key,
+    market: ref.market,
+    symbol: ref.symbol,
+    last: null,
+    change: null,
+    changePercent: null,
+    open: null,
+    high: null,
+    low: null,
+    prevClose: null,
+    volume: null,
+    quoteVolume: null,
+    bid: null,
+    ask: null,
+    bidSize: null,
+    askSize: null,
+    ts: 0,
+    receivedAt: 0,
+    source: 'stream',
+    stale: false,
+    ...over,
+  }
+}
+
+export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
+  return {
+    watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT', 'fx:EURUSD'] }],
+    activeWatchlistId: 'w1',
+    quotes: [],
+    symbolStatuses: [],
+    status: baseStatus(),
+    alerts: [],
+    alertStates: [],
+    alertHistory: [],
+    settings: SettingsSchema.parse({}),
+    keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null },
+    notices: [],
+    version: '0.1.0-test',
+    ...over,
+  }
+}
+
+export interface RecordedCall {
+  name: CommandName
+  params: unknown
+}
+
+type Handlers = { [N in CommandName]: (params: CommandResultParams<N>) => unknown }
+type CommandResultParams<N extends CommandName> = ReturnType<
+  (typeof COMMANDS)[N]['params']['parse']
+>
+
+export class FakeTickdeskApi implements TickdeskApi {
+  readonly host = 'web' as const
+  readonly calls: RecordedCall[] = []
+  state: Snapshot
+  candles: Bar[] = []
+  suggestions: string[] = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'fx:EURUSD', 'fx:USDJPY']
+  doctor: DoctorReport = {
+    ok: true,
+    baseUrl: 'http://127.0.0.1:1',
+    plan: 'free',
+    requestsSpent: 2,
+    checks: [{ name: 'auth', ok: true, code: null, message: 'key accepted', latencyMs: 12 }],
+  }
+  /** The full key as the host would store it; the fake never returns it, like a real host. */
+  private storedKey: string | null = null
+  private readonly listeners = new Set<(event: BridgeEvent) => void>()
+  private nextId = 1
+
+  constructor(snapshot: Snapshot = baseSnapshot()) {
+    this.state = structuredClone(snapshot)
+  }
+
+  get apiKeyForTest(): string | null {
+    return this.storedKey
+  }
+
+  subscribe(listener: (event: BridgeEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  emit(event: BridgeEvent): void {
+    for (const l of this.listeners) l(event)
+  }
+
+  pushQuotes(quotes: QuotePatch[]): void {
+    this.emit({ type: 'quotes', quotes })
+  }
+
+  setStatus(status: FeedStatus): void {
+    this.state.status = status
+    this.emit({ type: 'status', status })
+  }
+
+  callsOf(name: CommandName): unknown[] {
+    return this.calls.filter((c) => c.name === name).map((c) => c.params)
+  }
+
+  async invoke<N extends CommandName>(
+    name: N,
+    params: CommandParams<N>,
+  ): Promise<CommandResult<N>> {
+    this.calls.push({ name, params: structuredClone(params) })
+    const parsed = COMMANDS[name].params.safeParse(params)
+    if (!parsed.success) throw new BridgeError('INVALID_REQUEST', parsed.error.message)
+    const handler = this.handlers[name] as (p: unknown) => unknown
+    const result = handler(parsed.data)
+    return COMMANDS[name].result.parse(result) as CommandResult<N>
+  }
+
+  private watchlist(id: string): Snapshot['watchlists'][number] {
+    const w = this.state.watchlists.find((x) => x.id === id)
+    if (!w) throw new BridgeError('NOT_FOUND', `No watchlist ${id}`)
+    return w
+  }
+
+  private emitWatchlists(): void {
+    this.emit({
+      type: 'watchlists',
+      watchlists: structuredClone(this.state.watchlists),
+      activeWatchlistId: this.state.activeWatchlistId,
+    })
+  }
+
+  private emitAlerts(): void {
+    const s = this.state
+    this.emit({
+      type: 'alerts',
+      alerts: structuredClone(s.alerts),
+      alertStates: structuredClone(s.alertStates),
+      alertHistory: structuredClone(s.alertHistory),
+    })
+  }
+
+  private keyInfo(): KeyInfo {
+    const k = this.storedKey
+    return k === null
+      ? { hasKey: false, masked: '', storage: 'none', warning: null }
+      : { hasKey: true, masked: `••••${k.slice(-4)}`, storage: 'memory', warning: null }
+  }
+
+  private readonly handlers: Handlers = {
+    getSnapshot: () => structuredClone(this.state),
+    createWatchlist: ({ name }) => {
+      const w = { id: `w${100 + this.nextId++}`, name, symbols: [] }
+      this.state.watchlists.push(w)
+      this.state.activeWatchlistId = w.id
+      this.emitWatchlists()
+      return w
+    },
+    renameWatchlist: ({ id, name }) => {
+      this.watchlist(id).name = name
+      this.emitWatchlists()
+      return null
+    },
+    deleteWatchlist: ({ id }) => {
+      this.watchlist(id)
+      this.state.watchlists = this.state.watchlists.filter((w) => w.id !== id)
+      if (this.state.activeWatchlistId === id)
+        this.state.activeWatchlistId = this.state.watchlists[0]?.id ?? null
+      this.emitWatchlists()
+      return null
+    },
+    reorderWatchlists: ({ ids }) => {
+      const byId = new Map(this.state.watchlists.map((w) => [w.id, w]))
+      const ordered = ids.flatMap((id) => byId.get(id) ?? [])
+      const rest = this.state.watchlists.filter((w) => !ids.includes(w.id))
+      this.state.watchlists = [...ordered, ...rest]
+      this.emitWatchlists()
+      return null
+    },
+    setActiveWatchlist: ({ id }) => {
+      this.watchlist(id)
+      this.state.activeWatchlistId = id
+      this.emitWatchlists()
+      return null
+    },
+    addSymbol: ({ id, key }) => {
+      const ref = parseSymbolKey(key)
+      if (ref === null) throw new BridgeError('INVALID_SYMBOL', `Not a market:SYMBOL key: ${key}`)
+      const w = this.watchlist(id)
+      const k = symbolKey(ref.market, ref.symbol)
+      if (w.symbols.includes(k)) throw new BridgeError('DUPLICATE', `${k} is already in ${w.name}`)
+      w.symbols.push(k)
+      this.emitWatchlists()
+      return null
+    },
+    removeSymbol: ({ id, key }) => {
+      const w = this.watchlist(id)
+      w.symbols = w.symbols.filter((s) => s !== key)
+      this.emitWatchlists()
+      return null
+    },
+    moveSymbol: ({ id, key, toIndex }) => {
+      const w = this.watchlist(id)
+      const from = w.symbols.indexOf(key)
+      if (from < 0) throw new BridgeError('NOT_FOUND', key)
+      w.symbols.splice(from, 1)
+      w.symbols.splice(Math.min(toIndex, w.symbols.length), 0, key)
+      this.emitWatchlists()
+      return null
+    },
+    importWatchlists: ({ format, text }) => {
+      const lists =
+        format === 'json'
+          ? (JSON.parse(text) as Array<{ name: string; symbols: string[] }>)
+          : [{ name: 'Imported', symbols: text.split(/\r?\n/).slice(1).filter(Boolean) }]
+      const created = lists.map((l) => ({
+        id: `w${100 + this.nextId++}`,
+        name: l.name,
+        symbols: l.symbols,
+      }))
+      this.state.watchlists.push(...created)
+      this.emitWatchlists()
+      return created
+    },
+    exportWatchlist: ({ id, format }) => {
+      const w = this.watchlist(id)
+      return format === 'json'
+        ? JSON.stringify([{ name: w.name, symbols: w.symbols }])
+        : ['key', ...w.symbols].join('\n')
+    },
+    suggestSymbols: ({ query }) =>
+      this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
+    setVisibleSymbols: () => null,
+    getCandles: () => this.candles,
+    addAlert: (input) => {
+      const rule = { ...input, id: `a${this.nextId++}`, createdAt: 1, enabled: true }
+      this.state.alerts.push(rule)
+      this.state.alertStates.push({
+        ruleId: rule.id,
+        status: 'armed',
+        lastFiredAt: null,
+        lastPrice: null,
+      })
+      this.emitAlerts()
+      return rule
+    },
+    removeAlert: ({ id }) => {
+      this.state.alerts = this.state.alerts.filter((a) => a.id !== id)
+      this.state.alertStates = this.state.alertStates.filter((s) => s.ruleId !== id)
+      this.emitAlerts()
+      return null
+    },
+    setAlertEnabled: ({ id, enabled }) => {
+      const rule = this.state.alerts.find((a) => a.id === id)
+      if (!rule) throw new BridgeError('NOT_FOUND', id)
+      rule.enabled = enabled
+      const st = this.state.alertStates.find((s) => s.ruleId === id)
+      if (st) st.status = enabled ? 'armed' : 'disabled'
+      this.emitAlerts()
+      return null
+    },
+    clearAlertHistory: () => {
+      this.state.alertHistory = []
+      this.emitAlerts()
+      return null
+    },
+    updateSettings: (patch) => {
+      // Only the fields the caller sent: the patch schema fills defaults for absent ones.
+      const sent = Object.keys(this.calls[this.calls.length - 1]?.params ?? {})
+      const picked = Object.fromEntries(Object.entries(patch).filter(([k]) => sent.includes(k)))
+      this.state.settings = SettingsSchema.parse({ ...this.state.settings, ...picked })
+      this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keyInfo() })
+      return this.state.settings
+    },
+    setApiKey: ({ apiKey }) => {
+      this.storedKey = apiKey
+      this.state.keyInfo = this.keyInfo()
+      this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.state.keyInfo })
+      return this.state.keyInfo
+    },
+    clearApiKey: () => {
+      this.storedKey = null
+      this.state.keyInfo = this.keyInfo()
+      this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.state.keyInfo })
+      return this.state.keyInfo
+    },
+    testConnection: () => this.doctor,
+    dismissNotice: ({ id }) => {
+      this.state.notices = this.state.notices.filter((n) => n.id !== id)
+      this.emit({ type: 'notices', notices: this.state.notices })
+      return null
+    },
+  }
+}
