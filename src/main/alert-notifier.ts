@@ -1,0 +1,52 @@
+import { Notification } from 'electron'
+import type { AppHostApi } from '../app/host-api'
+import type { BridgeEvent, FiredAlert } from '../shared'
+import type { Settings } from '../shared/settings'
+import { formatPrice, traySymbol } from './tray-text'
+
+/**
+ * OS notifications for fired alerts, raised from main so they work with the window hidden,
+ * minimised or closed to the tray (the renderer may not be running its timers at all then).
+ * Clicking one brings the window back and asks the renderer to open that symbol.
+ */
+export interface AlertNotifierDeps {
+  app: Pick<AppHostApi, 'onAlertFired'>
+  settings: () => Pick<Settings, 'sounds' | 'alertsPaused'>
+  showWindow(): void
+  sendToRenderer(event: BridgeEvent): void
+}
+
+export function alertNotification(
+  alert: FiredAlert,
+  sounds: boolean,
+): {
+  title: string
+  body: string
+  silent: boolean
+} {
+  const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
+  return { title: `${traySymbol(alert.key)} ${formatPrice(alert.price)}`, body, silent: !sounds }
+}
+
+export function startAlertNotifier(deps: AlertNotifierDeps): () => void {
+  // Electron drops a Notification's click handler once the object is garbage-collected: keep
+  // each one referenced until it is clicked or closed.
+  const live = new Set<Notification>()
+  const unsubscribe = deps.app.onAlertFired((alert) => {
+    const settings = deps.settings()
+    if (settings.alertsPaused || !Notification.isSupported()) return
+    const notification = new Notification(alertNotification(alert, settings.sounds))
+    live.add(notification)
+    notification.on('click', () => {
+      live.delete(notification)
+      deps.showWindow()
+      deps.sendToRenderer({ type: 'openSymbol', key: alert.key })
+    })
+    notification.on('close', () => live.delete(notification))
+    notification.show()
+  })
+  return () => {
+    unsubscribe()
+    live.clear()
+  }
+}

@@ -1,0 +1,80 @@
+import type { MenuItemConstructorOptions } from 'electron'
+
+/**
+ * The application menu: the platform's usual roles, so copy/paste, zoom, minimise and the
+ * standard shortcuts work. Reload and DevTools exist only in development builds.
+ */
+export interface AppMenuOptions {
+  platform: NodeJS.Platform
+  isDev: boolean
+  appName: string
+  helpUrl: string
+  openExternal(url: string): void
+  quit(): void
+}
+
+export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOptions[] {
+  const mac = opts.platform === 'darwin'
+  const quit: MenuItemConstructorOptions = {
+    label: mac ? `Quit ${opts.appName}` : 'Quit',
+    accelerator: 'CommandOrControl+Q',
+    click: () => opts.quit(),
+  }
+  const view: MenuItemConstructorOptions[] = [
+    ...(opts.isDev
+      ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as const)
+      : []),
+    { role: 'resetZoom' },
+    { role: 'zoomIn' },
+    { role: 'zoomOut' },
+    { type: 'separator' },
+    { role: 'togglefullscreen' },
+  ]
+  return [
+    ...(mac
+      ? [
+          {
+            label: opts.appName,
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              quit,
+            ],
+          } satisfies MenuItemConstructorOptions,
+        ]
+      : [{ label: 'File', submenu: [quit] } satisfies MenuItemConstructorOptions]),
+    {
+      label: 'Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+      ],
+    },
+    { label: 'View', submenu: view },
+    {
+      label: 'Window',
+      role: 'window',
+      submenu: mac
+        ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+        : [{ role: 'minimize' }, { role: 'close' }],
+    },
+    {
+      label: 'Help',
+      role: 'help',
+      submenu: [
+        { label: `${opts.appName} on the web`, click: () => opts.openExternal(opts.helpUrl) },
+      ],
+    },
+  ]
+}

@@ -1,0 +1,186 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BrowserWindow } from 'electron'
+import { Menu, app, safeStorage, session } from 'electron'
+import type { AppHostApi, SecretStore } from '../app/host-api'
+import { systemClock, type Clock } from '../core/clock'
+import { startAlertNotifier } from './alert-notifier'
+import { appMenuTemplate } from './app-menu'
+import { isAppUrl, rendererLocation, rendererUrl } from './app-url'
+import { HostSettings } from './host-settings'
+import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
+import { createMainWindow, revealWindow } from './main-window'
+import { createSecretStore } from './secret-store'
+import { applySessionPolicy, openExternalLink } from './security'
+import { claimSingleInstance } from './single-instance'
+import { applyLaunchAtLogin, watchSystemResume } from './system-events'
+import { TickerTray } from './ticker-tray'
+import { WINDOW_STATE_FILE, loadWindowState } from './window-state'
+
+/**
+ * Wires the Electron host around the application service: single instance, session policy, IPC,
+ * window, tray, notifications, menu, power events and an orderly shutdown. The service factory is
+ * a parameter so this file never imports src/app's implementation (only index.ts does).
+ *
+ * Lifecycle: starting --second instance--> quit at once
+ *            starting --ready, service created--> running
+ *            running --Quit (tray, menu, Cmd+Q, OS)--> quitting: service.close(), then exit
+ */
+export interface ElectronHostOptions {
+  createService(opts: {
+    dataDir: string
+    env: NodeJS.ProcessEnv
+    secretStore: SecretStore
+  }): Promise<AppHostApi>
+  /** Folder of the built main bundle (out/main). */
+  mainDir: string
+  env: NodeJS.ProcessEnv
+  platform: NodeJS.Platform
+  clock?: Clock
+}
+
+export const HELP_URL = 'https://github.com/tickdesk/tickdesk#readme'
+
+function resourcesDir(mainDir: string): string {
+  // Packaged: electron-builder's extraResources copies the icons next to app.asar.
+  return app.isPackaged ? process.resourcesPath : join(mainDir, '..', '..', 'resources')
+}
+
+export async function startElectronHost(opts: ElectronHostOptions): Promise<void> {
+  const clock = opts.clock ?? systemClock
+  let win: BrowserWindow | null = null
+  let quitting = false
+  const quit = (): void => {
+    quitting = true
+    app.quit()
+  }
+  if (!claimSingleInstance(() => revealWindow(win))) return
+
+  await app.whenReady()
+  const dataDir = opts.env['TICKDESK_DATA_DIR'] || app.getPath('userData')
+  await mkdir(dataDir, { recursive: true })
+  const secretStore = await createSecretStore({
+    env: opts.env,
+    dataDir,
+    platform: opts.platform,
+    safeStorage,
+    profile: opts.env['TICKDESK_PROFILE'] || 'default',
+    clock,
+  })
+  const service = await opts.createService({ dataDir, env: opts.env, secretStore })
+
+  const location = rendererLocation({
+    mainDir: opts.mainDir,
+    isPackaged: app.isPackaged,
+    env: opts.env,
+  })
+  const ownUrl = (url: string): boolean => isAppUrl(url, location)
+  applySessionPolicy(session.defaultSession)
+  const stops: Array<() => void> = [registerBridgeIpc(service, ownUrl)]
+  const settings = await HostSettings.load(service)
+  stops.push(() => settings.close())
+
+  applyLaunchAtLogin(settings.value.launchAtLogin, opts.platform)
+  stops.push(
+    settings.onChange((next, prev) => {
+      if (next.launchAtLogin !== prev.launchAtLogin)
+        applyLaunchAtLogin(next.launchAtLogin, opts.platform)
+    }),
+  )
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        platform: opts.platform,
+        isDev: !app.isPackaged,
+        appName: 'Tickdesk',
+        helpUrl: HELP_URL,
+        openExternal: (url) => void openExternalLink(url),
+        quit,
+      }),
+    ),
+  )
+
+  const resources = resourcesDir(opts.mainDir)
+  const stateFile = join(dataDir, WINDOW_STATE_FILE)
+  const remembered = await loadWindowState(stateFile)
+  let tray: TickerTray | null = null
+  const openWindow = (): BrowserWindow => {
+    const created = createMainWindow({
+      mainDir: opts.mainDir,
+      url: rendererUrl(location),
+      isAppUrl: ownUrl,
+      remembered,
+      stateFile,
+      clock,
+      closeToTray: () => settings.value.closeToTray && tray !== null,
+      isQuitting: () => quitting,
+      iconPath: join(resources, 'icon.png'),
+    })
+    created.on('show', () => tray?.requestRender())
+    created.on('hide', () => tray?.requestRender())
+    created.on('closed', () => {
+      if (win === created) win = null
+    })
+    return created
+  }
+  win = openWindow()
+  const showWindow = (): void => {
+    if (!win || win.isDestroyed()) win = openWindow()
+    revealWindow(win)
+  }
+
+  stops.push(forwardEvents(service, () => win))
+  tray = new TickerTray({
+    app: service,
+    settings,
+    clock,
+    platform: opts.platform,
+    iconPath: join(
+      resources,
+      opts.platform === 'darwin' ? 'tray-iconTemplate.png' : 'tray-icon.png',
+    ),
+    isWindowVisible: () => win !== null && !win.isDestroyed() && win.isVisible(),
+    toggleWindow: () => {
+      if (win && !win.isDestroyed() && win.isVisible()) win.hide()
+      else showWindow()
+    },
+    quit,
+  })
+  stops.push(() => tray?.destroy())
+  stops.push(
+    startAlertNotifier({
+      app: service,
+      settings: () => settings.value,
+      showWindow,
+      sendToRenderer: (event) => sendToWindow(win, event),
+    }),
+  )
+  stops.push(watchSystemResume(service))
+
+  app.on('activate', showWindow) // macOS: dock icon clicked
+  app.on('before-quit', () => {
+    quitting = true
+  })
+  app.on('window-all-closed', () => {
+    // Closed for real (not hidden to the tray): on macOS apps stay in the dock by convention.
+    if (opts.platform !== 'darwin') quit()
+  })
+  let closed = false
+  app.on('will-quit', (event) => {
+    if (closed) return
+    event.preventDefault()
+    for (const stop of stops.splice(0)) stop()
+    // Give the service a bounded moment to flush settings and close its socket.
+    const bounded = Promise.race([
+      service.close(),
+      new Promise((r) => clock.setTimeout(() => r(undefined), 3000)),
+    ])
+    void bounded
+      .catch(() => undefined)
+      .finally(() => {
+        closed = true
+        app.quit()
+      })
+  })
+}

@@ -1,0 +1,76 @@
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
+import { z } from 'zod'
+import type { AppHostApi } from '../app/host-api'
+import { isTickdeskError } from '../core/errors'
+import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../shared/bridge'
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../preload/channels'
+
+/**
+ * The Electron transport of the bridge contract (src/shared/bridge.ts). Every call is checked
+ * twice before the app sees it: the sender frame must be our own page (a foreign frame or a
+ * navigated-away page gets nothing), and the payload must match COMMANDS[command].params.
+ * Handlers return a CommandOutcome instead of throwing, because a thrown error loses its code
+ * over IPC (electron#24427).
+ */
+const InvokeRequestSchema = z.object({ command: z.string().max(64), params: z.unknown() })
+
+function failure(code: string, message: string): CommandOutcome<never> {
+  return { ok: false, error: { code, message } }
+}
+
+type InvokeSender = Pick<IpcMainInvokeEvent, 'senderFrame'>
+
+export async function handleInvoke(
+  app: Pick<AppHostApi, 'invoke'>,
+  isAppUrl: (url: string) => boolean,
+  event: InvokeSender,
+  payload: unknown,
+): Promise<CommandOutcome<unknown>> {
+  const frameUrl = event.senderFrame?.url
+  if (typeof frameUrl !== 'string' || !isAppUrl(frameUrl))
+    return failure('FORBIDDEN', 'The request did not come from the Tickdesk window')
+  const request = InvokeRequestSchema.safeParse(payload)
+  if (!request.success) return failure('INVALID_INPUT', 'Expected { command, params }')
+  const { command } = request.data
+  if (!isCommandName(command)) return failure('INVALID_INPUT', `Unknown command "${command}"`)
+  const params = COMMANDS[command].params.safeParse(request.data.params)
+  if (!params.success)
+    return failure('INVALID_INPUT', `${command}: ${z.prettifyError(params.error)}`)
+  try {
+    // The raw params go on, not params.data: the app parses them itself, and parsing twice is not
+    // idempotent for patches (zod 4 fills .default()s inside .partial(), so a parsed
+    // SettingsPatch would reset every setting it did not mention).
+    return await app.invoke(command, request.data.params)
+  } catch (error) {
+    // AppHostApi.invoke promises never to throw; if it does, the renderer still gets a value.
+    if (isTickdeskError(error)) return failure(error.code, error.message)
+    return failure('INTERNAL', `${command} failed`)
+  }
+}
+
+/** Registers the 'tickdesk:invoke' handler; returns its removal. */
+export function registerBridgeIpc(
+  app: Pick<AppHostApi, 'invoke'>,
+  isAppUrl: (url: string) => boolean,
+): () => void {
+  ipcMain.handle(INVOKE_CHANNEL, (event, payload: unknown) =>
+    handleInvoke(app, isAppUrl, event, payload),
+  )
+  return () => ipcMain.removeHandler(INVOKE_CHANNEL)
+}
+
+/**
+ * Forwards the app's events to the window as they come: the app already batches quotes (one batch
+ * per ~16 ms), so main adds no buffering. A destroyed or not-yet-created window is skipped.
+ */
+export function forwardEvents(
+  app: Pick<AppHostApi, 'subscribe'>,
+  getWindow: () => BrowserWindow | null,
+): () => void {
+  return app.subscribe((event) => sendToWindow(getWindow(), event))
+}
+
+export function sendToWindow(win: BrowserWindow | null, event: BridgeEvent): void {
+  if (!win || win.isDestroyed() || win.webContents.isDestroyed()) return
+  win.webContents.send(EVENT_CHANNEL, event)
+}

@@ -1,0 +1,121 @@
+import { join } from 'node:path'
+import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron'
+import type { Clock } from '../core/clock'
+import { guardWebContents } from './security'
+import { MIN_SIZE, fitToDisplays, saveWindowState, type WindowState } from './window-state'
+
+/**
+ * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
+ * sandboxed in its own context and reaches main only through the preload's narrow API.
+ *
+ * Close behaviour (a small state machine):
+ *   open --close, closeToTray && !quitting--> hidden (tray keeps running; alerts still notify)
+ *   open --close, otherwise--> closed
+ *   hidden --show (tray, second launch, notification click)--> open
+ *   any --Quit from tray/menu (quitting = true)--> closed
+ */
+export function mainWindowOptions(opts: {
+  preloadPath: string
+  state: WindowState
+  iconPath?: string
+}): BrowserWindowConstructorOptions {
+  return {
+    x: opts.state.x,
+    y: opts.state.y,
+    width: opts.state.width,
+    height: opts.state.height,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    show: false,
+    title: 'Tickdesk',
+    backgroundColor: '#0f1419',
+    ...(opts.iconPath ? { icon: opts.iconPath } : {}),
+    webPreferences: {
+      preload: opts.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  }
+}
+
+export interface MainWindowDeps {
+  /** Folder of the built main bundle; the preload sits at ../preload/index.cjs. */
+  mainDir: string
+  url: string
+  isAppUrl: (url: string) => boolean
+  remembered: WindowState | null
+  stateFile: string
+  clock: Clock
+  closeToTray: () => boolean
+  isQuitting: () => boolean
+  iconPath?: string
+}
+
+/** Writes bounds at most this often while the user drags or resizes. */
+const SAVE_DELAY_MS = 500
+
+export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
+  const workAreas = screen.getAllDisplays().map((d) => d.workArea)
+  const state = fitToDisplays(deps.remembered, workAreas)
+  const win = new BrowserWindow(
+    mainWindowOptions({
+      preloadPath: join(deps.mainDir, '..', 'preload', 'index.cjs'),
+      state,
+      ...(deps.iconPath ? { iconPath: deps.iconPath } : {}),
+    }),
+  )
+  guardWebContents(win.webContents, deps.isAppUrl)
+  if (state.maximized) win.maximize()
+  win.once('ready-to-show', () => win.show())
+
+  let saveTimer: ReturnType<Clock['setTimeout']> | null = null
+  const saveNow = (): void => {
+    deps.clock.clearTimeout(saveTimer)
+    saveTimer = null
+    if (win.isDestroyed()) return
+    const b = win.getNormalBounds()
+    const next: WindowState = {
+      x: b.x,
+      y: b.y,
+      width: b.width,
+      height: b.height,
+      maximized: win.isMaximized(),
+    }
+    saveWindowState(deps.stateFile, next).catch(() => undefined) // losing a window position is not worth a notice
+  }
+  const saveSoon = (): void => {
+    saveTimer ??= deps.clock.setTimeout(saveNow, SAVE_DELAY_MS)
+  }
+  win.on('resize', saveSoon)
+  win.on('move', saveSoon)
+  win.on('maximize', saveSoon)
+  win.on('unmaximize', saveSoon)
+
+  win.on('close', (event) => {
+    saveNow()
+    if (deps.closeToTray() && !deps.isQuitting()) {
+      event.preventDefault()
+      win.hide()
+    }
+  })
+
+  void win.loadURL(deps.url)
+  return win
+}
+
+/** Brings the window back from hidden, minimised or behind other windows. */
+export function revealWindow(win: BrowserWindow | null): void {
+  if (!win || win.isDestroyed()) return
+  if (win.isMinimized()) win.restore()
+  if (!win.isVisible()) win.show()
+  win.focus()
+}

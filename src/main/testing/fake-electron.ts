@@ -1,0 +1,314 @@
+/**
+ * A hand-written stand-in for the parts of the `electron` module main and preload use. The
+ * Electron binary cannot run here (ARCHITECTURE: Why two hosts), so specs load this through
+ * `vi.mock('electron', () => import('./testing/fake-electron').then((m) => m.electronModule))`
+ * and assert on what OUR code passed in (options, handlers, templates) — never on this fake.
+ */
+type Listener = (...args: unknown[]) => unknown
+
+export class FakeEmitter {
+  readonly listeners = new Map<string, Listener[]>()
+  on(name: string, fn: Listener): this {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), fn])
+    return this
+  }
+  once(name: string, fn: Listener): this {
+    const wrapped: Listener = (...args) => {
+      this.off(name, wrapped)
+      return fn(...args)
+    }
+    return this.on(name, wrapped)
+  }
+  off(name: string, fn: Listener): this {
+    this.listeners.set(
+      name,
+      (this.listeners.get(name) ?? []).filter((l) => l !== fn),
+    )
+    return this
+  }
+  removeListener(name: string, fn: Listener): this {
+    return this.off(name, fn)
+  }
+  emit(name: string, ...args: unknown[]): void {
+    for (const fn of [...(this.listeners.get(name) ?? [])]) fn(...args)
+  }
+  count(name: string): number {
+    return this.listeners.get(name)?.length ?? 0
+  }
+}
+
+/** A cancellable event like Electron's: preventDefault() sets defaultPrevented. */
+export function fakeEvent<T extends object>(
+  fields: T,
+): T & { defaultPrevented: boolean; preventDefault(): void } {
+  return {
+    ...fields,
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true
+    },
+  }
+}
+
+export class FakeWebContents extends FakeEmitter {
+  readonly sent: Array<{ channel: string; payload: unknown }> = []
+  destroyed = false
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
+  send(channel: string, payload: unknown): void {
+    this.sent.push({ channel, payload })
+  }
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = handler
+  }
+}
+
+export class FakeBrowserWindow extends FakeEmitter {
+  static instances: FakeBrowserWindow[] = []
+  readonly webContents = new FakeWebContents()
+  readonly calls: string[] = []
+  visible = false
+  minimized = false
+  maximized = false
+  destroyed = false
+  loadedUrl: string | null = null
+  constructor(readonly options: Record<string, unknown>) {
+    super()
+    FakeBrowserWindow.instances.push(this)
+  }
+  show(): void {
+    this.calls.push('show')
+    this.visible = true
+    this.emit('show')
+  }
+  hide(): void {
+    this.calls.push('hide')
+    this.visible = false
+    this.emit('hide')
+  }
+  focus(): void {
+    this.calls.push('focus')
+  }
+  restore(): void {
+    this.calls.push('restore')
+    this.minimized = false
+  }
+  maximize(): void {
+    this.maximized = true
+  }
+  isVisible(): boolean {
+    return this.visible
+  }
+  isMinimized(): boolean {
+    return this.minimized
+  }
+  isMaximized(): boolean {
+    return this.maximized
+  }
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+  getNormalBounds(): { x: number; y: number; width: number; height: number } {
+    const o = this.options as { x: number; y: number; width: number; height: number }
+    return { x: o.x, y: o.y, width: o.width, height: o.height }
+  }
+  async loadURL(url: string): Promise<void> {
+    this.loadedUrl = url
+  }
+  /** Like the user clicking the close button: 'close' can be prevented, else the window dies. */
+  close(): void {
+    const event = fakeEvent({})
+    this.emit('close', event)
+    if (event.defaultPrevented) return
+    this.destroyed = true
+    this.webContents.destroyed = true
+    this.emit('closed')
+  }
+}
+
+export class FakeTray extends FakeEmitter {
+  static instances: FakeTray[] = []
+  tooltip: string | null = null
+  title: string | null = null
+  menu: { template: MenuTemplateItem[] } | null = null
+  tooltipWrites = 0
+  destroyed = false
+  constructor(readonly image: unknown) {
+    super()
+    FakeTray.instances.push(this)
+  }
+  setToolTip(text: string): void {
+    this.tooltip = text
+    this.tooltipWrites++
+  }
+  setTitle(text: string): void {
+    this.title = text
+  }
+  setContextMenu(menu: { template: MenuTemplateItem[] }): void {
+    this.menu = menu
+  }
+  destroy(): void {
+    this.destroyed = true
+  }
+}
+
+export interface MenuTemplateItem {
+  label?: string
+  role?: string
+  type?: string
+  enabled?: boolean
+  checked?: boolean
+  accelerator?: string
+  submenu?: MenuTemplateItem[]
+  click?: (item: { checked: boolean }) => void
+}
+
+export class FakeNotification extends FakeEmitter {
+  static instances: FakeNotification[] = []
+  static supported = true
+  static isSupported(): boolean {
+    return FakeNotification.supported
+  }
+  shown = false
+  constructor(readonly options: { title: string; body: string; silent?: boolean }) {
+    super()
+    FakeNotification.instances.push(this)
+  }
+  show(): void {
+    this.shown = true
+  }
+}
+
+export class FakeSession {
+  headersListener: ((details: unknown, callback: (response: unknown) => void) => void) | null = null
+  permissionRequestHandler:
+    ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null
+  permissionCheckHandler: ((wc: unknown, permission: string, origin: string) => boolean) | null =
+    null
+  readonly webRequest = {
+    onHeadersReceived: (
+      listener: (details: unknown, callback: (response: unknown) => void) => void,
+    ): void => {
+      this.headersListener = listener
+    },
+  }
+  setPermissionRequestHandler(handler: FakeSession['permissionRequestHandler']): void {
+    this.permissionRequestHandler = handler
+  }
+  setPermissionCheckHandler(handler: FakeSession['permissionCheckHandler']): void {
+    this.permissionCheckHandler = handler
+  }
+}
+
+class FakeApp extends FakeEmitter {
+  lock = true
+  isPackaged = false
+  quitCalls = 0
+  loginItem: unknown = null
+  requestSingleInstanceLock(): boolean {
+    return this.lock
+  }
+  quit(): void {
+    this.quitCalls++
+  }
+  exit(): void {}
+  whenReady(): Promise<void> {
+    return Promise.resolve()
+  }
+  getPath(): string {
+    return '/nonexistent'
+  }
+  setLoginItemSettings(settings: unknown): void {
+    this.loginItem = settings
+  }
+}
+
+export const fake = {
+  app: new FakeApp(),
+  session: new FakeSession(),
+  opened: [] as string[],
+  handlers: new Map<string, (...args: unknown[]) => unknown>(),
+  exposed: [] as Array<{ key: string; api: unknown }>,
+  ipcRenderer: new FakeEmitter(),
+  rendererInvokes: [] as Array<{ channel: string; args: unknown[] }>,
+  rendererReply: null as unknown,
+  appMenu: null as unknown,
+  powerMonitor: new FakeEmitter(),
+  displays: [] as Array<{ workArea: { x: number; y: number; width: number; height: number } }>,
+  reset(): void {
+    fake.app.listeners.clear()
+    fake.app.lock = true
+    fake.app.isPackaged = false
+    fake.app.quitCalls = 0
+    fake.app.loginItem = null
+    fake.session.headersListener = null
+    fake.session.permissionRequestHandler = null
+    fake.session.permissionCheckHandler = null
+    fake.opened.length = 0
+    fake.handlers.clear()
+    fake.exposed.length = 0
+    fake.ipcRenderer.listeners.clear()
+    fake.rendererInvokes.length = 0
+    fake.rendererReply = null
+    fake.appMenu = null
+    fake.powerMonitor.listeners.clear()
+    fake.displays.splice(0, fake.displays.length, {
+      workArea: { x: 0, y: 0, width: 1920, height: 1080 },
+    })
+    FakeBrowserWindow.instances = []
+    FakeTray.instances = []
+    FakeNotification.instances = []
+    FakeNotification.supported = true
+  },
+}
+
+const ipcRenderer = Object.assign(fake.ipcRenderer, {
+  invoke: async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    fake.rendererInvokes.push({ channel, args })
+    return fake.rendererReply
+  },
+})
+
+export const electronModule = {
+  app: fake.app,
+  BrowserWindow: FakeBrowserWindow,
+  Tray: FakeTray,
+  Notification: FakeNotification,
+  Menu: {
+    buildFromTemplate: (template: MenuTemplateItem[]) => ({ template }),
+    setApplicationMenu: (menu: unknown) => {
+      fake.appMenu = menu
+    },
+  },
+  nativeImage: { createFromPath: (path: string) => ({ path }) },
+  shell: {
+    openExternal: async (url: string): Promise<void> => {
+      fake.opened.push(url)
+    },
+  },
+  ipcMain: {
+    handle: (channel: string, fn: (...args: unknown[]) => unknown) => {
+      fake.handlers.set(channel, fn)
+    },
+    removeHandler: (channel: string) => {
+      fake.handlers.delete(channel)
+    },
+  },
+  ipcRenderer,
+  contextBridge: {
+    exposeInMainWorld: (key: string, api: unknown) => {
+      fake.exposed.push({ key, api })
+    },
+  },
+  session: { defaultSession: fake.session },
+  screen: { getAllDisplays: () => fake.displays },
+  powerMonitor: fake.powerMonitor,
+  safeStorage: {
+    isEncryptionAvailable: () => false,
+    getSelectedStorageBackend: () => 'basic_text',
+    encryptString: (s: string) => Buffer.from(s),
+    decryptString: (b: Buffer) => b.toString(),
+  },
+}

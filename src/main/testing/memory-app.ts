@@ -1,0 +1,77 @@
+import type { AppHostApi, TrayQuote } from '../../app/host-api'
+import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../../shared/bridge'
+import type { FiredAlert } from '../../shared/alert'
+import { SettingsSchema, type Settings } from '../../shared/settings'
+
+/**
+ * A small, real, in-memory AppHostApi for host specs: it validates commands like the real service,
+ * keeps settings (getSnapshot / updateSettings), records every accepted command, and lets a spec
+ * emit events, fire alerts and set the pinned tray prices.
+ */
+export class MemoryApp implements AppHostApi {
+  settings: Settings = SettingsSchema.parse({})
+  readonly received: Array<{ command: string; params: unknown }> = []
+  tray: TrayQuote[] = []
+  resumes = 0
+  closed = false
+  private readonly listeners = new Set<(event: BridgeEvent) => void>()
+  private readonly alertListeners = new Set<(alert: FiredAlert) => void>()
+
+  async invoke(command: string, params: unknown): Promise<CommandOutcome<unknown>> {
+    if (!isCommandName(command))
+      return { ok: false, error: { code: 'INVALID_INPUT', message: 'unknown' } }
+    const parsed = COMMANDS[command].params.safeParse(params)
+    if (!parsed.success)
+      return { ok: false, error: { code: 'INVALID_INPUT', message: parsed.error.message } }
+    this.received.push({ command, params })
+    switch (command) {
+      case 'getSnapshot':
+        return { ok: true, result: { settings: this.settings } }
+      case 'updateSettings':
+        // Merge the raw patch: zod 4 fills .default()s inside .partial(), so parsed.data is not a patch.
+        this.settings = SettingsSchema.parse({ ...this.settings, ...(params as object) })
+        this.emit({
+          type: 'settings',
+          settings: this.settings,
+          keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null },
+        })
+        return { ok: true, result: this.settings }
+      default:
+        return { ok: true, result: null }
+    }
+  }
+
+  subscribe(listener: (event: BridgeEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  onAlertFired(listener: (alert: FiredAlert) => void): () => void {
+    this.alertListeners.add(listener)
+    return () => this.alertListeners.delete(listener)
+  }
+
+  trayQuotes(): TrayQuote[] {
+    return this.tray
+  }
+
+  notifyResume(): void {
+    this.resumes++
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+  }
+
+  emit(event: BridgeEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+
+  fire(alert: FiredAlert): void {
+    for (const listener of this.alertListeners) listener(alert)
+  }
+
+  listenerCount(): number {
+    return this.listeners.size
+  }
+}

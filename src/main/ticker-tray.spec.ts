@@ -1,0 +1,208 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { FakeClock } from '../core/clock'
+import type { BridgeEvent } from '../shared/bridge'
+import {
+  fake,
+  FakeBrowserWindow,
+  FakeNotification,
+  FakeTray,
+  type MenuTemplateItem,
+} from './testing/fake-electron'
+import { MemoryApp } from './testing/memory-app'
+
+vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
+
+const { TickerTray, REFRESH_MS } = await import('./ticker-tray')
+const { HostSettings } = await import('./host-settings')
+const { startAlertNotifier } = await import('./alert-notifier')
+const { revealWindow } = await import('./main-window')
+const { sendToWindow } = await import('./ipc-bridge')
+const { formatTrayQuote } = await import('./tray-text')
+
+let app: MemoryApp
+let clock: FakeClock
+beforeEach(() => {
+  fake.reset()
+  app = new MemoryApp()
+  clock = new FakeClock()
+})
+
+const btc = (last: number, changePercent = 1.2) => ({
+  key: 'crypto:BTCUSDT',
+  last,
+  changePercent,
+  stale: false,
+})
+const quotesEvent: BridgeEvent = { type: 'quotes', quotes: [{ key: 'crypto:BTCUSDT' }] }
+
+async function startTray(platform: NodeJS.Platform = 'linux') {
+  const settings = await HostSettings.load(app)
+  const toggles: string[] = []
+  const tray = new TickerTray({
+    app,
+    settings,
+    clock,
+    platform,
+    iconPath: '/res/tray-icon.png',
+    isWindowVisible: () => false,
+    toggleWindow: () => toggles.push('toggle'),
+    quit: () => toggles.push('quit'),
+  })
+  return { tray, fakeTray: FakeTray.instances[0]!, toggles }
+}
+
+function item(menu: MenuTemplateItem[] | undefined, label: string): MenuTemplateItem {
+  const found = menu?.find((i) => i.label === label)
+  if (!found) throw new Error(`no menu item ${label}`)
+  return found
+}
+
+describe('tray text', () => {
+  it('formats a pinned price as symbol, grouped price and signed change', () => {
+    expect(formatTrayQuote(btc(64210.5, 1.234))).toBe('BTCUSDT 64,210.5 +1.2%')
+    expect(
+      formatTrayQuote({ key: 'fx:EURUSD', last: 1.08412, changePercent: -0.06, stale: true }),
+    ).toBe('EURUSD 1.0841 -0.1% (stale)')
+    expect(
+      formatTrayQuote({ key: 'crypto:ETHUSDT', last: null, changePercent: null, stale: false }),
+    ).toBe('ETHUSDT —')
+  })
+})
+
+describe('TickerTray', () => {
+  it('shows several pinned prices in the tooltip and as disabled menu items', async () => {
+    app.tray = [
+      btc(64210.5),
+      { key: 'crypto:ETHUSDT', last: 3120.25, changePercent: -0.4, stale: false },
+    ]
+    const { fakeTray } = await startTray()
+    expect(fakeTray.image).toEqual({ path: '/res/tray-icon.png' })
+    expect(fakeTray.tooltip).toBe('Tickdesk\nBTCUSDT 64,210.5 +1.2%\nETHUSDT 3,120.25 -0.4%')
+    const menu = fakeTray.menu?.template
+    expect(item(menu, 'BTCUSDT 64,210.5 +1.2%').enabled).toBe(false)
+    expect(item(menu, 'ETHUSDT 3,120.25 -0.4%').enabled).toBe(false)
+    expect(item(menu, 'Show Tickdesk').click).toBeTypeOf('function')
+    expect(item(menu, 'Quit Tickdesk').click).toBeTypeOf('function')
+    expect(fakeTray.title).toBeNull() // setTitle is macOS only
+  })
+
+  it('sets the macOS menu-bar title too', async () => {
+    app.tray = [btc(64210.5)]
+    const { fakeTray } = await startTray('darwin')
+    expect(fakeTray.title).toBe('BTCUSDT 64,210.5 +1.2%')
+  })
+
+  it('updates at most once a second however many quote batches arrive', async () => {
+    app.tray = [btc(100)]
+    const { fakeTray } = await startTray()
+    expect(fakeTray.tooltipWrites).toBe(1)
+    for (let i = 1; i <= 30; i++) {
+      app.tray = [btc(100 + i)]
+      app.emit(quotesEvent)
+      clock.advance(16)
+    }
+    // 30 batches over 480 ms: still the first render; the latest price waits for the 1 s mark.
+    expect(fakeTray.tooltipWrites).toBe(1)
+    clock.advance(REFRESH_MS)
+    expect(fakeTray.tooltipWrites).toBe(2)
+    expect(fakeTray.tooltip).toContain('BTCUSDT 130 +1.2%')
+    clock.advance(5 * REFRESH_MS)
+    expect(fakeTray.tooltipWrites).toBe(2) // nothing new, nothing written
+    app.tray = [btc(131)]
+    app.emit(quotesEvent)
+    expect(fakeTray.tooltip).toContain('BTCUSDT 131') // idle for over a second: renders at once
+  })
+
+  it('toggles alertsPaused through updateSettings from the Pause alerts checkbox', async () => {
+    const { fakeTray } = await startTray()
+    const pause = item(fakeTray.menu?.template, 'Pause alerts')
+    expect(pause).toMatchObject({ type: 'checkbox', checked: false })
+    pause.click?.({ checked: true })
+    await Promise.resolve()
+    expect(app.received.at(-1)).toEqual({
+      command: 'updateSettings',
+      params: { alertsPaused: true },
+    })
+    clock.advance(REFRESH_MS)
+    expect(item(fakeTray.menu?.template, 'Pause alerts').checked).toBe(true)
+  })
+
+  it('quits from the menu and toggles the window on click', async () => {
+    const { fakeTray, toggles } = await startTray()
+    item(fakeTray.menu?.template, 'Quit Tickdesk').click?.({ checked: false })
+    fakeTray.emit('click')
+    expect(toggles).toEqual(['quit', 'toggle'])
+  })
+
+  it('stops listening and removes the icon when destroyed', async () => {
+    const { tray, fakeTray } = await startTray()
+    tray.destroy()
+    expect(fakeTray.destroyed).toBe(true)
+    expect(app.listenerCount()).toBe(1) // only HostSettings' own subscription is left
+  })
+})
+
+describe('alert notifications', () => {
+  const alert = {
+    id: 'f1',
+    ruleId: 'r1',
+    key: 'crypto:BTCUSDT',
+    message: 'BTCUSDT crossed above 65,000',
+    price: 65010.5,
+    at: 0,
+    whileAway: false,
+  }
+
+  function start(win: FakeBrowserWindow) {
+    return startAlertNotifier({
+      app,
+      settings: () => app.settings,
+      showWindow: () => revealWindow(win as never),
+      sendToRenderer: (event) => sendToWindow(win as never, event),
+    })
+  }
+
+  it('raises an OS notification while the window is hidden and minimised', () => {
+    const win = new FakeBrowserWindow({})
+    win.minimized = true
+    start(win)
+    app.fire(alert)
+    expect(FakeNotification.instances).toHaveLength(1)
+    const n = FakeNotification.instances[0]!
+    expect(n.shown).toBe(true)
+    expect(n.options).toEqual({
+      title: 'BTCUSDT 65,010.5',
+      body: 'BTCUSDT crossed above 65,000',
+      silent: false,
+    })
+  })
+
+  it('is silent when sounds are off, and says so when the alert fired while away', () => {
+    app.settings = { ...app.settings, sounds: false }
+    start(new FakeBrowserWindow({}))
+    app.fire({ ...alert, whileAway: true })
+    expect(FakeNotification.instances[0]!.options).toMatchObject({
+      silent: true,
+      body: 'While you were away: BTCUSDT crossed above 65,000',
+    })
+  })
+
+  it('shows the window and asks the renderer to open the symbol when clicked', () => {
+    const win = new FakeBrowserWindow({})
+    win.minimized = true
+    start(win)
+    app.fire(alert)
+    FakeNotification.instances[0]!.emit('click')
+    expect(win.calls).toEqual(['restore', 'show', 'focus'])
+    expect(win.webContents.sent.map((s) => s.payload)).toEqual([
+      { type: 'openSymbol', key: 'crypto:BTCUSDT' },
+    ])
+  })
+
+  it('stays quiet while alerts are paused', () => {
+    app.settings = { ...app.settings, alertsPaused: true }
+    start(new FakeBrowserWindow({}))
+    app.fire(alert)
+    expect(FakeNotification.instances).toHaveLength(0)
+  })
+})
