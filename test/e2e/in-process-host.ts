@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAppService, memorySecretStore, type AppService } from '../../src/app'
+import { startSimulator, type SimServer, type SimOptions } from '../../src/sim'
+import { rendererDir, startWebHost, type WebHost } from '../../src/web'
+
+export interface HostUnderTest {
+  sim: SimServer
+  app: AppService
+  host: WebHost
+  dataDir: string
+  restart(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * The browser host wired to a simulator the test controls (so it can take the service down and
+ * bring it back), exactly as `tickdesk web` wires it to a configured service.
+ */
+export async function startHostUnderTest(
+  opts: { sim?: SimOptions; dataDir?: string } = {},
+): Promise<HostUnderTest> {
+  const sim = await startSimulator({ seed: 7, tickIntervalMs: 200, ...opts.sim })
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-flow-'))
+  const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' as const }
+  const open = async (): Promise<{ app: AppService; host: WebHost }> => {
+    const app = await createAppService({
+      dataDir,
+      env,
+      secretStore: memorySecretStore(sim.keys.pro),
+    })
+    const host = await startWebHost({ app, rendererDir: rendererDir() })
+    return { app, host }
+  }
+  let current = await open()
+  return {
+    sim,
+    dataDir,
+    get app() {
+      return current.app
+    },
+    get host() {
+      return current.host
+    },
+    async restart() {
+      await current.host.close()
+      await current.app.close()
+      current = await open()
+    },
+    async close() {
+      await current.host.close()
+      await current.app.close()
+      await sim.close()
+    },
+  }
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '..', '..')
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots')
+
+export interface Launched {
+  url: string
+  child: ChildProcess
+  output: () => string
+  stop: () => Promise<number | null>
+}
+
+/** Runs `npm start` as a user would (the build already exists), and waits for the printed address. */
+export async function launchStart(
+  extraEnv: Record<string, string> = {},
+  dataDir?: string,
+): Promise<Launched> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-e2e-'))
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BROWSER: 'none',
+      TICKDESK_SKIP_BUILD: '1',
+      TICKDESK_DATA_DIR: dir,
+      TICKDESK_BASE_URL: '',
+      TICKDESK_API_KEY: '',
+      DISPLAY: '',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(
+      () => rej(new Error(`npm start printed no address within 30 s:\n${out}`)),
+      30_000,
+    )
+    const check = (): void => {
+      const m = /Tickdesk is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
+      if (m?.[1]) {
+        clearTimeout(timer)
+        res(m[1])
+      }
+    }
+    child.stdout?.on('data', check)
+    child.once('exit', (code) => rej(new Error(`npm start exited with ${code}:\n${out}`)))
+  })
+  return {
+    url,
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null) return res(child.exitCode)
+        child.once('exit', (code) => res(code))
+        child.kill('SIGTERM')
+      }),
+  }
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumOrSkip, launchChromium } from './chromium'
+import { launchStart, SCREENSHOTS, type Launched } from './launch'
+
+const chromiumPath = chromiumOrSkip()
+
+describe.skipIf(!chromiumPath)('npm start in demo mode (browser host, real Chromium)', () => {
+  let app: Launched
+  let browser: Browser
+
+  beforeAll(async () => {
+    app = await launchStart()
+    browser = await launchChromium(chromiumPath as string)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    const code = await app?.stop()
+    expect(code).toBe(0)
+  })
+
+  it('says it fell back to the browser host and prints the tokened address', () => {
+    expect(app.output()).toContain('Starting the browser host instead')
+    expect(app.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/)
+  })
+
+  it('refuses the page and the bridge without the token', async () => {
+    const base = app.url.replace(/\?token=.*$/, '')
+    expect((await fetch(base)).status).toBe(403)
+    expect((await fetch(`${base}?token=wrong`)).status).toBe(403)
+    expect((await fetch(`${base}assets/`)).status).toBe(403)
+  })
+
+  it('shows demo prices ticking with a DEMO badge', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(app.url)
+    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+    const row = page.locator('tbody tr[data-key="crypto:BTCUSDT"]')
+    const last = row.locator('[data-field="last"]')
+    await expect
+      .poll(async () => (await last.textContent())?.trim() ?? '', { timeout: 20_000 })
+      .toMatch(/\d/)
+    const first = (await last.textContent())?.trim()
+    await expect
+      .poll(async () => (await last.textContent())?.trim(), { timeout: 20_000 })
+      .not.toBe(first)
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'demo.png') })
+    await page.close()
+  })
+})
