@@ -1,26 +1,20 @@
-import { randomUUID } from 'node:crypto'
 import { AlertEngine } from '../core/alert-engine'
 import { systemClock, type Clock, type TimerHandle } from '../core/clock'
 import { PRIORITY } from '../core/engine'
-import { isTickdeskError, TickdeskError } from '../core/errors'
+import { isTickdeskError } from '../core/errors'
 import { maskKey, silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
 import { openDataStores, defaultWatchlists, type DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
-import {
-  COMMANDS,
-  isCommandName,
-  type BridgeEvent,
-  type CommandOutcome,
-  type Notice,
-  type Snapshot,
-} from '../shared/bridge'
+import { type BridgeEvent, type CommandOutcome, type Notice, type Snapshot } from '../shared/bridge'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
-import { runCommand } from './commands'
+import { invokeCommand } from './commands'
 import { openFeed, type DemoOptions, type Feed } from './feed'
 import type { AppHostApi, SecretStore, TrayQuote } from './host-api'
+import { NoticeBoard } from './notice-board'
 import { QuoteBatcher } from './quote-batcher'
+import { errorText } from './error-text'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 import { VERSION } from '../shared/version'
 
@@ -43,7 +37,7 @@ export class AppService implements AppHostApi {
   settings!: Settings
   lists!: WatchlistState
   rules: AlertRule[] = []
-  notices: Notice[] = []
+  readonly notices: NoticeBoard
   feed!: Feed
   readonly alerts: AlertEngine
   readonly clock: Clock
@@ -66,6 +60,7 @@ export class AppService implements AppHostApi {
   ) {
     this.clock = opts.clock ?? systemClock
     this.logger = opts.logger ?? silentLogger
+    this.notices = new NoticeBoard(this.clock, (notices) => this.emit({ type: 'notices', notices }))
     this.alerts = new AlertEngine({ clock: this.clock })
     this.alerts.onFired((a) => this.onAlertFiredInternal(a))
   }
@@ -263,17 +258,11 @@ export class AppService implements AppHostApi {
   }
 
   addNotice(level: Notice['level'], code: string, message: string): void {
-    if (this.notices.some((n) => n.code === code && n.message === message)) return
-    this.notices = [
-      ...this.notices,
-      { id: randomUUID(), level, code, message, at: this.clock.now() },
-    ]
-    this.emit({ type: 'notices', notices: this.notices })
+    this.notices.add(level, code, message)
   }
 
   dismissNotice(id: string): void {
-    this.notices = this.notices.filter((n) => n.id !== id)
-    this.emit({ type: 'notices', notices: this.notices })
+    this.notices.dismiss(id)
   }
 
   private noteProblem(problem: { code: string; message: string; movedTo?: string } | null): void {
@@ -335,38 +324,16 @@ export class AppService implements AppHostApi {
       alertHistory: this.alerts.history(),
       settings: this.settings,
       keyInfo: this.keyInfo(),
-      notices: this.notices,
+      notices: this.notices.all(),
       version: VERSION,
     }
   }
 
   // ---- AppHostApi -------------------------------------------------------------------------
 
-  async invoke(command: string, params: unknown): Promise<CommandOutcome<unknown>> {
-    if (!isCommandName(command))
-      return {
-        ok: false,
-        error: { code: 'INVALID_INPUT', message: `Unknown command ${command.slice(0, 64)}` },
-      }
-    const parsed = COMMANDS[command].params.safeParse(params ?? {})
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      return {
-        ok: false,
-        error: {
-          code: 'INVALID_INPUT',
-          message: `${issue?.path.join('.') || 'params'}: ${issue?.message ?? 'invalid'}`,
-        },
-      }
-    }
-    try {
-      return { ok: true, result: await runCommand(this, command, parsed.data as never) }
-    } catch (e) {
-      if (isTickdeskError(e))
-        return { ok: false, error: { code: String(e.code), message: e.message } }
-      this.logger.log('error', 'command failed', { command, error: errorText(e) })
-      return { ok: false, error: { code: 'INTERNAL', message: errorText(e) } }
-    }
+  /** Validates params against the bridge contract, runs the command, never throws. */
+  invoke(command: string, params: unknown): Promise<CommandOutcome<unknown>> {
+    return invokeCommand(this, command, params)
   }
 
   subscribe(listener: (event: BridgeEvent) => void): () => void {
@@ -410,15 +377,9 @@ export class AppService implements AppHostApi {
   }
 }
 
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
-
 export async function createAppService(opts: AppServiceOptions): Promise<AppService> {
   const stores = openDataStores(await ensureDataDir(opts.dataDir))
   const app = new AppService(stores, opts.secretStore, opts.env, opts)
   await app.load()
   return app
 }
-
-export { TickdeskError }

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { runDoctor } from '../core/doctor'
-import { TickdeskError } from '../core/errors'
+import { isTickdeskError, TickdeskError } from '../core/errors'
 import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
-import type { CommandName, CommandResult, COMMANDS } from '../shared/bridge'
+import {
+  COMMANDS,
+  isCommandName,
+  type CommandName,
+  type CommandOutcome,
+  type CommandResult,
+} from '../shared/bridge'
 import { SettingsSchema } from '../shared/settings'
 import type { z } from 'zod'
 import type { AppService } from './app-service'
+import { errorText } from './error-text'
 import { suggestSymbols } from './symbol-suggestions'
 import { canonicalKey, WatchlistBook } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
@@ -136,7 +143,38 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
   },
 }
 
-export async function runCommand<N extends CommandName>(
+/** The bridge's single entry: unknown commands and invalid params change nothing. */
+export async function invokeCommand(
+  app: AppService,
+  command: string,
+  params: unknown,
+): Promise<CommandOutcome<unknown>> {
+  if (!isCommandName(command)) {
+    return {
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: `Unknown command ${command.slice(0, 64)}` },
+    }
+  }
+  const parsed = COMMANDS[command].params.safeParse(params ?? {})
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const where = issue?.path.join('.') || 'params'
+    return {
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: `${where}: ${issue?.message ?? 'invalid'}` },
+    }
+  }
+  try {
+    return { ok: true, result: await runCommand(app, command, parsed.data as never) }
+  } catch (e) {
+    if (isTickdeskError(e))
+      return { ok: false, error: { code: String(e.code), message: e.message } }
+    app.logger.log('error', 'command failed', { command, error: errorText(e) })
+    return { ok: false, error: { code: 'INTERNAL', message: errorText(e) } }
+  }
+}
+
+async function runCommand<N extends CommandName>(
   app: AppService,
   name: N,
   params: Parsed<N>,

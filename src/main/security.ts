@@ -1,20 +1,12 @@
 import { shell, type Session, type WebContents } from 'electron'
+import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
 
 /**
  * The renderer's sandbox, beyond the BrowserWindow flags (Electron security checklist):
  * a strict CSP on every response, no permissions but notifications, no navigation away from the
  * app, no new windows, and external links only as validated https through the OS browser.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
+export { CONTENT_SECURITY_POLICY }
 
 /** Permissions the page may have: alerts can raise web notifications; nothing else (camera, geolocation…). */
 const ALLOWED_PERMISSIONS = new Set(['notifications'])

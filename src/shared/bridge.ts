@@ -156,6 +156,18 @@ export interface TickdeskApi {
   readonly host: 'electron' | 'web'
 }
 
+/**
+ * What the Electron preload puts on `window.tickdesk`: invoke resolves with the CommandOutcome
+ * itself and never rejects with a host error, because contextBridge copies only the message of a
+ * rejected Error and drops `code` (electron#24427). The renderer turns it into a TickdeskApi
+ * (src/renderer/src/bridge/electron-api.ts), validating every result and event there.
+ */
+export interface PreloadApi {
+  invoke(name: CommandName, params: unknown): Promise<CommandOutcome<unknown>>
+  subscribe(listener: (event: unknown) => void): () => void
+  readonly host: 'electron'
+}
+
 /** Web bridge wire frames (browser host <-> page). */
 export const WebRequestSchema = z.object({
   id: z.number().int().nonnegative(),

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { AppHostApi } from '../app/host-api'
+import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
 import { attachBridgeSocket } from './bridge-socket'
 import {
   TOKEN_COOKIE,
@@ -31,17 +32,6 @@ export interface WebHost {
   close(): Promise<void>
 }
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
-
 function deny(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {
     'content-type': 'text/plain; charset=utf-8',
@@ -68,7 +58,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!file) return deny(res, 404, 'Not found')
     const headers: Record<string, string> = {
       'content-type': file.contentType,
-      'content-security-policy': CSP,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
