@@ -39,14 +39,23 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    io.stderr.write(usage())
+    return EXIT.usage
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(usage())
-    return name === undefined ? EXIT.usage : EXIT.ok
+    return EXIT.ok
   }
   const command = COMMANDS[name]
   if (!command) {
     io.stderr.write(`tickdesk: unknown command '${name}'\n\n${usage()}`)
     return EXIT.usage
+  }
+  // Every command answers --version the same way, including those with their own parsers.
+  if (rest.includes('--version')) {
+    io.stdout.write(`${VERSION}\n`)
+    return EXIT.ok
   }
   const run = await command.load()
   return run(rest, io)
@@ -60,6 +69,10 @@ if (isEntry) {
   const stop = (): void => controller.abort()
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // A reader that went away (`| head`) ends the command like Ctrl-C would, not with a stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') stop()
+  })
   main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -74,14 +74,21 @@ export function formatPrice(n: number): string {
   return priceFormat.format(n)
 }
 
-/** The sentence a trader reads, e.g. "BTCUSDT crossed above 65,000 (65,012.5)". */
+/**
+ * The sentence a trader reads, e.g. "BTCUSDT crossed above 65,000 (65,012.5)". "crossed" only
+ * when a price on the other side was seen; a rule created when its level was already met says
+ * "is below 330.16 (165.08)", which is what happened.
+ */
 export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInput): string {
   const at = `(${formatPrice(x.price)})`
   switch (c.kind) {
     case 'above':
-      return `${symbol} crossed above ${formatPrice(c.price)} ${at}`
-    case 'below':
-      return `${symbol} crossed below ${formatPrice(c.price)} ${at}`
+    case 'below': {
+      const crossed =
+        x.prev !== null &&
+        crossDirection(x.prev, x.price, c.price) === (c.kind === 'above' ? 'up' : 'down')
+      return `${symbol} ${crossed ? 'crossed' : 'is'} ${c.kind} ${formatPrice(c.price)} ${at}`
+    }
     case 'crosses': {
       const dir = x.prev === null ? null : crossDirection(x.prev, x.price, c.price)
       return `${symbol} crossed ${dir === 'down' ? 'below' : 'above'} ${formatPrice(c.price)} ${at}`

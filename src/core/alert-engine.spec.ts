@@ -81,6 +81,18 @@ describe('AlertEngine conditions', () => {
     expect(feed(99.5)[0]?.message).toBe('BTCUSDT crossed below 100 (99.5)')
   })
 
+  it('says "is below", not "crossed", for a level already met when the rule first sees a price', () => {
+    const { feed } = setup([rule({ kind: 'below', price: 330.16 })])
+    expect(feed(165.08)[0]?.message).toBe('BTCUSDT is below 330.16 (165.08)')
+  })
+
+  it('says "is above" when every price seen was already above the level', () => {
+    const { feed } = setup([
+      rule({ kind: 'above', price: 100 }, { repeat: 'rearm', hysteresisPct: 0 }),
+    ])
+    expect(feed(120)[0]?.message).toBe('BTCUSDT is above 100 (120)')
+  })
+
   it('fires "crosses" only on a move from one side to the other, in either direction', () => {
     const { feed } = setup([
       rule({ kind: 'crosses', price: 100 }, { repeat: 'rearm', hysteresisPct: 0 }),

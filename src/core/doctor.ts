@@ -7,6 +7,7 @@ import { deriveStreamUrl } from './engine-config'
 import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
+import { readUpgradeRejection } from './upgrade-rejection'
 
 /**
  * `tickdesk doctor` / testConnection: what works with this key, spending as few metered requests
@@ -210,6 +211,7 @@ async function checkStream(
   const url = config.streamUrl ?? deriveStreamUrl(config.baseUrl)
   const timeoutMs = config.timeoutMs ?? 10_000
   const started = clock.now()
+  let rejected: TickdeskError | null = null
   const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
     const ws = new WebSocket(url, { headers: { 'X-API-Key': config.apiKey } })
     const timer = clock.setTimeout(() => {
@@ -225,28 +227,20 @@ async function checkStream(
       ws.close(1000)
     })
     ws.once('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0
-      const code =
-        status === 401
-          ? 'UNAUTHORIZED'
-          : status === 429
-            ? 'RATE_LIMIT_EXCEEDED'
-            : status === 403
-              ? 'FORBIDDEN'
-              : `HTTP_${status}`
-      res.resume()
-      ws.terminate()
-      done({ code, message: `stream handshake refused with HTTP ${status}` })
+      // Read the envelope like the stream client does, so an account-wide 403 keeps its code.
+      void readUpgradeRejection(res, () => clock.now()).then((error) => {
+        ws.terminate()
+        rejected = error
+        done({ code: String(error.code), message: error.message })
+      })
     })
     ws.on('error', (e) => done({ code: 'NETWORK', message: `stream unreachable: ${e.message}` }))
   })
   const latencyMs = outcome.code === null ? clock.now() - started : null
   if (outcome.code !== null) {
-    const status =
-      outcome.code === 'UNAUTHORIZED' ? 401 : outcome.code === 'RATE_LIMIT_EXCEEDED' ? 429 : null
     governor.report({
       ok: false,
-      error: new TickdeskError({ code: outcome.code, message: outcome.message, status }),
+      error: rejected ?? new TickdeskError({ code: outcome.code, message: outcome.message }),
     })
   }
   return {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { TickdeskApi } from '../shared/bridge'
+import type { PreloadApi } from '../shared/bridge'
 import { fake } from '../main/testing/fake-electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels'
 
@@ -8,7 +8,7 @@ vi.mock('electron', async () => (await import('../main/testing/fake-electron')).
 fake.reset()
 await import('./index')
 // Captured once: loading the preload is what calls exposeInMainWorld.
-const exposedCalls = [...fake.exposed] as Array<{ key: string; api: TickdeskApi }>
+const exposedCalls = [...fake.exposed] as Array<{ key: string; api: PreloadApi }>
 const api = exposedCalls[0]!.api
 
 beforeEach(() => fake.reset())
@@ -23,10 +23,10 @@ describe('preload', () => {
     expect(values).not.toContain(process.env)
   })
 
-  it('sends invoke as { command, params } on tickdesk:invoke and unwraps the result', async () => {
+  it('sends invoke as { command, params } on tickdesk:invoke and resolves with the outcome', async () => {
     fake.rendererReply = { ok: true, result: { id: 'w1', name: 'Crypto', symbols: [] } }
-    const result = await api.invoke('createWatchlist', { name: 'Crypto' })
-    expect(result).toEqual({ id: 'w1', name: 'Crypto', symbols: [] })
+    const outcome = await api.invoke('createWatchlist', { name: 'Crypto' })
+    expect(outcome).toEqual({ ok: true, result: { id: 'w1', name: 'Crypto', symbols: [] } })
     expect(fake.rendererInvokes).toEqual([
       {
         channel: INVOKE_CHANNEL,
@@ -35,16 +35,28 @@ describe('preload', () => {
     ])
   })
 
-  it('rebuilds a failed outcome as an Error carrying the code', async () => {
+  it('resolves a failed command with its code as plain data, because a rejected Error would lose the code crossing contextBridge', async () => {
     fake.rendererReply = { ok: false, error: { code: 'INVALID_INPUT', message: 'name: too long' } }
-    const error = await api.invoke('createWatchlist', { name: 'x' }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(Error)
-    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: 'name: too long' })
+    const outcome = await api.invoke('createWatchlist', { name: 'x' })
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: 'name: too long' },
+    })
+    // What contextBridge does to a value: a structured clone. Plain data survives it whole.
+    expect(structuredClone(outcome)).toEqual(outcome)
   })
 
-  it('treats a malformed reply as BAD_RESPONSE', async () => {
+  it('answers a malformed reply with BAD_RESPONSE and an IPC failure with BRIDGE_DOWN', async () => {
     fake.rendererReply = { ok: false, error: 'nope' }
-    await expect(api.invoke('getSnapshot', {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
+    await expect(api.invoke('getSnapshot', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'BAD_RESPONSE' },
+    })
+    fake.rendererReply = Promise.reject(new Error('No handler registered'))
+    await expect(api.invoke('getSnapshot', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'BRIDGE_DOWN' },
+    })
   })
 
   it('passes subscribers the event only, never the IpcRendererEvent, and unsubscribes', () => {

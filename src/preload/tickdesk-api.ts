@@ -1,26 +1,14 @@
-import type {
-  BridgeEvent,
-  CommandName,
-  CommandOutcome,
-  CommandParams,
-  CommandResult,
-  TickdeskApi,
-} from '../shared/bridge'
+import type { CommandName, CommandOutcome, PreloadApi } from '../shared/bridge'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels'
 
 /**
  * The part of ipcRenderer the API needs. Only types come from ../shared: the preload bundle must
- * stay free of zod (it runs sandboxed; the renderer validates events itself).
+ * stay free of zod (it runs sandboxed; the renderer validates results and events itself).
  */
 export interface IpcRendererPort {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
-}
-
-/** An Error that keeps the command's error code, since a thrown error loses it over IPC (electron#24427). */
-export interface BridgeError extends Error {
-  code: string
 }
 
 function isOutcome(value: unknown): value is CommandOutcome<unknown> {
@@ -38,31 +26,35 @@ function isOutcome(value: unknown): value is CommandOutcome<unknown> {
   )
 }
 
-function bridgeError(code: string, message: string): BridgeError {
-  const error = new Error(message) as BridgeError
-  error.name = 'TickdeskError'
-  error.code = code
-  return error
+function failure(code: string, message: string): CommandOutcome<never> {
+  return { ok: false, error: { code, message } }
 }
 
 /**
  * Builds window.tickdesk for the Electron host: one invoke for every command, one subscribe for
- * all events, and nothing else (never ipcRenderer itself, never process.env).
+ * all events, and nothing else (never ipcRenderer itself, never process.env). invoke always
+ * resolves with a plain CommandOutcome: a rejected Error would cross contextBridge with its
+ * message only, so the renderer could no longer tell MARKET_NOT_ENABLED from UNAUTHORIZED.
  */
-export function createTickdeskApi(ipc: IpcRendererPort): TickdeskApi {
-  const invoke = async <N extends CommandName>(
-    name: N,
-    params: CommandParams<N>,
-  ): Promise<CommandResult<N>> => {
-    const outcome: unknown = await ipc.invoke(INVOKE_CHANNEL, { command: name, params })
-    if (!isOutcome(outcome)) throw bridgeError('BAD_RESPONSE', `Malformed reply to ${String(name)}`)
-    if (!outcome.ok) throw bridgeError(outcome.error.code, outcome.error.message)
-    return outcome.result as CommandResult<N>
+export function createTickdeskApi(ipc: IpcRendererPort): PreloadApi {
+  const invoke = async (name: CommandName, params: unknown): Promise<CommandOutcome<unknown>> => {
+    let outcome: unknown
+    try {
+      outcome = await ipc.invoke(INVOKE_CHANNEL, { command: name, params })
+    } catch {
+      // No handler yet (main still starting) or the frame is going away.
+      return failure('BRIDGE_DOWN', `${String(name)} could not reach the Tickdesk host`)
+    }
+    if (!isOutcome(outcome)) return failure('BAD_RESPONSE', `Malformed reply to ${String(name)}`)
+    // A fresh plain object: only ok/result/error cross, whatever else main might attach.
+    return outcome.ok
+      ? { ok: true, result: outcome.result }
+      : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } }
   }
 
-  const subscribe = (listener: (event: BridgeEvent) => void): (() => void) => {
+  const subscribe = (listener: (event: unknown) => void): (() => void) => {
     // The IpcRendererEvent carries `sender` (the ipcRenderer): it must never reach the page.
-    const wrapped = (_event: unknown, payload: unknown): void => listener(payload as BridgeEvent)
+    const wrapped = (_event: unknown, payload: unknown): void => listener(payload)
     ipc.on(EVENT_CHANNEL, wrapped)
     return () => {
       ipc.removeListener(EVENT_CHANNEL, wrapped)

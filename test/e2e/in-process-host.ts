@@ -19,7 +19,12 @@ export interface HostUnderTest {
  * bring it back), exactly as `tickdesk web` wires it to a configured service.
  */
 export async function startHostUnderTest(
-  opts: { sim?: SimOptions; dataDir?: string } = {},
+  opts: {
+    sim?: SimOptions
+    dataDir?: string
+    /** Which simulator key the app uses (default: pro), e.g. (k) => k.cryptoOnly. */
+    key?: (keys: SimServer['keys']) => string
+  } = {},
 ): Promise<HostUnderTest> {
   const sim = await startSimulator({ seed: 7, tickIntervalMs: 200, ...opts.sim })
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-flow-'))
@@ -28,7 +33,7 @@ export async function startHostUnderTest(
     const app = await createAppService({
       dataDir,
       env,
-      secretStore: memorySecretStore(sim.keys.pro),
+      secretStore: memorySecretStore(opts.key ? opts.key(sim.keys) : sim.keys.pro),
     })
     const host = await startWebHost({ app, rendererDir: rendererDir() })
     return { app, host }

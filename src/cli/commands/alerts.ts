@@ -4,6 +4,7 @@ import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores } from '../../core/persistence/stores'
 import { AlertRuleInputSchema, type AlertCondition, type AlertRule } from '../../shared/alert'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
+import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { writeJson } from '../output'
 
@@ -13,7 +14,13 @@ const HELP = `Usage:
                       [--repeat once|rearm] [--cooldown S] [--note TEXT]
   tickdesk alerts remove <id>
 
-Price alerts, stored in the same data folder as the app (--data-dir DIR or TICKDESK_DATA_DIR).
+Price alerts, stored in the same data folder as the app (--data-dir DIR or TICKDESK_DATA_DIR);
+\`tickdesk watch\` and the app fire them.
+
+Options:
+  --json             list/add print one JSON line per rule
+  -h, --help         show this help
+  --version          print the version
 `
 
 function conditionFrom(v: Record<string, string | boolean | undefined>): AlertCondition | string {
@@ -59,19 +66,16 @@ export const run: CliCommand = async (args, io) => {
         cooldown: { type: 'string' },
         note: { type: 'string' },
         'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        ...STANDARD_OPTIONS,
       },
     })
   } catch (e) {
-    io.stderr.write(`tickdesk alerts: ${(e as Error).message}\n\n${HELP}`)
-    return EXIT.usage
+    return usageError('alerts', (e as Error).message, HELP, io)
   }
   const { values, positionals } = parsed
   const [action, arg] = positionals
-  if (values.help) {
-    io.stdout.write(HELP)
-    return EXIT.ok
-  }
+  const early = standardFlags(values, HELP, io)
+  if (early !== null) return early
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { runDoctor } from '../../core/doctor'
+import { MARKET_403 } from '../../core/errors'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
+import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { colorize, useColor, writeJson } from '../output'
 
@@ -14,6 +16,7 @@ Options:
   --json             one JSON line with the report
 ${FEED_HELP}
   -h, --help         show this help
+  --version          print the version
 `
 
 export const run: CliCommand = async (args, io) => {
@@ -23,26 +26,20 @@ export const run: CliCommand = async (args, io) => {
       args,
       options: {
         json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
+        ...STANDARD_OPTIONS,
         ...FEED_OPTIONS,
       },
     }).values
   } catch (e) {
-    io.stderr.write(`tickdesk doctor: ${(e as Error).message}\n\n${HELP}`)
-    return EXIT.usage
+    return usageError('doctor', (e as Error).message, HELP, io)
   }
-  if (values.help) {
-    io.stdout.write(HELP)
-    return EXIT.ok
-  }
+  const early = standardFlags(values, HELP, io)
+  if (early !== null) return early
   let feed
   try {
     feed = await chooseFeed(values, io.env)
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`tickdesk doctor: ${e.message}\n`)
-      return EXIT.usage
-    }
+    if (e instanceof UsageError) return usageError('doctor', e.message, HELP, io)
     throw e
   }
   try {
@@ -52,20 +49,33 @@ export const run: CliCommand = async (args, io) => {
       streamUrl: c.streamUrl,
       apiKey: c.apiKey,
       plan: c.plan,
+      rpm: c.rpm,
     })
-    if (values.json) writeJson(io.stdout, { type: 'doctor', demo: c.demo, ...report })
+    // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
+    // what the plan does not include").
+    const notInPlan = report.checks
+      .filter((ch) => MARKET_403.has(ch.code ?? ''))
+      .map((ch) => ch.name)
+    const works = report.checks.filter((ch) => ch.ok).map((ch) => ch.name)
+    if (values.json)
+      writeJson(io.stdout, { type: 'doctor', demo: c.demo, ...report, works, notInPlan })
     else {
       const color = useColor(io.env, io.stdout)
       io.stdout.write(
         `Service ${report.baseUrl}${c.demo ? ' (demo simulator)' : ''}, plan ${report.plan}\n`,
       )
       for (const check of report.checks) {
-        const mark = check.ok ? colorize(color, 32, 'ok  ') : colorize(color, 31, 'FAIL')
+        const mark = check.ok
+          ? colorize(color, 32, 'ok  ')
+          : notInPlan.includes(check.name)
+            ? colorize(color, 33, 'n/a ')
+            : colorize(color, 31, 'FAIL')
         const latency = check.latencyMs === null ? '' : ` (${Math.round(check.latencyMs)} ms)`
         io.stdout.write(
           `${mark} ${check.name}${latency}: ${check.message}${check.code ? ` [${check.code}]` : ''}\n`,
         )
       }
+      if (notInPlan.length > 0) io.stdout.write(`Not in your plan: ${notInPlan.join(', ')}\n`)
       io.stdout.write(`${report.requestsSpent} request(s) spent.\n`)
     }
     if (report.ok) return EXIT.ok

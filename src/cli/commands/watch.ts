@@ -4,51 +4,36 @@ import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
 import { ACCOUNT_WIDE_403 } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
-import { openDataStores } from '../../core/persistence/stores'
-import { parseSymbolKey, symbolKey } from '../../shared/market'
+import { openDataStores, type DataStores } from '../../core/persistence/stores'
+import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
+import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
-import { writeJson } from '../output'
-import { untilAborted } from '../until-aborted'
 import { LiveTable } from '../live-table'
+import { untilAborted } from '../until-aborted'
+import { WatchJsonWriter } from '../watch-lines'
+
+export { quoteLine, statusLine } from '../watch-lines'
 
 const HELP = `Usage: tickdesk watch <market:SYMBOL>... [--json] [--duration S]
 
-Live quotes. On a terminal, a live table; with --json, NDJSON on stdout (quote, status,
-symbol-status and alert objects, one per line).
+Live quotes. On a terminal, a live table; with --json, NDJSON on stdout only (quote, status,
+symbol-status and alert objects, one per line); messages go to stderr.
 
 Options:
   --json             NDJSON output
-  --duration S       stop after S seconds (default: until Ctrl-C)
+  --duration S       stop after S seconds (default: until Ctrl-C / SIGTERM)
 ${FEED_HELP}
   -h, --help         show this help
-Exit codes: 0 done, 2 bad usage, 3 unauthorized (401), 4 account-wide 403.
+  --version          print the version
+Exit codes: 0 done (duration over, SIGINT or SIGTERM; the quote cache is saved), 2 bad usage,
+3 unauthorized (401), 4 account-wide 403 (NO_SUBSCRIPTION, SUBSCRIPTION_EXPIRED, IP_DENIED,
+GEO_DENIED).
 `
 
 const FLUSH_MS = 100
-
-export function quoteLine(q: Quote): Record<string, unknown> {
-  return {
-    type: 'quote',
-    market: q.market,
-    symbol: q.symbol,
-    last: q.last,
-    change: q.change,
-    changePercent: q.changePercent,
-    bid: q.bid,
-    ask: q.ask,
-    volume: q.volume,
-    ts: q.ts,
-    source: q.source,
-    stale: q.stale,
-  }
-}
-
-export function statusLine(s: FeedStatus): Record<string, unknown> {
-  return { type: 'status', state: s.state, code: s.code, message: s.message, retryAt: s.retryAt }
-}
 
 export const run: CliCommand = async (args, io) => {
   let parsed
@@ -59,153 +44,178 @@ export const run: CliCommand = async (args, io) => {
       options: {
         json: { type: 'boolean' },
         duration: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        ...STANDARD_OPTIONS,
         ...FEED_OPTIONS,
       },
     })
   } catch (e) {
-    io.stderr.write(`tickdesk watch: ${(e as Error).message}\n\n${HELP}`)
-    return EXIT.usage
+    return usageError('watch', (e as Error).message, HELP, io)
   }
   const { values, positionals } = parsed
-  if (values.help) {
-    io.stdout.write(HELP)
-    return EXIT.ok
-  }
-  const keys: string[] = []
+  const early = standardFlags(values, HELP, io)
+  if (early !== null) return early
+  const keys: SymbolKey[] = []
   for (const p of positionals) {
     const ref = parseSymbolKey(p)
-    if (!ref) {
-      io.stderr.write(`tickdesk watch: "${p}" is not market:SYMBOL (e.g. crypto:BTCUSDT)\n`)
-      return EXIT.usage
-    }
-    keys.push(symbolKey(ref.market, ref.symbol))
+    if (!ref)
+      return usageError('watch', `"${p}" is not market:SYMBOL (e.g. crypto:BTCUSDT)`, HELP, io)
+    const key = symbolKey(ref.market, ref.symbol)
+    if (!keys.includes(key)) keys.push(key)
   }
-  if (keys.length === 0) {
-    io.stderr.write(`tickdesk watch: name at least one market:SYMBOL\n\n${HELP}`)
-    return EXIT.usage
-  }
+  if (keys.length === 0) return usageError('watch', 'name at least one market:SYMBOL', HELP, io)
   const duration = values.duration === undefined ? undefined : Number(values.duration)
-  if (duration !== undefined && !(Number.isFinite(duration) && duration > 0)) {
-    io.stderr.write(`tickdesk watch: --duration must be a positive number of seconds\n`)
-    return EXIT.usage
-  }
+  if (duration !== undefined && !(Number.isFinite(duration) && duration > 0))
+    return usageError('watch', '--duration must be a positive number of seconds', HELP, io)
   let feed
   try {
     feed = await chooseFeed(values, io.env)
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`tickdesk watch: ${e.message}\n`)
-      return EXIT.usage
-    }
+    if (e instanceof UsageError) return usageError('watch', e.message, HELP, io)
     throw e
   }
-  if (feed.sim && !values.json)
-    io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  try {
+    // The demo banner is a message, not data: stderr, so `--json` stdout stays pure NDJSON.
+    if (feed.sim) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+    const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
+    return await watch(keys, feed.config, stores, Boolean(values.json), duration, io)
+  } finally {
+    await feed.sim?.close()
+  }
+}
 
-  const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
-  const engine = new MarketEngine(feed.config)
+async function watch(
+  keys: SymbolKey[],
+  config: ConstructorParameters<typeof MarketEngine>[0],
+  stores: DataStores,
+  json: boolean,
+  duration: number | undefined,
+  io: Parameters<CliCommand>[1],
+): Promise<number> {
+  const engine = new MarketEngine(config)
   const alerts = new AlertEngine({ clock: systemClock })
   const savedRules = await stores.alerts.load()
-  alerts.setRules(
-    savedRules.value.rules.filter((r) => keys.includes(r.key)),
-    savedRules.value.states,
-  )
+  const ourRules = savedRules.value.rules.filter((r) => r.enabled && keys.includes(r.key))
+  alerts.setRules(ourRules, savedRules.value.states)
+  alerts.setHistory((await stores.alertHistory.load()).value)
   const cached = await stores.quotes.load()
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
 
-  const json = Boolean(values.json)
-  const table = json ? null : new LiveTable(io.stdout, io.env)
-  const emit = (obj: Record<string, unknown>): void => {
-    if (json) writeJson(io.stdout, obj)
-  }
-  const changed = new Set<string>()
+  const writer = json ? new WatchJsonWriter(io.stdout) : null
+  const table = json ? null : new LiveTable(io.stdout, io.env, keys)
+  const stop = new AbortController()
+  const onSignal = (): void => stop.abort()
+  io.signal.addEventListener('abort', onSignal, { once: true })
+  // A closed pipe (`| head`) is an ordinary way to stop reading: shut down, do not crash.
+  const onStdoutError = (): void => stop.abort()
+  io.stdout.on('error', onStdoutError)
+
+  const changed = new Set<SymbolKey>()
   let flushTimer: ReturnType<typeof setTimeout> | null = null
   const flush = (): void => {
     flushTimer = null
+    if (stop.signal.aborted && !json) return
     for (const key of changed) {
       const q = engine.quotes.get(key)
       if (!q) continue
-      emit(quoteLine(q))
+      writer?.quote(q)
       table?.update(q)
     }
     changed.clear()
     table?.render(engine.status())
   }
+  // Cached quotes first (source "cache", stale), before anything the network says.
   for (const q of engine.quotes.all()) changed.add(q.key)
+  flush()
 
   let exitCode: number = EXIT.ok
-  const stop = new AbortController()
-  io.signal.addEventListener('abort', () => stop.abort(), { once: true })
-
+  let listening = true
+  let firedAny = false
   engine.onQuote((q) => {
+    if (!listening) return
     changed.add(q.key)
     flushTimer ??= setTimeout(flush, FLUSH_MS)
     for (const a of alerts.evaluate(q)) {
-      const ref = parseSymbolKey(a.key)
-      emit({
-        type: 'alert',
-        id: a.id,
-        ruleId: a.ruleId,
-        market: ref?.market,
-        symbol: ref?.symbol,
-        message: a.message,
-        price: a.price,
-        at: a.at,
-        whileAway: a.whileAway,
-      })
-      if (!json) io.stderr.write(`ALERT ${a.message}\n`)
+      firedAny = true
+      writer?.alert(a)
+      table?.note(`ALERT ${a.message}`)
+      if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
     }
   })
+  let started = false
   engine.onStatus((s) => {
-    emit(statusLine(s))
-    if (!json) table?.render(s)
+    // Before start() the engine reports a placeholder "stopped": not a state the feed was in.
+    if (!listening || !started) return
+    onStatus(s)
+  })
+  const onStatus = (s: FeedStatus): void => {
+    writer?.status(s)
+    table?.render(s)
     if (s.state === 'offline' || s.state === 'stopped') alerts.markGap()
-    if (s.state === 'stopped' && s.code === 'UNAUTHORIZED') {
+    if (s.state !== 'stopped' || s.code === null) return
+    if (s.code === 'UNAUTHORIZED') {
       exitCode = EXIT.unauthorized
-      if (!json)
-        io.stderr.write(
-          'tickdesk watch: the service rejected the API key (401). Check TICKDESK_API_KEY.\n',
-        )
+      io.stderr.write(
+        'tickdesk watch: the service rejected the API key (401). Check TICKDESK_API_KEY.\n',
+      )
       stop.abort()
-    } else if (s.state === 'stopped' && s.code !== null && ACCOUNT_WIDE_403.has(s.code)) {
+    } else if (ACCOUNT_WIDE_403.has(s.code)) {
       exitCode = EXIT.forbidden
-      if (!json)
-        io.stderr.write(
-          `tickdesk watch: the account cannot use the service (${s.code}): ${s.message}\n`,
-        )
+      io.stderr.write(
+        `tickdesk watch: the account cannot use the service (${s.code}): ${s.message}\n`,
+      )
       stop.abort()
     }
-  })
+  }
   engine.onSymbolStatus((s) => {
-    const ref = parseSymbolKey(s.key)
-    emit({
-      type: 'symbol-status',
-      market: ref?.market,
-      symbol: ref?.symbol,
-      code: s.code,
-      message: s.message,
-    })
-    if (!json && s.code !== 'OK') io.stderr.write(`${s.key}: ${s.code} ${s.message}\n`)
+    if (!listening) return
+    writer?.symbolStatus(s)
+    table?.problem(s.key, s.code)
+    if (table && !table.tty && s.code !== 'OK')
+      io.stderr.write(`${s.key}: ${s.code} ${s.message}\n`)
   })
 
   for (const key of keys) engine.watch(key)
+  started = true
   engine.start()
-  flush()
+  onStatus(engine.status())
   await untilAborted(stop.signal, duration === undefined ? undefined : duration * 1000)
-  await engine.stop()
   if (flushTimer) clearTimeout(flushTimer)
   flush()
+  // Shutdown is not news: the consumer asked for it (or the exit code says why).
+  listening = false
+  await engine.stop()
   table?.finish()
-  await stores.quotes.save(mergeCache(cached.value, engine.quotes.all())).catch((e: unknown) => {
-    io.stderr.write(`tickdesk watch: could not save the quote cache: ${(e as Error).message}\n`)
-  })
-  await feed.sim?.close()
+  io.signal.removeEventListener('abort', onSignal)
+  io.stdout.off('error', onStdoutError)
+  await saveState(stores, engine.quotes.all(), cached.value, alerts, firedAny, io)
   return exitCode
 }
 
-function mergeCache(previous: Quote[], current: Quote[]): Quote[] {
+/** Quote cache and alert states, so the next run (CLI or app) starts where this one stopped. */
+async function saveState(
+  stores: DataStores,
+  current: Quote[],
+  previous: Quote[],
+  alerts: AlertEngine,
+  firedAny: boolean,
+  io: Parameters<CliCommand>[1],
+): Promise<void> {
   const byKey = new Map(previous.map((q) => [q.key, q]))
-  for (const q of current) byKey.set(q.key, q)
-  return [...byKey.values()]
+  for (const q of current) if (q.source !== 'cache') byKey.set(q.key, q)
+  await stores.quotes.save([...byKey.values()]).catch((e: unknown) => {
+    io.stderr.write(`tickdesk watch: could not save the quote cache: ${(e as Error).message}\n`)
+  })
+  if (!firedAny) return
+  // Re-read the file: `alerts add` or the app may have changed the rules while we watched.
+  const latest = await stores.alerts.load()
+  const ours = new Map(alerts.states().map((s) => [s.ruleId, s]))
+  const states = latest.value.rules.map(
+    (r) => ours.get(r.id) ?? latest.value.states.find((s) => s.ruleId === r.id),
+  )
+  await stores.alerts
+    .save({ rules: latest.value.rules, states: states.filter((s) => s !== undefined) })
+    .catch((e: unknown) => {
+      io.stderr.write(`tickdesk watch: could not save alert states: ${(e as Error).message}\n`)
+    })
+  await stores.alertHistory.save(alerts.history()).catch(() => undefined)
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { createAppService, envOrMemorySecretStore } from '../../app'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { rendererBuilt, rendererDir, startWebHost } from '../../web'
+import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
@@ -15,29 +16,27 @@ Options:
   --port N        port to listen on (default: a free one)
   --data-dir DIR  settings and cache folder (default: TICKDESK_DATA_DIR or the OS app-data folder)
   -h, --help      show this help
+  --version       print the version
 Environment: BROWSER=none opens no browser.
 `
 
 export const run: CliCommand = async (args, io) => {
-  let values: { port?: string; 'data-dir'?: string; help?: boolean }
+  let values: { port?: string; 'data-dir'?: string; help?: boolean; version?: boolean }
   try {
     values = parseArgs({
       args,
       options: {
         port: { type: 'string' },
         'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        ...STANDARD_OPTIONS,
       },
       strict: true,
     }).values
   } catch (e) {
-    io.stderr.write(`tickdesk web: ${(e as Error).message}\n\n${HELP}`)
-    return EXIT.usage
+    return usageError('web', (e as Error).message, HELP, io)
   }
-  if (values.help) {
-    io.stdout.write(HELP)
-    return EXIT.ok
-  }
+  const early = standardFlags(values, HELP, io)
+  if (early !== null) return early
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.stderr.write(`tickdesk web: --port must be a number from 0 to 65535\n`)

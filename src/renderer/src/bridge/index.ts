@@ -1,13 +1,16 @@
-import type { TickdeskApi } from '../../../shared/bridge'
+import type { PreloadApi, TickdeskApi } from '../../../shared/bridge'
+import { createElectronApi } from './electron-api'
 import { createWebApi, type ConnectionState } from './web-api'
 
 /**
- * The one bridge the renderer uses: Electron's preload puts it on window.tickdesk; in the browser
- * host the page builds the same API over the token-guarded WebSocket.
+ * The one bridge the renderer uses: over Electron's preload (window.tickdesk, whose outcomes are
+ * turned back into results and coded errors here) or, in the browser host, over the
+ * token-guarded WebSocket.
  */
 declare global {
   interface Window {
-    tickdesk?: TickdeskApi
+    /** Set by the Electron preload only; the browser host leaves it undefined. */
+    tickdesk?: PreloadApi
   }
 }
 
@@ -22,7 +25,7 @@ export interface Bridge {
 }
 
 export function openBridge(): Bridge {
-  if (window.tickdesk) return { api: window.tickdesk, connection: null }
+  if (window.tickdesk) return { api: createElectronApi(window.tickdesk), connection: null }
   const web = createWebApi()
   return { api: web, connection: web }
 }

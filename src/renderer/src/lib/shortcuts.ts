@@ -3,7 +3,16 @@
  * so "/" or "a" in the add box is just text.
  */
 export type Shortcut =
-  'up' | 'down' | 'moveUp' | 'moveDown' | 'open' | 'remove' | 'alert' | 'focusAdd' | 'escape'
+  | 'up'
+  | 'down'
+  | 'moveUp'
+  | 'moveDown'
+  | 'open'
+  | 'remove'
+  | 'alert'
+  | 'pin'
+  | 'focusAdd'
+  | 'escape'
 
 interface KeyLike {
   key: string
@@ -47,6 +56,8 @@ export function shortcutFor(e: KeyLike): Shortcut | null {
       return 'remove'
     case 'a':
       return 'alert'
+    case 'p':
+      return 'pin'
     case '/':
       return 'focusAdd'
     default:

@@ -41,6 +41,8 @@ const INITIAL_STATUS: FeedStatus = {
 export interface AppStateOptions extends QuoteBookOptions {
   /** How often ages ("12 s ago") and countdowns re-render. */
   tickMs?: number
+  /** Plays the alert sound (lib/alert-sound.ts); called on alertFired when settings.sounds is on. */
+  alertSound?: () => void
 }
 
 export class AppState {
@@ -148,6 +150,7 @@ export class AppState {
         break
       case 'alertFired':
         this.showToast(event.alert)
+        if (this.settings.sounds) this.options.alertSound?.()
         break
       case 'settings':
         this.settings = event.settings

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../../sim'
+import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
+import { run as alerts } from './alerts'
+import { run as watch } from './watch'
+
+let sim: SimServer
+let data: Awaited<ReturnType<typeof tempDataDir>>
+
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 9, tickIntervalMs: 50 })
+  data = await tempDataDir()
+})
+afterEach(async () => {
+  await sim.close()
+  await data.remove()
+})
+
+const env = (): NodeJS.ProcessEnv =>
+  serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
+
+describe('tickdesk alerts', () => {
+  it('adds a rule that a later `watch --json` fires as an alert line', async () => {
+    const add = runCli(alerts, ['add', 'crypto:BTCUSDT', '--above', '1', '--json'], { env: env() })
+    expect(await add.exit).toBe(0)
+    const [rule] = add.lines()
+    const w = runCli(watch, ['crypto:BTCUSDT', '--json'], { env: env() })
+    const fired = await w.waitFor((l) => l.type === 'alert')
+    expect(fired).toMatchObject({
+      type: 'alert',
+      ruleId: rule!.id,
+      market: 'crypto',
+      symbol: 'BTCUSDT',
+      message: expect.any(String),
+      price: expect.any(Number),
+      at: expect.any(Number),
+    })
+    w.abort()
+    expect(await w.exit).toBe(0)
+  })
+
+  it('lists and removes rules in the data dir', async () => {
+    const add = runCli(alerts, ['add', 'fx:EURUSD', '--below', '0.5', '--json'], { env: env() })
+    expect(await add.exit).toBe(0)
+    const id = add.lines()[0]!.id as string
+    const list = runCli(alerts, ['list', '--json'], { env: env() })
+    expect(await list.exit).toBe(0)
+    expect(list.lines()).toEqual([
+      expect.objectContaining({ type: 'alert-rule', id, key: 'fx:EURUSD' }),
+    ])
+    const remove = runCli(alerts, ['remove', id], { env: env() })
+    expect(await remove.exit).toBe(0)
+    const after = runCli(alerts, ['list', '--json'], { env: env() })
+    expect(await after.exit).toBe(0)
+    expect(after.stdout()).toBe('')
+  })
+
+  it.each([
+    [['add', 'crypto:BTCUSDT']],
+    [['add', 'crypto:BTCUSDT', '--above', 'lots']],
+    [['add', 'BTCUSDT', '--above', '1']],
+    [['frobnicate']],
+    [['list', '--bogus']],
+  ])('exits 2 with the reason on stderr for %j', async (args) => {
+    const r = runCli(alerts, args, { env: env() })
+    expect(await r.exit).toBe(2)
+    expect(r.stderr()).not.toBe('')
+    expect(r.stdout()).toBe('')
+  })
+
+  it('answers --help and --version', async () => {
+    const h = runCli(alerts, ['--help'])
+    expect(await h.exit).toBe(0)
+    expect(h.stdout()).toMatch(/tickdesk alerts add/)
+    const v = runCli(alerts, ['--version'])
+    expect(await v.exit).toBe(0)
+    expect(v.stdout()).toMatch(/^\d+\.\d+\.\d+/)
+  })
+})

@@ -1,0 +1,91 @@
+import { parseSymbolKey } from '../shared/market'
+import type { FiredAlert } from '../shared/alert'
+import type { Quote, SymbolStatus } from '../shared/quote'
+import type { FeedStatus } from '../shared/status'
+import { writeJson } from './output'
+
+/**
+ * The NDJSON objects of `watch --json`, exactly the keys the CLI contract lists (issue 4). Field
+ * values the service did not send stay null, never 0.
+ */
+export function quoteLine(q: Quote): Record<string, unknown> {
+  return {
+    type: 'quote',
+    market: q.market,
+    symbol: q.symbol,
+    last: q.last,
+    change: q.change,
+    changePercent: q.changePercent,
+    bid: q.bid,
+    ask: q.ask,
+    volume: q.volume,
+    ts: q.ts,
+    source: q.source,
+    stale: q.stale,
+  }
+}
+
+export function statusLine(s: FeedStatus): Record<string, unknown> {
+  return { type: 'status', state: s.state, code: s.code, message: s.message, retryAt: s.retryAt }
+}
+
+export function symbolStatusLine(s: SymbolStatus): Record<string, unknown> {
+  const ref = parseSymbolKey(s.key)
+  return {
+    type: 'symbol-status',
+    market: ref?.market ?? null,
+    symbol: ref?.symbol ?? s.key,
+    code: s.code,
+    message: s.message,
+  }
+}
+
+export function alertLine(a: FiredAlert): Record<string, unknown> {
+  const ref = parseSymbolKey(a.key)
+  return {
+    type: 'alert',
+    id: a.id,
+    ruleId: a.ruleId,
+    market: ref?.market ?? null,
+    symbol: ref?.symbol ?? a.key,
+    message: a.message,
+    price: a.price,
+    at: a.at,
+    whileAway: a.whileAway,
+  }
+}
+
+/**
+ * Writes status and symbol-status lines only when they say something new: the engine re-derives
+ * its status on every budget change, and a consumer wants transitions, not repeats.
+ */
+export class WatchJsonWriter {
+  private lastStatus = ''
+  private readonly symbolCodes = new Map<string, string>()
+
+  constructor(private readonly out: NodeJS.WritableStream) {}
+
+  quote(q: Quote): void {
+    writeJson(this.out, quoteLine(q))
+  }
+
+  status(s: FeedStatus): void {
+    const line = statusLine(s)
+    const text = JSON.stringify(line)
+    if (text === this.lastStatus) return
+    this.lastStatus = text
+    writeJson(this.out, line)
+  }
+
+  /** Problems only (the contract: "for per-symbol problems"); a recovery shows as fresh quotes. */
+  symbolStatus(s: SymbolStatus): void {
+    const previous = this.symbolCodes.get(s.key)
+    this.symbolCodes.set(s.key, s.code)
+    if (s.code === 'OK' || previous === s.code) return
+    writeJson(this.out, symbolStatusLine(s))
+  }
+
+  alert(a: FiredAlert): void {
+    writeJson(this.out, alertLine(a))
+  }
+}

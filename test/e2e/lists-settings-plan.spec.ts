@@ -1,0 +1,213 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumOrSkip, launchChromium } from './chromium'
+import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { SCREENSHOTS } from './launch'
+
+const chromiumPath = chromiumOrSkip()
+
+const row = (key: string): string => `tbody tr[data-key="${key}"]`
+
+async function tabNames(page: Page): Promise<string[]> {
+  return page.getByRole('tablist', { name: 'Watchlists' }).getByRole('tab').allTextContents()
+}
+
+async function badgeOf(page: Page, key: string): Promise<string> {
+  return (
+    (await page.locator(`${row(key)} [data-testid="source-badge"]`).textContent()) ?? ''
+  ).trim()
+}
+
+async function addSymbol(page: Page, key: string): Promise<void> {
+  await page.getByLabel('Add symbol').fill(key)
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
+}
+
+describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium', () => {
+  let env: HostUnderTest
+  let browser: Browser
+  let page: Page
+  /** Every frame the host sent the page over the bridge WebSocket. */
+  const received: string[] = []
+
+  beforeAll(async () => {
+    env = await startHostUnderTest()
+    browser = await launchChromium(chromiumPath as string)
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))))
+    await page.goto(env.host.url)
+    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await env?.close()
+  })
+
+  it('creates, renames, reorders and deletes a watchlist tab', async () => {
+    await page.getByRole('button', { name: 'New list' }).click()
+    await page.getByLabel('New watchlist name').fill('Metals')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await expect.poll(() => tabNames(page)).toContain('Metals')
+    await page.getByRole('button', { name: 'Rename' }).click()
+    await page.getByLabel('Watchlist name').fill('Gold and silver')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(() => tabNames(page)).toContain('Gold and silver')
+    const before = await tabNames(page)
+    const at = before.indexOf('Gold and silver')
+    await page.getByRole('button', { name: 'Move list left' }).click()
+    await expect.poll(async () => (await tabNames(page)).indexOf('Gold and silver')).toBe(at - 1)
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
+    await page.getByRole('button', { name: 'Confirm delete' }).click()
+    await expect.poll(() => tabNames(page)).not.toContain('Gold and silver')
+  })
+
+  it('imports a JSON and a CSV file through the file input', async () => {
+    const input = page.locator('input[type="file"]')
+    const json = { watchlists: [{ name: 'From JSON', symbols: ['fx:EURUSD', 'crypto:ETHUSDT'] }] }
+    await input.setInputFiles({
+      name: 'lists.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(json)),
+    })
+    await expect.poll(() => tabNames(page)).toContain('From JSON')
+    await input.setInputFiles({
+      name: 'lists.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('watchlist,symbol\nFrom CSV,fx:USDJPY\nFrom CSV,crypto:BTCUSDT\n'),
+    })
+    await expect.poll(() => tabNames(page)).toContain('From CSV')
+    await page.getByRole('tab', { name: 'From CSV' }).click()
+    await expect
+      .poll(() =>
+        page
+          .locator('tbody tr[data-key]')
+          .evaluateAll((t) => t.map((r) => r.getAttribute('data-key'))),
+      )
+      .toEqual(['fx:USDJPY', 'crypto:BTCUSDT'])
+  })
+
+  it('exports the active list as JSON and as CSV downloads', async () => {
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ])
+    expect(json.suggestedFilename()).toMatch(/\.json$/)
+    const jsonText = readFileSync((await json.path())!, 'utf8')
+    expect(JSON.stringify(JSON.parse(jsonText))).toContain('fx:USDJPY')
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ])
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/)
+    const csvText = readFileSync((await csv.path())!, 'utf8')
+    expect(csvText).toMatch(/From CSV,fx:USDJPY/)
+    expect(csvText).toMatch(/From CSV,crypto:BTCUSDT/)
+  })
+
+  it('shows "Unknown symbol" for a symbol the service does not list', async () => {
+    await addSymbol(page, 'crypto:NOSUCHCOIN')
+    await expect
+      .poll(
+        async () =>
+          (await page.locator(row('crypto:NOSUCHCOIN')).count()) > 0
+            ? badgeOf(page, 'crypto:NOSUCHCOIN')
+            : ((await page.locator('main').textContent()) ?? ''),
+        { timeout: 20_000 },
+      )
+      .toMatch(/Unknown symbol/)
+  })
+
+  it('saves an API key, then shows only its masked suffix; the key is in no DOM node or host frame', async () => {
+    const key = env.sim.keys.pro
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const panel = page.getByTestId('settings-panel')
+    if ((await panel.getByLabel('API key').count()) === 0)
+      await panel.getByRole('button', { name: 'Replace' }).click()
+    await panel.getByLabel('API key').fill(key)
+    await panel.getByRole('button', { name: 'Save key' }).click()
+    await expect
+      .poll(() => panel.getByTestId('key-masked').textContent())
+      .toBe(`••••${key.slice(-4)}`)
+    const html = await page.evaluate<string>('document.documentElement.outerHTML')
+    const values = await page
+      .locator('input')
+      .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))
+    expect(html).not.toContain(key)
+    expect(values).not.toContain(key)
+    expect(received.length).toBeGreaterThan(0)
+    expect(received.filter((f) => f.includes(key))).toEqual([])
+  })
+
+  it('runs "Test connection" and lists the doctor checks', async () => {
+    const panel = page.getByTestId('settings-panel')
+    await panel.getByRole('button', { name: 'Test connection' }).click()
+    const report = panel.getByTestId('doctor-report')
+    await report.waitFor({ timeout: 30_000 })
+    expect(await report.locator('li').count()).toBeGreaterThan(1)
+    expect(await report.textContent()).toMatch(/All checks passed|Some checks failed/)
+  })
+
+  it('switches the theme to dark and back to light through data-theme', async () => {
+    const panel = page.getByTestId('settings-panel')
+    const theme = panel.getByLabel('Theme')
+    await theme.selectOption('dark')
+    await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('dark')
+    const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor')
+    expect(bg).toBe('rgb(17, 20, 24)')
+    await panel.getByRole('button', { name: 'Close' }).click()
+    await page.getByRole('tab').first().click()
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'dark.png') })
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByTestId('settings-panel').getByLabel('Theme').selectOption('light')
+    await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('light')
+    await page.keyboard.press('Escape')
+  })
+
+  it('says "Offline" or "Reconnecting in N s" when the service is down, and shows cached rows "as of HH:MM" after a restart', async () => {
+    await addSymbol(page, 'crypto:SOLUSDT')
+    const last = page.locator(`${row('crypto:SOLUSDT')} [data-field="last"]`)
+    await expect
+      .poll(async () => (await last.textContent()) ?? '', { timeout: 20_000 })
+      .toMatch(/\d/)
+    await env.sim.faults.down()
+    const status = page.getByTestId('connection-state')
+    await expect
+      .poll(async () => ((await status.textContent()) ?? '').trim(), { timeout: 45_000 })
+      .toMatch(/^(Offline|Reconnecting in \d+ s)$/)
+    await env.restart()
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await fresh.goto(env.host.url)
+    await expect.poll(() => badgeOf(fresh, 'crypto:SOLUSDT'), { timeout: 20_000 }).toBe('Cached')
+    const age = fresh.locator(`${row('crypto:SOLUSDT')} [data-testid="quote-age"]`)
+    expect(((await age.textContent()) ?? '').trim()).toMatch(/^as of \d\d:\d\d$/)
+    await fresh.close()
+    await env.sim.faults.up()
+  })
+})
+
+describe.skipIf(!chromiumPath)('a key whose plan covers crypto only', () => {
+  let env: HostUnderTest
+  let browser: Browser
+
+  beforeAll(async () => {
+    env = await startHostUnderTest({ key: (k) => k.cryptoOnly })
+    browser = await launchChromium(chromiumPath as string)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await env?.close()
+  })
+
+  it('marks a futures symbol "Not in plan"', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(env.host.url)
+    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    await addSymbol(page, 'futures:ES1!')
+    await expect.poll(() => badgeOf(page, 'futures:ES1!'), { timeout: 30_000 }).toBe('Not in plan')
+  })
+})
