@@ -122,10 +122,11 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
     const patch = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))
     const next = SettingsSchema.parse({ ...app.settings, ...patch })
     next.pinned = next.pinned.map(canonicalKey)
-    if (next.baseUrl !== '' && !/^https?:\/\/[^\s]+$/.test(next.baseUrl)) {
+    if (next.baseUrl !== '' && !isServiceUrl(next.baseUrl)) {
       throw new TickdeskError({
         code: 'INVALID_INPUT',
-        message: 'The base URL must start with https:// (or http:// for a local service)',
+        message:
+          'The base URL must start with https:// (or http:// for a local service) and hold no user name or password',
       })
     }
     await app.setSettings(next)
@@ -171,6 +172,20 @@ export async function invokeCommand(
       return { ok: false, error: { code: String(e.code), message: e.message } }
     app.logger.log('error', 'command failed', { command, error: errorText(e) })
     return { ok: false, error: { code: 'INTERNAL', message: errorText(e) } }
+  }
+}
+
+/**
+ * A base URL the engine may use: http(s), no whitespace, and no user:password@ part, which would
+ * put a secret (often the key itself) in settings.json and on the bridge (found by test/faults).
+ */
+function isServiceUrl(raw: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) return false
+  try {
+    const url = new URL(raw)
+    return url.username === '' && url.password === ''
+  } catch {
+    return false
   }
 }
 

@@ -11,6 +11,7 @@ import { intervalMs } from './intervals'
  */
 const SECONDS_BELOW = 1e11
 const MICROS_ABOVE = 1e14
+const MAX_DATE_MS = 8.64e15
 
 /** An untrusted time value to epoch ms; null when it is not a time. */
 export function toEpochMs(value: unknown): number | null {
@@ -24,9 +25,9 @@ export function toEpochMs(value: unknown): number | null {
   }
   const n = coerceNumber(value)
   if (n === undefined || n <= 0) return null
-  if (n < SECONDS_BELOW) return Math.round(n * 1000)
-  if (n > MICROS_ABOVE) return Math.round(n / 1000)
-  return Math.round(n)
+  const ms = Math.round(n < SECONDS_BELOW ? n * 1000 : n > MICROS_ABOVE ? n / 1000 : n)
+  // Not a time: rounds to the epoch itself, or beyond what a Date holds (found by test/fuzz).
+  return ms > 0 && ms <= MAX_DATE_MS ? ms : null
 }
 
 export interface ParsedBars {

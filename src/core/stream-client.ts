@@ -19,17 +19,14 @@
  * `reconnecting` come from stream-retry.ts: full jitter for ordinary drops, >= 15 min after 403,
  * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT.
  */
-import WebSocket from 'ws'
-import type { RawData } from 'ws'
+import WebSocket, { type RawData } from 'ws'
 import type { IncomingMessage } from 'node:http'
 import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
 import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
-import type { Logger } from './log'
-import { registerSecret, silentLogger } from './log'
-import type { ParsedFrame } from './push-parser'
-import { parseFrame } from './push-parser'
+import { registerSecret, silentLogger, type Logger } from './log'
+import { parseFrame, type ParsedFrame } from './push-parser'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
 import { StreamEmitter } from './stream-events'
 import { StreamHeartbeat } from './stream-heartbeat'
@@ -62,6 +59,7 @@ export class StreamClient {
   private current: StreamState = 'idle'
   private halt: 'none' | 'stopped' | 'unauthorized' = 'none'
   private ws: WebSocket | null = null
+  private closing: WebSocket | null = null // dropped, not closed yet: the next handshake waits
   private everOpened = false
   private connectTimer: TimerHandle | null = null
   private heartbeat: StreamHeartbeat | null = null
@@ -195,6 +193,11 @@ export class StreamClient {
     this.retry.clear()
     if (this.halt !== 'none') return
     this.setState('connecting')
+    // Never two of our sockets at the service (Free plan: 1, spec: Limits); found by test/faults.
+    if (this.closing !== null && this.closing.readyState !== WebSocket.CLOSED) {
+      this.closing.once('close', () => this.ws === null && !this.retry.at && this.connectNow())
+      return
+    }
     const budget = this.opts.budget
     const wait = budget.delayFor('handshake')
     if (wait > 0 || !budget.tryAcquire('handshake'))
@@ -386,6 +389,7 @@ export class StreamClient {
   private detach(): WebSocket | null {
     const ws = this.ws
     this.ws = null
+    if (ws !== null && ws.readyState !== WebSocket.CLOSED) this.closing = ws
     this.heartbeat?.stop()
     this.heartbeat = null
     this.clock.clearTimeout(this.connectTimer)

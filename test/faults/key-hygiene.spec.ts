@@ -1,0 +1,146 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createAppService, type AppService } from '../../src/app/app-service'
+import { memorySecretStore } from '../../src/app/memory-secret-store'
+import { main } from '../../src/cli/index'
+import type { Logger } from '../../src/core/log'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { realPause, tempDir } from './harness'
+
+/**
+ * Key hygiene (ARCHITECTURE: Secrets): a whole session with a recognisable key, errors forced
+ * (401, 500, 429, timeouts), the watch and doctor commands; the key must never show up in logs,
+ * stdout, stderr, the data dir, error messages, or anything that crosses the bridge.
+ */
+const CANARY = 'sk-live-TICKDESK-CANARY-5f3a9c1e7b2d4f60'
+
+let sim: SimServer | null = null
+let app: AppService | null = null
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await app?.close()
+  app = null
+  await sim?.close()
+  sim = null
+})
+
+interface Capture {
+  text: () => string
+  logger: Logger
+  sink: () => Writable
+}
+
+function capture(): Capture {
+  const parts: string[] = []
+  const sink = (): Writable =>
+    new Writable({
+      write(chunk: Buffer, _e, cb) {
+        parts.push(chunk.toString())
+        cb()
+      },
+    })
+  // Anything written to the real process streams during the session is captured too.
+  for (const stream of [process.stdout, process.stderr]) {
+    const real = stream.write.bind(stream) as (...args: unknown[]) => boolean
+    const tap = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      parts.push(String(chunk))
+      return real(chunk, ...rest)
+    }
+    vi.spyOn(stream, 'write').mockImplementation(tap as typeof stream.write)
+  }
+  return {
+    text: () => parts.join('\n'),
+    logger: {
+      log: (level, message, fields) => parts.push(JSON.stringify({ level, message, fields })),
+    },
+    sink,
+  }
+}
+
+function dirText(dir: string): string {
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n')
+}
+
+describe('key hygiene', () => {
+  it('a full app session with errors forced never leaks the key', async () => {
+    const cap = capture()
+    const dataDir = tempDir()
+    sim = await startSimulator({ seed: 2, tickIntervalMs: 100 })
+    const seen: string[] = []
+    const record = (x: unknown): void => void seen.push(JSON.stringify(x))
+
+    // Demo first, then the canary key (a 401 from the service), then a good key with faults.
+    app = await createAppService({
+      dataDir,
+      env: { TICKDESK_BASE_URL: sim.url },
+      secretStore: memorySecretStore(),
+      logger: cap.logger,
+    })
+    app.subscribe(record)
+    record(await app.invoke('setApiKey', { apiKey: CANARY }))
+    await expect.poll(() => app?.snapshot().status.code, { timeout: 10_000 }).toBe('UNAUTHORIZED')
+    record(await app.invoke('getCandles', { key: 'futures:ES1!', interval: '1h', limit: 5 }))
+    record(await app.invoke('testConnection', {}))
+    record(await app.invoke('setApiKey', { apiKey: ` ${CANARY} ` }))
+    const typedIntoUrl = await app.invoke('updateSettings', {
+      baseUrl: `https://${CANARY}@evil.example`,
+    })
+    expect(typedIntoUrl).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+    record(typedIntoUrl)
+    record(await app.invoke('addSymbol', { id: 'crypto', key: CANARY }))
+
+    record(await app.invoke('setApiKey', { apiKey: sim.keys.pro }))
+    await expect.poll(() => app?.snapshot().status.state, { timeout: 10_000 }).toBe('live')
+    sim.faults.failNext({ status: 500, times: 3 })
+    sim.faults.failNext({ status: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfterSec: 1 })
+    record(await app.invoke('getCandles', { key: 'futures:ES1!', interval: '1h', limit: 5 }))
+    sim.faults.slow(12_000, 1)
+    record(await app.invoke('getCandles', { key: 'futures:ES1!', interval: '1h', limit: 5 }))
+    record(await app.invoke('testConnection', {}))
+    record(app.snapshot())
+    await app.close()
+    app = null
+
+    for (const secret of [CANARY, sim.keys.pro]) {
+      expect(cap.text()).not.toContain(secret)
+      expect(seen.join('\n')).not.toContain(secret)
+      expect(dirText(dataDir)).not.toContain(secret)
+    }
+    expect(seen.join('\n')).toContain('UNAUTHORIZED') // the errors did reach the bridge
+  }, 60_000)
+
+  it('the watch and doctor commands never print the key, with a bad key or a failing service', async () => {
+    const cap = capture()
+    sim = await startSimulator({ seed: 2, tickIntervalMs: 100 })
+    const io = (env: Record<string, string>) => ({
+      stdout: cap.sink(),
+      stderr: cap.sink(),
+      env: { TICKDESK_BASE_URL: sim!.url, TICKDESK_DATA_DIR: tempDir(), ...env },
+      signal: new AbortController().signal,
+    })
+    expect(await main(['doctor'], io({ TICKDESK_API_KEY: CANARY }))).toBe(3)
+    expect(await main(['doctor', '--json'], io({ TICKDESK_API_KEY: CANARY }))).toBe(3)
+    expect(
+      await main(
+        ['watch', 'crypto:BTCUSDT', '--json', '--duration', '1'],
+        io({ TICKDESK_API_KEY: CANARY }),
+      ),
+    ).not.toBe(0)
+    expect(
+      await main(['candles', 'futures:ES1!', '--json'], io({ TICKDESK_API_KEY: CANARY })),
+    ).toBe(3)
+    sim.faults.failNext({ status: 500, times: 20 })
+    const proIo = io({ TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' })
+    await main(['watch', 'crypto:BTCUSDT', 'fx:EURUSD', '--json', '--duration', '1'], proIo)
+    await main(['doctor', '--json'], proIo)
+    await realPause(50)
+    const text = cap.text()
+    expect(text).toContain('UNAUTHORIZED')
+    expect(text).not.toContain(CANARY)
+    expect(text).not.toContain(sim.keys.pro)
+  }, 60_000)
+})
