@@ -72,6 +72,16 @@ export function deriveFeedStatus(f: FeedFacts): FeedStatus {
       retryAt,
     }
   }
+  if (streamOpen && g.state === 'backoff') {
+    // The stream is fine but REST is backing off: polled rows will go stale, so say so.
+    return {
+      ...base,
+      state: 'degraded',
+      code: g.code,
+      message: g.message || 'Polling paused',
+      retryAt: g.retryAt,
+    }
+  }
   if (streamOpen) return { ...base, state: 'live', code: null, message: 'Live', retryAt: null }
   if (f.streamState === 'connecting' && f.lastError === null && g.callsToday === 0) {
     return { ...base, state: 'connecting', code: null, message: 'Connecting', retryAt: null }
