@@ -1,8 +1,14 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaultWriter, readTextIfExists, writeFileAtomic, type AtomicWriter } from './atomic-file'
+import {
+  defaultWriter,
+  readTextIfExists,
+  removeOrphanedTemps,
+  writeFileAtomic,
+  type AtomicWriter,
+} from './atomic-file'
 import { isTickdeskError } from '../errors'
 
 let dir: string
@@ -67,5 +73,31 @@ describe('readTextIfExists', () => {
     expect(await readTextIfExists(join(dir, 'nope.json'))).toBeNull()
     await writeFile(join(dir, 'yes.json'), 'hi')
     expect(await readTextIfExists(join(dir, 'yes.json'))).toBe('hi')
+  })
+})
+
+describe('removeOrphanedTemps', () => {
+  it('deletes temp files a killed writer left behind, but not fresh ones or other files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tickdesk-orphans-'))
+    const target = join(dir, 'watchlists.json')
+    for (const name of [
+      'watchlists.json',
+      'watchlists.json.123456',
+      'watchlists.json.99',
+      'watchlists.json.bak',
+      'alerts.json.777',
+    ]) {
+      await writeFile(join(dir, name), 'x')
+    }
+    const old = new Date(Date.now() - 5 * 60_000)
+    await utimes(join(dir, 'watchlists.json.123456'), old, old)
+    await utimes(join(dir, 'alerts.json.777'), old, old)
+    expect(await removeOrphanedTemps(target)).toBe(1)
+    expect((await readdir(dir)).sort()).toEqual([
+      'alerts.json.777',
+      'watchlists.json',
+      'watchlists.json.99',
+      'watchlists.json.bak',
+    ])
   })
 })

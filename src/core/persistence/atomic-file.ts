@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import writeFileAtomicLib from 'write-file-atomic'
 import { TickdeskError } from '../errors'
 
@@ -57,4 +58,35 @@ export function errnoCode(e: unknown): string | null {
     return e.code
   }
   return null
+}
+
+/** A temp file this old was left by a process killed mid-write; a live writer renames within ms. */
+const ORPHAN_AGE_MS = 60_000
+
+/**
+ * Removes temp files that write-file-atomic left beside `path` when the process was killed between
+ * writing and renaming (`<file>.<uint32>`). They are never read, but they would pile up.
+ */
+export async function removeOrphanedTemps(path: string, now: number = Date.now()): Promise<number> {
+  const dir = dirname(path)
+  const prefix = `${basename(path)}.`
+  let removed = 0
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return 0
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue
+    try {
+      const info = await stat(join(dir, name))
+      if (now - info.mtimeMs < ORPHAN_AGE_MS) continue
+      await unlink(join(dir, name))
+      removed++
+    } catch {
+      // Gone already, or not ours to delete: either way nothing to do.
+    }
+  }
+  return removed
 }

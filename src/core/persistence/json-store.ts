@@ -3,7 +3,12 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import { systemClock, type Clock } from '../clock'
 import { TickdeskError } from '../errors'
-import { readTextIfExists, writeFileAtomic, type AtomicWriter } from './atomic-file'
+import {
+  readTextIfExists,
+  removeOrphanedTemps,
+  writeFileAtomic,
+  type AtomicWriter,
+} from './atomic-file'
 
 /**
  * One JSON file in the data dir, typed by a zod schema and versioned:
@@ -70,6 +75,7 @@ export class JsonStore<T> {
   /** Never throws: whatever is on disk, the result holds a valid value. */
   async load(): Promise<LoadResult<T>> {
     this.loaded = true
+    await removeOrphanedTemps(this.path)
     let text: string | null
     try {
       text = await readTextIfExists(this.path)
