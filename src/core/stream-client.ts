@@ -24,7 +24,8 @@ import type { IncomingMessage } from 'node:http'
 import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
-import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import { TickdeskError } from './errors'
+import { classifyErrorFrame } from './stream-error-frame'
 import { registerSecret, silentLogger, type Logger } from './log'
 import { parseFrame, type ParsedFrame } from './push-parser'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
@@ -295,23 +296,19 @@ export class StreamClient {
   }
 
   private onErrorFrame(f: { code: string; message: string; symbols: string[] }): void {
-    const error = new TickdeskError({ code: f.code, message: f.message })
-    // WS_CONN_LIMIT naming symbols is the per-key symbol cap (spec: Limits lists both caps under
-    // one code): those symbols are refused, the connection itself is fine.
-    if (f.code === 'WS_CONN_LIMIT' && f.symbols.length === 0) {
-      this.log.log('warn', 'stream: connection cap reached (WS_CONN_LIMIT)')
-      this.emit('error', error)
-      this.detach()?.terminate()
-      return this.backoff('connLimit')
-    }
-    if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
-      const first = f.symbols[0]
+    const action = classifyErrorFrame(f)
+    if (action.kind === 'symbols') {
+      const first = action.symbols[0]
       const market = first === undefined ? null : this.book.marketOf(first)
-      this.emit('symbolError', { market, symbols: f.symbols, code: f.code, message: f.message })
-      return
+      const { code, message, symbols } = action
+      return this.emit('symbolError', { market, symbols, code, message })
     }
     this.log.log('warn', 'stream: error frame', { code: f.code })
-    this.emit('error', error)
+    this.emit('error', action.error)
+    if (action.kind === 'connection-cap') {
+      this.detach()?.terminate()
+      this.backoff('connLimit')
+    }
   }
 
   private onClose(ws: WebSocket, code: number, reason: string): void {
