@@ -104,7 +104,7 @@ export class AlertEngine {
     const rules = this.byKey.get(quote.key)
     if (rules === undefined || quote.stale || quote.last === null) return NONE
     const now = this.clock.now()
-    const away = this.awayKeys.delete(quote.key)
+    const away = this.awayKeys.size > 0 && this.awayKeys.delete(quote.key)
     let out: FiredAlert[] | null = null
     for (const live of rules) {
       const alert = this.step(live, quote, quote.last, now, away)

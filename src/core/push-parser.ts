@@ -224,6 +224,8 @@ function isErrorShaped(obj: Obj): boolean {
 function readMarket(obj: Obj): Market | null {
   const v = typeof obj.market === 'string' ? obj.market : obj.m
   if (typeof v !== 'string') return null
+  // Most pushes already use our lower-case names: skip the toLowerCase copy for them.
+  if (MARKET_SET.has(v)) return v as Market
   const lower = v.toLowerCase()
   return MARKET_SET.has(lower) ? (lower as Market) : null
 }
@@ -239,9 +241,18 @@ function readSymbol(obj: Obj, kind: Kind | null): string | null {
           ? obj.code
           : null
   if (v === null) return null
+  const seen = NORMALISED_SYMBOLS.get(v)
+  if (seen !== undefined) return seen
   const trimmed = v.trim()
-  return trimmed.length === 0 || trimmed.length > 32 ? null : trimmed.toUpperCase()
+  const symbol = trimmed.length === 0 || trimmed.length > 32 ? null : trimmed.toUpperCase()
+  // The same few hundred symbols arrive on every frame: remember their normalised form
+  // (bench/ingest), bounded so a hostile stream of random names cannot grow it without limit.
+  if (NORMALISED_SYMBOLS.size >= 4096) NORMALISED_SYMBOLS.clear()
+  NORMALISED_SYMBOLS.set(v, symbol)
+  return symbol
 }
+
+const NORMALISED_SYMBOLS = new Map<string, string | null>()
 
 /** Epoch ms from seconds, ms, µs or ns numbers (or numeric strings / ISO dates); null if absent. */
 function readTs(obj: Obj, now: number): number | null {

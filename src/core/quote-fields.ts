@@ -63,13 +63,32 @@ const ALIASES: Record<string, QuoteField> = {
 }
 const ALIAS_ENTRIES = Object.entries(ALIASES)
 
-/** Picks the known quote fields out of an untrusted object, tolerating common aliases. */
+const IS_QUOTE_FIELD: Readonly<Record<string, boolean>> = Object.assign(
+  Object.create(null) as Record<string, boolean>,
+  Object.fromEntries(QUOTE_FIELDS.map((f) => [f, true])),
+)
+const IS_ALIAS: Readonly<Record<string, boolean>> = Object.assign(
+  Object.create(null) as Record<string, boolean>,
+  Object.fromEntries(Object.keys(ALIASES).map((a) => [a, true])),
+)
+
+/**
+ * Picks the known quote fields out of an untrusted object, tolerating common aliases. A field's
+ * own name beats any alias; among aliases the first in ALIASES wins.
+ *
+ * Hot path (bench/ingest): one pass over the object's own keys (a push has ~6-10) instead of
+ * probing all 13 names and 18 aliases; the alias pass runs only when an alias key is present.
+ */
 export function pickQuoteFields(raw: Record<string, unknown>): QuoteFields {
   const out: QuoteFields = {}
-  for (const field of QUOTE_FIELDS) {
-    const v = coerceNumber(raw[field])
-    if (v !== undefined) out[field] = v
+  let sawAlias = false
+  for (const name in raw) {
+    if (IS_QUOTE_FIELD[name] === true) {
+      const v = coerceNumber(raw[name])
+      if (v !== undefined) out[name as QuoteField] = v
+    } else if (IS_ALIAS[name] === true) sawAlias = true
   }
+  if (!sawAlias) return out
   for (const [alias, field] of ALIAS_ENTRIES) {
     if (out[field] !== undefined) continue
     const v = coerceNumber(raw[alias])

@@ -27,6 +27,11 @@ const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
 const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
 /** change/changePercent are derived only when one of these moved in the update. */
 const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.indexOf('prevClose'))
+/** QUOTE_FIELDS index by name (null prototype: a key like `toString` is not a field). */
+const FIELD_BIT: Readonly<Record<string, number | undefined>> = Object.assign(
+  Object.create(null) as Record<string, number>,
+  Object.fromEntries(QUOTE_FIELDS.map((f, i) => [f, i])),
+)
 /** A symbol the renderer has not seen yet: its patch carries every field. */
 const FULL = -1
 
@@ -34,6 +39,11 @@ interface Entry {
   quote: Quote
   /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
   dirty: number
+  /**
+   * QUOTE_FIELDS values as last drained: a field that moved and moved back within one frame
+   * (A -> B -> A) is not sent again (bench/bridge: "changed fields only").
+   */
+  sent: Array<number | null>
 }
 
 export class QuoteStore {
@@ -59,11 +69,13 @@ export class QuoteStore {
     const q = entry.quote
     const fields = update.fields
     let mask = 0
-    for (let i = 0; i < FIELD_COUNT; i++) {
-      const name = QUOTE_FIELDS[i] as QuoteField
-      const v = fields[name]
-      if (v !== undefined && v !== q[name]) {
-        q[name] = v
+    // Walk the update's own keys (a push carries a few fields), not all 13 names (bench/ingest).
+    for (const name in fields) {
+      const i = FIELD_BIT[name]
+      if (i === undefined) continue
+      const v = fields[name as QuoteField]
+      if (v !== undefined && v !== q[name as QuoteField]) {
+        q[name as QuoteField] = v
         mask |= 1 << i
       }
     }
@@ -142,7 +154,7 @@ export class QuoteStore {
   drainPatches(): QuotePatch[] {
     const patches: QuotePatch[] = []
     for (const entry of this.dirtyList) {
-      patches.push(toPatch(entry.quote, entry.dirty))
+      patches.push(toPatch(entry, entry.dirty))
       entry.dirty = 0
     }
     this.dirtyList = []
@@ -154,7 +166,7 @@ export class QuoteStore {
   }
 
   private insert(quote: Quote): Entry {
-    const entry: Entry = { quote, dirty: 0 }
+    const entry: Entry = { quote, dirty: 0, sent: new Array<number | null>(FIELD_COUNT).fill(null) }
     this.byKey.set(quote.key, entry)
     this.markDirty(entry, FULL)
     return entry
@@ -218,13 +230,21 @@ function emptyQuote(market: Market, symbol: string, now: number): Quote {
   }
 }
 
-function toPatch(q: Quote, mask: number): QuotePatch {
-  if (mask === FULL) return { ...q }
+function toPatch(entry: Entry, mask: number): QuotePatch {
+  const q = entry.quote
+  const sent = entry.sent
+  if (mask === FULL) {
+    for (let i = 0; i < FIELD_COUNT; i++) sent[i] = q[QUOTE_FIELDS[i] as QuoteField]
+    return { ...q }
+  }
   const patch: QuotePatch = { key: q.key }
   for (let i = 0; i < FIELD_COUNT; i++) {
     if ((mask & (1 << i)) !== 0) {
       const name = QUOTE_FIELDS[i] as QuoteField
-      patch[name] = q[name]
+      const v = q[name]
+      if (sent[i] === v) continue
+      sent[i] = v
+      patch[name] = v
     }
   }
   if ((mask & BIT_TS) !== 0) patch.ts = q.ts

@@ -73,9 +73,7 @@ describe('openDataStores', () => {
     const again = openDataStores(dir, { clock })
     const alerts = (await again.alerts.load()).value
     expect(alerts.states[0]).toMatchObject({ ruleId: 'r1', status: 'triggered', lastPrice: 101 })
-    expect((await again.alertHistory.load()).value[0]?.message).toBe(
-      'BTCUSDT is above 100 (101)',
-    )
+    expect((await again.alertHistory.load()).value[0]?.message).toBe('BTCUSDT is above 100 (101)')
     const restored = new QuoteStore(clock)
     restored.seed((await again.quotes.load()).value)
     expect(restored.get('crypto:BTCUSDT')).toMatchObject({

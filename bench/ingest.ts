@@ -1,0 +1,184 @@
+import { Worker } from 'node:worker_threads'
+import WebSocket from 'ws'
+import { AlertEngine } from '../src/core/alert-engine'
+import { CandleBuilder } from '../src/core/candle-builder'
+import { systemClock } from '../src/core/clock'
+import { QuoteStore } from '../src/core/quote-store'
+import { RateGovernor } from '../src/core/rate-governor'
+import { StreamClient } from '../src/core/stream-client'
+import { QuoteBatcher } from '../src/app/quote-batcher'
+import { AlertRuleSchema } from '../src/shared/alert'
+import { symbolKey } from '../src/shared/market'
+import type { DialectName } from '../src/sim/dialects'
+import { BENCH_MARKET, benchSymbols, buildTickFrames } from './frames'
+import { atLeast, median, report, round, type BenchContext, type BenchResult } from './stats'
+
+/**
+ * ingest: ticks/s through the whole core path over loopback WebSocket, against a raw `ws` client
+ * that only JSON.parses the same frames, measured alternately in the same run (ratio, not time).
+ *
+ * Ours: frame -> StreamClient (parseFrame, route, normalise) -> QuoteStore.apply ->
+ * AlertEngine.evaluate (one rule per symbol) -> CandleBuilder.add (as MarketEngine.ingest does) ->
+ * QuoteBatcher -> drainPatches every 16 ms. The pusher runs in a worker thread.
+ */
+
+const SYMBOLS = 200
+/** Alternating raw/ours pairs; the ratio is the median of per-pair ratios (robust to load swings). */
+const ROUNDS = 5
+
+interface Pusher {
+  url: string
+  close(): Promise<void>
+}
+
+async function startPusher(frames: string[]): Promise<Pusher> {
+  const worker = new Worker(new URL('./push-server.mjs', import.meta.url), {
+    workerData: { frames },
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port))
+    worker.once('error', reject)
+  })
+  return {
+    url: `ws://127.0.0.1:${port}/api/v1/market/stream`,
+    close: async () => {
+      worker.postMessage('close')
+      await new Promise((r) => worker.once('exit', r))
+    },
+  }
+}
+
+/** Baseline: what any client must at least do, receive and JSON.parse each frame. */
+async function rawRun(url: string, expected: number): Promise<number> {
+  const ws = new WebSocket(url)
+  let ticks = 0
+  let t0 = 0
+  return new Promise((resolve, reject) => {
+    ws.on('open', () => {
+      t0 = performance.now()
+      ws.send(JSON.stringify({ action: 'subscribe', market: BENCH_MARKET, symbols: ['*'] }))
+    })
+    ws.on('message', (data: Buffer) => {
+      const v = JSON.parse(data.toString('utf8')) as { data?: unknown[] }
+      ticks += Array.isArray(v.data) ? v.data.length : 1
+      if (ticks >= expected) {
+        const rate = ticks / ((performance.now() - t0) / 1000)
+        ws.terminate()
+        resolve(rate)
+      }
+    })
+    ws.on('error', reject)
+  })
+}
+
+async function corePathRun(
+  url: string,
+  expected: number,
+): Promise<{ rate: number; patches: number }> {
+  const clock = systemClock
+  const symbols = benchSymbols(SYMBOLS)
+  const store = new QuoteStore(clock)
+  const alerts = new AlertEngine({ clock })
+  alerts.setRules(
+    symbols.map((s, i) =>
+      AlertRuleSchema.parse({
+        id: `r${i}`,
+        createdAt: 0,
+        enabled: true,
+        key: symbolKey(BENCH_MARKET, s),
+        condition: { kind: 'crosses', price: 1e9 },
+        repeat: 'rearm',
+      }),
+    ),
+  )
+  const candles = new CandleBuilder()
+  let patches = 0
+  const batcher = new QuoteBatcher(
+    clock,
+    () => store.drainPatches(),
+    (p) => (patches += p.length),
+  )
+  const stream = new StreamClient({
+    url,
+    apiKey: 'bench-key',
+    budget: new RateGovernor({ rpm: 3000, clock, random: Math.random }),
+    clock,
+    random: Math.random,
+  })
+  stream.setSubscriptions(new Map([[BENCH_MARKET, new Set(symbols)]]))
+  let ticks = 0
+  let t0 = 0
+  const done = new Promise<number>((resolve) => {
+    stream.on('state', (s) => {
+      if (s === 'open') t0 = performance.now()
+    })
+    stream.on('tick', (u) => {
+      const q = store.apply(u)
+      alerts.evaluate(q)
+      if (q.last !== null) candles.add(q.key, q.ts, q.last)
+      batcher.request()
+      if (++ticks === expected) resolve(ticks / ((performance.now() - t0) / 1000))
+    })
+  })
+  stream.start()
+  const rate = await done
+  batcher.flush()
+  batcher.stop()
+  await stream.stop()
+  return { rate, patches }
+}
+
+async function measureDialect(
+  dialect: DialectName,
+  ticks: number,
+): Promise<{ ours: number; raw: number; ratio: number }> {
+  const built = buildTickFrames({ dialect, ticks, symbols: SYMBOLS, perFrame: 20 })
+  const pusher = await startPusher(built.frames)
+  const ours: number[] = []
+  const raw: number[] = []
+  const ratios: number[] = []
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      const r = await rawRun(pusher.url, built.ticks)
+      const o = (await corePathRun(pusher.url, built.ticks)).rate
+      raw.push(r)
+      ours.push(o)
+      ratios.push(o / r)
+    }
+  } finally {
+    await pusher.close()
+  }
+  return { ours: median(ours), raw: median(raw), ratio: median(ratios) }
+}
+
+export async function ingestBench(ctx: BenchContext): Promise<BenchResult> {
+  const ticks = ctx.full ? 1_000_000 : 200_000
+  const batch = await measureDialect('compact', ticks)
+  ctx.log(`ingest compact: ours ${Math.round(batch.ours)}/s raw ${Math.round(batch.raw)}/s`)
+  const single = await measureDialect('typed', Math.round(ticks / 3))
+  ctx.log(`ingest typed: ours ${Math.round(single.ours)}/s raw ${Math.round(single.raw)}/s`)
+  const pct = batch.ratio * 100
+  return {
+    name: 'ingest',
+    rows: [
+      atLeast(
+        'core path, batched frames (compact, 20 ticks/frame)',
+        round(batch.ours, 0),
+        'ticks/s',
+        100_000,
+      ),
+      report('raw ws + JSON.parse, same frames', round(batch.raw, 0), 'ticks/s'),
+      atLeast('core path as % of raw', round(pct), '%', 50),
+      report('core path, one tick per frame (typed)', round(single.ours, 0), 'ticks/s'),
+      report('raw, one tick per frame (typed)', round(single.raw, 0), 'ticks/s'),
+      report('one-per-frame core as % of raw', round(single.ratio * 100), '%'),
+    ],
+    json: {
+      ticksPerSec: round(batch.ours, 0),
+      rawTicksPerSec: round(batch.raw, 0),
+      pctOfRaw: round(pct),
+      singleFrameTicksPerSec: round(single.ours, 0),
+      singleFrameRawTicksPerSec: round(single.raw, 0),
+    },
+  }
+}
