@@ -29,12 +29,12 @@ export function injectedDenial(f: InjectedFailure | null): Denial {
 
 export type Admission = { ok: true; record: KeyRecord } | { ok: false; denial: Denial }
 
-/** 403 MARKET_NOT_ENABLED when the key lacks the scope (spec: Authentication 8). */
+/** 403 MARKET_NOT_ENABLED (or API_KEY_SCOPE_DENIED) when the key lacks the scope (spec: Authentication 8). */
 export function scopeDenial(record: KeyRecord, scope: Scope): Denial | null {
   if (record.scopes.has(scope)) return null
   return {
     status: 403,
-    code: 'MARKET_NOT_ENABLED',
+    code: record.scopeCode,
     message: `market scope '${scope}' is not enabled for this key`,
   }
 }
@@ -54,11 +54,10 @@ export class Gate {
       const message = key === null ? 'missing API key' : 'invalid API key'
       return { ok: false, denial: { status: 401, code: 'UNAUTHORIZED', message } }
     }
-    if (record.expired) {
-      return {
-        ok: false,
-        denial: { status: 403, code: 'SUBSCRIPTION_EXPIRED', message: 'subscription expired' },
-      }
+    if (record.accountDenial !== null) {
+      const code = record.accountDenial
+      const message = code.toLowerCase().replace(/_/g, ' ')
+      return { ok: false, denial: { status: 403, code, message } }
     }
     if (scope !== null) {
       const denied = scopeDenial(record, scope)

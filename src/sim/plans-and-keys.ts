@@ -19,6 +19,11 @@ export interface DemoKeys {
   expired: string
   cryptoOnly: string
   quotaLimited: string
+  noSubscription: string
+  ipDenied: string
+  geoDenied: string
+  /** Crypto only, refused elsewhere with API_KEY_SCOPE_DENIED (the key's scope, not the plan). */
+  scopeDenied: string
 }
 
 export const DEMO_KEYS: DemoKeys = {
@@ -29,15 +34,24 @@ export const DEMO_KEYS: DemoKeys = {
   expired: 'demo-expired-0001-1f6e3a9b',
   cryptoOnly: 'demo-cryptoonly-0001-7c2d5e8f',
   quotaLimited: 'demo-quota-0001-4e9a1b3c',
+  noSubscription: 'demo-nosub-0001-2a8c6e1d',
+  ipDenied: 'demo-ipdenied-0001-6b3f9d2e',
+  geoDenied: 'demo-geodenied-0001-9e1c4a7b',
+  scopeDenied: 'demo-scopedenied-0001-5d2b8f3a',
 }
+
+/** Account-wide 403s (spec: Authentication 7): every request and handshake is refused. */
+export type AccountDenial = 'SUBSCRIPTION_EXPIRED' | 'NO_SUBSCRIPTION' | 'IP_DENIED' | 'GEO_DENIED'
 
 export interface KeyRecord {
   key: string
   name: keyof DemoKeys
   plan: Plan
   scopes: ReadonlySet<Scope>
-  /** 403 SUBSCRIPTION_EXPIRED on everything. */
-  expired: boolean
+  /** A 403 with this code on everything; null for a working account. */
+  accountDenial: AccountDenial | null
+  /** The 403 code for a market outside `scopes`: the plan's (MARKET_NOT_ENABLED) or the key's. */
+  scopeCode: 'MARKET_NOT_ENABLED' | 'API_KEY_SCOPE_DENIED'
   /** Requests per UTC day; null = unmetered (the spec does not show daily quota amounts). */
   dailyQuota: number | null
 }
@@ -48,14 +62,15 @@ export const QUOTA_LIMITED_DAILY = 20
 function record(
   name: keyof DemoKeys,
   plan: Plan,
-  extra: Partial<Pick<KeyRecord, 'scopes' | 'expired' | 'dailyQuota'>> = {},
+  extra: Partial<Pick<KeyRecord, 'scopes' | 'accountDenial' | 'scopeCode' | 'dailyQuota'>> = {},
 ): KeyRecord {
   return {
     key: DEMO_KEYS[name],
     name,
     plan,
     scopes: extra.scopes ?? new Set(ALL_SCOPES),
-    expired: extra.expired ?? false,
+    accountDenial: extra.accountDenial ?? null,
+    scopeCode: extra.scopeCode ?? 'MARKET_NOT_ENABLED',
     dailyQuota: extra.dailyQuota ?? null,
   }
 }
@@ -65,7 +80,14 @@ const RECORDS: readonly KeyRecord[] = [
   record('growth', 'growth'),
   record('pro', 'pro'),
   record('enterprise', 'enterprise'),
-  record('expired', 'pro', { expired: true }),
+  record('expired', 'pro', { accountDenial: 'SUBSCRIPTION_EXPIRED' }),
+  record('noSubscription', 'free', { accountDenial: 'NO_SUBSCRIPTION' }),
+  record('ipDenied', 'pro', { accountDenial: 'IP_DENIED' }),
+  record('geoDenied', 'pro', { accountDenial: 'GEO_DENIED' }),
+  record('scopeDenied', 'pro', {
+    scopes: new Set<Scope>(['crypto']),
+    scopeCode: 'API_KEY_SCOPE_DENIED',
+  }),
   record('cryptoOnly', 'pro', { scopes: new Set<Scope>(['crypto']) }),
   record('quotaLimited', 'free', { dailyQuota: QUOTA_LIMITED_DAILY }),
 ]

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEY, KLINE_SOURCE, startSimulator, type SimServer } from './index'
-import { getJson } from './spec-client'
+import { getJson, openStream } from './spec-client'
 
 type Envelope = { succ: boolean; data: unknown; msg?: string; code?: string }
 const QUOTE_FIELDS = [
@@ -83,6 +83,31 @@ describe('REST envelope and auth', () => {
     }
     expect(
       (await get('/api/v1/market/futures/quote?symbols=BTCUSDT', sim.keys.cryptoOnly)).status,
+    ).toBe(200)
+  })
+
+  it('answers each account-wide 403 code of the spec for its key, on REST and on the stream upgrade', async () => {
+    const cases = [
+      [sim.keys.noSubscription, 'NO_SUBSCRIPTION'],
+      [sim.keys.ipDenied, 'IP_DENIED'],
+      [sim.keys.geoDenied, 'GEO_DENIED'],
+    ] as const
+    for (const [key, code] of cases) {
+      const r = await get('/api/v1/market/crypto/quote?symbols=BTCUSDT', key)
+      expect(r.status, code).toBe(403)
+      expect((r.body as Envelope).code).toBe(code)
+      const upgrade = await openStream(sim.streamUrl, key)
+      expect(upgrade).toMatchObject({ ok: false, status: 403 })
+      if (!upgrade.ok) expect(JSON.parse(upgrade.body)).toMatchObject({ code })
+    }
+  })
+
+  it('answers 403 API_KEY_SCOPE_DENIED when the key (not the plan) lacks a market', async () => {
+    const r = await get('/api/v1/market/quote?symbols=EURUSD', sim.keys.scopeDenied)
+    expect(r.status).toBe(403)
+    expect((r.body as Envelope).code).toBe('API_KEY_SCOPE_DENIED')
+    expect(
+      (await get('/api/v1/market/crypto/quote?symbols=BTCUSDT', sim.keys.scopeDenied)).status,
     ).toBe(200)
   })
 
