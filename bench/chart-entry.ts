@@ -1,45 +1,22 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot'
+import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/lib/candle-columns'
+import { createCandlePainter } from '../src/renderer/src/lib/candle-draw'
 
 /**
- * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the candle draw hook
+ * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the update logic
  * mirror src/renderer/src/components/CandleChart.svelte (keep them in step: the component itself
- * cannot be loaded without Svelte's compiler). Times are measured to the end of uPlot's draw hook.
+ * cannot be loaded without Svelte's compiler); the candle painter and the update classification
+ * are the component's own modules. Times are measured to the end of uPlot's draw hook.
  */
 type Columns = [number[], number[], number[], number[], number[], number[]]
 
-function drawCandles(u: uPlot): void {
-  const ctx = u.ctx
-  const [xs, opens, highs, lows, closes] = u.data as unknown as Columns
-  const first = Math.max(0, (u.series[0]?.idxs?.[0] ?? 0) - 1)
-  const last = Math.min(xs.length - 1, (u.series[0]?.idxs?.[1] ?? xs.length - 1) + 1)
-  const span =
-    last > first
-      ? (u.valToPos(xs[last] ?? 0, 'x', true) - u.valToPos(xs[first] ?? 0, 'x', true)) /
-        (last - first)
-      : 8
-  const body = Math.max(1, Math.min(12, span * 0.6))
-  ctx.save()
-  for (let i = first; i <= last; i++) {
-    const o = opens[i]
-    const h = highs[i]
-    const l = lows[i]
-    const c = closes[i]
-    const t = xs[i]
-    if (o === undefined || h === undefined || l === undefined || c === undefined || t === undefined)
-      continue
-    const x = Math.round(u.valToPos(t, 'x', true))
-    const yo = u.valToPos(o, 'y', true)
-    const yc = u.valToPos(c, 'y', true)
-    ctx.strokeStyle = ctx.fillStyle = c >= o ? '#16803c' : '#c62828'
-    ctx.beginPath()
-    ctx.moveTo(x + 0.5, u.valToPos(h, 'y', true))
-    ctx.lineTo(x + 0.5, u.valToPos(l, 'y', true))
-    ctx.stroke()
-    ctx.fillRect(x - body / 2, Math.min(yo, yc), body, Math.max(1, Math.abs(yc - yo)))
-  }
-  ctx.restore()
-}
+// The component's painter itself (grouped per pixel column, batched fills).
+const drawCandles = createCandlePainter(() => ({
+  up: '#16803c',
+  down: '#c62828',
+  volume: 'rgba(100,130,200,0.45)',
+}))
 
 function columns(n: number): Columns {
   const cols: Columns = [[], [], [], [], [], []]
@@ -70,32 +47,37 @@ async function runChartBench(
     new Promise((resolve) => {
       drawn = () => resolve(performance.now())
     })
-  const priceSeries = (label: string): uPlot.Series => ({
+  const priceSeries = (label: string, scale = 'y'): uPlot.Series => ({
     label,
-    scale: 'y',
+    scale,
     stroke: 'transparent',
     width: 0,
     points: { show: false },
+    paths: () => null,
     value: (_u, v) => (v == null ? '—' : v.toFixed(2)),
   })
   const opts: uPlot.Options = {
     width: 1000,
     height: 320,
     cursor: { drag: { x: true, y: false } },
-    scales: { x: { time: true }, vol: { range: (_u, _min, max) => [0, max * 4] } },
+    scales: {
+      x: { time: true },
+      vol: { range: (_u, _min, max) => [0, max * 4] },
+      legend: { auto: false, range: () => [0, 1] },
+    },
     axes: [{}, { scale: 'y', values: (_u, ticks) => ticks.map((t) => t.toFixed(2)) }],
     series: [
       {},
-      priceSeries('Open'),
+      priceSeries('Open', 'legend'),
       priceSeries('High'),
       priceSeries('Low'),
-      { ...priceSeries('Close'), stroke: 'rgba(120,120,120,0.35)', width: 1 },
+      priceSeries('Close', 'legend'),
       {
         label: 'Volume',
         scale: 'vol',
         stroke: 'rgba(100,130,200,0.6)',
         fill: 'rgba(100,130,200,0.25)',
-        paths: uPlot.paths.bars?.({ size: [0.6, 12] }),
+        paths: () => null,
         points: { show: false },
       },
     ],
@@ -107,6 +89,11 @@ async function runChartBench(
   const chart = new uPlot(opts, data as unknown as uPlot.AlignedData, host)
   const firstRenderMs = (await first) - t0
   const appendMs: number[] = []
+  let shown: SeriesShape | null = {
+    length: data[0].length,
+    firstTime: data[0][0],
+    lastTime: data[0][data[0].length - 1],
+  }
   for (let i = 0; i < appends; i++) {
     const last = data[4][data[4].length - 1] ?? 100
     data[0].push((data[0][data[0].length - 1] ?? 0) + 60)
@@ -117,10 +104,19 @@ async function runChartBench(
     data[5].push(12)
     const a0 = performance.now()
     const done = nextDraw()
-    // As CandleChart does on a new bar: setData without rescale (which alone does not redraw in
-    // uPlot 1.6), then its resetSignal effect, which also depends on columns, sets the x range.
-    chart.setData(data as unknown as uPlot.AlignedData, false)
-    chart.setScale('x', { min: data[0][0] ?? 0, max: data[0][data[0].length - 1] ?? 0 })
+    // As CandleChart's columns effect does on a new bar (the view shows the whole series, so it
+    // follows: refit; a zoomed view would be redrawn in place instead).
+    const xs = data[0]
+    const next: SeriesShape = { length: xs.length, firstTime: xs[0], lastTime: xs[xs.length - 1] }
+    const kind = classifyChartUpdate(shown, next, {
+      min: chart.scales.x?.min,
+      max: chart.scales.x?.max,
+    })
+    shown = next
+    if (kind === 'keep') {
+      chart.setData(data as unknown as uPlot.AlignedData, false)
+      chart.redraw(true, false)
+    } else chart.setData(data as unknown as uPlot.AlignedData, true)
     appendMs.push((await done) - a0)
     await new Promise((r) => requestAnimationFrame(r))
   }

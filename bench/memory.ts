@@ -52,6 +52,12 @@ export async function memoryBench(ctx: BenchContext): Promise<BenchResult> {
   const sampleIdle = async (page: Page, feed: SyntheticFeed): Promise<void> => {
     feed.stop()
     await sleep(2000)
+    // The recorder's latency list (bench/chromium-page.ts) is the bench's, not the renderer's:
+    // at ~6k patches/s it alone adds MBs between samples, so it is emptied before measuring.
+    await page.evaluate(() => {
+      const b = (globalThis as unknown as { __bench?: { lat: number[] } }).__bench
+      if (b) b.lat = []
+    })
     const cdp = await page.context().newCDPSession(page)
     samples.push(await heapAfterGc(cdp))
     await cdp.detach()

@@ -11,21 +11,29 @@ interface Setup {
   app: AppState
   timers: Array<() => void>
   clock: { now: number }
+  /** Runs the animation frame the quote apply waits for, then lets Svelte settle. */
+  frame: () => Promise<void>
 }
 
 async function setup(snapshot: Partial<Snapshot> = {}, reducedMotion = false): Promise<Setup> {
   const api = new FakeTickdeskApi(baseSnapshot(snapshot))
   const clock = { now: new Date(2025, 10, 21, 16, 30).getTime() }
   const timers: Array<() => void> = []
+  const frames: Array<() => void> = []
   const app = new AppState(api, {
     now: () => clock.now,
     setTimer: (fn) => timers.push(fn),
     reducedMotion: () => reducedMotion,
+    requestFrame: (run) => frames.push(run),
   })
   render(App, { props: { app } })
   await waitFor(() => expect(app.ready).toBe(true))
   await tick()
-  return { api, app, timers, clock }
+  const frame = async (): Promise<void> => {
+    for (const run of frames.splice(0)) run()
+    await tick()
+  }
+  return { api, app, timers, clock, frame }
 }
 
 function row(key: string): HTMLElement {
@@ -62,7 +70,7 @@ describe('watchlist rows', () => {
   })
 
   it('shows Cached with the quote age for snapshot quotes, and Live without age once streaming', async () => {
-    const { api, clock } = await setup({
+    const { api, clock, frame } = await setup({
       quotes: [
         quote('crypto:BTCUSDT', {
           last: 100,
@@ -75,7 +83,7 @@ describe('watchlist rows', () => {
     expect(badge.textContent).toBe('Cached')
     expect(row('crypto:BTCUSDT').textContent).toContain('as of 14:03')
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101, source: 'stream', ts: clock.now }])
-    await tick()
+    await frame()
     expect(badge.textContent).toBe('Live')
     expect(within(row('crypto:BTCUSDT')).queryByTestId('quote-age')).toBeNull()
   })
@@ -98,41 +106,66 @@ describe('watchlist rows', () => {
   })
 
   it('flashes up on a price rise for ~600 ms, and never under reduced motion', async () => {
-    const { api, timers, clock } = await setup({
+    const { api, timers, clock, frame } = await setup({
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
     })
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
-    await tick()
+    await frame()
     expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(true)
     clock.now += 600
     for (const fn of timers.splice(0)) fn()
     await tick()
     expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(false)
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 99 }])
-    await tick()
+    await frame()
     expect(row('crypto:BTCUSDT').classList.contains('flash-down')).toBe(true)
   })
 
   it('does not flash when the trader prefers reduced motion', async () => {
-    const { api } = await setup({ quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })] }, true)
+    const { api, frame } = await setup(
+      { quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })] },
+      true,
+    )
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
-    await tick()
+    await frame()
     expect(row('crypto:BTCUSDT').className).not.toMatch(/flash-(up|down)/)
     expect(cell('crypto:BTCUSDT', 'last')).toBe('101.0000')
   })
 
   it('keeps the same row element across ticks (keyed, patched in place) and calls the render hook', async () => {
-    const { api } = await setup({ quotes: [quote('fx:EURUSD', { last: 1.1, ts: 1 })] })
+    const { api, frame } = await setup({ quotes: [quote('fx:EURUSD', { last: 1.1, ts: 1 })] })
     const before = row('fx:EURUSD')
     const seen: unknown[] = []
     globalThis.__tickdeskRendered = (p): void => void seen.push(p)
     api.pushQuotes([{ key: 'fx:EURUSD', last: 1.2 }])
-    await tick()
-    await Promise.resolve()
+    await frame()
     globalThis.__tickdeskRendered = undefined
     expect(row('fx:EURUSD')).toBe(before)
     expect(cell('fx:EURUSD', 'last')).toBe('1.20000')
     expect(seen).toHaveLength(1)
+  })
+
+  it('applies batches once per animation frame, latest value per field, then reports every patch it shows', async () => {
+    const { api, frame } = await setup({
+      quotes: [quote('fx:EURUSD', { last: 1.1, bid: 1.09, ts: 1 })],
+    })
+    const seen: Array<readonly unknown[]> = []
+    const shownWhenReported: string[] = []
+    globalThis.__tickdeskRendered = (p): void => {
+      seen.push(p)
+      shownWhenReported.push(cell('fx:EURUSD', 'last'))
+    }
+    api.pushQuotes([{ key: 'fx:EURUSD', last: 1.2, bid: 1.19 }])
+    api.pushQuotes([{ key: 'fx:EURUSD', last: 1.3 }])
+    await tick()
+    expect(cell('fx:EURUSD', 'last')).toBe('1.10000')
+    await frame()
+    globalThis.__tickdeskRendered = undefined
+    expect(cell('fx:EURUSD', 'last')).toBe('1.30000')
+    expect(cell('fx:EURUSD', 'bid')).toBe('1.19000')
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toHaveLength(2)
+    expect(shownWhenReported).toEqual(['1.30000'])
   })
 
   it('marks rows stale when the feed goes offline', async () => {

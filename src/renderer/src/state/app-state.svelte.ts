@@ -4,7 +4,9 @@ import type { QuotePatch } from '../../../shared/quote'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
+import { flushSync } from 'svelte'
 import { errorMessage } from '../bridge/bridge-error'
+import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 
 /**
@@ -43,6 +45,17 @@ export interface AppStateOptions extends QuoteBookOptions {
   tickMs?: number
   /** Plays the alert sound (lib/alert-sound.ts); called on alertFired when settings.sounds is on. */
   alertSound?: () => void
+  /**
+   * Schedules the once-per-frame quote apply; requestAnimationFrame by default (a microtask where
+   * there is none). Tests pass their own to apply synchronously or step frames by hand.
+   */
+  requestFrame?: RequestFrame
+}
+
+function defaultRequestFrame(): RequestFrame {
+  const raf = globalThis.requestAnimationFrame
+  if (typeof raf === 'function') return (run) => raf(() => run())
+  return (run) => queueMicrotask(run)
 }
 
 export class AppState {
@@ -64,6 +77,8 @@ export class AppState {
   openKey = $state<string | null>(null)
   now = $state(0)
   readonly book: QuoteBook
+  /** Quote batches wait here for the next animation frame (see PatchCoalescer). */
+  readonly pending: PatchCoalescer
 
   private readonly clockNow: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
@@ -75,6 +90,9 @@ export class AppState {
     this.clockNow = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
     this.book = new QuoteBook(options)
+    this.pending = new PatchCoalescer(options.requestFrame ?? defaultRequestFrame(), (rows, got) =>
+      this.applyFrame(rows, got),
+    )
     this.now = this.clockNow()
   }
 
@@ -104,6 +122,8 @@ export class AppState {
     this.keyInfo = s.keyInfo
     this.notices = s.notices
     this.version = s.version
+    // Patches queued before the snapshot are older than it: the snapshot wins.
+    this.pending.clear()
     this.book.load(s.quotes, s.symbolStatuses)
     this.ready = true
   }
@@ -127,10 +147,7 @@ export class AppState {
   handle(event: BridgeEvent): void {
     switch (event.type) {
       case 'quotes': {
-        this.book.applyPatches(event.quotes)
-        const hook = globalThis.__tickdeskRendered
-        // Svelte flushes DOM updates in a microtask queued by the writes above; ours runs after it.
-        if (hook !== undefined) queueMicrotask(() => hook(event.quotes))
+        this.pending.push(event.quotes)
         break
       }
       case 'status':
@@ -163,6 +180,18 @@ export class AppState {
         this.openKey = event.key
         break
     }
+  }
+
+  /**
+   * One frame's quote work: merged row patches applied, the DOM brought up to date, then the
+   * render hook (e2e tests, bench/render.ts) told which patches the screen now shows.
+   */
+  private applyFrame(rows: readonly QuotePatch[], received: readonly QuotePatch[]): void {
+    this.book.applyPatches(rows)
+    const hook = globalThis.__tickdeskRendered
+    if (hook === undefined) return
+    flushSync()
+    hook(received.slice())
   }
 
   showToast(alert: FiredAlert): void {

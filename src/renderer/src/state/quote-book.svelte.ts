@@ -4,8 +4,11 @@ import { FLASH_MS, RowState } from './row-state.svelte'
 /**
  * All rows by symbol key, created on first sight and kept while the page lives (switching tabs
  * back and forth must not lose sparklines). Flashes end through one sweep timer, not a timer per
- * tick: 10k ticks/s must not mean 10k setTimeout calls.
+ * tick: 10k ticks/s must not mean 10k setTimeout calls. Sparklines redraw in one pass at most once
+ * a second (SPARK_PASS_MS), all moved rows together, instead of whenever each row's sample rolls.
  */
+export const SPARK_PASS_MS = 1000
+
 export interface QuoteBookOptions {
   now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
@@ -18,6 +21,9 @@ export class QuoteBook {
   private readonly rows = new Map<string, RowState>()
   private readonly flashing = new Set<RowState>()
   private sweepScheduled = false
+  private readonly sparkMoved = new Set<RowState>()
+  private nextSparkPass = Number.NEGATIVE_INFINITY
+  private sparkTimerSet = false
   private readonly now: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
   private readonly reducedMotion: () => boolean
@@ -44,8 +50,13 @@ export class QuoteBook {
   /** Snapshot quotes (cached on start-up): no flash, they are not price moves. */
   load(quotes: readonly Quote[], statuses: readonly SymbolStatus[]): void {
     const now = this.now()
-    for (const q of quotes) this.row(q.key).apply(q, now)
+    for (const q of quotes) {
+      const row = this.row(q.key)
+      row.apply(q, now)
+      if (row.sparkMoved) this.sparkMoved.add(row)
+    }
     this.applyStatuses(statuses, true)
+    this.sparkPass(now)
   }
 
   applyPatches(patches: readonly QuotePatch[]): void {
@@ -54,13 +65,42 @@ export class QuoteBook {
     for (const p of patches) {
       const row = this.row(p.key)
       const direction = row.apply(p, now)
+      if (row.sparkMoved) this.sparkMoved.add(row)
       if (direction !== null && animate) {
-        row.flash = direction
+        // Patches arrive merged per row per frame (PatchCoalescer): one class write at most.
+        if (row.flash !== direction) row.flash = direction
         row.flashUntil = now + FLASH_MS
         this.flashing.add(row)
       }
     }
     if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS)
+    if (this.sparkMoved.size > 0) {
+      if (now >= this.nextSparkPass) this.sparkPass(now)
+      else this.scheduleSparkPass(this.nextSparkPass - now)
+    }
+  }
+
+  /** Redraws every sparkline that gained points since the last pass, together. */
+  private sparkPass(now: number): void {
+    for (const row of this.sparkMoved) {
+      row.sparkMoved = false
+      row.sparkVersion++
+    }
+    this.sparkMoved.clear()
+    this.nextSparkPass = now + SPARK_PASS_MS
+  }
+
+  /** The last points of a feed that went quiet still get drawn. */
+  private scheduleSparkPass(ms: number): void {
+    if (this.sparkTimerSet) return
+    this.sparkTimerSet = true
+    this.setTimer(() => {
+      this.sparkTimerSet = false
+      const now = this.now()
+      if (this.sparkMoved.size === 0) return
+      if (now >= this.nextSparkPass) this.sparkPass(now)
+      else this.scheduleSparkPass(this.nextSparkPass - now)
+    }, ms)
   }
 
   /** `complete`: the list names every symbol with a problem, so rows not in it are fine again. */

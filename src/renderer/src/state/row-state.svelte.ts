@@ -44,14 +44,26 @@ export class RowState {
   volume = $state<number | null>(null)
   bid = $state<number | null>(null)
   ask = $state<number | null>(null)
-  ts = $state(0)
+  /**
+   * Epoch ms of the newest value. Deliberately not reactive: it changes on every tick, and what
+   * shows it (ages, titles) refreshes with the once-a-second clock instead (STYLE: no per-tick
+   * work for texts that change per second).
+   */
+  ts = 0
+  /** Whether any timed value arrived (flips once); the reactive stand-in for `ts > 0`. */
+  hasTime = $state(false)
   source = $state<QuoteSource | null>(null)
   stale = $state(false)
   statusCode = $state<SymbolStatusCode | null>(null)
   statusMessage = $state('')
   flash = $state<Flash>(null)
-  /** Bumped when the sparkline gained a point; the line reads `spark` when this changes. */
+  /**
+   * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points; the
+   * line reads `spark` when this changes.
+   */
   sparkVersion = $state(0)
+  /** A point was added since the last sparkline pass. */
+  sparkMoved = false
   readonly spark = new SparkSeries()
   flashUntil = 0
 
@@ -70,13 +82,16 @@ export class RowState {
       const v = patch[field]
       if (v !== undefined && this[field] !== v) this[field] = v
     }
-    if (patch.ts !== undefined) this.ts = patch.ts
+    if (patch.ts !== undefined) {
+      this.ts = patch.ts
+      if (!this.hasTime && patch.ts > 0) this.hasTime = true
+    }
     if (patch.source !== undefined) this.source = patch.source
     if (patch.stale !== undefined) this.stale = patch.stale
     const next = this.last
     if (patch.last !== undefined && next !== null) {
       if (prev !== null && next !== prev) direction = next > prev ? 'up' : 'down'
-      if (this.spark.push(next, now)) this.sparkVersion++
+      if (this.spark.push(next, now)) this.sparkMoved = true
     }
     return direction
   }

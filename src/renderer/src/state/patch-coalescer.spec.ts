@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import type { QuotePatch } from '../../../shared/quote'
+import { PatchCoalescer } from './patch-coalescer'
+
+/** A frame source stepped by hand, standing in for requestAnimationFrame. */
+function setup(): {
+  coalescer: PatchCoalescer
+  frames: Array<() => void>
+  applied: Array<{ rows: QuotePatch[]; received: QuotePatch[] }>
+  runFrame: () => void
+} {
+  const frames: Array<() => void> = []
+  const applied: Array<{ rows: QuotePatch[]; received: QuotePatch[] }> = []
+  const coalescer = new PatchCoalescer(
+    (run) => frames.push(run),
+    // Copied: the coalescer reuses its arrays and slots after the frame.
+    (rows, received) =>
+      applied.push({ rows: rows.map((r) => ({ ...r })), received: [...received] }),
+  )
+  const runFrame = (): void => {
+    for (const run of frames.splice(0)) run()
+  }
+  return { coalescer, frames, applied, runFrame }
+}
+
+/** Drops fields left undefined by a reused slot, for readable comparisons. */
+function defined(p: QuotePatch): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))
+}
+
+describe('PatchCoalescer', () => {
+  it('applies nothing until the frame, then each row once with the latest value of every field', () => {
+    const { coalescer, applied, runFrame } = setup()
+    coalescer.push([
+      { key: 'a', last: 1, bid: 0.9 },
+      { key: 'b', last: 10 },
+    ])
+    coalescer.push([{ key: 'a', last: 2 }])
+    coalescer.push([{ key: 'a', ask: 2.1, last: 3 }])
+    expect(applied).toHaveLength(0)
+    runFrame()
+    expect(applied).toHaveLength(1)
+    expect(applied[0]?.rows.map(defined)).toEqual([
+      { key: 'a', last: 3, bid: 0.9, ask: 2.1 },
+      { key: 'b', last: 10 },
+    ])
+  })
+
+  it('hands every received patch, in arrival order, to the frame for the render hook', () => {
+    const { coalescer, applied, runFrame } = setup()
+    const first: QuotePatch = { key: 'a', last: 1, ts: 100 }
+    const second: QuotePatch = { key: 'a', last: 2, ts: 101 }
+    coalescer.push([first])
+    coalescer.push([second])
+    runFrame()
+    expect(applied[0]?.received).toEqual([first, second])
+  })
+
+  it('asks for one frame however many batches arrive before it', () => {
+    const { coalescer, frames } = setup()
+    for (let i = 0; i < 50; i++) coalescer.push([{ key: 'a', last: i }])
+    expect(frames).toHaveLength(1)
+    expect(coalescer.pendingRows).toBe(1)
+  })
+
+  it('starts each frame empty: fields applied last frame are not re-applied', () => {
+    const { coalescer, applied, runFrame } = setup()
+    coalescer.push([{ key: 'a', last: 1, bid: 0.9 }])
+    runFrame()
+    coalescer.push([{ key: 'a', ask: 1.2 }])
+    runFrame()
+    expect(applied.map((f) => f.rows.map(defined))).toEqual([
+      [{ key: 'a', last: 1, bid: 0.9 }],
+      [{ key: 'a', ask: 1.2 }],
+    ])
+    expect(applied[1]?.received).toEqual([{ key: 'a', ask: 1.2 }])
+  })
+
+  it('keeps an explicit null (a field the service cleared) as the latest value', () => {
+    const { coalescer, applied, runFrame } = setup()
+    coalescer.push([{ key: 'a', bid: 1 }])
+    coalescer.push([{ key: 'a', bid: null }])
+    runFrame()
+    expect(applied[0]?.rows.map(defined)).toEqual([{ key: 'a', bid: null }])
+  })
+
+  it('drops pending patches on clear (a fresh snapshot supersedes them) and asks again later', () => {
+    const { coalescer, frames, applied, runFrame } = setup()
+    coalescer.push([{ key: 'a', last: 1 }])
+    coalescer.clear()
+    runFrame()
+    expect(applied).toHaveLength(0)
+    coalescer.push([{ key: 'a', last: 2 }])
+    expect(frames).toHaveLength(1)
+    runFrame()
+    expect(applied[0]?.rows.map(defined)).toEqual([{ key: 'a', last: 2 }])
+  })
+
+  it('recovers after a frame callback throws: the next batch still gets a frame', () => {
+    const frames: Array<() => void> = []
+    let fail = true
+    const seen: number[] = []
+    const coalescer = new PatchCoalescer(
+      (run) => frames.push(run),
+      (rows) => {
+        if (fail) throw new Error('boom')
+        seen.push(rows.length)
+      },
+    )
+    coalescer.push([{ key: 'a', last: 1 }])
+    expect(() => frames.shift()?.()).toThrow('boom')
+    fail = false
+    coalescer.push([{ key: 'b', last: 1 }])
+    frames.shift()?.()
+    expect(seen).toEqual([1])
+  })
+})
