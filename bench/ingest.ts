@@ -3,12 +3,14 @@ import WebSocket from 'ws'
 import { AlertEngine } from '../src/core/alert-engine'
 import { CandleBuilder } from '../src/core/candle-builder'
 import { systemClock } from '../src/core/clock'
+import { FeedPlanner } from '../src/core/feed-planner'
 import { QuoteStore } from '../src/core/quote-store'
 import { RateGovernor } from '../src/core/rate-governor'
 import { StreamClient } from '../src/core/stream-client'
 import { QuoteBatcher } from '../src/app/quote-batcher'
 import { AlertRuleSchema } from '../src/shared/alert'
-import { symbolKey } from '../src/shared/market'
+import { symbolKey, type SymbolKey } from '../src/shared/market'
+import type { Quote } from '../src/shared/quote'
 import type { DialectName } from '../src/sim/dialects'
 import { BENCH_MARKET, benchSymbols, buildTickFrames } from './frames'
 import { atLeast, median, report, round, type BenchContext, type BenchResult } from './stats'
@@ -17,9 +19,11 @@ import { atLeast, median, report, round, type BenchContext, type BenchResult } f
  * ingest: ticks/s through the whole core path over loopback WebSocket, against a raw `ws` client
  * that only JSON.parses the same frames, measured alternately in the same run (ratio, not time).
  *
- * Ours: frame -> StreamClient (parseFrame, route, normalise) -> QuoteStore.apply ->
- * AlertEngine.evaluate (one rule per symbol) -> CandleBuilder.add (as MarketEngine.ingest does) ->
- * QuoteBatcher -> drainPatches every 16 ms. The pusher runs in a worker thread.
+ * Ours: frame -> StreamClient (parseFrame, route, normalise) -> what MarketEngine's stream 'tick'
+ * handler and ingest() do, step for step (see `ingestLikeEngine`): QuoteStore.apply, the
+ * cumulative-volume delta, CandleBuilder.add, the symbol-status check, FeedPlanner.noteTick, then
+ * the app's quote listener (QuoteBatcher.request + AlertEngine.evaluate, one rule per symbol) ->
+ * drainPatches every 16 ms. The pusher runs in a worker thread.
  */
 
 const SYMBOLS = 200
@@ -92,6 +96,13 @@ async function corePathRun(
     ),
   )
   const candles = new CandleBuilder()
+  // A real planner with every bench symbol holding a stream slot, as in the app, so noteTick does
+  // the same work it does there.
+  const planner = new FeedPlanner({ cap: SYMBOLS, clock })
+  planner.setWatched(symbols.map((s) => ({ key: symbolKey(BENCH_MARKET, s), priority: 0 })))
+  planner.setStreamAvailable(true)
+  const lastVolume = new Map<SymbolKey, { volume: number }>()
+  const statuses = new Map<SymbolKey, { code: string }>()
   let patches = 0
   const batcher = new QuoteBatcher(
     clock,
@@ -112,11 +123,31 @@ async function corePathRun(
     stream.on('state', (s) => {
       if (s === 'open') t0 = performance.now()
     })
+    // Mirrors MarketEngine: stream.on('tick') -> ingest() -> quote listeners (app-service.ts).
+    // Keep it in step with src/core/engine.ts when either changes.
+    const quoteListeners = [
+      (q: Quote) => {
+        batcher.request()
+        alerts.evaluate(q)
+      },
+    ]
     stream.on('tick', (u) => {
-      const q = store.apply(u)
-      alerts.evaluate(q)
-      if (q.last !== null) candles.add(q.key, q.ts, q.last)
-      batcher.request()
+      const quote = store.apply(u)
+      if (quote.last !== null) {
+        const held = lastVolume.get(quote.key)
+        const volume = quote.volume ?? held?.volume ?? 0
+        let traded = 0
+        if (held === undefined) lastVolume.set(quote.key, { volume })
+        else {
+          traded = Math.max(0, volume - held.volume)
+          held.volume = volume
+        }
+        candles.add(quote.key, quote.ts, quote.last, traded)
+      }
+      const status = statuses.get(quote.key)
+      if (status && status.code !== 'OK') statuses.set(quote.key, { code: 'OK' })
+      for (const l of quoteListeners) l(quote)
+      planner.noteTick(quote.key)
       if (++ticks === expected) resolve(ticks / ((performance.now() - t0) / 1000))
     })
   })
@@ -124,6 +155,7 @@ async function corePathRun(
   const rate = await done
   batcher.flush()
   batcher.stop()
+  planner.dispose()
   await stream.stop()
   return { rate, patches }
 }

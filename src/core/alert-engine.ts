@@ -56,6 +56,15 @@ export class AlertEngine {
   private readonly listeners = new Set<(a: FiredAlert) => void>()
   private fired: FiredAlert[] = []
   private paused = false
+  /** The clock, read at most once per evaluate() and only when a rule needs it (hot path). */
+  private nowRead = false
+  private nowValue = 0
+  private readonly input: ConditionInput = {
+    price: 0,
+    prev: null,
+    dayChangePct: null,
+    movePct: null,
+  }
 
   constructor(opts: { clock: Clock; newId?: () => string }) {
     this.clock = opts.clock
@@ -103,11 +112,11 @@ export class AlertEngine {
   evaluate(quote: Quote): FiredAlert[] {
     const rules = this.byKey.get(quote.key)
     if (rules === undefined || quote.stale || quote.last === null) return NONE
-    const now = this.clock.now()
+    this.nowRead = false
     const away = this.awayKeys.size > 0 && this.awayKeys.delete(quote.key)
     let out: FiredAlert[] | null = null
-    for (const live of rules) {
-      const alert = this.step(live, quote, quote.last, now, away)
+    for (let i = 0; i < rules.length; i++) {
+      const alert = this.step(rules[i] as LiveRule, quote, quote.last, away)
       if (alert !== null) (out ??= []).push(alert)
     }
     if (out === null) return NONE
@@ -161,25 +170,21 @@ export class AlertEngine {
     this.paused = paused
   }
 
-  private step(
-    live: LiveRule,
-    quote: Quote,
-    price: number,
-    now: number,
-    away: boolean,
-  ): FiredAlert | null {
+  private step(live: LiveRule, quote: Quote, price: number, away: boolean): FiredAlert | null {
     const { rule, state } = live
-    normaliseStatus(rule, state, now)
+    // Only expiry needs the time here (normaliseStatus ignores it when expiresAt is null).
+    normaliseStatus(rule, state, rule.expiresAt === null ? 0 : this.now())
     if (state.status === 'disabled' || state.status === 'expired') return null
 
-    const input: ConditionInput = {
-      price,
-      prev: live.anchor ?? state.lastPrice,
-      dayChangePct: quote.changePercent,
-      movePct: live.window ? live.window.move(now, price) : null,
-    }
+    // One input object refilled per evaluation (hot path, bench/ingest); the condition helpers
+    // read it and keep nothing.
+    const input = this.input
+    input.price = price
+    input.prev = live.anchor ?? state.lastPrice
+    input.dayChangePct = quote.changePercent
+    input.movePct = live.window ? live.window.move(this.now(), price) : null
     state.lastPrice = price
-    live.window?.add(now, price)
+    live.window?.add(this.now(), price)
 
     // Re-arming and firing are checked on the same tick: for 'crosses', the move that leaves the
     // hysteresis band on the far side is itself a crossing.
@@ -189,10 +194,12 @@ export class AlertEngine {
       }
     }
     live.anchor = null
-    const cooling = state.lastFiredAt !== null && now < state.lastFiredAt + rule.cooldownSec * 1000
+    const cooling =
+      state.lastFiredAt !== null && this.now() < state.lastFiredAt + rule.cooldownSec * 1000
     state.status = cooling ? 'cooldown' : 'armed'
     if (cooling || !conditionHolds(rule.condition, input)) return null
 
+    const now = this.now()
     state.status = 'triggered'
     state.lastFiredAt = now
     if (rule.condition.kind === 'crosses') live.anchor = price
@@ -209,6 +216,14 @@ export class AlertEngine {
       at: now,
       whileAway: away,
     }
+  }
+
+  private now(): number {
+    if (!this.nowRead) {
+      this.nowValue = this.clock.now()
+      this.nowRead = true
+    }
+    return this.nowValue
   }
 
   private record(alert: FiredAlert): void {

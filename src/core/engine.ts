@@ -65,7 +65,7 @@ export class MarketEngine {
   private config: EngineConfig
   private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
   private readonly statuses = new Map<SymbolKey, SymbolStatus>()
-  private readonly lastVolume = new Map<SymbolKey, number>()
+  private readonly lastVolume = new Map<SymbolKey, { volume: number }>()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
   private readonly symbolStatusListeners = new Set<Listener<SymbolStatus>>()
@@ -257,10 +257,8 @@ export class MarketEngine {
       random: this.random,
       logger: this.logger,
     })
-    stream.on('tick', (u) => {
-      this.planner.noteTick(symbolKey(u.market, u.symbol))
-      this.ingest(u)
-    })
+    // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
+    stream.on('tick', (u) => this.planner.noteTick(this.ingest(u).key))
     stream.on('candle', (c) => this.candles.merge(symbolKey(c.market, c.symbol), [c.bar]))
     stream.on('state', (s) => this.onStreamState(s))
     stream.on('open', () => {
@@ -287,24 +285,26 @@ export class MarketEngine {
     return stream
   }
 
-  private ingest(update: QuoteUpdate): void {
+  private ingest(update: QuoteUpdate): Quote {
     const quote = this.quotes.apply(update)
     if (quote.last !== null) {
-      // Quotes carry the day's cumulative volume; a bar wants what traded since the last tick.
-      const prev = this.lastVolume.get(quote.key)
-      const volume = quote.volume ?? prev ?? 0
-      this.lastVolume.set(quote.key, volume)
-      this.candles.add(
-        quote.key,
-        quote.ts,
-        quote.last,
-        prev === undefined ? 0 : Math.max(0, volume - prev),
-      )
+      // Quotes carry the day's cumulative volume; a bar wants what traded since the last tick
+      // (the held total is updated in place: one look-up per tick, bench/ingest).
+      const held = this.lastVolume.get(quote.key)
+      const volume = quote.volume ?? held?.volume ?? 0
+      let traded = 0
+      if (held === undefined) this.lastVolume.set(quote.key, { volume })
+      else {
+        traded = Math.max(0, volume - held.volume)
+        held.volume = volume
+      }
+      this.candles.add(quote.key, quote.ts, quote.last, traded)
     }
     const status = this.statuses.get(quote.key)
     if (status && status.code !== 'OK')
       this.setSymbolStatus({ key: quote.key, code: 'OK', message: '' })
     for (const l of this.quoteListeners) l(quote)
+    return quote
   }
 
   private onStreamState(state: StreamState): void {

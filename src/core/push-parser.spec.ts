@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseFrame } from './push-parser'
+import { FrameBuffer, parseFrame } from './push-parser'
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30)
 const parse = (v: unknown): ReturnType<typeof parseFrame> =>
@@ -287,5 +287,30 @@ describe('parseFrame: malformed input', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+})
+
+describe('parseFrame into a FrameBuffer (the stream client’s reuse contract)', () => {
+  const frame = (...ticks: Array<[string, number]>): string =>
+    JSON.stringify({ type: 'ticker', data: ticks.map(([s, last]) => ({ s, last })) })
+
+  it('gives the same results as a fresh parse, frame after frame', () => {
+    const into = new FrameBuffer()
+    for (const text of [frame(['A', 1], ['B', 2]), '{"type":"pong"}', frame(['C', 3]), 'nope']) {
+      expect(parseFrame(text, Date.now(), into)).toEqual(parseFrame(text, Date.now()))
+    }
+  })
+
+  it('reuses its tick objects on the next parse, but a kept fields object keeps its values', () => {
+    const into = new FrameBuffer()
+    const first = parseFrame(frame(['A', 1], ['B', 2]), Date.now(), into)
+    const kept = first.map((f) => (f.kind === 'tick' ? f.fields : null))
+    const firstTick = first[0]
+    const second = parseFrame(frame(['C', 3]), Date.now(), into)
+    expect(second).toEqual([
+      { kind: 'tick', market: null, symbol: 'C', fields: { last: 3 }, ts: null },
+    ])
+    expect(second[0]).toBe(firstTick) // reused: a caller must copy what it keeps
+    expect(kept).toEqual([{ last: 1 }, { last: 2 }])
   })
 })

@@ -2,7 +2,8 @@ import type { Market } from '../shared/market'
 import { MARKETS } from '../shared/market'
 import type { Bar } from '../shared/quote'
 import type { QuoteFields } from './quote-fields'
-import { coerceNumber, pickQuoteFields } from './quote-fields'
+import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
+import { KIND_FIELDS, readKind, type Kind } from './push-kind'
 
 /**
  * Turns one WebSocket text frame into normalised events.
@@ -32,43 +33,8 @@ export type ParsedFrame =
   | { kind: 'ignored' }
   | { kind: 'malformed'; reason: string }
 
-type Kind = 'tick' | 'candle' | 'ping' | 'heartbeat' | 'pong' | 'subscribed' | 'error' | 'other'
 type Obj = Record<string, unknown>
 
-const KIND_BY_NAME = new Map<string, Kind>([
-  ['tick', 'tick'],
-  ['ticks', 'tick'],
-  ['ticker', 'tick'],
-  ['tickers', 'tick'],
-  ['24hrticker', 'tick'],
-  ['quote', 'tick'],
-  ['quotes', 'tick'],
-  ['trade', 'tick'],
-  ['trades', 'tick'],
-  ['candle', 'candle'],
-  ['candles', 'candle'],
-  ['kline', 'candle'],
-  ['klines', 'candle'],
-  ['bar', 'candle'],
-  ['bars', 'candle'],
-  ['ping', 'ping'],
-  ['heartbeat', 'heartbeat'],
-  ['hb', 'heartbeat'],
-  ['pong', 'pong'],
-  ['subscribe', 'subscribed'],
-  ['subscribed', 'subscribed'],
-  ['sub', 'subscribed'],
-  ['error', 'error'],
-  ['err', 'error'],
-  // Known but not ours to act on: unsubscribe acks, welcome/info banners.
-  ['unsubscribe', 'other'],
-  ['unsubscribed', 'other'],
-  ['welcome', 'other'],
-  ['info', 'other'],
-  ['connected', 'other'],
-])
-const KIND_FIELDS = ['type', 'event', 'e', 'channel', 'op', 'action'] as const
-const SUFFIX_SEPARATORS = ['_', '.', ':', '@', '-', '/']
 const MARKET_SET: ReadonlySet<string> = new Set(MARKETS)
 
 const IGNORED: ParsedFrame = { kind: 'ignored' }
@@ -76,8 +42,20 @@ const PONG: ParsedFrame = { kind: 'pong' }
 const HEARTBEAT: ParsedFrame = { kind: 'ping', reply: null }
 
 /** Parses one frame; `now` is the receive time, used only to sanity-check timestamps. */
-export function parseFrame(text: string | Buffer, now: number): ParsedFrame[] {
-  const raw = typeof text === 'string' ? text : text.toString('utf8')
+export function parseFrame(
+  text: string | Buffer | ArrayBuffer | Buffer[],
+  now: number,
+  into?: FrameBuffer,
+): ParsedFrame[] {
+  // As `ws` delivers a message: one Buffer, fragments, or an ArrayBuffer.
+  const raw =
+    typeof text === 'string'
+      ? text
+      : Buffer.isBuffer(text)
+        ? text.toString('utf8')
+        : Array.isArray(text)
+          ? Buffer.concat(text).toString('utf8')
+          : Buffer.from(text).toString('utf8')
   // Plain-text heartbeats exist in the wild (`ping` / `pong`); they are not JSON.
   if (raw.length <= 6) {
     const bare = raw.trim().toLowerCase()
@@ -90,14 +68,52 @@ export function parseFrame(text: string | Buffer, now: number): ParsedFrame[] {
   } catch {
     return [{ kind: 'malformed', reason: 'invalid JSON' }]
   }
-  const out: ParsedFrame[] = []
+  const out = into ?? new FrameBuffer()
+  out.reset()
   if (Array.isArray(value)) {
     for (const item of value) parseItem(item, null, null, now, out, 0)
   } else {
     parseItem(value, null, null, now, out, 0)
   }
-  if (out.length === 0) out.push(IGNORED)
-  return out
+  if (out.frames.length === 0) out.push(IGNORED)
+  return out.frames
+}
+
+type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
+
+/**
+ * Where parseFrame puts its results. Passed in by the caller (StreamClient keeps one), its array
+ * and tick objects are reused by the next parseFrame into it: no allocation per tick on the hot
+ * path (bench/ingest). A tick's `fields` object is never reused, so it may be kept.
+ */
+export class FrameBuffer {
+  readonly frames: ParsedFrame[] = []
+  private readonly ticks: TickFrame[] = []
+  private used = 0
+
+  reset(): void {
+    this.frames.length = 0
+    this.used = 0
+  }
+
+  push(frame: ParsedFrame): void {
+    this.frames.push(frame)
+  }
+
+  tick(market: Market | null, symbol: string, fields: QuoteFields, ts: number | null): void {
+    let t = this.ticks[this.used]
+    if (t === undefined) {
+      t = { kind: 'tick', market, symbol, fields, ts }
+      this.ticks.push(t)
+    } else {
+      t.market = market
+      t.symbol = symbol
+      t.fields = fields
+      t.ts = ts
+    }
+    this.used++
+    this.frames.push(t)
+  }
 }
 
 function parseItem(
@@ -105,7 +121,7 @@ function parseItem(
   inheritedKind: Kind | null,
   inheritedMarket: Market | null,
   now: number,
-  out: ParsedFrame[],
+  out: FrameBuffer,
   depth: number,
 ): void {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
@@ -149,7 +165,7 @@ function parseItem(
 
   switch (kind) {
     case 'tick':
-      out.push(readTick(obj, symbol, market, now))
+      readTick(obj, symbol, market, now, out)
       return
     case 'candle':
       out.push(readCandle(obj, symbol, market, now))
@@ -179,40 +195,14 @@ function parseItem(
           out.push(readCandle(obj, symbol, market, now))
           return
         }
-        const fields = pickQuoteFields(obj)
-        if (hasAnyField(fields)) {
-          out.push({ kind: 'tick', market, symbol, fields, ts: readTs(obj, now) })
+        const fields = pickQuoteFieldsIfAny(obj)
+        if (fields !== null) {
+          out.tick(market, symbol, fields, readTs(obj, now))
           return
         }
       }
       out.push(IGNORED)
   }
-}
-
-function readKind(obj: Obj): Kind | null {
-  for (const field of KIND_FIELDS) {
-    const v = obj[field]
-    if (typeof v !== 'string' || v.length === 0) continue
-    const name = v.toLowerCase()
-    const exact = KIND_BY_NAME.get(name)
-    if (exact !== undefined) return exact
-    const prefixed = kindByPrefix(name)
-    if (prefixed !== null) return prefixed
-  }
-  return null
-}
-
-/** `kline_1m`, `ticker.BTCUSDT`, `btcusdt@ticker`: the kind is one part of a compound name. */
-function kindByPrefix(name: string): Kind | null {
-  for (const sep of SUFFIX_SEPARATORS) {
-    const at = name.indexOf(sep)
-    if (at <= 0) continue
-    const head = KIND_BY_NAME.get(name.slice(0, at))
-    if (head !== undefined) return head
-    const tail = KIND_BY_NAME.get(name.slice(name.lastIndexOf(sep) + 1))
-    if (tail !== undefined) return tail
-  }
-  return null
 }
 
 function isErrorShaped(obj: Obj): boolean {
@@ -285,22 +275,17 @@ function toEpochMs(raw: unknown, now: number): number | null {
 const MIN_EPOCH_MS = 1e11
 const MAX_AHEAD_MS = 2 * 86_400_000
 
-function hasAnyField(fields: QuoteFields): boolean {
-  for (const _ in fields) return true
-  return false
-}
-
 function readTick(
   obj: Obj,
   symbol: string | null,
   market: Market | null,
   now: number,
-): ParsedFrame {
-  if (symbol === null) return { kind: 'malformed', reason: 'tick without a symbol' }
-  const fields = pickQuoteFields(obj)
-  if (!hasAnyField(fields))
-    return { kind: 'malformed', reason: `tick for ${symbol} has no numbers` }
-  return { kind: 'tick', market, symbol, fields, ts: readTs(obj, now) }
+  out: FrameBuffer,
+): void {
+  if (symbol === null) return out.push({ kind: 'malformed', reason: 'tick without a symbol' })
+  const fields = pickQuoteFieldsIfAny(obj)
+  if (fields === null) out.push({ kind: 'malformed', reason: `tick for ${symbol} has no numbers` })
+  else out.tick(market, symbol, fields, readTs(obj, now))
 }
 
 const INTERVAL_MS: Record<string, number> = {

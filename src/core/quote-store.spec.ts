@@ -195,4 +195,56 @@ describe('QuoteStore', () => {
     expect(store.get('crypto:BTCUSDT')?.last).toBe(1)
     expect(store.get('usdt-futures:BTCUSDT')?.last).toBe(2)
   })
+
+  it('keeps markets apart when updates alternate between markets and come back', () => {
+    const store = new QuoteStore(new FakeClock())
+    for (const [market, last] of [
+      ['crypto', 1],
+      ['fx', 2],
+      ['crypto', 3],
+      ['usdt-futures', 4],
+      ['fx', 5],
+    ] as const) {
+      store.apply(tick({ last }, { market }))
+    }
+    store.remove('fx:BTCUSDT')
+    store.apply(tick({ bid: 6 }, { market: 'fx' }))
+    expect(store.get('crypto:BTCUSDT')?.last).toBe(3)
+    expect(store.get('usdt-futures:BTCUSDT')?.last).toBe(4)
+    expect(store.get('fx:BTCUSDT')).toMatchObject({ last: null, bid: 6 })
+  })
+
+  it('stamps receivedAt with the frame arrival time the update carries, not a later clock read', () => {
+    const clock = new FakeClock(1_000_000)
+    const store = new QuoteStore(clock)
+    clock.advance(70)
+    const q = store.apply(tick({ last: 1 }, { receivedAt: 1_000_020 }))
+    expect(q.receivedAt).toBe(1_000_020)
+    expect(q.ts).toBe(1_000_020)
+  })
+
+  it('merges every quote field an update carries, each into its own place', () => {
+    const store = new QuoteStore(new FakeClock())
+    const all = {
+      last: 1,
+      change: 2,
+      changePercent: 3,
+      open: 4,
+      high: 5,
+      low: 6,
+      prevClose: 7,
+      volume: 8,
+      quoteVolume: 9,
+      bid: 10,
+      ask: 11,
+      bidSize: 12,
+      askSize: 13,
+    }
+    expect(store.apply(tick(all))).toMatchObject(all)
+    store.drainPatches()
+    const bumped = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v + 100]))
+    store.apply(tick(bumped))
+    const [patch] = store.drainPatches()
+    expect(patch).toMatchObject(bumped)
+  })
 })

@@ -57,7 +57,7 @@ describe('StreamClient against the simulator', () => {
       const c = client(s, clock, s.keys.pro)
       const ticks: QuoteUpdate[] = []
       const candles: StreamCandle[] = []
-      c.on('tick', (t) => ticks.push(t))
+      c.on('tick', (t) => ticks.push({ ...t })) // the update object is reused: copy it
       c.on('candle', (k) => candles.push(k))
       c.setSubscriptions(
         subs([
@@ -107,7 +107,7 @@ describe('StreamClient against the simulator', () => {
     const { sim: s, clock } = await setup()
     const c = client(s, clock, s.keys.pro)
     const ticks: QuoteUpdate[] = []
-    c.on('tick', (t) => ticks.push(t))
+    c.on('tick', (t) => ticks.push({ ...t })) // the update object is reused: copy it
     c.setSubscriptions(subs([['crypto', ['SOLUSDT']]]))
     c.start()
     await waitUntil(() => ticks.length >= 1, 'first tick')

@@ -132,7 +132,7 @@ describe('StreamClient frames', () => {
     const c = makeClient()
     const ticks: QuoteUpdate[] = []
     const candles: StreamCandle[] = []
-    c.on('tick', (t) => ticks.push(t))
+    c.on('tick', (t) => ticks.push({ ...t })) // the update object is reused: copy it
     c.on('candle', (k) => candles.push(k))
     c.setSubscriptions(subs([['usdt-futures', ['BTCUSDT']]]))
     c.start()
@@ -158,9 +158,38 @@ describe('StreamClient frames', () => {
         fields: { last: 101.5 },
         ts: null,
         source: 'stream',
+        receivedAt: clock.now(),
       },
     ])
     expect(candles[0]).toMatchObject({ market: 'usdt-futures', symbol: 'BTCUSDT', interval: '1m' })
+  })
+
+  it('hands each tick of a batch its own fields, which a listener may keep across later ticks', async () => {
+    const c = makeClient()
+    const keptFields: QuoteUpdate['fields'][] = []
+    const seen: string[] = []
+    c.on('tick', (t) => {
+      keptFields.push(t.fields)
+      seen.push(`${t.market}:${t.symbol}@${t.receivedAt}`)
+    })
+    c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
+    c.start()
+    await untilConnections(1)
+    const at = clock.now()
+    conn(0).socket.send(
+      JSON.stringify({
+        type: 'ticker',
+        market: 'crypto',
+        data: [
+          { s: 'A', c: 1 },
+          { s: 'B', c: 2 },
+        ],
+      }),
+    )
+    conn(0).socket.send(JSON.stringify({ type: 'tick', symbol: 'A', last: 3, bid: 2.5 }))
+    await waitUntil(() => keptFields.length === 3, 'three ticks')
+    expect(keptFields).toEqual([{ last: 1 }, { last: 2 }, { last: 3, bid: 2.5 }])
+    expect(seen).toEqual([`crypto:A@${at}`, `crypto:B@${at}`, `crypto:A@${at}`])
   })
 
   it('skips and counts malformed frames without dropping the connection', async () => {

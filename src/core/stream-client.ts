@@ -27,7 +27,8 @@ import type { Clock, TimerHandle } from './clock'
 import { TickdeskError } from './errors'
 import { classifyErrorFrame } from './stream-error-frame'
 import { registerSecret, silentLogger, type Logger } from './log'
-import { parseFrame, type ParsedFrame } from './push-parser'
+import { FrameBuffer, parseFrame, type ParsedFrame } from './push-parser'
+import { refillUpdate, reusableUpdate } from './quote-fields'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
 import { StreamEmitter } from './stream-events'
 import { StreamHeartbeat } from './stream-heartbeat'
@@ -69,6 +70,8 @@ export class StreamClient {
   private connectStartedAt = 0
   /** Bumped by anything received; a health ping is answered when it moves (the clock may not). */
   private heard = 0
+  private readonly tickScratch = reusableUpdate('stream')
+  private readonly frames = new FrameBuffer()
   private readonly counters: StreamStats = {
     connects: 0,
     reconnects: 0,
@@ -175,7 +178,10 @@ export class StreamClient {
     return { ...this.counters }
   }
 
-  /** tick (source 'stream'), candle, state, open, symbolError, error; returns the unsubscribe. */
+  /**
+   * tick (source 'stream'), candle, state, open, symbolError, error; returns the unsubscribe.
+   * Every tick comes in one reused QuoteUpdate: copy what you keep (its `fields` may be kept).
+   */
   on<K extends keyof StreamEvents>(event: K, cb: (value: StreamEvents[K]) => void): () => void {
     return this.events.on(event, cb)
   }
@@ -257,23 +263,17 @@ export class StreamClient {
     this.heartbeat?.alive(now)
     this.heard++
     this.counters.framesIn++
-    const buf = Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data)
-    const frames = parseFrame(buf, now)
-    for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame)
+    const frames = parseFrame(data, now, this.frames)
+    for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
   }
 
-  private onFrame(ws: WebSocket, f: ParsedFrame): void {
+  private onFrame(ws: WebSocket, f: ParsedFrame, now: number): void {
     switch (f.kind) {
       case 'tick': {
         const market = this.book.route(f.market, f.symbol)
         if (market === null) return
         this.counters.ticksIn++
-        const { symbol, fields, ts } = f
-        this.emit('tick', { market, symbol, fields, ts, source: 'stream' })
+        this.emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now))
         return
       }
       case 'candle': {
