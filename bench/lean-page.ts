@@ -20,7 +20,7 @@ ws.onmessage = (ev) => {
   const msg = JSON.parse(ev.data);
   if (msg.type === 'snapshot') {
     for (const q of msg.quotes) {
-      const tr = document.createElement('tr');
+      const tr = document.createElement('tr'); tr.dataset.key = q.key;
       const cells = {};
       const name = document.createElement('td'); name.textContent = q.symbol; tr.appendChild(name);
       for (const f of FIELDS) { const td = document.createElement('td'); cells[f] = td; tr.appendChild(td); }

@@ -41,6 +41,11 @@ function row(key: string): HTMLElement {
   if (!el) throw new Error(`no row ${key}`)
   return el
 }
+function lastCell(key: string): HTMLElement {
+  const el = row(key).querySelector<HTMLElement>('[data-field="last"]')
+  if (!el) throw new Error(`no last cell for ${key}`)
+  return el
+}
 function cell(key: string, field: string): string {
   return row(key).querySelector(`[data-field="${field}"]`)?.textContent?.trim() ?? ''
 }
@@ -111,14 +116,14 @@ describe('watchlist rows', () => {
     })
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
     await frame()
-    expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(true)
+    expect(lastCell('crypto:BTCUSDT').classList.contains('flash-up')).toBe(true)
     clock.now += 600
     for (const fn of timers.splice(0)) fn()
     await tick()
-    expect(row('crypto:BTCUSDT').classList.contains('flash-up')).toBe(false)
+    expect(lastCell('crypto:BTCUSDT').classList.contains('flash-up')).toBe(false)
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 99 }])
     await frame()
-    expect(row('crypto:BTCUSDT').classList.contains('flash-down')).toBe(true)
+    expect(lastCell('crypto:BTCUSDT').classList.contains('flash-down')).toBe(true)
   })
 
   it('does not flash when the trader prefers reduced motion', async () => {
@@ -128,7 +133,7 @@ describe('watchlist rows', () => {
     )
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
     await frame()
-    expect(row('crypto:BTCUSDT').className).not.toMatch(/flash-(up|down)/)
+    expect(lastCell('crypto:BTCUSDT').className).not.toMatch(/flash-(up|down)/)
     expect(cell('crypto:BTCUSDT', 'last')).toBe('101.0000')
   })
 

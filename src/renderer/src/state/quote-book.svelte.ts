@@ -1,5 +1,6 @@
 import type { Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
 import { FLASH_MS, RowState } from './row-state.svelte'
+import { RowVisibility } from './row-visibility'
 
 /**
  * All rows by symbol key, created on first sight and kept while the page lives (switching tabs
@@ -27,6 +28,13 @@ export class QuoteBook {
   private readonly now: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
   private readonly reducedMotion: () => boolean
+  /** Rows on or near the screen; the rest hold their values without painting. */
+  readonly visibility = new RowVisibility((key) => this.row(key))
+  /**
+   * Bumped once per applied frame. Sorting reads rows' plain newest values (hidden rows do not
+   * touch $state), so it depends on this instead to re-sort as prices move.
+   */
+  frame = $state(0)
 
   constructor(options: QuoteBookOptions = {}) {
     this.now = options.now ?? Date.now
@@ -57,6 +65,7 @@ export class QuoteBook {
     }
     this.applyStatuses(statuses, true)
     this.sparkPass(now)
+    this.frame++
   }
 
   applyPatches(patches: readonly QuotePatch[]): void {
@@ -66,7 +75,8 @@ export class QuoteBook {
       const row = this.row(p.key)
       const direction = row.apply(p, now)
       if (row.sparkMoved) this.sparkMoved.add(row)
-      if (direction !== null && animate) {
+      // A row out of view has no cell to flash; it catches up without one when it scrolls in.
+      if (direction !== null && animate && row.painting) {
         // Patches arrive merged per row per frame (PatchCoalescer): one class write at most.
         if (row.flash !== direction) row.flash = direction
         row.flashUntil = now + FLASH_MS
@@ -78,13 +88,16 @@ export class QuoteBook {
       if (now >= this.nextSparkPass) this.sparkPass(now)
       else this.scheduleSparkPass(this.nextSparkPass - now)
     }
+    if (patches.length > 0) this.frame++
   }
 
   /** Redraws every sparkline that gained points since the last pass, together. */
   private sparkPass(now: number): void {
     for (const row of this.sparkMoved) {
       row.sparkMoved = false
-      row.sparkVersion++
+      // Hidden rows keep collecting points; their line is drawn once they come into view.
+      if (row.painting) row.sparkVersion++
+      else row.sparkHeld = true
     }
     this.sparkMoved.clear()
     this.nextSparkPass = now + SPARK_PASS_MS

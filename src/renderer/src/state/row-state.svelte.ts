@@ -7,6 +7,7 @@ import type {
   SymbolStatusCode,
 } from '../../../shared/quote'
 import { SparkSeries } from '../lib/sparkline'
+import type { Paintable } from './row-visibility'
 
 /**
  * Per-symbol reactive state. Each displayed field is its own $state, so a tick that changes only
@@ -17,7 +18,7 @@ export type Flash = 'up' | 'down' | null
 
 export const FLASH_MS = 600
 
-const PRICE_FIELDS = [
+export const PRICE_FIELDS = [
   'last',
   'change',
   'changePercent',
@@ -29,8 +30,10 @@ const PRICE_FIELDS = [
   'bid',
   'ask',
 ] as const
+export type PriceField = (typeof PRICE_FIELDS)[number]
+type PriceValues = Record<PriceField, number | null>
 
-export class RowState {
+export class RowState implements Paintable {
   readonly key: string
   readonly market: Market
   readonly symbol: string
@@ -66,6 +69,27 @@ export class RowState {
   sparkMoved = false
   readonly spark = new SparkSeries()
   flashUntil = 0
+  /**
+   * The newest price values, always current, in plain fields: a row out of view (RowVisibility)
+   * updates only these, and show() copies them into the $state fields the cells read.
+   */
+  private readonly latest: PriceValues = {
+    last: null,
+    change: null,
+    changePercent: null,
+    open: null,
+    high: null,
+    low: null,
+    prevClose: null,
+    volume: null,
+    bid: null,
+    ask: null,
+  }
+  private inView = true
+  /** Views other than the table that show this row live (the detail view). */
+  private watchers = 0
+  /** The sparkline gained points while the row was out of view. */
+  sparkHeld = false
 
   constructor(key: string) {
     this.key = key
@@ -74,13 +98,59 @@ export class RowState {
     this.symbol = ref?.symbol ?? key
   }
 
+  /** Whether ticks are written to the $state fields (and so to the DOM) now. */
+  get painting(): boolean {
+    return this.inView || this.watchers > 0
+  }
+
+  /** The newest value of a price field, painted or not (sorting must see hidden rows too). */
+  value(field: PriceField): number | null {
+    return this.latest[field]
+  }
+
+  show(): void {
+    this.inView = true
+    this.catchUp()
+  }
+
+  hide(): void {
+    this.inView = false
+  }
+
+  /** Keeps the row painting while a view outside the table shows it; returns the release. */
+  watch(): () => void {
+    this.watchers++
+    this.catchUp()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.watchers--
+    }
+  }
+
+  private catchUp(): void {
+    for (const field of PRICE_FIELDS) {
+      const v = this.latest[field]
+      if (this[field] !== v) this[field] = v
+    }
+    if (this.sparkHeld) {
+      this.sparkHeld = false
+      this.sparkVersion++
+    }
+  }
+
   /** Applies changed fields; returns the price direction when `last` moved (for the flash). */
   apply(patch: QuotePatch | Quote, now: number): Flash {
     let direction: Flash = null
-    const prev = this.last
+    const prev = this.latest.last
+    const paint = this.painting
+    const latest = this.latest
     for (const field of PRICE_FIELDS) {
       const v = patch[field]
-      if (v !== undefined && this[field] !== v) this[field] = v
+      if (v === undefined) continue
+      latest[field] = v
+      if (paint && this[field] !== v) this[field] = v
     }
     if (patch.ts !== undefined) {
       this.ts = patch.ts
@@ -88,7 +158,7 @@ export class RowState {
     }
     if (patch.source !== undefined) this.source = patch.source
     if (patch.stale !== undefined) this.stale = patch.stale
-    const next = this.last
+    const next = latest.last
     if (patch.last !== undefined && next !== null) {
       if (prev !== null && next !== prev) direction = next > prev ? 'up' : 'down'
       if (this.spark.push(next, now)) this.sparkMoved = true

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { QuoteBook } from './quote-book.svelte'
+import { RowVisibility, type Paintable } from './row-visibility'
+
+function recorder(): { rowOf: (key: string) => Paintable; calls: string[] } {
+  const calls: string[] = []
+  return {
+    calls,
+    rowOf: (key) => ({
+      show: () => calls.push(`show ${key}`),
+      hide: () => calls.push(`hide ${key}`),
+    }),
+  }
+}
+
+describe('RowVisibility', () => {
+  it('treats rows never measured as in view', () => {
+    const v = new RowVisibility(recorder().rowOf)
+    expect(v.isInView('crypto:BTCUSDT')).toBe(true)
+  })
+
+  it('hides and shows a row only when its state flips, and counts rows brought back', () => {
+    const { rowOf, calls } = recorder()
+    const v = new RowVisibility(rowOf)
+    expect(v.update([{ key: 'a', inView: true }])).toBe(0)
+    v.update([
+      { key: 'a', inView: false },
+      { key: 'b', inView: false },
+    ])
+    v.update([{ key: 'a', inView: false }])
+    expect(v.update([{ key: 'a', inView: true }])).toBe(1)
+    expect(calls).toEqual(['hide a', 'hide b', 'show a'])
+    expect(v.hiddenCount).toBe(1)
+  })
+
+  it('uses the last report of a key within one batch', () => {
+    const { rowOf, calls } = recorder()
+    const v = new RowVisibility(rowOf)
+    v.update([
+      { key: 'a', inView: false },
+      { key: 'a', inView: true },
+    ])
+    expect(calls).toEqual([])
+    expect(v.isInView('a')).toBe(true)
+  })
+
+  it('paints a remounted hidden row until it is measured again', () => {
+    const { rowOf, calls } = recorder()
+    const v = new RowVisibility(rowOf)
+    v.update([{ key: 'a', inView: false }])
+    v.reset('a')
+    v.reset('a')
+    expect(calls).toEqual(['hide a', 'show a'])
+    expect(v.isInView('a')).toBe(true)
+  })
+})
+
+describe('rows out of view in the QuoteBook', () => {
+  const KEY = 'crypto:BTCUSDT'
+
+  function book(): { book: QuoteBook; timers: Array<() => void>; clock: { now: number } } {
+    const timers: Array<() => void> = []
+    const clock = { now: 10_000 }
+    const b = new QuoteBook({ now: () => clock.now, setTimer: (fn) => timers.push(fn) })
+    b.load([{ key: KEY, last: 100, ts: 1 } as never], [])
+    return { book: b, timers, clock }
+  }
+
+  it('hold the newest values without painting them, and show them all at once on scroll-in', () => {
+    const { book: b } = book()
+    const row = b.row(KEY)
+    b.visibility.update([{ key: KEY, inView: false }])
+    b.applyPatches([{ key: KEY, last: 101, bid: 100.5 }])
+    b.applyPatches([{ key: KEY, last: 102 }])
+    expect(row.last).toBe(100)
+    expect(row.bid).toBeNull()
+    expect(row.value('last')).toBe(102)
+    expect(row.flash).toBeNull()
+    b.visibility.update([{ key: KEY, inView: true }])
+    expect(row.last).toBe(102)
+    expect(row.bid).toBe(100.5)
+  })
+
+  it('keep collecting sparkline points and draw them when the row comes into view', () => {
+    const { book: b, clock } = book()
+    const row = b.row(KEY)
+    b.visibility.update([{ key: KEY, inView: false }])
+    const drawn = row.sparkVersion
+    clock.now += 5_000
+    b.applyPatches([{ key: KEY, last: 105 }])
+    expect(row.sparkVersion).toBe(drawn)
+    b.visibility.update([{ key: KEY, inView: true }])
+    expect(row.sparkVersion).toBe(drawn + 1)
+  })
+
+  it('still paint while another view watches them (the detail view)', () => {
+    const { book: b } = book()
+    const row = b.row(KEY)
+    b.visibility.update([{ key: KEY, inView: false }])
+    const release = row.watch()
+    b.applyPatches([{ key: KEY, last: 99 }])
+    expect(row.last).toBe(99)
+    expect(row.flash).toBe('down')
+    release()
+    b.applyPatches([{ key: KEY, last: 98 }])
+    expect(row.last).toBe(99)
+  })
+
+  it('flash again once in view, on the next move', () => {
+    const { book: b } = book()
+    const row = b.row(KEY)
+    b.visibility.update([{ key: KEY, inView: false }])
+    b.applyPatches([{ key: KEY, last: 101 }])
+    b.visibility.update([{ key: KEY, inView: true }])
+    b.applyPatches([{ key: KEY, last: 103 }])
+    expect(row.flash).toBe('up')
+    expect(row.last).toBe(103)
+  })
+})
