@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { parseArgs } from 'node:util'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores } from '../../core/persistence/stores'
 import { AlertRuleInputSchema, type AlertCondition, type AlertRule } from '../../shared/alert'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
-import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
+import { parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { writeJson } from '../output'
 
@@ -49,33 +48,28 @@ function conditionFrom(v: Record<string, string | boolean | undefined>): AlertCo
 }
 
 export const run: CliCommand = async (args, io) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        above: { type: 'string' },
-        below: { type: 'string' },
-        crosses: { type: 'string' },
-        'day-change': { type: 'string' },
-        move: { type: 'string' },
-        minutes: { type: 'string' },
-        repeat: { type: 'string' },
-        cooldown: { type: 'string' },
-        note: { type: 'string' },
-        'data-dir': { type: 'string' },
-        ...STANDARD_OPTIONS,
-      },
-    })
-  } catch (e) {
-    return usageError('alerts', (e as Error).message, HELP, io)
-  }
+  const parsed = parseCommand(
+    'alerts',
+    args,
+    {
+      json: { type: 'boolean' },
+      above: { type: 'string' },
+      below: { type: 'string' },
+      crosses: { type: 'string' },
+      'day-change': { type: 'string' },
+      move: { type: 'string' },
+      minutes: { type: 'string' },
+      repeat: { type: 'string' },
+      cooldown: { type: 'string' },
+      note: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    HELP,
+    io,
+  )
+  if ('exit' in parsed) return parsed.exit
   const { values, positionals } = parsed
   const [action, arg] = positionals
-  const early = standardFlags(values, HELP, io)
-  if (early !== null) return early
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util'
 import { fetchCandles } from '../../core/candles-client'
 import { isTickdeskError } from '../../core/errors'
 import { normaliseInterval } from '../../core/intervals'
@@ -8,7 +7,7 @@ import { RestClient } from '../../core/rest-client'
 import { systemClock } from '../../core/clock'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
-import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
+import { parseCommand, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { exitCodeFor } from '../exit-code'
 import { writeJson } from '../output'
@@ -27,25 +26,20 @@ ${FEED_HELP}
 `
 
 export const run: CliCommand = async (args, io) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        interval: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-        ...STANDARD_OPTIONS,
-        ...FEED_OPTIONS,
-      },
-    })
-  } catch (e) {
-    return usageError('candles', (e as Error).message, HELP, io)
-  }
+  const parsed = parseCommand(
+    'candles',
+    args,
+    {
+      interval: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      ...FEED_OPTIONS,
+    },
+    HELP,
+    io,
+  )
+  if ('exit' in parsed) return parsed.exit
   const { values, positionals } = parsed
-  const early = standardFlags(values, HELP, io)
-  if (early !== null) return early
   const ref = positionals.length === 1 ? parseSymbolKey(positionals[0] as string) : null
   if (!ref) {
     return usageError('candles', 'name exactly one market:SYMBOL (e.g. futures:ES1!)', HELP, io)

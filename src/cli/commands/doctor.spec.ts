@@ -86,5 +86,8 @@ describe('tickdesk doctor', () => {
     const bad = runCli(run, ['--jsn'])
     expect(await bad.exit).toBe(2)
     expect(bad.stderr()).toMatch(/Usage: tickdesk doctor/)
+    const stray = runCli(run, ['crypto:BTCUSDT'])
+    expect(await stray.exit).toBe(2)
+    expect(stray.stderr()).toMatch(/unexpected argument 'crypto:BTCUSDT'/)
   })
 })

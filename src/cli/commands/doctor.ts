@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util'
 import { runDoctor } from '../../core/doctor'
 import { MARKET_403 } from '../../core/errors'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
-import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
+import { parseCommand, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { colorize, useColor, writeJson } from '../output'
 
@@ -20,21 +19,16 @@ ${FEED_HELP}
 `
 
 export const run: CliCommand = async (args, io) => {
-  let values
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        json: { type: 'boolean' },
-        ...STANDARD_OPTIONS,
-        ...FEED_OPTIONS,
-      },
-    }).values
-  } catch (e) {
-    return usageError('doctor', (e as Error).message, HELP, io)
-  }
-  const early = standardFlags(values, HELP, io)
-  if (early !== null) return early
+  const parsed = parseCommand(
+    'doctor',
+    args,
+    { json: { type: 'boolean' }, ...FEED_OPTIONS },
+    HELP,
+    io,
+    { positionals: false },
+  )
+  if ('exit' in parsed) return parsed.exit
+  const { values } = parsed
   let feed
   try {
     feed = await chooseFeed(values, io.env)

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util'
 import { AlertEngine } from '../../core/alert-engine'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
@@ -8,7 +7,7 @@ import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
-import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
+import { parseCommand, usageError } from '../command-args'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
@@ -36,24 +35,15 @@ GEO_DENIED).
 const FLUSH_MS = 100
 
 export const run: CliCommand = async (args, io) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        duration: { type: 'string' },
-        ...STANDARD_OPTIONS,
-        ...FEED_OPTIONS,
-      },
-    })
-  } catch (e) {
-    return usageError('watch', (e as Error).message, HELP, io)
-  }
+  const parsed = parseCommand(
+    'watch',
+    args,
+    { json: { type: 'boolean' }, duration: { type: 'string' }, ...FEED_OPTIONS },
+    HELP,
+    io,
+  )
+  if ('exit' in parsed) return parsed.exit
   const { values, positionals } = parsed
-  const early = standardFlags(values, HELP, io)
-  if (early !== null) return early
   const keys: SymbolKey[] = []
   for (const p of positionals) {
     const ref = parseSymbolKey(p)

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util'
 import { createAppService, envOrMemorySecretStore } from '../../app'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { rendererBuilt, rendererDir, startWebHost } from '../../web'
-import { STANDARD_OPTIONS, standardFlags, usageError } from '../command-args'
+import { parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
@@ -21,22 +20,16 @@ Environment: BROWSER=none opens no browser.
 `
 
 export const run: CliCommand = async (args, io) => {
-  let values: { port?: string; 'data-dir'?: string; help?: boolean; version?: boolean }
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        port: { type: 'string' },
-        'data-dir': { type: 'string' },
-        ...STANDARD_OPTIONS,
-      },
-      strict: true,
-    }).values
-  } catch (e) {
-    return usageError('web', (e as Error).message, HELP, io)
-  }
-  const early = standardFlags(values, HELP, io)
-  if (early !== null) return early
+  const parsed = parseCommand(
+    'web',
+    args,
+    { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    HELP,
+    io,
+    { positionals: false },
+  )
+  if ('exit' in parsed) return parsed.exit
+  const { values } = parsed
   const port = values.port === undefined ? 0 : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.stderr.write(`tickdesk web: --port must be a number from 0 to 65535\n`)
