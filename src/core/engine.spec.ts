@@ -158,6 +158,18 @@ describe('MarketEngine against the simulator', () => {
     expect(engine.status().state).not.toBe('stopped')
   })
 
+  it('fills day high/low of a symbol that starts streaming after the socket is open', async () => {
+    sim = await startSimulator({ seed: 8, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.pro, 'pro'))
+    engine.watch('crypto:BTCUSDT')
+    engine.start()
+    await waitForStatus(engine, (s) => s.state === 'live')
+    engine.watch('crypto:SOLUSDT')
+    await expect
+      .poll(() => engine?.quotes.get('crypto:SOLUSDT')?.high ?? null, { timeout: 10_000 })
+      .not.toBeNull()
+  })
+
   it('gives a market without a quote endpoint a NOT_SUPPORTED status, not a crash', async () => {
     sim = await startSimulator({ seed: 6 })
     engine = new MarketEngine(config(sim.keys.pro, 'pro'))

@@ -65,6 +65,7 @@ export class MarketEngine {
   private config: EngineConfig
   private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
   private readonly statuses = new Map<SymbolKey, SymbolStatus>()
+  private readonly snapshotted = new Set<SymbolKey>()
   private readonly lastVolume = new Map<SymbolKey, { volume: number }>()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
@@ -156,6 +157,7 @@ export class MarketEngine {
       if (e.refs <= 0) {
         this.watched.delete(canonical)
         this.statuses.delete(canonical)
+        this.snapshotted.delete(canonical)
         this.replan()
       }
     }
@@ -266,7 +268,7 @@ export class MarketEngine {
       // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
       // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
       // prevClose).
-      this.poller.pollNow(this.streamedKeys())
+      this.snapshotStreamed(this.streamedKeys())
       this.onFeedChange()
     })
     stream.on('symbolError', (e) => {
@@ -329,7 +331,18 @@ export class MarketEngine {
     this.stream.setSubscriptions(streamed)
     this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
     this.poller.setSymbols(polled)
+    // A symbol that starts streaming on an open socket still needs the fields pushes may never
+    // carry (day high/low, prevClose): one snapshot, once.
+    if (this.stream.state() === 'open') {
+      const keys = this.streamedKeys().filter((k) => !this.snapshotted.has(k))
+      if (keys.length > 0) this.snapshotStreamed(keys)
+    }
     this.onFeedChange()
+  }
+
+  private snapshotStreamed(keys: SymbolKey[]): void {
+    for (const k of keys) this.snapshotted.add(k)
+    this.poller.pollNow(keys)
   }
 
   private streamedKeys(): SymbolKey[] {

@@ -73,7 +73,7 @@ describe.skipIf(!chromiumPath)('detail chart and keyboard in Chromium (browser h
   beforeAll(async () => {
     env = await startHostUnderTest()
     browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
     await page.goto(env.host.url)
     await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
     await addSymbol(page, 'futures:ES1!')

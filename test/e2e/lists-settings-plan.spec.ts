@@ -35,7 +35,7 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
   beforeAll(async () => {
     env = await startHostUnderTest()
     browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    page = await browser.newPage({ viewport: { width: 1600, height: 900 }, acceptDownloads: true })
     page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))))
     await page.goto(env.host.url)
     await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
@@ -179,7 +179,7 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
       .poll(async () => ((await status.textContent()) ?? '').trim(), { timeout: 45_000 })
       .toMatch(/^(Offline|Reconnecting in \d+ s)$/)
     await env.restart()
-    const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const fresh = await browser.newPage({ viewport: { width: 1600, height: 900 } })
     await fresh.goto(env.host.url)
     await expect.poll(() => badgeOf(fresh, 'crypto:SOLUSDT'), { timeout: 20_000 }).toBe('Cached')
     const age = fresh.locator(`${row('crypto:SOLUSDT')} [data-testid="quote-age"]`)
@@ -204,7 +204,7 @@ describe.skipIf(!chromiumPath)('a key whose plan covers crypto only', () => {
   })
 
   it('marks a futures symbol "Not in plan"', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
     await page.goto(env.host.url)
     await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
     await addSymbol(page, 'futures:ES1!')

@@ -27,7 +27,7 @@ describe.skipIf(!chromiumPath)(
     beforeAll(async () => {
       env = await startHostUnderTest()
       browser = await launchChromium(chromiumPath as string)
-      page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
       await page.goto(env.host.url)
       await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
     })
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumPath)(
     it('shows the cached watchlist at once after a restart, marked Cached', async () => {
       await env.restart()
       await env.sim.faults.down()
-      const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      const fresh = await browser.newPage({ viewport: { width: 1600, height: 900 } })
       await fresh.goto(env.host.url)
       const badge = fresh.locator(
         'tbody tr[data-key="crypto:SOLUSDT"] [data-testid="source-badge"]',

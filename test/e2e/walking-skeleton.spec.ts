@@ -35,7 +35,7 @@ describe.skipIf(!chromiumPath)('npm start in demo mode (browser host, real Chrom
   })
 
   it('shows demo prices ticking with a DEMO badge', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
     await page.goto(app.url)
     await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
     const row = page.locator('tbody tr[data-key="crypto:BTCUSDT"]')
