@@ -3,7 +3,7 @@ import { FakeClock } from './clock'
 import { AlertEngine } from './alert-engine'
 import { MoveWindow } from './alert-conditions'
 import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
-import type { Quote } from '../shared/quote'
+import { blankQuote, type Quote } from '../shared/quote'
 
 const MIN = 60_000
 
@@ -24,29 +24,7 @@ function rule(condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRu
 }
 
 function quote(last: number, over: Partial<Quote> = {}): Quote {
-  return {
-    key: 'crypto:BTCUSDT',
-    market: 'crypto',
-    symbol: 'BTCUSDT',
-    last,
-    change: null,
-    changePercent: null,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
-    volume: null,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    ts: 0,
-    receivedAt: 0,
-    source: 'stream',
-    stale: false,
-    ...over,
-  }
+  return { ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last, ...over }
 }
 
 function setup(rules: AlertRule[]): {

@@ -1,7 +1,7 @@
 import type { Clock } from './clock'
 import { QUOTE_FIELDS, type QuoteField, type QuoteFields, type QuoteUpdate } from './quote-fields'
-import type { Quote, QuotePatch } from '../shared/quote'
-import { symbolKey, type Market, type SymbolKey } from '../shared/market'
+import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
+import type { Market, SymbolKey } from '../shared/market'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.
@@ -67,7 +67,7 @@ export class QuoteStore {
     }
     let entry = symbols.get(update.symbol)
     if (entry === undefined) {
-      entry = this.insert(emptyQuote(update.market, update.symbol, now))
+      entry = this.insert(blankQuote(update.market, update.symbol, now, 'poll'))
       symbols.set(update.symbol, entry)
     }
     const q = entry.quote
@@ -285,31 +285,6 @@ function mergeFields(q: Quote, f: QuoteFields): number {
     mask |= B_ASK_SIZE
   }
   return mask
-}
-
-function emptyQuote(market: Market, symbol: string, now: number): Quote {
-  return {
-    key: symbolKey(market, symbol),
-    market,
-    symbol,
-    last: null,
-    change: null,
-    changePercent: null,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
-    volume: null,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    ts: now,
-    receivedAt: now,
-    source: 'poll',
-    stale: false,
-  }
 }
 
 function toPatch(entry: Entry, mask: number): QuotePatch {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MarketSchema } from './market'
+import { MarketSchema, type Market } from './market'
 
 export const QuoteSourceSchema = z.enum(['stream', 'poll', 'cache'])
 export type QuoteSource = z.infer<typeof QuoteSourceSchema>
@@ -71,3 +71,29 @@ export type Bar = z.infer<typeof BarSchema>
 export const INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1mo'] as const
 export const IntervalSchema = z.enum(INTERVALS)
 export type Interval = z.infer<typeof IntervalSchema>
+
+/** A quote with no values yet: every price field null (never 0), as a row looks before its first update. */
+export function blankQuote(market: Market, symbol: string, at: number, source: QuoteSource): Quote {
+  return {
+    key: `${market}:${symbol}`,
+    market,
+    symbol,
+    last: null,
+    change: null,
+    changePercent: null,
+    open: null,
+    high: null,
+    low: null,
+    prevClose: null,
+    volume: null,
+    quoteVolume: null,
+    bid: null,
+    ask: null,
+    bidSize: null,
+    askSize: null,
+    ts: at,
+    receivedAt: at,
+    source,
+    stale: false,
+  }
+}

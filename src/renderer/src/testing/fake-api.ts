@@ -11,7 +11,7 @@ import {
 import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
-import type { Bar, Quote, QuotePatch } from '../../../shared/quote'
+import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
 import { BridgeError } from '../bridge/bridge-error'
 
 /**
@@ -37,29 +37,7 @@ export function baseStatus(over: Partial<FeedStatus> = {}): FeedStatus {
 export function quote(key: string, over: Partial<Quote> = {}): Quote {
   const ref = parseSymbolKey(key)
   if (ref === null) throw new BridgeError('INVALID_SYMBOL', key)
-  return {
-    key,
-    market: ref.market,
-    symbol: ref.symbol,
-    last: null,
-    change: null,
-    changePercent: null,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
-    volume: null,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    ts: 0,
-    receivedAt: 0,
-    source: 'stream',
-    stale: false,
-    ...over,
-  }
+  return { ...blankQuote(ref.market, ref.symbol, 0, 'stream'), ...over }
 }
 
 export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
