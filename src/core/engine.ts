@@ -15,10 +15,10 @@ import {
 import type { FeedStatus, StreamState } from '../shared/status'
 import { fetchCandles } from './candles-client'
 import { CandleBuilder } from './candle-builder'
-import { systemClock, type Clock, type TimerHandle } from './clock'
+import { systemClock, type Clock } from './clock'
 import type { EngineConfig } from './engine-config'
 import { deriveFeedStatus } from './feed-status'
-import { FeedPlanner } from './feed-planner'
+import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
 import { klineRoute, quoteRoute } from './market-routes'
 import { QuotePoller } from './quote-poller'
@@ -26,17 +26,13 @@ import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
+import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
 import { watchForSleep } from './sleep-detector'
 import { TickdeskError } from './errors'
 import type { Random } from './random'
 
-/** Stream priority: what is on screen first, then what has alerts, then what is pinned. */
-export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
-
-/** How long a polled or streamed value may go without an update before it is shown as stale. */
-const STALE_AFTER_MS = 90_000
-const SWEEP_MS = 5_000
+export { PRIORITY }
 
 type Listener<T> = (value: T) => void
 
@@ -76,7 +72,7 @@ export class MarketEngine {
   private lastError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
   private started = false
-  private sweepTimer: TimerHandle | null = null
+  private readonly sweep: StaleSweep
   private stopSleepWatch: (() => void) | null = null
 
   constructor(config: EngineConfig, options: EngineOptions = {}) {
@@ -86,6 +82,7 @@ export class MarketEngine {
     this.logger = options.logger ?? silentLogger
     registerSecret(config.apiKey)
     this.quotes = new QuoteStore(this.clock)
+    this.sweep = new StaleSweep(this.clock, this.quotes, () => this.onFeedChange())
     this.governor = new RateGovernor({ rpm: config.rpm, clock: this.clock, random: this.random })
     this.rest = new RestClient({
       baseUrl: config.baseUrl,
@@ -116,7 +113,7 @@ export class MarketEngine {
     this.poller.start()
     this.stream.start()
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
-    this.scheduleSweep()
+    this.sweep.start()
     this.replan()
     this.onFeedChange()
   }
@@ -125,7 +122,7 @@ export class MarketEngine {
     this.started = false
     this.poller.stop()
     this.stopSleepWatch?.()
-    this.clock.clearTimeout(this.sweepTimer)
+    this.sweep.stop()
     await this.stream.stop()
     this.onFeedChange()
   }
@@ -389,18 +386,5 @@ export class MarketEngine {
     if (next.state === 'offline' || next.state === 'stopped') this.quotes.markStale('all')
     if (prev && JSON.stringify(prev) === JSON.stringify(next)) return
     for (const l of this.statusListeners) l(next)
-  }
-
-  /** Values nobody refreshed for a while are shown as stale rather than silently old. */
-  private scheduleSweep(): void {
-    this.sweepTimer = this.clock.setTimeout(() => {
-      const now = this.clock.now()
-      const old: SymbolKey[] = []
-      for (const q of this.quotes.all())
-        if (!q.stale && now - q.receivedAt > STALE_AFTER_MS) old.push(q.key)
-      if (old.length) this.quotes.markStale(old)
-      this.onFeedChange()
-      if (this.started) this.scheduleSweep()
-    }, SWEEP_MS)
   }
 }

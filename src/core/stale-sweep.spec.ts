@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from './clock'
+import { QuoteStore } from './quote-store'
+import { STALE_AFTER_MS, StaleSweep } from './stale-sweep'
+
+describe('StaleSweep', () => {
+  it('marks a quote nobody refreshed for 90 s as stale and leaves fresh ones alone', () => {
+    const clock = new FakeClock()
+    const store = new QuoteStore(clock)
+    let sweeps = 0
+    const sweep = new StaleSweep(clock, store, () => sweeps++)
+    store.apply({
+      market: 'crypto',
+      symbol: 'BTCUSDT',
+      fields: { last: 1 },
+      ts: null,
+      source: 'poll',
+    })
+    store.apply({
+      market: 'fx',
+      symbol: 'EURUSD',
+      fields: { last: 1.08 },
+      ts: null,
+      source: 'poll',
+    })
+    sweep.start()
+    for (let t = 0; t < STALE_AFTER_MS; t += 10_000) {
+      clock.advance(10_000)
+      store.apply({
+        market: 'fx',
+        symbol: 'EURUSD',
+        fields: { last: 1.08 },
+        ts: null,
+        source: 'poll',
+      })
+    }
+    clock.advance(10_000)
+    expect(store.get('crypto:BTCUSDT')?.stale).toBe(true)
+    expect(store.get('fx:EURUSD')?.stale).toBe(false)
+    expect(sweeps).toBeGreaterThan(15)
+    sweep.stop()
+    expect(clock.pendingTimers()).toBe(0)
+  })
+})
