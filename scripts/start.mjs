@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 
 const require = createRequire(import.meta.url)
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
@@ -18,7 +19,31 @@ if (process.env.TICKDESK_SKIP_BUILD !== '1') {
   }
 }
 
+// Electron fetches its runtime on first use; do that here, quietly and with a time limit, so a
+// machine that cannot download it gets one clear line instead of a stack trace.
+function fetchElectronRuntime() {
+  let pkgDir
+  try {
+    pkgDir = dirname(require.resolve('electron/package.json'))
+  } catch {
+    return 'the electron package is not installed'
+  }
+  if (existsSync(join(pkgDir, 'path.txt'))) return null
+  console.log('Downloading the Electron runtime (first start only)…')
+  const result = spawnSync(process.execPath, [join(pkgDir, 'install.js')], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  })
+  if (result.status === 0) return null
+  const detail = `${result.stderr ?? ''}${result.stdout ?? ''}`
+    .split('\n')
+    .find((l) => /error/i.test(l))
+  return `its runtime could not be downloaded${detail ? ` (${detail.trim()})` : ''}`
+}
+
 function electronBinary() {
+  const problem = fetchElectronRuntime()
+  if (problem) return { reason: problem }
   try {
     const path = require('electron')
     if (typeof path === 'string' && existsSync(path)) return { path }
