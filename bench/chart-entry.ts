@@ -2,6 +2,7 @@
 import uPlot from 'uplot'
 import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/lib/candle-columns'
 import { createCandlePainter } from '../src/renderer/src/lib/candle-draw'
+import { candleSeries } from '../src/renderer/src/lib/candle-series'
 
 /**
  * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the update logic
@@ -47,15 +48,6 @@ async function runChartBench(
     new Promise((resolve) => {
       drawn = () => resolve(performance.now())
     })
-  const priceSeries = (label: string, scale = 'y'): uPlot.Series => ({
-    label,
-    scale,
-    stroke: 'transparent',
-    width: 0,
-    points: { show: false },
-    paths: () => null,
-    value: (_u, v) => (v == null ? '—' : v.toFixed(2)),
-  })
   const opts: uPlot.Options = {
     width: 1000,
     height: 320,
@@ -66,21 +58,7 @@ async function runChartBench(
       legend: { auto: false, range: () => [0, 1] },
     },
     axes: [{}, { scale: 'y', values: (_u, ticks) => ticks.map((t) => t.toFixed(2)) }],
-    series: [
-      {},
-      priceSeries('Open', 'legend'),
-      priceSeries('High'),
-      priceSeries('Low'),
-      priceSeries('Close', 'legend'),
-      {
-        label: 'Volume',
-        scale: 'vol',
-        stroke: 'rgba(100,130,200,0.6)',
-        fill: 'rgba(100,130,200,0.25)',
-        paths: () => null,
-        points: { show: false },
-      },
-    ],
+    series: candleSeries((v) => (v == null ? '—' : v.toFixed(2))),
     hooks: { draw: [drawCandles, () => drawn?.()] },
   }
   const data = columns(n)

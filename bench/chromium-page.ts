@@ -39,19 +39,18 @@ export const RECORDER_SCRIPT = `
 })();
 `
 
+/** The recorder the injected page script keeps on globalThis.__bench. */
+interface BenchRecorder {
+  recording: boolean
+  since: number
+  lat: number[]
+  longTasks: number[]
+  frames: number
+}
+
 export async function startRecording(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const b = (
-      globalThis as unknown as {
-        __bench: {
-          recording: boolean
-          since: number
-          lat: number[]
-          longTasks: number[]
-          frames: number
-        }
-      }
-    ).__bench
+    const b = (globalThis as unknown as { __bench: BenchRecorder }).__bench
     b.lat = []
     b.longTasks = []
     b.frames = 0
@@ -62,17 +61,7 @@ export async function startRecording(page: Page): Promise<void> {
 
 export async function stopRecording(page: Page): Promise<PageSample> {
   return page.evaluate(() => {
-    const b = (
-      globalThis as unknown as {
-        __bench: {
-          recording: boolean
-          since: number
-          lat: number[]
-          longTasks: number[]
-          frames: number
-        }
-      }
-    ).__bench
+    const b = (globalThis as unknown as { __bench: BenchRecorder }).__bench
     b.recording = false
     return {
       latencies: b.lat,
