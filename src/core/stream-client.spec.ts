@@ -1,81 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Market } from '../shared/market'
-import type { StreamState } from '../shared/status'
-import { FakeClock } from './clock'
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { FakeClock } from './clock'
 import type { TickdeskError } from './errors'
 import type { QuoteUpdate } from './quote-fields'
-import type { Random } from './random'
-import { seededRandom } from './random'
-import { watchForSleep } from './sleep-detector'
-import type { HandshakeBudget, StreamCandle } from './stream-client'
-import { StreamClient } from './stream-client'
-import type { ServerConnection, TestWsServer } from './testing/ws-test-server'
-import { startTestWsServer, waitUntil } from './testing/ws-test-server'
+import { seededRandom, type Random } from './random'
+import type { StreamCandle } from './stream-client'
+import { subs, useStreamClientFixture, type CountingBudget } from './testing/stream-client-fixture'
+import { waitUntil, type TestWsServer } from './testing/ws-test-server'
 
-/** A real (tiny) budget: counts handshakes and can hold them back until a given time. */
-class CountingBudget implements HandshakeBudget {
-  handshakes = 0
-  blockedUntil = 0
-  outcomes: ({ ok: true } | { ok: false; error: TickdeskError })[] = []
-  constructor(private readonly clock: FakeClock) {}
-  delayFor(): number {
-    return Math.max(0, this.blockedUntil - this.clock.now())
-  }
-  tryAcquire(): boolean {
-    if (this.delayFor() > 0) return false
-    this.handshakes++
-    return true
-  }
-  report(outcome: { ok: true } | { ok: false; error: TickdeskError }): void {
-    this.outcomes.push(outcome)
-  }
-}
-
-const subs = (entries: [Market, string[]][]): Map<Market, Set<string>> =>
-  new Map(entries.map(([m, s]) => [m, new Set(s)]))
-
+const fx = useStreamClientFixture()
+const { makeClient, conn, untilOpen, untilConnections } = fx
 let server: TestWsServer
 let clock: FakeClock
 let budget: CountingBudget
-let client: StreamClient | null = null
 let errors: TickdeskError[]
-let states: StreamState[]
-
-function makeClient(over: { random?: Random; apiKey?: string; url?: string } = {}): StreamClient {
-  const c = new StreamClient({
-    url: over.url ?? server.url,
-    apiKey: over.apiKey ?? 'test-key-1234',
-    budget,
-    clock,
-    random: over.random ?? seededRandom(7),
-  })
-  c.on('error', (e) => errors.push(e))
-  c.on('state', (s) => states.push(s))
-  client = c
-  return c
-}
-
-const conn = (i: number): ServerConnection => {
-  const c = server.connections[i]
-  if (c === undefined) throw new Error(`no connection ${i}`)
-  return c
-}
-const untilOpen = (c: StreamClient): Promise<void> => waitUntil(() => c.state() === 'open', 'open')
-const untilConnections = (n: number): Promise<void> =>
-  waitUntil(() => server.connections.length >= n, `${n} connections`)
-
-beforeEach(async () => {
-  server = await startTestWsServer()
-  clock = new FakeClock()
-  budget = new CountingBudget(clock)
-  errors = []
-  states = []
-})
-
-afterEach(async () => {
-  await client?.stop()
-  client = null
-  await server.close()
+beforeEach(() => {
+  ;({ server, clock, budget, errors } = fx.world())
 })
 
 describe('StreamClient subscriptions', () => {
@@ -239,8 +178,7 @@ describe('StreamClient frames', () => {
 
 describe('StreamClient liveness and reconnects', () => {
   it('terminates a silent connection after 30 s and reconnects', async () => {
-    await server.close()
-    server = await startTestWsServer({ autoPong: false })
+    server = await fx.replaceServer({ autoPong: false })
     const c = makeClient()
     c.start()
     await untilOpen(c)
@@ -259,8 +197,7 @@ describe('StreamClient liveness and reconnects', () => {
   })
 
   it('stays open while data keeps arriving even without pongs', async () => {
-    await server.close()
-    server = await startTestWsServer({ autoPong: false })
+    server = await fx.replaceServer({ autoPong: false })
     const c = makeClient()
     c.start()
     await untilOpen(c)
@@ -365,154 +302,5 @@ describe('StreamClient liveness and reconnects', () => {
     clock.advance(600_000)
     await new Promise((r) => setTimeout(r, 20))
     expect(server.upgrades).toHaveLength(1)
-  })
-})
-
-describe('StreamClient upgrade rejections and limits', () => {
-  it('stops after a 401 on upgrade until the key changes', async () => {
-    server.reject = (h) => (h['x-api-key'] === 'good-key-9999' ? null : { status: 401 })
-    const c = makeClient({ apiKey: 'bad-key-0000' })
-    c.start()
-    await waitUntil(() => c.state() === 'closed', 'closed after 401')
-    expect(errors.map((e) => [e.code, e.status])).toEqual([['UNAUTHORIZED', 401]])
-    expect(c.nextRetryAt()).toBeNull()
-    expect(budget.outcomes).toMatchObject([{ ok: false, error: { code: 'UNAUTHORIZED' } }])
-    clock.advance(3_600_000)
-    c.checkHealth()
-    await new Promise((r) => setTimeout(r, 20))
-    expect(server.upgrades).toHaveLength(1)
-    c.setApiKey('good-key-9999')
-    await untilOpen(c)
-    expect(server.upgrades).toHaveLength(2)
-  })
-
-  it('waits at least 15 minutes after a 403 and reports the service code', async () => {
-    server.reject = () => ({
-      status: 403,
-      body: '{"succ":false,"code":"NO_SUBSCRIPTION","msg":"none"}',
-    })
-    const c = makeClient()
-    c.start()
-    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after 403')
-    expect(errors.map((e) => [e.code, e.status])).toEqual([['NO_SUBSCRIPTION', 403]])
-    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(15 * 60_000)
-    clock.advance(14 * 60_000)
-    c.checkHealth() // a resume does not shorten an entitlement wait
-    await new Promise((r) => setTimeout(r, 20))
-    expect(server.upgrades).toHaveLength(1)
-  })
-
-  it('honours Retry-After on a 429 upgrade', async () => {
-    server.reject = () => ({
-      status: 429,
-      headers: { 'Retry-After': '120' },
-      body: '{"code":"RATE_LIMIT_EXCEEDED"}',
-    })
-    const c = makeClient()
-    c.start()
-    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after 429')
-    expect(errors[0]).toMatchObject({
-      code: 'RATE_LIMIT_EXCEEDED',
-      status: 429,
-      retryAfterMs: 120_000,
-    })
-    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(120_000)
-  })
-
-  it('backs off for at least 20 s after WS_CONN_LIMIT, growing to over 5 minutes', async () => {
-    server.onConnection = (sc) => {
-      sc.socket.send(JSON.stringify({ type: 'error', code: 'WS_CONN_LIMIT', msg: 'cap' }))
-      sc.socket.close(1008, 'WS_CONN_LIMIT')
-    }
-    const c = makeClient({ random: () => 0 })
-    c.start()
-    const delays: number[] = []
-    for (let i = 0; i < 5; i++) {
-      await waitUntil(() => c.state() === 'reconnecting', `conn-limit #${i}`)
-      delays.push((c.nextRetryAt() ?? 0) - clock.now())
-      clock.advance(delays[i] ?? 0)
-      await waitUntil(() => c.state() !== 'reconnecting', 'retrying')
-    }
-    expect(delays).toEqual([20_000, 40_000, 80_000, 160_000, 300_000])
-    expect(errors.filter((e) => e.code === 'WS_CONN_LIMIT').length).toBeGreaterThanOrEqual(5)
-  })
-
-  it('treats WS_CONN_LIMIT naming symbols as refused symbols, keeping the connection', async () => {
-    const c = makeClient()
-    const refused: string[][] = []
-    c.on('symbolError', (e) => refused.push(e.symbols))
-    c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
-    c.start()
-    await untilConnections(1)
-    conn(0).socket.send(JSON.stringify({ event: 'error', code: 'WS_CONN_LIMIT', symbols: ['B'] }))
-    await waitUntil(() => refused.length === 1, 'symbol error')
-    expect(refused).toEqual([['B']])
-    expect(errors).toEqual([])
-    expect(c.state()).toBe('open')
-  })
-
-  it('treats a close whose reason is WS_CONN_LIMIT like the error frame', async () => {
-    server.onConnection = (sc) => sc.socket.close(1008, 'WS_CONN_LIMIT')
-    const c = makeClient({ random: () => 0.999 })
-    c.start()
-    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
-    expect(errors.map((e) => e.code)).toEqual(['WS_CONN_LIMIT'])
-    expect((c.nextRetryAt() ?? 0) - clock.now()).toBeGreaterThanOrEqual(20_000)
-  })
-})
-
-describe('StreamClient health checks', () => {
-  it('checkHealth replaces an open socket that does not answer a ping within 5 s', async () => {
-    await server.close()
-    server = await startTestWsServer({ autoPong: false })
-    const c = makeClient()
-    c.start()
-    await untilOpen(c)
-    c.checkHealth()
-    clock.advance(5_000)
-    await untilConnections(2)
-    await untilOpen(c)
-    expect(states).not.toContain('reconnecting')
-  })
-
-  it('checkHealth keeps a socket that answers', async () => {
-    const c = makeClient()
-    c.start()
-    await untilOpen(c)
-    c.checkHealth()
-    await new Promise((r) => setTimeout(r, 30))
-    clock.advance(5_000)
-    await new Promise((r) => setTimeout(r, 20))
-    expect(server.connections).toHaveLength(1)
-    expect(c.state()).toBe('open')
-  })
-
-  it('checkHealth reconnects at once after a clock jump instead of waiting out the backoff', async () => {
-    const c = makeClient({ random: () => 0.999 })
-    const gaps: number[] = []
-    const stopWatching = watchForSleep(
-      clock,
-      (gap) => {
-        gaps.push(gap)
-        c.checkHealth()
-      },
-      100,
-    )
-    c.start()
-    await untilOpen(c)
-    conn(0).socket.terminate()
-    await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
-    const retryAt = c.nextRetryAt() ?? 0
-    clock.jump(10 * 60_000) // the laptop sleeps; no timer fires
-    expect(c.state()).toBe('reconnecting')
-    clock.advance(100) // the first timer after wake is the detector's
-    expect(gaps).toHaveLength(1)
-    expect(gaps[0]).toBeGreaterThanOrEqual(10 * 60_000 - 100)
-    expect(c.state()).toBe('connecting')
-    expect(c.nextRetryAt()).toBeNull()
-    expect(retryAt).toBeGreaterThan(0)
-    await untilOpen(c)
-    expect(server.connections).toHaveLength(2)
-    stopWatching()
   })
 })
