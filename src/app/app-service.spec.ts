@@ -130,4 +130,32 @@ describe('application service', () => {
     )
     expect(next).toMatchObject({ closeToTray: false, theme: 'dark' })
   })
+
+  it('answers openLogFolder with the host folder, opened or not, and NOT_SUPPORTED without one', async () => {
+    const a = await start()
+    expect(await a.invoke('openLogFolder', {})).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SUPPORTED' },
+    })
+    await a.close()
+    const shown: string[] = []
+    app = await createAppService({
+      dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-app-')),
+      env: {},
+      secretStore: memorySecretStore(),
+      demo: { seed: 9, tickIntervalMs: 100 },
+      logFolder: {
+        path: '/data/logs',
+        open: async () => {
+          shown.push('/data/logs')
+          throw new Error('no file manager')
+        },
+      },
+    })
+    expect(await app.invoke('openLogFolder', {})).toEqual({
+      ok: true,
+      result: { path: '/data/logs', opened: false },
+    })
+    expect(shown).toEqual(['/data/logs'])
+  })
 })

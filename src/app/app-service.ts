@@ -11,7 +11,7 @@ import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { invokeCommand } from './commands'
 import { openFeed, type DemoOptions, type Feed } from './feed'
-import type { AppHostApi, SecretStore, TrayQuote } from './host-api'
+import type { AppHostApi, LogFolder, SecretStore, TrayQuote } from './host-api'
 import { NoticeBoard } from './notice-board'
 import { QuoteBatcher } from './quote-batcher'
 import { errorText } from './error-text'
@@ -24,6 +24,8 @@ export interface AppServiceOptions {
   secretStore: SecretStore
   clock?: Clock
   logger?: Logger
+  /** The host's log folder, for the openLogFolder command; none: the command says NOT_SUPPORTED. */
+  logFolder?: LogFolder
   demo?: DemoOptions
 }
 
@@ -42,6 +44,7 @@ export class AppService implements AppHostApi {
   readonly alerts: AlertEngine
   readonly clock: Clock
   readonly logger: Logger
+  readonly logFolder: LogFolder | null
   private readonly listeners = new Set<(e: BridgeEvent) => void>()
   private readonly alertListeners = new Set<(a: FiredAlert) => void>()
   private readonly unwatch = new Map<string, () => void>()
@@ -60,6 +63,7 @@ export class AppService implements AppHostApi {
   ) {
     this.clock = opts.clock ?? systemClock
     this.logger = opts.logger ?? silentLogger
+    this.logFolder = opts.logFolder ?? null
     this.notices = new NoticeBoard(this.clock, (notices) => this.emit({ type: 'notices', notices }))
     this.alerts = new AlertEngine({ clock: this.clock })
     this.alerts.onFired((a) => this.onAlertFiredInternal(a))

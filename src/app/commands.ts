@@ -142,6 +142,14 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
     app.dismissNotice(p.id)
     return null
   },
+  openLogFolder: async (app) => {
+    const folder = app.logFolder
+    if (!folder)
+      throw new TickdeskError({ code: 'NOT_SUPPORTED', message: 'This host keeps no log' })
+    // Showing the folder is a courtesy: if the OS refuses, the path is still there to copy.
+    const opened = await folder.open().catch(() => false)
+    return { path: folder.path, opened }
+  },
 }
 
 /** The bridge's single entry: unknown commands and invalid params change nothing. */

@@ -13,6 +13,16 @@ export interface SecretStore {
   clear(): Promise<void>
 }
 
+/**
+ * The host's log folder (ARCHITECTURE: Logs). Electron opens it in the file manager; the browser
+ * host cannot open a local folder from the page, so its open() resolves false and the renderer
+ * shows the path instead.
+ */
+export interface LogFolder {
+  readonly path: string
+  open(): Promise<boolean>
+}
+
 export interface TrayQuote {
   key: string
   last: number | null

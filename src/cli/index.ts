@@ -30,11 +30,18 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
-  return `Usage: tickdesk <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tickdesk <command> --help' for a command's options.\n`
+  return `Usage: tickdesk <command> [options] [--verbose]\n\nCommands:\n${lines.join('\n')}\n\n${VERBOSE_HELP}\nRun 'tickdesk <command> --help' for a command's options.\n`
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv
+const VERBOSE_HELP = `--verbose (any command): debug detail in the log file (DATA_DIR/logs/tickdesk.log) and every
+log line on stderr. Without it, web, watch and candles log at info level to that file only.
+`
+
+export async function main(argv: string[], cliIo: CliIO): Promise<number> {
+  // A global flag: taken out here so every command's own parser stays strict.
+  const verbose = argv.includes('--verbose')
+  const io: CliIO = verbose ? { ...cliIo, verbose } : cliIo
+  const [name, ...rest] = argv.filter((arg) => arg !== '--verbose')
   if (name === '--version' || name === '-v') {
     io.stdout.write(`${VERSION}\n`)
     return EXIT.ok

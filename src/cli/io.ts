@@ -5,6 +5,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv
   /** Aborted on SIGINT/SIGTERM: commands shut down cleanly and return their exit code. */
   signal: AbortSignal
+  /** --verbose anywhere on the line: debug lines in the log file, and every log line on stderr. */
+  verbose?: boolean
 }
 
 /** Exit codes shared by every command (issue 4, CLI). */

@@ -25,14 +25,32 @@ export function maskKey(key: string | null | undefined): string {
 
 export const silentLogger: Logger = { log: () => undefined }
 
-/** Writes JSON lines to stderr; off unless TICKDESK_LOG is set (the CLI's stdout stays clean). */
-export function stderrLogger(minLevel: LogLevel = 'info'): Logger {
-  const order: LogLevel[] = ['debug', 'info', 'warn', 'error']
-  return {
-    log(level, message, fields) {
-      if (order.indexOf(level) < order.indexOf(minLevel)) return
-      const line = JSON.stringify({ t: new Date().toISOString(), level, message, ...fields })
-      process.stderr.write(`${redact(line)}\n`)
-    },
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
+
+export function levelAtLeast(level: LogLevel, min: LogLevel): boolean {
+  return ORDER[level] >= ORDER[min]
+}
+
+/**
+ * One JSON line (no newline), keys redacted. Never throws: a field that cannot be serialised
+ * (a cycle, a BigInt) is written as its String() form, so a log call cannot break its caller.
+ */
+export function formatLogLine(
+  at: number,
+  level: LogLevel,
+  message: string,
+  fields: Record<string, unknown> = {},
+): string {
+  const t = Number.isFinite(at) ? new Date(at).toISOString() : String(at)
+  const errorsAsText = (_k: string, v: unknown): unknown => (v instanceof Error ? v.message : v)
+  const record: Record<string, unknown> = { t, level, message }
+  for (const [k, v] of Object.entries(fields)) {
+    try {
+      JSON.stringify(v, errorsAsText)
+      record[k] = v
+    } catch {
+      record[k] = String(v)
+    }
   }
+  return redact(JSON.stringify(record, errorsAsText))
 }

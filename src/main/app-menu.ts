@@ -10,6 +10,8 @@ export interface AppMenuOptions {
   appName: string
   helpUrl: string
   openExternal(url: string): void
+  /** Shows the log folder in the file manager (Help > Open Log Folder). */
+  openLogFolder?(): void
   quit(): void
 }
 
@@ -74,6 +76,9 @@ export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOption
       role: 'help',
       submenu: [
         { label: `${opts.appName} on the web`, click: () => opts.openExternal(opts.helpUrl) },
+        ...(opts.openLogFolder
+          ? [{ label: 'Open Log Folder', click: () => opts.openLogFolder?.() }]
+          : []),
       ],
     },
   ]

@@ -154,4 +154,21 @@ describe('application menu', () => {
     menu[4]!.submenu?.[0]?.click?.({ checked: false })
     expect(opened).toEqual(['https://example.com/help'])
   })
+
+  it('offers Help > Open Log Folder when the host has a log folder to show', () => {
+    let shown = 0
+    const menu = appMenuTemplate({
+      platform: 'linux',
+      isDev: false,
+      appName: 'Tickdesk',
+      helpUrl: 'https://example.com/help',
+      openExternal: () => undefined,
+      openLogFolder: () => shown++,
+      quit: () => undefined,
+    }) as MenuTemplateItem[]
+    const item = menu[4]!.submenu?.find((i) => i.label === 'Open Log Folder')
+    item?.click?.({ checked: false })
+    expect(shown).toBe(1)
+    expect(labels(build('linux', false).menu[4]!.submenu ?? [])).not.toContain('Open Log Folder')
+  })
 })

@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrowserWindow } from 'electron'
-import { Menu, app, safeStorage, session } from 'electron'
-import type { AppHostApi, SecretStore } from '../app/host-api'
+import { Menu, app, safeStorage, session, shell } from 'electron'
+import type { AppHostApi, LogFolder, SecretStore } from '../app/host-api'
+import { logAppActivity } from '../app/logs/app-activity-log'
+import { openHostLog } from '../app/logs/host-log'
+import type { Logger } from '../core/log'
 import { systemClock, type Clock } from '../core/clock'
 import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
@@ -10,7 +13,7 @@ import { isAppUrl, rendererLocation, rendererUrl } from './app-url'
 import { HostSettings } from './host-settings'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { createMainWindow, revealWindow } from './main-window'
-import { createSecretStore } from './secret-store'
+import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
 import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
@@ -31,6 +34,8 @@ export interface ElectronHostOptions {
     dataDir: string
     env: NodeJS.ProcessEnv
     secretStore: SecretStore
+    logger: Logger
+    logFolder: LogFolder
   }): Promise<AppHostApi>
   /** Folder of the built main bundle (out/main). */
   mainDir: string
@@ -59,15 +64,31 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   await app.whenReady()
   const dataDir = opts.env['TICKDESK_DATA_DIR'] || app.getPath('userData')
   await mkdir(dataDir, { recursive: true })
+  const log = openHostLog({ dataDir, host: 'electron', clock })
+  const logFolder: LogFolder = {
+    path: log.dir,
+    open: async () => {
+      await mkdir(log.dir, { recursive: true })
+      // openPath resolves with an error message, '' when the folder was shown.
+      return (await shell.openPath(log.dir)) === ''
+    },
+  }
   const secretStore = await createSecretStore({
     env: opts.env,
     dataDir,
     platform: opts.platform,
     safeStorage,
-    profile: opts.env['TICKDESK_PROFILE'] || 'default',
+    profile: keychainProfile(opts.env),
     clock,
   })
-  const service = await opts.createService({ dataDir, env: opts.env, secretStore })
+  const service = await opts.createService({
+    dataDir,
+    env: opts.env,
+    secretStore,
+    logger: log.logger,
+    logFolder,
+  })
+  const stopActivityLog = logAppActivity(service, log.logger)
 
   const location = rendererLocation({
     mainDir: opts.mainDir,
@@ -96,6 +117,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
         appName: 'Tickdesk',
         helpUrl: HELP_URL,
         openExternal: (url) => void openExternalLink(url),
+        openLogFolder: () => void logFolder.open(),
         quit,
       }),
     ),
@@ -177,7 +199,12 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       new Promise((r) => clock.setTimeout(() => r(undefined), 3000)),
     ])
     void bounded
-      .catch(() => undefined)
+      .catch((error: unknown) => log.logger.log('error', 'shutdown failed', { error }))
+      .then(() => {
+        stopActivityLog()
+        log.logger.log('info', 'quit')
+        return log.close()
+      })
       .finally(() => {
         closed = true
         app.quit()

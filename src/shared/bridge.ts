@@ -70,6 +70,10 @@ export type DoctorReport = z.infer<typeof DoctorReportSchema>
 
 const ExportFormatSchema = z.enum(['json', 'csv'])
 
+/** Where the host's log files are; `opened` is false where the host cannot show a folder (browser). */
+export const LogFolderSchema = z.object({ path: z.string(), opened: z.boolean() })
+export type LogFolderInfo = z.infer<typeof LogFolderSchema>
+
 function command<P extends z.ZodType, R extends z.ZodType>(
   params: P,
   result: R,
@@ -108,6 +112,8 @@ export const COMMANDS = {
   clearApiKey: command(z.object({}), KeyInfoSchema),
   testConnection: command(z.object({}), DoctorReportSchema),
   dismissNotice: command(z.object({ id }), z.null()),
+  /** Asks the host to show its log folder (Electron: the file manager); always returns its path. */
+  openLogFolder: command(z.object({}), LogFolderSchema),
 } as const
 
 export type CommandName = keyof typeof COMMANDS

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppService, memorySecretStore, type AppService } from '../../src/app'
+import { openHostLog } from '../../src/app/logs/host-log'
 import { startSimulator, type SimServer, type SimOptions } from '../../src/sim'
 import { rendererDir, startWebHost, type WebHost } from '../../src/web'
 
@@ -29,14 +30,17 @@ export async function startHostUnderTest(
   const sim = await startSimulator({ seed: 7, tickIntervalMs: 200, ...opts.sim })
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-flow-'))
   const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' as const }
-  const open = async (): Promise<{ app: AppService; host: WebHost }> => {
+  const open = async (): Promise<{ app: AppService; host: WebHost; closeLog(): Promise<void> }> => {
+    const log = openHostLog({ dataDir, host: 'web' })
     const app = await createAppService({
       dataDir,
       env,
       secretStore: memorySecretStore(opts.key ? opts.key(sim.keys) : sim.keys.pro),
+      logger: log.logger,
+      logFolder: { path: log.dir, open: async () => false },
     })
     const host = await startWebHost({ app, rendererDir: rendererDir() })
-    return { app, host }
+    return { app, host, closeLog: () => log.close() }
   }
   let current = await open()
   return {
@@ -51,11 +55,13 @@ export async function startHostUnderTest(
     async restart() {
       await current.host.close()
       await current.app.close()
+      await current.closeLog()
       current = await open()
     },
     async close() {
       await current.host.close()
       await current.app.close()
+      await current.closeLog()
       await sim.close()
     },
   }

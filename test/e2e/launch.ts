@@ -28,6 +28,8 @@ export async function launchStart(
       TICKDESK_DATA_DIR: dir,
       TICKDESK_BASE_URL: '',
       TICKDESK_API_KEY: '',
+      // Its own keychain account, so a test never reads or writes the user's saved key.
+      TICKDESK_PROFILE: `e2e-launch-${process.pid}`,
       DISPLAY: '',
       ...extraEnv,
     },

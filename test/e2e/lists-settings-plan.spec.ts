@@ -150,6 +150,17 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
     expect(await report.textContent()).toMatch(/All checks passed|Some checks failed/)
   })
 
+  it('shows where the logs are, since a page cannot open a folder, and copies the path', async () => {
+    const logs = join(env.dataDir, 'logs')
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+    const panel = page.getByTestId('settings-panel')
+    await panel.getByRole('button', { name: 'Open log folder' }).click()
+    await expect.poll(() => panel.getByLabel('Log folder').inputValue()).toBe(logs)
+    await panel.getByRole('button', { name: 'Copy' }).click()
+    await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(logs)
+    expect(readFileSync(join(logs, 'tickdesk.log'), 'utf8')).toContain('"host":"web"')
+  })
+
   it('switches the theme to dark and back to light through data-theme', async () => {
     const panel = page.getByTestId('settings-panel')
     const theme = panel.getByLabel('Theme')

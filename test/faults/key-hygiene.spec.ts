@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAppService, type AppService } from '../../src/app/app-service'
+import { logAppActivity } from '../../src/app/logs/app-activity-log'
+import { openHostLog } from '../../src/app/logs/host-log'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { main } from '../../src/cli/index'
 import type { Logger } from '../../src/core/log'
@@ -11,8 +13,9 @@ import { realPause, tempDir } from './harness'
 
 /**
  * Key hygiene (ARCHITECTURE: Secrets): a whole session with a recognisable key, errors forced
- * (401, 500, 429, timeouts), the watch and doctor commands; the key must never show up in logs,
- * stdout, stderr, the data dir, error messages, or anything that crosses the bridge.
+ * (401, 500, 429, timeouts), the watch and doctor commands; the key must never show up in logs
+ * (the hosts' log files included, at debug level), stdout, stderr, the data dir, error messages,
+ * or anything that crosses the bridge.
  */
 const CANARY = 'sk-live-TICKDESK-CANARY-5f3a9c1e7b2d4f60'
 
@@ -59,10 +62,17 @@ function capture(): Capture {
   }
 }
 
+/** Every file under `dir`, log folder included. */
 function dirText(dir: string): string {
   return readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .map((f) => join(dir, f))
+    .map((path) => (statSync(path).isDirectory() ? dirText(path) : readFileSync(path, 'utf8')))
     .join('\n')
+}
+
+function logText(dataDir: string): string {
+  const file = join(dataDir, 'logs', 'tickdesk.log')
+  return existsSync(file) ? readFileSync(file, 'utf8') : ''
 }
 
 describe('key hygiene', () => {
@@ -73,13 +83,22 @@ describe('key hygiene', () => {
     const seen: string[] = []
     const record = (x: unknown): void => void seen.push(JSON.stringify(x))
 
+    // The browser host's log, at debug level: every REST call and stream event is written.
+    const hostLog = openHostLog({ dataDir, host: 'web', verbose: true })
+    const logger = {
+      log: (...args: Parameters<typeof cap.logger.log>) => {
+        cap.logger.log(...args)
+        hostLog.logger.log(...args)
+      },
+    }
     // Demo first, then the canary key (a 401 from the service), then a good key with faults.
     app = await createAppService({
       dataDir,
       env: { TICKDESK_BASE_URL: sim.url },
       secretStore: memorySecretStore(),
-      logger: cap.logger,
+      logger,
     })
+    logAppActivity(app, hostLog.logger)
     app.subscribe(record)
     record(await app.invoke('setApiKey', { apiKey: CANARY }))
     await expect.poll(() => app?.snapshot().status.code, { timeout: 10_000 }).toBe('UNAUTHORIZED')
@@ -104,7 +123,11 @@ describe('key hygiene', () => {
     record(app.snapshot())
     await app.close()
     app = null
+    await hostLog.close()
 
+    const logged = logText(dataDir)
+    expect(logged).toContain('UNAUTHORIZED') // the log did record the session's failures
+    expect(logged).toContain('"level":"debug"')
     for (const secret of [CANARY, sim.keys.pro]) {
       expect(cap.text()).not.toContain(secret)
       expect(seen.join('\n')).not.toContain(secret)
@@ -116,31 +139,46 @@ describe('key hygiene', () => {
   it('the watch and doctor commands never print the key, with a bad key or a failing service', async () => {
     const cap = capture()
     sim = await startSimulator({ seed: 2, tickIntervalMs: 100 })
-    const io = (env: Record<string, string>) => ({
-      stdout: cap.sink(),
-      stderr: cap.sink(),
-      env: { TICKDESK_BASE_URL: sim!.url, TICKDESK_DATA_DIR: tempDir(), ...env },
-      signal: new AbortController().signal,
-    })
+    const dataDirs: string[] = []
+    const io = (env: Record<string, string>) => {
+      const dataDir = tempDir()
+      dataDirs.push(dataDir)
+      return {
+        stdout: cap.sink(),
+        stderr: cap.sink(),
+        env: { TICKDESK_BASE_URL: sim!.url, TICKDESK_DATA_DIR: dataDir, ...env },
+        signal: new AbortController().signal,
+      }
+    }
     expect(await main(['doctor'], io({ TICKDESK_API_KEY: CANARY }))).toBe(3)
     expect(await main(['doctor', '--json'], io({ TICKDESK_API_KEY: CANARY }))).toBe(3)
     expect(
       await main(
-        ['watch', 'crypto:BTCUSDT', '--json', '--duration', '1'],
+        ['watch', 'crypto:BTCUSDT', '--json', '--duration', '1', '--verbose'],
         io({ TICKDESK_API_KEY: CANARY }),
       ),
     ).not.toBe(0)
     expect(
-      await main(['candles', 'futures:ES1!', '--json'], io({ TICKDESK_API_KEY: CANARY })),
+      await main(
+        ['--verbose', 'candles', 'futures:ES1!', '--json'],
+        io({ TICKDESK_API_KEY: CANARY }),
+      ),
     ).toBe(3)
     sim.faults.failNext({ status: 500, times: 20 })
     const proIo = io({ TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' })
-    await main(['watch', 'crypto:BTCUSDT', 'fx:EURUSD', '--json', '--duration', '1'], proIo)
+    await main(
+      ['watch', 'crypto:BTCUSDT', 'fx:EURUSD', '--json', '--duration', '1', '--verbose'],
+      proIo,
+    )
     await main(['doctor', '--json'], proIo)
     await realPause(50)
     const text = cap.text()
+    const files = dataDirs.map(dirText).join('\n')
     expect(text).toContain('UNAUTHORIZED')
-    expect(text).not.toContain(CANARY)
-    expect(text).not.toContain(sim.keys.pro)
+    expect(dataDirs.map(logText).join('')).toContain('"level":"debug"')
+    for (const secret of [CANARY, sim.keys.pro]) {
+      expect(text).not.toContain(secret)
+      expect(files).not.toContain(secret)
+    }
   }, 60_000)
 })

@@ -5,9 +5,11 @@ import { klineRoute } from '../../core/market-routes'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
 import { systemClock } from '../../core/clock'
+import { resolveDataDir } from '../../core/persistence/data-dir'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { parseCommand, usageError } from '../command-args'
+import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand } from '../io'
 import { exitCodeFor } from '../exit-code'
 import { writeJson } from '../output'
@@ -71,12 +73,15 @@ export const run: CliCommand = async (args, io) => {
     clock: systemClock,
     random: Math.random,
   })
+  const log = openCommandLog(io, values['data-dir'] ?? resolveDataDir(io.env))
   const client = new RestClient({
     baseUrl: feed.config.baseUrl,
     apiKey: feed.config.apiKey,
     governor,
+    logger: log.logger,
   })
   const key = symbolKey(ref.market, ref.symbol)
+  log.logger.log('info', 'candles', { key, interval, limit, demo: feed.config.demo })
   try {
     // The spec leaves clamping open: never print more than was asked for, newest last.
     const bars = (await fetchCandles(client, key, interval, limit)).slice(-limit)
@@ -100,8 +105,10 @@ export const run: CliCommand = async (args, io) => {
   } catch (e) {
     if (!isTickdeskError(e)) throw e
     io.stderr.write(`tickdesk candles: ${e.code}: ${e.message}\n`)
+    log.logger.log('warn', 'candles failed', { code: e.code, detail: e.message })
     return exitCodeFor(e.code)
   } finally {
+    await log.close()
     await feed.sim?.close()
   }
 }

@@ -2,12 +2,14 @@ import { AlertEngine } from '../../core/alert-engine'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
 import { ACCOUNT_WIDE_403 } from '../../core/errors'
+import type { Logger } from '../../core/log'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
 import { parseCommand, usageError } from '../command-args'
+import { openCommandLog } from '../command-log'
 import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
@@ -66,8 +68,15 @@ export const run: CliCommand = async (args, io) => {
   try {
     // The demo banner is a message, not data: stderr, so `--json` stdout stays pure NDJSON.
     if (feed.sim) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
-    const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
-    return await watch(keys, feed.config, stores, Boolean(values.json), duration, io)
+    const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
+    const stores = openDataStores(await ensureDataDir(dataDir))
+    const log = openCommandLog(io, dataDir)
+    log.logger.log('info', 'watch', { symbols: keys, demo: feed.config.demo })
+    try {
+      return await watch(keys, feed.config, stores, Boolean(values.json), duration, io, log.logger)
+    } finally {
+      await log.close()
+    }
   } finally {
     await feed.sim?.close()
   }
@@ -80,8 +89,9 @@ async function watch(
   json: boolean,
   duration: number | undefined,
   io: Parameters<CliCommand>[1],
+  logger: Logger,
 ): Promise<number> {
-  const engine = new MarketEngine(config)
+  const engine = new MarketEngine(config, { logger })
   const alerts = new AlertEngine({ clock: systemClock })
   const savedRules = await stores.alerts.load()
   const ourRules = savedRules.value.rules.filter((r) => r.enabled && keys.includes(r.key))

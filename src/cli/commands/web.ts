@@ -1,8 +1,12 @@
-import { createAppService, envOrMemorySecretStore } from '../../app'
+import { createAppService } from '../../app'
+import { logAppActivity } from '../../app/logs/app-activity-log'
+import type { HostLog } from '../../app/logs/host-log'
+import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { rendererBuilt, rendererDir, startWebHost } from '../../web'
 import { parseCommand } from '../command-args'
-import { EXIT, type CliCommand } from '../io'
+import { openCommandLog } from '../command-log'
+import { EXIT, type CliCommand, type CliIO } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
 
@@ -43,12 +47,44 @@ export const run: CliCommand = async (args, io) => {
     return EXIT.failure
   }
   const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
+  const log = openCommandLog(io, dataDir, 'web')
+  try {
+    return await serve(dataDir, dir, port, log, io)
+  } catch (error) {
+    log.logger.log('error', 'browser host failed', { error })
+    throw error
+  } finally {
+    await log.close()
+  }
+}
+
+async function serve(
+  dataDir: string,
+  rendererDir: string,
+  port: number,
+  log: HostLog,
+  io: CliIO,
+): Promise<number> {
+  // The OS keychain through keytar, as in Electron minus safeStorage: where no keychain answers,
+  // the key stays in memory and the app's notice says so (ARCHITECTURE: Secrets).
+  const secretStore = await createSecretStore({
+    env: io.env,
+    dataDir,
+    platform: process.platform,
+    safeStorage: null,
+    profile: keychainProfile(io.env),
+  })
   const app = await createAppService({
     dataDir,
     env: io.env,
-    secretStore: envOrMemorySecretStore(io.env),
+    secretStore,
+    logger: log.logger,
+    // A page cannot open a local folder: the Settings panel shows this path to copy instead.
+    logFolder: { path: log.dir, open: async () => false },
   })
-  const host = await startWebHost({ app, rendererDir: dir, port })
+  const stopActivityLog = logAppActivity(app, log.logger)
+  const host = await startWebHost({ app, rendererDir, port })
+  log.logger.log('info', 'browser host started', { port: host.port, dataDir })
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
@@ -56,5 +92,7 @@ export const run: CliCommand = async (args, io) => {
   await untilAborted(io.signal)
   await host.close()
   await app.close()
+  stopActivityLog()
+  log.logger.log('info', 'browser host stopped')
   return EXIT.ok
 }

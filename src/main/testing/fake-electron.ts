@@ -229,6 +229,8 @@ export const fake = {
   app: new FakeApp(),
   session: new FakeSession(),
   opened: [] as string[],
+  /** Folders shell.openPath was asked to show. */
+  openedPaths: [] as string[],
   handlers: new Map<string, (...args: unknown[]) => unknown>(),
   exposed: [] as Array<{ key: string; api: unknown }>,
   ipcRenderer: new FakeEmitter(),
@@ -247,6 +249,7 @@ export const fake = {
     fake.session.permissionRequestHandler = null
     fake.session.permissionCheckHandler = null
     fake.opened.length = 0
+    fake.openedPaths.length = 0
     fake.handlers.clear()
     fake.exposed.length = 0
     fake.ipcRenderer.listeners.clear()
@@ -286,6 +289,10 @@ export const electronModule = {
   shell: {
     openExternal: async (url: string): Promise<void> => {
       fake.opened.push(url)
+    },
+    openPath: async (path: string): Promise<string> => {
+      fake.openedPaths.push(path)
+      return ''
     },
   },
   ipcMain: {

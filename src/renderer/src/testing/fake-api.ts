@@ -5,6 +5,7 @@ import {
   type CommandParams,
   type CommandResult,
   type DoctorReport,
+  type LogFolderInfo,
   type Snapshot,
   type TickdeskApi,
 } from '../../../shared/bridge'
@@ -74,6 +75,8 @@ export class FakeTickdeskApi implements TickdeskApi {
   state: Snapshot
   candles: Bar[] = []
   suggestions: string[] = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'fx:EURUSD', 'fx:USDJPY']
+  /** What openLogFolder answers; the browser host's answer by default (it cannot open folders). */
+  logFolder: LogFolderInfo = { path: '/home/trader/.config/Tickdesk/logs', opened: false }
   doctor: DoctorReport = {
     ok: true,
     baseUrl: 'http://127.0.0.1:1',
@@ -302,5 +305,6 @@ export class FakeTickdeskApi implements TickdeskApi {
       this.emit({ type: 'notices', notices: this.state.notices })
       return null
     },
+    openLogFolder: () => this.logFolder,
   }
 }

@@ -6,7 +6,7 @@ import { createSecretStore } from './secret-store'
  * Talks to a real Secret Service through the real keytar. Runs only with
  * TICKDESK_REAL_KEYCHAIN=1, as CI does:
  *   dbus-run-session -- sh -c 'echo -n x | gnome-keyring-daemon --unlock --components=secrets;
- *     TICKDESK_REAL_KEYCHAIN=1 npx vitest run --project node src/main/keychain.real.spec.ts'
+ *     TICKDESK_REAL_KEYCHAIN=1 npx vitest run --project node src/app/secrets/keychain.real.spec.ts'
  */
 const enabled = process.env['TICKDESK_REAL_KEYCHAIN'] === '1'
 if (!enabled) {

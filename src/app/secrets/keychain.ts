@@ -1,5 +1,5 @@
-import { systemClock, type Clock } from '../core/clock'
-import { TickdeskError } from '../core/errors'
+import { systemClock, type Clock } from '../../core/clock'
+import { TickdeskError } from '../../core/errors'
 
 /**
  * The OS keychain through keytar (service "tickdesk", account = profile).

@@ -1,13 +1,16 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
-import type { SecretStore } from '../app/host-api'
-import type { Clock } from '../core/clock'
-import { TickdeskError } from '../core/errors'
+import type { Clock } from '../../core/clock'
+import { TickdeskError } from '../../core/errors'
+import { registerSecret } from '../../core/log'
+import type { SecretStore } from '../host-api'
+import { memorySecretStore } from '../memory-secret-store'
 import { Keychain, loadKeytar, type KeytarImporter } from './keychain'
 
 /**
- * Where Electron keeps the API key (ARCHITECTURE: Secrets), best first:
+ * Where a host keeps the API key (ARCHITECTURE: Secrets), best first. Plain Node: the Electron
+ * host passes its safeStorage in; the browser host and the CLI pass null.
  *   env            TICKDESK_API_KEY is set: it wins; set/clear are refused (unset it instead)
  *   keychain       keytar loaded and answering within the timeout
  *   encrypted-file dataDir/key.enc via safeStorage, only when its backend is a real one
@@ -27,7 +30,7 @@ export interface SecretStoreOptions {
   env: NodeJS.ProcessEnv
   dataDir: string
   platform: NodeJS.Platform
-  /** Electron's safeStorage (after app ready); null where there is none. */
+  /** Electron's safeStorage (after app ready); null where there is none (browser host, CLI). */
   safeStorage: EncryptionBackend | null
   /** Keychain account; one per profile. */
   profile?: string
@@ -38,7 +41,16 @@ export interface SecretStoreOptions {
 
 export const KEY_FILE = 'key.enc'
 
+/** The keychain account: TICKDESK_PROFILE, so several profiles keep several keys; else "default". */
+export function keychainProfile(env: NodeJS.ProcessEnv): string {
+  return env['TICKDESK_PROFILE']?.trim() || 'default'
+}
+
 export async function createSecretStore(opts: SecretStoreOptions): Promise<SecretStore> {
+  return redacting(await chooseStore(opts))
+}
+
+async function chooseStore(opts: SecretStoreOptions): Promise<SecretStore> {
   const envKey = opts.env['TICKDESK_API_KEY']?.trim()
   if (envKey) return envStore(envKey)
 
@@ -56,6 +68,28 @@ export async function createSecretStore(opts: SecretStoreOptions): Promise<Secre
     return fallback((error as Error).message)
   }
   return new KeychainSecretStore(keychain, fallback)
+}
+
+/** Every key that passes through the store is hidden from logs from then on (core/log.ts). */
+function redacting(store: SecretStore): SecretStore {
+  return {
+    get kind() {
+      return store.kind
+    },
+    get warning() {
+      return store.warning
+    },
+    get: async () => {
+      const key = await store.get()
+      registerSecret(key)
+      return key
+    },
+    set: async (apiKey) => {
+      registerSecret(apiKey)
+      await store.set(apiKey)
+    },
+    clear: () => store.clear(),
+  }
 }
 
 function envStore(key: string): SecretStore {
@@ -134,8 +168,11 @@ export function encryptionUsable(
 function fallbackStore(opts: SecretStoreOptions, reason: string): SecretStore {
   if (opts.safeStorage && encryptionUsable(opts.safeStorage, opts.platform))
     return encryptedFileStore(opts.safeStorage, join(opts.dataDir, KEY_FILE))
-  return memoryStore(
-    `No OS keychain or encrypted storage is available (${reason}). The API key is kept in memory only and must be entered again after a restart.`,
+  // No file "encrypted" with a key kept beside it: that would protect nothing, so memory it is.
+  const what = opts.safeStorage ? 'No OS keychain or encrypted storage is' : 'No OS keychain is'
+  return memorySecretStore(
+    null,
+    `${what} available (${reason}). The API key is kept in memory only and must be entered again after a restart.`,
   )
 }
 
@@ -162,21 +199,6 @@ function encryptedFileStore(backend: EncryptionBackend, file: string): SecretSto
     },
     async clear() {
       await rm(file, { force: true })
-    },
-  }
-}
-
-function memoryStore(warning: string): SecretStore {
-  let key: string | null = null
-  return {
-    kind: 'memory',
-    warning,
-    get: async () => key,
-    set: async (apiKey) => {
-      key = apiKey
-    },
-    clear: async () => {
-      key = null
     },
   }
 }

@@ -2,10 +2,12 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { redact } from '../../core/log'
 import {
   createSecretStore,
   encryptionUsable,
   KEY_FILE,
+  keychainProfile,
   type EncryptionBackend,
 } from './secret-store'
 import type { KeytarModule } from './keychain'
@@ -167,6 +169,36 @@ describe('secret store', () => {
     expect(await store.get()).toBe('from-env-123')
     await expect(store.set('another-key-1')).rejects.toMatchObject({ code: 'NOT_SUPPORTED' })
     expect(keytar.entries.get('tickdesk/default')).toBe('from-keychain')
+  })
+
+  it('without safeStorage (browser host, CLI) keeps the key in memory and says there is no keychain', async () => {
+    const store = await createSecretStore({
+      ...base(),
+      safeStorage: null,
+      importKeytar: async () => {
+        throw new Error('Could not connect: No such file or directory')
+      },
+    })
+    expect(store.kind).toBe('memory')
+    expect(store.warning).toMatch(/^No OS keychain is available \(.*No such file/)
+    await expect(stat(join(dataDir, KEY_FILE))).rejects.toThrow()
+  })
+
+  it('hides every key that passes through it from the logs', async () => {
+    const keytar = memoryKeytar()
+    keytar.entries.set('tickdesk/default', 'sk-stored-REDACT-ME-0001')
+    const store = await createSecretStore({ ...base(), importKeytar: async () => keytar })
+    await store.get()
+    await store.set('sk-typed-REDACT-ME-0002')
+    expect(redact('a sk-stored-REDACT-ME-0001 b sk-typed-REDACT-ME-0002')).toBe(
+      'a •••0001 b •••0002',
+    )
+  })
+
+  it('takes the keychain account from TICKDESK_PROFILE', () => {
+    expect(keychainProfile({ TICKDESK_PROFILE: ' work ' })).toBe('work')
+    expect(keychainProfile({ TICKDESK_PROFILE: '' })).toBe('default')
+    expect(keychainProfile({})).toBe('default')
   })
 
   it('trusts safeStorage only when backed by the OS', () => {
