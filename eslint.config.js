@@ -3,12 +3,52 @@ import tseslint from 'typescript-eslint'
 import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 
-// Layers import downward only (ARCHITECTURE.md); a wrong import fails lint, not review.
+// The map of ARCHITECTURE.md, held by lint: per folder, what it may not import. A wrong import
+// fails `npm run lint`, not a review; test/architecture/lint-rules.spec.ts proves it rule by rule.
+// Import circles are caught by scripts/import-cycles.ts, which `npm run lint` runs after ESLint.
 const electronBan = {
   name: 'electron',
   message: 'electron is imported in src/main and src/preload only.',
 }
-const layer = (patterns, message) => patterns.map((group) => ({ group: [group], message }))
+const svelteBan = { name: 'svelte', message: 'svelte belongs to src/renderer.' }
+const TESTS = ['**/*.spec.ts', '**/testing/**']
+
+// A layer is banned whole: '../app' (its barrel) as well as '../app/anything'.
+const layers = (names, message) =>
+  names.map((name) => ({ group: [`**/${name}`, `**/${name}/**`], message }))
+
+/** One rule config; a file gets exactly one (ESLint replaces, never merges, a rule's options). */
+const restrict = ({ paths = [], patterns = [] }) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+})
+
+const coreBans = {
+  paths: [electronBan, svelteBan],
+  patterns: layers(
+    ['app', 'main', 'preload', 'web', 'renderer', 'cli'],
+    'core sits below the app and the hosts.',
+  ),
+}
+const noSim = (message) => layers(['sim'], message)
+const appBans = {
+  paths: [electronBan, svelteBan],
+  patterns: layers(
+    ['main', 'preload', 'web', 'renderer', 'cli'],
+    'the app service sits below the hosts and never sees the renderer.',
+  ),
+}
+// The simulator plays the other side of the wire: nothing from the client, not even its types.
+const simBans = {
+  paths: [electronBan, svelteBan],
+  patterns: layers(
+    ['main', 'preload', 'web', 'renderer', 'cli', 'app'],
+    'the simulator imports nothing from the client.',
+  ),
+}
+const simClientBans = layers(
+  ['core', 'shared'],
+  'the simulator imports nothing from the client: it has its own clock, random and plan tables.',
+)
 
 export default tseslint.config(
   {
@@ -42,67 +82,178 @@ export default tseslint.config(
       parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] },
     },
   },
+  // The import bans above see static imports only; a dynamic import() that leaves its folder
+  // could cross a layer unseen, so shipped code may not write one.
   {
-    files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/sim/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: TESTS,
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-syntax': [
         'error',
         {
-          paths: [electronBan, { name: 'svelte', message: 'svelte belongs to src/renderer.' }],
-          patterns: layer(
-            ['**/app/*', '**/main/*', '**/web/*', '**/renderer/*', '**/cli/*', '**/preload/*'],
-            'core, shared and sim sit below the app and the hosts.',
-          ),
+          selector: 'ImportExpression > Literal[value=/^\\.\\.\\//]',
+          message:
+            'import modules from other folders statically, so the layer rules can check them.',
         },
       ],
     },
   },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: restrict({
+      paths: [electronBan, svelteBan],
+      patterns: [
+        ...layers(
+          ['core', 'app', 'main', 'preload', 'web', 'renderer', 'sim', 'cli'],
+          'shared is the bridge contract: data and schemas, below every layer.',
+        ),
+        {
+          regex: '^(?!zod$|\\.)',
+          message: 'shared has no runtime dependency beyond the validation library (zod).',
+        },
+      ],
+    }),
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: TESTS,
+    rules: restrict({
+      ...coreBans,
+      patterns: [
+        ...coreBans.patterns,
+        ...noSim('core never imports the simulator: hosts inject it.'),
+      ],
+    }),
+  },
+  // Core's tests may run the real simulator on loopback (it is the service they test against).
+  { files: ['src/core/**/*.spec.ts', 'src/core/**/testing/**'], rules: restrict(coreBans) },
   {
     files: ['src/app/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronBan],
-          patterns: layer(
-            ['**/main/*', '**/web/*', '**/renderer/*', '**/cli/*', '**/preload/*'],
-            'the app service sits below the hosts and never sees the renderer.',
-          ),
-        },
+    ignores: TESTS,
+    rules: restrict({
+      ...appBans,
+      patterns: [
+        ...appBans.patterns,
+        ...noSim('the app never imports the simulator: hosts inject it.'),
       ],
-    },
+    }),
+  },
+  { files: ['src/app/**/*.spec.ts', 'src/app/**/testing/**'], rules: restrict(appBans) },
+  // Known breach, removed in issue 14 phase 2 ("hosts inject the demo feed"): feed.ts starts the
+  // simulator itself. Listed here so it is visible, and so nothing else may follow it.
+  { files: ['src/app/feed.ts'], rules: restrict(appBans) },
+  {
+    files: ['src/sim/**/*.ts'],
+    ignores: TESTS,
+    rules: restrict({ ...simBans, patterns: [...simBans.patterns, ...simClientBans] }),
+  },
+  { files: ['src/sim/**/*.spec.ts', 'src/sim/**/testing/**'], rules: restrict(simBans) },
+  // Known breaches, removed by issue 12 (engine): these take core's clock and seeded random and
+  // the shared plan table. Delete this block when they have their own.
+  {
+    files: [
+      'src/sim/faults.ts',
+      'src/sim/gate.ts',
+      'src/sim/kline-bars.ts',
+      'src/sim/limits.ts',
+      'src/sim/plans-and-keys.ts',
+      'src/sim/price-walk.ts',
+      'src/sim/server.ts',
+      'src/sim/stream.ts',
+      'src/sim/tick-source.ts',
+    ],
+    rules: restrict(simBans),
   },
   {
-    files: ['src/web/**/*.ts', 'src/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
+    files: ['src/main/**/*.ts'],
+    rules: restrict({
+      paths: [svelteBan],
+      patterns: layers(
+        ['renderer', 'web', 'cli', 'sim'],
+        'the Electron host wraps the app service; it does not import the renderer, the other host or the simulator.',
+      ),
+    }),
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    ignores: TESTS,
+    rules: restrict({
+      paths: [svelteBan],
+      patterns: [
+        ...layers(
+          ['main', 'app', 'core', 'web', 'renderer', 'sim', 'cli'],
+          'the preload is the narrow bridge API: electron and the contract in src/shared only.',
+        ),
         {
-          paths: [electronBan],
-          patterns: layer(
-            ['**/main/*', '**/renderer/*', '**/preload/*'],
-            'hosts do not import each other.',
-          ),
+          group: ['**/shared', '**/shared/**'],
+          allowTypeImports: true,
+          message:
+            'the sandboxed preload takes only types from src/shared: a runtime import would bundle zod into it.',
+        },
+        {
+          regex: '^(?!electron$|\\.)',
+          message: 'a sandboxed preload can require electron and nothing else.',
         },
       ],
-    },
+    }),
+  },
+  {
+    files: ['src/web/**/*.ts'],
+    rules: restrict({
+      paths: [electronBan, svelteBan],
+      patterns: layers(
+        ['main', 'preload', 'renderer', 'cli', 'sim'],
+        'the browser host wraps the app service; hosts do not import each other.',
+      ),
+    }),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: restrict({
+      paths: [electronBan, svelteBan],
+      patterns: layers(['main', 'preload', 'renderer'], 'hosts do not import each other.'),
+    }),
   },
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],
+    rules: restrict({
+      paths: [
+        electronBan,
+        { name: 'ws', message: 'the renderer never opens a socket to the service.' },
+      ],
+      patterns: [
+        ...layers(
+          ['core', 'app', 'main', 'preload', 'web', 'sim', 'cli'],
+          'the renderer talks only through the bridge contract (src/shared).',
+        ),
+        { group: ['node:*'], message: 'the renderer runs in a browser page: no Node modules.' },
+      ],
+    }),
+  },
+  // The renderer never calls the market service: all network I/O is the host's (ARCHITECTURE).
+  {
+    files: ['src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],
+    ignores: TESTS,
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-globals': [
         'error',
-        {
-          paths: [
-            electronBan,
-            { name: 'ws', message: 'the renderer never opens a socket to the service.' },
-          ],
-          patterns: layer(
-            ['**/core/*', '**/app/*', '**/main/*', '**/web/*', '**/sim/*', '**/cli/*', 'node:*'],
-            'the renderer talks only through the bridge contract (src/shared).',
-          ),
-        },
+        ...['fetch', 'XMLHttpRequest', 'EventSource'].map((name) => ({
+          name,
+          message:
+            'the renderer talks to its host over the bridge only; the host does all network I/O.',
+        })),
       ],
     },
+  },
+  // Renderer specs may drive the real preload code (electron-api.spec.ts chains them).
+  {
+    files: ['src/renderer/**/*.spec.ts', 'src/renderer/**/testing/**'],
+    rules: restrict({
+      paths: [electronBan],
+      patterns: layers(
+        ['core', 'app', 'main', 'web', 'sim', 'cli'],
+        'renderer tests stay on the renderer side of the bridge.',
+      ),
+    }),
   },
 )
