@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -26,11 +26,19 @@ interface Session {
 }
 
 let open: Session | null = null
+const dataDirs: string[] = []
 afterEach(async () => {
   open?.bridge.close()
   await open?.app.stop()
   open = null
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
+
+function freshDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tickdesk-key-'))
+  dataDirs.push(dir)
+  return dir
+}
 
 async function start(env: Record<string, string>, dataDir: string): Promise<BridgeClient> {
   const app = await launchStart(env, dataDir)
@@ -61,7 +69,7 @@ describe('the key in the browser host', () => {
   it.skipIf(!realKeychain)(
     'is kept in the OS keychain: after a restart with the same data folder and profile it is still there',
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-key-'))
+      const dataDir = freshDataDir()
       const env = { TICKDESK_PROFILE: `e2e-${process.pid}-${Date.now()}` }
       let bridge = await start(env, dataDir)
       expect(await bridge.invoke('setApiKey', { apiKey: KEY })).toMatchObject({
@@ -88,7 +96,7 @@ describe('the key in the browser host', () => {
   )
 
   it('is kept in memory, and the app says so, where no keychain answers', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-key-'))
+    const dataDir = freshDataDir()
     // A session bus that is not there: libsecret fails at once, as on a desktop without one.
     const env = {
       TICKDESK_PROFILE: `e2e-none-${process.pid}`,
@@ -119,7 +127,7 @@ describe('the key in the browser host', () => {
   })
 
   it('answers "Open log folder" with the folder it writes to, since a page cannot open it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-key-'))
+    const dataDir = freshDataDir()
     const bridge = await start({ TICKDESK_PROFILE: `e2e-log-${process.pid}` }, dataDir)
     expect(await bridge.invoke('openLogFolder')).toEqual({
       ok: true,

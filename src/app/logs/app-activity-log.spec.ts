@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -8,9 +8,11 @@ import { memorySecretStore } from '../memory-secret-store'
 import { logAppActivity } from './app-activity-log'
 
 let app: AppService | null = null
+let dataDir = ''
 afterEach(async () => {
   await app?.close()
   app = null
+  rmSync(dataDir, { recursive: true, force: true })
 })
 
 function recorder(): {
@@ -26,7 +28,7 @@ function recorder(): {
 
 describe('app activity log', () => {
   it('logs what happened while loading, feed state changes once each, and where the key is kept', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-activity-'))
+    dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-activity-'))
     writeFileSync(join(dataDir, 'watchlists.json'), '{"version":1,"data":{"watchlists":[{"id":')
     app = await createAppService({
       dataDir,

@@ -53,9 +53,14 @@ export function fakeEvent<T extends object>(
 export class FakeWebContents extends FakeEmitter {
   readonly sent: Array<{ channel: string; payload: unknown }> = []
   destroyed = false
+  /** The page's URL once its window loaded one: what main sees as event.senderFrame.url. */
+  url = ''
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload })
+    // To the page's ipcRenderer when this window's page is the connected one (connectRenderer).
+    if (fake.renderer === this)
+      fake.ipcRenderer.emit(channel, { sender: ipcRenderer }, structuredClone(payload))
   }
   isDestroyed(): boolean {
     return this.destroyed
@@ -116,6 +121,7 @@ export class FakeBrowserWindow extends FakeEmitter {
   }
   async loadURL(url: string): Promise<void> {
     this.loadedUrl = url
+    this.webContents.url = url
   }
   /** Like the user clicking the close button: 'close' can be prevented, else the window dies. */
   close(): void {
@@ -234,6 +240,12 @@ export const fake = {
   handlers: new Map<string, (...args: unknown[]) => unknown>(),
   exposed: [] as Array<{ key: string; api: unknown }>,
   ipcRenderer: new FakeEmitter(),
+  /**
+   * The page ipcRenderer belongs to. Null (the default): ipcRenderer.invoke answers with the
+   * scripted `rendererReply`. Set by connectRenderer(): invoke reaches main's ipcMain handlers
+   * and that window's webContents.send reaches ipcRenderer, as Electron's IPC joins them.
+   */
+  renderer: null as FakeWebContents | null,
   rendererInvokes: [] as Array<{ channel: string; args: unknown[] }>,
   rendererReply: null as unknown,
   appMenu: null as unknown,
@@ -253,6 +265,7 @@ export const fake = {
     fake.handlers.clear()
     fake.exposed.length = 0
     fake.ipcRenderer.listeners.clear()
+    fake.renderer = null
     fake.rendererInvokes.length = 0
     fake.rendererReply = null
     fake.appMenu = null
@@ -267,9 +280,35 @@ export const fake = {
   },
 }
 
+/** Joins ipcRenderer and main over this window's page, in memory (see `fake.renderer`). */
+export function connectRenderer(webContents: FakeWebContents): void {
+  fake.renderer = webContents
+}
+
+/**
+ * ipcRenderer.invoke -> ipcMain.handle as Electron does it: arguments and the result are
+ * structured-cloned, the handler sees the sending frame, a missing handler or a throwing one
+ * rejects the renderer's promise with a plain Error.
+ */
+async function invokeMain(
+  page: FakeWebContents,
+  channel: string,
+  args: unknown[],
+): Promise<unknown> {
+  const handler = fake.handlers.get(channel)
+  if (!handler) throw new Error(`No handler registered for '${channel}'`)
+  const event = { sender: page, senderFrame: page.destroyed ? null : { url: page.url } }
+  try {
+    return structuredClone(await handler(event, ...structuredClone(args)))
+  } catch (error) {
+    throw new Error(`Error invoking remote method '${channel}': ${String(error)}`)
+  }
+}
+
 const ipcRenderer = Object.assign(fake.ipcRenderer, {
   invoke: async (channel: string, ...args: unknown[]): Promise<unknown> => {
     fake.rendererInvokes.push({ channel, args })
+    if (fake.renderer) return invokeMain(fake.renderer, channel, args)
     return fake.rendererReply
   },
 })

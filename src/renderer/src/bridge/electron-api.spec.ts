@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { BridgeEvent, PreloadApi } from '../../../shared/bridge'
+import type { BridgeEvent } from '../../../shared/bridge'
 import { createTickdeskApi, type IpcRendererPort } from '../../../preload/tickdesk-api'
 import { EVENT_CHANNEL } from '../../../preload/channels'
+import { acrossContextBridge } from '../../../preload/testing/context-bridge'
 import { BridgeError } from './bridge-error'
 import { createElectronApi } from './electron-api'
-
-/**
- * contextBridge's copy rules, as documented for exposeInMainWorld: values are structured-cloned;
- * a rejected promise's Error arrives as a new Error with the message only (custom properties such
- * as `code` are lost, electron#24427).
- */
-function acrossContextBridge(api: PreloadApi): PreloadApi {
-  return {
-    host: api.host,
-    invoke: (name, params) =>
-      api.invoke(name, structuredClone(params)).then(
-        (value) => structuredClone(value),
-        (err: unknown) => {
-          throw new Error(err instanceof Error ? err.message : String(err))
-        },
-      ),
-    subscribe: (listener) => api.subscribe((event) => listener(structuredClone(event))),
-  }
-}
 
 /** main's side of the IPC, scripted by the test: replies and pushes events. */
 function scriptedMain(reply: (payload: unknown) => unknown): {

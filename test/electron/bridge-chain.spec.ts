@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createAppService, type AppService } from '../../src/app/app-service'
+import { memorySecretStore } from '../../src/app/memory-secret-store'
+import { INVOKE_CHANNEL } from '../../src/preload/channels'
+import { acrossContextBridge } from '../../src/preload/testing/context-bridge'
+import { createElectronApi } from '../../src/renderer/src/bridge/electron-api'
+import type { BridgeEvent, PreloadApi, TickdeskApi } from '../../src/shared/bridge'
+import { connectRenderer, fake, FakeBrowserWindow } from '../../src/main/testing/fake-electron'
+
+/**
+ * Both halves of the Electron bridge, chained in memory the way VS Code tests its IPC channels:
+ * the real renderer client (electron-api.ts) over what contextBridge passes of the real preload
+ * (src/preload/index.ts on ipcRenderer), over an in-memory ipcRenderer/ipcMain pair, to the real
+ * main side (ipc-bridge.ts) and a real AppService on the embedded simulator. Only the electron
+ * module is fake (fake-electron.ts); every message crosses as a structured clone, as in Electron.
+ */
+vi.mock(
+  'electron',
+  async () => (await import('../../src/main/testing/fake-electron')).electronModule,
+)
+
+fake.reset()
+await import('../../src/preload/index')
+// Loading the preload is what exposes window.tickdesk; fake.reset() below forgets that.
+const preload = fake.exposed.find((e) => e.key === 'tickdesk')?.api as PreloadApi
+const { forwardEvents, registerBridgeIpc } = await import('../../src/main/ipc-bridge')
+const { isAppUrl } = await import('../../src/main/app-url')
+
+const PAGE = 'file:///opt/tickdesk/out/renderer/index.html'
+const ownPage = (url: string): boolean =>
+  isAppUrl(url, { kind: 'file', path: '/opt/tickdesk/out/renderer/index.html' })
+
+let app: AppService
+let dataDir: string
+let win: FakeBrowserWindow
+let renderer: TickdeskApi
+const stops: Array<() => void> = []
+
+beforeEach(async () => {
+  fake.reset()
+  dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-chain-'))
+  app = await createAppService({
+    dataDir,
+    env: {},
+    secretStore: memorySecretStore(),
+    demo: { seed: 5, tickIntervalMs: 50 },
+  })
+  win = new FakeBrowserWindow({})
+  await win.loadURL(PAGE)
+  stops.push(
+    registerBridgeIpc(app, ownPage),
+    forwardEvents(app, () => win as never),
+  )
+  connectRenderer(win.webContents)
+  renderer = createElectronApi(acrossContextBridge(preload))
+})
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop()
+  await app.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
+  it('returns the real snapshot, parsed against the contract on the renderer side', async () => {
+    const snapshot = await renderer.invoke('getSnapshot', {})
+    expect(snapshot.status.demo).toBe(true)
+    expect(snapshot.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
+    expect(snapshot.keyInfo).toEqual({ hasKey: false, masked: '', storage: 'none', warning: null })
+  })
+
+  it('runs a command in the app and carries its event back to the renderer', async () => {
+    const events: BridgeEvent[] = []
+    const off = renderer.subscribe((e) => events.push(e))
+    const created = await renderer.invoke('createWatchlist', { name: 'Metals' })
+    expect(app.lists.watchlists.map((w) => w.id)).toContain(created.id)
+    await renderer.invoke('addSymbol', { id: created.id, key: 'commodity:XAUUSD' })
+    const last = events.filter((e) => e.type === 'watchlists').at(-1)
+    expect(last).toMatchObject({
+      type: 'watchlists',
+      watchlists: expect.arrayContaining([
+        { id: created.id, name: 'Metals', symbols: ['commodity:XAUUSD'] },
+      ]),
+    })
+    off()
+  })
+
+  it('streams live quote batches from the simulator to the renderer', async () => {
+    const prices: number[] = []
+    const off = renderer.subscribe((e) => {
+      if (e.type !== 'quotes') return
+      for (const q of e.quotes)
+        if (q.key === 'crypto:BTCUSDT' && typeof q.last === 'number') prices.push(q.last)
+    })
+    await expect.poll(() => prices.length, { timeout: 10_000 }).toBeGreaterThan(1)
+    off()
+    const count = prices.length
+    await new Promise((r) => setTimeout(r, 200))
+    expect(prices.length).toBe(count)
+  })
+
+  it('keeps the error code across the chain: the app says NOT_FOUND, main says INVALID_INPUT', async () => {
+    await expect(
+      renderer.invoke('exportWatchlist', { id: 'nope', format: 'json' }),
+    ).rejects.toMatchObject({
+      name: 'BridgeError',
+      code: 'NOT_FOUND',
+    })
+    // Checked in main before the app sees it: a name the contract refuses.
+    await expect(renderer.invoke('createWatchlist', { name: '' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    expect(app.lists.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
+  })
+
+  it('refuses a page that navigated away from the app: FORBIDDEN, and the app never sees it', async () => {
+    await win.loadURL('https://evil.example/')
+    await expect(renderer.invoke('createWatchlist', { name: 'Stolen' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
+    expect(app.lists.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
+  })
+
+  it('says BRIDGE_DOWN when main is not answering (handler gone)', async () => {
+    fake.handlers.delete(INVOKE_CHANNEL)
+    await expect(renderer.invoke('getSnapshot', {})).rejects.toMatchObject({ code: 'BRIDGE_DOWN' })
+  })
+})
