@@ -59,6 +59,10 @@ const electron = electronBinary()
 const headlessLinux =
   process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
 if (electron.path && !headlessLinux) {
+  // keytar for Electron's ABI if npm's build does not load in it (once per version; see the script).
+  spawnSync(bin('tsx'), [new URL('./electron-keytar.ts', import.meta.url).pathname], {
+    stdio: 'inherit',
+  })
   const child = spawn(electron.path, ['.'], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
 } else {

@@ -11,6 +11,7 @@ import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
 import { isAppUrl, rendererLocation, rendererUrl } from './app-url'
 import { HostSettings } from './host-settings'
+import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { createMainWindow, revealWindow } from './main-window'
 import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
@@ -79,6 +80,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     platform: opts.platform,
     safeStorage,
     profile: keychainProfile(opts.env),
+    importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
     clock,
   })
   const service = await opts.createService({

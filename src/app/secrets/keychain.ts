@@ -31,10 +31,11 @@ function isKeytar(value: unknown): value is KeytarModule {
   )
 }
 
-// A runtime specifier keeps the bundler out: bundling would copy keytar's addon built for Node's
-// ABI into out/main, while electron-builder rebuilds node_modules/keytar for Electron's.
+// A runtime specifier keeps the bundler out: bundling would copy keytar's addon into out/main,
+// while electron-builder rebuilds node_modules/keytar for Electron when packaging.
 const KEYTAR = 'keytar'
-const importKeytar: KeytarImporter = () => import(/* @vite-ignore */ KEYTAR)
+/** node_modules/keytar, as npm built it (for Node); the Electron host may prefer its own copy. */
+export const importKeytar: KeytarImporter = () => import(/* @vite-ignore */ KEYTAR)
 
 export async function loadKeytar(importer: KeytarImporter = importKeytar): Promise<KeytarLoad> {
   try {

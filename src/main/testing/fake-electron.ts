@@ -226,6 +226,9 @@ class FakeApp extends FakeEmitter {
   getPath(): string {
     return '/nonexistent'
   }
+  getAppPath(): string {
+    return '/nonexistent/app'
+  }
   setLoginItemSettings(settings: unknown): void {
     this.loginItem = settings
   }
