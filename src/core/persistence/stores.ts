@@ -37,7 +37,10 @@ export interface DataStores {
   watchlists: JsonStore<WatchlistsFile>
   alerts: JsonStore<AlertsFile>
   alertHistory: JsonStore<FiredAlert[]>
-  /** Last Quote per key; save it throttled (ThrottledSave, at most every 5 s) and on shutdown. */
+  /**
+   * Last Quote per key, saved at most every 5 s and on shutdown. AppService hand-rolls that timer
+   * today; ThrottledSave (./throttled-save.ts) is unused until issue 14 phase 2 uses or removes it.
+   */
   quotes: JsonStore<Quote[]>
   /** Recent bars, CandleBuilder.export() form. */
   bars: JsonStore<CandleSeries[]>

@@ -1,6 +1,9 @@
 import type { Clock, TimerHandle } from '../clock'
 
 /**
+ * NOT USED YET (issue 14): AppService hand-rolls its quote-cache and alert-history timers; phase 2
+ * of issue 14 either replaces them with this or deletes this file.
+ *
  * Saves a value that changes many times a second (the quotes cache) at most once per interval,
  * plus a final flush() on shutdown. The snapshot is taken when the save runs, not when it is
  * requested, so the file always gets the newest values.
