@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { INVOKE_CHANNEL } from '../../src/preload/channels'
-import { acrossContextBridge } from '../../src/preload/testing/context-bridge'
-import { createElectronApi } from '../../src/renderer/src/bridge/electron-api'
-import type { BridgeEvent, PreloadApi, TickdeskApi } from '../../src/shared/bridge'
+import type { BridgeEvent, TickdeskApi } from '../../src/shared/bridge'
 import { connectRenderer, fake, FakeBrowserWindow } from '../../src/main/testing/fake-electron'
+import { loadPreload, rendererBridge } from './renderer-page'
 
 /**
  * Both halves of the Electron bridge, chained in memory the way VS Code tests its IPC channels:
@@ -22,10 +21,7 @@ vi.mock(
   async () => (await import('../../src/main/testing/fake-electron')).electronModule,
 )
 
-fake.reset()
-await import('../../src/preload/index')
-// Loading the preload is what exposes window.tickdesk; fake.reset() below forgets that.
-const preload = fake.exposed.find((e) => e.key === 'tickdesk')?.api as PreloadApi
+const preload = await loadPreload()
 const { forwardEvents, registerBridgeIpc } = await import('../../src/main/ipc-bridge')
 const { isAppUrl } = await import('../../src/main/app-url')
 
@@ -55,7 +51,7 @@ beforeEach(async () => {
     forwardEvents(app, () => win as never),
   )
   connectRenderer(win.webContents)
-  renderer = createElectronApi(acrossContextBridge(preload))
+  renderer = rendererBridge(preload)
 })
 
 afterEach(async () => {

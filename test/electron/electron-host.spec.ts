@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createAppService } from '../../src/app/app-service'
-import { acrossContextBridge } from '../../src/preload/testing/context-bridge'
-import { createElectronApi } from '../../src/renderer/src/bridge/electron-api'
-import type { BridgeEvent, PreloadApi } from '../../src/shared/bridge'
+import type { BridgeEvent } from '../../src/shared/bridge'
 import {
   connectRenderer,
   fake,
@@ -14,6 +12,7 @@ import {
   FakeNotification,
   FakeTray,
 } from '../../src/main/testing/fake-electron'
+import { loadPreload, rendererBridge } from './renderer-page'
 
 /**
  * The Electron entry point run whole, the closest this project gets to launching Electron (its
@@ -28,9 +27,7 @@ vi.mock(
   async () => (await import('../../src/main/testing/fake-electron')).electronModule,
 )
 
-fake.reset()
-await import('../../src/preload/index')
-const preload = fake.exposed.find((e) => e.key === 'tickdesk')?.api as PreloadApi
+const preload = await loadPreload()
 fake.reset()
 const { startElectronHost } = await import('../../src/main/host')
 
@@ -63,7 +60,7 @@ describe('startElectronHost, run whole against the fake electron module', () => 
 
     // A renderer command through preload and the IPC pair returns the snapshot.
     connectRenderer(win.webContents)
-    const renderer = createElectronApi(acrossContextBridge(preload))
+    const renderer = rendererBridge(preload)
     const events: BridgeEvent[] = []
     renderer.subscribe((e) => events.push(e))
     const snapshot = await renderer.invoke('getSnapshot', {})
