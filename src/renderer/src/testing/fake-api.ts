@@ -8,6 +8,7 @@ import {
   type Snapshot,
   type TickdeskApi,
 } from '../../../shared/bridge'
+import type { AddReport, InstrumentMatch } from '../../../shared/instrument'
 import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
@@ -81,6 +82,43 @@ export class FakeTickdeskApi implements TickdeskApi {
     requestsSpent: 2,
     checks: [{ name: 'auth', ok: true, code: null, message: 'key accepted', latencyMs: 12 }],
   }
+  /** What searchInstruments finds: matched on code and name, like the host's catalogue. */
+  instruments: InstrumentMatch[] = [
+    {
+      key: 'commodity:XAUUSD',
+      market: 'commodity',
+      symbol: 'XAUUSD',
+      name: 'Gold spot',
+      source: 'catalogue',
+    },
+    {
+      key: 'futures:GC1!',
+      market: 'futures',
+      symbol: 'GC1!',
+      name: 'Gold futures continuous',
+      source: 'catalogue',
+    },
+    {
+      key: 'hk:00700',
+      market: 'hk',
+      symbol: '00700',
+      name: 'Tencent Holdings',
+      source: 'catalogue',
+    },
+    {
+      key: 'crypto:BTCUSDT',
+      market: 'crypto',
+      symbol: 'BTCUSDT',
+      name: 'Bitcoin',
+      source: 'catalogue',
+    },
+    { key: 'index:SPX', market: 'index', symbol: 'SPX', name: 'S&P 500', source: 'catalogue' },
+  ]
+  /** Symbols the fake service does not list: addSymbols rejects them as UNKNOWN_SYMBOL. */
+  unknownSymbols = new Set<string>()
+  /** While set, addSymbols replies only when releaseAdds() runs (slow host, typing ahead). */
+  holdAdds = false
+  private heldAdds: Array<() => void> = []
   /** The full key as the host would store it; the fake never returns it, like a real host. */
   private storedKey: string | null = null
   private readonly listeners = new Set<(event: BridgeEvent) => void>()
@@ -112,6 +150,11 @@ export class FakeTickdeskApi implements TickdeskApi {
     this.emit({ type: 'status', status })
   }
 
+  /** Lets every held addSymbols reply, in the order they were sent. */
+  releaseAdds(): void {
+    for (const release of this.heldAdds.splice(0)) release()
+  }
+
   callsOf(name: CommandName): unknown[] {
     return this.calls.filter((c) => c.name === name).map((c) => c.params)
   }
@@ -123,6 +166,8 @@ export class FakeTickdeskApi implements TickdeskApi {
     this.calls.push({ name, params: structuredClone(params) })
     const parsed = COMMANDS[name].params.safeParse(params)
     if (!parsed.success) throw new BridgeError('INVALID_REQUEST', parsed.error.message)
+    if (name === 'addSymbols' && this.holdAdds)
+      await new Promise<void>((resolve) => this.heldAdds.push(resolve))
     const handler = this.handlers[name] as (p: unknown) => unknown
     const result = handler(parsed.data)
     return COMMANDS[name].result.parse(result) as CommandResult<N>
@@ -242,6 +287,60 @@ export class FakeTickdeskApi implements TickdeskApi {
     },
     suggestSymbols: ({ query }) =>
       this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
+    searchInstruments: ({ query, limit }) => {
+      const q = query.trim().toLowerCase()
+      if (q === '') return []
+      return this.instruments
+        .filter((i) => i.key.toLowerCase().includes(q) || i.name.toLowerCase().includes(q))
+        .slice(0, limit ?? 12)
+    },
+    addSymbols: ({ id, inputs }) => {
+      const w = this.watchlist(id)
+      const report: AddReport = { added: [], present: [], rejected: [] }
+      for (const input of inputs) {
+        const ref = parseSymbolKey(input)
+        if (ref === null) {
+          report.rejected.push({ input, code: 'NOT_FOUND', message: `No instrument "${input}"` })
+          continue
+        }
+        const key = symbolKey(ref.market, ref.symbol)
+        if (this.unknownSymbols.has(key))
+          report.rejected.push({ input, code: 'UNKNOWN_SYMBOL', message: `Unknown symbol ${key}` })
+        else if (w.symbols.includes(key)) report.present.push({ input, key })
+        else {
+          w.symbols.push(key)
+          report.added.push({ input, key, note: '' })
+        }
+      }
+      if (report.added.length > 0) this.emitWatchlists()
+      return report
+    },
+    previewBudget: ({ id, add }) => {
+      const n = this.watchlist(id).symbols.length + (add?.length ?? 0)
+      const polled = Math.max(0, n - 10)
+      const every = polled === 0 ? null : 5 + polled
+      return {
+        plan: this.state.settings.plan,
+        demo: this.state.status.demo,
+        symbols: n,
+        streamed: n - polled,
+        polled,
+        blocked: 0,
+        pollEverySec: every,
+        requestsPerMinute: polled === 0 ? 0 : 12,
+        perMinute: 27,
+        streamUsed: n - polled,
+        streamCap: 10,
+        warnings:
+          every !== null && every > 15
+            ? [{ code: 'POLL_SLOW' as const, message: `would slow polling to every ~${every} s` }]
+            : [],
+      }
+    },
+    openSymbol: ({ key }) => {
+      this.emit({ type: 'openSymbol', key })
+      return null
+    },
     setVisibleSymbols: () => null,
     getCandles: () => this.candles,
     addAlert: (input) => {
