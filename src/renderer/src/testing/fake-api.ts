@@ -70,7 +70,8 @@ type CommandResultParams<N extends CommandName> = ReturnType<
 >
 
 export class FakeTickdeskApi implements TickdeskApi {
-  readonly host = 'web' as const
+  /** Which host the fake plays; Electron-only paths (the strip window setting) check it. */
+  host: 'electron' | 'web' = 'web'
   readonly calls: RecordedCall[] = []
   state: Snapshot
   candles: Bar[] = []
