@@ -123,6 +123,8 @@ describe('application menu', () => {
       helpUrl: 'https://example.com/help',
       openExternal: (url) => opened.push(url),
       quit: () => undefined,
+      stripOpen: false,
+      toggleStrip: () => opened.push('strip'),
     }) as MenuTemplateItem[]
     return { menu, opened }
   }
