@@ -9,7 +9,7 @@ import {
   type CommandOutcome,
   type CommandResult,
 } from '../shared/bridge'
-import { SettingsSchema } from '../shared/settings'
+import { mergeSettings, SettingsSchema } from '../shared/settings'
 import type { AppService } from './app-service'
 import { errorText } from './error-text'
 import type { Handler, Handlers, Parsed } from './command-handler'
@@ -109,8 +109,7 @@ const HANDLERS: Handlers<CommandName> = {
     return null
   },
   updateSettings: async (app, p) => {
-    const patch = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))
-    const next = SettingsSchema.parse({ ...app.settings, ...patch })
+    const next = SettingsSchema.parse(mergeSettings(app.settings, p))
     next.pinned = next.pinned.map(canonicalKey)
     if (next.baseUrl !== '' && !isServiceUrl(next.baseUrl)) {
       throw new TickdeskError({

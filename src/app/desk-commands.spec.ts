@@ -78,6 +78,24 @@ describe('search and adding through the bridge commands', () => {
     expect(JSON.stringify(a.lists)).toBe(before)
   })
 
+  it('changes only the strip and layout fields a patch names: quick patches never undo each other', async () => {
+    const a = await start('pro')
+    await Promise.all([
+      a.invoke('updateSettings', { strip: { motion: 'page' } }),
+      a.invoke('updateSettings', { strip: { speed: 'fast' } }),
+      a.invoke('updateSettings', { layout: { alertsOpen: true } }),
+    ])
+    expect(a.settings.strip).toEqual({
+      open: false,
+      watchlistId: null,
+      speed: 'fast',
+      motion: 'page',
+    })
+    expect(a.settings.layout.alertsOpen).toBe(true)
+    const bad = await a.invoke('updateSettings', { strip: { speed: 'warp' } })
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+  })
+
   it('asks the main window to open a symbol (the strip click)', async () => {
     const a = await start('pro')
     const events: BridgeEvent[] = []

@@ -125,3 +125,11 @@ describe('addSymbols', () => {
     expect(h.state.watchlists[0]?.symbols).toEqual(['crypto:SOLUSDT', 'fx:EURUSD'])
   })
 })
+
+describe('the add report', () => {
+  it('lists refusals in the order they were given, whichever check refused them', async () => {
+    const h = host()
+    const report = await addSymbols(h, 'w', ['crypto:NOSUCHCOIN', 'gibberish', 'fx:EURUSD'])
+    expect(report.rejected.map((r) => r.input)).toEqual(['crypto:NOSUCHCOIN', 'gibberish'])
+  })
+})

@@ -91,6 +91,9 @@ export async function addSymbols(
       report.rejected.push({ input: p.input, code: 'INVALID_INPUT', message })
     }
   }
+  // Refusals read in the order they were pasted, whichever step refused them.
+  const position = new Map(inputs.map((raw, i) => [redact(raw.trim()).slice(0, 64), i] as const))
+  report.rejected.sort((a, b) => (position.get(a.input) ?? 0) - (position.get(b.input) ?? 0))
   if (report.added.length > 0) await host.setLists(next)
   if (confirmed) await host.saveConfirmed(host.catalogue.confirmed())
   return report

@@ -50,9 +50,7 @@ export class StripController {
   }
 
   private setOpen(open: boolean): Promise<unknown> {
-    return this.deps.app.invoke('updateSettings', {
-      strip: { ...this.deps.settings.value.strip, open },
-    })
+    return this.deps.app.invoke('updateSettings', { strip: { open } })
   }
 
   private apply(open: boolean): void {

@@ -71,11 +71,31 @@ export const SettingsSchema = z.object({
 })
 export type Settings = z.infer<typeof SettingsSchema>
 /**
- * No defaults here on purpose: a patch must carry only the fields the caller changed. Groups
- * (strip, layout) are replaced whole: send the current group with the changed field in it.
+ * No defaults here on purpose: a patch must carry only the fields the caller changed, groups
+ * (strip, layout) included: `{ strip: { motion: 'page' } }` changes the motion alone. Two quick
+ * patches from a page that has not yet heard of the first can then never undo it.
  */
-export const SettingsPatchSchema = z.object(settingsFields).partial()
+export const SettingsPatchSchema = z
+  .object({
+    ...settingsFields,
+    strip: StripSettingsSchema.partial(),
+    layout: LayoutSettingsSchema.partial(),
+  })
+  .partial()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
+
+/** Settings after a patch: top-level fields replaced, groups merged field by field. */
+export function mergeSettings(current: Settings, patch: SettingsPatch): Record<string, unknown> {
+  const defined = <T extends object>(o: T): Partial<T> =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+  const { strip, layout, ...rest } = patch
+  return {
+    ...current,
+    ...defined(rest),
+    strip: { ...current.strip, ...defined(strip ?? {}) },
+    layout: { ...current.layout, ...defined(layout ?? {}) },
+  }
+}
 
 export const KeyInfoSchema = z.object({
   hasKey: z.boolean(),

@@ -29,7 +29,7 @@ export async function toggleStrip(
     void window.open(url, 'tickdesk-strip', 'popup=yes,width=980,height=48'),
 ): Promise<void> {
   if (api.host === 'electron') {
-    await api.invoke('updateSettings', { strip: { ...settings.strip, open: !settings.strip.open } })
+    await api.invoke('updateSettings', { strip: { open: !settings.strip.open } })
     return
   }
   open(stripAddress(window.location))

@@ -43,6 +43,16 @@ describe('ticker strip', () => {
     expect(item('crypto:BTCUSDT').querySelector('.flash-up')).not.toBeNull()
   })
 
+  it('tells a spot pair from its perpetual by market when both are on the line', async () => {
+    const { api } = await strip()
+    await api.invoke('addSymbols', { id: 'w1', inputs: ['usdt-futures:BTCUSDT'] })
+    await waitFor(() =>
+      expect(item('usdt-futures:BTCUSDT').querySelector('.sym')?.textContent).toBe('BTCUSDTPerp'),
+    )
+    expect(item('crypto:BTCUSDT').querySelector('.sym')?.textContent).toBe('BTCUSDTCrypto')
+    expect(item('fx:EURUSD').querySelector('.sym')?.textContent).toBe('EURUSD')
+  })
+
   it('opens a clicked symbol in the main window', async () => {
     const { api } = await strip()
     await fireEvent.click(within(item('fx:EURUSD')).getByRole('button'))

@@ -9,7 +9,7 @@ import {
   type TickdeskApi,
 } from '../../../shared/bridge'
 import type { AddReport, InstrumentMatch } from '../../../shared/instrument'
-import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
+import { mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
@@ -380,7 +380,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       // Only the fields the caller sent: the patch schema fills defaults for absent ones.
       const sent = Object.keys(this.calls[this.calls.length - 1]?.params ?? {})
       const picked = Object.fromEntries(Object.entries(patch).filter(([k]) => sent.includes(k)))
-      this.state.settings = SettingsSchema.parse({ ...this.state.settings, ...picked })
+      this.state.settings = SettingsSchema.parse(mergeSettings(this.state.settings, picked))
       this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keyInfo() })
       return this.state.settings
     },
