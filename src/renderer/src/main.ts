@@ -4,7 +4,6 @@ import { openBridge } from './bridge'
 import { createAlertSound } from './lib/alert-sound'
 import { viewMode } from './lib/strip-window'
 import { AppState } from './state/app-state.svelte'
-import Strip from './strip/Strip.svelte'
 import './app.css'
 
 const bridge = openBridge()
@@ -21,5 +20,8 @@ if (target === null) throw new Error('index.html has no #app element')
 
 if (mode === 'strip') {
   document.title = 'Tickdesk ticker strip'
-  mount(Strip, { target, props: { app, connection: bridge.connection } })
+  // Its own chunk: the main window never loads the strip's code, nor the strip the main window's.
+  void import('./strip/Strip.svelte').then(({ default: Strip }) =>
+    mount(Strip, { target, props: { app, connection: bridge.connection } }),
+  )
 } else mount(App, { target, props: { app, connection: bridge.connection } })
