@@ -1,3 +1,4 @@
+import { planBudget } from '../core/budget-preview'
 import { TickdeskError } from '../core/errors'
 import type { AppService } from './app-service'
 import { previewBudget, type BudgetHost } from './budget-line'
@@ -60,6 +61,7 @@ function budgetHost(app: AppService): BudgetHost {
     plan: app.feed.config.plan,
     demo: app.feed.config.demo,
     symbolStatuses: () => app.feed.engine.symbolStatuses(),
-    budgetPlan: (watched, blocked) => app.feed.engine.budgetPlan(watched, blocked),
+    budgetPlan: (watched, blockedMarkets) =>
+      planBudget({ ...app.feed.engine.budgetRules(), watched, blockedMarkets }),
   }
 }

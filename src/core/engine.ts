@@ -13,7 +13,6 @@ import {
   type SymbolStatus,
 } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
-import { planBudget, type BudgetPlan } from './budget-preview'
 import { fetchCandles } from './candles-client'
 import { CandleBuilder } from './candle-builder'
 import { systemClock, type Clock } from './clock'
@@ -30,7 +29,7 @@ import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
 import { watchForSleep } from './sleep-detector'
-import { probeSymbol, type ProbeVerdict } from './symbol-probe'
+import { probeSymbol } from './symbol-probe'
 import { TickdeskError } from './errors'
 import type { Random } from './random'
 
@@ -200,24 +199,13 @@ export class MarketEngine {
     return this.candles.bars(canonical, interval, limit)
   }
 
-  /** One quote call for a symbol before it is added (symbol-probe.ts), within the shared budget. */
-  probeSymbol(key: SymbolKey): Promise<ProbeVerdict> {
-    return probeSymbol(this.rest, key, () => this.clock.now())
-  }
-
-  /** What watching these symbols would cost on this engine's plan, by its own rules. */
-  budgetPlan(
-    watched: ReadonlyArray<{ key: SymbolKey; priority: number }>,
-    blockedMarkets: ReadonlySet<Market>,
-  ): BudgetPlan {
-    return planBudget({
-      watched,
-      streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
-      perMinute: this.governor.snapshot().perMinute,
-      pacing: this.poller.pacing(),
-      blockedMarkets,
-    })
-  }
+  // The desk's needs: one quote call to check a symbol, the rules budget-preview.ts plans with.
+  readonly probeSymbol = (key: SymbolKey) => probeSymbol(this.rest, key, () => this.clock.now())
+  readonly budgetRules = () => ({
+    streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
+    perMinute: this.governor.snapshot().perMinute,
+    pacing: this.poller.pacing(),
+  })
 
   /** A new key leaves the 401-stopped state and reconnects with it. */
   setApiKey(apiKey: string): void {

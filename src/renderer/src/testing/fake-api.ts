@@ -8,7 +8,8 @@ import {
   type Snapshot,
   type TickdeskApi,
 } from '../../../shared/bridge'
-import type { AddReport, InstrumentMatch } from '../../../shared/instrument'
+import type { InstrumentMatch } from '../../../shared/instrument'
+import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
 import { mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
@@ -84,37 +85,7 @@ export class FakeTickdeskApi implements TickdeskApi {
     checks: [{ name: 'auth', ok: true, code: null, message: 'key accepted', latencyMs: 12 }],
   }
   /** What searchInstruments finds: matched on code and name, like the host's catalogue. */
-  instruments: InstrumentMatch[] = [
-    {
-      key: 'commodity:XAUUSD',
-      market: 'commodity',
-      symbol: 'XAUUSD',
-      name: 'Gold spot',
-      source: 'catalogue',
-    },
-    {
-      key: 'futures:GC1!',
-      market: 'futures',
-      symbol: 'GC1!',
-      name: 'Gold futures continuous',
-      source: 'catalogue',
-    },
-    {
-      key: 'hk:00700',
-      market: 'hk',
-      symbol: '00700',
-      name: 'Tencent Holdings',
-      source: 'catalogue',
-    },
-    {
-      key: 'crypto:BTCUSDT',
-      market: 'crypto',
-      symbol: 'BTCUSDT',
-      name: 'Bitcoin',
-      source: 'catalogue',
-    },
-    { key: 'index:SPX', market: 'index', symbol: 'SPX', name: 'S&P 500', source: 'catalogue' },
-  ]
+  instruments: InstrumentMatch[] = FAKE_INSTRUMENTS.slice()
   /** Symbols the fake service does not list: addSymbols rejects them as UNKNOWN_SYMBOL. */
   unknownSymbols = new Set<string>()
   /** While set, addSymbols replies only when releaseAdds() runs (slow host, typing ahead). */
@@ -288,56 +259,14 @@ export class FakeTickdeskApi implements TickdeskApi {
     },
     suggestSymbols: ({ query }) =>
       this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
-    searchInstruments: ({ query, limit }) => {
-      const q = query.trim().toLowerCase()
-      if (q === '') return []
-      return this.instruments
-        .filter((i) => i.key.toLowerCase().includes(q) || i.name.toLowerCase().includes(q))
-        .slice(0, limit ?? 12)
-    },
+    searchInstruments: ({ query, limit }) => searchFake(this.instruments, query, limit),
     addSymbols: ({ id, inputs }) => {
-      const w = this.watchlist(id)
-      const report: AddReport = { added: [], present: [], rejected: [] }
-      for (const input of inputs) {
-        const ref = parseSymbolKey(input)
-        if (ref === null) {
-          report.rejected.push({ input, code: 'NOT_FOUND', message: `No instrument "${input}"` })
-          continue
-        }
-        const key = symbolKey(ref.market, ref.symbol)
-        if (this.unknownSymbols.has(key))
-          report.rejected.push({ input, code: 'UNKNOWN_SYMBOL', message: `Unknown symbol ${key}` })
-        else if (w.symbols.includes(key)) report.present.push({ input, key })
-        else {
-          w.symbols.push(key)
-          report.added.push({ input, key, note: '' })
-        }
-      }
+      const report = addFake(this.watchlist(id), inputs, this.unknownSymbols)
       if (report.added.length > 0) this.emitWatchlists()
       return report
     },
-    previewBudget: ({ id, add }) => {
-      const n = this.watchlist(id).symbols.length + (add?.length ?? 0)
-      const polled = Math.max(0, n - 10)
-      const every = polled === 0 ? null : 5 + polled
-      return {
-        plan: this.state.settings.plan,
-        demo: this.state.status.demo,
-        symbols: n,
-        streamed: n - polled,
-        polled,
-        blocked: 0,
-        pollEverySec: every,
-        requestsPerMinute: polled === 0 ? 0 : 12,
-        perMinute: 27,
-        streamUsed: n - polled,
-        streamCap: 10,
-        warnings:
-          every !== null && every > 15
-            ? [{ code: 'POLL_SLOW' as const, message: `would slow polling to every ~${every} s` }]
-            : [],
-      }
-    },
+    previewBudget: ({ id, add }) =>
+      previewFake(this.watchlist(id).symbols.length + (add?.length ?? 0), this.state),
     openSymbol: ({ key }) => {
       this.emit({ type: 'openSymbol', key })
       return null
