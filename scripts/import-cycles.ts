@@ -14,7 +14,12 @@ import ts from 'typescript'
 
 export const KNOWN_CYCLES: ReadonlyArray<{ files: string[]; until: string }> = [
   {
-    files: ['src/app/app-service.ts', 'src/app/commands.ts'],
+    files: [
+      'src/app/app-service.ts',
+      'src/app/command-handler.ts',
+      'src/app/commands.ts',
+      'src/app/desk-commands.ts',
+    ],
     until: 'issue 14 phase 2 (commands get a narrow interface instead of AppService)',
   },
 ]

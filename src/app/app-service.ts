@@ -1,6 +1,5 @@
 import { AlertEngine } from '../core/alert-engine'
 import { systemClock, type Clock, type TimerHandle } from '../core/clock'
-import { PRIORITY } from '../core/engine'
 import { isTickdeskError } from '../core/errors'
 import { maskKey, silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
@@ -16,6 +15,9 @@ import { NoticeBoard } from './notice-board'
 import { QuoteBatcher } from './quote-batcher'
 import { errorText } from './error-text'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
+import { watchPriorities } from './watch-priorities'
+import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import { AddQueue } from './symbol-adder'
 import { VERSION } from '../shared/version'
 
 export interface AppServiceOptions {
@@ -42,6 +44,10 @@ export class AppService implements AppHostApi {
   readonly notices: NoticeBoard
   feed!: Feed
   readonly alerts: AlertEngine
+  /** Instruments findable by name: the shipped list plus symbols the service confirmed. */
+  readonly catalogue = new InstrumentCatalogue()
+  /** Adds run one after another, each on the list the previous one left. */
+  readonly addQueue = new AddQueue()
   readonly clock: Clock
   readonly logger: Logger
   readonly logFolder: LogFolder | null
@@ -84,6 +90,9 @@ export class AppService implements AppHostApi {
     const history = await this.stores.alertHistory.load()
     this.alerts.setHistory(history.value)
     this.noteProblem(history.problem)
+    const confirmed = await this.stores.instruments.load()
+    for (const key of confirmed.value) this.catalogue.confirm(key)
+    this.noteProblem(confirmed.problem)
     this.apiKey = await this.secretStore.get().catch(() => null)
     if (this.secretStore.warning)
       this.addNotice('warning', 'KEYCHAIN_UNAVAILABLE', this.secretStore.warning)
@@ -161,11 +170,13 @@ export class AppService implements AppHostApi {
     }
     for (const key of wanted)
       if (!this.unwatch.has(key)) this.unwatch.set(key, this.feed.engine.watch(key))
-    const priorities = new Map<string, number>()
-    for (const key of this.settings.pinned) priorities.set(key, PRIORITY.pinned)
-    for (const key of this.alerts.watchedKeys()) priorities.set(key, PRIORITY.alerted)
-    for (const key of this.visible) priorities.set(key, PRIORITY.visible)
-    this.feed.engine.setPriorities(priorities)
+    this.feed.engine.setPriorities(
+      watchPriorities({
+        pinned: this.settings.pinned,
+        alerted: this.alerts.watchedKeys(),
+        visible: this.visible,
+      }),
+    )
   }
 
   isWatched(key: string): boolean {

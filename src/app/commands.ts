@@ -9,22 +9,17 @@ import {
   type CommandOutcome,
   type CommandResult,
 } from '../shared/bridge'
-import { SettingsSchema } from '../shared/settings'
-import type { z } from 'zod'
+import { mergeSettings, SettingsSchema } from '../shared/settings'
 import type { AppService } from './app-service'
 import { errorText } from './error-text'
-import { suggestSymbols } from './symbol-suggestions'
+import type { Handler, Handlers, Parsed } from './command-handler'
+import { DESK_HANDLERS } from './desk-commands'
 import { canonicalKey, WatchlistBook } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
 
-type Parsed<N extends CommandName> = z.output<(typeof COMMANDS)[N]['params']>
-type Handler<N extends CommandName> = (
-  app: AppService,
-  p: Parsed<N>,
-) => Promise<CommandResult<N>> | CommandResult<N>
-
 /** One handler per bridge command; params arrive already validated against the contract. */
-const HANDLERS: { [N in CommandName]: Handler<N> } = {
+const HANDLERS: Handlers<CommandName> = {
+  ...DESK_HANDLERS,
   getSnapshot: (app) => app.snapshot(),
   createWatchlist: async (app, p) => {
     const { state, created } = WatchlistBook.create(app.lists, p.name)
@@ -45,10 +40,6 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
   },
   setActiveWatchlist: async (app, p) => {
     await app.setLists(WatchlistBook.setActive(app.lists, p.id))
-    return null
-  },
-  addSymbol: async (app, p) => {
-    await app.setLists(WatchlistBook.addSymbol(app.lists, p.id, p.key))
     return null
   },
   removeSymbol: async (app, p) => {
@@ -85,7 +76,6 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
       throw new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${p.id}` })
     return exportWatchlist(list, p.format)
   },
-  suggestSymbols: (_app, p) => suggestSymbols(p.query),
   setVisibleSymbols: (app, p) => {
     app.setVisible(p.keys)
     return null
@@ -119,8 +109,7 @@ const HANDLERS: { [N in CommandName]: Handler<N> } = {
     return null
   },
   updateSettings: async (app, p) => {
-    const patch = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))
-    const next = SettingsSchema.parse({ ...app.settings, ...patch })
+    const next = SettingsSchema.parse(mergeSettings(app.settings, p))
     next.pinned = next.pinned.map(canonicalKey)
     if (next.baseUrl !== '' && !isServiceUrl(next.baseUrl)) {
       throw new TickdeskError({

@@ -29,6 +29,7 @@ import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
 import { watchForSleep } from './sleep-detector'
+import { probeSymbol } from './symbol-probe'
 import { TickdeskError } from './errors'
 import type { Random } from './random'
 
@@ -197,6 +198,14 @@ export class MarketEngine {
     }
     return this.candles.bars(canonical, interval, limit)
   }
+
+  // The desk's needs: one quote call to check a symbol, the rules budget-preview.ts plans with.
+  readonly probeSymbol = (key: SymbolKey) => probeSymbol(this.rest, key, () => this.clock.now())
+  readonly budgetRules = () => ({
+    streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
+    perMinute: this.governor.snapshot().perMinute,
+    pacing: this.poller.pacing(),
+  })
 
   /** A new key leaves the 401-stopped state and reconnects with it. */
   setApiKey(apiKey: string): void {

@@ -1,5 +1,6 @@
 import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
 import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
+import { pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
 import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
 import { MAX_SYMBOLS_PER_CALL, pollRoute, type PollRoute, type Route } from './market-routes'
@@ -198,10 +199,14 @@ export class QuotePoller {
     this.schedule(hurry ? 0 : this.spacing())
   }
 
+  /** The pacing parameters, for the plan-budget preview (budget-preview.ts). */
+  pacing(): PollPacing {
+    return { share: this.share, minIntervalMs: this.minIntervalMs }
+  }
+
   /** Even pacing: the poll share of the governed per-minute ceiling, spread over the minute. */
   private spacing(): number {
-    const perMinute = this.opts.governor.snapshot().perMinute
-    return Math.ceil(60_000 / Math.max(1, Math.floor(perMinute * this.share)))
+    return pollSpacingMs(this.opts.governor.snapshot().perMinute, this.share)
   }
 
   private lookup(key: SymbolKey): Tracked | undefined {

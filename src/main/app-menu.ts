@@ -2,7 +2,8 @@ import type { MenuItemConstructorOptions } from 'electron'
 
 /**
  * The application menu: the platform's usual roles, so copy/paste, zoom, minimise and the
- * standard shortcuts work. Reload and DevTools exist only in development builds.
+ * standard shortcuts work, and View > Ticker Strip. Reload and DevTools exist only in development
+ * builds. Rebuilt when the strip opens or closes, so its checkbox tells the truth.
  */
 export interface AppMenuOptions {
   platform: NodeJS.Platform
@@ -13,6 +14,9 @@ export interface AppMenuOptions {
   /** Shows the log folder in the file manager (Help > Open Log Folder). */
   openLogFolder?(): void
   quit(): void
+  /** The ticker strip window is open (the View menu's checkbox). */
+  stripOpen: boolean
+  toggleStrip(): void
 }
 
 export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOptions[] {
@@ -23,6 +27,14 @@ export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOption
     click: () => opts.quit(),
   }
   const view: MenuItemConstructorOptions[] = [
+    {
+      label: 'Ticker Strip',
+      type: 'checkbox',
+      checked: opts.stripOpen,
+      accelerator: 'CommandOrControl+Shift+T',
+      click: () => opts.toggleStrip(),
+    },
+    { type: 'separator' },
     ...(opts.isDev
       ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as const)
       : []),

@@ -42,6 +42,13 @@ export function rendererUrl(location: RendererLocation): string {
   return location.kind === 'dev' ? location.url : pathToFileURL(location.path).href
 }
 
+/** The same page in ticker-strip mode (the renderer reads ?view=strip). */
+export function stripUrl(location: RendererLocation): string {
+  const url = new URL(rendererUrl(location))
+  url.searchParams.set('view', 'strip')
+  return url.href
+}
+
 /**
  * True only for the app's own page: the exact index.html file (any query or hash), or any path on
  * the dev server's origin. Everything else — other files, other origins, about:blank, data: — is foreign.

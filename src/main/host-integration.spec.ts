@@ -123,6 +123,8 @@ describe('application menu', () => {
       helpUrl: 'https://example.com/help',
       openExternal: (url) => opened.push(url),
       quit: () => undefined,
+      stripOpen: false,
+      toggleStrip: () => opened.push('strip'),
     }) as MenuTemplateItem[]
     return { menu, opened }
   }
@@ -165,6 +167,8 @@ describe('application menu', () => {
       openExternal: () => undefined,
       openLogFolder: () => shown++,
       quit: () => undefined,
+      stripOpen: false,
+      toggleStrip: () => undefined,
     }) as MenuTemplateItem[]
     const item = menu[4]!.submenu?.find((i) => i.label === 'Open Log Folder')
     item?.click?.({ checked: false })

@@ -9,7 +9,7 @@ import type { Logger } from '../core/log'
 import { systemClock, type Clock } from '../core/clock'
 import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
-import { isAppUrl, rendererLocation, rendererUrl } from './app-url'
+import { isAppUrl, rendererLocation, rendererUrl, stripUrl } from './app-url'
 import { HostSettings } from './host-settings'
 import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
@@ -18,6 +18,8 @@ import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
 import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
+import { StripController } from './strip-controller'
+import { STRIP_WINDOW_STATE_FILE, createStripWindow } from './strip-window'
 import { TickerTray } from './ticker-tray'
 import { WINDOW_STATE_FILE, loadWindowState } from './window-state'
 
@@ -111,23 +113,58 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     }),
   )
 
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(
-      appMenuTemplate({
-        platform: opts.platform,
-        isDev: !app.isPackaged,
-        appName: 'Tickdesk',
-        helpUrl: HELP_URL,
-        openExternal: (url) => void openExternalLink(url),
-        openLogFolder: () => void logFolder.open(),
-        quit,
-      }),
-    ),
-  )
-
   const resources = resourcesDir(opts.mainDir)
+  const iconPath = join(resources, 'icon.png')
   const stateFile = join(dataDir, WINDOW_STATE_FILE)
   const remembered = await loadWindowState(stateFile)
+  const stripStateFile = join(dataDir, STRIP_WINDOW_STATE_FILE)
+  // Where the strip was last left: read once, then kept as it closes (the file follows it too).
+  let stripPlace = await loadWindowState(stripStateFile)
+  const strip = new StripController({
+    settings,
+    app: service,
+    isQuitting: () => quitting,
+    createWindow: () => {
+      const created = createStripWindow({
+        mainDir: opts.mainDir,
+        url: stripUrl(location),
+        isAppUrl: ownUrl,
+        remembered: stripPlace,
+        stateFile: stripStateFile,
+        clock,
+        iconPath,
+      })
+      created.on('close', () => {
+        stripPlace = { ...created.getNormalBounds(), maximized: false }
+      })
+      return created
+    },
+  })
+  stops.push(() => strip.destroy())
+
+  const setMenu = (): void =>
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        appMenuTemplate({
+          platform: opts.platform,
+          isDev: !app.isPackaged,
+          appName: 'Tickdesk',
+          helpUrl: HELP_URL,
+          openExternal: (url) => void openExternalLink(url),
+          openLogFolder: () => void logFolder.open(),
+          quit,
+          stripOpen: settings.value.strip.open,
+          toggleStrip: () => strip.toggle(),
+        }),
+      ),
+    )
+  setMenu()
+  stops.push(
+    settings.onChange((next, prev) => {
+      if (next.strip.open !== prev.strip.open) setMenu()
+    }),
+  )
+
   let tray: TickerTray | null = null
   const openWindow = (): BrowserWindow => {
     const created = createMainWindow({
@@ -139,12 +176,14 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       clock,
       closeToTray: () => settings.value.closeToTray && tray !== null,
       isQuitting: () => quitting,
-      iconPath: join(resources, 'icon.png'),
+      iconPath,
     })
     created.on('show', () => tray?.requestRender())
     created.on('hide', () => tray?.requestRender())
     created.on('closed', () => {
       if (win === created) win = null
+      // Closed for real while the strip is open: quit as closing the last window would.
+      if (!quitting && strip.window !== null && opts.platform !== 'darwin') quit()
     })
     return created
   }
@@ -154,7 +193,13 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     revealWindow(win)
   }
 
-  stops.push(forwardEvents(service, () => win))
+  stops.push(forwardEvents(service, () => [win, strip.window]))
+  // The strip asks for a symbol (openSymbol): the main window comes forward to show it.
+  stops.push(
+    service.subscribe((event) => {
+      if (event.type === 'openSymbol') showWindow()
+    }),
+  )
   tray = new TickerTray({
     app: service,
     settings,
@@ -169,6 +214,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       if (win && !win.isDestroyed() && win.isVisible()) win.hide()
       else showWindow()
     },
+    toggleStrip: () => strip.toggle(),
     quit,
   })
   stops.push(() => tray?.destroy())

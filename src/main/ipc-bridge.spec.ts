@@ -105,10 +105,11 @@ describe('tickdesk:invoke', () => {
 })
 
 describe('tickdesk:event', () => {
-  it('forwards app events to the window and skips a destroyed window', () => {
+  it('forwards app events to every window (main and strip) and skips a destroyed one', () => {
     const win = new FakeBrowserWindow({})
+    const strip = new FakeBrowserWindow({})
     let current: FakeBrowserWindow | null = win
-    forwardEvents(app, () => current as never)
+    forwardEvents(app, () => [current, strip] as never)
     app.emit({ type: 'openSymbol', key: 'crypto:BTCUSDT' })
     expect(win.webContents.sent).toEqual([
       { channel: EVENT_CHANNEL, payload: { type: 'openSymbol', key: 'crypto:BTCUSDT' } },
@@ -118,5 +119,6 @@ describe('tickdesk:event', () => {
     current = null
     app.emit({ type: 'openSymbol', key: 'crypto:ETHUSDT' })
     expect(win.webContents.sent).toHaveLength(1)
+    expect(strip.webContents.sent).toHaveLength(3)
   })
 })

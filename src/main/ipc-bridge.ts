@@ -60,14 +60,17 @@ export function registerBridgeIpc(
 }
 
 /**
- * Forwards the app's events to the window as they come: the app already batches quotes (one batch
- * per ~16 ms), so main adds no buffering. A destroyed or not-yet-created window is skipped.
+ * Forwards the app's events to every Tickdesk window (main and ticker strip) as they come: the
+ * app already batches quotes (one batch per ~16 ms), so main adds no buffering. A destroyed or
+ * not-yet-created window is skipped.
  */
 export function forwardEvents(
   app: Pick<AppHostApi, 'subscribe'>,
-  getWindow: () => BrowserWindow | null,
+  getWindows: () => ReadonlyArray<BrowserWindow | null>,
 ): () => void {
-  return app.subscribe((event) => sendToWindow(getWindow(), event))
+  return app.subscribe((event) => {
+    for (const win of getWindows()) sendToWindow(win, event)
+  })
 }
 
 export function sendToWindow(win: BrowserWindow | null, event: BridgeEvent): void {

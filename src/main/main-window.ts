@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron'
 import type { Clock } from '../core/clock'
 import { guardWebContents } from './security'
-import { MIN_SIZE, fitToDisplays, saveWindowState, type WindowState } from './window-state'
+import { rememberBounds } from './bounds-memory'
+import { MIN_SIZE, fitToDisplays, type WindowState } from './window-state'
 
 /**
  * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
@@ -30,21 +31,33 @@ export function mainWindowOptions(opts: {
     title: 'Tickdesk',
     backgroundColor: '#0f1419',
     ...(opts.iconPath ? { icon: opts.iconPath } : {}),
-    webPreferences: {
-      preload: opts.preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      navigateOnDragDrop: false,
-      spellcheck: false,
-    },
+    webPreferences: secureWebPreferences(opts.preloadPath),
   }
+}
+
+/** The renderer's sandbox, the same for every Tickdesk window (main and ticker strip). */
+export function secureWebPreferences(
+  preloadPath: string,
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  }
+}
+
+/** The preload bundle next to the main bundle (out/main -> out/preload/index.cjs). */
+export function preloadPath(mainDir: string): string {
+  return join(mainDir, '..', 'preload', 'index.cjs')
 }
 
 export interface MainWindowDeps {
@@ -60,15 +73,12 @@ export interface MainWindowDeps {
   iconPath?: string
 }
 
-/** Writes bounds at most this often while the user drags or resizes. */
-const SAVE_DELAY_MS = 500
-
 export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   const workAreas = screen.getAllDisplays().map((d) => d.workArea)
   const state = fitToDisplays(deps.remembered, workAreas)
   const win = new BrowserWindow(
     mainWindowOptions({
-      preloadPath: join(deps.mainDir, '..', 'preload', 'index.cjs'),
+      preloadPath: preloadPath(deps.mainDir),
       state,
       ...(deps.iconPath ? { iconPath: deps.iconPath } : {}),
     }),
@@ -77,28 +87,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   if (state.maximized) win.maximize()
   win.once('ready-to-show', () => win.show())
 
-  let saveTimer: ReturnType<Clock['setTimeout']> | null = null
-  const saveNow = (): void => {
-    deps.clock.clearTimeout(saveTimer)
-    saveTimer = null
-    if (win.isDestroyed()) return
-    const b = win.getNormalBounds()
-    const next: WindowState = {
-      x: b.x,
-      y: b.y,
-      width: b.width,
-      height: b.height,
-      maximized: win.isMaximized(),
-    }
-    saveWindowState(deps.stateFile, next).catch(() => undefined) // losing a window position is not worth a notice
-  }
-  const saveSoon = (): void => {
-    saveTimer ??= deps.clock.setTimeout(saveNow, SAVE_DELAY_MS)
-  }
-  win.on('resize', saveSoon)
-  win.on('move', saveSoon)
-  win.on('maximize', saveSoon)
-  win.on('unmaximize', saveSoon)
+  const saveNow = rememberBounds(win, deps)
 
   win.on('close', (event) => {
     saveNow()

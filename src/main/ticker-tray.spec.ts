@@ -46,6 +46,7 @@ async function startTray(platform: NodeJS.Platform = 'linux') {
     iconPath: '/res/tray-icon.png',
     isWindowVisible: () => false,
     toggleWindow: () => toggles.push('toggle'),
+    toggleStrip: () => toggles.push('strip'),
     quit: () => toggles.push('quit'),
   })
   return { tray, fakeTray: FakeTray.instances[0]!, toggles }

@@ -6,7 +6,7 @@ import { formatTrayQuote, trayTitle, trayTooltip } from './tray-text'
 
 /**
  * The tray icon on all three OSes: pinned prices in the tooltip (and the macOS menu-bar title),
- * a context menu with Show/Hide, the pinned prices, Pause alerts and Quit.
+ * a context menu with Show/Hide, the ticker strip, the pinned prices, Pause alerts and Quit.
  *
  * Updates are throttled to one render per second (REFRESH_MS): quotes arrive up to 60 batches a
  * second and the OS tray APIs are slow and, on some Linux desktops, flicker on every change.
@@ -20,10 +20,12 @@ export interface TrayMenuModel {
   lines: string[]
   alertsPaused: boolean
   windowVisible: boolean
+  stripOpen: boolean
 }
 
 export interface TrayActions {
   toggleWindow(): void
+  toggleStrip(): void
   setAlertsPaused(paused: boolean): void
   quit(): void
 }
@@ -40,6 +42,12 @@ export function trayMenuTemplate(
     {
       label: model.windowVisible ? 'Hide Tickdesk' : 'Show Tickdesk',
       click: () => actions.toggleWindow(),
+    },
+    {
+      label: 'Ticker strip',
+      type: 'checkbox',
+      checked: model.stripOpen,
+      click: () => actions.toggleStrip(),
     },
     { type: 'separator' },
     ...prices,
@@ -63,6 +71,7 @@ export interface TickerTrayDeps {
   iconPath: string
   isWindowVisible(): boolean
   toggleWindow(): void
+  toggleStrip(): void
   quit(): void
 }
 
@@ -117,6 +126,7 @@ export class TickerTray {
       lines: quotes.map(formatTrayQuote),
       alertsPaused: this.deps.settings.value.alertsPaused,
       windowVisible: this.deps.isWindowVisible(),
+      stripOpen: this.deps.settings.value.strip.open,
     }
     const menuKey = JSON.stringify(model)
     if (menuKey === this.shown.menu) return
@@ -125,6 +135,7 @@ export class TickerTray {
       Menu.buildFromTemplate(
         trayMenuTemplate(model, {
           toggleWindow: () => this.deps.toggleWindow(),
+          toggleStrip: () => this.deps.toggleStrip(),
           quit: () => this.deps.quit(),
           setAlertsPaused: (paused) => {
             void this.deps.app.invoke('updateSettings', { alertsPaused: paused })

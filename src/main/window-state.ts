@@ -3,7 +3,8 @@ import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 
 /**
- * The main window's size and place, remembered in dataDir/window-state.json. The file is parsed,
+ * A window's size and place, remembered in a file of the data dir (window-state.json for the main
+ * window, strip-window-state.json for the ticker strip). The file is parsed,
  * never trusted: a hand-edited or truncated file, or a monitor that is gone since last time,
  * must never open the window off-screen or absurdly sized.
  */
@@ -59,39 +60,54 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), Math.max(min, max))
 }
 
+/** A window's size rules: its first size, and the smallest it may be. */
+export interface SizeRules {
+  default: { width: number; height: number }
+  min: { width: number; height: number }
+  /** Where a window without a remembered place opens on the primary display. */
+  place?: (size: { width: number; height: number }, area: Rect) => { x: number; y: number }
+}
+
+export const MAIN_WINDOW_SIZES: SizeRules = { default: DEFAULT_SIZE, min: MIN_SIZE }
+
 /**
  * Fits a remembered state onto the displays' work areas (screen.getAllDisplays()[i].workArea).
  * Size is clamped to the chosen display; a window that is not visibly on any display is centred
  * on the first (primary) one; otherwise it is nudged fully inside the display it mostly covers.
- * No state, or no displays: the default size, centred on the primary display when known.
+ * No state, or no displays: the default size, placed on the primary display when known.
  */
-export function fitToDisplays(state: WindowState | null, workAreas: readonly Rect[]): WindowState {
+export function fitToDisplays(
+  state: WindowState | null,
+  workAreas: readonly Rect[],
+  sizes: SizeRules = MAIN_WINDOW_SIZES,
+): WindowState {
   const primary = workAreas[0]
   if (!primary) {
-    return { x: 0, y: 0, ...DEFAULT_SIZE, maximized: state?.maximized ?? false, ...(state ?? {}) }
+    return { x: 0, y: 0, ...sizes.default, maximized: state?.maximized ?? false, ...(state ?? {}) }
   }
   const wanted: WindowState = state ?? {
-    ...centre(DEFAULT_SIZE, primary),
-    ...DEFAULT_SIZE,
+    ...(sizes.place ?? centre)(sizes.default, primary),
+    ...sizes.default,
     maximized: false,
+  }
+  // A thin window (the ticker strip) counts as visible with all of its height on screen.
+  const visible = {
+    width: Math.min(MIN_VISIBLE.width, wanted.width),
+    height: Math.min(MIN_VISIBLE.height, wanted.height),
   }
 
   let best: Rect | null = null
   let bestArea = 0
   for (const area of workAreas) {
     const o = overlap(wanted, area)
-    if (
-      o.width >= MIN_VISIBLE.width &&
-      o.height >= MIN_VISIBLE.height &&
-      o.width * o.height > bestArea
-    ) {
+    if (o.width >= visible.width && o.height >= visible.height && o.width * o.height > bestArea) {
       best = area
       bestArea = o.width * o.height
     }
   }
   const display = best ?? primary
-  const width = clamp(wanted.width, Math.min(MIN_SIZE.width, display.width), display.width)
-  const height = clamp(wanted.height, Math.min(MIN_SIZE.height, display.height), display.height)
+  const width = clamp(wanted.width, Math.min(sizes.min.width, display.width), display.width)
+  const height = clamp(wanted.height, Math.min(sizes.min.height, display.height), display.height)
   if (best === null)
     return { ...centre({ width, height }, display), width, height, maximized: wanted.maximized }
   return {

@@ -12,6 +12,8 @@ import {
   QuoteSchema,
   SymbolStatusSchema,
 } from './quote'
+import { BudgetPreviewSchema } from './budget'
+import { AddReportSchema, InstrumentMatchSchema } from './instrument'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { WatchlistSchema } from './watchlist'
@@ -97,6 +99,26 @@ export const COMMANDS = {
   ),
   exportWatchlist: command(z.object({ id, format: ExportFormatSchema }), z.string()),
   suggestSymbols: command(z.object({ query: z.string().max(64) }), z.array(z.string())),
+  /** Instruments matching part of a code or a name, across markets, best first. */
+  searchInstruments: command(
+    z.object({ query: z.string().max(64), limit: z.number().int().min(1).max(50).optional() }),
+    z.array(InstrumentMatchSchema),
+  ),
+  /**
+   * Adds symbols to a list: `market:SYMBOL` or a bare code the catalogue knows. A symbol the
+   * catalogue does not know is checked with one quote call first. Says what was and was not added.
+   */
+  addSymbols: command(
+    z.object({ id, inputs: z.array(z.string().max(64)).min(1).max(500) }),
+    AddReportSchema,
+  ),
+  /** What the list costs on the current plan, optionally with symbols about to be added. */
+  previewBudget: command(
+    z.object({ id, add: z.array(z.string().max(64)).max(500).optional() }),
+    BudgetPreviewSchema,
+  ),
+  /** Shows a symbol's detail in the main window (the ticker strip's click). */
+  openSymbol: command(z.object({ key }), z.null()),
   /** Which symbols are on screen: they get stream priority. */
   setVisibleSymbols: command(z.object({ keys: z.array(key).max(500) }), z.null()),
   getCandles: command(
@@ -144,7 +166,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),
   z.object({ type: z.literal('notices'), notices: z.array(NoticeSchema) }),
-  /** A host asks the renderer to open a symbol (tray notification click). */
+  /** Open a symbol in the main window (tray notification click, a click on the ticker strip). */
   z.object({ type: z.literal('openSymbol'), key }),
 ])
 export type BridgeEvent = z.infer<typeof EventSchema>

@@ -3,6 +3,43 @@ import { PlanSchema } from './market'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 
+/** How fast the ticker strip moves: seconds a page stays, or pixels a second when scrolling. */
+export const StripSpeedSchema = z.enum(['slow', 'normal', 'fast'])
+export type StripSpeed = z.infer<typeof StripSpeedSchema>
+/** Symbols that do not fit either scroll past or turn like pages (the trader's choice). */
+export const StripMotionSchema = z.enum(['scroll', 'page'])
+export type StripMotion = z.infer<typeof StripMotionSchema>
+
+/** The ticker strip: a one-line view of one watchlist in its own always-on-top window. */
+export const StripSettingsSchema = z.object({
+  /** Whether the strip window is shown (Electron; the browser host opens /strip in a tab). */
+  open: z.boolean(),
+  /** The watchlist it shows; null follows the main window's active list. */
+  watchlistId: z.string().min(1).max(64).nullable(),
+  speed: StripSpeedSchema,
+  motion: StripMotionSchema,
+})
+export type StripSettings = z.infer<typeof StripSettingsSchema>
+export const DEFAULT_STRIP: StripSettings = {
+  open: false,
+  watchlistId: null,
+  speed: 'normal',
+  motion: 'scroll',
+}
+
+/** Bounds of the detail chart's share of the main pane's height (the split). */
+export const DETAIL_SIZE = { min: 0.2, max: 0.8, default: 0.45 } as const
+
+/** Where the main window's panels are; remembered so the desk looks the same tomorrow. */
+export const LayoutSettingsSchema = z.object({
+  /** The alerts side panel is open (closed, the grid gets the whole width). */
+  alertsOpen: z.boolean(),
+  /** The detail chart's share of the main pane's height. */
+  detailSize: z.number().min(DETAIL_SIZE.min).max(DETAIL_SIZE.max),
+})
+export type LayoutSettings = z.infer<typeof LayoutSettingsSchema>
+export const DEFAULT_LAYOUT: LayoutSettings = { alertsOpen: false, detailSize: DETAIL_SIZE.default }
+
 const settingsFields = {
   baseUrl: z.string().max(500),
   plan: PlanSchema,
@@ -14,6 +51,8 @@ const settingsFields = {
   alertsPaused: z.boolean(),
   /** Symbols whose prices show in the tray. */
   pinned: z.array(z.string()).max(10),
+  strip: StripSettingsSchema,
+  layout: LayoutSettingsSchema,
 }
 
 /** Settings the renderer may see and change. The API key is never part of them. */
@@ -27,11 +66,36 @@ export const SettingsSchema = z.object({
   sounds: settingsFields.sounds.default(true),
   alertsPaused: settingsFields.alertsPaused.default(false),
   pinned: settingsFields.pinned.default([]),
+  strip: settingsFields.strip.default(() => ({ ...DEFAULT_STRIP })),
+  layout: settingsFields.layout.default(() => ({ ...DEFAULT_LAYOUT })),
 })
 export type Settings = z.infer<typeof SettingsSchema>
-/** No defaults here on purpose: a patch must carry only the fields the caller changed. */
-export const SettingsPatchSchema = z.object(settingsFields).partial()
+/**
+ * No defaults here on purpose: a patch must carry only the fields the caller changed, groups
+ * (strip, layout) included: `{ strip: { motion: 'page' } }` changes the motion alone. Two quick
+ * patches from a page that has not yet heard of the first can then never undo it.
+ */
+export const SettingsPatchSchema = z
+  .object({
+    ...settingsFields,
+    strip: StripSettingsSchema.partial(),
+    layout: LayoutSettingsSchema.partial(),
+  })
+  .partial()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
+
+/** Settings after a patch: top-level fields replaced, groups merged field by field. */
+export function mergeSettings(current: Settings, patch: SettingsPatch): Record<string, unknown> {
+  const defined = <T extends object>(o: T): Partial<T> =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+  const { strip, layout, ...rest } = patch
+  return {
+    ...current,
+    ...defined(rest),
+    strip: { ...current.strip, ...defined(strip ?? {}) },
+    layout: { ...current.layout, ...defined(layout ?? {}) },
+  }
+}
 
 export const KeyInfoSchema = z.object({
   hasKey: z.boolean(),

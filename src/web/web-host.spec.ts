@@ -106,8 +106,28 @@ describe('browser host', () => {
     expect(asset.status).toBe(200)
   })
 
+  it('serves the ticker strip at /strip: the same page, with the token or its cookie', async () => {
+    const host_ = { host: `127.0.0.1:${host.port}` }
+    const withToken = await rawGet(host.port, `/strip?token=${token}`, host_)
+    expect(withToken.status).toBe(200)
+    expect(withToken.body).toContain('Tickdesk</title>')
+    expect(String(withToken.headers['content-security-policy'])).toContain("frame-ancestors 'none'")
+    const withCookie = await rawGet(host.port, '/strip', {
+      ...host_,
+      cookie: `tickdesk_token=${token}`,
+    })
+    expect(withCookie.status).toBe(200)
+  })
+
   it('answers 403 with no data to requests without the right token', async () => {
-    for (const path of ['/', '/?token=wrong', '/assets/app.js', `/?token=${token.slice(0, -1)}`]) {
+    for (const path of [
+      '/',
+      '/?token=wrong',
+      '/assets/app.js',
+      `/?token=${token.slice(0, -1)}`,
+      '/strip',
+      '/strip?token=wrong',
+    ]) {
       const res = await rawGet(host.port, path, { host: `127.0.0.1:${host.port}` })
       expect(res.status, path).toBe(403)
       expect(res.body).not.toContain('Tickdesk</title>')

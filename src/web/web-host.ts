@@ -15,6 +15,9 @@ import {
 } from './request-guard'
 import { readStaticFile } from './static-files'
 
+/** Where the browser host serves the ticker strip, under the same token rules as the app. */
+export const STRIP_PATH = '/strip'
+
 export interface WebHostOptions {
   app: AppHostApi
   /** Folder of the built renderer (out/renderer). */
@@ -54,7 +57,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return deny(res, 403, 'Forbidden: open the address Tickdesk printed, with its token')
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed')
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    const file = await readStaticFile(options.rendererDir, path)
+    // The ticker strip is the same page in strip mode (the renderer reads its path).
+    const file = await readStaticFile(options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
     const headers: Record<string, string> = {
       'content-type': file.contentType,

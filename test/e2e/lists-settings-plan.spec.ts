@@ -20,6 +20,12 @@ async function badgeOf(page: Page, key: string): Promise<string> {
   ).trim()
 }
 
+/** Runs one of the watchlist actions from the menu beside the tabs. */
+async function listAction(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Watchlist actions' }).click()
+  await page.getByRole('menuitem', { name, exact: true }).click()
+}
+
 async function addSymbol(page: Page, key: string): Promise<void> {
   await page.getByLabel('Add symbol').fill(key)
   await page.getByRole('button', { name: 'Add', exact: true }).click()
@@ -47,19 +53,19 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
   })
 
   it('creates, renames, reorders and deletes a watchlist tab', async () => {
-    await page.getByRole('button', { name: 'New list' }).click()
+    await listAction(page, 'New list…')
     await page.getByLabel('New watchlist name').fill('Metals')
     await page.getByRole('button', { name: 'Create', exact: true }).click()
     await expect.poll(() => tabNames(page)).toContain('Metals')
-    await page.getByRole('button', { name: 'Rename' }).click()
+    await listAction(page, 'Rename…')
     await page.getByLabel('Watchlist name').fill('Gold and silver')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(() => tabNames(page)).toContain('Gold and silver')
     const before = await tabNames(page)
     const at = before.indexOf('Gold and silver')
-    await page.getByRole('button', { name: 'Move list left' }).click()
+    await listAction(page, 'Move left')
     await expect.poll(async () => (await tabNames(page)).indexOf('Gold and silver')).toBe(at - 1)
-    await page.getByRole('button', { name: 'Delete', exact: true }).click()
+    await listAction(page, 'Delete…')
     await page.getByRole('button', { name: 'Confirm delete' }).click()
     await expect.poll(() => tabNames(page)).not.toContain('Gold and silver')
   })
@@ -92,15 +98,12 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
   it('exports the active list as JSON and as CSV downloads', async () => {
     const [json] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export JSON' }).click(),
+      listAction(page, 'Export JSON'),
     ])
     expect(json.suggestedFilename()).toMatch(/\.json$/)
     const jsonText = readFileSync((await json.path())!, 'utf8')
     expect(JSON.stringify(JSON.parse(jsonText))).toContain('fx:USDJPY')
-    const [csv] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
-    ])
+    const [csv] = await Promise.all([page.waitForEvent('download'), listAction(page, 'Export CSV')])
     expect(csv.suggestedFilename()).toMatch(/\.csv$/)
     const csvText = readFileSync((await csv.path())!, 'utf8')
     expect(csvText).toMatch(/From CSV,fx:USDJPY/)

@@ -84,8 +84,11 @@ describe.skipIf(!chromiumPath)('rows scrolled out of view (real renderer, Chromi
     await page.waitForTimeout(300)
     const expected = formatted(bottom, (await latest(page, bottom)) as number)
     const shownInFirstFrame = await page.evaluate((key) => {
-      const main = document.querySelector('main') as HTMLElement
-      main.scrollTop = main.scrollHeight
+      // The table's scroll container: its nearest ancestor that scrolls (the grid pane).
+      let pane = document.querySelector('table')?.parentElement ?? null
+      while (pane && getComputedStyle(pane).overflowY !== 'auto') pane = pane.parentElement
+      if (!pane) throw new Error('the table has no scroll container')
+      pane.scrollTop = pane.scrollHeight
       // Scroll events run before animation-frame callbacks: this frame is the one painted.
       return new Promise<string>((resolve) =>
         requestAnimationFrame(() =>

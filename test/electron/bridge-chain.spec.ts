@@ -48,7 +48,7 @@ beforeEach(async () => {
   await win.loadURL(PAGE)
   stops.push(
     registerBridgeIpc(app, ownPage),
-    forwardEvents(app, () => win as never),
+    forwardEvents(app, () => [win] as never),
   )
   connectRenderer(win.webContents)
   renderer = rendererBridge(preload)

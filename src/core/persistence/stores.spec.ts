@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -8,7 +8,7 @@ import { CandleBuilder } from '../candle-builder'
 import { QuoteStore } from '../quote-store'
 import { defaultWatchlists, openDataStores } from './stores'
 import { parseSymbolKey } from '../../shared/market'
-import type { Settings } from '../../shared/settings'
+import { DEFAULT_LAYOUT, DEFAULT_STRIP, type Settings } from '../../shared/settings'
 
 let dir: string
 beforeEach(async () => {
@@ -105,5 +105,31 @@ describe('openDataStores', () => {
       expect(await readFile(join(dir, name), 'utf8'), name).not.toContain(apiKey)
     }
     expect((await stores.settings.load()).value.baseUrl).toBe('https://md2.example.com')
+  })
+
+  it('migrates a v1 settings file: what the trader set stays, strip and layout get defaults', async () => {
+    const v1 = { theme: 'dark', plan: 'growth', pinned: ['fx:EURUSD'], closeToTray: false }
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 1, data: v1 }))
+    const loaded = await openDataStores(dir).settings.load()
+    expect(loaded.problem).toBeNull()
+    expect(loaded.value).toMatchObject(v1)
+    expect(loaded.value.strip).toEqual(DEFAULT_STRIP)
+    expect(loaded.value.layout).toEqual(DEFAULT_LAYOUT)
+  })
+
+  it('keeps strip and layout preferences across a restart in a v2 file', async () => {
+    const stores = openDataStores(dir)
+    const settings = (await stores.settings.load()).value
+    const strip = { open: true, watchlistId: 'macro', speed: 'fast', motion: 'page' } as const
+    await stores.settings.save({
+      ...settings,
+      strip,
+      layout: { alertsOpen: true, detailSize: 0.6 },
+    })
+    const text = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))
+    expect(text.version).toBe(2)
+    const again = (await openDataStores(dir).settings.load()).value
+    expect(again.strip).toEqual(strip)
+    expect(again.layout).toEqual({ alertsOpen: true, detailSize: 0.6 })
   })
 })

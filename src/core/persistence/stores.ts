@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Clock } from '../clock'
 import { CandleSeriesSchema, type CandleSeries } from '../candle-builder'
 import { JsonStore } from './json-store'
+import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
 import type { AtomicWriter } from './atomic-file'
 import {
   AlertRuleSchema,
@@ -44,6 +45,8 @@ export interface DataStores {
   quotes: JsonStore<Quote[]>
   /** Recent bars, CandleBuilder.export() form. */
   bars: JsonStore<CandleSeries[]>
+  /** Symbols outside the shipped catalogue that the service answered a quote for. */
+  instruments: JsonStore<string[]>
 }
 
 export interface DataStoreOptions {
@@ -84,6 +87,8 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
     dir,
     settings: new JsonStore({
       ...common,
+      version: SETTINGS_VERSION,
+      migrations: SETTINGS_MIGRATIONS,
       name: 'settings',
       schema: SettingsSchema,
       defaults: () => SettingsSchema.parse({}),
@@ -116,6 +121,12 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       ...common,
       name: 'bars-cache',
       schema: z.array(CandleSeriesSchema),
+      defaults: () => [],
+    }),
+    instruments: new JsonStore({
+      ...common,
+      name: 'confirmed-instruments',
+      schema: z.array(z.string().max(64)).max(5000),
       defaults: () => [],
     }),
   }

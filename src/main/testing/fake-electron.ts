@@ -88,6 +88,12 @@ export class FakeBrowserWindow extends FakeEmitter {
     this.visible = true
     this.emit('show')
   }
+  /** Shows without taking focus (the ticker strip). */
+  showInactive(): void {
+    this.calls.push('showInactive')
+    this.visible = true
+    this.emit('show')
+  }
   hide(): void {
     this.calls.push('hide')
     this.visible = false

@@ -1,7 +1,7 @@
 import type { AppHostApi, TrayQuote } from '../../app/host-api'
 import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../../shared/bridge'
 import type { FiredAlert } from '../../shared/alert'
-import { SettingsSchema, type Settings } from '../../shared/settings'
+import { mergeSettings, SettingsSchema, type Settings } from '../../shared/settings'
 
 /**
  * A small, real, in-memory AppHostApi for host specs: it validates commands like the real service,
@@ -29,7 +29,9 @@ export class MemoryApp implements AppHostApi {
         return { ok: true, result: { settings: this.settings } }
       case 'updateSettings':
         // Merge the raw patch: zod 4 fills .default()s inside .partial(), so parsed.data is not a patch.
-        this.settings = SettingsSchema.parse({ ...this.settings, ...(params as object) })
+        this.settings = SettingsSchema.parse(
+          mergeSettings(this.settings, params as Parameters<typeof mergeSettings>[1]),
+        )
         this.emit({
           type: 'settings',
           settings: this.settings,

@@ -1,39 +1,12 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { tick } from 'svelte'
 import { describe, expect, it } from 'vitest'
-import App from './App.svelte'
-import { AppState } from './state/app-state.svelte'
-import { baseSnapshot, baseStatus, FakeTickdeskApi, quote } from './testing/fake-api'
+import { baseStatus, quote } from './testing/fake-api'
+import { renderApp, type Rendered } from './testing/render-app'
 import type { Snapshot } from '../../shared/bridge'
 
-interface Setup {
-  api: FakeTickdeskApi
-  app: AppState
-  timers: Array<() => void>
-  clock: { now: number }
-  /** Runs the animation frame the quote apply waits for, then lets Svelte settle. */
-  frame: () => Promise<void>
-}
-
-async function setup(snapshot: Partial<Snapshot> = {}, reducedMotion = false): Promise<Setup> {
-  const api = new FakeTickdeskApi(baseSnapshot(snapshot))
-  const clock = { now: new Date(2025, 10, 21, 16, 30).getTime() }
-  const timers: Array<() => void> = []
-  const frames: Array<() => void> = []
-  const app = new AppState(api, {
-    now: () => clock.now,
-    setTimer: (fn) => timers.push(fn),
-    reducedMotion: () => reducedMotion,
-    requestFrame: (run) => frames.push(run),
-  })
-  render(App, { props: { app } })
-  await waitFor(() => expect(app.ready).toBe(true))
-  await tick()
-  const frame = async (): Promise<void> => {
-    for (const run of frames.splice(0)) run()
-    await tick()
-  }
-  return { api, app, timers, clock, frame }
+async function setup(snapshot: Partial<Snapshot> = {}, reducedMotion = false): Promise<Rendered> {
+  return renderApp(snapshot, { reducedMotion })
 }
 
 function row(key: string): HTMLElement {
@@ -222,10 +195,17 @@ describe('status bar', () => {
 })
 
 describe('watchlist tabs and adding symbols', () => {
-  it('creates, renames and (after confirming) deletes a watchlist', async () => {
+  it('creates, renames and deletes a watchlist from the actions menu beside the tabs, by keyboard', async () => {
     const { api } = await setup()
     const tabs = screen.getByTestId('watchlist-tabs')
-    await fireEvent.click(within(tabs).getByRole('button', { name: 'New list' }))
+    const menuButton = within(tabs).getByRole('button', { name: 'Watchlist actions' })
+    expect(menuButton.getAttribute('aria-haspopup')).toBe('menu')
+    menuButton.focus()
+    await fireEvent.keyDown(menuButton, { key: 'ArrowDown' })
+    const menu = await screen.findByRole('menu', { name: 'Watchlist actions' })
+    expect(document.activeElement?.textContent).toBe('New list…')
+    await fireEvent.keyDown(menu, { key: 'Enter' })
+    expect(screen.queryByRole('menu')).toBeNull()
     await fireEvent.input(screen.getByLabelText('New watchlist name'), {
       target: { value: 'Asia' },
     })
@@ -236,30 +216,37 @@ describe('watchlist tabs and adding symbols', () => {
       ),
     )
 
-    await fireEvent.click(within(tabs).getByRole('button', { name: 'Rename' }))
+    await fireEvent.click(menuButton)
+    await fireEvent.click(screen.getByRole('menuitem', { name: 'Rename…' }))
     await fireEvent.input(screen.getByLabelText('Watchlist name'), { target: { value: 'Asia FX' } })
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(within(tabs).getByRole('tab', { name: 'Asia FX' })).toBeTruthy())
 
-    await fireEvent.click(within(tabs).getByRole('button', { name: 'Delete' }))
+    // Arrow keys in the menu: Delete… is two below New list…; Escape returns to the button.
+    menuButton.focus()
+    await fireEvent.keyDown(menuButton, { key: 'Enter' })
+    const again = await screen.findByRole('menu')
+    await fireEvent.keyDown(again, { key: 'ArrowDown' })
+    await fireEvent.keyDown(again, { key: 'ArrowDown' })
+    expect(document.activeElement?.textContent).toBe('Delete…')
+    await fireEvent.keyDown(again, { key: 'Escape' })
+    expect(screen.queryByRole('menu')).toBeNull()
+    expect(document.activeElement).toBe(menuButton)
+    await fireEvent.click(menuButton)
+    await fireEvent.click(screen.getByRole('menuitem', { name: 'Delete…' }))
     expect(api.callsOf('deleteWatchlist')).toHaveLength(0)
     await fireEvent.click(screen.getByRole('button', { name: 'Confirm delete' }))
     await waitFor(() => expect(within(tabs).queryByRole('tab', { name: 'Asia FX' })).toBeNull())
     expect(api.state.watchlists.map((w) => w.name)).toEqual(['Main'])
   })
 
-  it('rejects a malformed symbol inline without calling the host, and adds a valid one as a row', async () => {
+  it('keeps the watchlist shortcuts quiet while the actions menu has the keyboard', async () => {
     const { api } = await setup()
-    const input = screen.getByLabelText('Add symbol')
-    await fireEvent.input(input, { target: { value: 'BTCUSDT' } })
-    await fireEvent.click(screen.getByRole('button', { name: 'Add' }))
-    expect(screen.getByRole('alert').textContent).toContain('is not market:SYMBOL')
-    expect(api.callsOf('addSymbol')).toHaveLength(0)
-
-    await fireEvent.input(input, { target: { value: 'fx:usdjpy' } })
-    await fireEvent.click(screen.getByRole('button', { name: 'Add' }))
-    await waitFor(() => expect(document.querySelector('tr[data-key="fx:USDJPY"]')).not.toBeNull())
-    expect(api.callsOf('addSymbol')).toEqual([{ id: 'w1', key: 'fx:USDJPY' }])
+    await fireEvent.keyDown(window, { key: 'j' })
+    const menuButton = screen.getByRole('button', { name: 'Watchlist actions' })
+    await fireEvent.click(menuButton)
+    await fireEvent.keyDown(screen.getByRole('menu'), { key: 'Delete' })
+    expect(api.callsOf('removeSymbol')).toEqual([])
   })
 
   it('moves the selected symbol with Alt+ArrowDown and removes it with Delete', async () => {

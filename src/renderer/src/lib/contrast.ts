@@ -23,16 +23,20 @@ export function contrastRatio(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05)
 }
 
-/** The custom properties (--name: value) declared in the first CSS block whose selector matches. */
-export function themeVariables(css: string, selector: RegExp): Record<string, string> {
-  const blocks = css.matchAll(/([^{}]+)\{([^{}]*)\}/g)
-  for (const [, sel, body] of blocks) {
-    if (!selector.test(sel!)) continue
-    const vars: Record<string, string> = {}
-    for (const [, name, value] of body!.matchAll(/--([\w-]+)\s*:\s*([^;]+);/g)) {
-      vars[name!] = value!.trim()
-    }
-    return vars
+/**
+ * The light and dark palettes of app.css: every `--name: light-dark(<light>, <dark>)` token with a
+ * hex value on both sides (the stylesheet defines each token once, both themes together).
+ */
+export function themePalettes(css: string): {
+  light: Record<string, string>
+  dark: Record<string, string>
+} {
+  const light: Record<string, string> = {}
+  const dark: Record<string, string> = {}
+  const pattern = /--([\w-]+)\s*:\s*light-dark\(\s*(#[0-9a-f]{3,6})\s*,\s*(#[0-9a-f]{3,6})\s*\)/gi
+  for (const [, name, l, d] of css.matchAll(pattern)) {
+    light[name!] = l!
+    dark[name!] = d!
   }
-  return {}
+  return { light, dark }
 }

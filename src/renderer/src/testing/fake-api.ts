@@ -9,7 +9,9 @@ import {
   type Snapshot,
   type TickdeskApi,
 } from '../../../shared/bridge'
-import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
+import type { InstrumentMatch } from '../../../shared/instrument'
+import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
+import { mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
@@ -70,7 +72,8 @@ type CommandResultParams<N extends CommandName> = ReturnType<
 >
 
 export class FakeTickdeskApi implements TickdeskApi {
-  readonly host = 'web' as const
+  /** Which host the fake plays; Electron-only paths (the strip window setting) check it. */
+  host: 'electron' | 'web' = 'web'
   readonly calls: RecordedCall[] = []
   state: Snapshot
   candles: Bar[] = []
@@ -84,6 +87,13 @@ export class FakeTickdeskApi implements TickdeskApi {
     requestsSpent: 2,
     checks: [{ name: 'auth', ok: true, code: null, message: 'key accepted', latencyMs: 12 }],
   }
+  /** What searchInstruments finds: matched on code and name, like the host's catalogue. */
+  instruments: InstrumentMatch[] = FAKE_INSTRUMENTS.slice()
+  /** Symbols the fake service does not list: addSymbols rejects them as UNKNOWN_SYMBOL. */
+  unknownSymbols = new Set<string>()
+  /** While set, addSymbols replies only when releaseAdds() runs (slow host, typing ahead). */
+  holdAdds = false
+  private heldAdds: Array<() => void> = []
   /** The full key as the host would store it; the fake never returns it, like a real host. */
   private storedKey: string | null = null
   private readonly listeners = new Set<(event: BridgeEvent) => void>()
@@ -115,6 +125,11 @@ export class FakeTickdeskApi implements TickdeskApi {
     this.emit({ type: 'status', status })
   }
 
+  /** Lets every held addSymbols reply, in the order they were sent. */
+  releaseAdds(): void {
+    for (const release of this.heldAdds.splice(0)) release()
+  }
+
   callsOf(name: CommandName): unknown[] {
     return this.calls.filter((c) => c.name === name).map((c) => c.params)
   }
@@ -126,6 +141,8 @@ export class FakeTickdeskApi implements TickdeskApi {
     this.calls.push({ name, params: structuredClone(params) })
     const parsed = COMMANDS[name].params.safeParse(params)
     if (!parsed.success) throw new BridgeError('INVALID_REQUEST', parsed.error.message)
+    if (name === 'addSymbols' && this.holdAdds)
+      await new Promise<void>((resolve) => this.heldAdds.push(resolve))
     const handler = this.handlers[name] as (p: unknown) => unknown
     const result = handler(parsed.data)
     return COMMANDS[name].result.parse(result) as CommandResult<N>
@@ -245,6 +262,18 @@ export class FakeTickdeskApi implements TickdeskApi {
     },
     suggestSymbols: ({ query }) =>
       this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
+    searchInstruments: ({ query, limit }) => searchFake(this.instruments, query, limit),
+    addSymbols: ({ id, inputs }) => {
+      const report = addFake(this.watchlist(id), inputs, this.unknownSymbols)
+      if (report.added.length > 0) this.emitWatchlists()
+      return report
+    },
+    previewBudget: ({ id, add }) =>
+      previewFake(this.watchlist(id).symbols.length + (add?.length ?? 0), this.state),
+    openSymbol: ({ key }) => {
+      this.emit({ type: 'openSymbol', key })
+      return null
+    },
     setVisibleSymbols: () => null,
     getCandles: () => this.candles,
     addAlert: (input) => {
@@ -283,7 +312,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       // Only the fields the caller sent: the patch schema fills defaults for absent ones.
       const sent = Object.keys(this.calls[this.calls.length - 1]?.params ?? {})
       const picked = Object.fromEntries(Object.entries(patch).filter(([k]) => sent.includes(k)))
-      this.state.settings = SettingsSchema.parse({ ...this.state.settings, ...picked })
+      this.state.settings = SettingsSchema.parse(mergeSettings(this.state.settings, picked))
       this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keyInfo() })
       return this.state.settings
     },

@@ -1,0 +1,117 @@
+import type { BudgetPlan } from '../core/budget-preview'
+import { SLOW_POLL_SEC, type BudgetPreview, type BudgetWarning } from '../shared/budget'
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  type Market,
+  type Plan,
+  type SymbolKey,
+} from '../shared/market'
+import type { SymbolStatus } from '../shared/quote'
+import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import { watchPriorities } from './watch-priorities'
+import { WatchlistBook, type WatchlistState } from './watchlist-book'
+
+/**
+ * The budget line of one watchlist ("12 streamed · 48 polled every ~6 s · 21/27 req/min"): the
+ * engine's plan (core/budget-preview.ts) for everything the app would watch, with this list on
+ * screen (visible symbols stream first), counted for this list. With `add`, the same for the list
+ * after those symbols join it, and warnings when that would slow polling past SLOW_POLL_SEC or
+ * reach into a market the key was refused.
+ */
+export interface BudgetHost {
+  readonly lists: WatchlistState
+  readonly pinned: readonly string[]
+  readonly alerted: readonly string[]
+  readonly catalogue: InstrumentCatalogue
+  readonly plan: Plan
+  readonly demo: boolean
+  symbolStatuses(): SymbolStatus[]
+  budgetPlan(
+    watched: ReadonlyArray<{ key: SymbolKey; priority: number }>,
+    blocked: ReadonlySet<Market>,
+  ): BudgetPlan
+}
+
+const REFUSED = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED'])
+
+export function blockedMarkets(statuses: readonly SymbolStatus[]): Map<Market, string> {
+  const out = new Map<Market, string>()
+  for (const s of statuses) {
+    const market = parseSymbolKey(s.key)?.market
+    if (market && REFUSED.has(s.code) && !out.has(market)) out.set(market, s.code)
+  }
+  return out
+}
+
+export function previewBudget(
+  host: BudgetHost,
+  listId: string,
+  addInputs: readonly string[] = [],
+): BudgetPreview | null {
+  const list = host.lists.watchlists.find((w) => w.id === listId)
+  if (!list) return null
+  const add: SymbolKey[] = []
+  for (const input of addInputs) {
+    const r = host.catalogue.resolve(input)
+    if (r.ok && !list.symbols.includes(r.key) && !add.includes(r.key)) add.push(r.key)
+  }
+  const refused = blockedMarkets(host.symbolStatuses())
+  const blocked = new Set(refused.keys())
+  const planFor = (extra: SymbolKey[]): BudgetPlan => {
+    const visible = [...list.symbols, ...extra]
+    const all = [...new Set([...WatchlistBook.allSymbols(host.lists), ...extra, ...host.alerted])]
+    const priorities = watchPriorities({ pinned: host.pinned, alerted: host.alerted, visible })
+    return host.budgetPlan(
+      all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
+      blocked,
+    )
+  }
+  const after = planFor(add)
+  const mine = new Set([...list.symbols, ...add])
+  const count = (keys: SymbolKey[]): number => keys.filter((k) => mine.has(k)).length
+  const everySec = (p: BudgetPlan): number | null =>
+    p.pollEveryMs === null ? null : Math.max(1, Math.round(p.pollEveryMs / 1000))
+  const warnings: BudgetWarning[] = []
+  const afterSec = everySec(after)
+  if (afterSec !== null && afterSec > SLOW_POLL_SEC) {
+    const beforeSec = add.length > 0 ? everySec(planFor([])) : null
+    if (add.length === 0) {
+      warnings.push({
+        code: 'POLL_SLOW',
+        message: `Polled symbols refresh only every ~${afterSec} s on this plan (over ${SLOW_POLL_SEC} s): remove some, or move to a larger plan`,
+      })
+    } else if (beforeSec === null || afterSec > beforeSec) {
+      warnings.push({
+        code: 'POLL_SLOW',
+        message: `Adding ${add.length === 1 ? add[0] : `${add.length} symbols`} would slow polling to every ~${afterSec} s (over ${SLOW_POLL_SEC} s)`,
+      })
+    }
+  }
+  const lacking = new Map<Market, string>()
+  for (const key of add.length > 0 ? add : list.symbols) {
+    const market = parseSymbolKey(key)?.market
+    const code = market ? refused.get(market) : undefined
+    if (market && code) lacking.set(market, code)
+  }
+  for (const [market, code] of lacking) {
+    warnings.push({
+      code: 'MARKET_NOT_IN_PLAN',
+      message: `Your plan or key lacks ${market} (${code}): its symbols show "Not in plan" and get no prices`,
+    })
+  }
+  return {
+    plan: host.plan,
+    demo: host.demo,
+    symbols: mine.size,
+    streamed: count(after.streamed),
+    polled: count(after.polled),
+    blocked: count(after.blocked),
+    pollEverySec: afterSec,
+    requestsPerMinute: after.requestsPerMinute,
+    perMinute: after.perMinute,
+    streamUsed: after.streamed.length,
+    streamCap: PLAN_LIMITS[host.plan].wsSymbols,
+    warnings,
+  }
+}

@@ -1,0 +1,194 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../sim'
+import type { BudgetPreview } from '../shared/budget'
+import type { BridgeEvent } from '../shared/bridge'
+import type { AddReport, InstrumentMatch } from '../shared/instrument'
+import { createAppService, type AppService } from './app-service'
+import { memorySecretStore } from './memory-secret-store'
+
+let app: AppService | null = null
+let sim: SimServer | null = null
+afterEach(async () => {
+  await app?.close()
+  await sim?.close()
+  app = null
+  sim = null
+})
+
+/** The app on a simulator key of the given plan, as `tickdesk web` runs it against a service. */
+async function start(
+  plan: 'free' | 'pro',
+  key: (s: SimServer) => string = (s) => s.keys[plan],
+): Promise<AppService> {
+  sim = await startSimulator({ seed: 4, tickIntervalMs: 500 })
+  app = await createAppService({
+    dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-desk-')),
+    env: { TICKDESK_BASE_URL: sim.url },
+    secretStore: memorySecretStore(key(sim)),
+  })
+  if (plan !== 'free') await app.invoke('updateSettings', { plan })
+  return app
+}
+
+async function ok<T>(
+  promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>,
+): Promise<T> {
+  const outcome = await promise
+  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
+  return outcome.result as T
+}
+
+const AGRI = ['agri:ZC1!', 'agri:ZS1!', 'agri:ZW1!', 'agri:ZL1!', 'agri:ZM1!', 'agri:KC1!']
+
+describe('search and adding through the bridge commands', () => {
+  it('finds instruments by name and code across markets', async () => {
+    const a = await start('pro')
+    const gold = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'gold' }))
+    expect(gold[0]).toMatchObject({
+      key: 'commodity:XAUUSD',
+      name: 'Gold spot',
+      market: 'commodity',
+    })
+    const tencent = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'tencent' }))
+    expect(tencent[0]?.key).toBe('hk:00700')
+    expect(await ok<string[]>(a.invoke('suggestSymbols', { query: 's&p' }))).toContain('index:SPX')
+  })
+
+  it('adds a pasted list and reports each entry; the list change reaches subscribers once', async () => {
+    const a = await start('pro')
+    const events: BridgeEvent[] = []
+    a.subscribe((e) => e.type === 'watchlists' && events.push(e))
+    const report = await ok<AddReport>(
+      a.invoke('addSymbols', { id: 'macro', inputs: ['hk:09988', '600036', 'fx:EURUSD', 'nope'] }),
+    )
+    expect(report.added.map((x) => x.key)).toEqual(['hk:09988', 'cn:600036'])
+    expect(report.present.map((x) => x.key)).toEqual(['fx:EURUSD'])
+    expect(report.rejected.map((x) => x.input)).toEqual(['nope'])
+    expect(events).toHaveLength(1)
+  })
+
+  it('refuses one unknown symbol through addSymbol with its code, and keeps the list', async () => {
+    const a = await start('pro')
+    const before = JSON.stringify(a.lists)
+    const outcome = await a.invoke('addSymbol', { id: 'crypto', key: 'crypto:NOSUCHCOIN' })
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'UNKNOWN_SYMBOL' } })
+    expect(JSON.stringify(a.lists)).toBe(before)
+  })
+
+  it('changes only the strip and layout fields a patch names: quick patches never undo each other', async () => {
+    const a = await start('pro')
+    await Promise.all([
+      a.invoke('updateSettings', { strip: { motion: 'page' } }),
+      a.invoke('updateSettings', { strip: { speed: 'fast' } }),
+      a.invoke('updateSettings', { layout: { alertsOpen: true } }),
+    ])
+    expect(a.settings.strip).toEqual({
+      open: false,
+      watchlistId: null,
+      speed: 'fast',
+      motion: 'page',
+    })
+    expect(a.settings.layout.alertsOpen).toBe(true)
+    const bad = await a.invoke('updateSettings', { strip: { speed: 'warp' } })
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+  })
+
+  it('asks the main window to open a symbol (the strip click)', async () => {
+    const a = await start('pro')
+    const events: BridgeEvent[] = []
+    a.subscribe((e) => events.push(e))
+    await ok(a.invoke('openSymbol', { key: 'hk:00700' }))
+    expect(events).toContainEqual({ type: 'openSymbol', key: 'hk:00700' })
+  })
+})
+
+describe('plan-budget preview', () => {
+  it('counts streamed and polled symbols of a list on Free, and changes when a symbol is added', async () => {
+    const a = await start('free')
+    const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name: 'Many' }))
+    const inputs = [
+      'crypto:BTCUSDT',
+      'crypto:ETHUSDT',
+      'crypto:SOLUSDT',
+      'crypto:XRPUSDT',
+      'crypto:BNBUSDT',
+    ]
+    await ok(
+      a.invoke('addSymbols', {
+        id: list.id,
+        inputs: [
+          ...inputs,
+          'fx:EURUSD',
+          'fx:USDJPY',
+          'hk:00700',
+          'cn:600519',
+          'index:SPX',
+          'index:NDX',
+          'index:DJI',
+        ],
+      }),
+    )
+    const before = await ok<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
+    expect(before).toMatchObject({
+      plan: 'free',
+      symbols: 12,
+      streamed: 10,
+      polled: 2,
+      perMinute: 27,
+      streamCap: 10,
+    })
+    expect(before.pollEverySec).toBeGreaterThanOrEqual(5)
+    expect(before.pollEverySec).toBeLessThanOrEqual(15)
+    await ok(a.invoke('addSymbols', { id: list.id, inputs: ['agri:ZC1!'] }))
+    const after = await ok<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
+    expect(after).toMatchObject({ symbols: 13, streamed: 10, polled: 3 })
+    // One more call a round (agri has no quote endpoint): the same budget, a slower round.
+    expect(after.pollEverySec as number).toBeGreaterThan(before.pollEverySec as number)
+  })
+
+  it('warns before an add would push polling past 15 s, and says nothing for a cheap add', async () => {
+    const a = await start('free')
+    const cheap = await ok<BudgetPreview>(
+      a.invoke('previewBudget', { id: 'crypto', add: ['crypto:SOLUSDT'] }),
+    )
+    expect(cheap.warnings).toEqual([])
+    const costly = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    expect(costly.pollEverySec).toBeGreaterThan(15)
+    expect(costly.warnings.map((w) => w.code)).toEqual(['POLL_SLOW'])
+    expect(costly.warnings[0]?.message).toMatch(
+      /Adding 6 symbols would slow polling to every ~\d+ s/,
+    )
+    expect(a.lists.watchlists.find((w) => w.id === 'crypto')?.symbols).not.toContain('agri:ZC1!')
+  })
+
+  it('follows the plan: the same list costs less on a larger plan', async () => {
+    const a = await start('free')
+    const free = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    await ok(a.invoke('updateSettings', { plan: 'pro' }))
+    const pro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    expect(pro.plan).toBe('pro')
+    expect(pro.perMinute).toBeGreaterThan(free.perMinute)
+    expect(pro.pollEverySec as number).toBeLessThan(free.pollEverySec as number)
+  })
+
+  it('warns that the key lacks a market once the service refused it', async () => {
+    const a = await start('pro', (s) => s.keys.cryptoOnly)
+    await expect
+      .poll(() => a.feed.engine.symbolStatuses().some((s) => s.code === 'MARKET_NOT_ENABLED'), {
+        timeout: 15_000,
+      })
+      .toBe(true)
+    const preview = await ok<BudgetPreview>(
+      a.invoke('previewBudget', { id: 'crypto', add: ['fx:GBPUSD'] }),
+    )
+    expect(preview.warnings.map((w) => w.code)).toContain('MARKET_NOT_IN_PLAN')
+    expect(preview.warnings.find((w) => w.code === 'MARKET_NOT_IN_PLAN')?.message).toMatch(
+      /lacks fx/,
+    )
+    const macro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'macro' }))
+    expect(macro.blocked).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { PLAN_LIMITS } from '../shared/market'
+import { callsPerRound, planBudget, pollSpacingMs } from './budget-preview'
+import { FakeClock } from './clock'
+import { PRIORITY } from './feed-planner'
+import { QuotePoller } from './quote-poller'
+import { seededRandom } from './random'
+import { RateGovernor } from './rate-governor'
+import { RestClient } from './rest-client'
+import { ok, startRestServer, until, type RestTestServer } from './testing/rest-test-server'
+
+const PACING = { share: 0.8, minIntervalMs: 5_000 }
+const FREE = { streamCap: PLAN_LIMITS.free.wsSymbols, perMinute: 27, pacing: PACING }
+const keys = (market: string, n: number, suffix = ''): string[] =>
+  Array.from({ length: n }, (_, i) => `${market}:S${String(i).padStart(3, '0')}${suffix}`)
+const watched = (list: string[], visible: string[] = []) =>
+  list.map((key) => ({ key, priority: visible.includes(key) ? PRIORITY.visible : PRIORITY.other }))
+
+describe('planBudget', () => {
+  it('streams up to the plan cap, visible symbols first, never agriculture', () => {
+    const list = [...keys('agri', 3, '1!'), ...keys('crypto', 12)]
+    const visible = ['agri:S0001!', ...keys('crypto', 12).slice(10)]
+    const plan = planBudget({ ...FREE, watched: watched(list, visible), blockedMarkets: new Set() })
+    expect(plan.streamed).toHaveLength(10)
+    expect(plan.streamed).toEqual(expect.arrayContaining(['crypto:S010', 'crypto:S011']))
+    expect(plan.streamed.some((k) => k.startsWith('agri:'))).toBe(false)
+    expect(plan.polled).toEqual(expect.arrayContaining(keys('agri', 3, '1!')))
+    expect(plan.polled).toHaveLength(5)
+  })
+
+  it('batches a polling round by endpoint family, 50 a call, one call per agri symbol', () => {
+    expect(callsPerRound(keys('crypto', 120))).toBe(3)
+    expect(callsPerRound([...keys('fx', 20), ...keys('hk', 20), ...keys('index', 20)])).toBe(2)
+    expect(callsPerRound([...keys('usdt-futures', 1), ...keys('agri', 4, '1!')])).toBe(5)
+  })
+
+  it('polls no faster than the minimum interval, slower when a round takes longer', () => {
+    expect(pollSpacingMs(27, 0.8)).toBe(2858)
+    const few = planBudget({ ...FREE, watched: watched(keys('fx', 30)), blockedMarkets: new Set() })
+    expect(few).toMatchObject({ callsPerRound: 1, pollEveryMs: 5_000, requestsPerMinute: 12 })
+    const many = [
+      ...keys('fx', 10),
+      ...keys('crypto', 10),
+      ...keys('usdt-futures', 10),
+      ...keys('agri', 3, '1!'),
+    ]
+    const slow = planBudget({
+      ...FREE,
+      streamCap: 0,
+      watched: watched(many),
+      blockedMarkets: new Set(),
+    })
+    expect(slow.callsPerRound).toBe(6)
+    expect(slow.pollEveryMs).toBe(6 * 2858)
+    expect(slow.requestsPerMinute).toBe(21)
+  })
+
+  it('leaves out a market the key was refused: neither streamed nor polled', () => {
+    const list = [...keys('futures', 4, '1!'), ...keys('fx', 2)]
+    const plan = planBudget({
+      ...FREE,
+      streamCap: 0,
+      watched: watched(list),
+      blockedMarkets: new Set(['futures']),
+    })
+    expect(plan.blocked).toHaveLength(4)
+    expect(plan.polled).toEqual(keys('fx', 2))
+  })
+
+  it('costs nothing when everything streams', () => {
+    const plan = planBudget({
+      ...FREE,
+      watched: watched(keys('crypto', 4)),
+      blockedMarkets: new Set(),
+    })
+    expect(plan).toMatchObject({ callsPerRound: 0, pollEveryMs: null, requestsPerMinute: 0 })
+  })
+})
+
+describe('the preview follows the real QuotePoller', () => {
+  let server: RestTestServer | null = null
+  let poller: QuotePoller | null = null
+  afterEach(async () => {
+    poller?.stop()
+    await server?.close()
+  })
+
+  it('predicts the interval and requests per minute the poller then runs at on Free', async () => {
+    server = await startRestServer((req) => {
+      const symbols = (req.query.get('symbols') ?? '').split(',').filter(Boolean)
+      return ok(symbols.map((symbol) => ({ symbol, last: 1 })))
+    })
+    const clock = new FakeClock()
+    const governor = new RateGovernor({ rpm: PLAN_LIMITS.free.rpm, clock, random: seededRandom(1) })
+    const client = new RestClient({ baseUrl: server.url, apiKey: 'key-budget-1', governor, clock })
+    const polls = new Map<string, number>()
+    const p = new QuotePoller({
+      client,
+      governor,
+      clock,
+      onUpdates: (u) => {
+        for (const x of u) polls.set(x.symbol, (polls.get(x.symbol) ?? 0) + 1)
+      },
+      onSymbolStatus: () => undefined,
+    })
+    poller = p
+    const list = [...keys('crypto', 60), ...keys('usdt-futures', 20), ...keys('fx', 30)]
+    const plan = planBudget({
+      ...FREE,
+      streamCap: 0,
+      perMinute: governor.snapshot().perMinute,
+      pacing: p.pacing(),
+      watched: watched(list),
+      blockedMarkets: new Set(),
+    })
+    p.setSymbols(list)
+    p.start()
+    const minutes = 3
+    for (let t = 0; t < minutes * 60_000; t += 250) {
+      clock.advance(250)
+      await until(() => p.stats().inFlight === 0)
+      await Promise.resolve()
+    }
+    const perMinute = server.requests.length / minutes
+    expect(perMinute / plan.requestsPerMinute).toBeGreaterThan(0.85)
+    expect(perMinute / plan.requestsPerMinute).toBeLessThan(1.15)
+    const meanInterval = (minutes * 60_000) / (server.requests.length / plan.callsPerRound)
+    expect(meanInterval / (plan.pollEveryMs as number)).toBeGreaterThan(0.85)
+    expect(meanInterval / (plan.pollEveryMs as number)).toBeLessThan(1.15)
+  })
+})

@@ -1,0 +1,69 @@
+import { parseSymbolKey, type SymbolKey } from '../shared/market'
+import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import { pollRoute } from './market-routes'
+import type { QuoteUpdate } from './quote-fields'
+import type { RestClient } from './rest-client'
+import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
+
+/**
+ * Asks the service about one symbol with ONE quote call through the shared budget (the RestClient
+ * takes its slot from the RateGovernor), before a symbol the catalogue does not know is added.
+ * The call is the one the poller would make: the market's quote endpoint, or for agriculture the
+ * latest 1m agri/kline bar (spec: Endpoints).
+ *   listed      a quote came back: the service knows it
+ *   unknown     400 UNKNOWN_SYMBOL / INVALID_SYMBOL, or an answer without it
+ *   not-in-plan 403 MARKET_NOT_ENABLED / API_KEY_SCOPE_DENIED: it may exist, the key cannot see it
+ *   unchecked   anything else (offline, 429, 5xx, stopped): no verdict now
+ */
+export type ProbeVerdict =
+  | { verdict: 'listed'; update: QuoteUpdate | null }
+  | { verdict: 'unknown' | 'not-in-plan' | 'unchecked'; code: string; message: string }
+
+export async function probeSymbol(
+  client: RestClient,
+  key: SymbolKey,
+  now: () => number,
+): Promise<ProbeVerdict> {
+  const ref = parseSymbolKey(key)
+  if (ref === null)
+    return { verdict: 'unknown', code: 'INVALID_SYMBOL', message: `${key} is not market:SYMBOL` }
+  const route = pollRoute(ref.market)
+  if (route === null)
+    return {
+      verdict: 'unchecked',
+      code: 'NOT_SUPPORTED',
+      message: `No endpoint serves ${ref.market} quotes`,
+    }
+  try {
+    if (route.agri) {
+      const query = { symbol: ref.symbol, interval: '1', limit: '1' }
+      const { data } = await client.get(route.route.path, query)
+      const update = quoteFromLatestBar(data, ref.market, ref.symbol, now())
+      return update ? { verdict: 'listed', update } : noQuote(key)
+    }
+    const { data } = await client.get(route.route.path, { symbols: ref.symbol })
+    const updates = parseTickerQuotes(data, ref.market).updates
+    // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
+    const update =
+      updates.find((u) => u.symbol === ref.symbol) ??
+      (updates.length === 1 ? updates[0] : undefined)
+    return update ? { verdict: 'listed', update: { ...update, symbol: ref.symbol } } : noQuote(key)
+  } catch (error) {
+    const e =
+      error instanceof TickdeskError
+        ? error
+        : new TickdeskError({ code: 'NETWORK', message: String(error) })
+    const code = String(e.code)
+    if (SYMBOL_400.has(code)) return { verdict: 'unknown', code, message: e.message }
+    if (MARKET_403.has(code)) return { verdict: 'not-in-plan', code, message: e.message }
+    return { verdict: 'unchecked', code, message: e.message }
+  }
+}
+
+function noQuote(key: SymbolKey): ProbeVerdict {
+  return {
+    verdict: 'unknown',
+    code: 'UNKNOWN_SYMBOL',
+    message: `The service returned no quote for ${key}`,
+  }
+}

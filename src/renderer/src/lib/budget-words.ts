@@ -1,0 +1,30 @@
+import type { BudgetPreview } from '../../../shared/budget'
+
+const PLAN_NAMES: Record<BudgetPreview['plan'], string> = {
+  free: 'Free',
+  growth: 'Growth',
+  pro: 'Pro',
+  enterprise: 'Enterprise',
+}
+
+/** "12 streamed · 48 polled every ~6 s · 21/27 req/min", the way the issue asks for it. */
+export function budgetWords(p: BudgetPreview): string {
+  const parts = [`${p.streamed} streamed`]
+  if (p.polled > 0) parts.push(`${p.polled} polled every ~${p.pollEverySec ?? '?'} s`)
+  else parts.push('0 polled')
+  if (p.blocked > 0) parts.push(`${p.blocked} not in plan`)
+  parts.push(`${p.requestsPerMinute}/${p.perMinute} req/min`)
+  return parts.join(' · ')
+}
+
+export function planName(p: BudgetPreview): string {
+  return `${PLAN_NAMES[p.plan]}${p.demo ? ' (demo)' : ''}`
+}
+
+/** The tooltip: what the numbers mean and where they come from. */
+export function budgetTitle(p: BudgetPreview): string {
+  return [
+    `On the ${planName(p)} plan: the stream carries ${p.streamUsed} of ${p.streamCap} symbols (symbols on screen first);`,
+    `the rest are polled in batches, using ${p.requestsPerMinute} of the ${p.perMinute} requests a minute Tickdesk allows itself (90% of the plan).`,
+  ].join(' ')
+}

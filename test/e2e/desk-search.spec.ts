@@ -1,0 +1,143 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { INSTRUMENTS } from '../../src/sim/instruments'
+import { chromiumOrSkip, launchChromium } from './chromium'
+import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+
+const chromiumPath = chromiumOrSkip()
+
+const rowKeys = (page: Page): Promise<string[]> =>
+  page
+    .locator('tbody tr[data-key]')
+    .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key') ?? ''))
+
+describe.skipIf(!chromiumPath)(
+  'search by name, pasting lists and the budget line in Chromium',
+  () => {
+    let env: HostUnderTest
+    let browser: Browser
+    let context: BrowserContext
+    let page: Page
+
+    beforeAll(async () => {
+      env = await startHostUnderTest()
+      browser = await launchChromium(chromiumPath as string)
+      context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        permissions: ['clipboard-read', 'clipboard-write'],
+      })
+      page = await context.newPage()
+      await page.goto(env.host.url)
+      await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    })
+
+    afterAll(async () => {
+      await browser?.close()
+      await env?.close()
+    })
+
+    it('offers commodity:XAUUSD for "gold" and hk:00700 for "tencent", and adds by keyboard only', async () => {
+      await page.keyboard.press('/')
+      await page.keyboard.type('gold')
+      const listbox = page.getByRole('listbox', { name: 'Instruments' })
+      await expect
+        .poll(() => listbox.getByRole('option').first().getAttribute('data-key'))
+        .toBe('commodity:XAUUSD')
+      expect(await listbox.getByRole('option').first().textContent()).toMatch(
+        /Cmdty\s*XAUUSD\s*Gold spot/,
+      )
+      await page.keyboard.press('Control+A')
+      await page.keyboard.type('tencent')
+      await expect
+        .poll(() => listbox.getByRole('option').first().getAttribute('data-key'))
+        .toBe('hk:00700')
+      expect(await listbox.getByRole('option').first().textContent()).toContain('Tencent Holdings')
+      await page.keyboard.press('Enter')
+      await expect.poll(() => rowKeys(page)).toContain('hk:00700')
+      await expect.poll(() => page.getByTestId('add-report').textContent()).toBe('Added hk:00700.')
+      expect(await page.getByRole('combobox', { name: 'Add symbol' }).inputValue()).toBe('')
+    })
+
+    it('finds "btc", "600519", "es" and "s&p" and moves through options with the arrows', async () => {
+      const box = page.getByRole('combobox', { name: 'Add symbol' })
+      const first = page.getByRole('listbox').getByRole('option').first()
+      for (const [query, key] of [
+        ['btc', 'crypto:BTCUSDT'],
+        ['600519', 'cn:600519'],
+        ['es', 'futures:ES1!'],
+        ['s&p', 'index:SPX'],
+      ] as const) {
+        await box.fill(query)
+        await expect.poll(() => first.getAttribute('data-key'), { timeout: 5000 }).toBe(key)
+      }
+      await page.keyboard.press('ArrowDown')
+      const chosen = page.getByRole('listbox').getByRole('option').nth(1)
+      expect(await chosen.getAttribute('aria-selected')).toBe('true')
+      expect(await box.getAttribute('aria-activedescendant')).toBe(await chosen.getAttribute('id'))
+      await page.keyboard.press('Escape')
+      expect(await page.getByRole('listbox').count()).toBe(0)
+      await box.fill('')
+    })
+
+    it('adds all 20 symbols of a pasted list and says so', async () => {
+      await page.getByRole('button', { name: 'Watchlist actions' }).click()
+      await page.getByRole('menuitem', { name: 'New list…' }).click()
+      await page.getByLabel('New watchlist name').fill('Pasted')
+      await page.keyboard.press('Enter')
+      await expect.poll(() => rowKeys(page)).toEqual([])
+      const keys = INSTRUMENTS.filter((i) => i.market !== 'agri')
+        .slice(0, 20)
+        .map((i) => `${i.market}:${i.symbol}`)
+      const text = `${keys.slice(0, 8).join('\n')}\n${keys.slice(8, 14).join(', ')}\n${keys.slice(14).join(' ')}`
+      await page.evaluate((t) => navigator.clipboard.writeText(t), text)
+      await page.getByRole('combobox', { name: 'Add symbol' }).focus()
+      await page.keyboard.press('Control+V')
+      await expect.poll(() => rowKeys(page), { timeout: 20_000 }).toEqual(keys)
+      await expect.poll(() => page.getByTestId('add-report').textContent()).toMatch(/^Added 20: /)
+    })
+
+    it('says which pasted entries it could not add, and why', async () => {
+      await page.evaluate(() =>
+        navigator.clipboard.writeText('crypto:NOSUCHCOIN, gibberish\nfx:EURUSD'),
+      )
+      await page.getByRole('combobox', { name: 'Add symbol' }).focus()
+      await page.keyboard.press('Control+V')
+      const report = page.getByTestId('add-report')
+      await expect
+        .poll(() => report.textContent(), { timeout: 20_000 })
+        .toMatch(/Added 1: fx:EURUSD/)
+      const text = (await report.textContent()) ?? ''
+      expect(text).toMatch(/Not added 2: crypto:NOSUCHCOIN \(Unknown symbol[^)]*\)*, gibberish/)
+    })
+
+    it('keeps what is typed ahead while adds are still being answered', async () => {
+      const before = await rowKeys(page)
+      const box = page.getByRole('combobox', { name: 'Add symbol' })
+      await box.focus()
+      const typed = ['hk:09988', 'hk:03690', 'cn:000001', 'cn:601318', 'index:NDX', 'index:HSI']
+      for (const key of typed) {
+        await page.keyboard.type(key, { delay: 5 })
+        await page.keyboard.press('Enter')
+      }
+      await page.keyboard.type('index:DJ', { delay: 5 })
+      await expect.poll(() => rowKeys(page), { timeout: 20_000 }).toEqual([...before, ...typed])
+      expect(await box.inputValue()).toBe('index:DJ')
+      await box.fill('')
+    })
+
+    it('updates the budget line when a symbol is added', async () => {
+      const words = page.getByTestId('budget-words')
+      // On Pro everything this list holds fits the stream (50 symbols): nothing is polled.
+      const streamed = (await rowKeys(page)).length
+      await expect
+        .poll(() => words.textContent())
+        .toBe(`${streamed} streamed · 0 polled · 0/540 req/min`)
+      await page.getByRole('combobox', { name: 'Add symbol' }).fill('agri:ZC1!')
+      await page.keyboard.press('Enter')
+      // Agriculture never streams (it has no quote endpoint): one polled symbol more.
+      await expect
+        .poll(() => words.textContent(), { timeout: 10_000 })
+        .toMatch(new RegExp(`^${streamed} streamed · 1 polled every ~\\d+ s · \\d+/540 req/min$`))
+    })
+  },
+)

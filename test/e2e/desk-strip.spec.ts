@@ -1,0 +1,154 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumOrSkip, launchChromium } from './chromium'
+import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { SCREENSHOTS } from './launch'
+import { watchPage } from './page-watch'
+
+const chromiumPath = chromiumOrSkip()
+
+const item = (page: Page, key: string) => page.locator(`li[data-key="${key}"][data-copy="0"]`)
+const lastOf = async (page: Page, key: string): Promise<string> =>
+  ((await item(page, key).locator('[data-field="last"]').textContent()) ?? '').trim()
+
+describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromium)', () => {
+  let env: HostUnderTest
+  let browser: Browser
+  let context: BrowserContext
+  let main: Page
+  let strip: Page
+  let stripUrl: string
+
+  beforeAll(async () => {
+    env = await startHostUnderTest()
+    browser = await launchChromium(chromiumPath as string)
+    context = await browser.newContext()
+    main = await context.newPage()
+    await main.setViewportSize({ width: 1280, height: 800 })
+    await main.goto(env.host.url)
+    await main.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    stripUrl = env.host.url.replace('/?token=', '/strip?token=')
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await env?.close()
+  })
+
+  it('shows nothing without the token: 403 like the app', async () => {
+    const bare = env.host.url.replace(/\/\?token=.*$/, '/strip')
+    expect((await fetch(bare)).status).toBe(403)
+    expect((await fetch(`${bare}?token=wrong`)).status).toBe(403)
+    const stranger = await browser.newPage()
+    const response = await stranger.goto(bare)
+    expect(response?.status()).toBe(403)
+    expect(await stranger.getByTestId('ticker-strip').count()).toBe(0)
+    await stranger.close()
+  })
+
+  it('ticks: one line of the active list, symbol, last and change %, without console errors', async () => {
+    strip = await context.newPage()
+    const watch = watchPage(strip)
+    await strip.setViewportSize({ width: 960, height: 40 })
+    await strip.goto(stripUrl)
+    const bar = strip.getByTestId('ticker-strip')
+    await expect
+      .poll(() => bar.getAttribute('aria-label'), { timeout: 20_000 })
+      .toBe('Ticker strip: Crypto')
+    const key = 'crypto:BTCUSDT'
+    await expect.poll(() => lastOf(strip, key), { timeout: 20_000 }).toMatch(/\d/)
+    expect(
+      ((await item(strip, key).locator('[data-field="changePercent"]').textContent()) ?? '').trim(),
+    ).toMatch(/%$/)
+    const first = await lastOf(strip, key)
+    // Hovering pauses the crawl; the price still ticks.
+    await expect.poll(() => lastOf(strip, key), { timeout: 20_000 }).not.toBe(first)
+    expect(watch.problems).toEqual([])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await strip.screenshot({ path: join(SCREENSHOTS, 'strip.png') })
+  })
+
+  it('crawls when the symbols do not fit, and pages under prefers-reduced-motion', async () => {
+    await strip.setViewportSize({ width: 420, height: 40 })
+    const bar = strip.getByTestId('ticker-strip')
+    await expect.poll(() => bar.getAttribute('data-motion')).toBe('scroll')
+    await expect
+      .poll(() =>
+        strip.evaluate(() => document.querySelector('.track')?.getAnimations().length ?? 0),
+      )
+      .toBe(1)
+    await strip.emulateMedia({ reducedMotion: 'reduce' })
+    await expect.poll(() => bar.getAttribute('data-motion')).toBe('page')
+    expect(
+      await strip.evaluate(() => document.querySelector('.track')?.getAnimations().length ?? 0),
+    ).toBe(0)
+    await strip.emulateMedia({ reducedMotion: 'no-preference' })
+  })
+
+  it('is driven by keyboard only: Shift+F10 opens its menu, arrows move, Enter picks, Escape closes', async () => {
+    await strip.setViewportSize({ width: 960, height: 40 })
+    await strip.keyboard.press('Tab')
+    await strip.keyboard.press('Shift+F10')
+    const menu = strip.getByRole('menu', { name: 'Strip menu' })
+    await menu.waitFor()
+    const focused = (): Promise<string> =>
+      strip.evaluate(() => document.activeElement?.textContent ?? '')
+    expect(await focused()).toBe('Active list')
+    await strip.keyboard.press('ArrowRight')
+    await strip.keyboard.press('ArrowRight')
+    expect(await focused()).toBe('Macro')
+    await strip.keyboard.press('Enter')
+    await expect.poll(() => env.app.settings.strip.watchlistId).toBe('macro')
+    await expect
+      .poll(() => strip.getByTestId('ticker-strip').getAttribute('aria-label'))
+      .toBe('Ticker strip: Macro')
+    expect(await menu.count()).toBe(0)
+    expect(await focused()).toBe('')
+    expect(await strip.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Strip menu',
+    )
+
+    await strip.keyboard.press('ContextMenu')
+    await menu.waitFor()
+    await strip.keyboard.press('End')
+    await strip.keyboard.press('ArrowLeft')
+    expect(await focused()).toBe('Page')
+    await strip.keyboard.press(' ')
+    await expect.poll(() => env.app.settings.strip.motion).toBe('page')
+    await strip.keyboard.press('ArrowLeft')
+    await strip.keyboard.press('ArrowLeft')
+    expect(await focused()).toBe('Fast')
+    await strip.keyboard.press(' ')
+    await expect.poll(() => env.app.settings.strip.speed).toBe('fast')
+    await strip.keyboard.press('Escape')
+    expect(await menu.count()).toBe(0)
+  })
+
+  it('turns pages every few seconds when paging', async () => {
+    await strip.setViewportSize({ width: 360, height: 40 })
+    const transform = (): Promise<string> =>
+      strip.evaluate(
+        () => (document.querySelector('.track') as HTMLElement | null)?.style.transform ?? '',
+      )
+    await expect.poll(transform, { timeout: 10_000 }).toMatch(/translateY\(-\d+px\)/)
+  })
+
+  it('opens a clicked symbol in the main window', async () => {
+    await strip.setViewportSize({ width: 1400, height: 40 })
+    await item(strip, 'fx:EURUSD').getByRole('button').click()
+    await expect
+      .poll(() => main.getByTestId('detail-view').locator('h2').textContent(), { timeout: 20_000 })
+      .toBe('fx:EURUSD')
+  })
+
+  it('remembers its list, speed and motion across a restart (settings)', async () => {
+    await env.restart()
+    expect(env.app.settings.strip).toMatchObject({
+      watchlistId: 'macro',
+      motion: 'page',
+      speed: 'fast',
+    })
+  })
+})
