@@ -43,7 +43,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/sim/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -52,6 +52,60 @@ export default tseslint.config(
           patterns: layer(
             ['**/app/*', '**/main/*', '**/web/*', '**/renderer/*', '**/cli/*', '**/preload/*'],
             'core, shared and sim sit below the app and the hosts.',
+          ),
+        },
+      ],
+    },
+  },
+  {
+    // The simulator plays the other side of the wire: its plan tables, intervals and errors are
+    // its own, so a wrong number in the client cannot pass a test (ARCHITECTURE: src/sim).
+    files: ['src/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan, { name: 'svelte', message: 'svelte belongs to src/renderer.' }],
+          patterns: layer(
+            [
+              '**/core/*',
+              '**/core/**',
+              '**/shared/*',
+              '**/shared/**',
+              '**/app/*',
+              '**/main/*',
+              '**/web/*',
+              '**/renderer/*',
+              '**/cli/*',
+              '**/preload/*',
+            ],
+            'the simulator imports nothing from the client; shared helpers live in src/util.',
+          ),
+        },
+      ],
+    },
+  },
+  {
+    // Clock and seeded random: below every layer, used by the client and the simulator alike.
+    files: ['src/util/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan, { name: 'svelte', message: 'svelte belongs to src/renderer.' }],
+          patterns: layer(
+            [
+              '**/core/*',
+              '**/shared/*',
+              '**/sim/*',
+              '**/app/*',
+              '**/main/*',
+              '**/web/*',
+              '**/renderer/*',
+              '**/cli/*',
+              '**/preload/*',
+            ],
+            'src/util sits below every layer and imports none of them.',
           ),
         },
       ],

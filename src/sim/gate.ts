@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock'
+import type { Clock } from '../util/clock'
 import type { FaultState, InjectedFailure } from './faults'
 import type { KeyMeters } from './limits'
 import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'

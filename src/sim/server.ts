@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { systemClock, type Clock } from '../core/clock'
+import { systemClock, type Clock } from '../util/clock'
 import { resolveDialect, type Dialect, type DialectName } from './dialects'
 import { requestIdOf, sendData, sendDenial } from './envelope'
 import { createFaultHooks, FaultState, type FaultHooks } from './faults'

@@ -1,14 +1,14 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { Clock, TimerHandle } from '../core/clock'
-import { PLAN_LIMITS } from '../shared/market'
+import type { Clock, TimerHandle } from '../util/clock'
 import { candleFrames, controlFrame, tickFrames, type Dialect, type TickPush } from './dialects'
 import type { FaultState } from './faults'
 import { injectedDenial, scopeDenial, type Denial, type Gate } from './gate'
 import { parseClientMessage } from './client-messages'
 import { findInstrument, type Instrument, type SimMarket } from './instruments'
 import { apiKeyFrom, type KeyRecord, type Scope } from './plans-and-keys'
+import { SIM_PLANS } from './plans'
 import type { PriceBook } from './price-walk'
 import { TickSource } from './tick-source'
 import { rejectUpgrade } from './envelope'
@@ -96,7 +96,7 @@ export class StreamHub {
   }
 
   private accept(ws: WebSocket, key: KeyRecord): void {
-    const cap = PLAN_LIMITS[key.plan].wsConnections
+    const cap = SIM_PLANS[key.plan].wsConnections
     const open = [...this.peers].filter((p) => p.key.key === key.key).length
     if (open >= cap) {
       ws.send(
@@ -176,7 +176,7 @@ export class StreamHub {
     }
     const known = wanted.filter((s) => !unknown.includes(s))
     const fresh = known.filter((s) => !peer.subs.has(`${market}:${s}`))
-    const cap = PLAN_LIMITS[peer.key.plan].wsSymbols
+    const cap = SIM_PLANS[peer.key.plan].wsSymbols
     const used = [...this.peers]
       .filter((p) => p.key.key === peer.key.key)
       .reduce((n, p) => n + p.subs.size, 0)
