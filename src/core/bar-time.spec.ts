@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { parseBars, toEpochMs } from './bar-time'
+import { bucketStart } from '../shared/intervals'
+import { INTERVALS } from '../shared/quote'
+import { parseBars, quoteTime, toEpochMs } from './bar-time'
+import { CandleBuilder } from './candle-builder'
+import { parseFrame } from './push-parser'
 import { klineRoute, pollRoute, quoteRoute } from './market-routes'
 import { parseTickerQuotes } from './ticker-quote'
 
@@ -75,6 +79,43 @@ describe('bar-time', () => {
     ])
     expect(skipped).toBe(5)
     expect(parseBars('nope', '1m')).toEqual({ bars: [], skipped: 0 })
+  })
+})
+
+describe('one bar rule for REST bars, pushed candles and bars built from ticks', () => {
+  it.each(INTERVALS)('a %s bar without a close closes at the same instant on every path', (iv) => {
+    const openTime = bucketStart(iv, T)
+    const bar = { open: 1, high: 2, low: 0.5, close: 1.5, volume: 3 }
+    const rest = parseBars([{ openTime, ...bar }], iv).bars[0]?.closeTime
+    const [pushed] = parseFrame(
+      JSON.stringify({ type: 'candle', symbol: 'X', interval: iv, openTime, ...bar }),
+      T + 60_000,
+    )
+    const builder = new CandleBuilder()
+    builder.add('crypto:X', openTime, 1)
+    const built = builder.bars('crypto:X', iv, 1)[0]?.closeTime
+    expect(pushed).toMatchObject({ kind: 'candle', interval: iv })
+    expect(pushed?.kind === 'candle' ? pushed.bar.closeTime : null).toBe(rest)
+    expect(built).toBe(rest)
+    expect(rest).toBeGreaterThan(openTime)
+  })
+
+  it("closes a pushed monthly candle at the month's end, not at its open", () => {
+    const open = Date.UTC(2025, 11, 1)
+    const [f] = parseFrame(
+      JSON.stringify({ e: 'kline', s: 'X', k: { t: open, i: '1M', o: 1, h: 1, l: 1, c: 1 } }),
+      T,
+    )
+    expect(f).toMatchObject({ interval: '1mo', bar: { closeTime: Date.UTC(2026, 0, 1) - 1 } })
+  })
+})
+
+describe('quote time', () => {
+  it('never dates a quote after it was received (a window closing at the end of the day)', () => {
+    const endOfDay = Date.UTC(2026, 0, 5, 23, 59, 59, 999)
+    expect(quoteTime(endOfDay, T)).toBe(T)
+    expect(quoteTime(T - 5_000, T)).toBe(T - 5_000)
+    expect(quoteTime('soon', T)).toBeNull()
   })
 })
 

@@ -258,7 +258,9 @@ export class MarketEngine {
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
     stream.on('tick', (u) => this.planner.noteTick(this.ingest(u).key))
-    stream.on('candle', (c) => this.candles.merge(symbolKey(c.market, c.symbol), [c.bar]))
+    stream.on('candle', (c) =>
+      this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
+    )
     stream.on('state', (s) => this.onStreamState(s))
     stream.on('open', () => {
       this.lastError = null

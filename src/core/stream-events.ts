@@ -1,6 +1,6 @@
 import type WebSocket from 'ws'
 import type { Market } from '../shared/market'
-import type { Bar } from '../shared/quote'
+import type { Bar, Interval } from '../shared/quote'
 import type { StreamState } from '../shared/status'
 import type { Clock } from './clock'
 import type { TickdeskError } from './errors'
@@ -36,7 +36,8 @@ export interface StreamClientOptions {
 export interface StreamCandle {
   market: Market
   symbol: string
-  interval: string
+  /** Normalised; null when the push named no interval we know. */
+  interval: Interval | null
   bar: Bar
 }
 export interface StreamSymbolError {
