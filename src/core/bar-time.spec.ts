@@ -137,6 +137,7 @@ describe('ticker-quote', () => {
         7,
       ],
       'usdt-futures',
+      T + 1_000,
     )
     expect(skipped).toBe(3)
     expect(updates).toEqual([
@@ -151,13 +152,17 @@ describe('ticker-quote', () => {
   })
 
   it('leaves change empty for the store to derive and ts null without closeTime', () => {
-    const [u] = parseTickerQuotes([{ symbol: 'EURUSD', last: 1.08, prevClose: 1.07 }], 'fx').updates
+    const [u] = parseTickerQuotes(
+      [{ symbol: 'EURUSD', last: 1.08, prevClose: 1.07 }],
+      'fx',
+      T,
+    ).updates
     expect(u?.fields.change).toBeUndefined()
     expect(u?.ts).toBeNull()
   })
 
   it('rejects a payload that is not a list as BAD_RESPONSE', () => {
-    expect(() => parseTickerQuotes('oops', 'crypto')).toThrow(
+    expect(() => parseTickerQuotes('oops', 'crypto', T)).toThrow(
       expect.objectContaining({ code: 'BAD_RESPONSE' }),
     )
   })

@@ -288,7 +288,7 @@ export class QuotePoller {
     const bySymbol = new Map<string, Tracked[]>()
     for (const t of refs) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), t])
     const out: QuoteUpdate[] = []
-    for (const u of parseTickerQuotes(data, first.market).updates) {
+    for (const u of parseTickerQuotes(data, first.market, this.clock.now()).updates) {
       // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
       const owners = bySymbol.get(u.symbol) ?? (refs.length === 1 ? refs : [])
       for (const t of owners) out.push({ ...u, market: t.market, symbol: t.symbol })

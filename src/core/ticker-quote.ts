@@ -1,5 +1,5 @@
 import type { Market } from '../shared/market'
-import { parseBars, toEpochMs } from './bar-time'
+import { parseBars, quoteTime } from './bar-time'
 import { TickdeskError } from './errors'
 import { pickQuoteFields, type QuoteUpdate } from './quote-fields'
 
@@ -11,11 +11,16 @@ export interface ParsedTickerQuotes {
 
 /**
  * An untrusted TickerQuote array (spec: TickerQuote) to QuoteUpdate[]. Numbers may arrive as
- * strings; unknown fields are ignored; ts comes from closeTime (seconds or ms) or is null so the
- * store uses receive time. Computes nothing: the QuoteStore derives change/changePercent from
+ * strings; unknown fields are ignored; ts comes from closeTime (any unit bar-time.ts reads), capped
+ * at `receivedAt` because closeTime is the window's close, which may lie ahead (a window closing at
+ * the end of the day); null when absent, so the store uses receive time. Computes nothing: the QuoteStore derives change/changePercent from
  * prevClose when they are missing. A payload that is not a list at all is BAD_RESPONSE.
  */
-export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuotes {
+export function parseTickerQuotes(
+  raw: unknown,
+  market: Market,
+  receivedAt: number,
+): ParsedTickerQuotes {
   const list = asList(raw)
   if (!list) {
     throw new TickdeskError({
@@ -40,7 +45,7 @@ export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuo
       market,
       symbol,
       fields: pickQuoteFields(r),
-      ts: toEpochMs(r.closeTime),
+      ts: quoteTime(r.closeTime, receivedAt),
       source: 'poll',
     })
   }

@@ -1,3 +1,4 @@
+import { quoteCloseTime, type ServiceBehaviour } from './behaviour'
 import type { Dialect } from './dialects'
 import { formatBar } from './dialects'
 import { findInMarkets, type Instrument, type SimMarket } from './instruments'
@@ -14,6 +15,7 @@ import type { PriceBook } from './price-walk'
 export interface RouteContext {
   book: PriceBook
   dialect: Dialect
+  behaviour: ServiceBehaviour
   seed: number
   now: number
 }
@@ -95,8 +97,9 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
       }
       // One bad symbol fails the whole request: a single envelope carries a single error.
       if (unknown.length > 0) return bad('UNKNOWN_SYMBOL', `unknown symbol: ${unknown.join(',')}`)
+      const closeTime = quoteCloseTime(ctx.behaviour, ctx.now)
       const data = found.map((inst) => {
-        const quote = ctx.book.step(inst, ctx.now)
+        const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
         return spec.withMarket ? { ...quote, market: inst.market } : quote
       })
       return { ok: true, data }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { systemClock, type Clock } from '../util/clock'
+import { resolveBehaviour, type ServiceBehaviour } from './behaviour'
 import { resolveDialect, type Dialect, type DialectName } from './dialects'
 import { requestIdOf, sendData, sendDenial } from './envelope'
 import { createFaultHooks, FaultState, type FaultHooks } from './faults'
@@ -28,6 +29,8 @@ export interface SimOptions {
   clock?: Clock
   /** How often candle pushes are sent; default 60_000 (once per minute). */
   candleEveryMs?: number
+  /** Readings of the spec where it is silent (behaviour.ts); default: DEFAULT_BEHAVIOUR. */
+  behaviour?: Partial<ServiceBehaviour>
 }
 
 export interface SimServer {
@@ -45,6 +48,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const clock = options.clock ?? systemClock
   const seed = options.seed ?? 1
   const dialect = resolveDialect(options.dialect)
+  const behaviour = resolveBehaviour(options.behaviour)
   const book = new PriceBook(seed)
   const stats = new StatsCounter()
   const faults = new FaultState(clock)
@@ -94,7 +98,13 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
       if (!admission.ok) denial = admission.denial
     }
     if (!denial) {
-      const result = route.handle(url.searchParams, { book, dialect, seed, now: clock.now() })
+      const result = route.handle(url.searchParams, {
+        book,
+        dialect,
+        behaviour,
+        seed,
+        now: clock.now(),
+      })
       if (result.ok) {
         sendData(res, requestId, result.data)
         return

@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { FakeClock } from '../util/clock'
+import { startSimulator, type SimServer } from './index'
+import { getJson } from './spec-client'
+
+/** The switches of behaviour.ts, each seen from the wire. */
+
+let sim: SimServer | null = null
+afterEach(async () => {
+  await sim?.close()
+  sim = null
+})
+
+type Body = { succ: boolean; code?: string; data: Array<Record<string, unknown>> }
+
+describe('simulator behaviour switches', () => {
+  it('end-of-day closeTime: quotes carry the close of the UTC day, not the snapshot time', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 5, 14, 30))
+    sim = await startSimulator({ clock, behaviour: { quoteCloseTime: 'end-of-day' } })
+    const r = await getJson(sim.url, '/api/v1/market/quote?symbols=EURUSD', sim.keys.pro)
+    expect((r.body as Body).data[0]?.closeTime).toBe(Date.UTC(2026, 0, 6) - 1)
+    await sim.close()
+    sim = await startSimulator({ clock })
+    const d = await getJson(sim.url, '/api/v1/market/quote?symbols=EURUSD', sim.keys.pro)
+    expect((d.body as Body).data[0]?.closeTime).toBe(clock.now())
+  })
+})

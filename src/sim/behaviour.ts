@@ -1,0 +1,54 @@
+/**
+ * Where the interface is silent, real services differ. Each switch plays one reading of the spec,
+ * so the client is tested against every reading instead of sharing one guess with the simulator.
+ * Defaults keep the simulator's historical behaviour.
+ */
+export interface ServiceBehaviour {
+  /**
+   * spec: Events, "Client messages other than subscribe (for example unsubscribe): not shown".
+   * true: unsubscribe is acknowledged but nothing is removed; pushes for those symbols go on.
+   */
+  ignoresUnsubscribe: boolean
+  /**
+   * spec: Limits lists a per-key symbol cap but Errors names only WS_CONN_LIMIT. 'listed': the
+   * error frame names the refused symbols; 'unlisted': code and message only.
+   */
+  symbolCapError: 'listed' | 'unlisted'
+  /** spec: Errors, "code (optional)". true: market-scope 403s come without a code. */
+  forbiddenWithoutCode: boolean
+  /**
+   * spec: Listed endpoints, the multi-market quote covers commodities (agriculture is one, per
+   * What the service does). true: it quotes agri symbols; false: it rejects them (UNKNOWN_SYMBOL).
+   */
+  agriOnMultiQuote: boolean
+  /**
+   * spec: TickerQuote, "openTime, closeTime: window open and close time". 'snapshot': closeTime is
+   * the time of the snapshot; 'end-of-day': the window's close at the end of the UTC day.
+   */
+  quoteCloseTime: 'snapshot' | 'end-of-day'
+  /**
+   * spec: Errors, "On 429 the client must honor the Retry-After header". false: a daily quota
+   * 429 comes without Retry-After (the reset time is "not shown").
+   */
+  quotaRetryAfter: boolean
+}
+
+export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
+  ignoresUnsubscribe: false,
+  symbolCapError: 'listed',
+  forbiddenWithoutCode: false,
+  agriOnMultiQuote: true,
+  quoteCloseTime: 'snapshot',
+  quotaRetryAfter: true,
+}
+
+export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): ServiceBehaviour {
+  return { ...DEFAULT_BEHAVIOUR, ...b }
+}
+
+const DAY_MS = 86_400_000
+
+/** The closeTime a quote carries under this behaviour. */
+export function quoteCloseTime(b: ServiceBehaviour, now: number): number {
+  return b.quoteCloseTime === 'end-of-day' ? Math.floor(now / DAY_MS) * DAY_MS + DAY_MS - 1 : now
+}
