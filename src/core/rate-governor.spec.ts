@@ -162,7 +162,7 @@ describe('RateGovernor policy', () => {
     expect(g.delayFor('rest')).toBe(0)
   })
 
-  it('stops REST until the next UTC midnight on DAILY_LIMIT_EXCEEDED without Retry-After but allows handshakes', async () => {
+  it('stops REST and handshakes until the next UTC midnight on DAILY_LIMIT_EXCEEDED without Retry-After', async () => {
     const { g, clock } = governor(600)
     g.report({ ok: false, error: err(429, 'DAILY_LIMIT_EXCEEDED') })
     const midnight = Date.UTC(2026, 0, 6)
@@ -171,12 +171,15 @@ describe('RateGovernor policy', () => {
       code: 'DAILY_LIMIT_EXCEEDED',
       retryAt: midnight,
     })
-    expect(g.snapshot().message).toMatch(/stream keeps running/)
+    expect(g.snapshot().message).toContain('2026-01-06T00:00:00.000Z')
+    expect(g.snapshot().message).toMatch(/open stream keeps running/)
     expect(g.delayFor('rest')).toBe(midnight - clock.now())
-    expect(g.tryAcquire('handshake')).toBe(true)
+    expect(g.delayFor('handshake')).toBe(midnight - clock.now())
+    expect(g.tryAcquire('handshake')).toBe(false)
     await expect(g.acquire('rest')).rejects.toMatchObject({ code: 'DAILY_LIMIT_EXCEEDED' })
     clock.advance(midnight - clock.now())
     expect(g.tryAcquire('rest')).toBe(true)
+    expect(g.tryAcquire('handshake')).toBe(true)
   })
 
   it('stops REST until the first of next month UTC on MONTHLY_LIMIT_EXCEEDED, or Retry-After when given', () => {

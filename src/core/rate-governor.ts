@@ -14,9 +14,10 @@ import { fullJitterDelay, type Random } from './random'
  *   stopped  401 (code UNAUTHORIZED, retryAt null: nothing is sent until resetAuth()), or an
  *            account-wide 403 NO_SUBSCRIPTION / SUBSCRIPTION_EXPIRED / IP_DENIED / GEO_DENIED
  *            (retryAt = now + 15 min: one recheck then, never sooner). Blocks rest and handshake.
- *   quota    429 DAILY_/MONTHLY_LIMIT_EXCEEDED: REST blocked until Retry-After, else the next UTC
- *            midnight (daily) or the first of next month UTC (monthly). Handshakes stay allowed so
- *            a dropped stream can come back; the service will refuse it if it meters them too.
+ *   quota    429 DAILY_/MONTHLY_LIMIT_EXCEEDED: REST and handshakes blocked until Retry-After,
+ *            else the next UTC midnight (daily) or the first of next month UTC (monthly): the
+ *            handshake counts against the quota too (spec: Limits), so a dropped stream waits for
+ *            the reset like REST does. An open stream keeps running (pushes are not metered).
  *   paused   any other 429: one global pause of rest and handshake for Retry-After (seconds or
  *            HTTP date), without it exponential backoff with full jitter (1 s base, 60 s cap).
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
@@ -118,8 +119,8 @@ export class RateGovernor {
   }
 
   /**
-   * Waits on the clock for a slot. Rejects at once with the blocking code when stopped, or for
-   * REST while the quota is exhausted (waiting hours would hang a chart), and when signal aborts.
+   * Waits on the clock for a slot. Rejects at once with the blocking code when stopped or while
+   * the quota is exhausted (waiting hours would hang a chart), and when signal aborts.
    */
   acquire(kind: RequestKind, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -138,7 +139,7 @@ export class RateGovernor {
         timer = null
         if (signal?.aborted) return onAbort()
         this.expire()
-        if (this.state === 'stopped' || (this.state === 'quota' && kind === 'rest')) {
+        if (this.state === 'stopped' || this.state === 'quota') {
           return finish(this.blockedError())
         }
         if (this.tryAcquire(kind)) return finish(null)
@@ -181,11 +182,12 @@ export class RateGovernor {
     } else if (QUOTA_429.has(code)) {
       const until = now + (e.retryAfterMs ?? nextQuotaReset(code, now) - now)
       const which = code === 'MONTHLY_LIMIT_EXCEEDED' ? 'Monthly' : 'Daily'
+      const reset = e.retryAfterMs === null ? " (no Retry-After: the quota period's UTC reset)" : ''
       this.enter(
         'quota',
         code,
         until,
-        `${which} quota exceeded: REST calls stop until ${new Date(until).toISOString()}; the stream keeps running.`,
+        `${which} quota exceeded: no requests and no stream reconnects until ${new Date(until).toISOString()}${reset}; an open stream keeps running.`,
       )
     } else if (e.status === 429) {
       const wait =
@@ -257,8 +259,8 @@ export class RateGovernor {
     switch (this.state) {
       case 'stopped':
       case 'paused':
-        return left
       case 'quota':
+        return left
       case 'backoff':
         return kind === 'rest' ? left : 0
     }
@@ -286,18 +288,24 @@ export class RateGovernor {
     this.code = code
     this.retryAt = retryAt
     this.message = message
+    this.armExpiry()
+    this.changed(true)
+  }
+
+  /** One timer to the end of the current block; re-armed if it fires early (long waits). */
+  private armExpiry(): void {
     this.clock.clearTimeout(this.expiryTimer)
     this.expiryTimer = null
-    if (retryAt !== null) {
-      this.expiryTimer = this.clock.setTimeout(
-        () => {
-          this.expiryTimer = null
-          this.expire()
-        },
-        Math.max(0, retryAt - this.clock.now()),
-      )
-    }
-    this.changed(true)
+    const retryAt = this.retryAt
+    if (retryAt === null) return
+    this.expiryTimer = this.clock.setTimeout(
+      () => {
+        this.expiryTimer = null
+        if (this.clock.now() < retryAt && this.retryAt === retryAt) this.armExpiry()
+        else this.expire()
+      },
+      Math.max(0, retryAt - this.clock.now()),
+    )
   }
 
   private expire(): void {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
-import { startSimulator, type SimServer } from './index'
+import { QUOTA_LIMITED_DAILY, startSimulator, type SimServer } from './index'
 import { getJson } from './spec-client'
 
 /** The switches of behaviour.ts, each seen from the wire. */
@@ -23,5 +23,19 @@ describe('simulator behaviour switches', () => {
     sim = await startSimulator({ clock })
     const d = await getJson(sim.url, '/api/v1/market/quote?symbols=EURUSD', sim.keys.pro)
     expect((d.body as Body).data[0]?.closeTime).toBe(clock.now())
+  })
+
+  it('quota without Retry-After: a daily-quota 429 does not say when the quota resets', async () => {
+    for (const quotaRetryAfter of [true, false]) {
+      sim = await startSimulator({ behaviour: { quotaRetryAfter } })
+      const path = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
+      for (let i = 0; i < QUOTA_LIMITED_DAILY; i++)
+        await getJson(sim.url, path, sim.keys.quotaLimited)
+      const r = await getJson(sim.url, path, sim.keys.quotaLimited)
+      expect([r.status, (r.body as Body).code]).toEqual([429, 'DAILY_LIMIT_EXCEEDED'])
+      expect(r.headers.has('retry-after')).toBe(quotaRetryAfter)
+      await sim.close()
+      sim = null
+    }
   })
 })

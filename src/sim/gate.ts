@@ -1,4 +1,5 @@
 import type { Clock } from '../util/clock'
+import type { ServiceBehaviour } from './behaviour'
 import type { FaultState, InjectedFailure } from './faults'
 import type { KeyMeters } from './limits'
 import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
@@ -44,6 +45,7 @@ export class Gate {
     private readonly meters: KeyMeters,
     private readonly faults: FaultState,
     private readonly clock: Clock,
+    private readonly behaviour: ServiceBehaviour,
   ) {}
 
   /** scope null: checked later (stream subscriptions name their market after the handshake). */
@@ -65,13 +67,15 @@ export class Gate {
     }
     const limited = this.meters.admit(record, this.clock.now())
     if (limited) {
+      // The quota's reset time is "not shown" (spec: Limits); some services do not say it.
+      const silent = limited.code === 'DAILY_LIMIT_EXCEEDED' && !this.behaviour.quotaRetryAfter
       return {
         ok: false,
         denial: {
           status: 429,
           code: limited.code,
           message: limited.message,
-          retryAfterSec: limited.retryAfterSec,
+          retryAfterSec: silent ? undefined : limited.retryAfterSec,
         },
       }
     }

@@ -52,7 +52,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const book = new PriceBook(seed)
   const stats = new StatsCounter()
   const faults = new FaultState(clock)
-  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock)
+  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock, behaviour)
   const hub = new StreamHub({
     book,
     dialect,

@@ -10,10 +10,17 @@ export interface Clock {
   clearTimeout(handle: TimerHandle | null | undefined): void
 }
 
+/**
+ * Node fires a timer longer than 2^31 - 1 ms (24.8 days) after 1 ms instead. Waits that long are
+ * real (a monthly quota resets weeks away): the timer fires early, at the cap, and every caller
+ * re-checks its deadline when its timer fires.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms)
+    const t = setTimeout(fn, Math.min(ms, MAX_TIMER_MS))
     // Timers never keep a CLI or test process alive on their own.
     if (typeof t === 'object' && 'unref' in t) t.unref()
     return t

@@ -35,3 +35,37 @@ describe('service readings', () => {
     }
   })
 })
+
+describe('quota without Retry-After', () => {
+  it('sends no handshake until the quota resets, says when, and comes back after the reset', async () => {
+    s = await startSession({
+      plan: 'free',
+      key: (sim) => sim.keys.quotaLimited,
+      symbols: ['crypto:BTCUSDT', 'fx:EURUSD'],
+      sim: { behaviour: { quotaRetryAfter: false } },
+    })
+    const session = s
+    expect(await session.until(() => session.engine.status().state === 'live')).toBe(true)
+    // Spend the rest of the day's quota from elsewhere (another app on the same key).
+    const spend = `${session.sim.url}/api/v1/market/crypto/quote?symbols=BTCUSDT`
+    const headers = { 'X-API-Key': session.sim.keys.quotaLimited }
+    while ((await fetch(spend, { headers })).status !== 429);
+    session.engine.checkHealth()
+    const exhausted = await session.until(
+      () => session.engine.status().code === 'DAILY_LIMIT_EXCEEDED',
+      60_000,
+    )
+    expect(exhausted).toBe(true)
+    const midnight = Date.UTC(2026, 0, 6)
+    expect(session.engine.status()).toMatchObject({ state: 'paused', retryAt: midnight })
+    expect(session.engine.status().message).toContain(new Date(midnight).toISOString())
+    // The stream drops: pushes were free, a new handshake is not (spec: Limits).
+    const handshakes = session.sim.stats().wsHandshakes
+    session.sim.faults.dropSockets()
+    await session.run(30 * 60_000, 5_000)
+    expect(session.sim.stats().wsHandshakes).toBe(handshakes)
+    expect(session.engine.status().retryAt).toBe(midnight)
+    await session.run(midnight - session.clock.now() + 60_000, 60_000)
+    expect(await session.until(() => session.engine.status().state === 'live', 60_000)).toBe(true)
+  })
+})
