@@ -4,7 +4,7 @@ import { INTERVALS } from '../shared/quote'
 import { parseBars, quoteTime, toEpochMs } from './bar-time'
 import { CandleBuilder } from './candle-builder'
 import { parseFrame } from './push-parser'
-import { klineRoute, pollRoute, quoteRoute } from './market-routes'
+import { AGRI_FALLBACK, klineRoute, quoteRoute } from './market-routes'
 import { parseTickerQuotes } from './ticker-quote'
 
 const T = Date.UTC(2026, 0, 5, 14, 0) // 1_767_621_600_000
@@ -172,14 +172,11 @@ describe('market-routes', () => {
   it('routes quotes and klines per the spec', () => {
     expect(quoteRoute('crypto')?.path).toBe('/api/v1/market/crypto/quote')
     expect(quoteRoute('usdt-futures')?.path).toBe('/api/v1/market/futures/quote')
-    for (const m of ['futures', 'fx', 'commodity', 'cn', 'hk', 'index'] as const) {
+    // Agriculture is a commodity: the multi-market quote; its kline is the fallback.
+    for (const m of ['futures', 'fx', 'commodity', 'cn', 'hk', 'index', 'agri'] as const) {
       expect(quoteRoute(m)).toEqual({ path: '/api/v1/market/quote', family: 'multi' })
     }
-    expect(quoteRoute('agri')).toBeNull()
-    expect(pollRoute('agri')).toEqual({
-      route: { path: '/api/v1/market/agri/kline', family: 'agri-kline' },
-      agri: true,
-    })
+    expect(AGRI_FALLBACK).toEqual({ path: '/api/v1/market/agri/kline', family: 'agri-kline' })
     expect(klineRoute('futures')?.path).toBe('/api/v1/market/tv-futures/kline')
     expect(klineRoute('crypto')).toBeNull()
   })

@@ -43,9 +43,9 @@ const PROBES: Record<EndpointFamily, { symbol: string; label: string }> = {
   'agri-kline': { symbol: 'ZC1!', label: 'agricultural candles' },
 }
 const PATHS: Record<EndpointFamily, { path: string; kline: boolean }> = {
-  crypto: { path: quoteRoute('crypto')?.path ?? '', kline: false },
-  'usdt-futures': { path: quoteRoute('usdt-futures')?.path ?? '', kline: false },
-  multi: { path: quoteRoute('fx')?.path ?? '', kline: false },
+  crypto: { path: quoteRoute('crypto').path, kline: false },
+  'usdt-futures': { path: quoteRoute('usdt-futures').path, kline: false },
+  multi: { path: quoteRoute('fx').path, kline: false },
   'futures-kline': { path: klineRoute('futures')?.path ?? '', kline: true },
   'agri-kline': { path: klineRoute('agri')?.path ?? '', kline: true },
 }

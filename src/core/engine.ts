@@ -20,7 +20,7 @@ import type { EngineConfig } from './engine-config'
 import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
-import { klineRoute, quoteRoute } from './market-routes'
+import { klineRoute } from './market-routes'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
@@ -136,13 +136,6 @@ export class MarketEngine {
     const entry = this.watched.get(canonical)
     if (entry) entry.refs += 1
     else this.watched.set(canonical, { refs: 1, priority, order: this.order++ })
-    if (!quoteRoute(ref.market) && !klineRoute(ref.market)) {
-      this.setSymbolStatus({
-        key: canonical,
-        code: 'NOT_SUPPORTED',
-        message: `No endpoint serves ${ref.market} quotes`,
-      })
-    }
     this.replan()
     let released = false
     return () => {
@@ -155,6 +148,7 @@ export class MarketEngine {
         this.watched.delete(canonical)
         this.statuses.delete(canonical)
         this.snapshotted.delete(canonical)
+        this.poller.forget(canonical)
         this.replan()
       }
     }

@@ -46,6 +46,7 @@ describe('REST side against the simulator', () => {
       await until(
         () =>
           statuses.includes('crypto:NOSUCHUSDT=UNKNOWN_SYMBOL') &&
+          statuses.includes('crypto:BTCUSDT=OK') &&
           updates.some((u) => u.market === 'agri'),
         5_000,
       )

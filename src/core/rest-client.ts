@@ -181,8 +181,12 @@ function parseEnvelope(text: string): Envelope | null {
   }
 }
 
-/** Status-class codes when the body names none (a proxy's HTML 502, a bare 429 …). */
+/**
+ * Status-class codes when the body names none (a proxy's HTML 502, a bare 429 …). A 403 is a
+ * refusal whatever its body: FORBIDDEN, not a transport failure to retry at once.
+ */
 function fallbackCode(status: number, wasEnvelope: boolean): string {
+  if (status === 403) return 'FORBIDDEN'
   if (status === 429) return 'RATE_LIMIT_EXCEEDED'
   if (status >= 500) return 'UPSTREAM_UNAVAILABLE'
   if (status >= 200 && status < 300) return 'BAD_RESPONSE'

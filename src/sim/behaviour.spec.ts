@@ -38,4 +38,28 @@ describe('simulator behaviour switches', () => {
       sim = null
     }
   })
+
+  it('agri on the multi-market quote: served, or refused as UNKNOWN_SYMBOL', async () => {
+    sim = await startSimulator({ behaviour: { agriOnMultiQuote: false } })
+    const path = '/api/v1/market/quote?symbols=ZC1!'
+    const off = await getJson(sim.url, path, sim.keys.pro)
+    expect([off.status, (off.body as Body).code]).toEqual([400, 'UNKNOWN_SYMBOL'])
+    await sim.close()
+    sim = await startSimulator()
+    const on = await getJson(sim.url, path, sim.keys.pro)
+    expect((on.body as Body).data[0]).toMatchObject({ symbol: 'ZC1!', market: 'agri' })
+  })
+
+  it("403 without a code: a market outside the key's scope is refused with an envelope but no code", async () => {
+    sim = await startSimulator({ behaviour: { forbiddenWithoutCode: true } })
+    const r = await getJson(sim.url, '/api/v1/market/quote?symbols=EURUSD', sim.keys.cryptoOnly)
+    expect(r.status).toBe(403)
+    expect(r.body).toEqual({ succ: false, data: null, msg: expect.any(String) })
+  })
+
+  it('refusals name the symbols, or only say what went wrong', async () => {
+    sim = await startSimulator({ behaviour: { refusalNamesSymbols: false } })
+    const r = await getJson(sim.url, '/api/v1/market/quote?symbols=EURUSD,ZZZNOPE', sim.keys.pro)
+    expect(r.body).toMatchObject({ code: 'UNKNOWN_SYMBOL', msg: 'unknown symbol' })
+  })
 })

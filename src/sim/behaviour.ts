@@ -14,7 +14,10 @@ export interface ServiceBehaviour {
    * error frame names the refused symbols; 'unlisted': code and message only.
    */
   symbolCapError: 'listed' | 'unlisted'
-  /** spec: Errors, "code (optional)". true: market-scope 403s come without a code. */
+  /**
+   * spec: Errors, "code (optional)". true: REST 403s for a market outside the key's scope come
+   * as an envelope without a code (stream subscribe errors keep theirs).
+   */
   forbiddenWithoutCode: boolean
   /**
    * spec: Listed endpoints, the multi-market quote covers commodities (agriculture is one, per
@@ -31,6 +34,11 @@ export interface ServiceBehaviour {
    * 429 comes without Retry-After (the reset time is "not shown").
    */
   quotaRetryAfter: boolean
+  /**
+   * spec: Response envelope, msg is "optional; human-readable". true: a 400 UNKNOWN_SYMBOL or
+   * INVALID_SYMBOL names the refused symbols in msg; false: msg says only what went wrong.
+   */
+  refusalNamesSymbols: boolean
 }
 
 export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
@@ -40,6 +48,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
   agriOnMultiQuote: true,
   quoteCloseTime: 'snapshot',
   quotaRetryAfter: true,
+  refusalNamesSymbols: true,
 }
 
 export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): ServiceBehaviour {

@@ -12,7 +12,8 @@ import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
 
 export interface Denial {
   status: number
-  code: string
+  /** '' sends a bare non-JSON body (a proxy's page); null an envelope without a code. */
+  code: string | null
   message: string
   /** Delta-seconds, or (injected faults only) any Retry-After text such as an HTTP date. */
   retryAfterSec?: number | string | undefined
@@ -63,6 +64,9 @@ export class Gate {
     }
     if (scope !== null) {
       const denied = scopeDenial(record, scope)
+      // The envelope's code is optional (spec: Errors): some services send the 403 without one.
+      if (denied && this.behaviour.forbiddenWithoutCode)
+        return { ok: false, denial: { ...denied, code: null } }
       if (denied) return { ok: false, denial: denied }
     }
     const limited = this.meters.admit(record, this.clock.now())

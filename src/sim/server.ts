@@ -89,6 +89,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     }
     const key = apiKeyFrom(req.headers, null)
     stats.request('rest', key)
+    stats.asked(url.pathname, url.searchParams)
     const wait = faults.takeDelay()
     if (wait > 0) await delay(wait)
     const injected = faults.takeFailure(url.pathname, false)

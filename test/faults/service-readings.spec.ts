@@ -69,3 +69,56 @@ describe('quota without Retry-After', () => {
     expect(await session.until(() => session.engine.status().state === 'live', 60_000)).toBe(true)
   })
 })
+
+describe('403 without a code', () => {
+  it('asks a refused market again only after 15 min, like the stream after a 403, and says so', async () => {
+    s = await startSession({
+      plan: 'pro',
+      key: (sim) => sim.keys.cryptoOnly,
+      symbols: ['crypto:BTCUSDT', 'fx:EURUSD'],
+      sim: { behaviour: { forbiddenWithoutCode: true } },
+    })
+    const session = s
+    session.sim.faults.silence(30 * 60_000)
+    await session.run(10 * 60_000, 1_000)
+    const stats = session.sim.stats()
+    expect(stats.symbolAsks.EURUSD).toBeLessThanOrEqual(2)
+    expect(stats.symbolAsks.BTCUSDT).toBeGreaterThan(50)
+    expect(session.engine.symbolStatuses()).toContainEqual({
+      key: 'fx:EURUSD',
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/403.*15 min/),
+    })
+    expect(session.engine.status().state).not.toBe('stopped')
+    await session.run(6 * 60_000, 1_000)
+    expect(session.sim.stats().symbolAsks.EURUSD).toBe((stats.symbolAsks.EURUSD ?? 0) + 1)
+  })
+})
+
+describe('agriculture on the multi-market quote', () => {
+  it.each([
+    ['serves it', true],
+    ['refuses it', false],
+  ])(
+    'shows agri prices when the multi-market quote %s, kline calls only for the refused',
+    async (_n, agriOnMultiQuote) => {
+      s = await startSession({
+        plan: 'free',
+        key: (sim) => sim.keys.free,
+        symbols: ['agri:ZC1!', 'agri:ZS1!', 'fx:EURUSD'],
+        sim: { behaviour: { agriOnMultiQuote } },
+      })
+      const session = s
+      const shown = await session.until(
+        () => ['agri:ZC1!', 'agri:ZS1!'].every((k) => session.engine.quotes.get(k)?.last != null),
+        10_000,
+      )
+      expect(shown).toBe(true)
+      await session.run(3 * 60_000, 1_000)
+      const klines = session.sim.stats().byPath['/api/v1/market/agri/kline'] ?? 0
+      if (agriOnMultiQuote) expect(klines).toBe(0)
+      else expect(klines).toBeLessThanOrEqual(2 * 4)
+      expect(session.engine.symbolStatuses().filter((st) => st.code !== 'OK')).toEqual([])
+    },
+  )
+})
