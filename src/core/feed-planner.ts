@@ -1,12 +1,15 @@
 import type { Market, SymbolKey } from '../shared/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
 import type { Clock, TimerHandle } from './clock'
+import { fewerPollCalls } from './slot-swaps'
 
 /**
  * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.
  *
  * The plan's WebSocket symbol cap (spec: Limits, "WebSocket caps") is the scarce resource, so
- * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order).
+ * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order, except
+ * that within the last tier a whole endpoint family may take slots to save a REST call per poll
+ * round: slot-swaps.ts).
  * A streamed symbol that gets no push within `silentAfterMs` of getting its slot is demoted to
  * polling for DEMOTION_MEMORY_MS and its slot goes to the next candidate: the service may
  * accept a subscription and never push (spec: Events, push shapes "not shown"), and a silent
@@ -135,17 +138,21 @@ export class FeedPlanner {
       }
     }
     const ranked = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    const streamed: Entry[] = []
-    const polled: SymbolKey[] = []
+    const byOrder: Entry[] = []
+    const rest: (Entry & { streamable: boolean })[] = []
     for (const e of ranked) {
-      const eligible =
-        this.available &&
-        streamed.length < this.cap &&
-        STREAMABLE_MARKETS.has(e.market) &&
-        !this.demotedUntil.has(e.key)
-      if (eligible) streamed.push(e)
-      else polled.push(e.key)
+      const streamable = STREAMABLE_MARKETS.has(e.market) && !this.demotedUntil.has(e.key)
+      if (this.available && byOrder.length < this.cap && streamable) byOrder.push(e)
+      else rest.push({ ...e, streamable })
     }
+    const split = fewerPollCalls(
+      byOrder.map((e) => ({ ...e, streamable: true })),
+      rest,
+    )
+    const streamed: Entry[] = split.streamed
+    const polled: SymbolKey[] = split.polled
+      .sort((a, b) => b.priority - a.priority || a.order - b.order)
+      .map((e) => e.key)
     const chosen = new Set(streamed.map((e) => e.key))
     for (const k of [...this.slotSince.keys()]) {
       if (chosen.has(k)) continue

@@ -148,6 +148,15 @@ export class PollQueue {
     return { ...route, keys }
   }
 
+  /** When the next tracked symbol falls due (Infinity when none can). */
+  nextDueAt(now: number): number {
+    let at = Infinity
+    for (const t of this.tracked.values()) {
+      if (this.eligible(t, now)) at = Math.min(at, t.lastAttemptAt + this.minIntervalFor(t, now))
+    }
+    return at
+  }
+
   /** The batch is on the wire: its symbols are in flight and no longer owed. */
   begin(batch: Batch, now: number): void {
     for (const key of batch.keys) {

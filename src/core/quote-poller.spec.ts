@@ -249,14 +249,14 @@ describe('QuotePoller', () => {
     r.p.setSymbols([...crypto(200), 'fx:EURUSD', 'agri:ZC1!'])
     r.p.start()
     await r.run(5 * 60_000, 1_000)
-    // Free: 30 rpm, governed at 27, polling takes 80 % of that = 21 per minute, evenly spaced
+    // Free: 30 rpm, governed at 27; with nobody else waiting, polling may take all 27, evenly spaced
     for (const start of times) {
-      expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(21)
+      expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(27)
     }
     for (let i = 1; i < times.length; i++) {
       expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(2_000)
     }
-    expect(times.length).toBeGreaterThanOrEqual(5 * 18)
+    expect(times.length).toBeGreaterThanOrEqual(5 * 25)
     expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(202)
   })
 

@@ -7,7 +7,7 @@ import { splitByMarket, splitRefused, type Batch, type BatchMember } from './pol
 import { PollQueue, type Tracked } from './poll-queue'
 import { PollVerdicts } from './poll-verdicts'
 import type { QuoteUpdate } from './quote-fields'
-import type { RateGovernor } from './rate-governor'
+import { WINDOW_MS, type RateGovernor } from './rate-governor'
 import type { RestClient } from './rest-client'
 import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
 
@@ -17,7 +17,8 @@ import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
  * Loop: a self-rescheduling setTimeout on the injected clock (never setInterval). Each tick sends
  * at most one request: the batch holding the stalest due symbol, filled with up to 50 other due
  * symbols of the same endpoint family (spec: Limits, 1 to 50 symbols). Ticks are paced evenly at
- * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs. The
+ * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs.
+ * Polls are the governor's background kind: they spend what nobody else needs. The
  * governor gates every tick: while it blocks REST (pause, quota, stop) the loop sleeps and its
  * onChange wakes the loop again. Urgent work skips the pacing, never the budget: pollNow()
  * (snapshots, also of streamed symbols) and the parts of a refused batch.
@@ -44,7 +45,10 @@ export interface QuotePollerOptions {
   onUpdates: (u: QuoteUpdate[]) => void
   onSymbolStatus: (s: SymbolStatus) => void
   onError?: (e: TickdeskError) => void
-  /** Fraction of the governed per-minute ceiling polling may use (default 0.8). */
+  /**
+   * Fraction of the governed per-minute ceiling polling paces itself to (default 1: the whole
+   * budget, which polls give back to candles and handshakes when they wait: rate-governor).
+   */
   share?: number
   /** No symbol is polled more often than this (default 5 s). */
   minIntervalMs?: number
@@ -82,7 +86,7 @@ export class QuotePoller {
   constructor(opts: QuotePollerOptions) {
     this.opts = opts
     this.clock = opts.clock
-    this.share = opts.share ?? 0.8
+    this.share = opts.share ?? 1
     this.minIntervalMs = opts.minIntervalMs ?? 5_000
     this.maxInFlight = opts.maxInFlight ?? 2
     this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
@@ -157,7 +161,7 @@ export class QuotePoller {
   private tick(): void {
     this.timer = null
     if (!this.running) return
-    const gate = this.opts.governor.delayFor('rest')
+    const gate = this.opts.governor.delayFor('poll')
     if (gate === Infinity) return
     if (gate > 0) return this.schedule(gate)
     if (this.inFlight >= this.maxInFlight) return
@@ -165,16 +169,20 @@ export class QuotePoller {
     const hurry = this.queue.hasUrgentWork(now)
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
     const batch = this.queue.nextBatch(now)
-    if (!batch) return this.schedule(Math.min(this.spacing(), this.minIntervalMs))
+    if (!batch) {
+      // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
+      const due = this.queue.nextDueAt(now) - now
+      return this.schedule(Math.max(1, Math.min(due, this.minIntervalMs)))
+    }
     this.nextPaceAt = now + this.spacing()
     void this.send(batch)
     this.schedule(hurry ? 0 : this.spacing())
   }
 
-  /** Even pacing: the poll share of the governed per-minute ceiling, spread over the minute. */
+  /** Even pacing: the poll share of the governed ceiling, spread over the governor's window. */
   private spacing(): number {
     const perMinute = this.opts.governor.snapshot().perMinute
-    return Math.ceil(60_000 / Math.max(1, Math.floor(perMinute * this.share)))
+    return Math.ceil(WINDOW_MS / Math.max(1, Math.floor(perMinute * this.share)))
   }
 
   private async send(batch: Batch): Promise<void> {
@@ -211,6 +219,7 @@ export class QuotePoller {
       batch.route.path,
       { symbols: symbols.join(',') },
       this.abort.signal,
+      'poll',
     )
     const bySymbol = new Map<string, Tracked[]>()
     for (const t of refs) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), t])
@@ -227,7 +236,7 @@ export class QuotePoller {
     const t = batch.keys[0] ? this.queue.lookup(batch.keys[0]) : undefined
     if (!t) return []
     const query = { symbol: t.symbol, interval: '1', limit: '1' }
-    const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal)
+    const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal, 'poll')
     const update = quoteFromLatestBar(data, t.market, t.symbol, this.clock.now())
     return update ? [update] : []
   }

@@ -7,7 +7,13 @@ import { fullJitterDelay, type Random } from './random'
  * (spec: Limits, "REST quote and kline calls and the WebSocket handshake count toward the daily
  * quota and requests per minute"), and the one place that turns service outcomes into policy.
  *
- * Budget: at most floor(rpm * utilisation) sends (default 90 %) in any sliding 60 s window.
+ * Budget: at most floor(rpm * utilisation) sends (default 90 %) in any sliding 60 s window, held
+ * for one more second: the service counts at arrival, and a request held up on the way must not
+ * land in the same minute as one sent a minute after the first.
+ * Kinds: 'rest' (a candle call, a connection probe) and 'handshake' are foreground; 'poll' is the
+ * QuotePoller's background work. Polls may spend the whole budget while nobody else needs it,
+ * and give it back when someone does: a foreground request refused for want of a slot is owed
+ * the next one, and polls wait until it is served (or gave up: DEMAND_MS).
  *
  * States, strongest first; report(error) moves to a state at least as strong as the current one
  * (never weakens a pause that is still running); when retryAt passes a timer returns to `open`.
@@ -27,7 +33,7 @@ import { fullJitterDelay, type Random } from './random'
  * and 400s are per-market or per-symbol: the poller handles them, the account stays open.
  */
 export type GovernorState = 'open' | 'backoff' | 'paused' | 'quota' | 'stopped'
-export type RequestKind = 'rest' | 'handshake'
+export type RequestKind = 'rest' | 'handshake' | 'poll'
 
 export interface GovernorSnapshot {
   state: GovernorState
@@ -49,12 +55,16 @@ export interface RateGovernorOptions {
   recheckMs?: number
 }
 
-const WINDOW_MS = 60_000
+/** The metering window (spec: Limits, requests per minute) plus the arrival slack above. */
+export const WINDOW_MS = 61_000
 const BACKOFF_BASE_MS = 1_000
 const BACKOFF_CAP_MS = 60_000
 const DAY_MS = 86_400_000
 const RANK: Record<GovernorState, number> = { open: 0, backoff: 1, paused: 2, quota: 3, stopped: 4 }
 const TRANSPORT = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
+/** How long a refused foreground request holds its claim on the next slot without asking again. */
+const DEMAND_MS = 65_000
+const DEMAND_RECHECK_MS = 250
 
 /** When a daily or monthly quota resets if the service gives no Retry-After (UTC boundaries). */
 export function nextQuotaReset(code: string, now: number): number {
@@ -79,6 +89,8 @@ export class RateGovernor {
   private day = -1
   private callsToday = 0
   private expiryTimer: TimerHandle | null = null
+  /** Until when a foreground request refused for want of a slot is owed the next one. */
+  private demandUntil = 0
   private readonly listeners = new Set<(s: GovernorSnapshot) => void>()
   private readonly waiters = new Set<() => void>()
 
@@ -100,13 +112,25 @@ export class RateGovernor {
     this.expire()
     const block = this.blockFor(kind)
     if (block === Infinity) return Infinity
-    return Math.max(block, this.windowDelay())
+    const wait = Math.max(block, this.windowDelay())
+    if (kind !== 'poll') return wait
+    // A foreground request is owed the next slot: look again shortly (it takes it at its time).
+    const owed = this.demandUntil - this.clock.now()
+    return owed > 0 ? Math.max(wait, Math.min(owed, DEMAND_RECHECK_MS)) : wait
   }
 
-  /** Reserves a slot if allowed now; returns false otherwise. */
+  /**
+   * Reserves a slot if allowed now; returns false otherwise. A foreground request refused only
+   * for want of a slot (not by a pause or a stop) is owed the next one (see the top).
+   */
   tryAcquire(kind: RequestKind): boolean {
-    if (this.delayFor(kind) > 0) return false
+    if (this.delayFor(kind) > 0) {
+      if (kind !== 'poll' && this.blockFor(kind) === 0)
+        this.demandUntil = this.clock.now() + DEMAND_MS
+      return false
+    }
     const now = this.clock.now()
+    if (kind !== 'poll') this.demandUntil = 0
     this.sent.push(now)
     const day = Math.floor(now / DAY_MS)
     if (day !== this.day) {
@@ -255,6 +279,7 @@ export class RateGovernor {
 
   private blockFor(kind: RequestKind): number {
     if (this.state === 'open') return 0
+    if (kind === 'poll') return this.blockFor('rest')
     const left = this.retryAt === null ? Infinity : Math.max(0, this.retryAt - this.clock.now())
     switch (this.state) {
       case 'stopped':

@@ -56,13 +56,17 @@ export class RestClient {
     this.governor.resetAuth()
   }
 
-  /** One metered GET through the governor; returns envelope data; throws TickdeskError. */
+  /**
+   * One metered GET through the governor; returns envelope data; throws TickdeskError. `kind`
+   * 'poll' is background work that yields the budget to waiting foreground calls (rate-governor).
+   */
   async get(
     path: string,
     query: Record<string, string>,
     signal?: AbortSignal,
+    kind: 'rest' | 'poll' = 'rest',
   ): Promise<RestResult> {
-    await this.governor.acquire('rest', signal)
+    await this.governor.acquire(kind, signal)
     try {
       const result = await this.send(path, query, signal)
       this.governor.report({ ok: true })

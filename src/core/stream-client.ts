@@ -205,10 +205,10 @@ export class StreamClient {
       this.closing.once('close', () => this.ws === null && !this.retry.at && this.connectNow())
       return
     }
+    // A refused handshake is owed the budget's next slot (rate-governor): ask, then wait for it.
     const budget = this.opts.budget
-    const wait = budget.delayFor('handshake')
-    if (wait > 0 || !budget.tryAcquire('handshake'))
-      return this.retry.arm('budget', Math.max(wait, 1))
+    if (!budget.tryAcquire('handshake'))
+      return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
     this.connectStartedAt = this.clock.now()
     const ws = new this.WS(this.opts.url, { headers: { 'X-API-Key': this.key } })
     this.ws = ws
