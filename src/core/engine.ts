@@ -256,18 +256,26 @@ export class MarketEngine {
       this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
     )
     stream.on('state', (s) => this.onStreamState(s))
-    stream.on('open', () => {
+    stream.on('open', ({ resync }) => {
       this.lastError = null
       // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
       // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
-      // prevClose).
-      this.snapshotStreamed(this.streamedKeys())
+      // prevClose). A resync (same set, new socket) leaves no gap worth a call.
+      if (!resync) this.snapshotStreamed(this.streamedKeys())
       this.onFeedChange()
     })
+    stream.on('symbolCap', (cap) => {
+      // Over the symbol cap is not the symbol's fault: those poll, the rest keep streaming.
+      const refused: SymbolKey[] = []
+      for (const symbol of cap.symbols) {
+        const market = cap.market ?? this.marketOfStreamed(symbol)
+        if (market) refused.push(symbolKey(market, symbol))
+      }
+      this.logger.log('warn', 'stream symbol cap', { refused: refused.length })
+      this.planner.capRefused(refused)
+    })
     stream.on('symbolError', (e) => {
-      // Over the symbol cap is not the symbol's fault: the planner demotes it to polling once it
-      // stays silent. Anything else is a per-symbol status the trader should see.
-      if (e.code === 'WS_CONN_LIMIT') return
+      // A per-symbol status the trader should see.
       const parsed = SymbolStatusCodeSchema.safeParse(e.code)
       const code = parsed.success ? parsed.data : 'UNKNOWN_SYMBOL'
       for (const symbol of e.symbols) {

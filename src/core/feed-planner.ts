@@ -24,6 +24,8 @@ import { fewerPollCalls } from './slot-swaps'
 export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
 export const DEFAULT_SILENT_AFTER_MS = 20_000
 export const DEMOTION_MEMORY_MS = 10 * 60_000
+/** After the service refused unnamed symbols over its cap, slots silent this long are those. */
+export const CAP_SILENT_MS = 5_000
 /** Agricultural data is candles over REST only (spec: Endpoints, agri/kline); never streamed. */
 export const STREAMABLE_MARKETS: ReadonlySet<Market> = new Set(MARKETS.filter((m) => m !== 'agri'))
 
@@ -42,6 +44,10 @@ interface Entry {
 
 export class FeedPlanner {
   private cap: number
+  /** The service's real symbol cap, once it refused more (capRefused). */
+  private learnedCap = Infinity
+  /** After an unlisted cap refusal: when silent slots count as the refused ones. */
+  private capCheckAt: number | null = null
   private readonly clock: Clock
   private readonly silentAfterMs: number
   private available = false
@@ -63,6 +69,25 @@ export class FeedPlanner {
 
   setCap(cap: number): void {
     this.cap = Math.max(0, Math.floor(cap))
+    this.learnedCap = Infinity
+    this.recompute()
+  }
+
+  /**
+   * The service refused stream symbols over its cap (spec: Limits, caps "approximate"). Listed
+   * ones poll (demoted, like silent ones) and the cap becomes what it accepted; unlisted, the cap
+   * drops a margin (10 %, at least one) below what we had asked for, and the slots that stay
+   * silent are demoted as usual. Either way nothing reconnects and the rest keep streaming.
+   */
+  capRefused(refused: SymbolKey[]): void {
+    const asked = this.current.streamed.length
+    const now = this.clock.now()
+    for (const k of refused) this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
+    const accepted =
+      refused.length > 0 ? asked - refused.length : asked - Math.max(1, Math.ceil(asked * 0.1))
+    this.learnedCap = Math.min(this.learnedCap, Math.max(0, accepted))
+    // Unlisted, the refused are the ones that stay silent: judged sooner than an ordinary slot.
+    if (refused.length === 0) this.capCheckAt = now + CAP_SILENT_MS
     this.recompute()
   }
 
@@ -130,6 +155,13 @@ export class FeedPlanner {
 
   private recompute(): void {
     const now = this.clock.now()
+    if (this.capCheckAt !== null && this.capCheckAt <= now) {
+      this.capCheckAt = null
+      const live = [...this.slotSince.keys()].filter((k) => this.ticked.has(k)).length
+      for (const k of this.slotSince.keys())
+        if (!this.ticked.has(k)) this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
+      if (live > 0) this.learnedCap = Math.min(this.learnedCap, live)
+    }
     for (const [k, until] of this.demotedUntil) if (until <= now) this.demotedUntil.delete(k)
     if (this.available) {
       for (const [k, since] of this.slotSince) {
@@ -142,7 +174,8 @@ export class FeedPlanner {
     const rest: (Entry & { streamable: boolean })[] = []
     for (const e of ranked) {
       const streamable = STREAMABLE_MARKETS.has(e.market) && !this.demotedUntil.has(e.key)
-      if (this.available && byOrder.length < this.cap && streamable) byOrder.push(e)
+      if (this.available && byOrder.length < Math.min(this.cap, this.learnedCap) && streamable)
+        byOrder.push(e)
       else rest.push({ ...e, streamable })
     }
     const split = fewerPollCalls(
@@ -179,6 +212,7 @@ export class FeedPlanner {
       }
     }
     for (const until of this.demotedUntil.values()) next = Math.min(next, until)
+    if (this.capCheckAt !== null) next = Math.min(next, this.capCheckAt)
     if (next === Infinity) return
     this.timer = this.clock.setTimeout(
       () => {

@@ -46,6 +46,12 @@ export interface StreamSymbolError {
   code: string
   message: string
 }
+/** The per-key symbol cap reached; `symbols` are the refused ones when the service listed them. */
+export interface StreamSymbolCap {
+  market: Market | null
+  symbols: string[]
+  message: string
+}
 export interface StreamStats {
   connects: number
   reconnects: number
@@ -57,9 +63,13 @@ export interface StreamEvents {
   tick: QuoteUpdate
   candle: StreamCandle
   state: StreamState
-  /** The engine fetches a REST snapshot when `reconnect` is true: pushes were missed. */
-  open: { reconnect: boolean }
+  /**
+   * The engine fetches a REST snapshot when `reconnect` is true (pushes were missed), not after a
+   * resync (a new socket for the same set, no gap worth a call).
+   */
+  open: { reconnect: boolean; resync: boolean }
   symbolError: StreamSymbolError
+  symbolCap: StreamSymbolCap
   /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
   error: TickdeskError
 }
@@ -74,6 +84,7 @@ export class StreamEmitter {
     state: new Set(),
     open: new Set(),
     symbolError: new Set(),
+    symbolCap: new Set(),
     error: new Set(),
   }
 

@@ -8,6 +8,7 @@ import { createFaultHooks, FaultState, type FaultHooks } from './faults'
 import { Gate, injectedDenial, type Denial } from './gate'
 import { KeyMeters } from './limits'
 import { apiKeyFrom, DEMO_KEYS, type DemoKeys, type RpmOverride } from './plans-and-keys'
+import type { SimPlan } from './plans'
 import { PriceBook } from './price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
@@ -29,6 +30,8 @@ export interface SimOptions {
   clock?: Clock
   /** How often candle pushes are sent; default 60_000 (once per minute). */
   candleEveryMs?: number
+  /** The stream's symbol cap per plan instead of the spec's approximate one (spec: Limits). */
+  wsSymbolsOverride?: Partial<Record<SimPlan, number>>
   /** Readings of the spec where it is silent (behaviour.ts); default: DEFAULT_BEHAVIOUR. */
   behaviour?: Partial<ServiceBehaviour>
 }
@@ -56,6 +59,8 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const hub = new StreamHub({
     book,
     dialect,
+    behaviour,
+    wsSymbolsOverride: options.wsSymbolsOverride,
     clock,
     gate,
     faults,
