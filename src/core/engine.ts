@@ -5,21 +5,20 @@ import {
   type Market,
   type SymbolKey,
 } from '../shared/market'
-import {
-  SymbolStatusCodeSchema,
-  type Bar,
-  type Interval,
-  type Quote,
-  type SymbolStatus,
-} from '../shared/quote'
+import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
+import type { DoctorReport } from '../shared/bridge'
 import { fetchCandles } from './candles-client'
+import { liveStream, liveStreamCheck } from './connection-test'
+import { runDoctor } from './doctor'
 import { CandleBuilder } from './candle-builder'
 import { systemClock, type Clock } from './clock'
 import type { EngineConfig } from './engine-config'
 import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
+import { SymbolStatusBook } from './symbol-statuses'
+import { TradedVolume } from './traded-volume'
 import { klineRoute } from './market-routes'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
@@ -60,16 +59,16 @@ export class MarketEngine {
   private stream: StreamClient
   private config: EngineConfig
   private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
-  private readonly statuses = new Map<SymbolKey, SymbolStatus>()
+  private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
   private readonly snapshotted = new Set<SymbolKey>()
-  private readonly lastVolume = new Map<SymbolKey, { volume: number }>()
+  private readonly traded = new TradedVolume()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
-  private readonly symbolStatusListeners = new Set<Listener<SymbolStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
   private streamSubs = 0
   private order = 0
   private lastError: TickdeskError | null = null
+  private lastStreamError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
   private started = false
   private readonly sweep: StaleSweep
@@ -99,7 +98,7 @@ export class MarketEngine {
       onUpdates: (updates) => {
         for (const u of updates) this.ingest(u)
       },
-      onSymbolStatus: (s) => this.setSymbolStatus(s),
+      onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
     })
     this.stream = this.createStream()
@@ -176,7 +175,7 @@ export class MarketEngine {
   }
 
   symbolStatuses(): SymbolStatus[] {
-    return [...this.statuses.values()]
+    return this.statuses.all()
   }
 
   async getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
@@ -190,6 +189,24 @@ export class MarketEngine {
       return bars
     }
     return this.candles.bars(canonical, interval, limit)
+  }
+
+  /**
+   * Settings -> Test connection, through this engine: its budget and the user's RPM, its REST
+   * client, and its one socket as it stands. It opens no socket of its own: on the Free plan's
+   * single connection that would be the service's second (spec: Limits).
+   */
+  testConnection(): Promise<DoctorReport> {
+    const { baseUrl, apiKey, plan } = this.config
+    const live = liveStream(
+      this.stream,
+      () => this.lastStreamError,
+      () => this.streamSubs,
+    )
+    return runDoctor({
+      ...{ baseUrl, apiKey, plan, governor: this.governor, client: this.rest, clock: this.clock },
+      stream: () => liveStreamCheck(live, this.clock),
+    })
   }
 
   /** A new key leaves the 401-stopped state and reconnects with it. */
@@ -227,8 +244,7 @@ export class MarketEngine {
   }
 
   onSymbolStatus(listener: Listener<SymbolStatus>): () => void {
-    this.symbolStatusListeners.add(listener)
-    return () => this.symbolStatusListeners.delete(listener)
+    return this.statuses.onChange(listener)
   }
 
   /** Called after a detected gap (sleep/resume) so alert rules can mark what fires as "while you were away". */
@@ -257,7 +273,7 @@ export class MarketEngine {
     )
     stream.on('state', (s) => this.onStreamState(s))
     stream.on('open', ({ resync }) => {
-      this.lastError = null
+      this.lastError = this.lastStreamError = null
       // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
       // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
       // prevClose). A resync (same set, new socket) leaves no gap worth a call.
@@ -275,37 +291,25 @@ export class MarketEngine {
       this.planner.capRefused(refused)
     })
     stream.on('symbolError', (e) => {
-      // A per-symbol status the trader should see.
-      const parsed = SymbolStatusCodeSchema.safeParse(e.code)
-      const code = parsed.success ? parsed.data : 'UNKNOWN_SYMBOL'
+      const keys: SymbolKey[] = []
       for (const symbol of e.symbols) {
         const market = e.market ?? this.marketOfStreamed(symbol)
-        if (market)
-          this.setSymbolStatus({ key: symbolKey(market, symbol), code, message: e.message })
+        if (market) keys.push(symbolKey(market, symbol))
       }
+      this.statuses.refusedOnStream(keys, e.code, e.message)
     })
-    stream.on('error', (e) => this.noteError(e))
+    stream.on('error', (e) => {
+      this.lastStreamError = e
+      this.noteError(e)
+    })
     return stream
   }
 
   private ingest(update: QuoteUpdate): Quote {
     const quote = this.quotes.apply(update)
-    if (quote.last !== null) {
-      // Quotes carry the day's cumulative volume; a bar wants what traded since the last tick
-      // (the held total is updated in place: one look-up per tick, bench/ingest).
-      const held = this.lastVolume.get(quote.key)
-      const volume = quote.volume ?? held?.volume ?? 0
-      let traded = 0
-      if (held === undefined) this.lastVolume.set(quote.key, { volume })
-      else {
-        traded = Math.max(0, volume - held.volume)
-        held.volume = volume
-      }
-      this.candles.add(quote.key, quote.ts, quote.last, traded)
-    }
-    const status = this.statuses.get(quote.key)
-    if (status && status.code !== 'OK')
-      this.setSymbolStatus({ key: quote.key, code: 'OK', message: '' })
+    if (quote.last !== null)
+      this.candles.add(quote.key, quote.ts, quote.last, this.traded.since(quote.key, quote.volume))
+    this.statuses.priced(quote.key)
     for (const l of this.quoteListeners) l(quote)
     return quote
   }
@@ -358,14 +362,6 @@ export class MarketEngine {
     for (const [market, symbols] of this.planner.plan().streamed)
       if (symbols.has(symbol)) return market
     return null
-  }
-
-  private setSymbolStatus(status: SymbolStatus): void {
-    const prev = this.statuses.get(status.key)
-    if (prev && prev.code === status.code && prev.message === status.message) return
-    if (!this.watched.has(status.key)) return
-    this.statuses.set(status.key, status)
-    for (const l of this.symbolStatusListeners) l(status)
   }
 
   private computeStatus(): FeedStatus {

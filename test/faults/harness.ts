@@ -48,6 +48,8 @@ export async function startSession(opts: {
   symbols?: string[]
   sim?: Omit<SimOptions, 'clock'>
   seed?: number
+  /** The user's RPM override (default: the plan's). */
+  rpm?: number
 }): Promise<Session> {
   const clock = new FakeClock()
   const logged: string[] = []
@@ -64,7 +66,7 @@ export async function startSession(opts: {
       streamUrl: deriveStreamUrl(sim.url),
       apiKey: opts.key ? opts.key(sim) : sim.keys.pro,
       plan,
-      rpm: PLAN_RPM[plan],
+      rpm: opts.rpm ?? PLAN_RPM[plan],
       demo: false,
     },
     {
