@@ -161,6 +161,18 @@ describe('ticker-quote', () => {
     expect(u?.ts).toBeNull()
   })
 
+  it('reads a multi-market answer keyed by symbol, and a chart-platform prefix on the symbol', () => {
+    // spec: the multi-market quote's response fields are "not shown"; symbols may be given as a
+    // chart-platform symbol (Listed endpoints).
+    const byKey = parseTickerQuotes({ EURUSD: { last: 1.08 }, XAUUSD: { price: '2300' } }, 'fx', T)
+    expect(byKey.updates.map((u) => [u.symbol, u.fields.last])).toEqual([
+      ['EURUSD', 1.08],
+      ['XAUUSD', 2300],
+    ])
+    const prefixed = parseTickerQuotes([{ symbol: 'OANDA:EURUSD', last: 1.08 }], 'fx', T)
+    expect(prefixed.updates[0]?.symbol).toBe('EURUSD')
+  })
+
   it('rejects a payload that is not a list as BAD_RESPONSE', () => {
     expect(() => parseTickerQuotes('oops', 'crypto', T)).toThrow(
       expect.objectContaining({ code: 'BAD_RESPONSE' }),

@@ -9,6 +9,8 @@ export interface Batch {
   keys: SymbolKey[]
   /** A part of a refused batch (its symbols were refused together before). */
   split?: boolean
+  /** Asked again with the other name of the symbols parameter after an INVALID_REQUEST. */
+  aliasProbe?: boolean
 }
 
 /** What the splitter needs to know of each symbol in a refused batch. */

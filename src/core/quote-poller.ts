@@ -74,6 +74,13 @@ export class QuotePoller {
   private readonly queue: PollQueue
   /** Families whose last whole batch failed INVALID_REQUEST with no refused symbol found. */
   private readonly unexplained400 = new Set<EndpointFamily>()
+  /**
+   * The spec names the quote parameter `symbols` with the alias `symbol` for one endpoint and
+   * leaves the multi-market quote's "not shown": a family that calls `symbols` an invalid request
+   * is asked once with `symbol`, and keeps whichever the service took.
+   */
+  private readonly paramName = new Map<EndpointFamily, 'symbols' | 'symbol'>()
+  private readonly aliasTried = new Set<EndpointFamily>()
   private readonly statuses = new Map<SymbolKey, SymbolStatusCode>()
   private inFlight = 0
   private running = false
@@ -192,7 +199,7 @@ export class QuotePoller {
     let splitFurther = false
     try {
       const updates = batch.kline ? await this.pollKline(batch) : await this.pollQuotes(batch)
-      this.accept(batch, updates, now)
+      splitFurther = this.accept(batch, updates, now)
     } catch (error) {
       splitFurther = this.reject(
         batch,
@@ -217,7 +224,7 @@ export class QuotePoller {
     const symbols = [...new Set(refs.map((t) => t.symbol))]
     const { data } = await this.opts.client.get(
       batch.route.path,
-      { symbols: symbols.join(',') },
+      { [this.paramName.get(batch.route.family) ?? 'symbols']: symbols.join(',') },
       this.abort.signal,
       'poll',
     )
@@ -241,7 +248,13 @@ export class QuotePoller {
     return update ? [update] : []
   }
 
-  private accept(batch: Batch, updates: QuoteUpdate[], sentAt: number): void {
+  /** Returns true when the batch is asked again (its symbols are still owed). */
+  private accept(batch: Batch, updates: QuoteUpdate[], sentAt: number): boolean {
+    if (batch.aliasProbe && updates.length === 0) {
+      // An answer without a single quote to `symbol`: the service ignored it. Back to `symbols`.
+      this.paramName.delete(batch.route.family)
+      return this.queue.queue([{ ...batch, aliasProbe: false }])
+    }
     const now = this.clock.now()
     const seen = new Set<SymbolKey>()
     for (const u of updates) seen.add(symbolKey(u.market, u.symbol))
@@ -259,6 +272,7 @@ export class QuotePoller {
     }
     const live = updates.filter((u) => this.queue.lookup(symbolKey(u.market, u.symbol)))
     if (live.length > 0) this.opts.onUpdates(live)
+    return false
   }
 
   /** Returns true when the batch was split and its parts queued (its symbols are still owed). */
@@ -286,6 +300,14 @@ export class QuotePoller {
 
   private refused(batch: Batch, members: BatchMember[], code: string, message: string): boolean {
     const family = batch.route.family
+    if (code === 'INVALID_REQUEST' && !batch.kline) {
+      if (batch.aliasProbe) this.paramName.delete(family)
+      else if (!this.aliasTried.has(family)) {
+        this.aliasTried.add(family)
+        this.paramName.set(family, 'symbol')
+        return this.queue.queue([{ ...batch, aliasProbe: true }])
+      }
+    }
     if (members.length > 1) {
       // A whole batch refused with INVALID_REQUEST again although splitting the last one found no
       // refused symbol: the batch is too big for this service (the spec shows 1 to 50 for one

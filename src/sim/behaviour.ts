@@ -39,6 +39,11 @@ export interface ServiceBehaviour {
    * INVALID_SYMBOL names the refused symbols in msg; false: msg says only what went wrong.
    */
   refusalNamesSymbols: boolean
+  /**
+   * spec: Listed endpoints, the multi-market quote's parameters are "not shown" (the futures
+   * quote takes `symbols`, alias `symbol`). 'symbols': either name; 'symbol': only `symbol`.
+   */
+  multiQuoteParam: 'symbols' | 'symbol'
 }
 
 export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
@@ -49,6 +54,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
   quoteCloseTime: 'snapshot',
   quotaRetryAfter: true,
   refusalNamesSymbols: true,
+  multiQuoteParam: 'symbols',
 }
 
 export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): ServiceBehaviour {

@@ -64,8 +64,10 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
   return {
     scope: spec.scope,
     handle(query, ctx) {
-      const raw = query.get('symbols') ?? query.get('symbol')
-      if (raw === null || raw.trim() === '') return bad('INVALID_REQUEST', 'symbols is required')
+      const onlySymbol = spec.withMarket && ctx.behaviour.multiQuoteParam === 'symbol'
+      const raw = onlySymbol ? query.get('symbol') : (query.get('symbols') ?? query.get('symbol'))
+      if (raw === null || raw.trim() === '')
+        return bad('INVALID_REQUEST', `${onlySymbol ? 'symbol' : 'symbols'} is required`)
       let symbols = [
         ...new Set(
           raw

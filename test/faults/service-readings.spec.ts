@@ -122,3 +122,28 @@ describe('agriculture on the multi-market quote', () => {
     },
   )
 })
+
+describe('the multi-market quote parameter', () => {
+  it('finds the name the service takes (symbols or symbol) with one extra request', async () => {
+    s = await startSession({
+      plan: 'free',
+      key: (sim) => sim.keys.free,
+      symbols: ['fx:EURUSD', 'commodity:XAUUSD', 'index:SPX'],
+      sim: { behaviour: { multiQuoteParam: 'symbol' } },
+    })
+    const session = s
+    session.sim.faults.silence(120_000)
+    const priced = await session.until(
+      () =>
+        ['fx:EURUSD', 'commodity:XAUUSD', 'index:SPX'].every(
+          (k) => session.engine.quotes.get(k)?.last != null,
+        ),
+      5_000,
+      100,
+    )
+    expect(priced).toBe(true)
+    await session.run(60_000, 1_000)
+    expect(session.engine.symbolStatuses().filter((st) => st.code !== 'OK')).toEqual([])
+    expect(session.sim.stats().http429).toBe(0)
+  })
+})
