@@ -57,6 +57,33 @@ export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
   multiQuoteParam: 'symbols',
 }
 
+/** The switches by name, for `tickdesk sim --behave a,b`: each turns one reading on. */
+export const BEHAVIOUR_NAMES: Readonly<Record<string, Partial<ServiceBehaviour>>> = {
+  'ignores-unsubscribe': { ignoresUnsubscribe: true },
+  'unlisted-symbol-cap': { symbolCapError: 'unlisted' },
+  'forbidden-without-code': { forbiddenWithoutCode: true },
+  'no-agri-on-multi-quote': { agriOnMultiQuote: false },
+  'end-of-day-close-time': { quoteCloseTime: 'end-of-day' },
+  'quota-without-retry-after': { quotaRetryAfter: false },
+  'generic-refusals': { refusalNamesSymbols: false },
+  'multi-quote-symbol-param': { multiQuoteParam: 'symbol' },
+}
+
+/** Names to switches; the unknown names are returned so the caller can say which. */
+export function behaviourFromNames(names: string[]): {
+  behaviour: Partial<ServiceBehaviour>
+  unknown: string[]
+} {
+  let behaviour: Partial<ServiceBehaviour> = {}
+  const unknown: string[] = []
+  for (const name of names) {
+    const one = BEHAVIOUR_NAMES[name]
+    if (one && Object.hasOwn(BEHAVIOUR_NAMES, name)) behaviour = { ...behaviour, ...one }
+    else unknown.push(name)
+  }
+  return { behaviour, unknown }
+}
+
 export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): ServiceBehaviour {
   return { ...DEFAULT_BEHAVIOUR, ...b }
 }
