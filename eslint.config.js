@@ -9,6 +9,16 @@ const electronBan = {
   message: 'electron is imported in src/main and src/preload only.',
 }
 const layer = (patterns, message) => patterns.map((group) => ({ group: [group], message }))
+const svelteBan = { name: 'svelte', message: 'svelte belongs to src/renderer.' }
+/** The app and its hosts: nothing below them (core, shared, sim, util) may import these. */
+const upperLayers = [
+  '**/app/*',
+  '**/main/*',
+  '**/web/*',
+  '**/renderer/*',
+  '**/cli/*',
+  '**/preload/*',
+]
 
 export default tseslint.config(
   {
@@ -65,20 +75,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronBan, { name: 'svelte', message: 'svelte belongs to src/renderer.' }],
+          paths: [electronBan, svelteBan],
           patterns: layer(
-            [
-              '**/core/*',
-              '**/core/**',
-              '**/shared/*',
-              '**/shared/**',
-              '**/app/*',
-              '**/main/*',
-              '**/web/*',
-              '**/renderer/*',
-              '**/cli/*',
-              '**/preload/*',
-            ],
+            ['**/core/*', '**/core/**', '**/shared/*', '**/shared/**', ...upperLayers],
             'the simulator imports nothing from the client; shared helpers live in src/util.',
           ),
         },
@@ -92,19 +91,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronBan, { name: 'svelte', message: 'svelte belongs to src/renderer.' }],
+          paths: [electronBan, svelteBan],
           patterns: layer(
-            [
-              '**/core/*',
-              '**/shared/*',
-              '**/sim/*',
-              '**/app/*',
-              '**/main/*',
-              '**/web/*',
-              '**/renderer/*',
-              '**/cli/*',
-              '**/preload/*',
-            ],
+            ['**/core/*', '**/shared/*', '**/sim/*', ...upperLayers],
             'src/util sits below every layer and imports none of them.',
           ),
         },

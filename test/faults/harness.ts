@@ -40,6 +40,22 @@ export interface Sample {
 
 export const PLAN_RPM = { free: 30, growth: 120, pro: 600, enterprise: 3000 } as const
 
+/** Twelve coins: two more than the Free plan streams. */
+export const CRYPTO12 = [
+  'BTCUSDT',
+  'ETHUSDT',
+  'SOLUSDT',
+  'XRPUSDT',
+  'DOGEUSDT',
+  'BNBUSDT',
+  'ADAUSDT',
+  'AVAXUSDT',
+  'LINKUSDT',
+  'DOTUSDT',
+  'LTCUSDT',
+  'TRXUSDT',
+].map((s) => `crypto:${s}`)
+
 export const realPause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 export async function startSession(opts: {

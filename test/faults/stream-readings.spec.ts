@@ -1,26 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { PRIORITY } from '../../src/core/engine'
-import { startSession, type Session } from './harness'
+import { CRYPTO12, startSession, type Session } from './harness'
 
 /**
  * The stream where the spec is silent (Events: unsubscribe "not shown"; Limits: caps
  * "approximate", one code for both): the simulator plays each reading, the engine keeps one socket.
  */
-
-const CRYPTO12 = [
-  'BTCUSDT',
-  'ETHUSDT',
-  'SOLUSDT',
-  'XRPUSDT',
-  'DOGEUSDT',
-  'BNBUSDT',
-  'ADAUSDT',
-  'AVAXUSDT',
-  'LINKUSDT',
-  'DOTUSDT',
-  'LTCUSDT',
-  'TRXUSDT',
-].map((s) => `crypto:${s}`)
 
 let s: Session | null = null
 afterEach(async () => {
