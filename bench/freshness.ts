@@ -37,7 +37,8 @@ function pickSymbols(): string[] {
   const out: string[] = []
   for (const [market, count] of MIX) {
     const symbols = INSTRUMENTS.filter((i) => i.market === market).slice(0, count)
-    if (symbols.length < count) throw new Error(`the simulator lists only ${symbols.length} ${market}`)
+    if (symbols.length < count)
+      throw new Error(`the simulator lists only ${symbols.length} ${market}`)
     out.push(...symbols.map((i) => `${market}:${i.symbol}`))
   }
   return out
