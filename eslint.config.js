@@ -29,6 +29,10 @@ const coreBans = {
     'core sits below the app and the hosts.',
   ),
 }
+const sharedLayers = layers(
+  ['core', 'app', 'main', 'preload', 'web', 'renderer', 'sim', 'cli'],
+  'shared is the bridge contract: data and schemas, below every layer.',
+)
 const noSim = (message) => layers(['sim'], message)
 const appBans = {
   paths: [electronBan, svelteBan],
@@ -100,19 +104,22 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
+    ignores: TESTS,
     rules: restrict({
       paths: [electronBan, svelteBan],
       patterns: [
-        ...layers(
-          ['core', 'app', 'main', 'preload', 'web', 'renderer', 'sim', 'cli'],
-          'shared is the bridge contract: data and schemas, below every layer.',
-        ),
+        ...sharedLayers,
         {
           regex: '^(?!zod$|\\.)',
           message: 'shared has no runtime dependency beyond the validation library (zod).',
         },
       ],
     }),
+  },
+  // The contract's own tests may use the test runner.
+  {
+    files: ['src/shared/**/*.spec.ts'],
+    rules: restrict({ paths: [electronBan, svelteBan], patterns: sharedLayers }),
   },
   {
     files: ['src/core/**/*.ts'],
@@ -148,21 +155,16 @@ export default tseslint.config(
     rules: restrict({ ...simBans, patterns: [...simBans.patterns, ...simClientBans] }),
   },
   { files: ['src/sim/**/*.spec.ts', 'src/sim/**/testing/**'], rules: restrict(simBans) },
-  // Known breaches, removed by issue 12 (engine): these take core's clock and seeded random and
-  // the shared plan table. Delete this block when they have their own.
+  // Clock and seeded random: below every layer, used by the client and the simulator alike.
   {
-    files: [
-      'src/sim/faults.ts',
-      'src/sim/gate.ts',
-      'src/sim/kline-bars.ts',
-      'src/sim/limits.ts',
-      'src/sim/plans-and-keys.ts',
-      'src/sim/price-walk.ts',
-      'src/sim/server.ts',
-      'src/sim/stream.ts',
-      'src/sim/tick-source.ts',
-    ],
-    rules: restrict(simBans),
+    files: ['src/util/**/*.ts'],
+    rules: restrict({
+      paths: [electronBan, svelteBan],
+      patterns: layers(
+        ['core', 'shared', 'sim', 'app', 'main', 'preload', 'web', 'renderer', 'cli'],
+        'src/util sits below every layer and imports none of them.',
+      ),
+    }),
   },
   {
     files: ['src/main/**/*.ts'],

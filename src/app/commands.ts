@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { runDoctor } from '../core/doctor'
 import { isTickdeskError, TickdeskError } from '../core/errors'
 import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
 import {
@@ -123,10 +122,8 @@ const HANDLERS: Handlers<CommandName> = {
   },
   setApiKey: (app, p) => app.setApiKey(p.apiKey),
   clearApiKey: (app) => app.clearApiKey(),
-  testConnection: (app) => {
-    const c = app.feed.config
-    return runDoctor({ baseUrl: c.baseUrl, streamUrl: c.streamUrl, apiKey: c.apiKey, plan: c.plan })
-  },
+  // Through the running engine: its budget, its socket's state, never a second socket.
+  testConnection: (app) => app.feed.engine.testConnection(),
   dismissNotice: (app, p) => {
     app.dismissNotice(p.id)
     return null

@@ -41,7 +41,14 @@ async function ok<T>(
   return outcome.result as T
 }
 
-const AGRI = ['agri:ZC1!', 'agri:ZS1!', 'agri:ZW1!', 'agri:ZL1!', 'agri:ZM1!', 'agri:KC1!']
+const many = (market: string, n: number, suffix = ''): string[] =>
+  Array.from({ length: n }, (_, i) => `${market}:T${String(i).padStart(3, '0')}${suffix}`)
+/** Seven calls a polling round: 210 crypto (5 calls, 10 streamed), 50 FX, 50 perpetuals. */
+const COSTLY = [
+  ...many('crypto', 210, 'USDT'),
+  ...many('fx', 50),
+  ...many('usdt-futures', 50, 'USDT'),
+]
 
 describe('search and adding through the bridge commands', () => {
   it('finds instruments by name and code across markets', async () => {
@@ -144,9 +151,9 @@ describe('plan-budget preview', () => {
     expect(before.pollEverySec).toBeLessThanOrEqual(15)
     await ok(a.invoke('addSymbols', { id: list.id, inputs: ['agri:ZC1!'] }))
     const after = await ok<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
-    expect(after).toMatchObject({ symbols: 13, streamed: 10, polled: 3 })
-    // One more call a round (agri has no quote endpoint): the same budget, a slower round.
-    expect(after.pollEverySec as number).toBeGreaterThan(before.pollEverySec as number)
+    // Agriculture rides on the multi-market quote: one more symbol polled, no extra call.
+    expect(after).toMatchObject({ symbols: 13, streamed: 10, polled: before.polled + 1 })
+    expect(after.pollEverySec).toBe(before.pollEverySec)
   })
 
   it('warns before an add would push polling past 15 s, and says nothing for a cheap add', async () => {
@@ -155,20 +162,20 @@ describe('plan-budget preview', () => {
       a.invoke('previewBudget', { id: 'crypto', add: ['crypto:SOLUSDT'] }),
     )
     expect(cheap.warnings).toEqual([])
-    const costly = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    const costly = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
     expect(costly.pollEverySec).toBeGreaterThan(15)
     expect(costly.warnings.map((w) => w.code)).toEqual(['POLL_SLOW'])
     expect(costly.warnings[0]?.message).toMatch(
-      /Adding 6 symbols would slow polling to every ~\d+ s/,
+      new RegExp(`Adding ${COSTLY.length} symbols would slow polling to every ~\\d+ s`),
     )
-    expect(a.lists.watchlists.find((w) => w.id === 'crypto')?.symbols).not.toContain('agri:ZC1!')
+    expect(a.lists.watchlists.find((w) => w.id === 'crypto')?.symbols).not.toContain(COSTLY[0])
   })
 
   it('follows the plan: the same list costs less on a larger plan', async () => {
     const a = await start('free')
-    const free = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    const free = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
     await ok(a.invoke('updateSettings', { plan: 'pro' }))
-    const pro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: AGRI }))
+    const pro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
     expect(pro.plan).toBe('pro')
     expect(pro.perMinute).toBeGreaterThan(free.perMinute)
     expect(pro.pollEverySec as number).toBeLessThan(free.pollEverySec as number)

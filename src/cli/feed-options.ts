@@ -14,7 +14,7 @@ export const FEED_OPTIONS = {
 
 export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_URL); none: demo mode on the embedded simulator
   --stream-url URL   stream URL (env TICKDESK_STREAM_URL; default derived from the base URL)
-  --plan PLAN        free|growth|pro|enterprise (env TICKDESK_PLAN; default free)
+  --plan PLAN        free|growth|pro|enterprise, or trial|standard (env TICKDESK_PLAN; default free)
   --rpm N            per-key requests per minute if lower than the plan's (env TICKDESK_RPM)
   --data-dir DIR     settings and cache folder (env TICKDESK_DATA_DIR)
   The API key comes from TICKDESK_API_KEY (never a flag: flags show up in process lists).`
@@ -39,7 +39,7 @@ export async function chooseFeed(
   }
   const plan = values.plan === undefined ? fromEnv.plan : PlanSchema.safeParse(values.plan).data
   if (values.plan !== undefined && plan === undefined)
-    throw new UsageError('--plan must be free, growth, pro or enterprise')
+    throw new UsageError('--plan must be free (trial), growth (standard), pro or enterprise')
   const rpm = values.rpm === undefined ? fromEnv.rpm : Number(values.rpm)
   if (rpm !== undefined && (!Number.isInteger(rpm) || rpm < 1))
     throw new UsageError('--rpm must be a positive whole number')

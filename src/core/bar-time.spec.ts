@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { parseBars, toEpochMs } from './bar-time'
-import { klineRoute, pollRoute, quoteRoute } from './market-routes'
+import { bucketStart } from '../shared/intervals'
+import { INTERVALS } from '../shared/quote'
+import { parseBars, quoteTime, toEpochMs } from './bar-time'
+import { CandleBuilder } from './candle-builder'
+import { parseFrame } from './push-parser'
+import { AGRI_FALLBACK, klineRoute, quoteRoute } from './market-routes'
 import { parseTickerQuotes } from './ticker-quote'
 
 const T = Date.UTC(2026, 0, 5, 14, 0) // 1_767_621_600_000
@@ -78,6 +82,43 @@ describe('bar-time', () => {
   })
 })
 
+describe('one bar rule for REST bars, pushed candles and bars built from ticks', () => {
+  it.each(INTERVALS)('a %s bar without a close closes at the same instant on every path', (iv) => {
+    const openTime = bucketStart(iv, T)
+    const bar = { open: 1, high: 2, low: 0.5, close: 1.5, volume: 3 }
+    const rest = parseBars([{ openTime, ...bar }], iv).bars[0]?.closeTime
+    const [pushed] = parseFrame(
+      JSON.stringify({ type: 'candle', symbol: 'X', interval: iv, openTime, ...bar }),
+      T + 60_000,
+    )
+    const builder = new CandleBuilder()
+    builder.add('crypto:X', openTime, 1)
+    const built = builder.bars('crypto:X', iv, 1)[0]?.closeTime
+    expect(pushed).toMatchObject({ kind: 'candle', interval: iv })
+    expect(pushed?.kind === 'candle' ? pushed.bar.closeTime : null).toBe(rest)
+    expect(built).toBe(rest)
+    expect(rest).toBeGreaterThan(openTime)
+  })
+
+  it("closes a pushed monthly candle at the month's end, not at its open", () => {
+    const open = Date.UTC(2025, 11, 1)
+    const [f] = parseFrame(
+      JSON.stringify({ e: 'kline', s: 'X', k: { t: open, i: '1M', o: 1, h: 1, l: 1, c: 1 } }),
+      T,
+    )
+    expect(f).toMatchObject({ interval: '1mo', bar: { closeTime: Date.UTC(2026, 0, 1) - 1 } })
+  })
+})
+
+describe('quote time', () => {
+  it('never dates a quote after it was received (a window closing at the end of the day)', () => {
+    const endOfDay = Date.UTC(2026, 0, 5, 23, 59, 59, 999)
+    expect(quoteTime(endOfDay, T)).toBe(T)
+    expect(quoteTime(T - 5_000, T)).toBe(T - 5_000)
+    expect(quoteTime('soon', T)).toBeNull()
+  })
+})
+
 describe('ticker-quote', () => {
   it('parses TickerQuotes with string numbers, ignores unknown fields and skips entries without a symbol', () => {
     const { updates, skipped } = parseTickerQuotes(
@@ -96,6 +137,7 @@ describe('ticker-quote', () => {
         7,
       ],
       'usdt-futures',
+      T + 1_000,
     )
     expect(skipped).toBe(3)
     expect(updates).toEqual([
@@ -110,13 +152,29 @@ describe('ticker-quote', () => {
   })
 
   it('leaves change empty for the store to derive and ts null without closeTime', () => {
-    const [u] = parseTickerQuotes([{ symbol: 'EURUSD', last: 1.08, prevClose: 1.07 }], 'fx').updates
+    const [u] = parseTickerQuotes(
+      [{ symbol: 'EURUSD', last: 1.08, prevClose: 1.07 }],
+      'fx',
+      T,
+    ).updates
     expect(u?.fields.change).toBeUndefined()
     expect(u?.ts).toBeNull()
   })
 
+  it('reads a multi-market answer keyed by symbol, and a chart-platform prefix on the symbol', () => {
+    // spec: the multi-market quote's response fields are "not shown"; symbols may be given as a
+    // chart-platform symbol (Listed endpoints).
+    const byKey = parseTickerQuotes({ EURUSD: { last: 1.08 }, XAUUSD: { price: '2300' } }, 'fx', T)
+    expect(byKey.updates.map((u) => [u.symbol, u.fields.last])).toEqual([
+      ['EURUSD', 1.08],
+      ['XAUUSD', 2300],
+    ])
+    const prefixed = parseTickerQuotes([{ symbol: 'OANDA:EURUSD', last: 1.08 }], 'fx', T)
+    expect(prefixed.updates[0]?.symbol).toBe('EURUSD')
+  })
+
   it('rejects a payload that is not a list as BAD_RESPONSE', () => {
-    expect(() => parseTickerQuotes('oops', 'crypto')).toThrow(
+    expect(() => parseTickerQuotes('oops', 'crypto', T)).toThrow(
       expect.objectContaining({ code: 'BAD_RESPONSE' }),
     )
   })
@@ -126,14 +184,11 @@ describe('market-routes', () => {
   it('routes quotes and klines per the spec', () => {
     expect(quoteRoute('crypto')?.path).toBe('/api/v1/market/crypto/quote')
     expect(quoteRoute('usdt-futures')?.path).toBe('/api/v1/market/futures/quote')
-    for (const m of ['futures', 'fx', 'commodity', 'cn', 'hk', 'index'] as const) {
+    // Agriculture is a commodity: the multi-market quote; its kline is the fallback.
+    for (const m of ['futures', 'fx', 'commodity', 'cn', 'hk', 'index', 'agri'] as const) {
       expect(quoteRoute(m)).toEqual({ path: '/api/v1/market/quote', family: 'multi' })
     }
-    expect(quoteRoute('agri')).toBeNull()
-    expect(pollRoute('agri')).toEqual({
-      route: { path: '/api/v1/market/agri/kline', family: 'agri-kline' },
-      agri: true,
-    })
+    expect(AGRI_FALLBACK).toEqual({ path: '/api/v1/market/agri/kline', family: 'agri-kline' })
     expect(klineRoute('futures')?.path).toBe('/api/v1/market/tv-futures/kline')
     expect(klineRoute('crypto')).toBeNull()
   })

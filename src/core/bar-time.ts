@@ -1,33 +1,52 @@
+import { barCloseTime } from '../shared/intervals'
 import type { Bar, Interval } from '../shared/quote'
 import { coerceNumber } from './quote-fields'
-import { intervalMs } from './intervals'
 
 /**
- * Bar times. The spec (Continuous futures candles payload, Bar) says only that a bar carries
- * openTime or openTimeMs and closeTime or closeTimeMs, "string or number", format not shown. We
- * accept ISO strings, numeric strings, epoch seconds and epoch ms, telling seconds from ms by
- * magnitude: 1e11 s is the year 5138 while 1e11 ms is 1973, so anything below is seconds.
- * Values above 1e14 are taken as microseconds (some feeds use them).
+ * Times from the service, one parser for every path (REST bars, TickerQuote, pushes). The spec
+ * (Continuous futures candles payload, Bar) says only that a bar carries openTime or openTimeMs
+ * and closeTime or closeTimeMs, "string or number", format not shown. We accept ISO strings,
+ * numeric strings and epoch numbers, telling the unit by magnitude: below 1e11 is seconds (1e11 s
+ * is the year 5138 while 1e11 ms is 1973), from 1e14 microseconds, from 1e17 nanoseconds.
+ * Anything before 1973 (a trade id, a counter) or beyond what a Date holds is not a time.
  */
 const SECONDS_BELOW = 1e11
-const MICROS_ABOVE = 1e14
+const MICROS_FROM = 1e14
+const NANOS_FROM = 1e17
+const MIN_EPOCH_MS = 1e11
 const MAX_DATE_MS = 8.64e15
+const NUMERIC = /^-?\d+(\.\d+)?$/
 
 /** An untrusted time value to epoch ms; null when it is not a time. */
 export function toEpochMs(value: unknown): number | null {
-  if (typeof value === 'string') {
-    const trimmed = value.trim()
-    if (trimmed === '') return null
-    if (!/^-?\d+(\.\d+)?$/.test(trimmed)) {
-      const parsed = Date.parse(trimmed)
-      return Number.isNaN(parsed) ? null : parsed
-    }
-  }
-  const n = coerceNumber(value)
-  if (n === undefined || n <= 0) return null
-  const ms = Math.round(n < SECONDS_BELOW ? n * 1000 : n > MICROS_ABOVE ? n / 1000 : n)
-  // Not a time: rounds to the epoch itself, or beyond what a Date holds (found by test/fuzz).
-  return ms > 0 && ms <= MAX_DATE_MS ? ms : null
+  if (typeof value === 'number') return fromNumber(value)
+  if (typeof value !== 'string') return null
+  const trimmed = value.trim()
+  if (trimmed === '') return null
+  return NUMERIC.test(trimmed) ? fromNumber(Number(trimmed)) : inRange(Date.parse(trimmed))
+}
+
+function fromNumber(value: number): number | null {
+  if (!Number.isFinite(value) || value <= 0) return null
+  let n = value
+  if (n < SECONDS_BELOW) n *= 1000
+  else if (n >= NANOS_FROM) n /= 1e6
+  else if (n >= MICROS_FROM) n /= 1e3
+  return inRange(Math.round(n))
+}
+
+function inRange(ms: number): number | null {
+  return Number.isFinite(ms) && ms >= MIN_EPOCH_MS && ms <= MAX_DATE_MS ? ms : null
+}
+
+/**
+ * A quote's or tick's own time, never ahead of when it was received: a TickerQuote's closeTime is
+ * its window's close (spec: TickerQuote), and a service whose window closes at the end of the day
+ * would otherwise date the quote, and the bars built from it, in the future.
+ */
+export function quoteTime(value: unknown, receivedAt: number): number | null {
+  const ms = toEpochMs(value)
+  return ms === null ? null : Math.min(ms, receivedAt)
 }
 
 export interface ParsedBars {
@@ -38,7 +57,7 @@ export interface ParsedBars {
 
 /**
  * Untrusted bars to Bar[], ascending by openTime, one bar per openTime (the last one wins).
- * closeTime missing -> openTime + interval length - 1 (the convention of inclusive close times).
+ * A missing or impossible close follows the one bar rule (shared/intervals barCloseTime).
  * A missing volume becomes 0: Bar has no null volume and FX bars often carry none.
  */
 export function parseBars(raw: unknown, interval: Interval): ParsedBars {
@@ -59,9 +78,7 @@ function parseBar(entry: unknown, interval: Interval): Bar | null {
   const r = entry as Record<string, unknown>
   const openTime = toEpochMs(r.openTimeMs ?? r.openTime)
   if (openTime === null) return null
-  const closeRaw = toEpochMs(r.closeTimeMs ?? r.closeTime)
-  const closeTime =
-    closeRaw !== null && closeRaw >= openTime ? closeRaw : openTime + intervalMs(interval) - 1
+  const closeTime = barCloseTime(interval, openTime, toEpochMs(r.closeTimeMs ?? r.closeTime))
   const open = coerceNumber(r.open)
   const high = coerceNumber(r.high)
   const low = coerceNumber(r.low)

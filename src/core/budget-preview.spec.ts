@@ -28,19 +28,22 @@ describe('planBudget', () => {
     expect(plan.polled).toHaveLength(5)
   })
 
-  it('batches a polling round by endpoint family, 50 a call, one call per agri symbol', () => {
+  it('batches a polling round by endpoint family, 50 a call, agriculture on the multi-market quote', () => {
     expect(callsPerRound(keys('crypto', 120))).toBe(3)
     expect(callsPerRound([...keys('fx', 20), ...keys('hk', 20), ...keys('index', 20)])).toBe(2)
-    expect(callsPerRound([...keys('usdt-futures', 1), ...keys('agri', 4, '1!')])).toBe(5)
+    expect(callsPerRound([...keys('usdt-futures', 1), ...keys('agri', 4, '1!')])).toBe(2)
+    expect(callsPerRound([...keys('fx', 30), ...keys('agri', 30, '1!')])).toBe(2)
   })
 
   it('polls no faster than the minimum interval, slower when a round takes longer', () => {
-    expect(pollSpacingMs(27, 0.8)).toBe(2858)
+    // The governor's window is 61 s (a second of slack for arrival jitter): 21 calls in it.
+    expect(pollSpacingMs(27, 0.8)).toBe(Math.ceil(61_000 / 21))
+    const spacing = pollSpacingMs(27, 0.8)
     const few = planBudget({ ...FREE, watched: watched(keys('fx', 30)), blockedMarkets: new Set() })
     expect(few).toMatchObject({ callsPerRound: 1, pollEveryMs: 5_000, requestsPerMinute: 12 })
     const many = [
-      ...keys('fx', 10),
-      ...keys('crypto', 10),
+      ...keys('fx', 60),
+      ...keys('crypto', 60),
       ...keys('usdt-futures', 10),
       ...keys('agri', 3, '1!'),
     ]
@@ -50,9 +53,9 @@ describe('planBudget', () => {
       watched: watched(many),
       blockedMarkets: new Set(),
     })
-    expect(slow.callsPerRound).toBe(6)
-    expect(slow.pollEveryMs).toBe(6 * 2858)
-    expect(slow.requestsPerMinute).toBe(21)
+    expect(slow.callsPerRound).toBe(5)
+    expect(slow.pollEveryMs).toBe(5 * spacing)
+    expect(slow.requestsPerMinute).toBe(Math.round((5 * 60_000) / (5 * spacing)))
   })
 
   it('leaves out a market the key was refused: neither streamed nor polled', () => {

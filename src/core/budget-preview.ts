@@ -1,7 +1,8 @@
 import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
 import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
-import { MAX_SYMBOLS_PER_CALL, pollRoute } from './market-routes'
+import { MAX_SYMBOLS_PER_CALL, quoteRoute } from './market-routes'
+import { WINDOW_MS } from './rate-governor'
 
 /**
  * What a set of watched symbols costs on a plan, computed with the engine's own rules so the
@@ -12,7 +13,7 @@ import { MAX_SYMBOLS_PER_CALL, pollRoute } from './market-routes'
  *     stream nor poll: their slots go silent and are demoted, then the poller skips them;
  *   - who is polled: the rest;
  *   - how often: one polling round is one call per endpoint family and 50 symbols (spec: Limits,
- *     1 to 50 symbols) plus one agri/kline call per agriculture symbol, sent one per
+ *     1 to 50 symbols; agriculture rides on the multi-market quote), sent one per
  *     pollSpacingMs (the QuotePoller's pacing: its share of the governed ceiling, rpm x 90 %),
  *     and no symbol sooner than the poller's minimum interval.
  */
@@ -23,23 +24,24 @@ export interface PollPacing {
   minIntervalMs: number
 }
 
-/** The QuotePoller's pause between two calls, spread evenly over the minute. */
+/** The QuotePoller's pause between two calls, spread evenly over the governor's window. */
 export function pollSpacingMs(perMinute: number, share: number): number {
-  return Math.ceil(60_000 / Math.max(1, Math.floor(perMinute * share)))
+  return Math.ceil(WINDOW_MS / Math.max(1, Math.floor(perMinute * share)))
 }
 
-/** Calls one polling round of these symbols takes (the QuotePoller's batching). */
+/**
+ * Calls one polling round of these symbols takes (the QuotePoller's batching: one quote call per
+ * endpoint family and 50 symbols; agriculture rides on the multi-market quote).
+ */
 export function callsPerRound(keys: Iterable<SymbolKey>): number {
   const families = new Map<string, number>()
-  let agri = 0
   for (const key of keys) {
     const ref = parseSymbolKey(key)
-    const route = ref ? pollRoute(ref.market) : null
-    if (route === null) continue
-    if (route.agri) agri += 1
-    else families.set(route.route.family, (families.get(route.route.family) ?? 0) + 1)
+    if (ref === null) continue
+    const family = quoteRoute(ref.market).family
+    families.set(family, (families.get(family) ?? 0) + 1)
   }
-  let calls = agri
+  let calls = 0
   for (const n of families.values()) calls += Math.ceil(n / MAX_SYMBOLS_PER_CALL)
   return calls
 }

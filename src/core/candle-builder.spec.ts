@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { bucketStart, CandleBuilder } from './candle-builder'
+import { bucketStart } from '../shared/intervals'
+import { CandleBuilder } from './candle-builder'
 import type { Bar } from '../shared/quote'
 
 const MIN = 60_000

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { IntervalSchema, type Bar, type Interval } from '../shared/quote'
+import { bucketEnd, bucketStart, intervalMs } from '../shared/intervals'
+import { INTERVALS, IntervalSchema, type Bar, type Interval } from '../shared/quote'
 import type { SymbolKey } from '../shared/market'
 
 /**
@@ -10,55 +11,19 @@ import type { SymbolKey } from '../shared/market'
  *
  * Storage is columnar (uPlot's lesson): one ring of Float64Arrays per (symbol, interval), bounded
  * by `capacity` bars; add() allocates nothing once a symbol's ring exists.
- * Buckets are UTC: days start at 00:00 UTC, weeks on Monday, months on the 1st. closeTime is the
- * bucket's last millisecond (openTime + length - 1).
+ * Buckets and closes follow the one bar rule of shared/intervals (UTC buckets; a bar closes at its
+ * last millisecond), the same rule REST bars and pushed candles follow.
  */
 
 const MINUTE = 60_000
-const DAY = 1440 * MINUTE
-/** 1970-01-01 was a Thursday; Monday 1970-01-05 starts week buckets. */
-const MONDAY_OFFSET = 4 * DAY
-const FIXED_MS: Partial<Record<Interval, number>> = {
-  '1m': MINUTE,
-  '5m': 5 * MINUTE,
-  '15m': 15 * MINUTE,
-  '1h': 60 * MINUTE,
-  '4h': 240 * MINUTE,
-  '1d': DAY,
-}
-
-export function bucketStart(interval: Interval, ts: number): number {
-  if (interval === '1w')
-    return Math.floor((ts - MONDAY_OFFSET) / (7 * DAY)) * 7 * DAY + MONDAY_OFFSET
-  if (interval === '1mo') {
-    const d = new Date(ts)
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
-  }
-  const ms = FIXED_MS[interval] ?? MINUTE
-  return Math.floor(ts / ms) * ms
-}
-
-export function bucketEnd(interval: Interval, openTime: number): number {
-  if (interval === '1w') return openTime + 7 * DAY - 1
-  if (interval === '1mo') {
-    const d = new Date(openTime)
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1
-  }
-  return openTime + (FIXED_MS[interval] ?? MINUTE) - 1
-}
 
 /** The interval whose length best matches a bar's span (for merge() without an interval). */
 export function guessInterval(bar: Bar): Interval {
   const span = bar.closeTime - bar.openTime
-  const candidates: [Interval, number][] = [
-    ...Object.entries(FIXED_MS).map(([k, v]) => [k as Interval, v] as [Interval, number]),
-    ['1w', 7 * DAY],
-    ['1mo', 30 * DAY],
-  ]
   let best: Interval = '1m'
   let bestDiff = Infinity
-  for (const [interval, ms] of candidates) {
-    const diff = Math.abs(ms - span)
+  for (const interval of INTERVALS) {
+    const diff = Math.abs(intervalMs(interval) - span)
     if (diff < bestDiff) [best, bestDiff] = [interval, diff]
   }
   return best

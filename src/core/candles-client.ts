@@ -2,7 +2,7 @@ import { parseSymbolKey, type SymbolKey } from '../shared/market'
 import type { Bar, Interval } from '../shared/quote'
 import { parseBars } from './bar-time'
 import { TickdeskError } from './errors'
-import { toWireInterval } from './intervals'
+import { toWireInterval } from '../shared/intervals'
 import { klineRoute } from './market-routes'
 import type { RestClient } from './rest-client'
 

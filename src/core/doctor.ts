@@ -1,21 +1,22 @@
-import WebSocket from 'ws'
 import type { DoctorReport } from '../shared/bridge'
 import { PLAN_LIMITS, type Plan } from '../shared/market'
 import { systemClock, type Clock } from './clock'
 import { ACCOUNT_WIDE_403, MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import { probeStream, skippedCheck as skipped, type Check } from './doctor-stream'
 import { deriveStreamUrl } from './engine-config'
 import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
-import { readUpgradeRejection } from './upgrade-rejection'
 
 /**
  * `tickdesk doctor` / testConnection: what works with this key, spending as few metered requests
  * as possible (spec: Limits, REST calls and the handshake are metered). One crypto quote proves the
- * key and the crypto family at once; then one request per other family (so at most 5 REST calls)
- * and one stream handshake (open, time it, close). A 403 MARKET_NOT_ENABLED / API_KEY_SCOPE_DENIED
- * means "not in your plan", which is reported but is not a broken setup; a 400 on the probe symbol
- * still proves the family is reachable and entitled. A 401 or account-wide 403 stops the run.
+ * key and the crypto family at once; then one request per other family (so at most 5 REST calls).
+ * The stream: the running engine's socket as it stands (`stream`, the app: never a second socket),
+ * or for the CLI alone one handshake (doctor-stream.ts). A 403 MARKET_NOT_ENABLED /
+ * API_KEY_SCOPE_DENIED means "not in your plan", which is reported but is not a broken setup; a 400
+ * on the probe symbol still proves the family is reachable and entitled. A 401 or account-wide 403
+ * stops the run.
  */
 export interface DoctorConfig {
   baseUrl: string
@@ -25,12 +26,14 @@ export interface DoctorConfig {
   rpm?: number
   /** Share the running engine's budget; default: a fresh one for the plan. */
   governor?: RateGovernor
+  /** The running engine's REST client (its key, base URL and budget). */
+  client?: RestClient
+  /** The running engine's stream as it stands; without it, one handshake of our own. */
+  stream?: () => Promise<Check>
   clock?: Clock
   timeoutMs?: number
   probeSymbols?: Partial<Record<EndpointFamily, string>>
 }
-
-type Check = DoctorReport['checks'][number]
 
 const PROBES: Record<EndpointFamily, { symbol: string; label: string }> = {
   crypto: { symbol: 'BTCUSDT', label: 'crypto quotes' },
@@ -43,9 +46,9 @@ const PROBES: Record<EndpointFamily, { symbol: string; label: string }> = {
   'agri-kline': { symbol: 'ZC1!', label: 'agricultural candles' },
 }
 const PATHS: Record<EndpointFamily, { path: string; kline: boolean }> = {
-  crypto: { path: quoteRoute('crypto')?.path ?? '', kline: false },
-  'usdt-futures': { path: quoteRoute('usdt-futures')?.path ?? '', kline: false },
-  multi: { path: quoteRoute('fx')?.path ?? '', kline: false },
+  crypto: { path: quoteRoute('crypto').path, kline: false },
+  'usdt-futures': { path: quoteRoute('usdt-futures').path, kline: false },
+  multi: { path: quoteRoute('fx').path, kline: false },
   'futures-kline': { path: klineRoute('futures')?.path ?? '', kline: true },
   'agri-kline': { path: klineRoute('agri')?.path ?? '', kline: true },
 }
@@ -62,13 +65,15 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
   const clock = config.clock ?? systemClock
   const rpm = config.rpm ?? PLAN_LIMITS[config.plan].rpm
   const governor = config.governor ?? new RateGovernor({ rpm, clock, random: Math.random })
-  const client = new RestClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    governor,
-    clock,
-    timeoutMs: config.timeoutMs,
-  })
+  const client =
+    config.client ??
+    new RestClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      governor,
+      clock,
+      timeoutMs: config.timeoutMs,
+    })
   const checks: Check[] = []
   let spent = 0
 
@@ -106,9 +111,17 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
     checks.push(familyVerdict(family, r.error, r.ms, config))
     stopCode = rateStop(r.error)
   }
-  if (stopCode) checks.push(skipped('stream', stopCode))
+  if (config.stream) checks.push(await config.stream())
+  else if (stopCode) checks.push(skipped('stream', stopCode))
   else {
-    const stream = await checkStream(config, governor, clock)
+    const url = config.streamUrl ?? deriveStreamUrl(config.baseUrl)
+    const stream = await probeStream(
+      url,
+      config.apiKey,
+      governor,
+      clock,
+      config.timeoutMs ?? 10_000,
+    )
     if (stream.spent) spent += 1
     checks.push(stream.check)
   }
@@ -190,67 +203,4 @@ function rateStop(error: TickdeskError | null): string | null {
   const code = String(error.code)
   if (code === 'UNAUTHORIZED' || ACCOUNT_WIDE_403.has(code) || RATE_429.has(code)) return code
   return null
-}
-
-function skipped(name: string, code: string): Check {
-  return { name, ok: false, code, message: `skipped after ${code}`, latencyMs: null }
-}
-
-/** One metered handshake: open the stream with the key, time it, close it. */
-async function checkStream(
-  config: DoctorConfig,
-  governor: RateGovernor,
-  clock: Clock,
-): Promise<{ check: Check; spent: boolean }> {
-  if (!governor.tryAcquire('handshake')) {
-    return {
-      check: skipped('stream', governor.snapshot().code ?? 'RATE_LIMIT_EXCEEDED'),
-      spent: false,
-    }
-  }
-  const url = config.streamUrl ?? deriveStreamUrl(config.baseUrl)
-  const timeoutMs = config.timeoutMs ?? 10_000
-  const started = clock.now()
-  let rejected: TickdeskError | null = null
-  const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
-    const ws = new WebSocket(url, { headers: { 'X-API-Key': config.apiKey } })
-    const timer = clock.setTimeout(() => {
-      ws.terminate()
-      resolve({ code: 'TIMEOUT', message: `no stream handshake within ${timeoutMs} ms` })
-    }, timeoutMs)
-    const done = (r: { code: string | null; message: string }): void => {
-      clock.clearTimeout(timer)
-      resolve(r)
-    }
-    ws.once('open', () => {
-      done({ code: null, message: 'stream handshake OK' })
-      ws.close(1000)
-    })
-    ws.once('unexpected-response', (_req, res) => {
-      // Read the envelope like the stream client does, so an account-wide 403 keeps its code.
-      void readUpgradeRejection(res, () => clock.now()).then((error) => {
-        ws.terminate()
-        rejected = error
-        done({ code: String(error.code), message: error.message })
-      })
-    })
-    ws.on('error', (e) => done({ code: 'NETWORK', message: `stream unreachable: ${e.message}` }))
-  })
-  const latencyMs = outcome.code === null ? clock.now() - started : null
-  if (outcome.code !== null) {
-    governor.report({
-      ok: false,
-      error: rejected ?? new TickdeskError({ code: outcome.code, message: outcome.message }),
-    })
-  }
-  return {
-    check: {
-      name: 'stream',
-      ok: outcome.code === null,
-      code: outcome.code,
-      message: outcome.message,
-      latencyMs,
-    },
-    spent: outcome.code !== 'NETWORK',
-  }
 }

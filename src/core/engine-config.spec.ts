@@ -11,6 +11,26 @@ describe('engine configuration', () => {
     )
   })
 
+  it('keeps a path prefix of the base URL for the stream, as REST keeps it', () => {
+    expect(deriveStreamUrl('https://gw.example.com/market-data')).toBe(
+      'wss://gw.example.com/market-data/api/v1/market/stream',
+    )
+    expect(deriveStreamUrl('http://127.0.0.1:8080/proxy/')).toBe(
+      'ws://127.0.0.1:8080/proxy/api/v1/market/stream',
+    )
+    expect(resolveConfig({ baseUrl: 'https://gw.example.com/md/', apiKey: 'k' })).toMatchObject({
+      baseUrl: 'https://gw.example.com/md',
+      streamUrl: 'wss://gw.example.com/md/api/v1/market/stream',
+    })
+  })
+
+  it("accepts the spec's other plan names: Trial is Free, Standard is Growth", () => {
+    expect(configFromEnv({ TICKDESK_PLAN: 'Trial' }).plan).toBe('free')
+    expect(configFromEnv({ TICKDESK_PLAN: 'standard' }).plan).toBe('growth')
+    expect(configFromEnv({ TICKDESK_PLAN: 'PRO' }).plan).toBe('pro')
+    expect(resolveConfig({ baseUrl: 'https://x.test', apiKey: 'k', plan: 'growth' })?.rpm).toBe(120)
+  })
+
   it('reads TICKDESK_* variables, treating empty ones as unset', () => {
     const c = configFromEnv({
       TICKDESK_BASE_URL: 'https://x.test',

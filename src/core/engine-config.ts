@@ -12,13 +12,21 @@ export interface EngineConfig {
   demo: boolean
 }
 
-/** Stream URL per the spec: {base_url} with the scheme replaced by ws(s) and path /api/v1/market/stream. */
+const STREAM_PATH = '/api/v1/market/stream'
+const STREAM_SCHEME: Readonly<Record<string, string>> = { 'https:': 'wss:', 'http:': 'ws:' }
+
+/**
+ * Stream URL per the spec: {base_url} with the scheme replaced by ws(s) and the path
+ * /api/v1/market/stream. A base URL with a path prefix (a gateway, a proxy) keeps it, as REST
+ * paths keep it when they are appended to the base. The scheme maps explicitly: https to wss,
+ * http to ws (a local service); anything else is not a service URL.
+ */
 export function deriveStreamUrl(baseUrl: string): string {
   const url = new URL(baseUrl)
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
-  url.pathname = '/api/v1/market/stream'
-  url.search = ''
-  return url.toString()
+  const scheme = STREAM_SCHEME[url.protocol]
+  if (scheme === undefined) throw new Error(`not an http(s) base URL: ${url.protocol}`)
+  const prefix = url.pathname.replace(/\/+$/, '')
+  return `${scheme}//${url.host}${prefix}${STREAM_PATH}`
 }
 
 const EnvSchema = z.object({

@@ -5,22 +5,21 @@ import {
   type Market,
   type SymbolKey,
 } from '../shared/market'
-import {
-  SymbolStatusCodeSchema,
-  type Bar,
-  type Interval,
-  type Quote,
-  type SymbolStatus,
-} from '../shared/quote'
+import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
+import type { DoctorReport } from '../shared/bridge'
 import { fetchCandles } from './candles-client'
+import { liveStream, liveStreamCheck } from './connection-test'
+import { runDoctor } from './doctor'
 import { CandleBuilder } from './candle-builder'
 import { systemClock, type Clock } from './clock'
 import type { EngineConfig } from './engine-config'
 import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
-import { klineRoute, quoteRoute } from './market-routes'
+import { SymbolStatusBook } from './symbol-statuses'
+import { TradedVolume } from './traded-volume'
+import { klineRoute } from './market-routes'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
@@ -61,16 +60,16 @@ export class MarketEngine {
   private stream: StreamClient
   private config: EngineConfig
   private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
-  private readonly statuses = new Map<SymbolKey, SymbolStatus>()
+  private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
   private readonly snapshotted = new Set<SymbolKey>()
-  private readonly lastVolume = new Map<SymbolKey, { volume: number }>()
+  private readonly traded = new TradedVolume()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
-  private readonly symbolStatusListeners = new Set<Listener<SymbolStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
   private streamSubs = 0
   private order = 0
   private lastError: TickdeskError | null = null
+  private lastStreamError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
   private started = false
   private readonly sweep: StaleSweep
@@ -100,7 +99,7 @@ export class MarketEngine {
       onUpdates: (updates) => {
         for (const u of updates) this.ingest(u)
       },
-      onSymbolStatus: (s) => this.setSymbolStatus(s),
+      onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
     })
     this.stream = this.createStream()
@@ -137,13 +136,6 @@ export class MarketEngine {
     const entry = this.watched.get(canonical)
     if (entry) entry.refs += 1
     else this.watched.set(canonical, { refs: 1, priority, order: this.order++ })
-    if (!quoteRoute(ref.market) && !klineRoute(ref.market)) {
-      this.setSymbolStatus({
-        key: canonical,
-        code: 'NOT_SUPPORTED',
-        message: `No endpoint serves ${ref.market} quotes`,
-      })
-    }
     this.replan()
     let released = false
     return () => {
@@ -156,6 +148,7 @@ export class MarketEngine {
         this.watched.delete(canonical)
         this.statuses.delete(canonical)
         this.snapshotted.delete(canonical)
+        this.poller.forget(canonical)
         this.replan()
       }
     }
@@ -183,7 +176,7 @@ export class MarketEngine {
   }
 
   symbolStatuses(): SymbolStatus[] {
-    return [...this.statuses.values()]
+    return this.statuses.all()
   }
 
   async getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
@@ -202,10 +195,28 @@ export class MarketEngine {
   // The desk's needs: one quote call to check a symbol, the rules budget-preview.ts plans with.
   readonly probeSymbol = (key: SymbolKey) => probeSymbol(this.rest, key, () => this.clock.now())
   readonly budgetRules = () => ({
-    streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
+    streamCap: this.planner.effectiveCap(),
     perMinute: this.governor.snapshot().perMinute,
     pacing: this.poller.pacing(),
   })
+
+  /**
+   * Settings -> Test connection, through this engine: its budget and the user's RPM, its REST
+   * client, and its one socket as it stands. It opens no socket of its own: on the Free plan's
+   * single connection that would be the service's second (spec: Limits).
+   */
+  testConnection(): Promise<DoctorReport> {
+    const { baseUrl, apiKey, plan } = this.config
+    const live = liveStream(
+      this.stream,
+      () => this.lastStreamError,
+      () => this.streamSubs,
+    )
+    return runDoctor({
+      ...{ baseUrl, apiKey, plan, governor: this.governor, client: this.rest, clock: this.clock },
+      stream: () => liveStreamCheck(live, this.clock),
+    })
+  }
 
   /** A new key leaves the 401-stopped state and reconnects with it. */
   setApiKey(apiKey: string): void {
@@ -242,8 +253,7 @@ export class MarketEngine {
   }
 
   onSymbolStatus(listener: Listener<SymbolStatus>): () => void {
-    this.symbolStatusListeners.add(listener)
-    return () => this.symbolStatusListeners.delete(listener)
+    return this.statuses.onChange(listener)
   }
 
   /** Called after a detected gap (sleep/resume) so alert rules can mark what fires as "while you were away". */
@@ -267,50 +277,48 @@ export class MarketEngine {
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
     stream.on('tick', (u) => this.planner.noteTick(this.ingest(u).key))
-    stream.on('candle', (c) => this.candles.merge(symbolKey(c.market, c.symbol), [c.bar]))
+    stream.on('candle', (c) =>
+      this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
+    )
     stream.on('state', (s) => this.onStreamState(s))
-    stream.on('open', () => {
-      this.lastError = null
+    stream.on('open', ({ resync }) => {
+      this.lastError = this.lastStreamError = null
       // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
       // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
-      // prevClose).
-      this.snapshotStreamed(this.streamedKeys())
+      // prevClose). A resync (same set, new socket) leaves no gap worth a call.
+      if (!resync) this.snapshotStreamed(this.streamedKeys())
       this.onFeedChange()
     })
+    stream.on('symbolCap', (cap) => {
+      // Over the symbol cap is not the symbol's fault: those poll, the rest keep streaming.
+      const refused: SymbolKey[] = []
+      for (const symbol of cap.symbols) {
+        const market = cap.market ?? this.marketOfStreamed(symbol)
+        if (market) refused.push(symbolKey(market, symbol))
+      }
+      this.logger.log('warn', 'stream symbol cap', { refused: refused.length })
+      this.planner.capRefused(refused)
+    })
     stream.on('symbolError', (e) => {
-      // Over the symbol cap is not the symbol's fault: the planner demotes it to polling once it
-      // stays silent. Anything else is a per-symbol status the trader should see.
-      if (e.code === 'WS_CONN_LIMIT') return
-      const parsed = SymbolStatusCodeSchema.safeParse(e.code)
-      const code = parsed.success ? parsed.data : 'UNKNOWN_SYMBOL'
+      const keys: SymbolKey[] = []
       for (const symbol of e.symbols) {
         const market = e.market ?? this.marketOfStreamed(symbol)
-        if (market)
-          this.setSymbolStatus({ key: symbolKey(market, symbol), code, message: e.message })
+        if (market) keys.push(symbolKey(market, symbol))
       }
+      this.statuses.refusedOnStream(keys, e.code, e.message)
     })
-    stream.on('error', (e) => this.noteError(e))
+    stream.on('error', (e) => {
+      this.lastStreamError = e
+      this.noteError(e)
+    })
     return stream
   }
 
   private ingest(update: QuoteUpdate): Quote {
     const quote = this.quotes.apply(update)
-    if (quote.last !== null) {
-      // Quotes carry the day's cumulative volume; a bar wants what traded since the last tick
-      // (the held total is updated in place: one look-up per tick, bench/ingest).
-      const held = this.lastVolume.get(quote.key)
-      const volume = quote.volume ?? held?.volume ?? 0
-      let traded = 0
-      if (held === undefined) this.lastVolume.set(quote.key, { volume })
-      else {
-        traded = Math.max(0, volume - held.volume)
-        held.volume = volume
-      }
-      this.candles.add(quote.key, quote.ts, quote.last, traded)
-    }
-    const status = this.statuses.get(quote.key)
-    if (status && status.code !== 'OK')
-      this.setSymbolStatus({ key: quote.key, code: 'OK', message: '' })
+    if (quote.last !== null)
+      this.candles.add(quote.key, quote.ts, quote.last, this.traded.since(quote.key, quote.volume))
+    this.statuses.priced(quote.key)
     for (const l of this.quoteListeners) l(quote)
     return quote
   }
@@ -365,14 +373,6 @@ export class MarketEngine {
     return null
   }
 
-  private setSymbolStatus(status: SymbolStatus): void {
-    const prev = this.statuses.get(status.key)
-    if (prev && prev.code === status.code && prev.message === status.message) return
-    if (!this.watched.has(status.key)) return
-    this.statuses.set(status.key, status)
-    for (const l of this.symbolStatusListeners) l(status)
-  }
-
   private computeStatus(): FeedStatus {
     return deriveFeedStatus({
       started: this.started,
@@ -380,7 +380,7 @@ export class MarketEngine {
       streamState: this.stream.state(),
       streamRetryAt: this.stream.nextRetryAt(),
       streamSymbols: this.stream.state() === 'open' ? this.streamSubs : 0,
-      streamCap: PLAN_LIMITS[this.config.plan].wsSymbols,
+      streamCap: this.planner.effectiveCap(),
       lastError: this.lastError,
       watchedCount: this.watched.size,
       plan: this.config.plan,

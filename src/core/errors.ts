@@ -46,6 +46,17 @@ export const MARKET_403 = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED']
 export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED'])
 export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])
 
+/**
+ * What a 403 refused is asked again only after this long, on REST and on the stream alike: an
+ * entitlement is fixed by a human in the console, so asking sooner only spends the budget.
+ */
+export const FORBIDDEN_RECHECK_MS = 15 * 60_000
+
+/** A 403 that is not account-wide: it refuses what was asked (a market, an endpoint), not the key. */
+export function refusesWhatWasAsked(e: { status: number | null; code: string }): boolean {
+  return (e.status === 403 || MARKET_403.has(e.code)) && !ACCOUNT_WIDE_403.has(e.code)
+}
+
 export interface TickdeskErrorInit {
   code: ErrorCode
   message: string

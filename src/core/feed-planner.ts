@@ -1,12 +1,15 @@
 import type { Market, SymbolKey } from '../shared/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
 import type { Clock, TimerHandle } from './clock'
+import { fewerPollCalls } from './slot-swaps'
 
 /**
  * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.
  *
  * The plan's WebSocket symbol cap (spec: Limits, "WebSocket caps") is the scarce resource, so
- * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order).
+ * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order, except
+ * that within the last tier a whole endpoint family may take slots to save a REST call per poll
+ * round: slot-swaps.ts).
  * A streamed symbol that gets no push within `silentAfterMs` of getting its slot is demoted to
  * polling for DEMOTION_MEMORY_MS and its slot goes to the next candidate: the service may
  * accept a subscription and never push (spec: Events, push shapes "not shown"), and a silent
@@ -21,6 +24,8 @@ import type { Clock, TimerHandle } from './clock'
 export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
 export const DEFAULT_SILENT_AFTER_MS = 20_000
 export const DEMOTION_MEMORY_MS = 10 * 60_000
+/** After the service refused unnamed symbols over its cap, slots silent this long are those. */
+export const CAP_SILENT_MS = 5_000
 /** Agricultural data is candles over REST only (spec: Endpoints, agri/kline); never streamed. */
 export const STREAMABLE_MARKETS: ReadonlySet<Market> = new Set(MARKETS.filter((m) => m !== 'agri'))
 
@@ -39,6 +44,10 @@ interface Entry {
 
 export class FeedPlanner {
   private cap: number
+  /** The service's real symbol cap, once it refused more (capRefused). */
+  private learnedCap = Infinity
+  /** After an unlisted cap refusal: when silent slots count as the refused ones. */
+  private capCheckAt: number | null = null
   private readonly clock: Clock
   private readonly silentAfterMs: number
   private available = false
@@ -58,8 +67,32 @@ export class FeedPlanner {
     this.silentAfterMs = opts.silentAfterMs ?? DEFAULT_SILENT_AFTER_MS
   }
 
+  /** The cap plans use: the plan's, or lower once the service refused more (capRefused). */
+  effectiveCap(): number {
+    return Math.min(this.cap, this.learnedCap)
+  }
+
   setCap(cap: number): void {
     this.cap = Math.max(0, Math.floor(cap))
+    this.learnedCap = Infinity
+    this.recompute()
+  }
+
+  /**
+   * The service refused stream symbols over its cap (spec: Limits, caps "approximate"). Listed
+   * ones poll (demoted, like silent ones) and the cap becomes what it accepted; unlisted, the cap
+   * drops a margin (10 %, at least one) below what we had asked for, and the slots that stay
+   * silent are demoted as usual. Either way nothing reconnects and the rest keep streaming.
+   */
+  capRefused(refused: SymbolKey[]): void {
+    const asked = this.current.streamed.length
+    const now = this.clock.now()
+    for (const k of refused) this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
+    const accepted =
+      refused.length > 0 ? asked - refused.length : asked - Math.max(1, Math.ceil(asked * 0.1))
+    this.learnedCap = Math.min(this.learnedCap, Math.max(0, accepted))
+    // Unlisted, the refused are the ones that stay silent: judged sooner than an ordinary slot.
+    if (refused.length === 0) this.capCheckAt = now + CAP_SILENT_MS
     this.recompute()
   }
 
@@ -127,6 +160,13 @@ export class FeedPlanner {
 
   private recompute(): void {
     const now = this.clock.now()
+    if (this.capCheckAt !== null && this.capCheckAt <= now) {
+      this.capCheckAt = null
+      const live = [...this.slotSince.keys()].filter((k) => this.ticked.has(k)).length
+      for (const k of this.slotSince.keys())
+        if (!this.ticked.has(k)) this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
+      if (live > 0) this.learnedCap = Math.min(this.learnedCap, live)
+    }
     for (const [k, until] of this.demotedUntil) if (until <= now) this.demotedUntil.delete(k)
     if (this.available) {
       for (const [k, since] of this.slotSince) {
@@ -135,17 +175,21 @@ export class FeedPlanner {
       }
     }
     const ranked = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    const streamed: Entry[] = []
-    const polled: SymbolKey[] = []
+    const byOrder: Entry[] = []
+    const rest: (Entry & { streamable: boolean })[] = []
     for (const e of ranked) {
-      const eligible =
-        this.available &&
-        streamed.length < this.cap &&
-        STREAMABLE_MARKETS.has(e.market) &&
-        !this.demotedUntil.has(e.key)
-      if (eligible) streamed.push(e)
-      else polled.push(e.key)
+      const streamable = STREAMABLE_MARKETS.has(e.market) && !this.demotedUntil.has(e.key)
+      if (this.available && byOrder.length < this.effectiveCap() && streamable) byOrder.push(e)
+      else rest.push({ ...e, streamable })
     }
+    const split = fewerPollCalls(
+      byOrder.map((e) => ({ ...e, streamable: true })),
+      rest,
+    )
+    const streamed: Entry[] = split.streamed
+    const polled: SymbolKey[] = split.polled
+      .sort((a, b) => b.priority - a.priority || a.order - b.order)
+      .map((e) => e.key)
     const chosen = new Set(streamed.map((e) => e.key))
     for (const k of [...this.slotSince.keys()]) {
       if (chosen.has(k)) continue
@@ -172,6 +216,7 @@ export class FeedPlanner {
       }
     }
     for (const until of this.demotedUntil.values()) next = Math.min(next, until)
+    if (this.capCheckAt !== null) next = Math.min(next, this.capCheckAt)
     if (next === Infinity) return
     this.timer = this.clock.setTimeout(
       () => {

@@ -4,9 +4,10 @@ import type { Market } from '../shared/market'
  * Which endpoint serves which market (spec: Endpoints). The spec gives quotes for crypto spot
  * (crypto/quote), USDT-margined perpetuals (futures/quote) and a multi-market quote for FX,
  * commodities, A-shares, HK, futures and indices; candles only for continuous futures
- * (tv-futures/kline) and agriculture (agri/kline). Agriculture has no quote endpoint: the poller
- * derives its last price from the latest 1m agri bar. Markets without a kline route get their bars
- * built from ticks by the engine.
+ * (tv-futures/kline) and agriculture (agri/kline). Agriculture is a commodity (spec: What the
+ * service does, "commodities (metals, energy, agriculture)"), so agri quotes go to the batched
+ * multi-market quote; only symbols it refuses fall back to their latest 1m agri/kline bar (the
+ * poller decides). Markets without a kline route get their bars built from ticks by the engine.
  */
 export type EndpointFamily = 'crypto' | 'usdt-futures' | 'multi' | 'futures-kline' | 'agri-kline'
 
@@ -21,8 +22,8 @@ const MULTI: Route = { path: '/api/v1/market/quote', family: 'multi' }
 const FUTURES_KLINE: Route = { path: '/api/v1/market/tv-futures/kline', family: 'futures-kline' }
 const AGRI_KLINE: Route = { path: '/api/v1/market/agri/kline', family: 'agri-kline' }
 
-/** The quote endpoint for a market, or null when the service has none (agri). */
-export function quoteRoute(market: Market): Route | null {
+/** The quote endpoint for a market. */
+export function quoteRoute(market: Market): Route {
   switch (market) {
     case 'crypto':
       return CRYPTO
@@ -34,9 +35,8 @@ export function quoteRoute(market: Market): Route | null {
     case 'cn':
     case 'hk':
     case 'index':
-      return MULTI
     case 'agri':
-      return null
+      return MULTI
   }
 }
 
@@ -55,15 +55,5 @@ export function streamMarket(market: Market): string {
   return market
 }
 
-export interface PollRoute {
-  route: Route
-  /** True when the last price comes from the latest 1m bar (agriculture has no quote endpoint). */
-  agri: boolean
-}
-
-/** How the poller gets a market's live price: its quote endpoint, or for agri its kline endpoint. */
-export function pollRoute(market: Market): PollRoute | null {
-  const quote = quoteRoute(market)
-  if (quote) return { route: quote, agri: false }
-  return market === 'agri' ? { route: AGRI_KLINE, agri: true } : null
-}
+/** Where an agri symbol the multi-market quote refuses gets its last price (its latest 1m bar). */
+export const AGRI_FALLBACK: Route = AGRI_KLINE

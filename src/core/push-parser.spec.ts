@@ -136,7 +136,7 @@ describe('parseFrame: candles', () => {
       interval: '1m',
       bar: {
         openTime: NOW,
-        closeTime: NOW + 60_000,
+        closeTime: NOW + 59_999,
         open: 1,
         high: 3,
         low: 0.5,

@@ -1,6 +1,8 @@
+import { barCloseTime, normaliseInterval } from '../shared/intervals'
 import type { Market } from '../shared/market'
 import { MARKETS } from '../shared/market'
-import type { Bar } from '../shared/quote'
+import type { Bar, Interval } from '../shared/quote'
+import { quoteTime, toEpochMs } from './bar-time'
 import type { QuoteFields } from './quote-fields'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
@@ -17,7 +19,9 @@ import { KIND_FIELDS, readKind, type Kind } from './push-kind'
  * - a frame is one object, an array of objects, or an envelope `{data: [...] | {...}}` whose
  *   kind and market apply to the items;
  * - numbers may be strings; symbol in `symbol`/`s`/`code`, market in `market`/`m`, time in
- *   `ts`/`t`/`time`/`timestamp`/`E` (seconds, ms or µs).
+ *   `ts`/`t`/`time`/`timestamp`/`E` (bar-time.ts reads the unit; never ahead of receive time);
+ * - a candle's interval is any alias of shared/intervals and its missing close follows the one
+ *   bar rule there, as for REST bars.
  * Unknown shapes are `ignored`; wrong types are `malformed`. It never throws: a frame from the
  * network must not be able to crash the engine.
  *
@@ -25,7 +29,7 @@ import { KIND_FIELDS, readKind, type Kind } from './push-kind'
  */
 export type ParsedFrame =
   | { kind: 'tick'; market: Market | null; symbol: string; fields: QuoteFields; ts: number | null }
-  | { kind: 'candle'; market: Market | null; symbol: string; interval: string; bar: Bar }
+  | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
   | { kind: 'ping'; reply: string | null }
   | { kind: 'pong' }
   | { kind: 'subscribed'; market: Market | null; symbols: string[] }
@@ -244,35 +248,12 @@ function readSymbol(obj: Obj, kind: Kind | null): string | null {
 
 const NORMALISED_SYMBOLS = new Map<string, string | null>()
 
-/** Epoch ms from seconds, ms, µs or ns numbers (or numeric strings / ISO dates); null if absent. */
+/** The tick's own time, capped at receive time; null makes the store use receive time. */
 function readTs(obj: Obj, now: number): number | null {
-  const raw = obj.ts ?? obj.t ?? obj.time ?? obj.timestamp ?? obj.E
-  return toEpochMs(raw, now)
+  return quoteTime(obj.ts ?? obj.t ?? obj.time ?? obj.timestamp ?? obj.E, now)
 }
 
-/**
- * Values before 1973 (trade ids in `t`, sequence numbers) or more than two days ahead are not
- * timestamps; null makes the caller use receive time.
- */
-function toEpochMs(raw: unknown, now: number): number | null {
-  if (raw === undefined || raw === null) return null
-  let n = coerceNumber(raw)
-  if (n === undefined) {
-    if (typeof raw !== 'string') return null
-    const parsed = Date.parse(raw)
-    return Number.isNaN(parsed) || parsed > now + MAX_AHEAD_MS ? null : parsed
-  }
-  if (n <= 0) return null
-  if (n < 1e11)
-    n *= 1000 // seconds (1e11 s is the year 5138; 1e11 ms is 1973)
-  else if (n >= 1e17)
-    n /= 1e6 // nanoseconds
-  else if (n >= 1e14) n /= 1e3 // microseconds
-  if (n < MIN_EPOCH_MS || n > now + MAX_AHEAD_MS) return null
-  return Math.round(n)
-}
-
-const MIN_EPOCH_MS = 1e11
+/** A candle opening more than two days ahead is not a candle (a sequence number, a bad clock). */
 const MAX_AHEAD_MS = 2 * 86_400_000
 
 function readTick(
@@ -288,21 +269,6 @@ function readTick(
   else out.tick(market, symbol, fields, readTs(obj, now))
 }
 
-const INTERVAL_MS: Record<string, number> = {
-  '1': 60_000,
-  '1m': 60_000,
-  '5': 300_000,
-  '5m': 300_000,
-  '15': 900_000,
-  '15m': 900_000,
-  '60': 3_600_000,
-  '1h': 3_600_000,
-  '240': 14_400_000,
-  '4h': 14_400_000,
-  '1d': 86_400_000,
-  '1w': 604_800_000,
-}
-
 function readCandle(
   obj: Obj,
   symbol: string | null,
@@ -315,28 +281,32 @@ function readCandle(
   const src = k !== null && typeof k === 'object' && !Array.isArray(k) ? (k as Obj) : obj
   const intervalRaw = src.interval ?? src.i ?? obj.interval ?? obj.period ?? obj.resolution
   const interval =
-    typeof intervalRaw === 'string'
-      ? intervalRaw
-      : typeof intervalRaw === 'number'
-        ? `${intervalRaw}`
-        : ''
+    typeof intervalRaw === 'string' || typeof intervalRaw === 'number'
+      ? normaliseInterval(intervalRaw)
+      : null
   const open = coerceNumber(src.open ?? src.o)
   const high = coerceNumber(src.high ?? src.h)
   const low = coerceNumber(src.low ?? src.l)
   const close = coerceNumber(src.close ?? src.c)
-  const openTime = toEpochMs(src.openTimeMs ?? src.openTime ?? src.t ?? src.ts ?? src.time, now)
+  const openTime = toEpochMs(src.openTimeMs ?? src.openTime ?? src.t ?? src.ts ?? src.time)
   if (
     open === undefined ||
     high === undefined ||
     low === undefined ||
     close === undefined ||
-    openTime === null
+    openTime === null ||
+    openTime > now + MAX_AHEAD_MS
   ) {
     return { kind: 'malformed', reason: `candle for ${symbol} lacks OHLC or open time` }
   }
+  const given = toEpochMs(src.closeTimeMs ?? src.closeTime ?? src.T)
+  // Without a known interval there is no length to add: the bar closes where it says, or opens.
   const closeTime =
-    toEpochMs(src.closeTimeMs ?? src.closeTime ?? src.T, now) ??
-    openTime + (INTERVAL_MS[interval] ?? 0)
+    interval === null
+      ? given !== null && given >= openTime
+        ? given
+        : openTime
+      : barCloseTime(interval, openTime, given)
   const volume = coerceNumber(src.volume ?? src.v) ?? 0
   return {
     kind: 'candle',

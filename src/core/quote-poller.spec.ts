@@ -27,7 +27,13 @@ afterEach(async () => {
 
 /** A loopback service: every symbol quotes unless `unknown` names it; `blocked` paths answer 403. */
 function service(
-  opts: { unknown?: string[]; futuresDenied?: boolean; status401?: () => boolean } = {},
+  opts: {
+    unknown?: string[]
+    invalid?: string[]
+    maxBatch?: number
+    futuresDenied?: boolean
+    status401?: () => boolean
+  } = {},
 ) {
   return (req: SeenRequest): TestReply => {
     if (opts.status401?.()) return fail(401, 'UNAUTHORIZED')
@@ -48,7 +54,8 @@ function service(
       })
     }
     const symbols = (req.query.get('symbols') ?? '').split(',')
-    if (symbols.length > 50) return fail(400, 'INVALID_REQUEST')
+    if (symbols.length > (opts.maxBatch ?? 50)) return fail(400, 'INVALID_REQUEST')
+    if (symbols.some((x) => opts.invalid?.includes(x))) return fail(400, 'INVALID_REQUEST')
     const bad = symbols.find((s) => opts.unknown?.includes(s))
     if (bad) return fail(400, 'UNKNOWN_SYMBOL', `unknown symbol ${bad}`)
     if (opts.futuresDenied && symbols.some((s) => s.endsWith('1!')))
@@ -174,6 +181,39 @@ describe('QuotePoller', () => {
     expect(later.some((q) => symbolsOf(q).includes('C017USDT'))).toBe(false)
   })
 
+  it('isolates a symbol whose request is INVALID_REQUEST and pauses it with a reason, not every round', async () => {
+    const keys = crypto(20)
+    const r = await rig(service({ invalid: ['C007USDT'] }))
+    r.p.setSymbols(keys)
+    r.p.start()
+    await r.run(60_000, 500)
+    expect(r.statuses.filter((s) => s.code !== 'OK')).toEqual([
+      {
+        key: 'crypto:C007USDT',
+        code: 'INVALID_REQUEST',
+        message: expect.stringMatching(/C007USDT.*INVALID_REQUEST.*30 min/),
+      },
+    ])
+    const asked = (): number =>
+      r.srv.requests.filter((q) => symbolsOf(q).includes('C007USDT')).length
+    const before = asked()
+    await r.run(10 * 60_000, 5_000)
+    expect(asked()).toBe(before)
+    expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(19)
+  })
+
+  it('learns a smaller batch size when batches keep failing INVALID_REQUEST with no symbol to blame', async () => {
+    const r = await rig(service({ maxBatch: 20 }))
+    r.p.setSymbols(crypto(45))
+    r.p.start()
+    await r.run(3 * 60_000, 500)
+    expect(r.statuses.filter((s) => s.code !== 'OK')).toEqual([])
+    const last = r.srv.requests.slice(-6).map((q) => symbolsOf(q).length)
+    expect(Math.max(...last)).toBeLessThanOrEqual(20)
+    for (const at of Object.values(r.p.stats().lastPolledAt))
+      expect(r.clock.now() - at).toBeLessThan(30_000)
+  })
+
   it('blocks only the futures market after MARKET_NOT_ENABLED and keeps polling crypto', async () => {
     const r = await rig(service({ futuresDenied: true }))
     r.p.setSymbols(['futures:ES1!', 'fx:EURUSD', 'crypto:BTCUSDT'])
@@ -209,36 +249,51 @@ describe('QuotePoller', () => {
     r.p.setSymbols([...crypto(200), 'fx:EURUSD', 'agri:ZC1!'])
     r.p.start()
     await r.run(5 * 60_000, 1_000)
-    // Free: 30 rpm, governed at 27, polling takes 80 % of that = 21 per minute, evenly spaced
+    // Free: 30 rpm, governed at 27; with nobody else waiting, polling may take all 27, evenly spaced
     for (const start of times) {
-      expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(21)
+      expect(times.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(27)
     }
     for (let i = 1; i < times.length; i++) {
       expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(2_000)
     }
-    expect(times.length).toBeGreaterThanOrEqual(5 * 18)
+    expect(times.length).toBeGreaterThanOrEqual(5 * 25)
     expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(202)
   })
 
-  it('derives the agri last price from the latest 1m agri kline bar', async () => {
+  it('quotes agriculture on the batched multi-market quote, with the other multi markets', async () => {
     const r = await rig(service())
-    r.p.setSymbols(['agri:ZC1!'])
+    r.p.setSymbols(['agri:ZC1!', 'fx:EURUSD', 'agri:ZS1!'])
+    r.p.start()
+    await r.run(30_000)
+    expect(r.srv.requests.every((q) => q.path === '/api/v1/market/quote')).toBe(true)
+    expect(symbolsOf(r.srv.requests[0] as SeenRequest).sort()).toEqual(['EURUSD', 'ZC1!', 'ZS1!'])
+    expect(r.updates.find((u) => u.symbol === 'ZC1!')?.market).toBe('agri')
+  })
+
+  it('falls back to the latest 1m agri bar only for the agri symbols the quote refuses, once a minute', async () => {
+    const r = await rig(service({ unknown: ['ZW1!'] }))
+    r.p.setSymbols(['agri:ZC1!', 'agri:ZW1!', 'fx:EURUSD'])
     r.p.start()
     await r.run(1_000)
-    const q = r.srv.requests[0]
-    expect(q?.path).toBe('/api/v1/market/agri/kline')
-    expect([q?.query.get('symbol'), q?.query.get('interval'), q?.query.get('limit')]).toEqual([
-      'ZC1!',
-      '1',
-      '1',
+    const kline = (): SeenRequest[] =>
+      r.srv.requests.filter((q) => q.path === '/api/v1/market/agri/kline')
+    expect(kline().map((q) => [q.query.get('symbol'), q.query.get('interval')])).toEqual([
+      ['ZW1!', '1'],
     ])
-    expect(r.updates[0]).toEqual({
+    expect(r.updates.find((u) => u.symbol === 'ZW1!')).toEqual({
       market: 'agri',
-      symbol: 'ZC1!',
+      symbol: 'ZW1!',
       fields: { last: 4.5 },
       ts: 1_767_623_399_000,
       source: 'poll',
     })
+    expect(r.statuses.find((s) => s.key === 'agri:ZW1!' && s.code !== 'OK')).toBeUndefined()
+    const quotesBefore = r.srv.requests.length - kline().length
+    await r.run(5 * 60_000, 1_000)
+    expect(kline().length).toBeLessThanOrEqual(6)
+    const quotes = r.srv.requests.filter((q) => q.path === '/api/v1/market/quote')
+    expect(quotes.length - quotesBefore).toBeGreaterThan(20)
+    expect(quotes.slice(quotesBefore).some((q) => symbolsOf(q).includes('ZW1!'))).toBe(false)
   })
 
   it('polls streamed symbols once on pollNow to fill a reconnect gap', async () => {

@@ -1,9 +1,12 @@
-import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import { symbolKey, type Market, type SymbolKey } from '../shared/market'
 import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
 import { pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
-import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
-import { MAX_SYMBOLS_PER_CALL, pollRoute, type PollRoute, type Route } from './market-routes'
+import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
+import type { EndpointFamily } from './market-routes'
+import { splitByMarket, splitRefused, type Batch, type BatchMember } from './poll-batch'
+import { PollQueue, type Tracked } from './poll-queue'
+import { PollVerdicts } from './poll-verdicts'
 import type { QuoteUpdate } from './quote-fields'
 import type { RateGovernor } from './rate-governor'
 import type { RestClient } from './rest-client'
@@ -13,24 +16,28 @@ import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
  * QuotePoller: keeps every symbol that is not streamed as fresh as the shared budget allows.
  *
  * Loop: a self-rescheduling setTimeout on the injected clock (never setInterval). Each tick sends
- * at most one request: the batch holding the stalest due symbol, filled with up to 50 other stale
+ * at most one request: the batch holding the stalest due symbol, filled with up to 50 other due
  * symbols of the same endpoint family (spec: Limits, 1 to 50 symbols). Ticks are paced evenly at
- * 60 s / (governor ceiling x share), so polling leaves room for candles and stream handshakes, and
- * a symbol is not re-polled sooner than minIntervalMs. The governor gates every tick: while it
- * blocks REST (pause, quota, stop) the loop sleeps and its onChange wakes the loop again.
- * pollNow() marks symbols urgent (also streamed ones, to fill a reconnect gap): they go first and
- * skip the pacing, still within the governor's budget.
+ * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs.
+ * Polls are the governor's background kind: they spend what nobody else needs. The
+ * governor gates every tick: while it blocks REST (pause, quota, stop) the loop sleeps and its
+ * onChange wakes the loop again. Urgent work skips the pacing, never the budget: pollNow()
+ * (snapshots, also of streamed symbols) and the parts of a refused batch.
  *
- * Per-symbol outcomes (the account keeps flowing):
- *   400 INVALID_SYMBOL / UNKNOWN_SYMBOL on a batch: the service fails the whole request, so the
- *     batch is bisected (halves queued first, paced like any poll) until the bad symbol stands
- *     alone; it gets that status and is retried only after badSymbolRetryMs (>= 15 min) or when it
- *     leaves and re-enters the poll set.
- *   403 MARKET_NOT_ENABLED / API_KEY_SCOPE_DENIED: a batch mixing markets is split per market; a
- *     single-market batch blocks that family+market for recheckMs (>= 15 min) with that status.
+ * Every request, the first snapshot as much as the hundredth poll, goes through the same
+ * outcomes (the account keeps flowing):
+ *   400 INVALID_SYMBOL / UNKNOWN_SYMBOL / INVALID_REQUEST on a batch: the service fails the whole
+ *     request, so the batch is split at once (poll-batch.ts: named symbols, markets, new versus
+ *     answered, halves) until the refused symbol stands alone; it gets that status and is asked
+ *     again only after badSymbolRetryMs (>= 15 min) or once the trader re-adds it.
+ *   403 other than the account-wide codes (MARKET_NOT_ENABLED, API_KEY_SCOPE_DENIED, or a 403
+ *     without a code): a batch mixing markets is split per market; a single-market batch blocks
+ *     that family+market for recheckMs (>= 15 min, the stream's wait after a 403 too).
  *   A symbol missing from a successful answer gets NO_DATA and stays polled.
- * Agriculture has no quote endpoint (spec: Endpoints): its last price is the close of the latest 1m
- * agri/kline bar, one kline call per agri symbol.
+ * Agriculture rides the multi-market quote (spec: commodities include agriculture); an agri
+ * symbol it refuses or leaves out, or all of them after a 403, falls back to the close of its
+ * latest 1m agri/kline bar: one call per symbol, at most once per KLINE_FALLBACK_MS, paced and
+ * budgeted like every poll.
  */
 export interface QuotePollerOptions {
   client: RestClient
@@ -39,7 +46,10 @@ export interface QuotePollerOptions {
   onUpdates: (u: QuoteUpdate[]) => void
   onSymbolStatus: (s: SymbolStatus) => void
   onError?: (e: TickdeskError) => void
-  /** Fraction of the governed per-minute ceiling polling may use (default 0.8). */
+  /**
+   * Fraction of the governed per-minute ceiling polling paces itself to (default 1: the whole
+   * budget, which polls give back to candles and handshakes when they wait: rate-governor).
+   */
   share?: number
   /** No symbol is polled more often than this (default 5 s). */
   minIntervalMs?: number
@@ -50,22 +60,8 @@ export interface QuotePollerOptions {
   badSymbolRetryMs?: number
 }
 
-interface Tracked {
-  key: SymbolKey
-  market: Market
-  symbol: string
-  lastAttemptAt: number
-  lastPolledAt: number | null
-  badUntil: number
-}
-
-interface Batch {
-  route: Route
-  agri: boolean
-  keys: SymbolKey[]
-}
-
-const MIN_RECHECK_MS = 15 * 60_000
+export { KLINE_FALLBACK_MS } from './poll-queue'
+const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
   private readonly opts: QuotePollerOptions
@@ -75,17 +71,18 @@ export class QuotePoller {
   private readonly maxInFlight: number
   private readonly recheckMs: number
   private readonly badSymbolRetryMs: number
-  private tracked = new Map<SymbolKey, Tracked>()
-  /** Symbols polled once on request but not part of the poll set (streamed ones after a gap). */
-  private readonly oneShot = new Map<SymbolKey, Tracked>()
-  private readonly urgent = new Set<SymbolKey>()
-  private pending: Batch[] = []
-  private readonly blocks = new Map<
-    string,
-    { until: number; code: SymbolStatusCode; message: string }
-  >()
+  private readonly verdicts = new PollVerdicts()
+  private readonly queue: PollQueue
+  /** Families whose last whole batch failed INVALID_REQUEST with no refused symbol found. */
+  private readonly unexplained400 = new Set<EndpointFamily>()
+  /**
+   * The spec names the quote parameter `symbols` with the alias `symbol` for one endpoint and
+   * leaves the multi-market quote's "not shown": a family that calls `symbols` an invalid request
+   * is asked once with `symbol`, and keeps whichever the service took.
+   */
+  private readonly paramName = new Map<EndpointFamily, 'symbols' | 'symbol'>()
+  private readonly aliasTried = new Set<EndpointFamily>()
   private readonly statuses = new Map<SymbolKey, SymbolStatusCode>()
-  private readonly inFlightKeys = new Set<SymbolKey>()
   private inFlight = 0
   private running = false
   private timer: TimerHandle | null = null
@@ -97,34 +94,29 @@ export class QuotePoller {
   constructor(opts: QuotePollerOptions) {
     this.opts = opts
     this.clock = opts.clock
-    this.share = opts.share ?? 0.8
+    this.share = opts.share ?? 1
     this.minIntervalMs = opts.minIntervalMs ?? 5_000
     this.maxInFlight = opts.maxInFlight ?? 2
-    this.recheckMs = Math.max(MIN_RECHECK_MS, opts.recheckMs ?? MIN_RECHECK_MS)
-    this.badSymbolRetryMs = Math.max(MIN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)
+    this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
+    this.badSymbolRetryMs = Math.max(FORBIDDEN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)
+    this.queue = new PollQueue(this.verdicts, this.minIntervalMs)
   }
 
   /** The symbols to poll (everything watched but not streamed); malformed keys are ignored. */
   setSymbols(keys: Iterable<SymbolKey>): void {
-    const next = new Map<SymbolKey, Tracked>()
-    for (const raw of keys) {
-      const ref = parseSymbolKey(raw)
-      if (!ref) continue
-      const key = symbolKey(ref.market, ref.symbol)
-      const known = this.tracked.get(key)
-      if (known) {
-        next.set(key, known)
-        continue
-      }
-      next.set(key, fresh(key, ref.market, ref.symbol))
-      const route = pollRoute(ref.market)
-      if (!route) this.setStatus(key, 'NOT_SUPPORTED', `No endpoint serves ${ref.market} quotes`)
-      const block = route ? this.blocks.get(blockKey(route.route, ref.market)) : undefined
-      if (block && block.until > this.clock.now()) this.setStatus(key, block.code, block.message)
+    const now = this.clock.now()
+    for (const t of this.queue.setSymbols(keys)) {
+      const verdict = this.queue.verdictFor(t, now)
+      if (verdict) this.setStatus(t.key, verdict.code, verdict.message)
     }
-    this.tracked = next
-    for (const key of this.statuses.keys()) if (!next.has(key)) this.statuses.delete(key)
+    for (const key of this.statuses.keys())
+      if (!this.queue.tracked.has(key)) this.statuses.delete(key)
     this.wake()
+  }
+
+  /** The trader stopped watching it: what the service said about it is asked afresh next time. */
+  forget(key: SymbolKey): void {
+    this.verdicts.forget(key)
   }
 
   start(): void {
@@ -151,24 +143,16 @@ export class QuotePoller {
 
   /** Polls these symbols (default: all polled ones) as soon as the budget allows. */
   pollNow(keys?: SymbolKey[]): void {
-    for (const raw of keys ?? [...this.tracked.keys()]) {
-      const ref = parseSymbolKey(raw)
-      if (!ref || !pollRoute(ref.market)) continue
-      const key = symbolKey(ref.market, ref.symbol)
-      if (!this.tracked.has(key) && !this.oneShot.has(key)) {
-        this.oneShot.set(key, fresh(key, ref.market, ref.symbol))
-      }
-      this.urgent.add(key)
-    }
+    this.queue.pollNow(keys, this.clock.now())
     this.wake()
   }
 
   /** Freshness: size of the poll set, last successful poll per symbol, requests in flight. */
   stats(): { polled: number; lastPolledAt: Record<SymbolKey, number>; inFlight: number } {
     const lastPolledAt: Record<SymbolKey, number> = {}
-    for (const t of this.tracked.values())
+    for (const t of this.queue.tracked.values())
       if (t.lastPolledAt !== null) lastPolledAt[t.key] = t.lastPolledAt
-    return { polled: this.tracked.size, lastPolledAt, inFlight: this.inFlight }
+    return { polled: this.queue.tracked.size, lastPolledAt, inFlight: this.inFlight }
   }
 
   private wake(): void {
@@ -185,15 +169,19 @@ export class QuotePoller {
   private tick(): void {
     this.timer = null
     if (!this.running) return
-    const gate = this.opts.governor.delayFor('rest')
+    const gate = this.opts.governor.delayFor('poll')
     if (gate === Infinity) return
     if (gate > 0) return this.schedule(gate)
     if (this.inFlight >= this.maxInFlight) return
     const now = this.clock.now()
-    const hurry = this.urgent.size > 0
+    const hurry = this.queue.hasUrgentWork(now)
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
-    const batch = this.nextBatch(now)
-    if (!batch) return this.schedule(Math.min(this.spacing(), this.minIntervalMs))
+    const batch = this.queue.nextBatch(now)
+    if (!batch) {
+      // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
+      const due = this.queue.nextDueAt(now) - now
+      return this.schedule(Math.max(1, Math.min(due, this.minIntervalMs)))
+    }
     this.nextPaceAt = now + this.spacing()
     void this.send(batch)
     this.schedule(hurry ? 0 : this.spacing())
@@ -204,67 +192,21 @@ export class QuotePoller {
     return { share: this.share, minIntervalMs: this.minIntervalMs }
   }
 
-  /** Even pacing: the poll share of the governed per-minute ceiling, spread over the minute. */
+  /** Even pacing: the poll share of the governed ceiling, spread over the governor's window. */
   private spacing(): number {
     return pollSpacingMs(this.opts.governor.snapshot().perMinute, this.share)
-  }
-
-  private lookup(key: SymbolKey): Tracked | undefined {
-    return this.tracked.get(key) ?? this.oneShot.get(key)
-  }
-
-  private nextBatch(now: number): Batch | null {
-    while (this.pending.length > 0) {
-      const split = this.pending.shift() as Batch
-      const keys = split.keys.filter((k) => this.lookup(k) && !this.inFlightKeys.has(k))
-      if (keys.length > 0) return { ...split, keys }
-    }
-    const due: Tracked[] = []
-    for (const key of this.urgent) {
-      const t = this.lookup(key)
-      if (!t) this.urgent.delete(key)
-      else if (this.eligible(t, now)) due.push(t)
-    }
-    const urgentCount = due.length
-    for (const t of this.tracked.values()) {
-      if (this.urgent.has(t.key) || !this.eligible(t, now)) continue
-      if (now - t.lastAttemptAt >= this.minIntervalMs) due.push(t)
-    }
-    const rest = due.slice(urgentCount).sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)
-    const ordered = [...due.slice(0, urgentCount), ...rest]
-    const head = ordered[0]
-    if (!head) return null
-    const route = pollRoute(head.market) as PollRoute
-    if (route.agri) return { ...route, keys: [head.key] }
-    const keys = ordered
-      .filter((t) => pollRoute(t.market)?.route.family === route.route.family)
-      .slice(0, MAX_SYMBOLS_PER_CALL)
-      .map((t) => t.key)
-    return { ...route, keys }
-  }
-
-  private eligible(t: Tracked, now: number): boolean {
-    if (this.inFlightKeys.has(t.key) || t.badUntil > now) return false
-    const route = pollRoute(t.market)
-    if (!route) return false
-    const block = this.blocks.get(blockKey(route.route, t.market))
-    return !block || block.until <= now
   }
 
   private async send(batch: Batch): Promise<void> {
     this.inFlight += 1
     const now = this.clock.now()
-    for (const key of batch.keys) {
-      this.inFlightKeys.add(key)
-      this.urgent.delete(key)
-      const t = this.lookup(key)
-      if (t) t.lastAttemptAt = now
-    }
+    this.queue.begin(batch, now)
+    let splitFurther = false
     try {
-      const updates = batch.agri ? await this.pollAgri(batch) : await this.pollQuotes(batch)
-      this.accept(batch, updates)
+      const updates = batch.kline ? await this.pollKline(batch) : await this.pollQuotes(batch)
+      splitFurther = this.accept(batch, updates, now)
     } catch (error) {
-      this.reject(
+      splitFurther = this.reject(
         batch,
         error instanceof TickdeskError
           ? error
@@ -272,28 +214,29 @@ export class QuotePoller {
       )
     } finally {
       this.inFlight -= 1
-      for (const key of batch.keys) {
-        this.inFlightKeys.delete(key)
-        this.oneShot.delete(key)
-      }
-      if (this.running && this.timer === null) this.wake()
+      this.queue.end(batch, splitFurther)
+      // Parts of a refused batch go at once, not at the next paced slot.
+      if (this.running && (this.timer === null || splitFurther)) this.wake()
     }
   }
 
   private async pollQuotes(batch: Batch): Promise<QuoteUpdate[]> {
-    const refs = batch.keys.map((k) => this.lookup(k)).filter((t): t is Tracked => t !== undefined)
+    const refs = batch.keys
+      .map((k) => this.queue.lookup(k))
+      .filter((t): t is Tracked => t !== undefined)
+    const first = refs[0]
+    if (!first) return []
     const symbols = [...new Set(refs.map((t) => t.symbol))]
     const { data } = await this.opts.client.get(
       batch.route.path,
-      { symbols: symbols.join(',') },
+      { [this.paramName.get(batch.route.family) ?? 'symbols']: symbols.join(',') },
       this.abort.signal,
+      'poll',
     )
-    const first = refs[0]
-    if (!first) return []
     const bySymbol = new Map<string, Tracked[]>()
     for (const t of refs) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), t])
     const out: QuoteUpdate[] = []
-    for (const u of parseTickerQuotes(data, first.market).updates) {
+    for (const u of parseTickerQuotes(data, first.market, this.clock.now()).updates) {
       // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
       const owners = bySymbol.get(u.symbol) ?? (refs.length === 1 ? refs : [])
       for (const t of owners) out.push({ ...u, market: t.market, symbol: t.symbol })
@@ -301,81 +244,122 @@ export class QuotePoller {
     return out
   }
 
-  private async pollAgri(batch: Batch): Promise<QuoteUpdate[]> {
-    const t = batch.keys[0] ? this.lookup(batch.keys[0]) : undefined
+  private async pollKline(batch: Batch): Promise<QuoteUpdate[]> {
+    const t = batch.keys[0] ? this.queue.lookup(batch.keys[0]) : undefined
     if (!t) return []
     const query = { symbol: t.symbol, interval: '1', limit: '1' }
-    const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal)
+    const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal, 'poll')
     const update = quoteFromLatestBar(data, t.market, t.symbol, this.clock.now())
     return update ? [update] : []
   }
 
-  private accept(batch: Batch, updates: QuoteUpdate[]): void {
+  /** Returns true when the batch is asked again (its symbols are still owed). */
+  private accept(batch: Batch, updates: QuoteUpdate[], sentAt: number): boolean {
+    if (batch.aliasProbe && updates.length === 0) {
+      // An answer without a single quote to `symbol`: the service ignored it. Back to `symbols`.
+      this.paramName.delete(batch.route.family)
+      return this.queue.queue([{ ...batch, aliasProbe: false }])
+    }
     const now = this.clock.now()
     const seen = new Set<SymbolKey>()
     for (const u of updates) seen.add(symbolKey(u.market, u.symbol))
     for (const key of batch.keys) {
-      const t = this.lookup(key)
+      const t = this.queue.lookup(key)
       if (!t) continue
       if (seen.has(key)) {
-        t.lastPolledAt = now
-        t.badUntil = 0
+        this.queue.answered(t, sentAt, now)
         this.setStatus(key, 'OK', '')
+      } else if (t.market === 'agri' && !batch.kline) {
+        this.toKline(t)
       } else {
         this.setStatus(key, 'NO_DATA', `The service returned no quote for ${t.symbol}`)
       }
     }
-    const live = updates.filter((u) => this.lookup(symbolKey(u.market, u.symbol)))
+    const live = updates.filter((u) => this.queue.lookup(symbolKey(u.market, u.symbol)))
     if (live.length > 0) this.opts.onUpdates(live)
+    return false
   }
 
-  private reject(batch: Batch, error: TickdeskError): void {
+  /** Returns true when the batch was split and its parts queued (its symbols are still owed). */
+  private reject(batch: Batch, error: TickdeskError): boolean {
     const code = String(error.code)
-    if (code === 'ABORTED') return
-    if (SYMBOL_400.has(code)) return this.isolate(batch, code as SymbolStatusCode, error.message)
-    if (MARKET_403.has(code)) return this.blockMarket(batch, code as SymbolStatusCode)
-    this.opts.onError?.(error)
-  }
-
-  /** Bisection: both halves are queued first; a lone symbol that still fails is marked bad. */
-  private isolate(batch: Batch, code: SymbolStatusCode, message: string): void {
-    if (batch.keys.length > 1) {
-      const mid = Math.ceil(batch.keys.length / 2)
-      this.pending.unshift(
-        { ...batch, keys: batch.keys.slice(0, mid) },
-        { ...batch, keys: batch.keys.slice(mid) },
-      )
-      return
-    }
-    const key = batch.keys[0]
-    const t = key ? this.lookup(key) : undefined
-    if (!key || !t) return
-    t.badUntil = this.clock.now() + this.badSymbolRetryMs
-    this.setStatus(key, code, message)
-  }
-
-  private blockMarket(batch: Batch, code: SymbolStatusCode): void {
-    const markets = new Map<Market, SymbolKey[]>()
-    for (const key of batch.keys) {
-      const t = this.lookup(key)
-      if (t) markets.set(t.market, [...(markets.get(t.market) ?? []), key])
-    }
-    if (markets.size > 1) {
-      this.pending.unshift(...[...markets.values()].map((keys) => ({ ...batch, keys })))
-      return
-    }
-    const market = [...markets.keys()][0]
-    if (!market) return
-    const message = `${market} is not available on this plan or key (${code}); rechecking in ${Math.round(this.recheckMs / 60_000)} min`
-    this.blocks.set(blockKey(batch.route, market), {
-      until: this.clock.now() + this.recheckMs,
-      code,
-      message,
-    })
-    for (const t of this.tracked.values()) {
-      if (t.market === market && pollRoute(t.market)?.route.family === batch.route.family) {
-        this.setStatus(t.key, code, message)
+    if (code === 'ABORTED') return false
+    const members = this.queue.members(batch)
+    if (REFUSED_400.has(code)) return this.refused(batch, members, code, error.message)
+    if (refusesWhatWasAsked({ status: error.status, code })) {
+      const parts = splitByMarket(batch, members)
+      if (parts.length > 0) return this.queue.queue(parts)
+      const market = members[0]?.market
+      if (market === 'agri' && !batch.kline) {
+        // The multi-market quote does not serve agriculture for this key: its bars may.
+        this.verdicts.refuseAgriQuotes(this.clock.now() + this.recheckMs)
+        for (const t of members) this.queue.owe(t.key, this.clock.now())
+        return true
       }
+      if (market) this.blockMarket(batch.route.family, market, code)
+      return false
+    }
+    this.opts.onError?.(error)
+    return false
+  }
+
+  private refused(batch: Batch, members: BatchMember[], code: string, message: string): boolean {
+    const family = batch.route.family
+    if (code === 'INVALID_REQUEST' && !batch.kline) {
+      if (batch.aliasProbe) this.paramName.delete(family)
+      else if (!this.aliasTried.has(family)) {
+        this.aliasTried.add(family)
+        this.paramName.set(family, 'symbol')
+        return this.queue.queue([{ ...batch, aliasProbe: true }])
+      }
+    }
+    if (members.length > 1) {
+      // A whole batch refused with INVALID_REQUEST again although splitting the last one found no
+      // refused symbol: the batch is too big for this service (the spec shows 1 to 50 for one
+      // endpoint only), so this family's batches are halved from now on.
+      if (code === 'INVALID_REQUEST' && !batch.split) {
+        if (this.unexplained400.has(family))
+          this.queue.batchCap.set(family, Math.max(1, Math.ceil(members.length / 2)))
+        this.unexplained400.add(family)
+      }
+      return this.queue.queue(splitRefused(batch, members, message))
+    }
+    const t = members[0]
+    if (!t) return false
+    if (code === 'INVALID_REQUEST') this.unexplained400.delete(family)
+    if (t.market === 'agri' && !batch.kline && SYMBOL_400.has(code)) {
+      this.toKline(t)
+      return true
+    }
+    const minutes = Math.round(this.badSymbolRetryMs / 60_000)
+    const text = `The service refused ${t.symbol} (${code}): not asked again for ${minutes} min`
+    const verdict = {
+      code: statusCode(code),
+      message: text,
+      until: this.clock.now() + this.badSymbolRetryMs,
+    }
+    this.verdicts.markBad(t.key, verdict)
+    this.setStatus(t.key, verdict.code, text)
+    return false
+  }
+
+  private toKline(t: BatchMember | Tracked): void {
+    this.verdicts.useKline(t.key)
+    this.queue.owe(t.key, this.clock.now())
+  }
+
+  private blockMarket(family: EndpointFamily, market: Market, code: string): void {
+    const minutes = Math.round(this.recheckMs / 60_000)
+    const message =
+      code === 'MARKET_NOT_ENABLED' || code === 'API_KEY_SCOPE_DENIED'
+        ? `${market} is not available on this plan or key (${code}); rechecking in ${minutes} min`
+        : `The service refused ${market} (403 ${code}); rechecking in ${minutes} min`
+    const verdict = { code: statusCode(code), message, until: this.clock.now() + this.recheckMs }
+    this.verdicts.block(family, market, verdict)
+    const now = this.clock.now()
+    for (const t of this.queue.all()) {
+      if (t.market === market && this.queue.routeOf(t, now).route.family === family)
+        this.setStatus(t.key, verdict.code, message)
     }
   }
 
@@ -386,10 +370,16 @@ export class QuotePoller {
   }
 }
 
-function fresh(key: SymbolKey, market: Market, symbol: string): Tracked {
-  return { key, market, symbol, lastAttemptAt: -Infinity, lastPolledAt: null, badUntil: 0 }
-}
-
-function blockKey(route: Route, market: Market): string {
-  return `${route.family}|${market}`
+/** The service's code as a row status; a 403 code the spec does not list is FORBIDDEN. */
+function statusCode(code: string): SymbolStatusCode {
+  switch (code) {
+    case 'INVALID_SYMBOL':
+    case 'UNKNOWN_SYMBOL':
+    case 'INVALID_REQUEST':
+    case 'MARKET_NOT_ENABLED':
+    case 'API_KEY_SCOPE_DENIED':
+      return code
+    default:
+      return 'FORBIDDEN'
+  }
 }

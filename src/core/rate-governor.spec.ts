@@ -26,7 +26,8 @@ describe('RateGovernor budget', () => {
       clock.advance(100)
     }
     for (const start of sent) {
-      const inWindow = sent.filter((s) => s >= start && s < start + 60_000).length
+      // 61 s: a request that reaches the service a second late still lands outside the minute.
+      const inWindow = sent.filter((s) => s >= start && s < start + 61_000).length
       expect(inWindow).toBeLessThanOrEqual(27)
     }
     // and it does use the budget: 27 per minute over five minutes
@@ -43,6 +44,33 @@ describe('RateGovernor budget', () => {
     expect(g.snapshot().usedLastMinute).toBe(9)
   })
 
+  it('lets polls spend the whole budget but gives the next free slot to a waiting handshake or candle call', async () => {
+    const { g, clock } = governor(10) // ceiling 9 per minute
+    for (let i = 0; i < 9; i++) {
+      expect(g.tryAcquire('poll')).toBe(true)
+      clock.advance(1_000)
+    }
+    // The stream wants to reconnect: refused for now, and from now on it is owed the next slot.
+    expect(g.tryAcquire('handshake')).toBe(false)
+    const freeAt = g.delayFor('handshake')
+    clock.advance(freeAt)
+    expect(g.tryAcquire('poll')).toBe(false)
+    expect(g.tryAcquire('handshake')).toBe(true)
+    // A candle request waiting in acquire() wins the next slot over the poller too.
+    let candles = false
+    const waiting = g.acquire('rest').then(() => (candles = true))
+    await Promise.resolve()
+    // The slot frees; the poller asks before the candle call's timer has run.
+    clock.jump(g.delayFor('rest'))
+    expect(g.tryAcquire('poll')).toBe(false)
+    clock.advance(0)
+    await waiting
+    expect(candles).toBe(true)
+    // Nobody else waiting: polls use the slots again.
+    clock.advance(g.delayFor('poll'))
+    expect(g.tryAcquire('poll')).toBe(true)
+  })
+
   it('follows an rpm override', () => {
     const { g } = governor(30)
     g.setRpm(600)
@@ -56,7 +84,7 @@ describe('RateGovernor budget', () => {
     const waiting = g.acquire('rest').then(() => (got = true))
     await Promise.resolve()
     expect(got).toBe(false)
-    clock.advance(60_000)
+    clock.advance(61_000)
     await waiting
     expect(got).toBe(true)
     const controller = new AbortController()
@@ -162,7 +190,7 @@ describe('RateGovernor policy', () => {
     expect(g.delayFor('rest')).toBe(0)
   })
 
-  it('stops REST until the next UTC midnight on DAILY_LIMIT_EXCEEDED without Retry-After but allows handshakes', async () => {
+  it('stops REST and handshakes until the next UTC midnight on DAILY_LIMIT_EXCEEDED without Retry-After', async () => {
     const { g, clock } = governor(600)
     g.report({ ok: false, error: err(429, 'DAILY_LIMIT_EXCEEDED') })
     const midnight = Date.UTC(2026, 0, 6)
@@ -171,12 +199,15 @@ describe('RateGovernor policy', () => {
       code: 'DAILY_LIMIT_EXCEEDED',
       retryAt: midnight,
     })
-    expect(g.snapshot().message).toMatch(/stream keeps running/)
+    expect(g.snapshot().message).toContain('2026-01-06T00:00:00.000Z')
+    expect(g.snapshot().message).toMatch(/open stream keeps running/)
     expect(g.delayFor('rest')).toBe(midnight - clock.now())
-    expect(g.tryAcquire('handshake')).toBe(true)
+    expect(g.delayFor('handshake')).toBe(midnight - clock.now())
+    expect(g.tryAcquire('handshake')).toBe(false)
     await expect(g.acquire('rest')).rejects.toMatchObject({ code: 'DAILY_LIMIT_EXCEEDED' })
     clock.advance(midnight - clock.now())
     expect(g.tryAcquire('rest')).toBe(true)
+    expect(g.tryAcquire('handshake')).toBe(true)
   })
 
   it('stops REST until the first of next month UTC on MONTHLY_LIMIT_EXCEEDED, or Retry-After when given', () => {

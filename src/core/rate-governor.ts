@@ -7,16 +7,23 @@ import { fullJitterDelay, type Random } from './random'
  * (spec: Limits, "REST quote and kline calls and the WebSocket handshake count toward the daily
  * quota and requests per minute"), and the one place that turns service outcomes into policy.
  *
- * Budget: at most floor(rpm * utilisation) sends (default 90 %) in any sliding 60 s window.
+ * Budget: at most floor(rpm * utilisation) sends (default 90 %) in any sliding 60 s window, held
+ * for one more second: the service counts at arrival, and a request held up on the way must not
+ * land in the same minute as one sent a minute after the first.
+ * Kinds: 'rest' (a candle call, a connection probe) and 'handshake' are foreground; 'poll' is the
+ * QuotePoller's background work. Polls may spend the whole budget while nobody else needs it,
+ * and give it back when someone does: a foreground request refused for want of a slot is owed
+ * the next one, and polls wait until it is served (or gave up: DEMAND_MS).
  *
  * States, strongest first; report(error) moves to a state at least as strong as the current one
  * (never weakens a pause that is still running); when retryAt passes a timer returns to `open`.
  *   stopped  401 (code UNAUTHORIZED, retryAt null: nothing is sent until resetAuth()), or an
  *            account-wide 403 NO_SUBSCRIPTION / SUBSCRIPTION_EXPIRED / IP_DENIED / GEO_DENIED
  *            (retryAt = now + 15 min: one recheck then, never sooner). Blocks rest and handshake.
- *   quota    429 DAILY_/MONTHLY_LIMIT_EXCEEDED: REST blocked until Retry-After, else the next UTC
- *            midnight (daily) or the first of next month UTC (monthly). Handshakes stay allowed so
- *            a dropped stream can come back; the service will refuse it if it meters them too.
+ *   quota    429 DAILY_/MONTHLY_LIMIT_EXCEEDED: REST and handshakes blocked until Retry-After,
+ *            else the next UTC midnight (daily) or the first of next month UTC (monthly): the
+ *            handshake counts against the quota too (spec: Limits), so a dropped stream waits for
+ *            the reset like REST does. An open stream keeps running (pushes are not metered).
  *   paused   any other 429: one global pause of rest and handshake for Retry-After (seconds or
  *            HTTP date), without it exponential backoff with full jitter (1 s base, 60 s cap).
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
@@ -26,7 +33,7 @@ import { fullJitterDelay, type Random } from './random'
  * and 400s are per-market or per-symbol: the poller handles them, the account stays open.
  */
 export type GovernorState = 'open' | 'backoff' | 'paused' | 'quota' | 'stopped'
-export type RequestKind = 'rest' | 'handshake'
+export type RequestKind = 'rest' | 'handshake' | 'poll'
 
 export interface GovernorSnapshot {
   state: GovernorState
@@ -48,12 +55,16 @@ export interface RateGovernorOptions {
   recheckMs?: number
 }
 
-const WINDOW_MS = 60_000
+/** The metering window (spec: Limits, requests per minute) plus the arrival slack above. */
+export const WINDOW_MS = 61_000
 const BACKOFF_BASE_MS = 1_000
 const BACKOFF_CAP_MS = 60_000
 const DAY_MS = 86_400_000
 const RANK: Record<GovernorState, number> = { open: 0, backoff: 1, paused: 2, quota: 3, stopped: 4 }
 const TRANSPORT = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
+/** How long a refused foreground request holds its claim on the next slot without asking again. */
+const DEMAND_MS = 65_000
+const DEMAND_RECHECK_MS = 250
 
 /** When a daily or monthly quota resets if the service gives no Retry-After (UTC boundaries). */
 export function nextQuotaReset(code: string, now: number): number {
@@ -78,6 +89,8 @@ export class RateGovernor {
   private day = -1
   private callsToday = 0
   private expiryTimer: TimerHandle | null = null
+  /** Until when a foreground request refused for want of a slot is owed the next one. */
+  private demandUntil = 0
   private readonly listeners = new Set<(s: GovernorSnapshot) => void>()
   private readonly waiters = new Set<() => void>()
 
@@ -99,13 +112,25 @@ export class RateGovernor {
     this.expire()
     const block = this.blockFor(kind)
     if (block === Infinity) return Infinity
-    return Math.max(block, this.windowDelay())
+    const wait = Math.max(block, this.windowDelay())
+    if (kind !== 'poll') return wait
+    // A foreground request is owed the next slot: look again shortly (it takes it at its time).
+    const owed = this.demandUntil - this.clock.now()
+    return owed > 0 ? Math.max(wait, Math.min(owed, DEMAND_RECHECK_MS)) : wait
   }
 
-  /** Reserves a slot if allowed now; returns false otherwise. */
+  /**
+   * Reserves a slot if allowed now; returns false otherwise. A foreground request refused only
+   * for want of a slot (not by a pause or a stop) is owed the next one (see the top).
+   */
   tryAcquire(kind: RequestKind): boolean {
-    if (this.delayFor(kind) > 0) return false
+    if (this.delayFor(kind) > 0) {
+      if (kind !== 'poll' && this.blockFor(kind) === 0)
+        this.demandUntil = this.clock.now() + DEMAND_MS
+      return false
+    }
     const now = this.clock.now()
+    if (kind !== 'poll') this.demandUntil = 0
     this.sent.push(now)
     const day = Math.floor(now / DAY_MS)
     if (day !== this.day) {
@@ -118,8 +143,8 @@ export class RateGovernor {
   }
 
   /**
-   * Waits on the clock for a slot. Rejects at once with the blocking code when stopped, or for
-   * REST while the quota is exhausted (waiting hours would hang a chart), and when signal aborts.
+   * Waits on the clock for a slot. Rejects at once with the blocking code when stopped or while
+   * the quota is exhausted (waiting hours would hang a chart), and when signal aborts.
    */
   acquire(kind: RequestKind, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -138,7 +163,7 @@ export class RateGovernor {
         timer = null
         if (signal?.aborted) return onAbort()
         this.expire()
-        if (this.state === 'stopped' || (this.state === 'quota' && kind === 'rest')) {
+        if (this.state === 'stopped' || this.state === 'quota') {
           return finish(this.blockedError())
         }
         if (this.tryAcquire(kind)) return finish(null)
@@ -181,11 +206,12 @@ export class RateGovernor {
     } else if (QUOTA_429.has(code)) {
       const until = now + (e.retryAfterMs ?? nextQuotaReset(code, now) - now)
       const which = code === 'MONTHLY_LIMIT_EXCEEDED' ? 'Monthly' : 'Daily'
+      const reset = e.retryAfterMs === null ? " (no Retry-After: the quota period's UTC reset)" : ''
       this.enter(
         'quota',
         code,
         until,
-        `${which} quota exceeded: REST calls stop until ${new Date(until).toISOString()}; the stream keeps running.`,
+        `${which} quota exceeded: no requests and no stream reconnects until ${new Date(until).toISOString()}${reset}; an open stream keeps running.`,
       )
     } else if (e.status === 429) {
       const wait =
@@ -253,12 +279,13 @@ export class RateGovernor {
 
   private blockFor(kind: RequestKind): number {
     if (this.state === 'open') return 0
+    if (kind === 'poll') return this.blockFor('rest')
     const left = this.retryAt === null ? Infinity : Math.max(0, this.retryAt - this.clock.now())
     switch (this.state) {
       case 'stopped':
       case 'paused':
-        return left
       case 'quota':
+        return left
       case 'backoff':
         return kind === 'rest' ? left : 0
     }
@@ -286,18 +313,24 @@ export class RateGovernor {
     this.code = code
     this.retryAt = retryAt
     this.message = message
+    this.armExpiry()
+    this.changed(true)
+  }
+
+  /** One timer to the end of the current block; re-armed if it fires early (long waits). */
+  private armExpiry(): void {
     this.clock.clearTimeout(this.expiryTimer)
     this.expiryTimer = null
-    if (retryAt !== null) {
-      this.expiryTimer = this.clock.setTimeout(
-        () => {
-          this.expiryTimer = null
-          this.expire()
-        },
-        Math.max(0, retryAt - this.clock.now()),
-      )
-    }
-    this.changed(true)
+    const retryAt = this.retryAt
+    if (retryAt === null) return
+    this.expiryTimer = this.clock.setTimeout(
+      () => {
+        this.expiryTimer = null
+        if (this.clock.now() < retryAt && this.retryAt === retryAt) this.armExpiry()
+        else this.expire()
+      },
+      Math.max(0, retryAt - this.clock.now()),
+    )
   }
 
   private expire(): void {

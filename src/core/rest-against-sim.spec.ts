@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type SimServer } from '../sim'
+import { mustOpen } from '../sim/spec-client'
 import { systemClock } from './clock'
 import { fetchCandles } from './candles-client'
 import { runDoctor } from './doctor'
@@ -46,6 +47,7 @@ describe('REST side against the simulator', () => {
       await until(
         () =>
           statuses.includes('crypto:NOSUCHUSDT=UNKNOWN_SYMBOL') &&
+          statuses.includes('crypto:BTCUSDT=OK') &&
           updates.some((u) => u.market === 'agri'),
         5_000,
       )
@@ -83,6 +85,20 @@ describe('REST side against the simulator', () => {
     expect(report.requestsSpent).toBe(6)
     expect(sim.stats().requests - before).toBe(6)
     expect(report.ok).toBe(true)
+  })
+
+  it('doctor: an upgrade followed by WS_CONN_LIMIT is not a working stream', async () => {
+    const holder = await mustOpen(sim.streamUrl, sim.keys.free)
+    try {
+      const report = await runDoctor({ baseUrl: sim.url, apiKey: sim.keys.free, plan: 'free' })
+      expect(report.checks.find((c) => c.name === 'stream')).toMatchObject({
+        ok: false,
+        code: 'WS_CONN_LIMIT',
+      })
+      expect(report.ok).toBe(false)
+    } finally {
+      holder.ws.close()
+    }
   })
 
   it('doctor: stops after one request when the key is rejected', async () => {

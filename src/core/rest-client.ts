@@ -56,13 +56,17 @@ export class RestClient {
     this.governor.resetAuth()
   }
 
-  /** One metered GET through the governor; returns envelope data; throws TickdeskError. */
+  /**
+   * One metered GET through the governor; returns envelope data; throws TickdeskError. `kind`
+   * 'poll' is background work that yields the budget to waiting foreground calls (rate-governor).
+   */
   async get(
     path: string,
     query: Record<string, string>,
     signal?: AbortSignal,
+    kind: 'rest' | 'poll' = 'rest',
   ): Promise<RestResult> {
-    await this.governor.acquire('rest', signal)
+    await this.governor.acquire(kind, signal)
     try {
       const result = await this.send(path, query, signal)
       this.governor.report({ ok: true })
@@ -181,8 +185,12 @@ function parseEnvelope(text: string): Envelope | null {
   }
 }
 
-/** Status-class codes when the body names none (a proxy's HTML 502, a bare 429 …). */
+/**
+ * Status-class codes when the body names none (a proxy's HTML 502, a bare 429 …). A 403 is a
+ * refusal whatever its body: FORBIDDEN, not a transport failure to retry at once.
+ */
 function fallbackCode(status: number, wasEnvelope: boolean): string {
+  if (status === 403) return 'FORBIDDEN'
   if (status === 429) return 'RATE_LIMIT_EXCEEDED'
   if (status >= 500) return 'UPSTREAM_UNAVAILABLE'
   if (status >= 200 && status < 300) return 'BAD_RESPONSE'

@@ -138,6 +138,7 @@ describe('StreamClient against the simulator', () => {
     const c = client(s, clock, s.keys.free)
     const refused: string[] = []
     c.on('symbolError', (e) => refused.push(...e.symbols))
+    c.on('symbolCap', (e) => refused.push(...e.symbols))
     const symbols = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'NOPE']
     const fx = ['EURUSD', 'USDJPY', 'GBPUSD', 'AUDUSD', 'USDCHF', 'USDCAD', 'USDCNH']
     c.setSubscriptions(

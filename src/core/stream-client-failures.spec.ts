@@ -86,10 +86,10 @@ describe('StreamClient upgrade rejections and limits', () => {
     expect(errors.filter((e) => e.code === 'WS_CONN_LIMIT').length).toBeGreaterThanOrEqual(5)
   })
 
-  it('treats WS_CONN_LIMIT naming symbols as refused symbols, keeping the connection', async () => {
+  it('treats WS_CONN_LIMIT naming symbols as the symbol cap, keeping the connection', async () => {
     const c = makeClient()
     const refused: string[][] = []
-    c.on('symbolError', (e) => refused.push(e.symbols))
+    c.on('symbolCap', (e) => refused.push(e.symbols))
     c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
     c.start()
     await untilConnections(1)
@@ -98,6 +98,24 @@ describe('StreamClient upgrade rejections and limits', () => {
     expect(refused).toEqual([['B']])
     expect(errors).toEqual([])
     expect(c.state()).toBe('open')
+  })
+
+  it('reads a WS_CONN_LIMIT that names no cap by what follows: kept open, the symbol cap', async () => {
+    const c = makeClient()
+    const caps: string[][] = []
+    c.on('symbolCap', (e) => caps.push(e.symbols))
+    c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
+    c.start()
+    await untilConnections(1)
+    conn(0).socket.send(JSON.stringify({ event: 'error', code: 'WS_CONN_LIMIT', msg: 'limit' }))
+    await new Promise((r) => setTimeout(r, 30))
+    expect(caps).toEqual([])
+    clock.advance(1_500)
+    await waitUntil(() => caps.length === 1, 'symbol cap')
+    expect(caps).toEqual([[]])
+    expect(errors).toEqual([])
+    expect(c.state()).toBe('open')
+    expect(server.connections).toHaveLength(1)
   })
 
   it('treats a close whose reason is WS_CONN_LIMIT like the error frame', async () => {

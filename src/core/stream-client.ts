@@ -17,7 +17,9 @@
  *
  * `connecting` also covers waiting for the budget (nextRetryAt() says until when). Waits in
  * `reconnecting` come from stream-retry.ts: full jitter for ordinary drops, >= 15 min after 403,
- * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT.
+ * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT (the connection cap).
+ * The symbol cap keeps the socket (stream-error-frame.ts, 'symbolCap' event); a service that
+ * ignores unsubscribe gets a fresh socket with the wanted set (stream-resync.ts).
  */
 import WebSocket, { type RawData } from 'ws'
 import type { IncomingMessage } from 'node:http'
@@ -25,13 +27,13 @@ import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
 import { TickdeskError } from './errors'
-import { classifyErrorFrame } from './stream-error-frame'
 import { registerSecret, silentLogger, type Logger } from './log'
-import { FrameBuffer, parseFrame, type ParsedFrame } from './push-parser'
-import { refillUpdate, reusableUpdate } from './quote-fields'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
 import { StreamEmitter } from './stream-events'
+import { StreamCaps } from './stream-caps'
 import { StreamHeartbeat } from './stream-heartbeat'
+import { InboundFrames } from './stream-inbound'
+import { ResyncSchedule } from './stream-resync'
 import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
 import { SubscriptionBook } from './subscription-book'
 import { readUpgradeRejection } from './upgrade-rejection'
@@ -42,6 +44,7 @@ export type {
   StreamClientOptions,
   StreamEvents,
   StreamStats,
+  StreamSymbolCap,
   StreamSymbolError,
 } from './stream-events'
 
@@ -67,18 +70,14 @@ export class StreamClient {
   private heartbeat: StreamHeartbeat | null = null
   private stableTimer: TimerHandle | null = null
   private healthTimer: TimerHandle | null = null
+  private readonly caps: StreamCaps
+  private readonly resync: ResyncSchedule
+  private resyncing = false
   private connectStartedAt = 0
   /** Bumped by anything received; a health ping is answered when it moves (the clock may not). */
   private heard = 0
-  private readonly tickScratch = reusableUpdate('stream')
-  private readonly frames = new FrameBuffer()
-  private readonly counters: StreamStats = {
-    connects: 0,
-    reconnects: 0,
-    malformed: 0,
-    framesIn: 0,
-    ticksIn: 0,
-  }
+  private readonly inbound: InboundFrames
+  private readonly counters = { connects: 0, reconnects: 0 }
 
   constructor(opts: StreamClientOptions) {
     this.opts = opts
@@ -91,6 +90,23 @@ export class StreamClient {
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15_000
     this.healthTimeoutMs = opts.healthTimeoutMs ?? 5_000
     this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow())
+    this.resync = new ResyncSchedule(opts.clock, (reason) => this.resyncNow(reason))
+    this.caps = new StreamCaps(opts.clock, this.book, this.resync, {
+      symbolCap: (cap) => this.emit('symbolCap', cap),
+      connectionCap: (error) => {
+        this.emit('error', error)
+        this.detach()?.terminate()
+        this.backoff('connLimit')
+      },
+    })
+    this.inbound = new InboundFrames({
+      book: this.book,
+      caps: this.caps,
+      resync: this.resync,
+      log: this.log,
+      emit: (event, value) => this.emit(event, value),
+      isCurrent: (ws) => ws === this.ws,
+    })
     this.key = opts.apiKey
     registerSecret(opts.apiKey)
   }
@@ -115,6 +131,7 @@ export class StreamClient {
   async stop(): Promise<void> {
     this.halt = 'stopped'
     this.retry.clear()
+    this.resync.clear()
     const ws = this.detach()
     this.setState('closed')
     if (ws === null || ws.readyState === WebSocket.CLOSED) return
@@ -175,7 +192,7 @@ export class StreamClient {
   }
 
   stats(): StreamStats {
-    return { ...this.counters }
+    return { ...this.counters, ...this.inbound.counters }
   }
 
   /**
@@ -205,10 +222,10 @@ export class StreamClient {
       this.closing.once('close', () => this.ws === null && !this.retry.at && this.connectNow())
       return
     }
+    // A refused handshake is owed the budget's next slot (rate-governor): ask, then wait for it.
     const budget = this.opts.budget
-    const wait = budget.delayFor('handshake')
-    if (wait > 0 || !budget.tryAcquire('handshake'))
-      return this.retry.arm('budget', Math.max(wait, 1))
+    if (!budget.tryAcquire('handshake'))
+      return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
     this.connectStartedAt = this.clock.now()
     const ws = new this.WS(this.opts.url, { headers: { 'X-API-Key': this.key } })
     this.ws = ws
@@ -247,8 +264,10 @@ export class StreamClient {
       },
     )
     this.stableTimer = this.clock.setTimeout(() => this.retry.resetAttempts(), STABLE_OPEN_MS)
-    this.log.log('info', 'stream open', { reconnect })
-    this.emit('open', { reconnect })
+    const resync = this.resyncing
+    this.resyncing = false
+    this.log.log('info', 'stream open', { reconnect, resync })
+    this.emit('open', { reconnect, resync })
   }
 
   private onAlive(ws: WebSocket): void {
@@ -262,61 +281,27 @@ export class StreamClient {
     const now = this.clock.now()
     this.heartbeat?.alive(now)
     this.heard++
-    this.counters.framesIn++
-    const frames = parseFrame(data, now, this.frames)
-    for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
+    this.inbound.read(ws, data, now)
   }
 
-  private onFrame(ws: WebSocket, f: ParsedFrame, now: number): void {
-    switch (f.kind) {
-      case 'tick': {
-        const market = this.book.route(f.market, f.symbol)
-        if (market === null) return
-        this.counters.ticksIn++
-        this.emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now))
-        return
-      }
-      case 'candle': {
-        const market = this.book.route(f.market, f.symbol)
-        if (market !== null)
-          this.emit('candle', { market, symbol: f.symbol, interval: f.interval, bar: f.bar })
-        return
-      }
-      case 'ping':
-        if (f.reply !== null) ws.send(f.reply)
-        return
-      case 'malformed':
-        this.counters.malformed++
-        return
-      case 'error':
-        return this.onErrorFrame(f)
-      default:
-        return // pong, subscribed, ignored: liveness is already recorded
-    }
-  }
-
-  private onErrorFrame(f: { code: string; message: string; symbols: string[] }): void {
-    const action = classifyErrorFrame(f)
-    if (action.kind === 'symbols') {
-      const first = action.symbols[0]
-      const market = first === undefined ? null : this.book.marketOf(first)
-      const { code, message, symbols } = action
-      return this.emit('symbolError', { market, symbols, code, message })
-    }
-    this.log.log('warn', 'stream: error frame', { code: f.code })
-    this.emit('error', action.error)
-    if (action.kind === 'connection-cap') {
-      this.detach()?.terminate()
-      this.backoff('connLimit')
-    }
+  /** A fresh socket subscribing only the wanted set; the old one closes first (one socket). */
+  private resyncNow(reason: string): void {
+    const ws = this.ws
+    if (ws === null || ws.readyState !== WebSocket.OPEN || this.halt !== 'none') return
+    this.log.log('info', 'stream: resync', { reason })
+    this.resyncing = true
+    this.detach()
+    ws.close(1000, 'resync')
+    this.connectNow()
   }
 
   private onClose(ws: WebSocket, code: number, reason: string): void {
     if (ws !== this.ws) return
+    const capUnclear = this.caps.closedWhileUnclear()
     this.detach()
     if (this.halt !== 'none') return this.setState('closed')
     // WS_CONN_LIMIT has no HTTP status (spec: Errors); a server may only say it in the close.
-    if (reason.includes('WS_CONN_LIMIT')) {
+    if (reason.includes('WS_CONN_LIMIT') || capUnclear) {
       this.emit('error', new TickdeskError({ code: 'WS_CONN_LIMIT', message: reason }))
       return this.backoff('connLimit')
     }
@@ -379,7 +364,7 @@ export class StreamClient {
   }
 
   private sync(ws: WebSocket): void {
-    for (const msg of this.book.diff()) ws.send(JSON.stringify(msg))
+    for (const msg of this.book.diff(this.clock.now())) ws.send(JSON.stringify(msg))
   }
 
   /** Forgets the current socket (its late events are ignored) and its timers; returns it. */
@@ -392,6 +377,7 @@ export class StreamClient {
     this.clock.clearTimeout(this.connectTimer)
     this.clock.clearTimeout(this.stableTimer)
     this.clock.clearTimeout(this.healthTimer)
+    this.caps.clear()
     this.connectTimer = this.stableTimer = this.healthTimer = null
     this.book.resetServerSide()
     return ws

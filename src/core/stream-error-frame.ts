@@ -1,25 +1,46 @@
-import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import { ACCOUNT_WIDE_403, MARKET_403, QUOTA_429, SYMBOL_400, TickdeskError } from './errors'
 
 export type ErrorFrameAction =
   | { kind: 'connection-cap'; error: TickdeskError }
+  /** The per-key symbol cap: the connection is fine; `symbols` may be empty (not listed). */
+  | { kind: 'symbol-cap'; message: string; symbols: string[] }
+  /** WS_CONN_LIMIT that says neither: the service closing the socket makes it the connection cap. */
+  | { kind: 'cap-unclear'; error: TickdeskError }
   | { kind: 'symbols'; code: string; message: string; symbols: string[] }
   | { kind: 'account'; error: TickdeskError }
 
+const SAYS_SYMBOLS = /symbol|subscri|instrument|topic/i
+const SAYS_CONNECTIONS = /connection|socket|\bconn\b/i
+const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
+
 /**
- * What an error frame on the stream means for the client. WS_CONN_LIMIT naming symbols is the
- * per-key symbol cap (spec: Limits lists both caps under one code): those symbols are refused and
- * the connection itself is fine; without symbols it is the connection cap.
+ * What an error frame on the stream means for the client. The spec lists two stream caps
+ * (Limits: connections and symbols per plan, "approximate") but one code, WS_CONN_LIMIT, and no
+ * frame shapes, so a service may report the symbol cap with the refused symbols, without them, or
+ * under a code of its own. Read in this order:
+ *   WS_CONN_LIMIT naming symbols, or any limit code or message about symbols: the symbol cap;
+ *   WS_CONN_LIMIT about connections: the connection cap;
+ *   WS_CONN_LIMIT saying neither: unclear until the service closes the socket (connection cap)
+ *     or keeps it open (symbol cap) (stream-client waits a moment to see);
+ *   other codes naming symbols, or a symbol 400 / market 403: those symbols are refused;
+ *   anything else is about the account.
  */
 export function classifyErrorFrame(f: {
   code: string
   message: string
   symbols: string[]
 }): ErrorFrameAction {
-  if (f.code === 'WS_CONN_LIMIT' && f.symbols.length === 0) {
-    return {
-      kind: 'connection-cap',
-      error: new TickdeskError({ code: f.code, message: f.message }),
-    }
+  if (ACCOUNT_WIDE_403.has(f.code) || QUOTA_429.has(f.code))
+    return { kind: 'account', error: new TickdeskError({ code: f.code, message: f.message }) }
+  const text = `${f.code} ${f.message}`
+  const connLimit = f.code === 'WS_CONN_LIMIT'
+  if ((connLimit && f.symbols.length > 0) || (SAYS_LIMIT.test(text) && SAYS_SYMBOLS.test(text)))
+    return { kind: 'symbol-cap', message: f.message, symbols: f.symbols }
+  if (connLimit) {
+    const error = new TickdeskError({ code: f.code, message: f.message })
+    return SAYS_CONNECTIONS.test(f.message)
+      ? { kind: 'connection-cap', error }
+      : { kind: 'cap-unclear', error }
   }
   if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
     return { kind: 'symbols', code: f.code, message: f.message, symbols: f.symbols }

@@ -1,6 +1,6 @@
 import type WebSocket from 'ws'
 import type { Market } from '../shared/market'
-import type { Bar } from '../shared/quote'
+import type { Bar, Interval } from '../shared/quote'
 import type { StreamState } from '../shared/status'
 import type { Clock } from './clock'
 import type { TickdeskError } from './errors'
@@ -36,13 +36,20 @@ export interface StreamClientOptions {
 export interface StreamCandle {
   market: Market
   symbol: string
-  interval: string
+  /** Normalised; null when the push named no interval we know. */
+  interval: Interval | null
   bar: Bar
 }
 export interface StreamSymbolError {
   market: Market | null
   symbols: string[]
   code: string
+  message: string
+}
+/** The per-key symbol cap reached; `symbols` are the refused ones when the service listed them. */
+export interface StreamSymbolCap {
+  market: Market | null
+  symbols: string[]
   message: string
 }
 export interface StreamStats {
@@ -56,9 +63,13 @@ export interface StreamEvents {
   tick: QuoteUpdate
   candle: StreamCandle
   state: StreamState
-  /** The engine fetches a REST snapshot when `reconnect` is true: pushes were missed. */
-  open: { reconnect: boolean }
+  /**
+   * The engine fetches a REST snapshot when `reconnect` is true (pushes were missed), not after a
+   * resync (a new socket for the same set, no gap worth a call).
+   */
+  open: { reconnect: boolean; resync: boolean }
   symbolError: StreamSymbolError
+  symbolCap: StreamSymbolCap
   /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
   error: TickdeskError
 }
@@ -73,6 +84,7 @@ export class StreamEmitter {
     state: new Set(),
     open: new Set(),
     symbolError: new Set(),
+    symbolCap: new Set(),
     error: new Set(),
   }
 

@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock'
+import { FORBIDDEN_RECHECK_MS } from './errors'
 import type { Random } from './random'
 import { fullJitterDelay } from './random'
 
@@ -14,8 +15,8 @@ export const RECONNECT_BASE_MS = 1_000
 export const RECONNECT_CAP_MS = 60_000
 /** An open minute proves the link works; the attempt counters start over after it. */
 export const STABLE_OPEN_MS = 60_000
-/** 403 is an entitlement problem a human fixes in the console; hammering it helps nobody. */
-export const FORBIDDEN_RETRY_MS = 15 * 60_000
+/** 403 is an entitlement problem a human fixes in the console: the same wait as REST's. */
+export const FORBIDDEN_RETRY_MS = FORBIDDEN_RECHECK_MS
 /** WS_CONN_LIMIT: another app (or a leaked socket) holds the plan's connections. */
 export const CONN_LIMIT_MIN_MS = 20_000
 export const CONN_LIMIT_CAP_MS = 10 * 60_000

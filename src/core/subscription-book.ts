@@ -21,6 +21,8 @@ export const SUBSCRIBE_BATCH = 100
 export class SubscriptionBook {
   private desired = new Map<Market, Set<string>>()
   private server = new Map<Market, Set<string>>()
+  /** symbol → when this socket unsubscribed it (a service may ignore that: spec, not shown). */
+  private left = new Map<string, number>()
   /** symbol → market for pushes that do not name their market; first market wins on a clash. */
   private marketBySymbol = new Map<string, Market>()
 
@@ -36,16 +38,32 @@ export class SubscriptionBook {
 
   resetServerSide(): void {
     this.server = new Map()
+    this.left = new Map()
+  }
+
+  /** The last time this socket asked to unsubscribe something (which the service may ignore). */
+  lastLeftAt(): number | null {
+    let last: number | null = null
+    for (const at of this.left.values()) last = last === null ? at : Math.max(last, at)
+    return last
+  }
+
+  /** When this socket unsubscribed the symbol (not wanted again since); null otherwise. */
+  leftAt(symbol: string): number | null {
+    return this.left.get(symbol) ?? null
   }
 
   /** Unsubscribes first, so a plan's symbol cap is never exceeded mid-change. */
-  diff(): SubscriptionMessage[] {
+  diff(now: number): SubscriptionMessage[] {
     const unsubs: SubscriptionMessage[] = []
     const subs: SubscriptionMessage[] = []
     for (const [market, have] of this.server) {
       const want = this.desired.get(market)
       const gone = [...have].filter((s) => want === undefined || !want.has(s))
-      for (const s of gone) have.delete(s)
+      for (const s of gone) {
+        have.delete(s)
+        this.left.set(s, now)
+      }
       if (have.size === 0) this.server.delete(market)
       batch('unsubscribe', market, gone, unsubs)
     }
@@ -61,6 +79,7 @@ export class SubscriptionBook {
           have.add(s)
           added.push(s)
         }
+        this.left.delete(s)
       }
       batch('subscribe', market, added, subs)
     }
@@ -68,13 +87,13 @@ export class SubscriptionBook {
   }
 
   /**
-   * Which market a push belongs to: its own tag when we hold that (market, symbol), else the
-   * market we subscribed the symbol under (the service's market tags are "not shown"), else
-   * its own tag; null when neither is known.
+   * Which market a push belongs to: its own tag when we want that (market, symbol), else the
+   * market we subscribed the symbol under (the service's market tags are "not shown"); null for
+   * a symbol we do not want (left, or never asked for): its push is not ours to show.
    */
   route(tagged: Market | null, symbol: string): Market | null {
     if (tagged !== null && this.desired.get(tagged)?.has(symbol) === true) return tagged
-    return this.marketBySymbol.get(symbol) ?? tagged
+    return this.marketBySymbol.get(symbol) ?? null
   }
 
   marketOf(symbol: string): Market | null {

@@ -1,6 +1,6 @@
 import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import { MARKET_403, SYMBOL_400, TickdeskError } from './errors'
-import { pollRoute } from './market-routes'
+import { refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
+import { klineRoute, quoteRoute } from './market-routes'
 import type { QuoteUpdate } from './quote-fields'
 import type { RestClient } from './rest-client'
 import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
@@ -27,22 +27,18 @@ export async function probeSymbol(
   const ref = parseSymbolKey(key)
   if (ref === null)
     return { verdict: 'unknown', code: 'INVALID_SYMBOL', message: `${key} is not market:SYMBOL` }
-  const route = pollRoute(ref.market)
-  if (route === null)
-    return {
-      verdict: 'unchecked',
-      code: 'NOT_SUPPORTED',
-      message: `No endpoint serves ${ref.market} quotes`,
-    }
   try {
-    if (route.agri) {
+    // Agriculture is asked on its own kline endpoint, which the spec says serves it; the
+    // multi-market quote may or may not (the poller learns which), and the probe has one call.
+    const agri = ref.market === 'agri' ? klineRoute('agri') : null
+    if (agri !== null) {
       const query = { symbol: ref.symbol, interval: '1', limit: '1' }
-      const { data } = await client.get(route.route.path, query)
+      const { data } = await client.get(agri.path, query)
       const update = quoteFromLatestBar(data, ref.market, ref.symbol, now())
       return update ? { verdict: 'listed', update } : noQuote(key)
     }
-    const { data } = await client.get(route.route.path, { symbols: ref.symbol })
-    const updates = parseTickerQuotes(data, ref.market).updates
+    const { data } = await client.get(quoteRoute(ref.market).path, { symbols: ref.symbol })
+    const updates = parseTickerQuotes(data, ref.market, now()).updates
     // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
     const update =
       updates.find((u) => u.symbol === ref.symbol) ??
@@ -55,7 +51,7 @@ export async function probeSymbol(
         : new TickdeskError({ code: 'NETWORK', message: String(error) })
     const code = String(e.code)
     if (SYMBOL_400.has(code)) return { verdict: 'unknown', code, message: e.message }
-    if (MARKET_403.has(code)) return { verdict: 'not-in-plan', code, message: e.message }
+    if (refusesWhatWasAsked(e)) return { verdict: 'not-in-plan', code, message: e.message }
     return { verdict: 'unchecked', code, message: e.message }
   }
 }

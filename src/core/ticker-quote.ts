@@ -1,5 +1,5 @@
 import type { Market } from '../shared/market'
-import { parseBars, toEpochMs } from './bar-time'
+import { parseBars, quoteTime } from './bar-time'
 import { TickdeskError } from './errors'
 import { pickQuoteFields, type QuoteUpdate } from './quote-fields'
 
@@ -11,11 +11,19 @@ export interface ParsedTickerQuotes {
 
 /**
  * An untrusted TickerQuote array (spec: TickerQuote) to QuoteUpdate[]. Numbers may arrive as
- * strings; unknown fields are ignored; ts comes from closeTime (seconds or ms) or is null so the
- * store uses receive time. Computes nothing: the QuoteStore derives change/changePercent from
- * prevClose when they are missing. A payload that is not a list at all is BAD_RESPONSE.
+ * strings; unknown fields are ignored; ts comes from closeTime (any unit bar-time.ts reads), capped
+ * at `receivedAt` because closeTime is the window's close, which may lie ahead (a window closing at
+ * the end of the day); null when absent, so the store uses receive time. The multi-market quote's
+ * shape is "not shown" (spec: Listed endpoints), so an object keyed by symbol is read too, and a
+ * chart-platform prefix ("OANDA:EURUSD") is dropped. Computes nothing: the QuoteStore derives
+ * change/changePercent from prevClose when they are missing. A payload that is not a list at all
+ * is BAD_RESPONSE.
  */
-export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuotes {
+export function parseTickerQuotes(
+  raw: unknown,
+  market: Market,
+  receivedAt: number,
+): ParsedTickerQuotes {
   const list = asList(raw)
   if (!list) {
     throw new TickdeskError({
@@ -31,7 +39,7 @@ export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuo
       continue
     }
     const r = entry as Record<string, unknown>
-    const symbol = typeof r.symbol === 'string' ? r.symbol.trim().toUpperCase() : ''
+    const symbol = typeof r.symbol === 'string' ? bareSymbol(r.symbol) : ''
     if (symbol === '') {
       skipped += 1
       continue
@@ -40,14 +48,23 @@ export function parseTickerQuotes(raw: unknown, market: Market): ParsedTickerQuo
       market,
       symbol,
       fields: pickQuoteFields(r),
-      ts: toEpochMs(r.closeTime),
+      ts: quoteTime(r.closeTime, receivedAt),
       source: 'poll',
     })
   }
   return { updates, skipped }
 }
 
-/** The spec says data is an array; a single object or a wrapped list is tolerated. */
+/** "OANDA:EURUSD" -> "EURUSD": the symbol without a chart platform's exchange prefix. */
+function bareSymbol(raw: string): string {
+  const s = raw.trim().toUpperCase()
+  return s.slice(s.lastIndexOf(':') + 1)
+}
+
+/**
+ * The spec says data is an array; a single object, a wrapped list, or an object keyed by symbol
+ * (whose entries may leave the symbol out) is tolerated.
+ */
 function asList(raw: unknown): unknown[] | null {
   if (Array.isArray(raw)) return raw
   if (typeof raw !== 'object' || raw === null) return null
@@ -55,7 +72,12 @@ function asList(raw: unknown): unknown[] | null {
   for (const field of ['list', 'items', 'quotes', 'data']) {
     if (Array.isArray(r[field])) return r[field]
   }
-  return typeof r.symbol === 'string' ? [raw] : null
+  if (typeof r.symbol === 'string') return [raw]
+  const entries = Object.entries(r).filter(
+    ([, v]) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  )
+  if (entries.length === 0) return null
+  return entries.map(([symbol, v]) => ({ symbol, ...(v as Record<string, unknown>) }))
 }
 
 /**

@@ -19,8 +19,17 @@ export const MarketSchema = z.enum(MARKETS)
 export type Market = z.infer<typeof MarketSchema>
 
 export const PLANS = ['free', 'growth', 'pro', 'enterprise'] as const
-export const PlanSchema = z.enum(PLANS)
-export type Plan = z.infer<typeof PlanSchema>
+/** The spec names two plans twice (Limits: "Free / Trial", "Growth / Standard"); case is free. */
+const PLAN_ALIASES: Readonly<Record<string, (typeof PLANS)[number]>> = {
+  trial: 'free',
+  standard: 'growth',
+}
+export const PlanSchema = z.preprocess((value) => {
+  if (typeof value !== 'string') return value
+  const name = value.trim().toLowerCase()
+  return PLAN_ALIASES[name] ?? name
+}, z.enum(PLANS))
+export type Plan = z.output<typeof PlanSchema>
 
 /** Plan limits from the interface's Limits section (RPM and WebSocket caps). */
 export const PLAN_LIMITS: Record<Plan, { rpm: number; wsConnections: number; wsSymbols: number }> =

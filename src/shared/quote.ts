@@ -45,6 +45,10 @@ export const SymbolStatusCodeSchema = z.enum([
   'UNKNOWN_SYMBOL',
   'MARKET_NOT_ENABLED',
   'API_KEY_SCOPE_DENIED',
+  /** A 403 without a code the spec lists: refused, reason unknown (rechecked after 15 min). */
+  'FORBIDDEN',
+  /** The service called the request for this symbol invalid (400 INVALID_REQUEST). */
+  'INVALID_REQUEST',
   'NO_DATA',
 ])
 export type SymbolStatusCode = z.infer<typeof SymbolStatusCodeSchema>

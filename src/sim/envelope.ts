@@ -28,13 +28,14 @@ export function sendDenial(res: ServerResponse, requestId: string, d: Denial): v
     res.end(body)
     return
   }
-  send(
-    res,
-    d.status,
-    requestId,
-    { succ: false, data: null, msg: d.message, code: d.code },
-    d.retryAfterSec,
-  )
+  send(res, d.status, requestId, failureBody(d), d.retryAfterSec)
+}
+
+/** The failure envelope; `code` is left out when the denial has none (spec: "code (optional)"). */
+function failureBody(d: Denial): Record<string, unknown> {
+  const body: Record<string, unknown> = { succ: false, data: null, msg: d.message }
+  if (d.code !== null) body.code = d.code
+  return body
 }
 
 function send(
@@ -66,8 +67,7 @@ function headers(
 
 /** Refuses a stream upgrade with a real HTTP status, so clients see 401/403/429 on the handshake. */
 export function rejectUpgrade(socket: Duplex, d: Denial, requestId: string): void {
-  const body =
-    d.code === '' ? '' : JSON.stringify({ succ: false, data: null, msg: d.message, code: d.code })
+  const body = d.code === '' ? '' : JSON.stringify(failureBody(d))
   const lines = [
     `HTTP/1.1 ${d.status} ${STATUS_CODES[d.status] ?? 'Error'}`,
     ...Object.entries(

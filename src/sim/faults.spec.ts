@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
+import { FakeClock } from '../util/clock'
 import { startSimulator, type SimOptions, type SimServer } from './index'
 import { closed, getJson, mustOpen, openStream, type Frame } from './spec-client'
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock'
+import type { Clock } from '../util/clock'
 
 /**
  * Fault injection: the ways the real service and the network fail, on demand. State lives in

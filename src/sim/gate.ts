@@ -1,4 +1,5 @@
-import type { Clock } from '../core/clock'
+import type { Clock } from '../util/clock'
+import type { ServiceBehaviour } from './behaviour'
 import type { FaultState, InjectedFailure } from './faults'
 import type { KeyMeters } from './limits'
 import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
@@ -11,7 +12,8 @@ import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
 
 export interface Denial {
   status: number
-  code: string
+  /** '' sends a bare non-JSON body (a proxy's page); null an envelope without a code. */
+  code: string | null
   message: string
   /** Delta-seconds, or (injected faults only) any Retry-After text such as an HTTP date. */
   retryAfterSec?: number | string | undefined
@@ -44,6 +46,7 @@ export class Gate {
     private readonly meters: KeyMeters,
     private readonly faults: FaultState,
     private readonly clock: Clock,
+    private readonly behaviour: ServiceBehaviour,
   ) {}
 
   /** scope null: checked later (stream subscriptions name their market after the handshake). */
@@ -61,17 +64,22 @@ export class Gate {
     }
     if (scope !== null) {
       const denied = scopeDenial(record, scope)
+      // The envelope's code is optional (spec: Errors): some services send the 403 without one.
+      if (denied && this.behaviour.forbiddenWithoutCode)
+        return { ok: false, denial: { ...denied, code: null } }
       if (denied) return { ok: false, denial: denied }
     }
     const limited = this.meters.admit(record, this.clock.now())
     if (limited) {
+      // The quota's reset time is "not shown" (spec: Limits); some services do not say it.
+      const silent = limited.code === 'DAILY_LIMIT_EXCEEDED' && !this.behaviour.quotaRetryAfter
       return {
         ok: false,
         denial: {
           status: 429,
           code: limited.code,
           message: limited.message,
-          retryAfterSec: limited.retryAfterSec,
+          retryAfterSec: silent ? undefined : limited.retryAfterSec,
         },
       }
     }

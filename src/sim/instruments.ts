@@ -135,6 +135,30 @@ export const INSTRUMENTS: readonly Instrument[] = [
     ['LE1!', 182, 0.025, 3],
     ['HE1!', 92, 0.025, 3],
   ]),
+  // More spot coins, listed last so slices of the catalogue keep their market mix: enough for a
+  // Free-plan watchlist of 32 crypto symbols (bench/freshness).
+  ...rows('crypto', 0.0008, [
+    ['ATOMUSDT', 8.6, 0.001, 150],
+    ['NEARUSDT', 6.2, 0.001, 200],
+    ['APTUSDT', 9.1, 0.001, 150],
+    ['ARBUSDT', 1.05, 0.0001, 1_200],
+    ['OPUSDT', 2.4, 0.0001, 600],
+    ['FILUSDT', 5.9, 0.001, 250],
+    ['ICPUSDT', 12.3, 0.001, 100],
+    ['ETCUSDT', 27.5, 0.001, 50],
+    ['BCHUSDT', 470, 0.01, 3],
+    ['XLMUSDT', 0.11, 0.00001, 12_000],
+    ['UNIUSDT', 9.8, 0.001, 120],
+    ['AAVEUSDT', 165, 0.01, 8],
+    ['INJUSDT', 24.5, 0.001, 60],
+    ['SUIUSDT', 1.6, 0.0001, 900],
+    ['TONUSDT', 6.8, 0.001, 200],
+    ['HBARUSDT', 0.095, 0.00001, 15_000],
+    ['VETUSDT', 0.032, 0.00001, 40_000],
+    ['ALGOUSDT', 0.18, 0.0001, 8_000],
+    ['SANDUSDT', 0.45, 0.0001, 3_000],
+    ['MANAUSDT', 0.43, 0.0001, 3_000],
+  ]),
 ]
 
 const BY_KEY = new Map(INSTRUMENTS.map((i) => [`${i.market}:${i.symbol}`, i]))

@@ -1,5 +1,4 @@
-import { seededRandom } from '../core/random'
-import type { Interval } from '../shared/quote'
+import { seededRandom } from '../util/random'
 import { roundToTick, type Instrument } from './instruments'
 import { hashSeed, type SimBar } from './price-walk'
 
@@ -9,6 +8,9 @@ import { hashSeed, type SimBar } from './price-walk'
  * The generator is seeded by (seed, symbol, interval, newest bar's open time), so the same seed
  * returns the same bars for as long as the newest bar is the same bar.
  */
+
+/** The intervals the spec names for GET tv-futures/kline, in the sim's own words. */
+export type Interval = '1m' | '5m' | '15m' | '1h' | '4h' | '1d' | '1w' | '1mo'
 
 /** Aliases from the spec (GET tv-futures/kline: 1 or 1m, 5, 15, 60 or 1h, 240 or 4h, 1d, 1w, 1mo). */
 const INTERVAL_ALIASES: Record<string, Interval> = {

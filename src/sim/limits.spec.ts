@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
+import { FakeClock } from '../util/clock'
 import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
 import { SlidingWindow } from './limits'
+import { SIM_PLANS } from './plans'
 import { getJson, openStream } from './spec-client'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
@@ -9,6 +10,17 @@ let sim: SimServer | null = null
 afterEach(async () => {
   await sim?.close()
   sim = null
+})
+
+describe("the plan table (the simulator's own, from the spec)", () => {
+  it("states the spec's RPM and approximate stream caps under both of the spec's plan names", () => {
+    expect(SIM_PLANS).toEqual({
+      free: { names: ['Free', 'Trial'], rpm: 30, wsConnections: 1, wsSymbols: 10 },
+      growth: { names: ['Growth', 'Standard'], rpm: 120, wsConnections: 3, wsSymbols: 25 },
+      pro: { names: ['Pro'], rpm: 600, wsConnections: 10, wsSymbols: 50 },
+      enterprise: { names: ['Enterprise'], rpm: 3000, wsConnections: 50, wsSymbols: 200 },
+    })
+  })
 })
 
 describe('SlidingWindow', () => {

@@ -1,4 +1,4 @@
-import type { Plan } from '../shared/market'
+import type { SimPlan } from './plans'
 import type { KeyRecord, RpmOverride } from './plans-and-keys'
 import { rpmFor } from './plans-and-keys'
 
@@ -73,7 +73,7 @@ export class KeyMeters {
 
   constructor(private readonly rpmOverride: RpmOverride | undefined) {}
 
-  rpm(plan: Plan): number {
+  rpm(plan: SimPlan): number {
     return rpmFor(plan, this.rpmOverride)
   }
 

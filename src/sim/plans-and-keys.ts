@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { PLAN_LIMITS, type Plan } from '../shared/market'
+import { SIM_PLANS, type SimPlan } from './plans'
 
 /**
  * The simulator's account book: one fixed demo key per plan plus keys that exercise the
@@ -46,7 +46,7 @@ export type AccountDenial = 'SUBSCRIPTION_EXPIRED' | 'NO_SUBSCRIPTION' | 'IP_DEN
 export interface KeyRecord {
   key: string
   name: keyof DemoKeys
-  plan: Plan
+  plan: SimPlan
   scopes: ReadonlySet<Scope>
   /** A 403 with this code on everything; null for a working account. */
   accountDenial: AccountDenial | null
@@ -61,7 +61,7 @@ export const QUOTA_LIMITED_DAILY = 20
 
 function record(
   name: keyof DemoKeys,
-  plan: Plan,
+  plan: SimPlan,
   extra: Partial<Pick<KeyRecord, 'scopes' | 'accountDenial' | 'scopeCode' | 'dailyQuota'>> = {},
 ): KeyRecord {
   return {
@@ -99,10 +99,10 @@ export function lookupKey(key: string | null): KeyRecord | null {
   return BY_KEY.get(key) ?? null
 }
 
-export type RpmOverride = Partial<Record<Plan, number>>
+export type RpmOverride = Partial<Record<SimPlan, number>>
 
-export function rpmFor(plan: Plan, override: RpmOverride | undefined): number {
-  return override?.[plan] ?? PLAN_LIMITS[plan].rpm
+export function rpmFor(plan: SimPlan, override: RpmOverride | undefined): number {
+  return override?.[plan] ?? SIM_PLANS[plan].rpm
 }
 
 /**

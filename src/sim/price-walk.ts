@@ -1,4 +1,4 @@
-import { seededRandom, type Random } from '../core/random'
+import { seededRandom, type Random } from '../util/random'
 import { roundToTick, type Instrument } from './instruments'
 
 /**

@@ -1,3 +1,4 @@
+import { quoteCloseTime, type ServiceBehaviour } from './behaviour'
 import type { Dialect } from './dialects'
 import { formatBar } from './dialects'
 import { findInMarkets, type Instrument, type SimMarket } from './instruments'
@@ -14,6 +15,7 @@ import type { PriceBook } from './price-walk'
 export interface RouteContext {
   book: PriceBook
   dialect: Dialect
+  behaviour: ServiceBehaviour
   seed: number
   now: number
 }
@@ -62,8 +64,10 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
   return {
     scope: spec.scope,
     handle(query, ctx) {
-      const raw = query.get('symbols') ?? query.get('symbol')
-      if (raw === null || raw.trim() === '') return bad('INVALID_REQUEST', 'symbols is required')
+      const onlySymbol = spec.withMarket && ctx.behaviour.multiQuoteParam === 'symbol'
+      const raw = onlySymbol ? query.get('symbol') : (query.get('symbols') ?? query.get('symbol'))
+      if (raw === null || raw.trim() === '')
+        return bad('INVALID_REQUEST', `${onlySymbol ? 'symbol' : 'symbols'} is required`)
       let symbols = [
         ...new Set(
           raw
@@ -85,23 +89,30 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
       }
       const malformed = symbols.filter((s) => !spec.format.test(s))
       if (malformed.length > 0)
-        return bad('INVALID_SYMBOL', `invalid symbol: ${malformed.join(',')}`)
+        return bad('INVALID_SYMBOL', naming(ctx, 'invalid symbol', malformed))
       const found: Instrument[] = []
       const unknown: string[] = []
+      const markets = spec.markets.filter((m) => m !== 'agri' || ctx.behaviour.agriOnMultiQuote)
       for (const s of symbols) {
-        const inst = findInMarkets(spec.markets, s)
+        const inst = findInMarkets(markets, s)
         if (inst) found.push(inst)
         else unknown.push(s)
       }
       // One bad symbol fails the whole request: a single envelope carries a single error.
-      if (unknown.length > 0) return bad('UNKNOWN_SYMBOL', `unknown symbol: ${unknown.join(',')}`)
+      if (unknown.length > 0) return bad('UNKNOWN_SYMBOL', naming(ctx, 'unknown symbol', unknown))
+      const closeTime = quoteCloseTime(ctx.behaviour, ctx.now)
       const data = found.map((inst) => {
-        const quote = ctx.book.step(inst, ctx.now)
+        const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
         return spec.withMarket ? { ...quote, market: inst.market } : quote
       })
       return { ok: true, data }
     },
   }
+}
+
+/** msg is free text (spec: Response envelope); whether it names the symbols is the service's call. */
+function naming(ctx: RouteContext, what: string, symbols: string[]): string {
+  return ctx.behaviour.refusalNamesSymbols ? `${what}: ${symbols.join(',')}` : what
 }
 
 type LimitParse = { ok: true; limit: number } | { ok: false; result: RouteResult }
@@ -126,13 +137,14 @@ function klineRoute(scope: Scope, market: SimMarket): Route {
       const raw = query.get('symbol')
       if (raw === null || raw.trim() === '') return bad('INVALID_REQUEST', 'symbol is required')
       const symbol = raw.trim().toUpperCase()
-      if (!GENERAL_FORMAT.test(symbol)) return bad('INVALID_SYMBOL', `invalid symbol: ${symbol}`)
+      if (!GENERAL_FORMAT.test(symbol))
+        return bad('INVALID_SYMBOL', naming(ctx, 'invalid symbol', [symbol]))
       const interval = normaliseInterval(query.get('interval') ?? '1')
       if (!interval) return bad('INVALID_REQUEST', `unsupported interval: ${query.get('interval')}`)
       const limit = parseLimit(query.get('limit'), ctx.dialect)
       if (!limit.ok) return limit.result
       const inst = findInMarkets([market], symbol)
-      if (!inst) return bad('UNKNOWN_SYMBOL', `unknown symbol: ${symbol}`)
+      if (!inst) return bad('UNKNOWN_SYMBOL', naming(ctx, 'unknown symbol', [symbol]))
       const bars = historicalBars(inst, interval, limit.limit, ctx.now, ctx.seed)
       return {
         ok: true,

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { systemClock, type Clock } from '../core/clock'
+import { systemClock, type Clock } from '../util/clock'
+import { resolveBehaviour, type ServiceBehaviour } from './behaviour'
 import { resolveDialect, type Dialect, type DialectName } from './dialects'
 import { requestIdOf, sendData, sendDenial } from './envelope'
 import { createFaultHooks, FaultState, type FaultHooks } from './faults'
 import { Gate, injectedDenial, type Denial } from './gate'
 import { KeyMeters } from './limits'
 import { apiKeyFrom, DEMO_KEYS, type DemoKeys, type RpmOverride } from './plans-and-keys'
+import type { SimPlan } from './plans'
 import { PriceBook } from './price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
@@ -28,6 +30,10 @@ export interface SimOptions {
   clock?: Clock
   /** How often candle pushes are sent; default 60_000 (once per minute). */
   candleEveryMs?: number
+  /** The stream's symbol cap per plan instead of the spec's approximate one (spec: Limits). */
+  wsSymbolsOverride?: Partial<Record<SimPlan, number>>
+  /** Readings of the spec where it is silent (behaviour.ts); default: DEFAULT_BEHAVIOUR. */
+  behaviour?: Partial<ServiceBehaviour>
 }
 
 export interface SimServer {
@@ -45,13 +51,16 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const clock = options.clock ?? systemClock
   const seed = options.seed ?? 1
   const dialect = resolveDialect(options.dialect)
+  const behaviour = resolveBehaviour(options.behaviour)
   const book = new PriceBook(seed)
   const stats = new StatsCounter()
   const faults = new FaultState(clock)
-  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock)
+  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock, behaviour)
   const hub = new StreamHub({
     book,
     dialect,
+    behaviour,
+    wsSymbolsOverride: options.wsSymbolsOverride,
     clock,
     gate,
     faults,
@@ -85,6 +94,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     }
     const key = apiKeyFrom(req.headers, null)
     stats.request('rest', key)
+    stats.asked(url.pathname, url.searchParams)
     const wait = faults.takeDelay()
     if (wait > 0) await delay(wait)
     const injected = faults.takeFailure(url.pathname, false)
@@ -94,7 +104,13 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
       if (!admission.ok) denial = admission.denial
     }
     if (!denial) {
-      const result = route.handle(url.searchParams, { book, dialect, seed, now: clock.now() })
+      const result = route.handle(url.searchParams, {
+        book,
+        dialect,
+        behaviour,
+        seed,
+        now: clock.now(),
+      })
       if (result.ok) {
         sendData(res, requestId, result.data)
         return

@@ -22,6 +22,10 @@ export interface SimStats {
   maxWsOpen: number
   subscribedSymbols: number
   malformedClientFrames: number
+  /** REST requests per path, every attempt. */
+  byPath: Record<string, number>
+  /** How many REST requests named each symbol (its `symbols` or `symbol` parameter). */
+  symbolAsks: Record<string, number>
 }
 
 export class StatsCounter {
@@ -40,6 +44,8 @@ export class StatsCounter {
       maxWsOpen: 0,
       subscribedSymbols: 0,
       malformedClientFrames: 0,
+      byPath: {},
+      symbolAsks: {},
     }
   }
 
@@ -54,6 +60,15 @@ export class StatsCounter {
     if (kind === 'rest') this.s.restRequests++
     else this.s.wsHandshakes++
     if (key !== null) this.key(key).requests++
+  }
+
+  /** One REST request's path and the symbols it names. */
+  asked(path: string, query: URLSearchParams): void {
+    this.s.byPath[path] = (this.s.byPath[path] ?? 0) + 1
+    const raw = query.get('symbols') ?? query.get('symbol') ?? ''
+    const symbols = new Set(raw.split(',').map((x) => x.trim().toUpperCase()))
+    for (const sym of symbols)
+      if (sym !== '') this.s.symbolAsks[sym] = (this.s.symbolAsks[sym] ?? 0) + 1
   }
 
   status(status: number, key: string | null): void {

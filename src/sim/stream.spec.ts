@@ -143,6 +143,29 @@ describe('subscriptions and pushes', () => {
     q.ws.close()
   })
 
+  it('ignores unsubscribe when the behaviour says so: acknowledged, still pushed, still counted', async () => {
+    const s = await boot({ behaviour: { ignoresUnsubscribe: true } })
+    const q = await mustOpen(s.streamUrl, s.keys.pro)
+    q.send({ action: 'subscribe', market: 'index', symbols: ['SPX', 'NDX'] })
+    await q.next((f) => f.event === 'subscribed')
+    q.send({ action: 'unsubscribe', market: 'index', symbols: ['SPX'] })
+    await q.next((f) => f.event === 'unsubscribed')
+    await q.next((f) => isTick(f) && f.symbol === 'SPX')
+    expect(s.stats().subscribedSymbols).toBe(2)
+    q.ws.close()
+  })
+
+  it('reports the symbol cap without the refused symbols when the behaviour says so', async () => {
+    const s = await boot({ behaviour: { symbolCapError: 'unlisted' } })
+    const q = await mustOpen(s.streamUrl, s.keys.free)
+    const coins = INSTRUMENTS.filter((i) => i.market === 'crypto').map((i) => i.symbol)
+    q.send({ action: 'subscribe', market: 'crypto', symbols: coins.slice(0, 12) })
+    const error = await q.next((f) => f.event === 'error')
+    expect(error).toEqual({ event: 'error', code: 'WS_CONN_LIMIT', message: 'limit reached' })
+    expect(s.stats().subscribedSymbols).toBe(10)
+    q.ws.close()
+  })
+
   it('counts malformed client frames and answers them with INVALID_REQUEST', async () => {
     const s = await boot()
     const q = await mustOpen(s.streamUrl, s.keys.pro)

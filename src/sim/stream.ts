@@ -1,14 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { Clock, TimerHandle } from '../core/clock'
-import { PLAN_LIMITS } from '../shared/market'
+import type { Clock, TimerHandle } from '../util/clock'
+import type { ServiceBehaviour } from './behaviour'
 import { candleFrames, controlFrame, tickFrames, type Dialect, type TickPush } from './dialects'
 import type { FaultState } from './faults'
 import { injectedDenial, scopeDenial, type Denial, type Gate } from './gate'
 import { parseClientMessage } from './client-messages'
 import { findInstrument, type Instrument, type SimMarket } from './instruments'
 import { apiKeyFrom, type KeyRecord, type Scope } from './plans-and-keys'
+import { SIM_PLANS, type SimPlan } from './plans'
 import type { PriceBook } from './price-walk'
 import { TickSource } from './tick-source'
 import { rejectUpgrade } from './envelope'
@@ -29,6 +30,9 @@ export const STREAM_PATH = '/api/v1/market/stream'
 export interface StreamOptions {
   book: PriceBook
   dialect: Dialect
+  behaviour: ServiceBehaviour
+  /** The per-key symbol cap by plan, when a test wants the service's own number. */
+  wsSymbolsOverride?: Partial<Record<SimPlan, number>> | undefined
   clock: Clock
   gate: Gate
   faults: FaultState
@@ -96,7 +100,7 @@ export class StreamHub {
   }
 
   private accept(ws: WebSocket, key: KeyRecord): void {
-    const cap = PLAN_LIMITS[key.plan].wsConnections
+    const cap = SIM_PLANS[key.plan].wsConnections
     const open = [...this.peers].filter((p) => p.key.key === key.key).length
     if (open >= cap) {
       ws.send(
@@ -176,7 +180,7 @@ export class StreamHub {
     }
     const known = wanted.filter((s) => !unknown.includes(s))
     const fresh = known.filter((s) => !peer.subs.has(`${market}:${s}`))
-    const cap = PLAN_LIMITS[peer.key.plan].wsSymbols
+    const cap = this.o.wsSymbolsOverride?.[peer.key.plan] ?? SIM_PLANS[peer.key.plan].wsSymbols
     const used = [...this.peers]
       .filter((p) => p.key.key === peer.key.key)
       .reduce((n, p) => n + p.subs.size, 0)
@@ -184,13 +188,19 @@ export class StreamHub {
     const accepted = fresh.slice(0, room)
     const overflow = fresh.slice(room)
     if (overflow.length > 0) {
-      // The spec lists only WS_CONN_LIMIT for stream caps; the message says it is the symbol cap.
-      this.error(peer, {
-        code: 'WS_CONN_LIMIT',
-        message: `symbol cap of ${cap} per key reached`,
-        market,
-        symbols: overflow,
-      })
+      // The spec lists only WS_CONN_LIMIT for stream caps. 'listed': the message says it is the
+      // symbol cap and names the refused symbols; 'unlisted': the code and a bare message only.
+      this.error(
+        peer,
+        this.o.behaviour.symbolCapError === 'listed'
+          ? {
+              code: 'WS_CONN_LIMIT',
+              message: `symbol cap of ${cap} per key reached`,
+              market,
+              symbols: overflow,
+            }
+          : { code: 'WS_CONN_LIMIT', message: 'limit reached' },
+      )
     }
     const added: Instrument[] = []
     for (const s of accepted) {
@@ -208,6 +218,9 @@ export class StreamHub {
   }
 
   private unsubscribe(peer: Peer, market: SimMarket, symbols: string[]): void {
+    // Acknowledged either way; a service that ignores it keeps the subscriptions (and pushes).
+    if (this.o.behaviour.ignoresUnsubscribe)
+      return this.send(peer, controlFrame('unsubscribed', { market, symbols }))
     let removed = 0
     for (const s of symbols) if (peer.subs.delete(`${market}:${s}`)) removed++
     this.o.stats.subscribed(-removed)

@@ -1,4 +1,4 @@
-import { seededRandom, type Random } from '../core/random'
+import { seededRandom, type Random } from '../util/random'
 import type { CandlePush, TickPush } from './dialects'
 import type { Instrument } from './instruments'
 import { hashSeed, type PriceBook, type TickerQuote } from './price-walk'

@@ -40,6 +40,22 @@ export interface Sample {
 
 export const PLAN_RPM = { free: 30, growth: 120, pro: 600, enterprise: 3000 } as const
 
+/** Twelve coins: two more than the Free plan streams. */
+export const CRYPTO12 = [
+  'BTCUSDT',
+  'ETHUSDT',
+  'SOLUSDT',
+  'XRPUSDT',
+  'DOGEUSDT',
+  'BNBUSDT',
+  'ADAUSDT',
+  'AVAXUSDT',
+  'LINKUSDT',
+  'DOTUSDT',
+  'LTCUSDT',
+  'TRXUSDT',
+].map((s) => `crypto:${s}`)
+
 export const realPause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 export async function startSession(opts: {
@@ -48,6 +64,8 @@ export async function startSession(opts: {
   symbols?: string[]
   sim?: Omit<SimOptions, 'clock'>
   seed?: number
+  /** The user's RPM override (default: the plan's). */
+  rpm?: number
 }): Promise<Session> {
   const clock = new FakeClock()
   const logged: string[] = []
@@ -64,7 +82,7 @@ export async function startSession(opts: {
       streamUrl: deriveStreamUrl(sim.url),
       apiKey: opts.key ? opts.key(sim) : sim.keys.pro,
       plan,
-      rpm: PLAN_RPM[plan],
+      rpm: opts.rpm ?? PLAN_RPM[plan],
       demo: false,
     },
     {

@@ -1,27 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { STREAM_PATH } from '../../src/sim/stream'
-import { pricedKeys, startSession, times429, type Session } from './harness'
+import { CRYPTO12, pricedKeys, startSession, times429, type Session } from './harness'
 
 /**
  * Service and network faults against the real engine and the simulator's fault hooks, on one
  * FakeClock. Each test states what the trader sees (feed state and code, stale marks), that no
  * quote already shown is lost, and that the client stays within the plan on the server's count.
  */
-
-const CRYPTO12 = [
-  'BTCUSDT',
-  'ETHUSDT',
-  'SOLUSDT',
-  'XRPUSDT',
-  'DOGEUSDT',
-  'BNBUSDT',
-  'ADAUSDT',
-  'AVAXUSDT',
-  'LINKUSDT',
-  'DOTUSDT',
-  'LTCUSDT',
-  'TRXUSDT',
-].map((s) => `crypto:${s}`)
 
 let s: Session | null = null
 afterEach(async () => {

@@ -104,7 +104,7 @@ describe('fuzz: parsers of service input', () => {
       'REST quote bodies (parseTickerQuotes)',
       fc.property(body, fc.constantFrom(...MARKETS), (raw, market) => {
         try {
-          const { updates } = parseTickerQuotes(raw, market)
+          const { updates } = parseTickerQuotes(raw, market, Date.now())
           for (const u of updates) {
             expect(u.symbol.length).toBeGreaterThan(0)
             for (const v of Object.values(u.fields)) expect(finite(v)).toBe(true)

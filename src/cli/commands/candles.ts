@@ -1,6 +1,6 @@
 import { fetchCandles } from '../../core/candles-client'
 import { isTickdeskError } from '../../core/errors'
-import { normaliseInterval } from '../../core/intervals'
+import { normaliseInterval } from '../../shared/intervals'
 import { klineRoute } from '../../core/market-routes'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'

@@ -55,14 +55,30 @@ describe('tickdesk sim', () => {
     await expect(fetch(`${url}/api/v1/market/crypto/quote?symbols=BTCUSDT`)).rejects.toThrow()
   })
 
-  it.each([[['--port', 'abc']], [['--dialect', 'klingon']], [['--tick-ms', '0']], [['--bogus']]])(
-    'rejects bad arguments %j with usage on stderr and exit 2',
-    async (args) => {
-      const t = io()
-      expect(await run(args, t.io)).toBe(2)
-      expect(t.err()).toMatch(/Usage: tickdesk sim/)
-    },
-  )
+  it('plays the readings named in --behave', async () => {
+    const t = io()
+    const first = lines(t.out, 1)
+    const exit = run(['--behave', 'end-of-day-close-time,multi-quote-symbol-param'], t.io)
+    const url = (await first)[0]!.slice('LISTEN '.length)
+    const res = await fetch(`${url}/api/v1/market/quote?symbols=EURUSD`, {
+      headers: { 'X-API-Key': DEMO_KEYS.pro },
+    })
+    expect(await res.json()).toMatchObject({ code: 'INVALID_REQUEST', msg: 'symbol is required' })
+    t.controller.abort()
+    expect(await exit).toBe(0)
+  })
+
+  it.each([
+    [['--port', 'abc']],
+    [['--dialect', 'klingon']],
+    [['--tick-ms', '0']],
+    [['--bogus']],
+    [['--behave', 'toString']],
+  ])('rejects bad arguments %j with usage on stderr and exit 2', async (args) => {
+    const t = io()
+    expect(await run(args, t.io)).toBe(2)
+    expect(t.err()).toMatch(/Usage: tickdesk sim/)
+  })
 
   it('prints usage on --help and exits 0', async () => {
     const t = io()

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
 import { DIALECTS, startSimulator, type DialectName } from '../../sim'
+import { BEHAVIOUR_NAMES, behaviourFromNames } from '../../sim/behaviour'
 import { isDialectName } from '../../sim/dialects'
 import { EXIT, type CliCommand } from '../io'
 import { untilAborted } from '../until-aborted'
 
-const HELP = `Usage: tickdesk sim [--port N] [--seed N] [--dialect NAME] [--tick-ms N]
+const HELP = `Usage: tickdesk sim [--port N] [--seed N] [--dialect NAME] [--tick-ms N] [--behave A,B]
 
 Runs the embedded market simulator on 127.0.0.1: the whole market-data interface (REST and
 stream) with seeded prices, demo keys per plan, rate limits and quotas. Stops on Ctrl-C.
@@ -15,6 +16,8 @@ Options:
   --seed N        price seed; the same seed gives the same prices (default 1)
   --dialect NAME  wire dialect: ${Object.keys(DIALECTS).join(', ')} (default typed)
   --tick-ms N     how often each subscribed symbol ticks, in ms (default 250)
+  --behave A,B    readings of the spec where it is silent, e.g. ignores-unsubscribe:
+                  ${Object.keys(BEHAVIOUR_NAMES).join(', ')}
   -h, --help      show this help
 `
 
@@ -35,7 +38,14 @@ export const run: CliCommand = async (args, io) => {
     io.stderr.write(`tickdesk sim: ${message}\n\n${HELP}`)
     return EXIT.usage
   }
-  let values: { port?: string; seed?: string; dialect?: string; 'tick-ms'?: string; help?: boolean }
+  let values: {
+    port?: string
+    seed?: string
+    dialect?: string
+    'tick-ms'?: string
+    behave?: string
+    help?: boolean
+  }
   try {
     values = parseArgs({
       args,
@@ -44,6 +54,7 @@ export const run: CliCommand = async (args, io) => {
         seed: { type: 'string' },
         dialect: { type: 'string' },
         'tick-ms': { type: 'string' },
+        behave: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -64,6 +75,9 @@ export const run: CliCommand = async (args, io) => {
   if (tickIntervalMs === null) return usage('--tick-ms must be a positive integer')
   const dialect: string = values.dialect ?? 'typed'
   if (!isDialectName(dialect)) return usage(`unknown dialect '${dialect}'`)
+  const names = (values.behave ?? '').split(',').filter((n) => n !== '')
+  const { behaviour, unknown } = behaviourFromNames(names)
+  if (unknown.length > 0) return usage(`unknown behaviour '${unknown.join(',')}'`)
 
   let sim
   try {
@@ -72,6 +86,7 @@ export const run: CliCommand = async (args, io) => {
       seed,
       dialect: dialect satisfies DialectName,
       tickIntervalMs,
+      behaviour,
     })
   } catch (e) {
     io.stderr.write(`tickdesk sim: cannot listen on port ${port}: ${(e as Error).message}\n`)

@@ -38,7 +38,17 @@ describe('live price on the last bar', () => {
   it('opens a new bar aligned to the interval once past the close', () => {
     const next = applyLastPrice([bar(0, 10)], '1h', 11, 2 * H + 5)
     expect(next).toHaveLength(2)
-    expect(next?.[1]).toMatchObject({ openTime: 2 * H, open: 11, close: 11 })
+    expect(next?.[1]).toMatchObject({ openTime: 2 * H, closeTime: 3 * H - 1, open: 11, close: 11 })
+  })
+  it("opens next month's bar on a monthly chart, closing at that month's end (shared bar rule)", () => {
+    const jan = Date.UTC(2026, 0, 1)
+    const monthly: Bar = { ...bar(jan, 10), closeTime: Date.UTC(2026, 1, 1) - 1 }
+    const next = applyLastPrice([monthly], '1mo', 12, Date.UTC(2026, 1, 14))
+    expect(next?.[1]).toMatchObject({
+      openTime: Date.UTC(2026, 1, 1),
+      closeTime: Date.UTC(2026, 2, 1) - 1,
+      close: 12,
+    })
   })
   it('returns null when nothing changed, so the chart does not redraw', () => {
     expect(applyLastPrice([bar(0, 10)], '1h', 10, 10)).toBeNull()

@@ -1,3 +1,4 @@
+import { barOpenFor, bucketEnd, intervalMs } from '../../../shared/intervals'
 import type { Bar, Interval } from '../../../shared/quote'
 
 /**
@@ -32,23 +33,16 @@ export function barsToColumns(bars: readonly Bar[]): CandleColumns {
   return cols
 }
 
-const MINUTE = 60_000
-export const INTERVAL_MS: Record<Interval, number> = {
-  '1m': MINUTE,
-  '5m': 5 * MINUTE,
-  '15m': 15 * MINUTE,
-  '1h': 60 * MINUTE,
-  '4h': 240 * MINUTE,
-  '1d': 1440 * MINUTE,
-  '1w': 7 * 1440 * MINUTE,
-  '1mo': 30 * 1440 * MINUTE,
+/** Seconds per bar for the chart's x axis (the nominal length; shared/intervals). */
+export function barSeconds(interval: Interval): number {
+  return intervalMs(interval) / 1000
 }
 
 /**
  * Folds a live last price into the bars: it moves the last bar's close/high/low while the tick is
- * inside it, and opens a new bar once the tick is past its close. Returns a new array only when
- * something changed (null otherwise) so the chart redraws only then. Monthly bars are never
- * extended (month lengths vary); their close still follows the price.
+ * inside it, and opens a new bar once the tick is past its close, in the phase of the service's
+ * bars and closing by the one bar rule (shared/intervals). Returns a new array only when
+ * something changed (null otherwise) so the chart redraws only then.
  */
 export function applyLastPrice(
   bars: readonly Bar[],
@@ -58,7 +52,7 @@ export function applyLastPrice(
 ): Bar[] | null {
   const last = bars[bars.length - 1]
   if (last === undefined || ts < last.openTime) return null
-  if (ts < last.closeTime || interval === '1mo') {
+  if (ts <= last.closeTime) {
     if (last.close === price && last.high >= price && last.low <= price) return null
     const updated: Bar = {
       ...last,
@@ -68,11 +62,10 @@ export function applyLastPrice(
     }
     return [...bars.slice(0, -1), updated]
   }
-  const step = INTERVAL_MS[interval]
-  const openTime = last.openTime + Math.floor((ts - last.openTime) / step) * step
+  const openTime = barOpenFor(interval, last.openTime, ts)
   const next: Bar = {
     openTime,
-    closeTime: openTime + step,
+    closeTime: bucketEnd(interval, openTime),
     open: price,
     high: price,
     low: price,

@@ -45,9 +45,11 @@ function kindOf(input: BadgeInput): BadgeKind {
   switch (input.statusCode) {
     case 'MARKET_NOT_ENABLED':
     case 'API_KEY_SCOPE_DENIED':
+    case 'FORBIDDEN':
       return 'not-in-plan'
     case 'UNKNOWN_SYMBOL':
     case 'INVALID_SYMBOL':
+    case 'INVALID_REQUEST':
       return 'unknown-symbol'
     case 'NOT_SUPPORTED':
       return 'not-supported'

@@ -1,0 +1,92 @@
+import type WebSocket from 'ws'
+import type { RawData } from 'ws'
+import type { Logger } from './log'
+import { FrameBuffer, parseFrame, type ParsedFrame } from './push-parser'
+import { refillUpdate, reusableUpdate } from './quote-fields'
+import type { StreamCaps } from './stream-caps'
+import { classifyErrorFrame } from './stream-error-frame'
+import type { StreamEvents } from './stream-events'
+import type { ResyncSchedule } from './stream-resync'
+import type { SubscriptionBook } from './subscription-book'
+
+export interface InboundDeps {
+  book: SubscriptionBook
+  caps: StreamCaps
+  resync: ResyncSchedule
+  log: Logger
+  emit<K extends keyof StreamEvents>(event: K, value: StreamEvents[K]): void
+  /** Whether this socket is still the client's current one. */
+  isCurrent(ws: WebSocket): boolean
+}
+
+/**
+ * What arrives on an open socket, frame by frame: ticks and candles of wanted symbols go to the
+ * listeners; a push for a symbol this socket left feeds the resync check (stream-resync.ts); pings
+ * are answered in the frame's own dialect; error frames are classified (stream-error-frame.ts)
+ * and go to the caps (stream-caps.ts) or the listeners. Hot path (bench/ingest): one parse buffer
+ * and one reused QuoteUpdate for every tick, no allocation per frame.
+ */
+export class InboundFrames {
+  readonly counters = { malformed: 0, framesIn: 0, ticksIn: 0 }
+  private readonly tickScratch = reusableUpdate('stream')
+  private readonly frames = new FrameBuffer()
+
+  constructor(private readonly deps: InboundDeps) {}
+
+  read(ws: WebSocket, data: RawData, now: number): void {
+    this.counters.framesIn++
+    const frames = parseFrame(data, now, this.frames)
+    for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
+  }
+
+  private onFrame(ws: WebSocket, f: ParsedFrame, now: number): void {
+    const { book, emit } = this.deps
+    switch (f.kind) {
+      case 'tick': {
+        const market = book.route(f.market, f.symbol)
+        if (market === null) return this.deps.resync.unwantedPush(book.leftAt(f.symbol), now)
+        this.counters.ticksIn++
+        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now))
+        return
+      }
+      case 'candle': {
+        const market = book.route(f.market, f.symbol)
+        if (market !== null)
+          emit('candle', { market, symbol: f.symbol, interval: f.interval, bar: f.bar })
+        return
+      }
+      case 'ping':
+        if (f.reply !== null) ws.send(f.reply)
+        return
+      case 'malformed':
+        this.counters.malformed++
+        return
+      case 'error':
+        return this.onErrorFrame(ws, f)
+      default:
+        return // pong, subscribed, ignored: liveness is already recorded
+    }
+  }
+
+  private onErrorFrame(
+    ws: WebSocket,
+    f: { code: string; message: string; symbols: string[] },
+  ): void {
+    const { book, caps, emit, log } = this.deps
+    const stillOpen = (): boolean => this.deps.isCurrent(ws)
+    const action = classifyErrorFrame(f)
+    if (action.kind === 'account') {
+      log.log('warn', 'stream: error frame', { code: f.code })
+      return emit('error', action.error)
+    }
+    if (action.kind !== 'symbols' && action.kind !== 'symbol-cap')
+      return caps.onFrame(action, null, stillOpen)
+    const first = action.symbols[0]
+    const market = first === undefined ? null : book.marketOf(first)
+    const { symbols, message } = action
+    if (action.kind === 'symbols')
+      return emit('symbolError', { market, symbols, code: action.code, message })
+    log.log('warn', 'stream: symbol cap reached', { listed: action.symbols.length })
+    caps.onFrame(action, market, stillOpen)
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Where the interface is silent, real services differ. Each switch plays one reading of the spec,
+ * so the client is tested against every reading instead of sharing one guess with the simulator.
+ * Defaults keep the simulator's historical behaviour.
+ */
+export interface ServiceBehaviour {
+  /**
+   * spec: Events, "Client messages other than subscribe (for example unsubscribe): not shown".
+   * true: unsubscribe is acknowledged but nothing is removed; pushes for those symbols go on.
+   */
+  ignoresUnsubscribe: boolean
+  /**
+   * spec: Limits lists a per-key symbol cap but Errors names only WS_CONN_LIMIT. 'listed': the
+   * error frame names the refused symbols; 'unlisted': code and message only.
+   */
+  symbolCapError: 'listed' | 'unlisted'
+  /**
+   * spec: Errors, "code (optional)". true: REST 403s for a market outside the key's scope come
+   * as an envelope without a code (stream subscribe errors keep theirs).
+   */
+  forbiddenWithoutCode: boolean
+  /**
+   * spec: Listed endpoints, the multi-market quote covers commodities (agriculture is one, per
+   * What the service does). true: it quotes agri symbols; false: it rejects them (UNKNOWN_SYMBOL).
+   */
+  agriOnMultiQuote: boolean
+  /**
+   * spec: TickerQuote, "openTime, closeTime: window open and close time". 'snapshot': closeTime is
+   * the time of the snapshot; 'end-of-day': the window's close at the end of the UTC day.
+   */
+  quoteCloseTime: 'snapshot' | 'end-of-day'
+  /**
+   * spec: Errors, "On 429 the client must honor the Retry-After header". false: a daily quota
+   * 429 comes without Retry-After (the reset time is "not shown").
+   */
+  quotaRetryAfter: boolean
+  /**
+   * spec: Response envelope, msg is "optional; human-readable". true: a 400 UNKNOWN_SYMBOL or
+   * INVALID_SYMBOL names the refused symbols in msg; false: msg says only what went wrong.
+   */
+  refusalNamesSymbols: boolean
+  /**
+   * spec: Listed endpoints, the multi-market quote's parameters are "not shown" (the futures
+   * quote takes `symbols`, alias `symbol`). 'symbols': either name; 'symbol': only `symbol`.
+   */
+  multiQuoteParam: 'symbols' | 'symbol'
+}
+
+export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
+  ignoresUnsubscribe: false,
+  symbolCapError: 'listed',
+  forbiddenWithoutCode: false,
+  agriOnMultiQuote: true,
+  quoteCloseTime: 'snapshot',
+  quotaRetryAfter: true,
+  refusalNamesSymbols: true,
+  multiQuoteParam: 'symbols',
+}
+
+/** The switches by name, for `tickdesk sim --behave a,b`: each turns one reading on. */
+export const BEHAVIOUR_NAMES: Readonly<Record<string, Partial<ServiceBehaviour>>> = {
+  'ignores-unsubscribe': { ignoresUnsubscribe: true },
+  'unlisted-symbol-cap': { symbolCapError: 'unlisted' },
+  'forbidden-without-code': { forbiddenWithoutCode: true },
+  'no-agri-on-multi-quote': { agriOnMultiQuote: false },
+  'end-of-day-close-time': { quoteCloseTime: 'end-of-day' },
+  'quota-without-retry-after': { quotaRetryAfter: false },
+  'generic-refusals': { refusalNamesSymbols: false },
+  'multi-quote-symbol-param': { multiQuoteParam: 'symbol' },
+}
+
+/** Names to switches; the unknown names are returned so the caller can say which. */
+export function behaviourFromNames(names: string[]): {
+  behaviour: Partial<ServiceBehaviour>
+  unknown: string[]
+} {
+  let behaviour: Partial<ServiceBehaviour> = {}
+  const unknown: string[] = []
+  for (const name of names) {
+    const one = BEHAVIOUR_NAMES[name]
+    if (one && Object.hasOwn(BEHAVIOUR_NAMES, name)) behaviour = { ...behaviour, ...one }
+    else unknown.push(name)
+  }
+  return { behaviour, unknown }
+}
+
+export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): ServiceBehaviour {
+  return { ...DEFAULT_BEHAVIOUR, ...b }
+}
+
+const DAY_MS = 86_400_000
+
+/** The closeTime a quote carries under this behaviour. */
+export function quoteCloseTime(b: ServiceBehaviour, now: number): number {
+  return b.quoteCloseTime === 'end-of-day' ? Math.floor(now / DAY_MS) * DAY_MS + DAY_MS - 1 : now
+}
