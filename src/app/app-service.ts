@@ -8,12 +8,13 @@ import { openDataStores, defaultWatchlists, type DataStores } from '../core/pers
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import { type BridgeEvent, type CommandOutcome, type Notice, type Snapshot } from '../shared/bridge'
 import type { Quote } from '../shared/quote'
+import { encodeQuoteFrame } from '../shared/quote-frame'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { invokeCommand } from './commands'
 import { openFeed, type DemoOptions, type Feed } from './feed'
 import type { AppHostApi, SecretStore, TrayQuote } from './host-api'
 import { NoticeBoard } from './notice-board'
-import { QuoteBatcher } from './quote-batcher'
+import { QuoteBatcher, whenLoopIsFree, type Schedule } from './quote-batcher'
 import { errorText } from './error-text'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 import { VERSION } from '../shared/version'
@@ -25,6 +26,8 @@ export interface AppServiceOptions {
   clock?: Clock
   logger?: Logger
   demo?: DemoOptions
+  /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
+  scheduleBatch?: Schedule
 }
 
 const QUOTE_CACHE_EVERY_MS = 5_000
@@ -117,13 +120,9 @@ export class AppService implements AppHostApi {
     const engine = this.feed.engine
     if (quotes.length) engine.seedFromCache(quotes)
     this.batcher = new QuoteBatcher(
-      this.clock,
+      this.opts.scheduleBatch ?? whenLoopIsFree,
       () => engine.quotes.drainPatches(),
-      (quotes) => {
-        this.emit({ type: 'quotes', quotes })
-        ;(globalThis as { __tickdeskBatches?: number }).__tickdeskBatches =
-          this.batcher.batchCount()
-      },
+      (quotes) => this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
     )
     this.feedUnsubs.push(
       engine.onQuote((q) => {

@@ -1,31 +1,41 @@
-import type { Clock, TimerHandle } from '../core/clock'
 import type { QuotePatch } from '../shared/quote'
 
-export const FRAME_MS = 16
-
 /**
- * Turns a stream of store changes into at most one bridge batch per animation frame (~16 ms),
- * changed fields only. Nothing is scheduled while nothing changes, so an idle app costs nothing.
+ * Turns a stream of store changes into bridge batches, changed fields only, sent as soon as the
+ * event loop is free: every tick that arrived in one turn of the loop (one socket read carries
+ * many) goes out together, right after that turn, so the bridge adds no timer wait; the renderer
+ * coalesces further and applies once per animation frame (ARCHITECTURE: at most one frame).
+ * Nothing is scheduled while nothing changes, so an idle app costs nothing.
+ *
+ *   idle --request()--> due --(loop turn ends: schedule fires) flush--> idle
  */
+export type Schedule = (run: () => void) => () => void
+
+/** After the current turn of the Node event loop, I/O callbacks included (setImmediate). */
+export const whenLoopIsFree: Schedule = (run) => {
+  const handle = setImmediate(run)
+  return () => clearImmediate(handle)
+}
+
 export class QuoteBatcher {
-  private timer: TimerHandle | null = null
+  private cancel: (() => void) | null = null
   private batches = 0
 
   constructor(
-    private readonly clock: Clock,
+    private readonly schedule: Schedule,
     private readonly drain: () => QuotePatch[],
     private readonly emit: (patches: QuotePatch[]) => void,
   ) {}
 
-  /** Something changed in the store: make sure a flush is due within one frame. */
+  /** Something changed in the store: make sure a flush is due once this turn of the loop ends. */
   request(): void {
-    if (this.timer !== null) return
-    this.timer = this.clock.setTimeout(() => this.flush(), FRAME_MS)
+    if (this.cancel !== null) return
+    this.cancel = this.schedule(() => this.flush())
   }
 
   flush(): void {
-    this.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.cancel?.()
+    this.cancel = null
     const patches = this.drain()
     if (patches.length === 0) return
     this.batches++
@@ -37,7 +47,7 @@ export class QuoteBatcher {
   }
 
   stop(): void {
-    this.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.cancel?.()
+    this.cancel = null
   }
 }

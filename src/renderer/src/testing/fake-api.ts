@@ -12,6 +12,7 @@ import { SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
+import { encodeQuoteFrame } from '../../../shared/quote-frame'
 import { BridgeError } from '../bridge/bridge-error'
 
 /**
@@ -104,7 +105,7 @@ export class FakeTickdeskApi implements TickdeskApi {
   }
 
   pushQuotes(quotes: QuotePatch[]): void {
-    this.emit({ type: 'quotes', quotes })
+    this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) })
   }
 
   setStatus(status: FeedStatus): void {
