@@ -29,7 +29,7 @@ async function runFeedInPage(
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
   await page.goto(url)
   await page.waitForFunction(
-    (n) => document.querySelectorAll('tbody tr[data-key]').length >= n,
+    (n) => Number(document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount')) > n,
     ROWS,
     { timeout: 30_000 },
   )

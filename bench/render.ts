@@ -73,7 +73,13 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('render', 'the app is not built')
   const chromium = findChromium()
   if (chromium === null) return skipped('render', 'no Chromium (apt-get install chromium)')
-  const opts = { chromium, idleSeconds: 30, hotSeconds: 20, log: ctx.log }
+  const opts = {
+    chromium,
+    idleSeconds: 30,
+    hotSeconds: 20,
+    log: ctx.log,
+    trace: ctx.trace === true,
+  }
   const ref = await runReference(opts)
   const ours = await runTickdesk(opts)
   const [ri, rh, oi, oh] = [ref.idle, ref.hot, ours.idle, ours.hot].map(figures) as [

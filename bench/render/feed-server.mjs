@@ -12,8 +12,8 @@ import { WebSocketServer } from 'ws'
  * so the page reads "123.4567" as "sent at a time whose last four millisecond digits are 4567"
  * and knows tick-to-DOM without any hook in the app (bench/render/page-recorder.ts).
  *
- * Controlled over IPC (child_process.fork): {mode:'idle'} (1 tick/s per subscribed symbol, evenly
- * spread), {mode:'hot', ticksPerSec} (random subscribed symbols), {mode:'off'}. Reports
+ * Controlled over IPC (child_process.fork): {mode:'idle'} (1 tick/s per subscribed symbol, all
+ * in one frame each second), {mode:'hot', ticksPerSec} (random subscribed symbols), {mode:'off'}. Reports
  * {listening: port} once, and {sent} on {type:'count'}.
  */
 const KEY = process.env.FEED_KEY ?? 'bench-key'
@@ -80,9 +80,12 @@ function loop() {
     for (; due < target; due++)
       ticks.push(tick(symbols[Math.floor(Math.random() * symbols.length)], now))
   } else if (mode.mode === 'idle' && symbols.length > 0) {
-    // Symbol j ticks at j/N past every second: N ticks a second, evenly spread.
-    const target = Math.floor(elapsed * symbols.length)
-    for (; due < target; due++) ticks.push(tick(symbols[due % symbols.length], now))
+    // Once a second, one tick for every subscribed symbol, in one frame.
+    const target = Math.floor(elapsed)
+    if (due < target) {
+      due = target
+      for (const s of symbols) ticks.push(tick(s, now))
+    }
   }
   send(ticks)
   timer = setTimeout(loop, mode.mode === 'hot' ? 1 : 4)

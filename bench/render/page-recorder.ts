@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { CDPSession, Page } from 'playwright-core'
+import { MainThreadTrace } from './trace'
 
 /**
  * What the benchmark injects into a page before its scripts run, to observe it from outside as a
@@ -54,6 +55,8 @@ export interface PageSample {
   longTasks: number[]
   /** Main-thread time over the phase, ms per second, by kind; `other` is mostly paint. */
   mainThread: { task: number; script: number; style: number; layout: number; other: number }
+  /** With tracing on: main-thread ms per second by kind and the busiest event names. */
+  trace?: { kinds: Record<string, number>; top: string }
 }
 
 async function mainThread(cdp: CDPSession): Promise<MainThread> {
@@ -70,16 +73,20 @@ async function mainThread(cdp: CDPSession): Promise<MainThread> {
 export class PageProbe {
   private before: MainThread | null = null
   private startedAt = 0
+  private readonly trace: MainThreadTrace | null
 
   private constructor(
     private readonly page: Page,
     private readonly cdp: CDPSession,
-  ) {}
+    trace: boolean,
+  ) {
+    this.trace = trace ? new MainThreadTrace(cdp) : null
+  }
 
-  static async attach(page: Page): Promise<PageProbe> {
+  static async attach(page: Page, trace = false): Promise<PageProbe> {
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Performance.enable')
-    return new PageProbe(page, cdp)
+    return new PageProbe(page, cdp, trace)
   }
 
   async start(): Promise<void> {
@@ -89,6 +96,7 @@ export class PageProbe {
       b.longTasks = []
       b.recording = true
     })
+    await this.trace?.start()
     this.before = await mainThread(this.cdp)
     this.startedAt = performance.now()
   }
@@ -101,6 +109,7 @@ export class PageProbe {
       b.recording = false
       return { lat: b.lat, longTasks: b.longTasks }
     })
+    const trace = await this.trace?.stop(seconds)
     const b = this.before ?? after
     const perS = (v: number): number => (v * 1000) / seconds
     const task = perS(after.task - b.task)
@@ -111,6 +120,7 @@ export class PageProbe {
       latencies: rec.lat,
       longTasks: rec.longTasks,
       mainThread: { task, script, style, layout, other: task - script - style - layout },
+      ...(trace ? { trace } : {}),
     }
   }
 }

@@ -42,6 +42,8 @@ export interface RunOptions {
   idleSeconds: number
   hotSeconds: number
   log: (line: string) => void
+  /** Trace the main thread during each phase (a breakdown by kind; costs time itself). */
+  trace?: boolean
 }
 
 export function benchKeys(from: number, to: number): string[] {
@@ -79,8 +81,13 @@ async function measure(
   }
 }
 
+/** Symbols the grid lists: its aria-rowcount less the header (rows out of view are not in the DOM). */
 const rowCount = (page: Page): Promise<number> =>
-  page.evaluate(() => document.querySelectorAll('tbody tr[data-key]').length)
+  page.evaluate(() => {
+    const table = document.querySelector('[aria-rowcount]')
+    const n = Number(table?.getAttribute('aria-rowcount') ?? 0)
+    return n > 0 ? n - 1 : document.querySelectorAll('tbody tr[data-key]').length
+  })
 
 /** Types each key into the "Add symbol" field and presses Enter, without waiting in between. */
 async function typeSymbols(page: Page, keys: readonly string[]): Promise<void> {
@@ -119,7 +126,7 @@ async function withSide<T>(
     chromium = await launchBrowser(opts.chromium)
     const page = await chromium.browser.newPage({ viewport: VIEWPORT })
     await page.addInitScript(RECORDER_SCRIPT)
-    const probe = await PageProbe.attach(page)
+    const probe = await PageProbe.attach(page, opts.trace === true)
     const hostMeter = new TreeMeter(host.pid)
     const browserMeter = new TreeMeter(chromium.pid)
     const url = host.url
@@ -224,6 +231,11 @@ function summary(p: Phase): string {
     `long tasks ${p.sample.longTasks.length}, cpu host ${p.hostCpuPct.toFixed(1)}% + browser ` +
     `${p.browserCpuPct.toFixed(1)}%, pss ${p.hostPssMB.toFixed(1)} MB; main thread ms/s: ` +
     `script ${m.script.toFixed(0)} style ${m.style.toFixed(0)} layout ${m.layout.toFixed(0)} ` +
-    `other ${m.other.toFixed(0)} (task ${m.task.toFixed(0)})`
+    `other ${m.other.toFixed(0)} (task ${m.task.toFixed(0)})` +
+    (p.sample.trace
+      ? `\n    trace ms/s: ${Object.entries(p.sample.trace.kinds)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')}\n    top: ${p.sample.trace.top}`
+      : '')
   )
 }

@@ -22,12 +22,12 @@ function heldApi(): { api: TickdeskApi; held: Held[] } {
   const api: TickdeskApi = {
     host: 'web',
     subscribe: () => () => undefined,
-    invoke: ((name: CommandName, params: { key?: string }) => {
+    invoke: ((name: CommandName, params: { key?: string }): Promise<unknown> => {
       if (name === 'suggestSymbols') return Promise.resolve([])
-      return new Promise((resolve, reject) =>
+      return new Promise<unknown>((resolve, reject) =>
         held.push({ key: params.key ?? '', resolve: () => resolve(null), reject }),
       )
-    }) as TickdeskApi['invoke'],
+    }) as unknown as TickdeskApi['invoke'],
   }
   return { api, held }
 }
