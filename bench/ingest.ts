@@ -7,7 +7,7 @@ import { FeedPlanner } from '../src/core/feed-planner'
 import { QuoteStore } from '../src/core/quote-store'
 import { RateGovernor } from '../src/core/rate-governor'
 import { StreamClient } from '../src/core/stream-client'
-import { QuoteBatcher, whenLoopIsFree } from '../src/app/quote-batcher'
+import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
 import { encodeQuoteFrame } from '../src/shared/quote-frame'
 import { AlertRuleSchema } from '../src/shared/alert'
 import { symbolKey, type SymbolKey } from '../src/shared/market'
@@ -106,7 +106,7 @@ async function corePathRun(
   const statuses = new Map<SymbolKey, { code: string }>()
   let patches = 0
   const batcher = new QuoteBatcher(
-    whenLoopIsFree,
+    realTiming,
     () => store.drainPatches(),
     (p) => (patches += encodeQuoteFrame(p).keys.length),
   )

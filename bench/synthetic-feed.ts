@@ -1,4 +1,4 @@
-import { QuoteBatcher, whenLoopIsFree } from '../src/app/quote-batcher'
+import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
 import { systemClock } from '../src/core/clock'
 import { seededRandom } from '../src/core/random'
 import { QuoteStore } from '../src/core/quote-store'
@@ -35,7 +35,7 @@ export class SyntheticFeed {
     this.keys = this.symbols.map((s) => symbolKey(BENCH_MARKET, s))
     this.prices = this.symbols.map((_, i) => 10 + i)
     this.random = seededRandom(opts.seed ?? 7)
-    this.batcher = new QuoteBatcher(whenLoopIsFree, () => this.store.drainPatches(), opts.onBatch)
+    this.batcher = new QuoteBatcher(realTiming, () => this.store.drainPatches(), opts.onBatch)
     // Every symbol has a full quote before the first batch (the snapshot the page loads).
     for (let i = 0; i < this.symbols.length; i++) this.tick(i, 1)
     this.store.drainPatches()

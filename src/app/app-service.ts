@@ -14,7 +14,7 @@ import { invokeCommand } from './commands'
 import { openFeed, type DemoOptions, type Feed } from './feed'
 import type { AppHostApi, SecretStore, TrayQuote } from './host-api'
 import { NoticeBoard } from './notice-board'
-import { QuoteBatcher, whenLoopIsFree, type Schedule } from './quote-batcher'
+import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 import { errorText } from './error-text'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 import { VERSION } from '../shared/version'
@@ -27,7 +27,7 @@ export interface AppServiceOptions {
   logger?: Logger
   demo?: DemoOptions
   /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
-  scheduleBatch?: Schedule
+  batchTiming?: BatchTiming
 }
 
 const QUOTE_CACHE_EVERY_MS = 5_000
@@ -120,7 +120,7 @@ export class AppService implements AppHostApi {
     const engine = this.feed.engine
     if (quotes.length) engine.seedFromCache(quotes)
     this.batcher = new QuoteBatcher(
-      this.opts.scheduleBatch ?? whenLoopIsFree,
+      this.opts.batchTiming ?? realTiming,
       () => engine.quotes.drainPatches(),
       (quotes) => this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
     )

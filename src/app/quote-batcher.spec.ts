@@ -1,21 +1,45 @@
 import { stat } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from '../shared/quote'
-import { QuoteBatcher, whenLoopIsFree, type Schedule } from './quote-batcher'
+import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
-/** A schedule stepped by hand: the test says when the event loop's turn ends. */
-function manual(): { schedule: Schedule; due: () => number; endTurn: () => void } {
+/** Timing stepped by hand: the test says when the loop's turn ends and how time moves. */
+function manual(): {
+  schedule: BatchTiming
+  due: () => number
+  endTurn: () => void
+  advance: (ms: number) => void
+} {
   let runs: Array<() => void> = []
+  let timers: Array<{ at: number; run: () => void }> = []
+  let now = 1000
+  const cancelRun = (run: () => void) => () => {
+    runs = runs.filter((r) => r !== run)
+    timers = timers.filter((t) => t.run !== run)
+  }
   return {
-    schedule: (run) => {
-      runs.push(run)
-      return () => (runs = runs.filter((r) => r !== run))
+    schedule: {
+      schedule: (run) => {
+        runs.push(run)
+        return cancelRun(run)
+      },
+      after: (ms, run) => {
+        timers.push({ at: now + ms, run })
+        return cancelRun(run)
+      },
+      now: () => now,
     },
-    due: () => runs.length,
+    due: () => runs.length + timers.length,
     endTurn: () => {
-      const now = runs
+      const ready = runs
       runs = []
-      for (const r of now) r()
+      for (const r of ready) r()
+    },
+    advance: (ms) => {
+      now += ms
+      const ready = timers.filter((t) => t.at <= now)
+      timers = timers.filter((t) => t.at > now)
+      for (const t of ready) t.run()
     },
   }
 }
@@ -59,7 +83,7 @@ describe('QuoteBatcher', () => {
     const pending: QuotePatch[] = []
     const order: string[] = []
     const batcher = new QuoteBatcher(
-      whenLoopIsFree,
+      realTiming,
       () => pending.splice(0),
       () => order.push('batch'),
     )
@@ -75,6 +99,28 @@ describe('QuoteBatcher', () => {
       }),
     )
     expect(order).toEqual(['batch', 'timer 0 ms'])
+  })
+
+  it('keeps a quarter frame between batches: ticks right after a batch wait for the rest of it', () => {
+    const loop = manual()
+    const pending: QuotePatch[] = []
+    const sent: number[] = []
+    const batcher = new QuoteBatcher(
+      loop.schedule,
+      () => pending.splice(0),
+      (b) => sent.push(b.length),
+    )
+    pending.push({ key: 'a', last: 1 })
+    batcher.request()
+    loop.endTurn()
+    expect(sent).toEqual([1])
+    pending.push({ key: 'a', last: 2 }, { key: 'b', last: 3 })
+    batcher.request()
+    loop.endTurn()
+    loop.advance(MIN_GAP_MS - 1)
+    expect(sent).toEqual([1])
+    loop.advance(1)
+    expect(sent).toEqual([1, 2])
   })
 
   it('stop() cancels a due flush', () => {

@@ -54,9 +54,9 @@ describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () 
     expect(rendered).toBeLessThan(60)
     expect(await page.locator(`tbody tr[data-key="${bottom}"]`).count()).toBe(0)
     // Row positions are the table's (aria-rowindex), so a screen reader says "row 2 of 121".
-    expect(
-      await page.locator(`tbody tr[data-key="${top}"]`).getAttribute('aria-rowindex'),
-    ).toBe('2')
+    expect(await page.locator(`tbody tr[data-key="${top}"]`).getAttribute('aria-rowindex')).toBe(
+      '2',
+    )
     app.feed.start()
     await page.waitForTimeout(1000)
     app.feed.stop()
