@@ -63,8 +63,8 @@ if (electron.path && !headlessLinux) {
 } else {
   const reason = electron.reason ?? 'there is no display'
   console.log(`Electron cannot start here: ${reason}. Starting the browser host instead.`)
-  // The built host (out/cli, made by the build above): plain JavaScript, no TypeScript compiler.
-  const cli = new URL('../out/cli/tickdesk.js', import.meta.url).pathname
+  // The built host (bin/tickdesk.js runs out/cli, made by the build above): plain JavaScript.
+  const cli = new URL('../bin/tickdesk.js', import.meta.url).pathname
   const child = spawn(process.execPath, [cli, 'web', ...process.argv.slice(2)], {
     stdio: 'inherit',
   })

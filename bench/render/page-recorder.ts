@@ -56,7 +56,7 @@ export interface PageSample {
   /** Main-thread time over the phase, ms per second, by kind; `other` is mostly paint. */
   mainThread: { task: number; script: number; style: number; layout: number; other: number }
   /** With tracing on: main-thread ms per second by kind and the busiest event names. */
-  trace?: { kinds: Record<string, number>; top: string }
+  trace?: { kinds: Record<string, number>; top: string; longTasks: string }
 }
 
 async function mainThread(cdp: CDPSession): Promise<MainThread> {

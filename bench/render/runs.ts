@@ -205,12 +205,15 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
         await page.goto(url)
         await typeSymbols(page, benchKeys(0, IDLE_SYMBOLS))
         await waitForRows(page, IDLE_SYMBOLS, 30_000)
+        // Done adding: Escape leaves the field, as a trader would (no caret blinking meanwhile).
+        await page.keyboard.press('Escape')
         const idle = await phase(opts.idleSeconds)
         opts.log(`tickdesk idle: ${summary(idle)}`)
         feed.mode('hot', HOT_TICKS_PER_SEC)
         await sleep(1000)
         await typeSymbols(page, benchKeys(IDLE_SYMBOLS, HOT_SYMBOLS))
         const listed = await waitForRows(page, HOT_SYMBOLS, 30_000)
+        await page.keyboard.press('Escape')
         opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed after typing under load`)
         const hot = await phase(opts.hotSeconds)
         opts.log(`tickdesk hot: ${summary(hot)}`)
@@ -235,7 +238,7 @@ function summary(p: Phase): string {
     (p.sample.trace
       ? `\n    trace ms/s: ${Object.entries(p.sample.trace.kinds)
           .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-          .join(', ')}\n    top: ${p.sample.trace.top}`
+          .join(', ')}\n    top: ${p.sample.trace.top}\n    long: ${p.sample.trace.longTasks}`
       : '')
   )
 }

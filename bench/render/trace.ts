@@ -56,8 +56,13 @@ export class MainThreadTrace {
     })
   }
 
-  /** ms per second of the main thread, by kind and by event name (the top 12). */
-  async stop(seconds: number): Promise<{ kinds: Record<string, number>; top: string }> {
+  /**
+   * ms per second of the main thread, by kind and by event name (the top 12), and what the tasks
+   * over 50 ms spent their time on (the longest events inside each, summed over all of them).
+   */
+  async stop(
+    seconds: number,
+  ): Promise<{ kinds: Record<string, number>; top: string; longTasks: string }> {
     const done = new Promise<void>((resolve) =>
       this.cdp.once('Tracing.tracingComplete', () => resolve()),
     )
@@ -84,6 +89,45 @@ export class MainThreadTrace {
       .slice(0, 12)
       .map(([n, ms]) => `${n} ${ms.toFixed(1)}`)
       .join(', ')
-    return { kinds, top }
+    const count = (name: string): string =>
+      `${name} ${(onMain.filter((e) => e.name === name).length / seconds).toFixed(1)}/s`
+    const rates = ['Commit', 'FireAnimationFrame', 'TimerFire', 'FunctionCall', 'EventDispatch']
+      .map(count)
+      .join(', ')
+    return {
+      kinds,
+      top: `${top}; ${rates}; ${frameTasks(onMain)}`,
+      longTasks: longTaskContents(onMain),
+    }
   }
+}
+
+/** Inside every main-thread task over 50 ms: total ms per nested event name, the top 10. */
+function longTaskContents(onMain: TraceEvent[]): string {
+  const long = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)
+  const inside = new Map<string, number>()
+  for (const task of long) {
+    const end = task.ts + (task.dur ?? 0)
+    for (const e of onMain) {
+      if (e === task || e.ts < task.ts || e.ts >= end) continue
+      inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000)
+    }
+  }
+  const top = [...inside]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([n, ms]) => `${n} ${ms.toFixed(0)}`)
+    .join(', ')
+  return `${long.length} tasks over 50 ms (${long.map((t) => Math.round((t.dur ?? 0) / 1000)).join(', ')} ms)${top ? `: ${top}` : ''}`
+}
+
+/** The tasks that ran an animation frame: how many, and their mean and longest duration. */
+function frameTasks(onMain: TraceEvent[]): string {
+  const frames = onMain.filter((e) => e.name === 'FireAnimationFrame')
+  const tasks = onMain.filter(
+    (t) => t.name === 'RunTask' && frames.some((f) => f.ts >= t.ts && f.ts < t.ts + (t.dur ?? 0)),
+  )
+  const ms = tasks.map((t) => (t.dur ?? 0) / 1000)
+  const mean = ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length)
+  return `frame tasks ${ms.length}, mean ${mean.toFixed(1)} ms, longest ${Math.max(0, ...ms).toFixed(1)} ms`
 }
