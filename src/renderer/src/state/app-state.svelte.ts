@@ -4,6 +4,7 @@ import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/set
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
 import { errorMessage } from '../bridge/bridge-error'
+import { pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 
@@ -48,7 +49,12 @@ export interface AppStateOptions extends QuoteBookOptions {
 
 function defaultRequestFrame(): RequestFrame {
   const raf = globalThis.requestAnimationFrame
-  if (typeof raf === 'function') return (run) => raf(() => run())
+  if (typeof raf === 'function')
+    return pacedFrames({
+      raf: (cb) => raf(cb),
+      now: () => performance.now(),
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+    })
   return (run) => queueMicrotask(run)
 }
 
