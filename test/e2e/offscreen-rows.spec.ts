@@ -92,4 +92,19 @@ describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () 
       '121',
     )
   })
+
+  it('keyboard selection reaches rows that were not rendered, and brings them into view', async () => {
+    const target = app.feed.keys[90] as string
+    await page.evaluate(() => {
+      ;(document.querySelector('main') as HTMLElement).scrollTop = 0
+    })
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    for (let i = 0; i < 91; i++) await page.keyboard.press('j')
+    const row = page.locator(`tbody tr[data-key="${target}"]`)
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
+    expect(await row.getAttribute('aria-rowindex')).toBe('92')
+    const box = await row.boundingBox()
+    expect(box).not.toBeNull()
+    expect((box?.y ?? -1) >= 0 && (box?.y ?? 1e9) + (box?.height ?? 0) <= 700).toBe(true)
+  })
 })
