@@ -36,7 +36,8 @@ export interface BatchTiming {
 export const realTiming: BatchTiming = {
   schedule: whenLoopIsFree,
   after: (ms, run) => {
-    const handle = setTimeout(run, ms)
+    // setTimeout truncates fractions; rounding up keeps the gap whole.
+    const handle = setTimeout(run, Math.ceil(ms))
     return () => clearTimeout(handle)
   },
   now: () => performance.now(),
