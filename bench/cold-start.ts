@@ -62,8 +62,16 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       await page.goto(host.url)
       await page.waitForFunction(
         (n) => {
+          // Every row in view shows its cached price, and the grid lists all n symbols.
+          const listed = Number(
+            document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount'),
+          )
           const cells = [...document.querySelectorAll('tbody tr[data-key] [data-field="last"]')]
-          return cells.length >= n && cells.every((c) => /\d/.test(c.textContent ?? ''))
+          return (
+            listed === n + 1 &&
+            cells.length > 0 &&
+            cells.every((c) => /\d/.test(c.textContent ?? ''))
+          )
         },
         shown.length,
         { timeout: 30_000, polling: 'raf' },

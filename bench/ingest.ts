@@ -7,7 +7,8 @@ import { FeedPlanner } from '../src/core/feed-planner'
 import { QuoteStore } from '../src/core/quote-store'
 import { RateGovernor } from '../src/core/rate-governor'
 import { StreamClient } from '../src/core/stream-client'
-import { QuoteBatcher } from '../src/app/quote-batcher'
+import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
+import { encodeQuoteFrame } from '../src/shared/quote-frame'
 import { AlertRuleSchema } from '../src/shared/alert'
 import { symbolKey, type SymbolKey } from '../src/shared/market'
 import type { Quote } from '../src/shared/quote'
@@ -105,9 +106,9 @@ async function corePathRun(
   const statuses = new Map<SymbolKey, { code: string }>()
   let patches = 0
   const batcher = new QuoteBatcher(
-    clock,
+    realTiming,
     () => store.drainPatches(),
-    (p) => (patches += p.length),
+    (p) => (patches += encodeQuoteFrame(p).keys.length),
   )
   const stream = new StreamClient({
     url,

@@ -3,10 +3,9 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { startWebHost } from '../src/web'
 import { BenchHost } from './bench-host'
-import type { Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { browserOrSkip, builtRendererOrSkip, heapAfterGc, sleep } from './chromium-page'
 import type { SyntheticFeed } from './synthetic-feed'
-import { ROWS, runFeedInPage, TICKS_PER_SEC } from './render'
 import { atMost, report, round, type BenchContext, type BenchResult, type BenchRow } from './stats'
 
 /**
@@ -16,6 +15,32 @@ import { atMost, report, round, type BenchContext, type BenchResult, type BenchR
  * 10 s; growth = last vs first sample after warm-up. --full runs 10 real minutes at 10k ticks/s.
  */
 const run = promisify(execFile)
+const ROWS = 200
+const TICKS_PER_SEC = 10_000
+
+/** Opens the page, waits for its rows, runs the feed for `seconds`, calling `during` each second. */
+async function runFeedInPage(
+  browser: Browser,
+  url: string,
+  feed: SyntheticFeed,
+  seconds: number,
+  during: (page: Page, elapsedS: number) => Promise<void>,
+): Promise<{ page: Page }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  await page.goto(url)
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount')) > n,
+    ROWS,
+    { timeout: 30_000 },
+  )
+  feed.start()
+  for (let s = 0; s < seconds; s++) {
+    await sleep(1000)
+    await during(page, s + 1)
+  }
+  feed.stop()
+  return { page }
+}
 
 async function engineHeap(): Promise<{ engineHeapMB: number; processHeapMB: number }> {
   const script = fileURLToPath(new URL('./engine-heap.ts', import.meta.url))
@@ -52,12 +77,6 @@ export async function memoryBench(ctx: BenchContext): Promise<BenchResult> {
   const sampleIdle = async (page: Page, feed: SyntheticFeed): Promise<void> => {
     feed.stop()
     await sleep(2000)
-    // The recorder's latency list (bench/chromium-page.ts) is the bench's, not the renderer's:
-    // at ~6k patches/s it alone adds MBs between samples, so it is emptied before measuring.
-    await page.evaluate(() => {
-      const b = (globalThis as unknown as { __bench?: { lat: number[] } }).__bench
-      if (b) b.lat = []
-    })
     const cdp = await page.context().newCDPSession(page)
     samples.push(await heapAfterGc(cdp))
     await cdp.detach()
@@ -66,18 +85,11 @@ export async function memoryBench(ctx: BenchContext): Promise<BenchResult> {
     const app = new BenchHost({ symbols: ROWS, ticksPerSec: TICKS_PER_SEC })
     const host = await startWebHost({ app, rendererDir: dir })
     try {
-      const r = await runFeedInPage(
-        browser,
-        host.url,
-        app.feed,
-        'tbody tr[data-key]',
-        seconds,
-        async (page, s) => {
-          if (s !== 10) return
-          await sampleIdle(page, app.feed)
-          app.feed.start()
-        },
-      )
+      const r = await runFeedInPage(browser, host.url, app.feed, seconds, async (page, s) => {
+        if (s !== 10) return
+        await sampleIdle(page, app.feed)
+        app.feed.start()
+      })
       await sampleIdle(r.page, app.feed)
       await r.page.close()
     } finally {

@@ -1,18 +1,15 @@
-/// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core'
-import { startWebHost } from '../src/web'
-import { BenchHost } from './bench-host'
+import { findChromium } from '../test/e2e/chromium'
+import { builtRendererOrSkip } from './chromium-page'
 import {
-  browserOrSkip,
-  builtRendererOrSkip,
-  RECORDER_SCRIPT,
-  sleep,
-  startRecording,
-  stopRecording,
-  type PageSample,
-} from './chromium-page'
-import { startLeanPage } from './lean-page'
+  HOT_SYMBOLS,
+  HOT_TICKS_PER_SEC,
+  IDLE_SYMBOLS,
+  runReference,
+  runTickdesk,
+  type Phase,
+} from './render/runs'
 import {
+  atLeast,
   atMost,
   percentile,
   report,
@@ -20,205 +17,140 @@ import {
   skipped,
   type BenchContext,
   type BenchResult,
+  type BenchRow,
 } from './stats'
-import type { SyntheticFeed } from './synthetic-feed'
 
 /**
- * render: the real built renderer behind the real browser host (startWebHost), a 200-row
- * watchlist fed at 10k ticks/s, for 20 s in Chromium: tick-to-DOM latency, long tasks, frames.
- * The lean reference page gets the identical feed right after, in the same browser.
- *
- * Tick-to-DOM is measured on rows IN VIEW only: the renderer paints only rows on (or near) the
- * screen and holds the rest in plain state (src/renderer/src/state/row-visibility.ts), so a
- * patch of an off-screen row reaches no DOM and has no tick-to-DOM time. The page keeps its own
- * IntersectionObserver (margin 0, independent of the renderer's) over `tr[data-key]` and hands
- * the recorder only patches of rows it sees; both pages are measured the same way, and the
- * report says how many patches per second were in view.
+ * render: the whole pipeline, observed from outside. A feed server on loopback speaks the
+ * service's REST and stream (bench/render/feed-server.mjs) -> the built `tickdesk web` host as its
+ * own process (real engine, app service, bridge) -> the built renderer in a Chromium of its own.
+ * In the same run, the lean reference gets the same feed: a relay process forwarding the service's
+ * frames and a page writing each changed cell once per animation frame (bench/render/reference-*,
+ * no Tickdesk code). Tick-to-DOM comes from the prices themselves (they encode their send time)
+ * and a MutationObserver the benchmark injects; CPU and PSS from /proc; long tasks and main-thread
+ * time by kind from the page. Phases: idle (50 symbols, 1 tick/s each, 30 s) and hot (200
+ * symbols, 10k ticks/s, 20 s).
  */
-export const ROWS = 200
-export const TICKS_PER_SEC = 10_000
-
-/**
- * Installed after RECORDER_SCRIPT: wraps its __tickdeskRendered so only patches of rows in view
- * are timed, and counts all patches and those in view while recording.
- */
-const IN_VIEW_FILTER_SCRIPT = `
-(() => {
-  const record = globalThis.__tickdeskRendered;
-  const b = globalThis.__bench;
-  const inView = new Set();
-  b.allPatches = 0;
-  b.inViewPatches = 0;
-  b.observeRows = () => {
-    const io = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        const key = e.target.dataset.key;
-        if (e.isIntersecting) inView.add(key); else inView.delete(key);
-      }
-    });
-    for (const tr of document.querySelectorAll('tr[data-key]')) io.observe(tr);
-  };
-  globalThis.__tickdeskRendered = (patches) => {
-    // Counts restart when a recording starts (stopRecording turns it off before they are read).
-    if (!b.recording) { b.counting = false; return; }
-    if (!b.counting) { b.counting = true; b.allPatches = 0; b.inViewPatches = 0; }
-    const seen = patches.filter((p) => inView.has(p.key));
-    b.allPatches += patches.length;
-    b.inViewPatches += seen.length;
-    record(seen);
-  };
-})();
-`
-
-export interface PatchCounts {
-  all: number
-  inView: number
-}
-
-export interface PageRun {
-  sample: PageSample
-  page: Page
-  patches: PatchCounts
-}
-
-/** Opens `url`, waits for the rows, runs `feed` for warm-up + `seconds` while recording. */
-export async function runFeedInPage(
-  browser: Browser,
-  url: string,
-  feed: SyntheticFeed,
-  rowSelector: string,
-  seconds: number,
-  during?: (page: Page, elapsedS: number) => Promise<void>,
-): Promise<PageRun> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-  await page.addInitScript(RECORDER_SCRIPT)
-  await page.addInitScript(IN_VIEW_FILTER_SCRIPT)
-  await page.goto(url)
-  await page.waitForFunction(
-    ({ sel, n }) => document.querySelectorAll(sel).length >= n,
-    { sel: rowSelector, n: ROWS },
-    { timeout: 30_000 },
-  )
-  await page.evaluate(() =>
-    (globalThis as unknown as { __bench: { observeRows(): void } }).__bench.observeRows(),
-  )
-  feed.start()
-  await sleep(2000)
-  await startRecording(page)
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000)
-    if (during) await during(page, s + 1)
-  }
-  const sample = await stopRecording(page)
-  const patches = await page.evaluate(() => {
-    const b = (globalThis as unknown as { __bench: { allPatches: number; inViewPatches: number } })
-      .__bench
-    return { all: b.allPatches, inView: b.inViewPatches }
-  })
-  feed.stop()
-  return { sample, page, patches }
-}
-
-function summarise(
-  s: PageSample,
-  counts: PatchCounts,
-): {
+interface Figures {
   p50: number
   p95: number
   p99: number
   longTasks: number
-  maxLongTask: number
-  fps: number
-  patches: number
-  inView: number
-} {
+  cpu: number
+  hostCpu: number
+  browserCpu: number
+  pss: number
+  writesPerSec: number
+}
+
+function figures(p: Phase): Figures {
+  const lat = p.sample.latencies
   return {
-    p50: percentile(s.latencies, 50),
-    p95: percentile(s.latencies, 95),
-    p99: percentile(s.latencies, 99),
-    longTasks: s.longTasks.length,
-    maxLongTask: s.longTasks.length ? Math.max(...s.longTasks) : 0,
-    fps: s.frames / s.seconds,
-    patches: counts.all / s.seconds,
-    inView: counts.inView / s.seconds,
+    p50: percentile(lat, 50),
+    p95: percentile(lat, 95),
+    p99: percentile(lat, 99),
+    longTasks: p.sample.longTasks.length,
+    cpu: round(p.hostCpuPct + p.browserCpuPct),
+    hostCpu: round(p.hostCpuPct),
+    browserCpu: round(p.browserCpuPct),
+    pss: round(p.hostPssMB),
+    writesPerSec: round(lat.length / p.seconds, 0),
   }
 }
 
+function mainThread(p: Phase): string {
+  const m = p.sample.mainThread
+  const pct = (v: number): string => `${Math.round((v / Math.max(1e-9, m.task)) * 100)}%`
+  return `${round(m.task, 0)} ms/s: script ${pct(m.script)}, style ${pct(m.style)}, layout ${pct(m.layout)}, paint and other ${pct(m.other)}`
+}
+
+function ratioRow(metric: string, ours: number, ref: number, max: number, unit: string): BenchRow {
+  const ratio = ref > 0 ? round(ours / ref, 2) : Number.POSITIVE_INFINITY
+  return atMost(metric, ratio, 'x reference', max, `${ours} vs ${ref} ${unit}`)
+}
+
 export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
-  const dir = builtRendererOrSkip()
-  if (dir === null) return skipped('render', 'renderer not built (npx electron-vite build failed)')
-  const browser = await browserOrSkip()
-  if (typeof browser === 'string') return skipped('render', browser)
-  const seconds = 20
-  try {
-    const app = new BenchHost({ symbols: ROWS, ticksPerSec: TICKS_PER_SEC })
-    const host = await startWebHost({ app, rendererDir: dir })
-    let ours
-    try {
-      const run = await runFeedInPage(browser, host.url, app.feed, 'tbody tr[data-key]', seconds)
-      ours = summarise(run.sample, run.patches)
-      await run.page.close()
-    } finally {
-      await host.close()
-      await app.close()
-    }
-    ctx.log(
-      `render ours: p50 ${ours.p50} p95 ${ours.p95} long tasks ${ours.longTasks} fps ${round(ours.fps)} in view ${round(ours.inView, 0)}/${round(ours.patches, 0)} patches/s`,
-    )
-    const leanPage = await startLeanPage({ symbols: ROWS, ticksPerSec: TICKS_PER_SEC })
-    let lean
-    try {
-      const run = await runFeedInPage(browser, leanPage.url, leanPage.feed, '#rows tr', seconds)
-      lean = summarise(run.sample, run.patches)
-      await run.page.close()
-    } finally {
-      await leanPage.close()
-    }
-    ctx.log(
-      `render lean: p50 ${lean.p50} p95 ${lean.p95} long tasks ${lean.longTasks} fps ${round(lean.fps)}`,
-    )
-    return {
-      name: 'render',
-      rows: [
-        report('tick-to-DOM p50', ours.p50, 'ms', `lean page ${lean.p50} ms`),
-        atMost('tick-to-DOM p95', ours.p95, 'ms', 50, `lean page ${lean.p95} ms`),
-        report('tick-to-DOM p99', ours.p99, 'ms', `lean page ${lean.p99} ms`),
-        atMost(
-          'long tasks (> 50 ms)',
-          ours.longTasks,
-          'tasks',
-          0,
-          `longest ${round(ours.maxLongTask)} ms; lean page ${lean.longTasks}`,
-        ),
-        report('animation frames', round(ours.fps), 'fps', `lean page ${round(lean.fps)} fps`),
-        report(
-          'patches applied',
-          round(ours.patches, 0),
-          'patches/s',
-          `${ROWS} rows, ${TICKS_PER_SEC} ticks/s, ${seconds} s`,
-        ),
-        report(
-          'patches timed (rows in view)',
-          round(ours.inView, 0),
-          'patches/s',
-          `lean page ${round(lean.inView, 0)} of ${round(lean.patches, 0)}`,
-        ),
-      ],
-      json: {
-        p50Ms: ours.p50,
-        p95Ms: ours.p95,
-        p99Ms: ours.p99,
-        longTasks: ours.longTasks,
-        fps: round(ours.fps),
-        patchesPerSec: round(ours.patches, 0),
-        inViewPatchesPerSec: round(ours.inView, 0),
-        leanP50Ms: lean.p50,
-        leanP95Ms: lean.p95,
-        leanLongTasks: lean.longTasks,
-        leanFps: round(lean.fps),
-      },
-    }
-  } finally {
-    await browser.close()
+  if (builtRendererOrSkip() === null) return skipped('render', 'the app is not built')
+  const chromium = findChromium()
+  if (chromium === null) return skipped('render', 'no Chromium (apt-get install chromium)')
+  const opts = {
+    chromium,
+    idleSeconds: 30,
+    hotSeconds: 20,
+    log: ctx.log,
+    trace: ctx.trace === true,
+  }
+  const ref = await runReference(opts)
+  const ours = await runTickdesk(opts)
+  const [ri, rh, oi, oh] = [ref.idle, ref.hot, ours.idle, ours.hot].map(figures) as [
+    Figures,
+    Figures,
+    Figures,
+    Figures,
+  ]
+  const typed = ours.typed ?? { asked: HOT_SYMBOLS, listed: 0 }
+  const hot = `${HOT_SYMBOLS} symbols, ${HOT_TICKS_PER_SEC} ticks/s`
+  const idle = `${IDLE_SYMBOLS} symbols, 1 tick/s each`
+  return {
+    name: 'render',
+    rows: [
+      ratioRow(`hot: tick-to-DOM p95 (${hot})`, oh.p95, rh.p95, 1.5, 'ms'),
+      atMost('hot: tick-to-DOM p95', oh.p95, 'ms', 33, `reference ${rh.p95} ms`),
+      report(
+        'hot: tick-to-DOM p50 / p99',
+        oh.p50,
+        'ms',
+        `p99 ${oh.p99}; reference ${rh.p50} / ${rh.p99} ms`,
+      ),
+      atMost('hot: long tasks', oh.longTasks, 'tasks', 0, `reference ${rh.longTasks}`),
+      ratioRow('hot: CPU, host + Chromium', oh.cpu, rh.cpu, 1.0, '% of a core'),
+      report(
+        'hot: CPU split',
+        oh.hostCpu,
+        '% host',
+        `Chromium ${oh.browserCpu}%; reference ${rh.hostCpu}% + ${rh.browserCpu}%`,
+      ),
+      report(
+        'hot: main thread',
+        round(oh.writesPerSec, 0),
+        'price writes/s',
+        `${mainThread(ours.hot)}; reference ${rh.writesPerSec} writes/s, ${mainThread(ref.hot)}`,
+      ),
+      ratioRow(`idle: CPU, host + Chromium (${idle})`, oi.cpu, ri.cpu, 1.5, '% of a core'),
+      atMost(
+        'idle: tick-to-DOM p50 over the reference',
+        round(oi.p50 - ri.p50),
+        'ms',
+        17,
+        `${oi.p50} vs ${ri.p50} ms; p95 ${oi.p95} vs ${ri.p95} ms`,
+      ),
+      report(
+        'idle: CPU split',
+        oi.hostCpu,
+        '% host',
+        `Chromium ${oi.browserCpu}%; reference ${ri.hostCpu}% + ${ri.browserCpu}%`,
+      ),
+      report(
+        'idle: main thread',
+        oi.writesPerSec,
+        'price writes/s',
+        `${mainThread(ours.idle)}; reference ${mainThread(ref.idle)}`,
+      ),
+      atMost('host PSS, idle', oi.pss, 'MB', 60, `reference relay ${ri.pss} MB`),
+      atMost('host PSS, hot', oh.pss, 'MB', 80, `reference relay ${rh.pss} MB`),
+      atLeast(
+        'symbols typed in quick succession under load, listed',
+        typed.listed,
+        `of ${typed.asked}`,
+        typed.asked,
+      ),
+    ],
+    json: {
+      hot: { ...oh },
+      idle: { ...oi },
+      referenceHot: { ...rh },
+      referenceIdle: { ...ri },
+      typedListed: typed.listed,
+    },
   }
 }

@@ -13,7 +13,7 @@ import { renderBench } from './render'
 import type { Benchmark, BenchResult } from './stats'
 
 /**
- * `npm run bench [-- --json] [--only a,b] [--strict] [--full]`
+ * `npm run bench [-- --json] [--only a,b] [--strict] [--full] [--trace]`
  *
  * Runs each benchmark, prints one table (PASS/FAIL against the issue's targets), and saves
  * bench/results/latest.json plus a timestamped copy. --json makes the last line one JSON object;
@@ -36,16 +36,18 @@ interface Args {
   json: boolean
   strict: boolean
   full: boolean
+  trace: boolean
   only: string[] | null
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const args: Args = { json: false, strict: false, full: false, only: null }
+  const args: Args = { json: false, strict: false, full: false, trace: false, only: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--json') args.json = true
     else if (a === '--strict') args.strict = true
     else if (a === '--full') args.full = true
+    else if (a === '--trace') args.trace = true
     else if (a === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean)
       const unknown = names.filter((n) => !(n in BENCHMARKS))
@@ -53,7 +55,7 @@ function parseArgs(argv: string[]): Args | string {
         return `--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`
       args.only = names
     } else
-      return `unknown option ${a}; usage: npm run bench -- [--json] [--only a,b] [--strict] [--full]`
+      return `unknown option ${a}; usage: npm run bench -- [--json] [--only a,b] [--strict] [--full] [--trace]`
   }
   return args
 }
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
     console.error(`[bench] ${name} …`)
     const t0 = performance.now()
     try {
-      results.push(await bench({ full: args.full, log }))
+      results.push(await bench({ full: args.full, trace: args.trace, log }))
     } catch (e) {
       results.push({
         name,

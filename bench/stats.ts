@@ -23,6 +23,8 @@ export interface BenchResult {
 
 export interface BenchContext {
   full: boolean
+  /** --trace: benchmarks that can also record a Chromium trace and print its breakdown. */
+  trace?: boolean
   log: (line: string) => void
 }
 

@@ -1,4 +1,4 @@
-import { QuoteBatcher } from '../src/app/quote-batcher'
+import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
 import { systemClock } from '../src/core/clock'
 import { seededRandom } from '../src/core/random'
 import { QuoteStore } from '../src/core/quote-store'
@@ -8,7 +8,7 @@ import { BENCH_MARKET, benchSymbols } from './frames'
 
 /**
  * A controllable market: N symbols ticking at a fixed total rate, merged by the real QuoteStore
- * and batched by the real QuoteBatcher (one batch per ~16 ms, changed fields only), exactly the
+ * and batched by the real QuoteBatcher (a batch when the loop is free, changed fields only), exactly the
  * shape AppService sends over the bridge. Each tick carries ts = Date.now() when it is made, so
  * the page can measure tick-to-DOM latency against the same wall clock.
  */
@@ -35,7 +35,7 @@ export class SyntheticFeed {
     this.keys = this.symbols.map((s) => symbolKey(BENCH_MARKET, s))
     this.prices = this.symbols.map((_, i) => 10 + i)
     this.random = seededRandom(opts.seed ?? 7)
-    this.batcher = new QuoteBatcher(systemClock, () => this.store.drainPatches(), opts.onBatch)
+    this.batcher = new QuoteBatcher(realTiming, () => this.store.drainPatches(), opts.onBatch)
     // Every symbol has a full quote before the first batch (the snapshot the page loads).
     for (let i = 0; i < this.symbols.length; i++) this.tick(i, 1)
     this.store.drainPatches()

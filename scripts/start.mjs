@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url)
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 
 if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const build = spawnSync(bin('electron-vite'), ['build'], {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   if (build.status !== 0) {
@@ -68,7 +68,9 @@ if (electron.path && !headlessLinux) {
 } else {
   const reason = electron.reason ?? 'there is no display'
   console.log(`Electron cannot start here: ${reason}. Starting the browser host instead.`)
-  const child = spawn(bin('tsx'), ['src/cli/index.ts', 'web', ...process.argv.slice(2)], {
+  // The built host (bin/tickdesk.js runs out/cli, made by the build above): plain JavaScript.
+  const cli = new URL('../bin/tickdesk.js', import.meta.url).pathname
+  const child = spawn(process.execPath, [cli, 'web', ...process.argv.slice(2)], {
     stdio: 'inherit',
   })
   const forward = (sig) => child.kill(sig)

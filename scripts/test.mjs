@@ -7,7 +7,7 @@ const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).p
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1
 
 if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const status = run(bin('electron-vite'), ['build'])
+  const status = run('npm', ['run', '--silent', 'build'])
   if (status !== 0) process.exit(status)
 }
 process.exit(run(bin('vitest'), ['run', ...process.argv.slice(2)]))

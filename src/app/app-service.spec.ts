@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BridgeEvent, Snapshot } from '../shared/bridge'
+import { decodeQuoteFrame } from '../shared/quote-frame'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
 
@@ -44,7 +45,7 @@ describe('application service', () => {
     const batches: BridgeEvent[] = []
     a.subscribe((e) => e.type === 'quotes' && batches.push(e))
     await expect.poll(() => batches.length, { timeout: 10_000 }).toBeGreaterThan(2)
-    const fields = batches.flatMap((b) => (b.type === 'quotes' ? b.quotes : []))
+    const fields = batches.flatMap((b) => (b.type === 'quotes' ? decodeQuoteFrame(b.frame) : []))
     expect(fields.some((p) => p.key === 'crypto:BTCUSDT' && typeof p.last === 'number')).toBe(true)
   })
 

@@ -7,12 +7,13 @@ import { openDataStores, defaultWatchlists, type DataStores } from '../core/pers
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import { type BridgeEvent, type CommandOutcome, type Notice, type Snapshot } from '../shared/bridge'
 import type { Quote } from '../shared/quote'
+import { encodeQuoteFrame } from '../shared/quote-frame'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { invokeCommand } from './commands'
 import { openFeed, type DemoOptions, type Feed } from './feed'
 import type { AppHostApi, LogFolder, SecretStore, TrayQuote } from './host-api'
 import { NoticeBoard } from './notice-board'
-import { QuoteBatcher } from './quote-batcher'
+import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 import { errorText } from './error-text'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 import { watchPriorities } from './watch-priorities'
@@ -29,6 +30,8 @@ export interface AppServiceOptions {
   /** The host's log folder, for the openLogFolder command; none: the command says NOT_SUPPORTED. */
   logFolder?: LogFolder
   demo?: DemoOptions
+  /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
+  batchTiming?: BatchTiming
 }
 
 const QUOTE_CACHE_EVERY_MS = 5_000
@@ -130,13 +133,9 @@ export class AppService implements AppHostApi {
     const engine = this.feed.engine
     if (quotes.length) engine.seedFromCache(quotes)
     this.batcher = new QuoteBatcher(
-      this.clock,
+      this.opts.batchTiming ?? realTiming,
       () => engine.quotes.drainPatches(),
-      (quotes) => {
-        this.emit({ type: 'quotes', quotes })
-        ;(globalThis as { __tickdeskBatches?: number }).__tickdeskBatches =
-          this.batcher.batchCount()
-      },
+      (quotes) => this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
     )
     this.feedUnsubs.push(
       engine.onQuote((q) => {

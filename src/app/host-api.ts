@@ -37,7 +37,7 @@ export interface TrayQuote {
 export interface AppHostApi {
   /** Validates params against the bridge contract and runs the command; never throws. */
   invoke(command: string, params: unknown): Promise<CommandOutcome<unknown>>
-  /** Bridge events; quotes are already batched (at most one batch per ~16 ms, changed fields only). */
+  /** Bridge events; quotes come batched (quote-batcher.ts: when the loop is free, changed fields only). */
   subscribe(listener: (event: BridgeEvent) => void): () => void
   /** Fired alerts, for OS notifications from the host (they must work with no window open). */
   onAlertFired(listener: (alert: FiredAlert) => void): () => void

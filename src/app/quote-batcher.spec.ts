@@ -1,39 +1,139 @@
+import { stat } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
 import type { QuotePatch } from '../shared/quote'
-import { FRAME_MS, QuoteBatcher } from './quote-batcher'
+import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
+
+/** Timing stepped by hand: the test says when the loop's turn ends and how time moves. */
+function manual(): {
+  schedule: BatchTiming
+  due: () => number
+  endTurn: () => void
+  advance: (ms: number) => void
+} {
+  let runs: Array<() => void> = []
+  let timers: Array<{ at: number; run: () => void }> = []
+  let now = 1000
+  const cancelRun = (run: () => void) => () => {
+    runs = runs.filter((r) => r !== run)
+    timers = timers.filter((t) => t.run !== run)
+  }
+  return {
+    schedule: {
+      schedule: (run) => {
+        runs.push(run)
+        return cancelRun(run)
+      },
+      after: (ms, run) => {
+        timers.push({ at: now + ms, run })
+        return cancelRun(run)
+      },
+      now: () => now,
+    },
+    due: () => runs.length + timers.length,
+    endTurn: () => {
+      const ready = runs
+      runs = []
+      for (const r of ready) r()
+    },
+    advance: (ms) => {
+      now += ms
+      const ready = timers.filter((t) => t.at <= now)
+      timers = timers.filter((t) => t.at > now)
+      for (const t of ready) t.run()
+    },
+  }
+}
 
 describe('QuoteBatcher', () => {
-  it('sends at most one batch per 16 ms frame however many changes arrive', () => {
-    const clock = new FakeClock()
+  it('sends everything that changed in one turn of the loop as one batch, right after it', () => {
+    const loop = manual()
     const pending: QuotePatch[] = []
     const sent: QuotePatch[][] = []
     const batcher = new QuoteBatcher(
-      clock,
+      loop.schedule,
       () => pending.splice(0),
       (b) => sent.push(b),
     )
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < 100; i++) {
       pending.push({ key: `crypto:S${i % 10}`, last: i })
       batcher.request()
-      clock.advance(0.16)
     }
-    // 1000 requests over 160 ms -> about 10 frames, never more than one per 16 ms.
-    expect(sent.length).toBeLessThanOrEqual(Math.ceil(160 / FRAME_MS) + 1)
-    expect(sent.flat()).toHaveLength(1000 - pending.length)
+    expect(loop.due()).toBe(1)
+    expect(sent).toHaveLength(0)
+    loop.endTurn()
+    expect(sent).toHaveLength(1)
+    expect(sent[0]).toHaveLength(100)
   })
 
-  it('schedules nothing while nothing changes', () => {
-    const clock = new FakeClock()
+  it('schedules nothing while nothing changes, and sends no empty batch', () => {
+    const loop = manual()
     const batcher = new QuoteBatcher(
-      clock,
+      loop.schedule,
       () => [],
       () => undefined,
     )
-    expect(clock.pendingTimers()).toBe(0)
+    expect(loop.due()).toBe(0)
     batcher.request()
-    clock.advance(FRAME_MS)
-    expect(clock.pendingTimers()).toBe(0)
+    loop.endTurn()
+    expect(loop.due()).toBe(0)
     expect(batcher.batchCount()).toBe(0)
+  })
+
+  it('on the real loop, flushes right after the I/O that brought the ticks, before any timer', async () => {
+    const pending: QuotePatch[] = []
+    const order: string[] = []
+    const batcher = new QuoteBatcher(
+      realTiming,
+      () => pending.splice(0),
+      () => order.push('batch'),
+    )
+    // Ticks arrive in an I/O callback (a socket read); Node runs setImmediate before timers then.
+    await new Promise<void>((resolve) =>
+      stat(import.meta.filename, () => {
+        setTimeout(() => {
+          order.push('timer 0 ms')
+          resolve()
+        }, 0)
+        pending.push({ key: 'fx:EURUSD', last: 1.1 })
+        batcher.request()
+      }),
+    )
+    expect(order).toEqual(['batch', 'timer 0 ms'])
+  })
+
+  it('keeps a quarter frame between batches: ticks right after a batch wait for the rest of it', () => {
+    const loop = manual()
+    const pending: QuotePatch[] = []
+    const sent: number[] = []
+    const batcher = new QuoteBatcher(
+      loop.schedule,
+      () => pending.splice(0),
+      (b) => sent.push(b.length),
+    )
+    pending.push({ key: 'a', last: 1 })
+    batcher.request()
+    loop.endTurn()
+    expect(sent).toEqual([1])
+    pending.push({ key: 'a', last: 2 }, { key: 'b', last: 3 })
+    batcher.request()
+    loop.endTurn()
+    loop.advance(MIN_GAP_MS - 1)
+    expect(sent).toEqual([1])
+    loop.advance(1)
+    expect(sent).toEqual([1, 2])
+  })
+
+  it('stop() cancels a due flush', () => {
+    const loop = manual()
+    const sent: QuotePatch[][] = []
+    const batcher = new QuoteBatcher(
+      loop.schedule,
+      () => [{ key: 'fx:EURUSD', last: 1 }],
+      (b) => sent.push(b),
+    )
+    batcher.request()
+    batcher.stop()
+    loop.endTurn()
+    expect(sent).toHaveLength(0)
   })
 })

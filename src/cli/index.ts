@@ -67,31 +67,3 @@ export async function main(argv: string[], cliIo: CliIO): Promise<number> {
   const run = await command.load()
   return run(rest, io)
 }
-
-const isEntry =
-  process.argv[1] !== undefined &&
-  /src[\\/]cli[\\/]index\.ts$|bin[\\/]tickdesk/.test(process.argv[1])
-if (isEntry) {
-  const controller = new AbortController()
-  const stop = (): void => controller.abort()
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
-  // A reader that went away (`| head`) ends the command like Ctrl-C would, not with a stack trace.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') stop()
-  })
-  main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    signal: controller.signal,
-  }).then(
-    (code) => {
-      process.exitCode = code
-    },
-    (error: unknown) => {
-      process.stderr.write(`tickdesk: ${error instanceof Error ? error.message : String(error)}\n`)
-      process.exitCode = EXIT.failure
-    },
-  )
-}

@@ -9,6 +9,7 @@ import {
   type MenuTemplateItem,
 } from './testing/fake-electron'
 import { MemoryApp } from './testing/memory-app'
+import { encodeQuoteFrame } from '../shared/quote-frame'
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
 
@@ -33,7 +34,10 @@ const btc = (last: number, changePercent = 1.2) => ({
   changePercent,
   stale: false,
 })
-const quotesEvent: BridgeEvent = { type: 'quotes', quotes: [{ key: 'crypto:BTCUSDT' }] }
+const quotesEvent: BridgeEvent = {
+  type: 'quotes',
+  frame: encodeQuoteFrame([{ key: 'crypto:BTCUSDT', last: 1 }]),
+}
 
 async function startTray(platform: NodeJS.Platform = 'linux') {
   const settings = await HostSettings.load(app)

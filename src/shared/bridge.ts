@@ -5,13 +5,8 @@ import {
   AlertRuleStateSchema,
   FiredAlertSchema,
 } from './alert'
-import {
-  BarSchema,
-  IntervalSchema,
-  QuotePatchSchema,
-  QuoteSchema,
-  SymbolStatusSchema,
-} from './quote'
+import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
+import { QuoteFrameSchema } from './quote-frame'
 import { BudgetPreviewSchema } from './budget'
 import { AddReportSchema, InstrumentMatchSchema } from './instrument'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
@@ -148,8 +143,11 @@ export function isCommandName(value: unknown): value is CommandName {
 }
 
 export const EventSchema = z.discriminatedUnion('type', [
-  /** Changed fields only, at most one batch per animation frame. */
-  z.object({ type: z.literal('quotes'), quotes: z.array(QuotePatchSchema) }),
+  /**
+   * Changed fields only, as a columnar frame (quote-frame.ts), sent when the host's event loop is
+   * free; the frame is checked in one pass, not per patch.
+   */
+  z.object({ type: z.literal('quotes'), frame: QuoteFrameSchema }),
   z.object({ type: z.literal('status'), status: FeedStatusSchema }),
   z.object({ type: z.literal('symbolStatuses'), statuses: z.array(SymbolStatusSchema) }),
   z.object({

@@ -1,41 +1,45 @@
 import type { WebSocket } from 'ws'
 import type { AppHostApi } from '../app/host-api'
-import { WebRequestSchema, type BridgeEvent, type WebFrame } from '../shared/bridge'
+import { WebRequestSchema, type WebFrame } from '../shared/bridge'
+import { decodeQuoteFrame, encodeQuoteFrame, type QuoteFrame } from '../shared/quote-frame'
+import type { QuotePatch } from '../shared/quote'
 
-/** Past this much unsent data the page is not keeping up: quote batches are coalesced instead. */
+/** Past this much unsent data the page is not keeping up: quote frames are merged instead. */
 const BACKPRESSURE_BYTES = 1 << 20
+const DRAIN_CHECK_MS = 16
 
 /**
  * Carries the bridge contract over one page's WebSocket: requests in, responses and events out.
- * Every request is validated here (shape) and again by the app (command params).
+ * Every request is validated here (shape) and again by the app (command params). Quote frames go
+ * out as the app emits them (it flushes when its event loop is free); only while the page falls
+ * behind (unsent data piling up) are they held and merged per symbol, latest field wins, and sent
+ * as one frame once the socket drains.
  */
 export function attachBridgeSocket(socket: WebSocket, app: AppHostApi): () => void {
   const send = (frame: WebFrame): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
   }
 
-  let heldQuotes: Extract<BridgeEvent, { type: 'quotes' }>['quotes'] = []
-  let flushTimer: ReturnType<typeof setTimeout> | null = null
-  const flushHeld = (): void => {
-    flushTimer = null
+  const held = new Map<string, QuotePatch>()
+  let drainTimer: ReturnType<typeof setTimeout> | null = null
+  const hold = (frame: QuoteFrame): void => {
+    for (const p of decodeQuoteFrame(frame)) held.set(p.key, { ...held.get(p.key), ...p })
+    drainTimer ??= setTimeout(sendHeld, DRAIN_CHECK_MS)
+  }
+  const sendHeld = (): void => {
+    drainTimer = null
     if (socket.bufferedAmount > BACKPRESSURE_BYTES) {
-      flushTimer = setTimeout(flushHeld, 16)
+      drainTimer = setTimeout(sendHeld, DRAIN_CHECK_MS)
       return
     }
-    const quotes = heldQuotes
-    heldQuotes = []
-    if (quotes.length > 0) send({ kind: 'event', event: { type: 'quotes', quotes } })
+    const frame = encodeQuoteFrame([...held.values()])
+    held.clear()
+    if (frame.keys.length > 0) send({ kind: 'event', event: { type: 'quotes', frame } })
   }
 
   const unsubscribe = app.subscribe((event) => {
-    if (
-      event.type === 'quotes' &&
-      (socket.bufferedAmount > BACKPRESSURE_BYTES || heldQuotes.length > 0)
-    ) {
-      heldQuotes = mergePatches(heldQuotes, event.quotes)
-      flushTimer ??= setTimeout(flushHeld, 16)
-      return
-    }
+    if (event.type === 'quotes' && (socket.bufferedAmount > BACKPRESSURE_BYTES || held.size > 0))
+      return hold(event.frame)
     send({ kind: 'event', event })
   })
 
@@ -55,14 +59,8 @@ export function attachBridgeSocket(socket: WebSocket, app: AppHostApi): () => vo
 
   const detach = (): void => {
     unsubscribe()
-    if (flushTimer) clearTimeout(flushTimer)
+    if (drainTimer) clearTimeout(drainTimer)
   }
   socket.once('close', detach)
   return detach
-}
-
-function mergePatches<T extends { key: string }>(held: T[], incoming: T[]): T[] {
-  const byKey = new Map(held.map((p) => [p.key, p]))
-  for (const patch of incoming) byKey.set(patch.key, { ...byKey.get(patch.key), ...patch })
-  return [...byKey.values()]
 }

@@ -30,19 +30,17 @@ export function chromiumOrSkip(): string | null {
   return null
 }
 
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
 export async function launchChromium(executablePath: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS })
 }

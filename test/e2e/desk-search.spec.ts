@@ -6,10 +6,35 @@ import { startHostUnderTest, type HostUnderTest } from './in-process-host'
 
 const chromiumPath = chromiumOrSkip()
 
+/**
+ * Every symbol of the shown list, in order. Rows out of view are not in the DOM (the grid renders
+ * only what is on screen), so the grid's scroll pane is walked top to bottom, as a user scrolls,
+ * then put back where it was.
+ */
 const rowKeys = (page: Page): Promise<string[]> =>
-  page
-    .locator('tbody tr[data-key]')
-    .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key') ?? ''))
+  page.evaluate(async () => {
+    const frame = (): Promise<void> =>
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
+    const seen = (): Array<[number, string]> =>
+      [...document.querySelectorAll('tbody tr[data-key]')].map((tr) => [
+        Number(tr.getAttribute('aria-rowindex')),
+        tr.getAttribute('data-key') ?? '',
+      ])
+    let pane = document.querySelector('table')?.parentElement ?? null
+    while (pane && getComputedStyle(pane).overflowY !== 'auto') pane = pane.parentElement
+    const byIndex = new Map<number, string>(seen())
+    if (pane) {
+      const start = pane.scrollTop
+      for (let top = 0; top <= pane.scrollHeight; top += Math.max(1, pane.clientHeight / 2)) {
+        pane.scrollTop = top
+        await frame()
+        for (const [i, key] of seen()) byIndex.set(i, key)
+      }
+      pane.scrollTop = start
+      await frame()
+    }
+    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, key]) => key)
+  })
 
 describe.skipIf(!chromiumPath)(
   'search by name, pasting lists and the budget line in Chromium',

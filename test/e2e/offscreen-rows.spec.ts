@@ -9,19 +9,10 @@ import { chromiumOrSkip, launchChromium } from './chromium'
 
 const chromiumPath = chromiumOrSkip()
 
-/** Keeps the newest `last` of every patch the renderer received (the hook gets them all). */
-const LATEST_SCRIPT = `
-globalThis.__latest = {};
-globalThis.__tickdeskRendered = (patches) => {
-  for (const p of patches) if (p.last !== undefined) globalThis.__latest[p.key] = p.last;
-};
-`
-
-async function latest(page: Page, key: string): Promise<number | undefined> {
-  return page.evaluate(
-    (k) => (globalThis as unknown as { __latest: Record<string, number> }).__latest[k],
-    key,
-  )
+function formatted(key: string, value: number): string {
+  const ref = parseSymbolKey(key)
+  if (ref === null) throw new Error(`bad key ${key}`)
+  return formatPrice(value, ref.market, ref.symbol)
 }
 
 function lastText(page: Page, key: string): Promise<string> {
@@ -31,13 +22,7 @@ function lastText(page: Page, key: string): Promise<string> {
     .then((t) => t?.trim() ?? '')
 }
 
-function formatted(key: string, value: number): string {
-  const ref = parseSymbolKey(key)
-  if (ref === null) throw new Error(`bad key ${key}`)
-  return formatPrice(value, ref.market, ref.symbol)
-}
-
-describe.skipIf(!chromiumPath)('rows scrolled out of view (real renderer, Chromium)', () => {
+describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () => {
   let browser: Browser
   let app: BenchHost
   let host: WebHost
@@ -48,9 +33,8 @@ describe.skipIf(!chromiumPath)('rows scrolled out of view (real renderer, Chromi
     app = new BenchHost({ symbols: 120, ticksPerSec: 2000 })
     host = await startWebHost({ app, rendererDir: rendererDir() })
     page = await browser.newPage({ viewport: { width: 1280, height: 700 } })
-    await page.addInitScript(LATEST_SCRIPT)
     await page.goto(host.url)
-    await page.waitForFunction(() => document.querySelectorAll('tbody tr[data-key]').length >= 120)
+    await page.waitForSelector('tbody tr[data-key]')
   })
 
   afterAll(async () => {
@@ -61,28 +45,34 @@ describe.skipIf(!chromiumPath)('rows scrolled out of view (real renderer, Chromi
     await app?.close()
   })
 
-  it('skip DOM writes while hidden, and show the newest price in the very frame they scroll in', async () => {
+  it('are not in the DOM, the grid still counts every symbol, and rows in view follow the feed', async () => {
     const top = app.feed.keys[0] as string
     const bottom = app.feed.keys.at(-1) as string
-    const before = await lastText(page, bottom)
+    expect(await page.locator('table[aria-rowcount="121"]').count()).toBe(1)
+    const rendered = await page.locator('tbody tr[data-key]').count()
+    expect(rendered).toBeGreaterThan(5)
+    expect(rendered).toBeLessThan(60)
+    expect(await page.locator(`tbody tr[data-key="${bottom}"]`).count()).toBe(0)
+    // Row positions are the table's (aria-rowindex), so a screen reader says "row 2 of 121".
+    expect(await page.locator(`tbody tr[data-key="${top}"]`).getAttribute('aria-rowindex')).toBe(
+      '2',
+    )
     app.feed.start()
-    // The top row, in view, follows the feed; the bottom row, far below the fold, is not written.
-    await expect
-      .poll(async () => {
-        const value = await latest(page, top)
-        return value !== undefined && (await lastText(page, top)) === formatted(top, value)
-      })
-      .toBe(true)
-    await expect.poll(() => latest(page, bottom)).toBeDefined()
-    await expect
-      .poll(async () => formatted(bottom, (await latest(page, bottom)) as number))
-      .not.toBe(before)
-    expect(await lastText(page, bottom)).toBe(before)
-
+    await page.waitForTimeout(1000)
     app.feed.stop()
-    // Let the last batches land, then jump to the bottom (far beyond the observer's margin).
     await page.waitForTimeout(300)
-    const expected = formatted(bottom, (await latest(page, bottom)) as number)
+    const newest = app.feed.store.get(top)?.last as number
+    await expect.poll(() => lastText(page, top)).toBe(formatted(top, newest))
+  })
+
+  it('show the newest price in the very frame they scroll in', async () => {
+    const bottom = app.feed.keys.at(-1) as string
+    app.feed.start()
+    await page.waitForTimeout(1000)
+    app.feed.stop()
+    // Let the last batches land, then jump to the bottom (far beyond the rendered rows).
+    await page.waitForTimeout(300)
+    const expected = formatted(bottom, app.feed.store.get(bottom)?.last as number)
     const shownInFirstFrame = await page.evaluate((key) => {
       // The table's scroll container: its nearest ancestor that scrolls (the grid pane).
       let pane = document.querySelector('table')?.parentElement ?? null
@@ -101,5 +91,23 @@ describe.skipIf(!chromiumPath)('rows scrolled out of view (real renderer, Chromi
       )
     }, bottom)
     expect(shownInFirstFrame).toBe(expected)
+    expect(await page.locator(`tbody tr[data-key="${bottom}"]`).getAttribute('aria-rowindex')).toBe(
+      '121',
+    )
+  })
+
+  it('keyboard selection reaches rows that were not rendered, and brings them into view', async () => {
+    const target = app.feed.keys[90] as string
+    await page.evaluate(() => {
+      ;(document.querySelector('main') as HTMLElement).scrollTop = 0
+    })
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    for (let i = 0; i < 91; i++) await page.keyboard.press('j')
+    const row = page.locator(`tbody tr[data-key="${target}"]`)
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
+    expect(await row.getAttribute('aria-rowindex')).toBe('92')
+    const box = await row.boundingBox()
+    expect(box).not.toBeNull()
+    expect((box?.y ?? -1) >= 0 && (box?.y ?? 1e9) + (box?.height ?? 0) <= 700).toBe(true)
   })
 })

@@ -6,6 +6,7 @@ import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { INVOKE_CHANNEL } from '../../src/preload/channels'
 import type { BridgeEvent, TickdeskApi } from '../../src/shared/bridge'
+import { decodeQuoteFrame } from '../../src/shared/quote-frame'
 import { connectRenderer, fake, FakeBrowserWindow } from '../../src/main/testing/fake-electron'
 import { loadPreload, rendererBridge } from './renderer-page'
 
@@ -88,7 +89,7 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     const prices: number[] = []
     const off = renderer.subscribe((e) => {
       if (e.type !== 'quotes') return
-      for (const q of e.quotes)
+      for (const q of decodeQuoteFrame(e.frame))
         if (q.key === 'crypto:BTCUSDT' && typeof q.last === 'number') prices.push(q.last)
     })
     await expect.poll(() => prices.length, { timeout: 10_000 }).toBeGreaterThan(1)

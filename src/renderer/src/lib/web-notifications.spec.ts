@@ -70,7 +70,7 @@ describe('web notifications for fired alerts', () => {
       onOpen: (k) => opened.push(k),
     })
     b.emit({ type: 'alertFired', alert })
-    b.emit({ type: 'quotes', quotes: [] })
+    b.emit({ type: 'quotes', frame: { keys: [], masks: [], values: [] } })
     expect(fake.shown).toHaveLength(1)
     expect(fake.shown[0]).toMatchObject({
       title: 'EURUSD alert',

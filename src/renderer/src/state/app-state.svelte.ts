@@ -1,11 +1,10 @@
 import type { AlertRule, AlertRuleState, FiredAlert } from '../../../shared/alert'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
-import type { QuotePatch } from '../../../shared/quote'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
-import { flushSync } from 'svelte'
 import { errorMessage } from '../bridge/bridge-error'
+import { pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 
@@ -17,10 +16,6 @@ import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
  * Lifecycle: loading --snapshot--> ready; a host reconnect calls load() again (events may have
  * been missed while the bridge was down, so only a fresh snapshot is trustworthy).
  */
-
-declare global {
-  var __tickdeskRendered: ((patches: readonly QuotePatch[]) => void) | undefined
-}
 
 export interface Toast {
   id: string
@@ -54,7 +49,12 @@ export interface AppStateOptions extends QuoteBookOptions {
 
 function defaultRequestFrame(): RequestFrame {
   const raf = globalThis.requestAnimationFrame
-  if (typeof raf === 'function') return (run) => raf(() => run())
+  if (typeof raf === 'function')
+    return pacedFrames({
+      raf: (cb) => raf(cb),
+      now: () => performance.now(),
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+    })
   return (run) => queueMicrotask(run)
 }
 
@@ -90,8 +90,8 @@ export class AppState {
     this.clockNow = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
     this.book = new QuoteBook(options)
-    this.pending = new PatchCoalescer(options.requestFrame ?? defaultRequestFrame(), (rows, got) =>
-      this.applyFrame(rows, got),
+    this.pending = new PatchCoalescer(options.requestFrame ?? defaultRequestFrame(), (rows) =>
+      this.book.applyPatches(rows),
     )
     this.now = this.clockNow()
   }
@@ -147,7 +147,7 @@ export class AppState {
   handle(event: BridgeEvent): void {
     switch (event.type) {
       case 'quotes': {
-        this.pending.push(event.quotes)
+        this.pending.push(event.frame)
         break
       }
       case 'status':
@@ -180,18 +180,6 @@ export class AppState {
         this.openKey = event.key
         break
     }
-  }
-
-  /**
-   * One frame's quote work: merged row patches applied, the DOM brought up to date, then the
-   * render hook (e2e tests, bench/render.ts) told which patches the screen now shows.
-   */
-  private applyFrame(rows: readonly QuotePatch[], received: readonly QuotePatch[]): void {
-    this.book.applyPatches(rows)
-    const hook = globalThis.__tickdeskRendered
-    if (hook === undefined) return
-    flushSync()
-    hook(received.slice())
   }
 
   showToast(alert: FiredAlert): void {

@@ -1,21 +1,28 @@
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from '../../../shared/quote'
+import { encodeQuoteFrame } from '../../../shared/quote-frame'
 import { PatchCoalescer } from './patch-coalescer'
+
+/** The coalescer fed patches as the host encodes them (quote-frame.ts). */
+class Coalescer extends PatchCoalescer {
+  override push(patches: QuotePatch[] | Parameters<PatchCoalescer['push']>[0]): void {
+    super.push(Array.isArray(patches) ? encodeQuoteFrame(patches) : patches)
+  }
+}
 
 /** A frame source stepped by hand, standing in for requestAnimationFrame. */
 function setup(): {
-  coalescer: PatchCoalescer
+  coalescer: Coalescer
   frames: Array<() => void>
-  applied: Array<{ rows: QuotePatch[]; received: QuotePatch[] }>
+  applied: Array<{ rows: QuotePatch[] }>
   runFrame: () => void
 } {
   const frames: Array<() => void> = []
-  const applied: Array<{ rows: QuotePatch[]; received: QuotePatch[] }> = []
-  const coalescer = new PatchCoalescer(
+  const applied: Array<{ rows: QuotePatch[] }> = []
+  const coalescer = new Coalescer(
     (run) => frames.push(run),
     // Copied: the coalescer reuses its arrays and slots after the frame.
-    (rows, received) =>
-      applied.push({ rows: rows.map((r) => ({ ...r })), received: [...received] }),
+    (rows) => applied.push({ rows: rows.map((r) => ({ ...r })) }),
   )
   const runFrame = (): void => {
     for (const run of frames.splice(0)) run()
@@ -46,14 +53,14 @@ describe('PatchCoalescer', () => {
     ])
   })
 
-  it('hands every received patch, in arrival order, to the frame for the render hook', () => {
+  it('reads every field of a frame, coded ones (source, stale) included', () => {
     const { coalescer, applied, runFrame } = setup()
-    const first: QuotePatch = { key: 'a', last: 1, ts: 100 }
-    const second: QuotePatch = { key: 'a', last: 2, ts: 101 }
-    coalescer.push([first])
-    coalescer.push([second])
+    coalescer.push([{ key: 'a', last: 1, ts: 100, receivedAt: 101, source: 'poll', stale: true }])
+    coalescer.push([{ key: 'a', source: 'stream', stale: false, volume: 5 }])
     runFrame()
-    expect(applied[0]?.received).toEqual([first, second])
+    expect(applied[0]?.rows.map(defined)).toEqual([
+      { key: 'a', last: 1, ts: 100, receivedAt: 101, source: 'stream', stale: false, volume: 5 },
+    ])
   })
 
   it('asks for one frame however many batches arrive before it', () => {
@@ -73,7 +80,6 @@ describe('PatchCoalescer', () => {
       [{ key: 'a', last: 1, bid: 0.9 }],
       [{ key: 'a', ask: 1.2 }],
     ])
-    expect(applied[1]?.received).toEqual([{ key: 'a', ask: 1.2 }])
   })
 
   it('keeps an explicit null (a field the service cleared) as the latest value', () => {
@@ -100,7 +106,7 @@ describe('PatchCoalescer', () => {
     const frames: Array<() => void> = []
     let fail = true
     const seen: number[] = []
-    const coalescer = new PatchCoalescer(
+    const coalescer = new Coalescer(
       (run) => frames.push(run),
       (rows) => {
         if (fail) throw new Error('boom')

@@ -1,15 +1,21 @@
 import type { QuotePatch } from '../../../shared/quote'
+import {
+  FRAME_FIELDS,
+  frameValue,
+  type FrameField,
+  type QuoteFrame,
+} from '../../../shared/quote-frame'
 
 /**
- * Coalesces bridge quote batches into at most one update per row per animation frame. The host
- * sends a batch every ~16 ms (ARCHITECTURE: QuoteBatcher), but batches and frames are not in step
- * and a busy page falls behind: applying each batch as it lands makes the DOM work grow with the
- * tick rate, applying once per frame makes it grow with the row count only (200 rows, at most 200
- * row updates a frame, whatever the tick rate).
+ * Coalesces bridge quote frames into at most one update per row per animation frame. Frames
+ * arrive whenever the host's event loop was free (many a frame under load), out of step with the
+ * screen: applying each as it lands would make DOM work grow with the tick rate, applying once
+ * per frame makes it grow with the row count only (at most one update per row a frame).
  *
  * Latest value wins per field: a row that ticked five times since the last frame is applied once
- * with the newest value of every field any of those ticks carried. Each row keeps one reusable
- * slot for its pending fields, so a tick costs a few property writes, not an allocation.
+ * with the newest value of every field any of those ticks carried. Frames are read in place
+ * (quote-frame.ts) and each row keeps one reusable slot, so a tick costs a few property writes,
+ * not an allocation.
  */
 export type RequestFrame = (run: () => void) => unknown
 
@@ -24,16 +30,12 @@ export class PatchCoalescer {
   private readonly slots = new Map<string, Slot>()
   private readonly dirty: Slot[] = []
   private readonly rows: QuotePatch[] = []
-  private readonly received: QuotePatch[] = []
   private scheduled = false
 
   constructor(
     private readonly requestFrame: RequestFrame,
-    /** Runs once per frame with one merged patch per changed row and every patch received. */
-    private readonly onFrame: (
-      rows: readonly QuotePatch[],
-      received: readonly QuotePatch[],
-    ) => void,
+    /** Runs once per frame with one merged patch per changed row. */
+    private readonly onFrame: (rows: readonly QuotePatch[]) => void,
   ) {}
 
   /** Rows waiting for the next frame. */
@@ -41,24 +43,25 @@ export class PatchCoalescer {
     return this.dirty.length
   }
 
-  push(patches: readonly QuotePatch[]): void {
-    for (const p of patches) {
-      let slot = this.slots.get(p.key)
-      if (slot === undefined) {
-        slot = { fields: { key: p.key }, pending: false }
-        this.slots.set(p.key, slot)
-      }
+  push(frame: QuoteFrame): void {
+    const { keys, masks, values } = frame
+    let at = 0
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string
+      const slot = this.slot(key)
       const fields = slot.fields as Record<string, unknown>
-      for (const field in p) {
-        const value = (p as Record<string, unknown>)[field]
-        if (value !== undefined) fields[field] = value
+      const mask = masks[i] as number
+      for (let f = 0; f < FRAME_FIELDS.length; f++) {
+        const bit = 1 << f
+        if (bit > mask) break
+        if ((mask & bit) === 0) continue
+        fields[FRAME_FIELDS[f] as FrameField] = frameValue(bit, values[at++] ?? null)
       }
       if (!slot.pending) {
         slot.pending = true
         this.dirty.push(slot)
         this.rows.push(slot.fields)
       }
-      this.received.push(p)
     }
     if (!this.scheduled && this.dirty.length > 0) {
       this.scheduled = true
@@ -66,12 +69,12 @@ export class PatchCoalescer {
     }
   }
 
-  /** Applies everything pending now (the frame callback; also for a snapshot that must win). */
+  /** Applies everything pending now (the frame callback). */
   flush(): void {
     this.scheduled = false
-    if (this.dirty.length === 0 && this.received.length === 0) return
+    if (this.dirty.length === 0) return
     try {
-      this.onFrame(this.rows, this.received)
+      this.onFrame(this.rows)
     } finally {
       this.clear()
     }
@@ -87,6 +90,14 @@ export class PatchCoalescer {
     }
     this.dirty.length = 0
     this.rows.length = 0
-    this.received.length = 0
+  }
+
+  private slot(key: string): Slot {
+    let slot = this.slots.get(key)
+    if (slot === undefined) {
+      slot = { fields: { key }, pending: false }
+      this.slots.set(key, slot)
+    }
+    return slot
   }
 }

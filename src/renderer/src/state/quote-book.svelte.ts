@@ -4,11 +4,21 @@ import { RowVisibility } from './row-visibility'
 
 /**
  * All rows by symbol key, created on first sight and kept while the page lives (switching tabs
- * back and forth must not lose sparklines). Flashes end through one sweep timer, not a timer per
- * tick: 10k ticks/s must not mean 10k setTimeout calls. Sparklines redraw in one pass at most once
+ * back and forth must not lose sparklines). Flashes end with the next price frame or through one
+ * sweep timer, not a timer per tick: 10k ticks/s must not mean 10k setTimeout calls. Sparklines redraw in one pass at most once
  * a second (SPARK_PASS_MS), all moved rows together, instead of whenever each row's sample rolls.
  */
 export const SPARK_PASS_MS = 1000
+/**
+ * A pass due within this much of a price frame is drawn in that frame: a feed ticking once a
+ * second then paints one frame a second, not one for prices and another for sparklines.
+ */
+export const SPARK_SLACK_MS = 250
+/**
+ * A flash ends in the first price frame after FLASH_MS, painting nothing extra; only when no
+ * price frame comes within this much longer does a timer end it in a frame of its own.
+ */
+export const FLASH_GRACE_MS = 500
 
 export interface QuoteBookOptions {
   now?: () => number
@@ -70,6 +80,7 @@ export class QuoteBook {
 
   applyPatches(patches: readonly QuotePatch[]): void {
     const now = this.now()
+    if (this.flashing.size > 0) this.endFlashes(now)
     const animate = !this.reducedMotion()
     for (const p of patches) {
       const row = this.row(p.key)
@@ -83,9 +94,9 @@ export class QuoteBook {
         this.flashing.add(row)
       }
     }
-    if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS)
+    if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS + FLASH_GRACE_MS)
     if (this.sparkMoved.size > 0) {
-      if (now >= this.nextSparkPass) this.sparkPass(now)
+      if (now >= this.nextSparkPass - SPARK_SLACK_MS) this.sparkPass(now)
       else this.scheduleSparkPass(this.nextSparkPass - now)
     }
     if (patches.length > 0) this.frame++
@@ -136,6 +147,12 @@ export class QuoteBook {
   private sweep(): void {
     this.sweepScheduled = false
     const now = this.now()
+    const next = this.endFlashes(now)
+    if (this.flashing.size > 0) this.scheduleSweep(Math.max(16, next + FLASH_GRACE_MS - now))
+  }
+
+  /** Ends the flashes that are due; returns when the next one is due. */
+  private endFlashes(now: number): number {
     let next = Number.POSITIVE_INFINITY
     for (const row of this.flashing) {
       if (row.flashUntil <= now) {
@@ -143,6 +160,6 @@ export class QuoteBook {
         this.flashing.delete(row)
       } else next = Math.min(next, row.flashUntil)
     }
-    if (this.flashing.size > 0) this.scheduleSweep(Math.max(16, next - now))
+    return next
   }
 }

@@ -43,16 +43,6 @@ describe('RowVisibility', () => {
     expect(calls).toEqual([])
     expect(v.isInView('a')).toBe(true)
   })
-
-  it('paints a remounted hidden row until it is measured again', () => {
-    const { rowOf, calls } = recorder()
-    const v = new RowVisibility(rowOf)
-    v.update([{ key: 'a', inView: false }])
-    v.reset('a')
-    v.reset('a')
-    expect(calls).toEqual(['hide a', 'show a'])
-    expect(v.isInView('a')).toBe(true)
-  })
 })
 
 describe('rows out of view in the QuoteBook', () => {

@@ -1,11 +1,11 @@
 /**
- * Which watchlist rows are on (or near) the screen. At 200 rows x 10k ticks/s only ~23 rows are in
- * view, yet writing every row's cells cost ~120 ms of style/layout/paint per frame. Rows out of
- * view keep their newest values in plain fields (RowState) and write nothing to the DOM; this
- * module turns IntersectionObserver reports into hide/show calls, and show() brings a row up to
- * date at once so a row scrolling in never shows an old number.
+ * Which watchlist rows are rendered: the table renders only the rows on (or near) the screen
+ * (lib/row-window.ts). Rows out of it keep their newest values in plain fields (RowState) and
+ * touch no reactive state; this module turns the table's window into hide/show calls, and show()
+ * brings a row up to date at once, before it is created, so a row scrolling in never shows an
+ * old number.
  *
- * Plain TypeScript, no DOM: the table's IntersectionObserver (observeRows) feeds it entries.
+ * Plain TypeScript, no DOM: WatchlistTable reports every key of the list, in the window or not.
  */
 export interface ViewEntry {
   readonly key: string
@@ -35,7 +35,7 @@ export class RowVisibility {
   }
 
   /**
-   * Applies a batch of reports (one IntersectionObserver callback; the last report of a key wins).
+   * Applies a batch of reports (the last report of a key wins).
    * Returns how many rows came into view, each already brought up to date.
    */
   update(entries: Iterable<ViewEntry>): number {
@@ -58,7 +58,7 @@ export class RowVisibility {
 
   /**
    * A row element was mounted (or removed): it paints until measured. Mounting happens before the
-   * browser paints, so a row that was hidden under another tab shows current values at once.
+   * browser paints, so a row that was hidden under another view shows current values at once.
    */
   reset(key: string): void {
     if (!this.hidden.delete(key)) return

@@ -15,6 +15,7 @@ import { mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/set
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
+import { encodeQuoteFrame } from '../../../shared/quote-frame'
 import { BridgeError } from '../bridge/bridge-error'
 
 /**
@@ -117,7 +118,7 @@ export class FakeTickdeskApi implements TickdeskApi {
   }
 
   pushQuotes(quotes: QuotePatch[]): void {
-    this.emit({ type: 'quotes', quotes })
+    this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) })
   }
 
   setStatus(status: FeedStatus): void {

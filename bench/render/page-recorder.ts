@@ -1,0 +1,126 @@
+/// <reference lib="dom" />
+import type { CDPSession, Page } from 'playwright-core'
+import { MainThreadTrace } from './trace'
+
+/**
+ * What the benchmark injects into a page before its scripts run, to observe it from outside as a
+ * user's eyes would: a MutationObserver that notes when a `last` price's text appears and reads
+ * its send time from the price itself (bench/render/feed-server.mjs encodes the last four
+ * millisecond digits as the four decimals), and a PerformanceObserver for long tasks (> 50 ms).
+ * Nothing here depends on Tickdesk's code: any page whose price cells carry data-field="last"
+ * can be measured, the reference page included.
+ */
+export const RECORDER_SCRIPT = `
+(() => {
+  const b = { lat: [], longTasks: [], recording: false };
+  Object.defineProperty(globalThis, '__benchRecorder', { value: b });
+  try {
+    new PerformanceObserver((list) => {
+      if (b.recording) for (const e of list.getEntries()) b.longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+  } catch {}
+  const seen = new Set();
+  new MutationObserver((records) => {
+    if (!b.recording) return;
+    const now = Date.now();
+    seen.clear();
+    for (const r of records) {
+      const node = r.target.nodeType === 3 ? r.target.parentElement : r.target;
+      const cell = node && node.closest ? node.closest('[data-field="last"]') : null;
+      if (cell === null || seen.has(cell)) continue;
+      seen.add(cell);
+      const m = /(\\d{4})\\s*$/.exec(cell.textContent || '');
+      if (m) b.lat.push((((now - Number(m[1])) % 10000) + 10000) % 10000);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+`
+
+interface Recorder {
+  lat: number[]
+  longTasks: number[]
+  recording: boolean
+}
+
+/** Main-thread time by kind (Chromium's Performance.getMetrics), seconds since the page opened. */
+export interface MainThread {
+  task: number
+  script: number
+  style: number
+  layout: number
+}
+
+export interface PageSample {
+  latencies: number[]
+  longTasks: number[]
+  /** Main-thread time over the phase, ms per second, by kind; `other` is mostly paint. */
+  mainThread: { task: number; script: number; style: number; layout: number; other: number }
+  /** With tracing on: main-thread ms per second by kind and the busiest event names. */
+  trace?: { kinds: Record<string, number>; top: string; longTasks: string }
+}
+
+async function mainThread(cdp: CDPSession): Promise<MainThread> {
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  const get = (name: string): number => metrics.find((m) => m.name === name)?.value ?? 0
+  return {
+    task: get('TaskDuration'),
+    script: get('ScriptDuration'),
+    style: get('RecalcStyleDuration'),
+    layout: get('LayoutDuration'),
+  }
+}
+
+export class PageProbe {
+  private before: MainThread | null = null
+  private startedAt = 0
+  private readonly trace: MainThreadTrace | null
+
+  private constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+    trace: boolean,
+  ) {
+    this.trace = trace ? new MainThreadTrace(cdp) : null
+  }
+
+  static async attach(page: Page, trace = false): Promise<PageProbe> {
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Performance.enable')
+    return new PageProbe(page, cdp, trace)
+  }
+
+  async start(): Promise<void> {
+    await this.page.evaluate(() => {
+      const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
+      b.lat = []
+      b.longTasks = []
+      b.recording = true
+    })
+    await this.trace?.start()
+    this.before = await mainThread(this.cdp)
+    this.startedAt = performance.now()
+  }
+
+  async stop(): Promise<PageSample> {
+    const after = await mainThread(this.cdp)
+    const seconds = (performance.now() - this.startedAt) / 1000
+    const rec = await this.page.evaluate(() => {
+      const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
+      b.recording = false
+      return { lat: b.lat, longTasks: b.longTasks }
+    })
+    const trace = await this.trace?.stop(seconds)
+    const b = this.before ?? after
+    const perS = (v: number): number => (v * 1000) / seconds
+    const task = perS(after.task - b.task)
+    const script = perS(after.script - b.script)
+    const style = perS(after.style - b.style)
+    const layout = perS(after.layout - b.layout)
+    return {
+      latencies: rec.lat,
+      longTasks: rec.longTasks,
+      mainThread: { task, script, style, layout, other: task - script - style - layout },
+      ...(trace ? { trace } : {}),
+    }
+  }
+}
