@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { BridgeEvent, Snapshot } from '../shared/bridge'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
+import { startDemoService } from '../sim'
 
 let app: AppService | null = null
 
@@ -21,7 +22,7 @@ async function start(
     dataDir,
     env,
     secretStore: memorySecretStore(),
-    demo: { seed: 9, tickIntervalMs: 100 },
+    demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
   })
   return app
 }
@@ -143,7 +144,7 @@ describe('application service', () => {
       dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-app-')),
       env: {},
       secretStore: memorySecretStore(),
-      demo: { seed: 9, tickIntervalMs: 100 },
+      demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
       logFolder: {
         path: '/data/logs',
         open: async () => {
