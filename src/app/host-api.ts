@@ -5,8 +5,9 @@ import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared
 import type { DemoStarter } from './feed-chooser'
 
 /**
- * Where the API key lives. Hosts provide one: Electron main uses the OS keychain (keytar) with a
- * safeStorage or memory fallback; the browser host and CLI use the environment or memory.
+ * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
+ * through keytar in the Electron app and the browser host alike, then Electron's safeStorage file
+ * where its backend is real, else memory for this session (and the store says so in `warning`).
  */
 export interface SecretStore {
   readonly kind: KeyInfo['storage']
