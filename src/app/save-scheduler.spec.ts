@@ -59,11 +59,14 @@ const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20))
 const priced = (last: number): Quote => ({ ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last })
 
 describe('SaveScheduler', () => {
-  it('writes the quote cache at most once every 5 s while prices move, with the newest prices', async () => {
+  it('writes the quote cache at most once every 5 s while prices move (first 5 s after start), with the newest prices', async () => {
     const s = setup()
     s.quotes.push(priced(1))
     s.saves.quotesChanged()
-    s.clock.advance(0)
+    s.clock.advance(QUOTE_CACHE_EVERY_MS - 1)
+    await settle()
+    expect(s.writes('quotes-cache.json')).toBe(0)
+    s.clock.advance(1)
     await expect.poll(() => s.writes('quotes-cache.json')).toBe(1)
     for (let i = 2; i <= 100; i++) {
       s.quotes[0] = priced(i)
@@ -111,7 +114,7 @@ describe('SaveScheduler', () => {
     s.fillDisk(true)
     s.quotes.push(priced(3))
     s.saves.quotesChanged()
-    s.clock.advance(0)
+    s.clock.advance(QUOTE_CACHE_EVERY_MS)
     await expect.poll(() => s.notices.all().map((n) => n.code)).toEqual(['DISK_FULL'])
     await s.saves.now(() => s.stores.settings.save(SettingsSchema.parse({})))
     expect(s.notices.all()).toHaveLength(1)

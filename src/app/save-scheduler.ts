@@ -43,6 +43,8 @@ export class SaveScheduler {
     this.quoteCache = new ThrottledSave({
       clock,
       intervalMs: QUOTE_CACHE_EVERY_MS,
+      // The cache was read at start: the first write waits the interval, off the busy start.
+      freshAtStart: true,
       save: (quotes) => stores.quotes.save(quotes),
       onError,
     })

@@ -21,10 +21,16 @@ export class ThrottledSave<T> {
       save: (value: T) => Promise<void>
       clock: Clock
       intervalMs?: number
+      /**
+       * The value on disk is current at construction (just read): the first save, too, waits
+       * until an interval has passed. Default false: the first request saves at once.
+       */
+      freshAtStart?: boolean
       onError?: (e: unknown) => void
     },
   ) {
     this.intervalMs = opts.intervalMs ?? 5000
+    if (opts.freshAtStart) this.lastSaveAt = opts.clock.now()
   }
 
   request(snapshot: () => T): void {
