@@ -146,9 +146,6 @@ export default tseslint.config(
     }),
   },
   { files: ['src/app/**/*.spec.ts', 'src/app/**/testing/**'], rules: restrict(appBans) },
-  // Known breach, removed in issue 14 phase 2 ("hosts inject the demo feed"): feed.ts starts the
-  // simulator itself. Listed here so it is visible, and so nothing else may follow it.
-  { files: ['src/app/feed.ts'], rules: restrict(appBans) },
   {
     files: ['src/sim/**/*.ts'],
     ignores: TESTS,
@@ -172,7 +169,18 @@ export default tseslint.config(
       paths: [svelteBan],
       patterns: layers(
         ['renderer', 'web', 'cli', 'sim'],
-        'the Electron host wraps the app service; it does not import the renderer, the other host or the simulator.',
+        'the Electron host wraps the app service; it does not import the renderer, the other host or the simulator (only its entry, index.ts, injects the demo service).',
+      ),
+    }),
+  },
+  // The entry point injects what the host gives the app service, the demo service included.
+  {
+    files: ['src/main/index.ts'],
+    rules: restrict({
+      paths: [svelteBan],
+      patterns: layers(
+        ['renderer', 'web', 'cli'],
+        'the Electron host wraps the app service; it does not import the renderer or the other host.',
       ),
     }),
   },

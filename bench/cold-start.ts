@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppService, memorySecretStore } from '../src/app'
-import { startSimulator } from '../src/sim'
+import { startDemoService, startSimulator } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/instruments'
 import { startWebHost } from '../src/web'
 import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
@@ -35,9 +35,10 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-cold-'))
   const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' }
   const secretStore = memorySecretStore(sim.keys.pro)
+  const demo = (): ReturnType<typeof startDemoService> => startDemoService()
   try {
     // Session 1: a 30-symbol list gets live prices, then closes (which writes the quote cache).
-    const first = await createAppService({ dataDir, env, secretStore })
+    const first = await createAppService({ dataDir, env, secretStore, demo })
     const keys = INSTRUMENTS.filter((i) => i.market !== 'agri')
       .slice(0, SYMBOLS)
       .map((i) => `${i.market}:${i.symbol}`)
@@ -57,7 +58,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     for (let r = 0; r < ROUNDS; r++) {
       const page = await browser.newPage()
       const t0 = performance.now()
-      const app = await createAppService({ dataDir, env, secretStore })
+      const app = await createAppService({ dataDir, env, secretStore, demo })
       const host = await startWebHost({ app, rendererDir: dir })
       await page.goto(host.url)
       await page.waitForFunction(

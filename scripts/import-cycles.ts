@@ -4,7 +4,8 @@
  * and reports every strongly connected group of files. `npm run lint` runs it after ESLint;
  * test/architecture/import-cycles.spec.ts runs it on fixtures and on the real tree.
  *
- * KNOWN_CYCLES lists the circles the codebase still has, each with the issue that removes it. The
+ * KNOWN_CYCLES lists the circles the codebase still has (none today), each with the issue that
+ * removes it. The
  * check fails on any other circle, and on a listed one that is gone, so the list cannot go stale.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -12,17 +13,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 
-export const KNOWN_CYCLES: ReadonlyArray<{ files: string[]; until: string }> = [
-  {
-    files: [
-      'src/app/app-service.ts',
-      'src/app/command-handler.ts',
-      'src/app/commands.ts',
-      'src/app/desk-commands.ts',
-    ],
-    until: 'issue 14 phase 2 (commands get a narrow interface instead of AppService)',
-  },
-]
+export const KNOWN_CYCLES: ReadonlyArray<{ files: string[]; until: string }> = []
 
 const SOURCE = /\.(ts|svelte)$/
 const CANDIDATE_SUFFIXES = ['', '.ts', '.svelte', '/index.ts']

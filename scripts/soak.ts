@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { createAppService } from '../src/app/app-service'
 import { memorySecretStore } from '../src/app/memory-secret-store'
 import { systemClock, type Clock, type TimerHandle } from '../src/core/clock'
-import { startSimulator, type SimServer } from '../src/sim'
+import { startDemoService, startSimulator, type SimServer } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/instruments'
 
 const gc = (globalThis as { gc?: () => void }).gc
@@ -123,6 +123,7 @@ async function main(): Promise<number> {
     dataDir,
     env: { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' },
     secretStore: memorySecretStore(sim.keys.pro),
+    demo: () => startDemoService(),
     clock: countingClock,
   })
   const symbols = INSTRUMENTS.filter((i) => i.market !== 'agri')

@@ -6,6 +6,7 @@ import type { BridgeEvent, Snapshot } from '../shared/bridge'
 import { decodeQuoteFrame } from '../shared/quote-frame'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
+import { startDemoService, startSimulator } from '../sim'
 
 let app: AppService | null = null
 
@@ -22,7 +23,7 @@ async function start(
     dataDir,
     env,
     secretStore: memorySecretStore(),
-    demo: { seed: 9, tickIntervalMs: 100 },
+    demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
   })
   return app
 }
@@ -144,7 +145,7 @@ describe('application service', () => {
       dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-app-')),
       env: {},
       secretStore: memorySecretStore(),
-      demo: { seed: 9, tickIntervalMs: 100 },
+      demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
       logFolder: {
         path: '/data/logs',
         open: async () => {
@@ -158,5 +159,43 @@ describe('application service', () => {
       result: { path: '/data/logs', opened: false },
     })
     expect(shown).toEqual(['/data/logs'])
+  })
+
+  it('leaves demo mode when a key is entered for a base URL: the demo service closes, one engine runs, rows keep their prices', async () => {
+    const service = await startSimulator({ seed: 12, tickIntervalMs: 100 })
+    const demos: Array<{ url: string; closed: boolean }> = []
+    try {
+      app = await createAppService({
+        dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-app-')),
+        env: { TICKDESK_BASE_URL: service.url, TICKDESK_PLAN: 'pro' },
+        secretStore: memorySecretStore(),
+        demo: async () => {
+          const demo = await startDemoService({ seed: 9, tickIntervalMs: 100 })
+          const seen = { url: demo.url, closed: false }
+          demos.push(seen)
+          return { ...demo, close: () => ((seen.closed = true), demo.close()) }
+        },
+      })
+      const a = app
+      expect(a.snapshot().status.demo).toBe(true)
+      await expect
+        .poll(() => a.snapshot().quotes.filter((q) => q.last !== null).length, { timeout: 10_000 })
+        .toBeGreaterThan(3)
+      await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
+      expect(a.feed.config).toMatchObject({ baseUrl: service.url, demo: false })
+      expect(demos).toEqual([{ url: expect.any(String), closed: true }])
+      expect(a.snapshot().quotes.filter((q) => q.last !== null).length).toBeGreaterThan(3)
+      await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
+      expect(service.stats().maxWsOpen).toBe(1)
+
+      await ok(a.invoke('clearApiKey', {}))
+      expect(a.snapshot().status.demo).toBe(true)
+      expect(demos.map((d) => d.closed)).toEqual([true, false])
+      await a.close()
+      app = null
+      expect(demos.map((d) => d.closed)).toEqual([true, true])
+    } finally {
+      await service.close()
+    }
   })
 })

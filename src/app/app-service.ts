@@ -1,274 +1,248 @@
 import { AlertEngine } from '../core/alert-engine'
-import { systemClock, type Clock, type TimerHandle } from '../core/clock'
-import { isTickdeskError } from '../core/errors'
-import { maskKey, silentLogger, type Logger } from '../core/log'
+import { systemClock, type Clock } from '../core/clock'
+import { silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
-import { openDataStores, defaultWatchlists, type DataStores } from '../core/persistence/stores'
+import type { StoreProblem } from '../core/persistence/json-store'
+import { openDataStores, type DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
-import { type BridgeEvent, type CommandOutcome, type Notice, type Snapshot } from '../shared/bridge'
-import type { Quote } from '../shared/quote'
-import { encodeQuoteFrame } from '../shared/quote-frame'
+import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/bridge'
+import type { SymbolKey } from '../shared/market'
 import type { KeyInfo, Settings } from '../shared/settings'
-import { invokeCommand } from './commands'
-import { openFeed, type DemoOptions, type Feed } from './feed'
-import type { AppHostApi, LogFolder, SecretStore, TrayQuote } from './host-api'
-import { NoticeBoard } from './notice-board'
-import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
-import { errorText } from './error-text'
-import { WatchlistBook, type WatchlistState } from './watchlist-book'
-import { watchPriorities } from './watch-priorities'
-import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
-import { AddQueue } from './symbol-adder'
 import { VERSION } from '../shared/version'
-
-export interface AppServiceOptions {
-  dataDir: string
-  env: NodeJS.ProcessEnv
-  secretStore: SecretStore
-  clock?: Clock
-  logger?: Logger
-  /** The host's log folder, for the openLogFolder command; none: the command says NOT_SUPPORTED. */
-  logFolder?: LogFolder
-  demo?: DemoOptions
-  /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
-  batchTiming?: BatchTiming
-}
-
-const QUOTE_CACHE_EVERY_MS = 5_000
+import { loadAppData, loadMarketCache } from './app-data'
+import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import type { CommandContext, MarketQueries } from './command-context'
+import { invokeCommand } from './commands'
+import { EventHub } from './event-hub'
+import { choosesOtherFeed, savedConfig, wantedConfig } from './feed-chooser'
+import { connectFeedEvents } from './feed-events'
+import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
+import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
+import { KeyKeeper } from './key-keeper'
+import { NoticeBoard } from './notice-board'
+import { SaveScheduler } from './save-scheduler'
+import { AddQueue } from './symbol-adder'
+import { trayQuotes } from './tray-quotes'
+import { WatchSet } from './watch-set'
+import { WatchlistBook, type WatchlistState } from './watchlist-book'
 
 /**
- * The host-agnostic application: settings, watchlists, alerts and the market-data engine, with
- * one typed command API and one event stream that both hosts carry to the renderer.
+ * The host-agnostic application: the trader's settings, watchlists and alerts, and the
+ * market-data engine, behind one typed command API and one event stream that both hosts carry to
+ * the renderer. It composes the parts that do each job (the feed switcher, the watch set, the key
+ * keeper, the save scheduler, the notice board, the event hub) and is the one place where a
+ * change of state is saved, re-watched and announced. Commands see it only as CommandContext.
  */
-export class AppService implements AppHostApi {
-  settings!: Settings
-  lists!: WatchlistState
-  rules: AlertRule[] = []
-  readonly notices: NoticeBoard
-  feed!: Feed
-  readonly alerts: AlertEngine
+export class AppService implements AppHostApi, CommandContext {
   /** Instruments findable by name: the shipped list plus symbols the service confirmed. */
   readonly catalogue = new InstrumentCatalogue()
   /** Adds run one after another, each on the list the previous one left. */
   readonly addQueue = new AddQueue()
-  readonly clock: Clock
   readonly logger: Logger
   readonly logFolder: LogFolder | null
-  private readonly listeners = new Set<(e: BridgeEvent) => void>()
-  private readonly alertListeners = new Set<(a: FiredAlert) => void>()
-  private readonly unwatch = new Map<string, () => void>()
-  private visible = new Set<string>()
-  private batcher!: QuoteBatcher
-  private feedUnsubs: (() => void)[] = []
-  private quoteCacheTimer: TimerHandle | null = null
-  private apiKey: string | null = null
+  private readonly clock: Clock
+  private readonly hub = new EventHub()
+  private readonly notices: NoticeBoard
+  private readonly alerts: AlertEngine
+  private readonly keys: KeyKeeper
+  private readonly watches = new WatchSet()
+  private readonly feeds: FeedSwitcher
+  private readonly saves: SaveScheduler
+  private state!: { settings: Settings; lists: WatchlistState; rules: AlertRule[] }
   private closed = false
 
-  constructor(
-    readonly stores: DataStores,
-    readonly secretStore: SecretStore,
-    readonly env: NodeJS.ProcessEnv,
+  private constructor(
+    private readonly stores: DataStores,
     private readonly opts: AppServiceOptions,
   ) {
     this.clock = opts.clock ?? systemClock
     this.logger = opts.logger ?? silentLogger
     this.logFolder = opts.logFolder ?? null
-    this.notices = new NoticeBoard(this.clock, (notices) => this.emit({ type: 'notices', notices }))
+    this.notices = new NoticeBoard(this.clock, (notices) =>
+      this.hub.emit({ type: 'notices', notices }),
+    )
+    this.keys = new KeyKeeper(opts.secretStore, opts.env, this.notices)
     this.alerts = new AlertEngine({ clock: this.clock })
-    this.alerts.onFired((a) => this.onAlertFiredInternal(a))
-  }
-
-  async load(): Promise<void> {
-    const settings = await this.stores.settings.load()
-    this.settings = settings.value
-    this.alerts.setPaused(this.settings.alertsPaused)
-    this.noteProblem(settings.problem)
-    const lists = await this.stores.watchlists.load()
-    this.lists = lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists()
-    this.noteProblem(lists.problem)
-    const alerts = await this.stores.alerts.load()
-    this.rules = alerts.value.rules
-    this.alerts.setRules(alerts.value.rules, alerts.value.states)
-    this.noteProblem(alerts.problem)
-    const history = await this.stores.alertHistory.load()
-    this.alerts.setHistory(history.value)
-    this.noteProblem(history.problem)
-    const confirmed = await this.stores.instruments.load()
-    for (const key of confirmed.value) this.catalogue.confirm(key)
-    this.noteProblem(confirmed.problem)
-    this.apiKey = await this.secretStore.get().catch(() => null)
-    if (this.secretStore.warning)
-      this.addNotice('warning', 'KEYCHAIN_UNAVAILABLE', this.secretStore.warning)
-    await this.startFeed()
-    const cached = await this.stores.quotes.load()
-    this.noteProblem(cached.problem)
-    this.feed.engine.seedFromCache(cached.value.filter((q: Quote) => this.isWatched(q.key)))
-    const bars = await this.stores.bars.load()
-    this.noteProblem(bars.problem)
-    this.feed.engine.candles.import(bars.value)
-    this.scheduleQuoteCache()
-  }
-
-  // ---- feed -------------------------------------------------------------------------------
-
-  async startFeed(): Promise<void> {
-    const previous = this.feed
-    if (previous) {
-      for (const u of this.feedUnsubs) u()
-      this.feedUnsubs = []
-      this.unwatch.clear()
-      this.batcher.stop()
-      await previous.engine.stop()
-    }
-    const quotes = previous ? previous.engine.quotes.all() : []
-    this.feed = await openFeed({
-      env: this.env,
-      settings: this.settings,
-      apiKey: this.apiKey,
+    this.saves = new SaveScheduler({
+      stores,
+      clock: this.clock,
+      notices: this.notices,
+      quotes: () => this.feeds.current.engine.quotes.all(),
+      alerts: () => ({
+        file: { rules: this.state.rules, states: this.alerts.states() },
+        history: this.alerts.history(),
+      }),
+    })
+    this.feeds = new FeedSwitcher({
+      startDemo: opts.demo,
       clock: this.clock,
       logger: this.logger,
-      ...(this.opts.demo ? { demo: this.opts.demo } : {}),
-      previousSim: previous?.sim ?? null,
+      attach: (engine) => {
+        this.watches.use(engine)
+        this.syncWatches()
+        return connectFeedEvents(engine, {
+          batchTiming: opts.batchTiming,
+          hub: this.hub,
+          alerts: this.alerts,
+          quotesChanged: () => this.saves.quotesChanged(),
+        })
+      },
     })
-    const engine = this.feed.engine
-    if (quotes.length) engine.seedFromCache(quotes)
-    this.batcher = new QuoteBatcher(
-      this.opts.batchTiming ?? realTiming,
-      () => engine.quotes.drainPatches(),
-      (quotes) => this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
-    )
-    this.feedUnsubs.push(
-      engine.onQuote((q) => {
-        this.batcher.request()
-        this.alerts.evaluate(q)
-      }),
-      engine.onStatus((status) => {
-        if (status.state === 'offline' || status.state === 'stopped') this.alerts.markGap()
-        this.batcher.request()
-        this.emit({ type: 'status', status })
-      }),
-      engine.onSymbolStatus(() =>
-        this.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() }),
-      ),
-      engine.onResume(() => this.alerts.markGap()),
-    )
-    this.syncWatches()
-    engine.start()
-    this.emit({ type: 'status', status: engine.status() })
+    this.alerts.onFired((alert) => {
+      this.hub.emit({ type: 'alertFired', alert })
+      this.emitAlerts()
+      this.hub.alertFired(alert)
+      this.saves.alertsChanged()
+    })
   }
 
-  /** Watch exactly the symbols on any list or with an alert; priorities by visibility, alerts, pins. */
-  syncWatches(): void {
-    const wanted = new Set([...WatchlistBook.allSymbols(this.lists), ...this.alerts.watchedKeys()])
-    for (const [key, release] of this.unwatch) {
-      if (!wanted.has(key)) {
-        release()
-        this.unwatch.delete(key)
-        this.feed.engine.quotes.remove(key)
-      }
+  /** Reads the data folder, takes the key from the host's store and starts the feed. */
+  static async create(opts: AppServiceOptions): Promise<AppService> {
+    const dir = await ensureDataDir(opts.dataDir)
+    const app = new AppService(
+      openDataStores(dir, opts.writer ? { writer: opts.writer } : {}),
+      opts,
+    )
+    await app.load()
+    return app
+  }
+
+  private async load(): Promise<void> {
+    const note = (p: StoreProblem | null): void => {
+      if (p) this.addNotice('warning', p.code, p.message)
     }
-    for (const key of wanted)
-      if (!this.unwatch.has(key)) this.unwatch.set(key, this.feed.engine.watch(key))
-    this.feed.engine.setPriorities(
-      watchPriorities({
-        pinned: this.settings.pinned,
-        alerted: this.alerts.watchedKeys(),
-        visible: this.visible,
-      }),
-    )
+    const data = await loadAppData(this.stores, note)
+    this.state = { settings: data.settings, lists: data.lists, rules: data.alerts.rules }
+    this.alerts.setPaused(data.settings.alertsPaused)
+    this.alerts.setRules(data.alerts.rules, data.alerts.states)
+    this.alerts.setHistory(data.history)
+    for (const key of data.confirmed) this.catalogue.confirm(key)
+    await this.keys.load()
+    await this.switchFeed()
+    const cache = await loadMarketCache(this.stores, note)
+    const engine = this.feeds.current.engine
+    engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
+    engine.candles.import(cache.bars)
   }
 
-  isWatched(key: string): boolean {
-    return this.unwatch.has(key)
+  // ---- state (read-only outside; replaced whole on every change) ---------------------------
+
+  get settings(): Settings {
+    return this.state.settings
   }
 
-  setVisible(keys: string[]): void {
-    this.visible = new Set(keys)
-    this.syncWatches()
+  get lists(): WatchlistState {
+    return this.state.lists
   }
 
-  async setApiKey(apiKey: string): Promise<KeyInfo> {
-    this.apiKey = apiKey
-    await this.secretStore.set(apiKey).catch((e: unknown) => {
-      this.addNotice(
-        'warning',
-        'KEYCHAIN_UNAVAILABLE',
-        `The key could not be saved in the keychain (${errorText(e)}); it is kept in memory until you quit.`,
-      )
-    })
-    if (this.feed.config.demo) await this.startFeed()
-    else this.feed.engine.setApiKey(apiKey)
-    this.emitSettings()
-    return this.keyInfo()
+  get rules(): AlertRule[] {
+    return this.state.rules
   }
 
-  async clearApiKey(): Promise<KeyInfo> {
-    this.apiKey = null
-    await this.secretStore.clear().catch(() => undefined)
-    await this.startFeed()
-    this.emitSettings()
-    return this.keyInfo()
+  /** The engine running now and its config (hosts say "demo mode"; tests read its quotes). */
+  get feed(): ActiveFeed {
+    return this.feeds.current
   }
 
-  keyInfo(): KeyInfo {
-    const envKey = this.env.TICKDESK_API_KEY
-    const key = envKey || this.apiKey
+  get market(): MarketQueries {
+    return this.feeds.current.engine
+  }
+
+  get feedPlan(): { plan: Settings['plan']; demo: boolean } {
+    const { plan, demo } = this.feeds.current.config
+    return { plan, demo }
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  alertedKeys(): SymbolKey[] {
+    return this.alerts.watchedKeys()
+  }
+
+  snapshot(): Snapshot {
+    const engine = this.feeds.current.engine
     return {
-      hasKey: Boolean(key),
-      masked: maskKey(key),
-      storage: envKey ? 'env' : key ? this.secretStore.kind : 'none',
-      warning: this.secretStore.warning,
+      watchlists: this.state.lists.watchlists,
+      activeWatchlistId: this.state.lists.activeId,
+      quotes: engine.quotes.all(),
+      symbolStatuses: engine.symbolStatuses(),
+      status: engine.status(),
+      alerts: this.state.rules,
+      alertStates: this.alerts.states(),
+      alertHistory: this.alerts.history(),
+      settings: this.state.settings,
+      keyInfo: this.keys.info(),
+      notices: this.notices.all(),
+      version: VERSION,
     }
   }
 
-  // ---- state changes ----------------------------------------------------------------------
+  // ---- changes: saved, re-watched and announced here ---------------------------------------
 
   async setLists(next: WatchlistState): Promise<void> {
-    this.lists = next
+    this.state = { ...this.state, lists: next }
     this.syncWatches()
-    this.emit({ type: 'watchlists', watchlists: next.watchlists, activeWatchlistId: next.activeId })
-    await this.persist(() => this.stores.watchlists.save(next))
+    this.hub.emit({
+      type: 'watchlists',
+      watchlists: next.watchlists,
+      activeWatchlistId: next.activeId,
+    })
+    await this.saves.now(() => this.stores.watchlists.save(next))
   }
 
   async setRules(rules: AlertRule[]): Promise<void> {
-    this.rules = rules
+    this.state = { ...this.state, rules }
     this.alerts.setRules(rules, this.alerts.states())
     this.syncWatches()
     this.emitAlerts()
-    await this.persistAlerts()
+    await this.saves.now(() => this.stores.alerts.save({ rules, states: this.alerts.states() }))
+  }
+
+  async clearAlertHistory(): Promise<void> {
+    this.alerts.clearHistory()
+    this.emitAlerts()
+    await this.saves.now(() => this.stores.alertHistory.save([]))
   }
 
   async setSettings(next: Settings): Promise<void> {
-    const feedChanged =
-      next.baseUrl !== this.settings.baseUrl ||
-      next.plan !== this.settings.plan ||
-      next.rpmOverride !== this.settings.rpmOverride
-    this.settings = next
+    const previous = this.state.settings
+    this.state = { ...this.state, settings: next }
     this.alerts.setPaused(next.alertsPaused)
-    if (feedChanged) await this.startFeed()
+    if (choosesOtherFeed(previous, next)) await this.switchFeed()
     else this.syncWatches()
     this.emitSettings()
-    await this.persist(() => this.stores.settings.save(next))
+    await this.saves.now(() => this.stores.settings.save(next))
   }
 
-  async persistAlerts(): Promise<void> {
-    await this.persist(() =>
-      this.stores.alerts.save({ rules: this.rules, states: this.alerts.states() }),
-    )
+  async setApiKey(apiKey: string): Promise<KeyInfo> {
+    await this.keys.set(apiKey)
+    // Demo mode ends once a key is known (with a base URL); a running service just takes it.
+    if (this.feeds.current.config.demo) await this.switchFeed()
+    else this.feeds.current.engine.setApiKey(apiKey)
+    this.emitSettings()
+    return this.keys.info()
   }
 
-  /** A failed save keeps everything in memory and says why; the next save tries again. */
-  async persist(save: () => Promise<void>): Promise<void> {
-    try {
-      await save()
-    } catch (e) {
-      const code = isTickdeskError(e) ? e.code : 'STORAGE_ERROR'
-      const message =
-        code === 'DISK_FULL'
-          ? 'The disk is full: your latest changes are kept in memory and will be saved when space is free.'
-          : `Could not save your changes (${errorText(e)}); they are kept in memory.`
-      this.addNotice('error', String(code), message)
-    }
+  async clearApiKey(): Promise<KeyInfo> {
+    await this.keys.clear()
+    await this.switchFeed()
+    this.emitSettings()
+    return this.keys.info()
+  }
+
+  setVisible(keys: readonly string[]): void {
+    this.watches.setVisible(keys)
+    this.syncWatches()
+  }
+
+  saveConfirmed(keys: SymbolKey[]): Promise<void> {
+    return this.saves.now(() => this.stores.instruments.save(keys))
+  }
+
+  openSymbol(key: SymbolKey): void {
+    this.hub.emit({ type: 'openSymbol', key })
   }
 
   addNotice(level: Notice['level'], code: string, message: string): void {
@@ -279,70 +253,6 @@ export class AppService implements AppHostApi {
     this.notices.dismiss(id)
   }
 
-  private noteProblem(problem: { code: string; message: string; movedTo?: string } | null): void {
-    if (problem) this.addNotice('warning', problem.code, problem.message)
-  }
-
-  // ---- events -----------------------------------------------------------------------------
-
-  emit(event: BridgeEvent): void {
-    for (const l of this.listeners) l(event)
-  }
-
-  emitAlerts(): void {
-    this.emit({
-      type: 'alerts',
-      alerts: this.rules,
-      alertStates: this.alerts.states(),
-      alertHistory: this.alerts.history(),
-    })
-  }
-
-  emitSettings(): void {
-    this.emit({ type: 'settings', settings: this.settings, keyInfo: this.keyInfo() })
-  }
-
-  private historyTimer: TimerHandle | null = null
-
-  private onAlertFiredInternal(alert: FiredAlert): void {
-    this.emit({ type: 'alertFired', alert })
-    this.emitAlerts()
-    for (const l of this.alertListeners) l(alert)
-    if (this.historyTimer === null) {
-      this.historyTimer = this.clock.setTimeout(() => {
-        this.historyTimer = null
-        void this.persist(() => this.stores.alertHistory.save(this.alerts.history()))
-        void this.persistAlerts()
-      }, 500)
-    }
-  }
-
-  private scheduleQuoteCache(): void {
-    this.quoteCacheTimer = this.clock.setTimeout(() => {
-      void this.persist(() => this.stores.quotes.save(this.feed.engine.quotes.all())).then(() => {
-        if (!this.closed) this.scheduleQuoteCache()
-      })
-    }, QUOTE_CACHE_EVERY_MS)
-  }
-
-  snapshot(): Snapshot {
-    const engine = this.feed.engine
-    return {
-      watchlists: this.lists.watchlists,
-      activeWatchlistId: this.lists.activeId,
-      quotes: engine.quotes.all(),
-      symbolStatuses: engine.symbolStatuses(),
-      status: engine.status(),
-      alerts: this.rules,
-      alertStates: this.alerts.states(),
-      alertHistory: this.alerts.history(),
-      settings: this.settings,
-      keyInfo: this.keyInfo(),
-      notices: this.notices.all(),
-      version: VERSION,
-    }
-  }
-
   // ---- AppHostApi -------------------------------------------------------------------------
 
   /** Validates params against the bridge contract, runs the command, never throws. */
@@ -351,49 +261,61 @@ export class AppService implements AppHostApi {
   }
 
   subscribe(listener: (event: BridgeEvent) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.hub.subscribe(listener)
   }
 
   onAlertFired(listener: (alert: FiredAlert) => void): () => void {
-    this.alertListeners.add(listener)
-    return () => this.alertListeners.delete(listener)
+    return this.hub.onAlertFired(listener)
   }
 
   trayQuotes(): TrayQuote[] {
-    return this.settings.pinned.map((key) => {
-      const q = this.feed.engine.quotes.get(key)
-      return {
-        key,
-        last: q?.last ?? null,
-        changePercent: q?.changePercent ?? null,
-        stale: q?.stale ?? true,
-      }
-    })
+    return trayQuotes(this.state.settings.pinned, this.feeds.current.engine.quotes)
   }
 
   notifyResume(): void {
-    this.feed.engine.checkHealth()
+    this.feeds.current.engine.checkHealth()
   }
 
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.clock.clearTimeout(this.quoteCacheTimer)
-    this.clock.clearTimeout(this.historyTimer)
-    this.batcher.stop()
-    await this.feed.engine.stop()
-    await this.persist(() => this.stores.quotes.save(this.feed.engine.quotes.all()))
-    await this.persist(() => this.stores.bars.save(this.feed.engine.candles.export()))
-    await this.persist(() => this.stores.alertHistory.save(this.alerts.history()))
-    await this.persistAlerts()
-    await this.feed.sim?.close()
+    await this.feeds.close()
+    const engine = this.feeds.current.engine
+    await this.saves.close()
+    await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
+  }
+
+  // ---- inside ------------------------------------------------------------------------------
+
+  private async switchFeed(): Promise<void> {
+    const saved = savedConfig(this.state.settings, this.keys.saved)
+    await this.feeds.switchTo(wantedConfig({ env: this.opts.env, saved }))
+    this.hub.emit({ type: 'status', status: this.feeds.current.engine.status() })
+  }
+
+  /** Watch exactly the symbols on a list or with an alert; priorities by visibility, alerts, pins. */
+  private syncWatches(): void {
+    this.watches.sync({
+      listed: WatchlistBook.allSymbols(this.state.lists),
+      alerted: this.alerts.watchedKeys(),
+      pinned: this.state.settings.pinned,
+    })
+  }
+
+  private emitAlerts(): void {
+    this.hub.emit({
+      type: 'alerts',
+      alerts: this.state.rules,
+      alertStates: this.alerts.states(),
+      alertHistory: this.alerts.history(),
+    })
+  }
+
+  private emitSettings(): void {
+    this.hub.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keys.info() })
   }
 }
 
-export async function createAppService(opts: AppServiceOptions): Promise<AppService> {
-  const stores = openDataStores(await ensureDataDir(opts.dataDir))
-  const app = new AppService(stores, opts.secretStore, opts.env, opts)
-  await app.load()
-  return app
+export function createAppService(opts: AppServiceOptions): Promise<AppService> {
+  return AppService.create(opts)
 }

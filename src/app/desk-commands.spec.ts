@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
+import { startDemoService, startSimulator, type SimServer } from '../sim'
 import type { BudgetPreview } from '../shared/budget'
 import type { BridgeEvent } from '../shared/bridge'
 import type { AddReport, InstrumentMatch } from '../shared/instrument'
@@ -28,6 +28,7 @@ async function start(
     dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-desk-')),
     env: { TICKDESK_BASE_URL: sim.url },
     secretStore: memorySecretStore(key(sim)),
+    demo: () => startDemoService(),
   })
   if (plan !== 'free') await app.invoke('updateSettings', { plan })
   return app

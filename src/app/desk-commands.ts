@@ -1,14 +1,15 @@
 import { planBudget } from '../core/budget-preview'
 import { TickdeskError } from '../core/errors'
-import type { AppService } from './app-service'
 import { previewBudget, type BudgetHost } from './budget-line'
+import type { DeskAccess } from './command-context'
 import type { Handlers } from './command-handler'
 import { addSymbols, type AdderHost } from './symbol-adder'
 import { canonicalKey } from './watchlist-book'
 
 /**
  * The desk's commands (issue 13): search by name, adding one symbol or a pasted list with a
- * check of unknown ones, the plan-budget preview, and opening a symbol in the main window.
+ * check of unknown ones, the plan-budget preview, opening a symbol in the main window; and what
+ * the grid and the chart ask of the market: visible rows and candles.
  */
 export const DESK_HANDLERS: Handlers<
   | 'suggestSymbols'
@@ -17,9 +18,13 @@ export const DESK_HANDLERS: Handlers<
   | 'addSymbols'
   | 'previewBudget'
   | 'openSymbol'
+  | 'setVisibleSymbols'
+  | 'getCandles',
+  DeskAccess
 > = {
   suggestSymbols: (app, p) => app.catalogue.search(p.query, 10).map((m) => m.key),
   searchInstruments: (app, p) => app.catalogue.search(p.query, p.limit ?? 12),
+  // A symbol already in the list is not an error: the list holds it, as asked.
   addSymbol: async (app, p) => {
     const key = canonicalKey(p.key)
     const report = await app.addQueue.run(() => addSymbols(adderHost(app), p.id, [key]))
@@ -35,33 +40,39 @@ export const DESK_HANDLERS: Handlers<
     return preview
   },
   openSymbol: (app, p) => {
-    app.emit({ type: 'openSymbol', key: canonicalKey(p.key) })
+    app.openSymbol(canonicalKey(p.key))
     return null
   },
+  setVisibleSymbols: (app, p) => {
+    app.setVisible(p.keys)
+    return null
+  },
+  getCandles: (app, p) => app.market.getCandles(canonicalKey(p.key), p.interval, p.limit),
 }
 
-function adderHost(app: AppService): AdderHost {
+function adderHost(app: DeskAccess): AdderHost {
   return {
     get lists() {
       return app.lists
     },
     setLists: (next) => app.setLists(next),
     catalogue: app.catalogue,
-    probe: (key) => app.feed.engine.probeSymbol(key),
-    saveConfirmed: (keys) => app.persist(() => app.stores.instruments.save(keys)),
+    probe: (key) => app.market.probeSymbol(key),
+    saveConfirmed: (keys) => app.saveConfirmed(keys),
   }
 }
 
-function budgetHost(app: AppService): BudgetHost {
+function budgetHost(app: DeskAccess): BudgetHost {
+  const market = app.market
   return {
     lists: app.lists,
     pinned: app.settings.pinned,
-    alerted: app.alerts.watchedKeys(),
+    alerted: app.alertedKeys(),
     catalogue: app.catalogue,
-    plan: app.feed.config.plan,
-    demo: app.feed.config.demo,
-    symbolStatuses: () => app.feed.engine.symbolStatuses(),
+    plan: app.feedPlan.plan,
+    demo: app.feedPlan.demo,
+    symbolStatuses: () => market.symbolStatuses(),
     budgetPlan: (watched, blockedMarkets) =>
-      planBudget({ ...app.feed.engine.budgetRules(), watched, blockedMarkets }),
+      planBudget({ ...market.budgetRules(), watched, blockedMarkets }),
   }
 }

@@ -1,8 +1,14 @@
+import type { BatchTiming } from './quote-batcher'
+import type { Clock } from '../core/clock'
+import type { Logger } from '../core/log'
+import type { AtomicWriter } from '../core/persistence/atomic-file'
 import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
+import type { DemoStarter } from './feed-chooser'
 
 /**
- * Where the API key lives. Hosts provide one: Electron main uses the OS keychain (keytar) with a
- * safeStorage or memory fallback; the browser host and CLI use the environment or memory.
+ * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
+ * through keytar in the Electron app and the browser host alike, then Electron's safeStorage file
+ * where its backend is real, else memory for this session (and the store says so in `warning`).
  */
 export interface SecretStore {
   readonly kind: KeyInfo['storage']
@@ -46,4 +52,21 @@ export interface AppHostApi {
   /** Tells the engine the system resumed from sleep: check health at once. */
   notifyResume(): void
   close(): Promise<void>
+}
+
+/** What a host passes to createAppService: what differs between hosts is injected here. */
+export interface AppServiceOptions {
+  dataDir: string
+  env: NodeJS.ProcessEnv
+  secretStore: SecretStore
+  /** Starts demo mode's service when no service is configured (the host injects the simulator). */
+  demo: DemoStarter
+  clock?: Clock
+  logger?: Logger
+  /** The host's log folder, for the openLogFolder command; none: the command says NOT_SUPPORTED. */
+  logFolder?: LogFolder
+  /** How files are written (default: temp + fsync + rename); the disk-full tests pass a failing one. */
+  writer?: AtomicWriter
+  /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
+  batchTiming?: BatchTiming
 }

@@ -27,6 +27,20 @@ describe('WatchlistBook', () => {
     expect(s.watchlists[0]?.symbols).toEqual(['crypto:ETHUSDT', 'crypto:BTCUSDT'])
   })
 
+  it('says NOT_FOUND for a move of a symbol the list does not hold (a stale row), changing nothing', () => {
+    const s = start()
+    expect(() => WatchlistBook.moveSymbol(s, 'a', 'fx:EURUSD', 0)).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    )
+    expect(s.watchlists[0]?.symbols).toEqual(['crypto:BTCUSDT', 'crypto:ETHUSDT'])
+  })
+
+  it('reorders each list once, however often a request names it', () => {
+    const { state, created } = WatchlistBook.create(start(), 'FX')
+    const reordered = WatchlistBook.reorder(state, [created.id, created.id, 'nope', created.id])
+    expect(reordered.watchlists.map((w) => w.id)).toEqual([created.id, 'a'])
+  })
+
   it('creates, renames, reorders and deletes lists, keeping a valid active list', () => {
     const { state, created } = WatchlistBook.create(start(), '  Macro ')
     expect(created.name).toBe('Macro')

@@ -51,9 +51,12 @@ export const WatchlistBook = {
     return { watchlists, activeId }
   },
 
+  /** Lists named in `ids` first, in that order (unknown and repeated ids ignored), then the rest. */
   reorder(state: WatchlistState, ids: string[]): WatchlistState {
     const byId = new Map(state.watchlists.map((w) => [w.id, w]))
-    const ordered = ids.map((id) => byId.get(id)).filter((w): w is Watchlist => w !== undefined)
+    const ordered = [...new Set(ids)]
+      .map((id) => byId.get(id))
+      .filter((w): w is Watchlist => w !== undefined)
     const rest = state.watchlists.filter((w) => !ids.includes(w.id))
     return { ...state, watchlists: [...ordered, ...rest] }
   },
@@ -81,10 +84,12 @@ export const WatchlistBook = {
     return update(state, id, (w) => ({ ...w, symbols: w.symbols.filter((s) => s !== key) }))
   },
 
+  /** A symbol not in the list cannot be moved: NOT_FOUND (a stale row), rather than nothing. */
   moveSymbol(state: WatchlistState, id: string, key: string, toIndex: number): WatchlistState {
     return update(state, id, (w) => {
       const from = w.symbols.indexOf(key)
-      if (from < 0) return w
+      if (from < 0)
+        throw new TickdeskError({ code: 'NOT_FOUND', message: `${key} is not in ${w.name}` })
       const symbols = w.symbols.filter((s) => s !== key)
       symbols.splice(Math.min(toIndex, symbols.length), 0, key)
       return { ...w, symbols }

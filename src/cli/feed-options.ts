@@ -1,7 +1,7 @@
 import type { ParseArgsConfig } from 'node:util'
-import { configFromEnv, resolveConfig, type EngineConfig } from '../core/engine-config'
-import { PLAN_LIMITS, PlanSchema } from '../shared/market'
-import { startSimulator, type SimServer } from '../sim'
+import type { ConfigInput } from '../core/engine-config'
+import { PlanSchema } from '../shared/market'
+import { chooseFeed, wantedConfig, type DemoStarter, type FeedChoice } from '../app/feed-chooser'
 
 /** Flags every networked command takes; each overrides its TICKDESK_* variable. */
 export const FEED_OPTIONS = {
@@ -21,50 +21,38 @@ export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_U
 
 export class UsageError extends Error {}
 
-export interface FeedChoice {
-  config: EngineConfig
-  sim: SimServer | null
+/** The feed flags, checked; absent ones are undefined so the environment decides. */
+function feedFlags(values: Record<string, unknown>): ConfigInput {
+  const plan = values.plan === undefined ? undefined : PlanSchema.safeParse(values.plan).data
+  if (values.plan !== undefined && plan === undefined)
+    throw new UsageError('--plan must be free (trial), growth (standard), pro or enterprise')
+  const rpm = values.rpm === undefined ? undefined : Number(values.rpm)
+  if (rpm !== undefined && (!Number.isInteger(rpm) || rpm < 1))
+    throw new UsageError('--rpm must be a positive whole number')
+  const baseUrl = values['base-url'] as string | undefined
+  if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl))
+    throw new UsageError('--base-url must start with http:// or https://')
+  return { baseUrl, streamUrl: values['stream-url'] as string | undefined, plan, rpm }
 }
 
-/** Resolves the engine config from flags over env; no base URL or no key -> demo simulator. */
-export async function chooseFeed(
+/**
+ * The engine config from flags over env, chosen by the app's feed chooser; no base URL -> the
+ * demo service the command passes in. A base URL without a key is a usage error here (the app
+ * instead runs demo mode until the key is entered in Settings).
+ */
+export async function chooseCliFeed(
   values: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
+  startDemo: DemoStarter,
 ): Promise<FeedChoice> {
-  let fromEnv
+  const flags = feedFlags(values)
+  let wanted: ConfigInput
   try {
-    fromEnv = configFromEnv(env)
+    wanted = wantedConfig({ env, flags })
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
-  const plan = values.plan === undefined ? fromEnv.plan : PlanSchema.safeParse(values.plan).data
-  if (values.plan !== undefined && plan === undefined)
-    throw new UsageError('--plan must be free (trial), growth (standard), pro or enterprise')
-  const rpm = values.rpm === undefined ? fromEnv.rpm : Number(values.rpm)
-  if (rpm !== undefined && (!Number.isInteger(rpm) || rpm < 1))
-    throw new UsageError('--rpm must be a positive whole number')
-  const baseUrl = (values['base-url'] as string | undefined) ?? fromEnv.baseUrl
-  if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl))
-    throw new UsageError('--base-url must start with http:// or https://')
-  const config = resolveConfig({
-    baseUrl,
-    streamUrl: (values['stream-url'] as string | undefined) ?? fromEnv.streamUrl,
-    apiKey: fromEnv.apiKey,
-    plan,
-    rpm,
-  })
-  if (config) return { config, sim: null }
-  if (baseUrl) throw new UsageError('TICKDESK_API_KEY is not set: the service needs an API key')
-  const sim = await startSimulator({ seed: 1, tickIntervalMs: 250 })
-  return {
-    sim,
-    config: {
-      baseUrl: sim.url,
-      streamUrl: sim.streamUrl,
-      apiKey: sim.keys.pro,
-      plan: 'pro',
-      rpm: PLAN_LIMITS.pro.rpm,
-      demo: true,
-    },
-  }
+  if (wanted.baseUrl && !wanted.apiKey)
+    throw new UsageError('TICKDESK_API_KEY is not set: the service needs an API key')
+  return chooseFeed(wanted, startDemo)
 }

@@ -2,11 +2,14 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app } from 'electron'
 import { createAppService } from '../app'
+import { startDemoService } from '../sim'
 import { startElectronHost } from './host'
 
-// The Electron entry point (out/main/index.js). The only place that imports the app service.
+// The Electron entry point (out/main/index.js). The only file of the Electron host that imports
+// the app service, and the simulator it injects for demo mode (ARCHITECTURE: hosts inject the
+// demo feed).
 startElectronHost({
-  createService: createAppService,
+  createService: (opts) => createAppService({ ...opts, demo: () => startDemoService() }),
   mainDir: dirname(fileURLToPath(import.meta.url)),
   env: process.env,
   platform: process.platform,

@@ -105,3 +105,18 @@ export const KeyInfoSchema = z.object({
   warning: z.string().nullable(),
 })
 export type KeyInfo = z.infer<typeof KeyInfoSchema>
+
+/**
+ * A base URL the engine may use: http(s), no whitespace, and no user:password@ part, which would
+ * put a secret (often the key itself) in settings.json and on the bridge (found by test/faults).
+ * Checked where settings change (the app, and the renderer's test host alike).
+ */
+export function isServiceUrl(raw: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) return false
+  try {
+    const url = new URL(raw)
+    return url.username === '' && url.password === ''
+  } catch {
+    return false
+  }
+}

@@ -6,6 +6,7 @@
 import { DEMO_KEYS } from './plans-and-keys'
 
 export { DEFAULT_BEHAVIOUR, type ServiceBehaviour } from './behaviour'
+export { startDemoService, type DemoServiceOptions, type SimDemoService } from './demo-service'
 export { DIALECTS, type Dialect, type DialectName } from './dialects'
 export type { FaultHooks } from './faults'
 export { DEMO_KEYS, QUOTA_LIMITED_DAILY, type DemoKeys } from './plans-and-keys'

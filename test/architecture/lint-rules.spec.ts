@@ -43,6 +43,7 @@ const forbidden: Array<[rule: string, file: string, code: string]> = [
   ['main importing the renderer', 'src/main/probe.ts', use('../renderer/src/lib/format')],
   ['main importing the browser host', 'src/main/probe.ts', use('../web')],
   ['main importing the simulator', 'src/main/probe.ts', use('../sim')],
+  ['the Electron entry importing the browser host', 'src/main/index.ts', use('../web')],
   ['preload importing the app', 'src/preload/probe.ts', use('../app/host-api')],
   ['preload importing core', 'src/preload/probe.ts', use('../core/errors')],
   ['preload taking a runtime value from shared', 'src/preload/probe.ts', use('../shared/bridge')],
@@ -62,6 +63,7 @@ const forbidden: Array<[rule: string, file: string, code: string]> = [
 const allowed: Array<[what: string, file: string, code: string]> = [
   ['main using the app and core', 'src/main/probe.ts', use('../app/secrets/secret-store')],
   ['main using the preload channel names', 'src/main/probe.ts', use('../preload/channels')],
+  ['the Electron entry injecting the demo service', 'src/main/index.ts', use('../sim')],
   [
     'preload taking types from shared, and electron',
     'src/preload/probe.ts',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppService, memorySecretStore, type AppService } from '../../src/app'
 import { openHostLog } from '../../src/app/logs/host-log'
-import { startSimulator, type SimServer, type SimOptions } from '../../src/sim'
+import { startDemoService, startSimulator, type SimServer, type SimOptions } from '../../src/sim'
 import { rendererDir, startWebHost, type WebHost } from '../../src/web'
 
 export interface HostUnderTest {
@@ -36,6 +36,7 @@ export async function startHostUnderTest(
       dataDir,
       env,
       secretStore: memorySecretStore(opts.key ? opts.key(sim.keys) : sim.keys.pro),
+      demo: () => startDemoService(),
       logger: log.logger,
       logFolder: { path: log.dir, open: async () => false },
     })

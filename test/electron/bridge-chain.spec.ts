@@ -9,6 +9,7 @@ import type { BridgeEvent, TickdeskApi } from '../../src/shared/bridge'
 import { decodeQuoteFrame } from '../../src/shared/quote-frame'
 import { connectRenderer, fake, FakeBrowserWindow } from '../../src/main/testing/fake-electron'
 import { loadPreload, rendererBridge } from './renderer-page'
+import { startDemoService } from '../../src/sim'
 
 /**
  * Both halves of the Electron bridge, chained in memory the way VS Code tests its IPC channels:
@@ -43,7 +44,7 @@ beforeEach(async () => {
     dataDir,
     env: {},
     secretStore: memorySecretStore(),
-    demo: { seed: 5, tickIntervalMs: 50 },
+    demo: () => startDemoService({ seed: 5, tickIntervalMs: 50 }),
   })
   win = new FakeBrowserWindow({})
   await win.loadURL(PAGE)

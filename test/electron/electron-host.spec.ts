@@ -13,6 +13,7 @@ import {
   FakeTray,
 } from '../../src/main/testing/fake-electron'
 import { loadPreload, rendererBridge } from './renderer-page'
+import { startDemoService } from '../../src/sim'
 
 /**
  * The Electron entry point run whole, the closest this project gets to launching Electron (its
@@ -45,7 +46,10 @@ describe('startElectronHost, run whole against the fake electron module', () => 
   it('wires window, IPC, alerts, notifications, tray and an orderly quit', async () => {
     await startElectronHost({
       createService: (opts) =>
-        createAppService({ ...opts, demo: { seed: 21, tickIntervalMs: 50 } }),
+        createAppService({
+          ...opts,
+          demo: () => startDemoService({ seed: 21, tickIntervalMs: 50 }),
+        }),
       mainDir: '/opt/tickdesk/out/main',
       env: { TICKDESK_DATA_DIR: dataDir, TICKDESK_PROFILE: `electron-host-${process.pid}` },
       platform: 'linux',

@@ -1,13 +1,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppService, createAppService } from '../../src/app/app-service'
+import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import type { AtomicWriter } from '../../src/core/persistence/atomic-file'
 import { defaultWriter } from '../../src/core/persistence/atomic-file'
-import { openDataStores } from '../../src/core/persistence/stores'
 import type { Snapshot } from '../../src/shared/bridge'
-import { startSimulator, type SimServer } from '../../src/sim'
+import { startDemoService, startSimulator, type SimServer } from '../../src/sim'
 import { realPause, tempDir } from './harness'
 
 /**
@@ -35,22 +34,20 @@ async function againstSim(dataDir: string, key: string): Promise<AppService> {
     dataDir,
     env: { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' },
     secretStore: memorySecretStore(key),
+    demo: () => startDemoService(),
   })
   apps.push(app)
   return app
 }
 
 async function demoApp(dataDir: string, writer?: AtomicWriter): Promise<AppService> {
-  const opts = {
+  const app = await createAppService({
     dataDir,
     env: {},
     secretStore: memorySecretStore(),
-    demo: { seed: 3, tickIntervalMs: 200 },
-  }
-  const app = writer
-    ? new AppService(openDataStores(dataDir, { writer }), opts.secretStore, opts.env, opts)
-    : await createAppService(opts)
-  if (writer) await app.load()
+    demo: () => startDemoService({ seed: 3, tickIntervalMs: 200 }),
+    ...(writer ? { writer } : {}),
+  })
   apps.push(app)
   return app
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createAppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import type { DoctorReport } from '../../src/shared/bridge'
-import { startSimulator } from '../../src/sim'
+import { startDemoService, startSimulator } from '../../src/sim'
 import { mustOpen } from '../../src/sim/spec-client'
 import { startSession, tempDir, type Session } from './harness'
 
@@ -68,6 +68,7 @@ describe('Settings -> Test connection through the app', () => {
       dataDir: tempDir(),
       env: { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'free' },
       secretStore: memorySecretStore(sim.keys.free),
+      demo: () => startDemoService(),
     })
     try {
       await expect.poll(() => app.feed.engine.status().state, { timeout: 15_000 }).toBe('live')

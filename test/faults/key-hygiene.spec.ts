@@ -8,7 +8,7 @@ import { openHostLog } from '../../src/app/logs/host-log'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { main } from '../../src/cli/index'
 import type { Logger } from '../../src/core/log'
-import { startSimulator, type SimServer } from '../../src/sim'
+import { startDemoService, startSimulator, type SimServer } from '../../src/sim'
 import { realPause, tempDir } from './harness'
 
 /**
@@ -96,6 +96,8 @@ describe('key hygiene', () => {
       dataDir,
       env: { TICKDESK_BASE_URL: sim.url },
       secretStore: memorySecretStore(),
+      // No key yet: demo mode until the test enters one.
+      demo: () => startDemoService(),
       logger,
     })
     logAppActivity(app, hostLog.logger)

@@ -7,6 +7,7 @@ import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { COMMAND_NAMES, COMMANDS, ErrorPayloadSchema } from '../../src/shared/bridge'
 import { check, printTally } from './counted'
+import { startDemoService } from '../../src/sim'
 
 /**
  * Every bridge command with random payloads, through the real AppService (what a compromised or
@@ -80,7 +81,7 @@ beforeAll(async () => {
     dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-fuzz-bridge-')),
     env: {},
     secretStore: memorySecretStore(),
-    demo: { seed: 5, tickIntervalMs: 1000 },
+    demo: () => startDemoService({ seed: 5, tickIntervalMs: 1000 }),
   })
 })
 afterAll(async () => {

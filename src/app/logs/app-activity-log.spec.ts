@@ -6,6 +6,7 @@ import type { Logger } from '../../core/log'
 import { createAppService, type AppService } from '../app-service'
 import { memorySecretStore } from '../memory-secret-store'
 import { logAppActivity } from './app-activity-log'
+import { startDemoService } from '../../sim'
 
 let app: AppService | null = null
 let dataDir = ''
@@ -34,7 +35,7 @@ describe('app activity log', () => {
       dataDir,
       env: {},
       secretStore: memorySecretStore(),
-      demo: { seed: 3, tickIntervalMs: 50 },
+      demo: () => startDemoService({ seed: 3, tickIntervalMs: 50 }),
     })
     const rec = recorder()
     const stop = logAppActivity(app, rec.logger)

@@ -7,7 +7,8 @@ import { RestClient } from '../../core/rest-client'
 import { systemClock } from '../../core/clock'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
-import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { cliDemo } from '../demo'
+import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand } from '../io'
@@ -62,12 +63,12 @@ export const run: CliCommand = async (args, io) => {
   }
   let feed
   try {
-    feed = await chooseFeed(values, io.env)
+    feed = await chooseCliFeed(values, io.env, cliDemo)
   } catch (e) {
     if (e instanceof UsageError) return usageError('candles', e.message, HELP, io)
     throw e
   }
-  if (feed.sim) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
   const governor = new RateGovernor({
     rpm: feed.config.rpm,
     clock: systemClock,
@@ -109,6 +110,6 @@ export const run: CliCommand = async (args, io) => {
     return exitCodeFor(e.code)
   } finally {
     await log.close()
-    await feed.sim?.close()
+    await feed.demo?.close()
   }
 }

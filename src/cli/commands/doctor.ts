@@ -1,6 +1,7 @@
 import { runDoctor } from '../../core/doctor'
 import { MARKET_403 } from '../../core/errors'
-import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { cliDemo } from '../demo'
+import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
 import { parseCommand, usageError } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
@@ -31,7 +32,7 @@ export const run: CliCommand = async (args, io) => {
   const { values } = parsed
   let feed
   try {
-    feed = await chooseFeed(values, io.env)
+    feed = await chooseCliFeed(values, io.env, cliDemo)
   } catch (e) {
     if (e instanceof UsageError) return usageError('doctor', e.message, HELP, io)
     throw e
@@ -78,6 +79,6 @@ export const run: CliCommand = async (args, io) => {
     const account = codes.find((code) => code !== null && exitCodeFor(code) === EXIT.forbidden)
     return account ? EXIT.forbidden : EXIT.failure
   } finally {
-    await feed.sim?.close()
+    await feed.demo?.close()
   }
 }

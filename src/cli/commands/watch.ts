@@ -10,7 +10,8 @@ import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
-import { chooseFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { cliDemo } from '../demo'
+import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
 import { untilAborted } from '../until-aborted'
@@ -60,14 +61,14 @@ export const run: CliCommand = async (args, io) => {
     return usageError('watch', '--duration must be a positive number of seconds', HELP, io)
   let feed
   try {
-    feed = await chooseFeed(values, io.env)
+    feed = await chooseCliFeed(values, io.env, cliDemo)
   } catch (e) {
     if (e instanceof UsageError) return usageError('watch', e.message, HELP, io)
     throw e
   }
   try {
     // The demo banner is a message, not data: stderr, so `--json` stdout stays pure NDJSON.
-    if (feed.sim) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+    if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
     const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
     const stores = openDataStores(await ensureDataDir(dataDir))
     const log = openCommandLog(io, dataDir)
@@ -78,7 +79,7 @@ export const run: CliCommand = async (args, io) => {
       await log.close()
     }
   } finally {
-    await feed.sim?.close()
+    await feed.demo?.close()
   }
 }
 

@@ -39,8 +39,8 @@ export interface DataStores {
   alerts: JsonStore<AlertsFile>
   alertHistory: JsonStore<FiredAlert[]>
   /**
-   * Last Quote per key, saved at most every 5 s and on shutdown. AppService hand-rolls that timer
-   * today; ThrottledSave (./throttled-save.ts) is unused until issue 14 phase 2 uses or removes it.
+   * Last Quote per key, saved at most every 5 s while prices move and on shutdown (the app's
+   * SaveScheduler, through ThrottledSave in ./throttled-save.ts).
    */
   quotes: JsonStore<Quote[]>
   /** Recent bars, CandleBuilder.export() form. */

@@ -68,4 +68,25 @@ describe('ThrottledSave', () => {
     expect(errors).toHaveLength(1)
     expect(saved).toEqual([2])
   })
+
+  it('waits a whole interval before the first save when the file was current at start', async () => {
+    const clock = new FakeClock()
+    const saved: number[] = []
+    const saver = new ThrottledSave<number>({
+      clock,
+      intervalMs: 5000,
+      freshAtStart: true,
+      save: async (v) => {
+        saved.push(v)
+      },
+    })
+    clock.advance(1000)
+    saver.request(() => 1)
+    clock.advance(3999)
+    await settle()
+    expect(saved).toEqual([])
+    clock.advance(1)
+    await settle()
+    expect(saved).toEqual([1])
+  })
 })

@@ -1,12 +1,10 @@
 import type { Clock, TimerHandle } from '../clock'
 
 /**
- * NOT USED YET (issue 14): AppService hand-rolls its quote-cache and alert-history timers; phase 2
- * of issue 14 either replaces them with this or deletes this file.
- *
- * Saves a value that changes many times a second (the quotes cache) at most once per interval,
- * plus a final flush() on shutdown. The snapshot is taken when the save runs, not when it is
- * requested, so the file always gets the newest values.
+ * Saves a value that changes many times a second (the quotes cache; the alert history while
+ * alerts fire) at most once per interval, plus a final flush() on shutdown; the app's
+ * SaveScheduler (src/app/save-scheduler.ts) runs both through it. The snapshot is taken when the
+ * save runs, not when it is requested, so the file always gets the newest values.
  *
  * States: idle --request--> scheduled --timer--> saving --done--> idle
  *         scheduled|idle --flush--> saving (at once, if anything was requested)
@@ -23,10 +21,16 @@ export class ThrottledSave<T> {
       save: (value: T) => Promise<void>
       clock: Clock
       intervalMs?: number
+      /**
+       * The value on disk is current at construction (just read): the first save, too, waits
+       * until an interval has passed. Default false: the first request saves at once.
+       */
+      freshAtStart?: boolean
       onError?: (e: unknown) => void
     },
   ) {
     this.intervalMs = opts.intervalMs ?? 5000
+    if (opts.freshAtStart) this.lastSaveAt = opts.clock.now()
   }
 
   request(snapshot: () => T): void {

@@ -1,5 +1,6 @@
 import {
   COMMANDS,
+  isCommandName,
   type BridgeEvent,
   type CommandName,
   type CommandParams,
@@ -11,17 +12,29 @@ import {
 } from '../../../shared/bridge'
 import type { InstrumentMatch } from '../../../shared/instrument'
 import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
-import { mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
-import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import { isServiceUrl, mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
+import { parseSymbolKey } from '../../../shared/market'
+import { formatWatchlistFile } from '../../../shared/watchlist-file'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
 import { encodeQuoteFrame } from '../../../shared/quote-frame'
 import { BridgeError } from '../bridge/bridge-error'
+import {
+  addLists,
+  canonicalKey,
+  deleteList,
+  findList,
+  moveSymbol,
+  readListFile,
+  reorderLists,
+} from './fake-lists'
 
 /**
  * An in-memory host for component tests: it keeps real state, validates params and results with
- * the contract's schemas exactly as a host does, and emits the same events a host would after each
- * change. `calls` records what the renderer sent, so tests can assert on addAlert params etc.
+ * the contract's schemas exactly as a host does, answers with the app service's error codes
+ * (test/contract/fake-vs-app.spec.ts runs both through the same cases), and emits the same events
+ * a host would after each change. `calls` records what the renderer sent, so tests can assert on
+ * addAlert params etc.
  */
 
 export function baseStatus(over: Partial<FeedStatus> = {}): FeedStatus {
@@ -140,8 +153,9 @@ export class FakeTickdeskApi implements TickdeskApi {
     params: CommandParams<N>,
   ): Promise<CommandResult<N>> {
     this.calls.push({ name, params: structuredClone(params) })
-    const parsed = COMMANDS[name].params.safeParse(params)
-    if (!parsed.success) throw new BridgeError('INVALID_REQUEST', parsed.error.message)
+    if (!isCommandName(name)) throw new BridgeError('INVALID_INPUT', `Unknown command ${name}`)
+    const parsed = COMMANDS[name].params.safeParse(params ?? {})
+    if (!parsed.success) throw new BridgeError('INVALID_INPUT', parsed.error.message)
     if (name === 'addSymbols' && this.holdAdds)
       await new Promise<void>((resolve) => this.heldAdds.push(resolve))
     const handler = this.handlers[name] as (p: unknown) => unknown
@@ -149,10 +163,8 @@ export class FakeTickdeskApi implements TickdeskApi {
     return COMMANDS[name].result.parse(result) as CommandResult<N>
   }
 
-  private watchlist(id: string): Snapshot['watchlists'][number] {
-    const w = this.state.watchlists.find((x) => x.id === id)
-    if (!w) throw new BridgeError('NOT_FOUND', `No watchlist ${id}`)
-    return w
+  private newListId(): string {
+    return `w${100 + this.nextId++}`
   }
 
   private emitWatchlists(): void {
@@ -183,102 +195,81 @@ export class FakeTickdeskApi implements TickdeskApi {
   private readonly handlers: Handlers = {
     getSnapshot: () => structuredClone(this.state),
     createWatchlist: ({ name }) => {
-      const w = { id: `w${100 + this.nextId++}`, name, symbols: [] }
-      this.state.watchlists.push(w)
-      this.state.activeWatchlistId = w.id
+      const w = { id: this.newListId(), name, symbols: [] }
+      addLists(this.state, [w])
       this.emitWatchlists()
       return w
     },
     renameWatchlist: ({ id, name }) => {
-      this.watchlist(id).name = name
+      findList(this.state, id).name = name
       this.emitWatchlists()
       return null
     },
     deleteWatchlist: ({ id }) => {
-      this.watchlist(id)
-      this.state.watchlists = this.state.watchlists.filter((w) => w.id !== id)
-      if (this.state.activeWatchlistId === id)
-        this.state.activeWatchlistId = this.state.watchlists[0]?.id ?? null
+      deleteList(this.state, id)
       this.emitWatchlists()
       return null
     },
     reorderWatchlists: ({ ids }) => {
-      const byId = new Map(this.state.watchlists.map((w) => [w.id, w]))
-      const ordered = ids.flatMap((id) => byId.get(id) ?? [])
-      const rest = this.state.watchlists.filter((w) => !ids.includes(w.id))
-      this.state.watchlists = [...ordered, ...rest]
+      reorderLists(this.state, ids)
       this.emitWatchlists()
       return null
     },
     setActiveWatchlist: ({ id }) => {
-      this.watchlist(id)
+      findList(this.state, id)
       this.state.activeWatchlistId = id
       this.emitWatchlists()
       return null
     },
     addSymbol: ({ id, key }) => {
-      const ref = parseSymbolKey(key)
-      if (ref === null) throw new BridgeError('INVALID_SYMBOL', `Not a market:SYMBOL key: ${key}`)
-      const w = this.watchlist(id)
-      const k = symbolKey(ref.market, ref.symbol)
-      if (w.symbols.includes(k)) throw new BridgeError('DUPLICATE', `${k} is already in ${w.name}`)
-      w.symbols.push(k)
+      const k = canonicalKey(key)
+      const report = addFake(findList(this.state, id), [k], this.unknownSymbols, this.instruments)
+      const refused = report.rejected[0]
+      if (refused) throw new BridgeError(refused.code, refused.message)
       this.emitWatchlists()
       return null
     },
     removeSymbol: ({ id, key }) => {
-      const w = this.watchlist(id)
+      const w = findList(this.state, id)
       w.symbols = w.symbols.filter((s) => s !== key)
       this.emitWatchlists()
       return null
     },
     moveSymbol: ({ id, key, toIndex }) => {
-      const w = this.watchlist(id)
-      const from = w.symbols.indexOf(key)
-      if (from < 0) throw new BridgeError('NOT_FOUND', key)
-      w.symbols.splice(from, 1)
-      w.symbols.splice(Math.min(toIndex, w.symbols.length), 0, key)
+      moveSymbol(findList(this.state, id), key, toIndex)
       this.emitWatchlists()
       return null
     },
     importWatchlists: ({ format, text }) => {
-      const lists =
-        format === 'json'
-          ? (JSON.parse(text) as Array<{ name: string; symbols: string[] }>)
-          : [{ name: 'Imported', symbols: text.split(/\r?\n/).slice(1).filter(Boolean) }]
-      const created = lists.map((l) => ({
-        id: `w${100 + this.nextId++}`,
-        name: l.name,
-        symbols: l.symbols,
-      }))
-      this.state.watchlists.push(...created)
+      const created = readListFile(format, text, () => this.newListId())
+      addLists(this.state, created)
       this.emitWatchlists()
       return created
     },
-    exportWatchlist: ({ id, format }) => {
-      const w = this.watchlist(id)
-      return format === 'json'
-        ? JSON.stringify([{ name: w.name, symbols: w.symbols }])
-        : ['key', ...w.symbols].join('\n')
-    },
+    exportWatchlist: ({ id, format }) => formatWatchlistFile(findList(this.state, id), format),
     suggestSymbols: ({ query }) =>
       this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
     searchInstruments: ({ query, limit }) => searchFake(this.instruments, query, limit),
     addSymbols: ({ id, inputs }) => {
-      const report = addFake(this.watchlist(id), inputs, this.unknownSymbols)
+      const list = findList(this.state, id)
+      const report = addFake(list, inputs, this.unknownSymbols, this.instruments)
       if (report.added.length > 0) this.emitWatchlists()
       return report
     },
     previewBudget: ({ id, add }) =>
-      previewFake(this.watchlist(id).symbols.length + (add?.length ?? 0), this.state),
+      previewFake(findList(this.state, id).symbols.length + (add?.length ?? 0), this.state),
     openSymbol: ({ key }) => {
-      this.emit({ type: 'openSymbol', key })
+      this.emit({ type: 'openSymbol', key: canonicalKey(key) })
       return null
     },
     setVisibleSymbols: () => null,
-    getCandles: () => this.candles,
+    getCandles: ({ key }) => {
+      canonicalKey(key)
+      return this.candles
+    },
     addAlert: (input) => {
-      const rule = { ...input, id: `a${this.nextId++}`, createdAt: 1, enabled: true }
+      const key = canonicalKey(input.key)
+      const rule = { ...input, key, id: `a${this.nextId++}`, createdAt: 1, enabled: true }
       this.state.alerts.push(rule)
       this.state.alertStates.push({
         ruleId: rule.id,
@@ -313,7 +304,11 @@ export class FakeTickdeskApi implements TickdeskApi {
       // Only the fields the caller sent: the patch schema fills defaults for absent ones.
       const sent = Object.keys(this.calls[this.calls.length - 1]?.params ?? {})
       const picked = Object.fromEntries(Object.entries(patch).filter(([k]) => sent.includes(k)))
-      this.state.settings = SettingsSchema.parse(mergeSettings(this.state.settings, picked))
+      const next = SettingsSchema.parse(mergeSettings(this.state.settings, picked))
+      next.pinned = next.pinned.map(canonicalKey)
+      if (next.baseUrl !== '' && !isServiceUrl(next.baseUrl))
+        throw new BridgeError('INVALID_INPUT', 'The base URL must start with https:// or http://')
+      this.state.settings = next
       this.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keyInfo() })
       return this.state.settings
     },

@@ -47,26 +47,50 @@ export function searchFake(
     .slice(0, limit)
 }
 
-/** Adds market:SYMBOL entries to the list in place; anything else is "not found". */
+/**
+ * Resolves an entry as the host's catalogue does: market:SYMBOL, or a bare code it lists; a
+ * market prefix it cannot read is INVALID_INPUT, a code it does not list NOT_FOUND.
+ */
+function resolveFake(
+  instruments: readonly InstrumentMatch[],
+  input: string,
+): { ok: true; key: string } | { ok: false; code: string; message: string } {
+  const trimmed = input.trim()
+  const ref = parseSymbolKey(trimmed)
+  if (ref !== null) return { ok: true, key: symbolKey(ref.market, ref.symbol) }
+  if (trimmed.includes(':'))
+    return { ok: false, code: 'INVALID_INPUT', message: `"${trimmed}" is not market:SYMBOL` }
+  const listed = instruments.find((i) => i.symbol === trimmed.toUpperCase())
+  if (listed) return { ok: true, key: listed.key }
+  return { ok: false, code: 'NOT_FOUND', message: `No instrument "${trimmed}"` }
+}
+
+/**
+ * Adds entries to the list in place and reports each, as the host does: an entry named twice
+ * counts once, one the list holds is "present", one the fake service does not list is refused.
+ */
 export function addFake(
   list: Watchlist,
   inputs: readonly string[],
   unknown: ReadonlySet<string>,
+  instruments: readonly InstrumentMatch[] = FAKE_INSTRUMENTS,
 ): AddReport {
   const report: AddReport = { added: [], present: [], rejected: [] }
+  const seen = new Set<string>()
   for (const input of inputs) {
-    const ref = parseSymbolKey(input)
-    if (ref === null) {
-      report.rejected.push({ input, code: 'NOT_FOUND', message: `No instrument "${input}"` })
+    const r = resolveFake(instruments, input)
+    if (!r.ok) {
+      report.rejected.push({ input, code: r.code, message: r.message })
       continue
     }
-    const key = symbolKey(ref.market, ref.symbol)
-    if (unknown.has(key))
-      report.rejected.push({ input, code: 'UNKNOWN_SYMBOL', message: `Unknown symbol ${key}` })
-    else if (list.symbols.includes(key)) report.present.push({ input, key })
+    if (seen.has(r.key)) continue
+    seen.add(r.key)
+    if (unknown.has(r.key))
+      report.rejected.push({ input, code: 'UNKNOWN_SYMBOL', message: `Unknown symbol ${r.key}` })
+    else if (list.symbols.includes(r.key)) report.present.push({ input, key: r.key })
     else {
-      list.symbols.push(key)
-      report.added.push({ input, key, note: '' })
+      list.symbols.push(r.key)
+      report.added.push({ input, key: r.key, note: '' })
     }
   }
   return report

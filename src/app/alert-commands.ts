@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto'
+import { TickdeskError } from '../core/errors'
+import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
+import type { AlertAccess } from './command-context'
+import type { Handlers } from './command-handler'
+import { canonicalKey } from './watchlist-book'
+
+/**
+ * Alert rules and their history. Removing a rule that is already gone succeeds (what the trader
+ * asked for holds); switching one that does not exist is NOT_FOUND (nothing was switched).
+ */
+export const ALERT_HANDLERS: Handlers<
+  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'clearAlertHistory',
+  AlertAccess
+> = {
+  addAlert: async (app, p) => {
+    const input = AlertRuleInputSchema.parse({ ...p, key: canonicalKey(p.key) })
+    const rule: AlertRule = { ...input, id: randomUUID(), createdAt: app.now(), enabled: true }
+    await app.setRules([...app.rules, rule])
+    return rule
+  },
+  removeAlert: async (app, p) => {
+    await app.setRules(app.rules.filter((r) => r.id !== p.id))
+    return null
+  },
+  setAlertEnabled: async (app, p) => {
+    if (!app.rules.some((r) => r.id === p.id))
+      throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
+    await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, enabled: p.enabled } : r)))
+    return null
+  },
+  clearAlertHistory: async (app) => {
+    await app.clearAlertHistory()
+    return null
+  },
+}

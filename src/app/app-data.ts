@@ -1,0 +1,52 @@
+import type { CandleSeries } from '../core/candle-builder'
+import type { StoreProblem } from '../core/persistence/json-store'
+import { defaultWatchlists, type AlertsFile, type DataStores } from '../core/persistence/stores'
+import type { FiredAlert } from '../shared/alert'
+import type { Quote } from '../shared/quote'
+import type { Settings } from '../shared/settings'
+import type { WatchlistState } from './watchlist-book'
+
+/** The trader's own data, read at start; each damaged file is reported through `note`. */
+export interface AppData {
+  settings: Settings
+  lists: WatchlistState
+  alerts: AlertsFile
+  history: FiredAlert[]
+  /** Symbols outside the shipped catalogue the service confirmed. */
+  confirmed: string[]
+}
+
+type Note = (problem: StoreProblem | null) => void
+
+/** An empty list file (everything deleted, or a first start) gives the demo lists back. */
+export async function loadAppData(stores: DataStores, note: Note): Promise<AppData> {
+  const settings = await stores.settings.load()
+  note(settings.problem)
+  const lists = await stores.watchlists.load()
+  note(lists.problem)
+  const alerts = await stores.alerts.load()
+  note(alerts.problem)
+  const history = await stores.alertHistory.load()
+  note(history.problem)
+  const confirmed = await stores.instruments.load()
+  note(confirmed.problem)
+  return {
+    settings: settings.value,
+    lists: lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists(),
+    alerts: alerts.value,
+    history: history.value,
+    confirmed: confirmed.value,
+  }
+}
+
+/** The last session's quotes and bars, read once the engine is there to take them. */
+export async function loadMarketCache(
+  stores: DataStores,
+  note: Note,
+): Promise<{ quotes: Quote[]; bars: CandleSeries[] }> {
+  const quotes = await stores.quotes.load()
+  note(quotes.problem)
+  const bars = await stores.bars.load()
+  note(bars.problem)
+  return { quotes: quotes.value, bars: bars.value }
+}

@@ -1,0 +1,69 @@
+import type { MarketEngine } from '../core/engine'
+import type { EngineConfig } from '../core/engine-config'
+import type { Logger } from '../core/log'
+import type { AlertRule } from '../shared/alert'
+import type { Notice, Snapshot } from '../shared/bridge'
+import type { SymbolKey } from '../shared/market'
+import type { KeyInfo, Settings } from '../shared/settings'
+import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import type { LogFolder } from './host-api'
+import type { AddQueue } from './symbol-adder'
+import type { WatchlistState } from './watchlist-book'
+
+/**
+ * What the bridge commands may use of the app: the state they read (read-only, replaced whole on
+ * every change) and the changes they ask for. Each change is saved, re-synced with what the
+ * engine watches and told to the renderer in one place (AppService); commands never reach the
+ * stores, the engine's lifecycle or the event stream. Each command module takes only its part.
+ */
+export interface WatchlistAccess {
+  readonly lists: WatchlistState
+  setLists(next: WatchlistState): Promise<void>
+  addNotice(level: Notice['level'], code: string, message: string): void
+}
+
+export interface AlertAccess {
+  readonly rules: readonly AlertRule[]
+  setRules(rules: AlertRule[]): Promise<void>
+  clearAlertHistory(): Promise<void>
+  now(): number
+}
+
+export interface SettingsAccess {
+  readonly settings: Settings
+  setSettings(next: Settings): Promise<void>
+  setApiKey(apiKey: string): Promise<KeyInfo>
+  clearApiKey(): Promise<KeyInfo>
+  dismissNotice(id: string): void
+  /** The host's log folder; null where the host keeps no log. */
+  readonly logFolder: LogFolder | null
+}
+
+/** What commands ask the running engine; which engine that is changes when the feed switches. */
+export type MarketQueries = Pick<
+  MarketEngine,
+  'getCandles' | 'testConnection' | 'probeSymbol' | 'symbolStatuses' | 'budgetRules'
+>
+
+export interface MarketAccess {
+  readonly market: MarketQueries
+  readonly feedPlan: Pick<EngineConfig, 'plan' | 'demo'>
+  /** The symbols on screen: they stream first. */
+  setVisible(keys: readonly string[]): void
+}
+
+/** Search, adds with a check of unknown symbols, the budget line, opening a symbol (issue 13). */
+export interface DeskAccess extends WatchlistAccess, MarketAccess {
+  readonly settings: Settings
+  readonly catalogue: InstrumentCatalogue
+  readonly addQueue: AddQueue
+  alertedKeys(): SymbolKey[]
+  saveConfirmed(keys: SymbolKey[]): Promise<void>
+  openSymbol(key: SymbolKey): void
+}
+
+export interface CommandContext extends AlertAccess, SettingsAccess, DeskAccess {
+  snapshot(): Snapshot
+  /** Where a command that fails unexpectedly is recorded. */
+  readonly logger: Logger
+}

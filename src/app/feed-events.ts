@@ -1,0 +1,49 @@
+import type { AlertEngine } from '../core/alert-engine'
+import type { MarketEngine } from '../core/engine'
+import type { EventHub } from './event-hub'
+import { encodeQuoteFrame } from '../shared/quote-frame'
+import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
+
+/**
+ * Connects one engine to the app: price changes reach the renderer in batches (QuoteBatcher,
+ * changed fields only) and every tick reaches the alert engine at once; feed and symbol statuses
+ * go out as they change; going offline or waking from sleep is a gap for the alerts ("while you
+ * were away"). Returns the disconnect, which also drops a batch not yet sent.
+ */
+export function connectFeedEvents(
+  engine: MarketEngine,
+  app: {
+    /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
+    batchTiming?: BatchTiming | undefined
+    hub: EventHub
+    alerts: Pick<AlertEngine, 'evaluate' | 'markGap'>
+    quotesChanged: () => void
+  },
+): () => void {
+  const { hub, alerts } = app
+  const batcher = new QuoteBatcher(
+    app.batchTiming ?? realTiming,
+    () => engine.quotes.drainPatches(),
+    (quotes) => hub.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
+  )
+  const unsubscribes = [
+    engine.onQuote((q) => {
+      batcher.request()
+      alerts.evaluate(q)
+      app.quotesChanged()
+    }),
+    engine.onStatus((status) => {
+      if (status.state === 'offline' || status.state === 'stopped') alerts.markGap()
+      batcher.request()
+      hub.emit({ type: 'status', status })
+    }),
+    engine.onSymbolStatus(() =>
+      hub.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() }),
+    ),
+    engine.onResume(() => alerts.markGap()),
+  ]
+  return () => {
+    for (const unsubscribe of unsubscribes) unsubscribe()
+    batcher.stop()
+  }
+}

@@ -1,0 +1,69 @@
+import type { Clock } from '../core/clock'
+import type { ConfigInput, EngineConfig } from '../core/engine-config'
+import { MarketEngine } from '../core/engine'
+import type { Logger } from '../core/log'
+import { chooseFeed, type DemoService, type DemoStarter } from './feed-chooser'
+
+/** The engine that runs now and where it connects. */
+export interface ActiveFeed {
+  readonly engine: MarketEngine
+  readonly config: EngineConfig
+}
+
+interface Running extends ActiveFeed {
+  readonly demo: DemoService | null
+  readonly detach: () => void
+}
+
+/**
+ * The one running engine (ARCHITECTURE: exactly one WebSocket to the service per app). A switch
+ * (key entered or cleared, base URL or plan changed) stops the old engine before the new one
+ * starts and hands the new one the old one's quotes, so rows keep their last prices; a demo
+ * service stays up while demo mode does and closes when a configured service takes over.
+ * `attach` connects each new engine to the rest of the app and returns the disconnect.
+ *
+ *   none --switchTo--> running --switchTo--> running (a new engine) --close--> closed
+ */
+export class FeedSwitcher {
+  private running: Running | null = null
+
+  constructor(
+    private readonly opts: {
+      startDemo: DemoStarter
+      clock: Clock
+      logger: Logger
+      attach: (engine: MarketEngine) => () => void
+    },
+  ) {}
+
+  get current(): ActiveFeed {
+    if (this.running === null) throw new Error('no feed yet: switchTo() first')
+    return this.running
+  }
+
+  async switchTo(wanted: ConfigInput): Promise<void> {
+    const previous = this.running
+    if (previous) {
+      previous.detach()
+      await previous.engine.stop()
+    }
+    const { config, demo } = await chooseFeed(wanted, this.opts.startDemo, previous?.demo ?? null)
+    const engine = new MarketEngine(config, { clock: this.opts.clock, logger: this.opts.logger })
+    const quotes = previous ? previous.engine.quotes.all() : []
+    if (quotes.length) engine.seedFromCache(quotes)
+    this.running = { engine, config, demo, detach: this.opts.attach(engine) }
+    engine.start()
+  }
+
+  /**
+   * Stops the engine, then disconnects it (its last status, stopped, still reaches the app and the
+   * log), then the demo service. The stopped engine's quotes and bars stay readable for the saves.
+   */
+  async close(): Promise<void> {
+    const running = this.running
+    if (running === null) return
+    await running.engine.stop()
+    running.detach()
+    await running.demo?.close()
+  }
+}

@@ -1,0 +1,8 @@
+import type { DemoStarter } from '../app/feed-chooser'
+import { startDemoService } from '../sim'
+
+/**
+ * The demo service of watch, candles and doctor (the CLI is a host: it injects the simulator).
+ * A fixed seed, so demo output is the same from one run to the next.
+ */
+export const cliDemo: DemoStarter = () => startDemoService({ seed: 1, tickIntervalMs: 250 })
