@@ -138,7 +138,7 @@ async function main(): Promise<number> {
   app.subscribe((e) => {
     if (e.type !== 'quotes') return
     batches++
-    patches += e.quotes.length
+    patches += e.frame.keys.length
   })
   for (const k of symbols.slice(0, 5))
     await app
