@@ -16,6 +16,7 @@ export const QUOTE_FIELDS = [
   'ask',
   'bidSize',
   'askSize',
+  'trades',
 ] as const
 export type QuoteField = (typeof QUOTE_FIELDS)[number]
 export type QuoteFields = Partial<Record<QuoteField, number>>
@@ -111,6 +112,8 @@ export function pickQuoteFieldsIfAny(raw: Record<string, unknown>): QuoteFields 
   if (v !== undefined) (out ??= {}).bidSize = v
   v = coerceNumber(raw.askSize)
   if (v !== undefined) (out ??= {}).askSize = v
+  v = coerceNumber(raw.trades)
+  if (v !== undefined) (out ??= {}).trades = v
   return out
 }
 

@@ -29,6 +29,7 @@ export const FRAME_FIELDS = [
   'ask',
   'bidSize',
   'askSize',
+  'trades',
   'ts',
   'receivedAt',
   'source',

@@ -24,6 +24,8 @@ export const QuoteSchema = z.object({
   ask: num,
   bidSize: num,
   askSize: num,
+  /** Trade count of the quote's window (spec: TickerQuote.trades). */
+  trades: num,
   /** Epoch ms of the data itself (service time when given, else receive time). */
   ts: z.number(),
   /** Epoch ms when this process received it. */
@@ -95,6 +97,7 @@ export function blankQuote(market: Market, symbol: string, at: number, source: Q
     ask: null,
     bidSize: null,
     askSize: null,
+    trades: null,
     ts: at,
     receivedAt: at,
     source,
