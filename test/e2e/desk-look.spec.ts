@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
-import { SCREENSHOTS } from './launch'
+import { readmeScreenshot } from './screenshots'
 import { watchPage } from './page-watch'
 
 const chromiumPath = chromiumOrSkip()
@@ -111,7 +109,6 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('takes README screenshots at 1280x800 and 1920x1080', async () => {
-      mkdirSync(SCREENSHOTS, { recursive: true })
       // The macro list (futures, FX, metals, indices, HK, A-shares) with a futures chart docked.
       await page.getByRole('tab', { name: 'Macro' }).click()
       await page.locator('tbody tr[data-key="futures:ES1!"] th button').click()
@@ -120,12 +117,12 @@ describe.skipIf(!chromiumPath)(
         .not.toBe('0')
       await page.getByRole('button', { name: /^Alerts/ }).click()
       await page.waitForTimeout(1500)
-      await page.screenshot({ path: join(SCREENSHOTS, 'desk-1280x800.png') })
+      await readmeScreenshot(page, 'desk-1280x800')
       await page.setViewportSize({ width: 1920, height: 1080 })
       await page.getByRole('combobox', { name: 'Add symbol' }).fill('gold')
       await page.getByRole('listbox').waitFor()
       await page.waitForTimeout(400)
-      await page.screenshot({ path: join(SCREENSHOTS, 'desk-1920x1080.png') })
+      await readmeScreenshot(page, 'desk-1920x1080')
       await page.keyboard.press('Escape')
       await page.getByRole('combobox', { name: 'Add symbol' }).fill('')
       await page.setViewportSize({ width: 1280, height: 800 })
