@@ -9,6 +9,7 @@ import { chromiumOrSkip, launchChromium } from './chromium'
 import { startFixedQuoteService, type FixedQuoteService } from './fixed-quote-service'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
 import { watchPage } from './page-watch'
+import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -229,6 +230,8 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
     await tabTo(page, /^input:Comfortable$/, 'Shift+Tab')
     await page.keyboard.press('ArrowRight')
     await expect.poll(() => page.locator('table.watchlist.compact').count()).toBe(1)
+    await page.waitForTimeout(600)
+    await readmeScreenshot(page, 'columns')
     await page.keyboard.press('Escape')
     await expect.poll(() => dialog.count()).toBe(0)
     expect(await focused(page)).toBe('button:Columns')
