@@ -41,6 +41,19 @@ describe('QuoteBook and the grid’s columns', () => {
     release()
   })
 
+  it('keeps the selected row painting out of view, its grid’s columns only', () => {
+    const { book: b } = book()
+    b.setGridFields(fieldMask(['last']), true)
+    b.visibility.update([{ key: KEY, inView: false }])
+    const release = b.row(KEY).watch('grid')
+    b.applyPatches([{ key: KEY, last: 100, bidSize: 3 }])
+    expect(b.row(KEY).last).toBe(100)
+    expect(b.row(KEY).bidSize).toBeNull()
+    release()
+    b.applyPatches([{ key: KEY, last: 101 }])
+    expect(b.row(KEY).last).toBe(100)
+  })
+
   it('does not flash a row whose grid shows no Last, and holds its sparkline without Trend', () => {
     const { book: b, clock } = book()
     b.setGridFields(fieldMask(['volume']), false)

@@ -87,8 +87,10 @@ export class RowState implements Paintable {
     askSize: null,
   }
   private inView = true
-  /** Views other than the table that show this row live (the detail view). */
+  /** Views other than the table that show this row live (the detail view): every field. */
   private watchers = 0
+  /** The table's own selected row, kept painting while scrolled out: the grid's fields. */
+  private gridWatchers = 0
   /** The sparkline gained points while the row was out of view. */
   sparkHeld = false
 
@@ -105,7 +107,7 @@ export class RowState implements Paintable {
 
   /** Whether ticks are written to the $state fields (and so to the DOM) now. */
   get painting(): boolean {
-    return this.inView || this.watchers > 0
+    return this.inView || this.watchers > 0 || this.gridWatchers > 0
   }
 
   /** Whether the sparkline is redrawn as points arrive (otherwise they are held, sparkHeld). */
@@ -119,7 +121,7 @@ export class RowState implements Paintable {
    */
   get paintMask(): FieldMask {
     if (this.watchers > 0) return ALL_FIELDS
-    return this.inView ? this.grid.mask : 0
+    return this.inView || this.gridWatchers > 0 ? this.grid.mask : 0
   }
 
   /** The newest values, painted or not (column widths measure hidden rows too); read only. */
@@ -141,15 +143,19 @@ export class RowState implements Paintable {
     this.inView = false
   }
 
-  /** Keeps the row painting while a view outside the table shows it; returns the release. */
-  watch(): () => void {
-    this.watchers++
+  /**
+   * Keeps the row painting while a view shows it out of the table's window; returns the release.
+   * `grid`: only the grid's columns are wanted (the selected row); otherwise every field.
+   */
+  watch(fields: 'all' | 'grid' = 'all'): () => void {
+    const counter = fields === 'all' ? 'watchers' : 'gridWatchers'
+    this[counter]++
     this.catchUp()
     let released = false
     return () => {
       if (released) return
       released = true
-      this.watchers--
+      this[counter]--
     }
   }
 
