@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { QUOTE_FIGURES } from './quote'
 
 /**
  * The watchlist grid's choices, as the trader makes them: which columns in which order, how
@@ -45,24 +46,8 @@ export const DEFAULT_COLUMNS: readonly GridColumn[] = [
 export const DensitySchema = z.enum(['compact', 'comfortable'])
 export type Density = z.infer<typeof DensitySchema>
 
-/** Columns a watchlist can be sorted by: the symbol and every number (grid.spec.ts checks). */
-export const SORT_COLUMNS = [
-  'symbol',
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'prevClose',
-  'high',
-  'low',
-  'volume',
-  'quoteVolume',
-  'trades',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-] as const
+/** Columns a watchlist can be sorted by: the symbol and every number. */
+export const SORT_COLUMNS = ['symbol', ...QUOTE_FIGURES] as const
 export const SortColumnSchema = z.enum(SORT_COLUMNS)
 export type SortColumn = z.infer<typeof SortColumnSchema>
 export const SortSpecSchema = z.object({

@@ -85,6 +85,9 @@ const QUOTES = {
 const PLAIN = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((c) => `${c}COINUSDT`)
 const KEYS = [...Object.keys(QUOTES), ...PLAIN, 'NOSUCHCOIN'].map((s) => `crypto:${s}`)
 
+/** The default header after hiding Change % and moving Volume up two places. */
+const MOVED = ['Symbol', 'Last', 'Chg', 'Vol', 'High', 'Low', 'Bid', 'Ask', 'Trend', 'Source']
+
 const headers = (page: Page): Promise<string[]> =>
   page.locator('table.watchlist thead th').allTextContents()
 
@@ -207,22 +210,8 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
     await page.keyboard.press('Alt+ArrowUp')
     await page.keyboard.press('Alt+ArrowUp')
     expect(await focused(page)).toBe('input:Volume')
-    await expect
-      .poll(() => headers(page))
-      .toEqual([
-        'Symbol',
-        'Last',
-        'Chg',
-        'Vol',
-        'High',
-        'Low',
-        'Bid',
-        'Ask',
-        'Trend',
-        'Source',
-        'Actions',
-      ])
-    // Down to Trades (hidden, listed after the shown ones): Space shows it.
+    await expect.poll(() => headers(page)).toEqual([...MOVED, 'Actions'])
+    // On to Trades (hidden, listed after the shown ones): Space shows it, after Source.
     await tabTo(page, /^input:Trades$/)
     await page.keyboard.press('Space')
     await expect.poll(() => headers(page)).toContain('Trades')
@@ -257,20 +246,7 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
     // All of it is remembered: after a reload, and in the settings file's model.
     await page.reload()
     await page.locator('tbody tr[data-key="crypto:BIGUSDT"]').waitFor({ timeout: 20_000 })
-    expect(await headers(page)).toEqual([
-      'Symbol',
-      'Last',
-      'Chg',
-      'Vol',
-      'High',
-      'Low',
-      'Bid',
-      'Ask',
-      'Trend',
-      'Source',
-      'Trades',
-      'Actions',
-    ])
+    expect(await headers(page)).toEqual([...MOVED, 'Trades', 'Actions'])
     expect(await page.locator('table.watchlist.compact').count()).toBe(1)
     expect(await lastHeader.getAttribute('aria-sort')).toBe('descending')
     expect(env.app.settings.grid.sorts).toEqual({

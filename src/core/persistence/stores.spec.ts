@@ -9,6 +9,7 @@ import { QuoteStore } from '../quote-store'
 import { defaultWatchlists, openDataStores } from './stores'
 import { parseSymbolKey } from '../../shared/market'
 import { DEFAULT_GRID } from '../../shared/grid'
+import { blankQuote } from '../../shared/quote'
 import { DEFAULT_LAYOUT, DEFAULT_STRIP, type Settings } from '../../shared/settings'
 
 let dir: string
@@ -160,28 +161,8 @@ describe('openDataStores', () => {
   })
 
   it('reads a v1 quotes cache (no trade count) instead of moving it aside', async () => {
-    const v1 = {
-      key: 'crypto:ETHUSDT',
-      market: 'crypto',
-      symbol: 'ETHUSDT',
-      last: 3000,
-      change: 10,
-      changePercent: 0.33,
-      open: null,
-      high: null,
-      low: null,
-      prevClose: 2990,
-      volume: null,
-      quoteVolume: null,
-      bid: null,
-      ask: null,
-      bidSize: null,
-      askSize: null,
-      ts: 1,
-      receivedAt: 1,
-      source: 'stream',
-      stale: false,
-    }
+    const { trades, ...v1 } = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
+    expect(trades).toBeNull()
     await writeFile(join(dir, 'quotes-cache.json'), JSON.stringify({ version: 1, data: [v1] }))
     const loaded = await openDataStores(dir).quotes.load()
     expect(loaded.problem).toBeNull()

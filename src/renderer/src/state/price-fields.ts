@@ -1,23 +1,8 @@
-import type { SortColumn } from '../../../shared/grid'
+import { QUOTE_FIGURES, type QuoteFigure } from '../../../shared/quote'
 
-/** The numbers a row can show: every sortable grid column (shared/grid.ts) but the symbol. */
-export const PRICE_FIELDS = [
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'quoteVolume',
-  'trades',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-] as const satisfies ReadonlyArray<Exclude<SortColumn, 'symbol'>>
-export type PriceField = (typeof PRICE_FIELDS)[number]
+/** The numbers a row can show: a quote's figures (every sortable grid column but the symbol). */
+export const PRICE_FIELDS = QUOTE_FIGURES
+export type PriceField = QuoteFigure
 export type PriceValues = Record<PriceField, number | null>
 
 /** Bit i stands for PRICE_FIELDS[i]: which fields a view paints. */
