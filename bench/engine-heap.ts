@@ -72,6 +72,7 @@ const quotes: Quote[] = symbols.map((s, i) => ({
   ask: 10.1,
   bidSize: 1,
   askSize: 1,
+  trades: 100,
   ts: now,
   receivedAt: now,
   source: 'cache',

@@ -1,23 +1,9 @@
 import type { Market } from '../shared/market'
-import type { Quote } from '../shared/quote'
+import { QUOTE_FIGURES, type Quote, type QuoteFigure } from '../shared/quote'
 
 /** The price fields a REST snapshot or a push may carry; any subset (pushes are often partial). */
-export const QUOTE_FIELDS = [
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'quoteVolume',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-] as const
-export type QuoteField = (typeof QUOTE_FIELDS)[number]
+export const QUOTE_FIELDS = QUOTE_FIGURES
+export type QuoteField = QuoteFigure
 export type QuoteFields = Partial<Record<QuoteField, number>>
 
 /** One normalised update from either transport, before it is merged into the QuoteStore. */
@@ -111,6 +97,8 @@ export function pickQuoteFieldsIfAny(raw: Record<string, unknown>): QuoteFields 
   if (v !== undefined) (out ??= {}).bidSize = v
   v = coerceNumber(raw.askSize)
   if (v !== undefined) (out ??= {}).askSize = v
+  v = coerceNumber(raw.trades)
+  if (v !== undefined) (out ??= {}).trades = v
   return out
 }
 

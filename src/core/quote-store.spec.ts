@@ -26,6 +26,7 @@ function cachedQuote(over: Partial<Quote> = {}): Quote {
     ask: null,
     bidSize: null,
     askSize: null,
+    trades: null,
     ts: 1,
     receivedAt: 1,
     source: 'stream',
@@ -239,6 +240,7 @@ describe('QuoteStore', () => {
       ask: 11,
       bidSize: 12,
       askSize: 13,
+      trades: 14,
     }
     expect(store.apply(tick(all))).toMatchObject(all)
     store.drainPatches()

@@ -211,6 +211,7 @@ const B_BID = bit('bid')
 const B_ASK = bit('ask')
 const B_BID_SIZE = bit('bidSize')
 const B_ASK_SIZE = bit('askSize')
+const B_TRADES = bit('trades')
 
 /**
  * Copies the update's present fields into the quote; returns the bits of those that changed.
@@ -283,6 +284,11 @@ function mergeFields(q: Quote, f: QuoteFields): number {
   if (v !== undefined && v !== q.askSize) {
     q.askSize = v
     mask |= B_ASK_SIZE
+  }
+  v = f.trades
+  if (v !== undefined && v !== q.trades) {
+    q.trades = v
+    mask |= B_TRADES
   }
   return mask
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from './quote'
 import { EventSchema } from './bridge'
-import { decodeQuoteFrame, encodeQuoteFrame, isQuoteFrame } from './quote-frame'
+import { decodeQuoteFrame, encodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from './quote-frame'
 
 const patches: QuotePatch[] = [
   { key: 'crypto:BTCUSDT', last: 64000.5, bid: null, ts: 1, receivedAt: 2, source: 'stream' },
@@ -28,9 +28,9 @@ describe('quote frames (the bridge form of quote patches)', () => {
       { ...frame, masks: [0.5, ...frame.masks.slice(1)] },
       { ...frame, values: frame.values.map((v) => (v === 64000.5 ? '64000.5' : v)) },
       encodeQuoteFrame([{ key: 'a', last: Number.NaN }]),
-      { keys: ['a'], masks: [1 << 13], values: [null] },
-      { keys: ['a'], masks: [1 << 15], values: [7] },
-      { keys: ['a'], masks: [1 << 16], values: [2] },
+      { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('ts')], values: [null] },
+      { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('source')], values: [7] },
+      { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('stale')], values: [2] },
       { keys: ['a'], masks: [1], values: [1], extra: 'ignored' },
       null,
       { quotes: patches },

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { QuoteSourceSchema, type QuotePatch } from './quote'
+import { QUOTE_FIGURES, QuoteSourceSchema, type QuotePatch } from './quote'
 
 /**
  * How quote patches cross the bridge: one columnar frame per flush instead of one object per
@@ -15,25 +15,7 @@ import { QuoteSourceSchema, type QuotePatch } from './quote'
  *
  * QuotePatch (./quote) stays the meaning of each entry; encode/decode convert both ways.
  */
-export const FRAME_FIELDS = [
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'quoteVolume',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-  'ts',
-  'receivedAt',
-  'source',
-  'stale',
-] as const
+export const FRAME_FIELDS = [...QUOTE_FIGURES, 'ts', 'receivedAt', 'source', 'stale'] as const
 export type FrameField = (typeof FRAME_FIELDS)[number]
 
 export const QUOTE_SOURCES = QuoteSourceSchema.options

@@ -6,6 +6,28 @@ export type QuoteSource = z.infer<typeof QuoteSourceSchema>
 
 const num = z.number().nullable()
 
+/**
+ * The numbers of a quote (spec: TickerQuote), in one order every layer shares: the engine's
+ * change bits, the bridge frame's columns and the renderer's row fields are all this list.
+ */
+export const QUOTE_FIGURES = [
+  'last',
+  'change',
+  'changePercent',
+  'open',
+  'high',
+  'low',
+  'prevClose',
+  'volume',
+  'quoteVolume',
+  'bid',
+  'ask',
+  'bidSize',
+  'askSize',
+  'trades',
+] as const
+export type QuoteFigure = (typeof QUOTE_FIGURES)[number]
+
 /** One symbol's latest known values. Fields the service did not send are null, never 0. */
 export const QuoteSchema = z.object({
   key: z.string(),
@@ -24,6 +46,8 @@ export const QuoteSchema = z.object({
   ask: num,
   bidSize: num,
   askSize: num,
+  /** Trade count of the quote's window (spec: TickerQuote.trades). */
+  trades: num,
   /** Epoch ms of the data itself (service time when given, else receive time). */
   ts: z.number(),
   /** Epoch ms when this process received it. */
@@ -95,6 +119,7 @@ export function blankQuote(market: Market, symbol: string, at: number, source: Q
     ask: null,
     bidSize: null,
     askSize: null,
+    trades: null,
     ts: at,
     receivedAt: at,
     source,

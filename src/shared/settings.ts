@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './grid'
 import { PlanSchema } from './market'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
@@ -53,6 +54,7 @@ const settingsFields = {
   pinned: z.array(z.string()).max(10),
   strip: StripSettingsSchema,
   layout: LayoutSettingsSchema,
+  grid: GridSettingsSchema,
 }
 
 /** Settings the renderer may see and change. The API key is never part of them. */
@@ -68,32 +70,38 @@ export const SettingsSchema = z.object({
   pinned: settingsFields.pinned.default([]),
   strip: settingsFields.strip.default(() => ({ ...DEFAULT_STRIP })),
   layout: settingsFields.layout.default(() => ({ ...DEFAULT_LAYOUT })),
+  grid: settingsFields.grid.default(() => structuredClone(DEFAULT_GRID)),
 })
 export type Settings = z.infer<typeof SettingsSchema>
 /**
  * No defaults here on purpose: a patch must carry only the fields the caller changed, groups
- * (strip, layout) included: `{ strip: { motion: 'page' } }` changes the motion alone. Two quick
- * patches from a page that has not yet heard of the first can then never undo it.
+ * (strip, layout, grid) included: `{ strip: { motion: 'page' } }` changes the motion alone. Two
+ * quick patches from a page that has not yet heard of the first can then never undo it.
  */
 export const SettingsPatchSchema = z
   .object({
     ...settingsFields,
     strip: StripSettingsSchema.partial(),
     layout: LayoutSettingsSchema.partial(),
+    grid: GridPatchSchema,
   })
   .partial()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
 
-/** Settings after a patch: top-level fields replaced, groups merged field by field. */
+/**
+ * Settings after a patch: top-level fields replaced, groups merged field by field (the grid's
+ * sorts list by list, grid.ts).
+ */
 export function mergeSettings(current: Settings, patch: SettingsPatch): Record<string, unknown> {
   const defined = <T extends object>(o: T): Partial<T> =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
-  const { strip, layout, ...rest } = patch
+  const { strip, layout, grid, ...rest } = patch
   return {
     ...current,
     ...defined(rest),
     strip: { ...current.strip, ...defined(strip ?? {}) },
     layout: { ...current.layout, ...defined(layout ?? {}) },
+    grid: mergeGrid(current.grid, defined(grid ?? {})),
   }
 }
 

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
-import { SCREENSHOTS } from './launch'
+import { readmeScreenshot } from './screenshots'
 import { watchPage } from './page-watch'
 
 const chromiumPath = chromiumOrSkip()
@@ -85,13 +83,14 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('gives the grid its width back when the alerts panel closes', async () => {
-      const closed = await width(page, 'table.watchlist')
+      // The grid's pane (the table is as wide as its columns, or its pane when that is wider).
+      const closed = await width(page, 'main')
       await page.getByRole('button', { name: /^Alerts/ }).click()
       await page.getByTestId('alerts-panel').waitFor()
-      const open = await width(page, 'table.watchlist')
+      const open = await width(page, 'main')
       expect(open).toBeLessThan(closed - 200)
       await page.getByRole('button', { name: 'Close alerts' }).click()
-      await expect.poll(() => width(page, 'table.watchlist')).toBe(closed)
+      await expect.poll(() => width(page, 'main')).toBe(closed)
     })
 
     it('docks the chart in a split resized by keyboard, and remembers the size after a reload', async () => {
@@ -111,21 +110,21 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('takes README screenshots at 1280x800 and 1920x1080', async () => {
-      mkdirSync(SCREENSHOTS, { recursive: true })
-      // The macro list (futures, FX, metals, indices, HK, A-shares) with a futures chart docked.
+      // The macro list (futures, FX, metals, indices, HK, A-shares) with a futures chart docked;
+      // at 1280 the grid has the width, at 1920 the alerts panel is open beside it.
       await page.getByRole('tab', { name: 'Macro' }).click()
       await page.locator('tbody tr[data-key="futures:ES1!"] th button').click()
       await expect
         .poll(() => page.getByTestId('candle-chart').getAttribute('data-bars'), { timeout: 20_000 })
         .not.toBe('0')
-      await page.getByRole('button', { name: /^Alerts/ }).click()
       await page.waitForTimeout(1500)
-      await page.screenshot({ path: join(SCREENSHOTS, 'desk-1280x800.png') })
+      await readmeScreenshot(page, 'desk-1280x800')
       await page.setViewportSize({ width: 1920, height: 1080 })
+      await page.getByRole('button', { name: /^Alerts/ }).click()
       await page.getByRole('combobox', { name: 'Add symbol' }).fill('gold')
       await page.getByRole('listbox').waitFor()
       await page.waitForTimeout(400)
-      await page.screenshot({ path: join(SCREENSHOTS, 'desk-1920x1080.png') })
+      await readmeScreenshot(page, 'desk-1920x1080')
       await page.keyboard.press('Escape')
       await page.getByRole('combobox', { name: 'Add symbol' }).fill('')
       await page.setViewportSize({ width: 1280, height: 800 })

@@ -104,6 +104,25 @@ describe.skipIf(!chromiumPath)(
       await box.fill('')
     })
 
+    it('adds what was typed on Enter, unless the arrows moved to an option', async () => {
+      const box = page.getByRole('combobox', { name: 'Add symbol' })
+      const options = page.getByRole('listbox').getByRole('option')
+      await box.focus()
+      await page.keyboard.type('crypto:ETH')
+      await expect.poll(() => options.first().getAttribute('data-key')).toBe('crypto:ETHUSDT')
+      await page.keyboard.press('Enter')
+      // The service is asked about crypto:ETH itself (and does not list it).
+      await expect
+        .poll(() => page.getByTestId('add-report').textContent(), { timeout: 20_000 })
+        .toMatch(/crypto:ETH\b(?!USDT)/)
+      expect(await rowKeys(page)).not.toContain('crypto:ETH')
+      await page.keyboard.type('crypto:ETH')
+      await expect.poll(() => options.first().getAttribute('data-key')).toBe('crypto:ETHUSDT')
+      await page.keyboard.press('ArrowDown')
+      await page.keyboard.press('Enter')
+      await expect.poll(() => rowKeys(page)).toContain('crypto:ETHUSDT')
+    })
+
     it('adds all 20 symbols of a pasted list and says so', async () => {
       await page.getByRole('button', { name: 'Watchlist actions' }).click()
       await page.getByRole('menuitem', { name: 'New list…' }).click()

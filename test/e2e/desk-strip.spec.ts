@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
-import { SCREENSHOTS } from './launch'
+import { readmeScreenshot } from './screenshots'
 import { watchPage } from './page-watch'
 
 const chromiumPath = chromiumOrSkip()
@@ -66,8 +64,7 @@ describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromi
     // Hovering pauses the crawl; the price still ticks.
     await expect.poll(() => lastOf(strip, key), { timeout: 20_000 }).not.toBe(first)
     expect(watch.problems).toEqual([])
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    await strip.screenshot({ path: join(SCREENSHOTS, 'strip.png') })
+    await readmeScreenshot(strip, 'strip')
   })
 
   it('crawls when the symbols do not fit, and pages under prefers-reduced-motion', async () => {

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
-import { SCREENSHOTS } from './launch'
+import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -94,8 +92,7 @@ describe.skipIf(!chromiumPath)('detail chart and keyboard in Chromium (browser h
     const chart = page.getByTestId('candle-chart')
     await expect.poll(() => chart.getAttribute('data-bars'), { timeout: 20_000 }).not.toBe('0')
     await expect.poll(() => candlePixels(page), { timeout: 10_000 }).toBeGreaterThan(50)
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    await detail.screenshot({ path: join(SCREENSHOTS, 'detail.png') })
+    await readmeScreenshot(detail, 'detail')
   })
 
   it('loads other candles when the interval changes', async () => {

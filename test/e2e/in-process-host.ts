@@ -25,17 +25,21 @@ export async function startHostUnderTest(
     dataDir?: string
     /** Which simulator key the app uses (default: pro), e.g. (k) => k.cryptoOnly. */
     key?: (keys: SimServer['keys']) => string
+    /** Another service instead of the simulator (test/e2e/fixed-quote-service.ts), and its key. */
+    service?: { url: string; key: string }
+    plan?: 'free' | 'pro'
   } = {},
 ): Promise<HostUnderTest> {
   const sim = await startSimulator({ seed: 7, tickIntervalMs: 200, ...opts.sim })
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-flow-'))
-  const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' as const }
+  const env = { TICKDESK_BASE_URL: opts.service?.url ?? sim.url, TICKDESK_PLAN: opts.plan ?? 'pro' }
+  const apiKey = opts.service?.key ?? (opts.key ? opts.key(sim.keys) : sim.keys.pro)
   const open = async (): Promise<{ app: AppService; host: WebHost; closeLog(): Promise<void> }> => {
     const log = openHostLog({ dataDir, host: 'web' })
     const app = await createAppService({
       dataDir,
       env,
-      secretStore: memorySecretStore(opts.key ? opts.key(sim.keys) : sim.keys.pro),
+      secretStore: memorySecretStore(apiKey),
       demo: () => startDemoService(),
       logger: log.logger,
       logFolder: { path: log.dir, open: async () => false },

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
-import { SCREENSHOTS } from './launch'
+import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -173,8 +173,7 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
     expect(bg).toBe('rgb(17, 20, 24)')
     await panel.getByRole('button', { name: 'Close' }).click()
     await page.getByRole('tab').first().click()
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: join(SCREENSHOTS, 'dark.png') })
+    await readmeScreenshot(page, 'dark')
     await page.getByRole('button', { name: 'Settings' }).click()
     await page.getByTestId('settings-panel').getByLabel('Theme').selectOption('light')
     await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('light')

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
-import { launchStart, SCREENSHOTS, type Launched } from './launch'
+import { launchStart, type Launched } from './launch'
+import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -47,8 +46,7 @@ describe.skipIf(!chromiumPath)('npm start in demo mode (browser host, real Chrom
     await expect
       .poll(async () => (await last.textContent())?.trim(), { timeout: 20_000 })
       .not.toBe(first)
-    mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: join(SCREENSHOTS, 'demo.png') })
+    await readmeScreenshot(page, 'demo')
     await page.close()
   })
 })

@@ -8,6 +8,8 @@ import { CandleBuilder } from '../candle-builder'
 import { QuoteStore } from '../quote-store'
 import { defaultWatchlists, openDataStores } from './stores'
 import { parseSymbolKey } from '../../shared/market'
+import { DEFAULT_GRID } from '../../shared/grid'
+import { blankQuote } from '../../shared/quote'
 import { DEFAULT_LAYOUT, DEFAULT_STRIP, type Settings } from '../../shared/settings'
 
 let dir: string
@@ -117,7 +119,7 @@ describe('openDataStores', () => {
     expect(loaded.value.layout).toEqual(DEFAULT_LAYOUT)
   })
 
-  it('keeps strip and layout preferences across a restart in a v2 file', async () => {
+  it('keeps strip and layout preferences across a restart in a v3 file', async () => {
     const stores = openDataStores(dir)
     const settings = (await stores.settings.load()).value
     const strip = { open: true, watchlistId: 'macro', speed: 'fast', motion: 'page' } as const
@@ -127,9 +129,43 @@ describe('openDataStores', () => {
       layout: { alertsOpen: true, detailSize: 0.6 },
     })
     const text = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))
-    expect(text.version).toBe(2)
+    expect(text.version).toBe(3)
     const again = (await openDataStores(dir).settings.load()).value
     expect(again.strip).toEqual(strip)
     expect(again.layout).toEqual({ alertsOpen: true, detailSize: 0.6 })
+  })
+
+  it('migrates a v2 settings file: strip and layout stay, the grid gets its defaults', async () => {
+    const v2 = {
+      theme: 'dark',
+      strip: { open: true, watchlistId: 'macro', speed: 'fast', motion: 'page' },
+      layout: { alertsOpen: true, detailSize: 0.6 },
+    }
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 2, data: v2 }))
+    const loaded = await openDataStores(dir).settings.load()
+    expect(loaded.problem).toBeNull()
+    expect(loaded.value).toMatchObject(v2)
+    expect(loaded.value.grid).toEqual(DEFAULT_GRID)
+  })
+
+  it('keeps the grid (columns, density, each list’s sort) across a restart', async () => {
+    const stores = openDataStores(dir)
+    const settings = (await stores.settings.load()).value
+    const grid = {
+      columns: ['trades', 'last', 'bidSize'],
+      density: 'compact',
+      sorts: { macro: { column: 'changePercent', direction: 'descending' } },
+    } as const
+    await stores.settings.save({ ...settings, grid: { ...grid, columns: [...grid.columns] } })
+    expect((await openDataStores(dir).settings.load()).value.grid).toEqual(grid)
+  })
+
+  it('reads a v1 quotes cache (no trade count) instead of moving it aside', async () => {
+    const { trades, ...v1 } = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
+    expect(trades).toBeNull()
+    await writeFile(join(dir, 'quotes-cache.json'), JSON.stringify({ version: 1, data: [v1] }))
+    const loaded = await openDataStores(dir).quotes.load()
+    expect(loaded.problem).toBeNull()
+    expect(loaded.value).toEqual([{ ...v1, trades: null }])
   })
 })

@@ -3,6 +3,7 @@ import type { Clock } from '../clock'
 import { CandleSeriesSchema, type CandleSeries } from '../candle-builder'
 import { JsonStore } from './json-store'
 import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
+import { QUOTE_CACHE_MIGRATIONS, QUOTE_CACHE_VERSION } from './quote-cache-migrations'
 import type { AtomicWriter } from './atomic-file'
 import {
   AlertRuleSchema,
@@ -113,6 +114,8 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
     }),
     quotes: new JsonStore({
       ...common,
+      version: QUOTE_CACHE_VERSION,
+      migrations: QUOTE_CACHE_MIGRATIONS,
       name: 'quotes-cache',
       schema: z.array(QuoteSchema),
       defaults: () => [],

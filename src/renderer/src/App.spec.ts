@@ -41,7 +41,7 @@ describe('watchlist rows', () => {
     expect(cell('crypto:BTCUSDT', 'last')).toBe('64,321.50')
     expect(cell('crypto:BTCUSDT', 'change')).toBe('+120.25')
     expect(cell('crypto:BTCUSDT', 'changePercent')).toBe('+0.19%')
-    expect(cell('crypto:BTCUSDT', 'volume')).toBe('1.2M')
+    expect(cell('crypto:BTCUSDT', 'volume')).toBe('1.23M')
     expect(cell('fx:EURUSD', 'last')).toBe('1.08457')
     expect(cell('fx:EURUSD', 'ask')).toBe('1.08459')
     expect(cell('fx:EURUSD', 'high')).toBe('—')

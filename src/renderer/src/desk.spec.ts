@@ -43,6 +43,34 @@ describe('search by name (combobox)', () => {
     await waitFor(() => expect(api.state.watchlists[0]?.symbols).toContain('futures:GC1!'))
   })
 
+  it('adds a typed market:SYMBOL as typed on Enter, even when another instrument is listed first', async () => {
+    const { api } = await renderApp()
+    input().focus()
+    await type('crypto:BTC')
+    const listbox = await screen.findByRole('listbox')
+    const first = within(listbox).getAllByRole('option')[0] as HTMLElement
+    expect(first.dataset.key).toBe('crypto:BTCUSDT')
+    // Nothing is highlighted: Enter takes the text, which is what the highlight would say.
+    expect(first.getAttribute('aria-selected')).toBe('false')
+    expect(input().getAttribute('aria-activedescendant')).toBeNull()
+    await enter()
+    await waitFor(() =>
+      expect(api.callsOf('addSymbols')).toEqual([{ id: 'w1', inputs: ['crypto:BTC'] }]),
+    )
+  })
+
+  it('adds the option the arrows moved to instead of the typed market:SYMBOL', async () => {
+    const { api } = await renderApp()
+    input().focus()
+    await type('crypto:BTC')
+    await screen.findByRole('listbox')
+    await fireEvent.keyDown(input(), { key: 'ArrowDown' })
+    await enter()
+    await waitFor(() =>
+      expect(api.callsOf('addSymbols')).toEqual([{ id: 'w1', inputs: ['crypto:BTCUSDT'] }]),
+    )
+  })
+
   it('closes the list with Escape and keeps the text', async () => {
     await renderApp()
     input().focus()

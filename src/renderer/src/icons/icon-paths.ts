@@ -2,6 +2,7 @@
  * The one icon set: 16x16 strokes drawn in currentColor, so an icon takes its button's colour in
  * both themes. IconSprite.svelte puts each path in the page once as a <symbol>; Icon.svelte
  * references it (<use>), so a hundred icons cost a hundred tiny nodes, not a hundred path copies.
+ * An icon is filled where --icon-fill says so (a pinned star), outlined otherwise.
  * Drawn, not emoji: emoji fonts are missing on many Linux desktops.
  */
 export const ICON_PATHS = {
@@ -18,6 +19,8 @@ export const ICON_PATHS = {
   open: 'M9 2.5h4.5V7M13.5 2.5 7.5 8.5M11.5 9.5v4h-9v-9h4',
   check: 'M3 8.5l3 3 7-7',
   chevron: 'M4 6l4 4 4-4',
+  star: 'M8 1.8l1.9 3.9 4.3.6-3.1 3 .7 4.3L8 11.6l-3.8 2 .7-4.3-3.1-3 4.3-.6z',
+  columns: 'M2 3h12v10H2zM6 3v10M10 3v10',
 } as const
 
 export type IconName = keyof typeof ICON_PATHS

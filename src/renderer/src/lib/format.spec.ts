@@ -4,7 +4,7 @@ import {
   formatChange,
   formatPercent,
   formatPrice,
-  formatVolume,
+  formatAmount,
   pricePrecision,
 } from './format'
 
@@ -27,16 +27,23 @@ describe('price formatting per market', () => {
   it('shows a dash for missing values, never 0', () => {
     expect(formatPrice(null, 'fx', 'EURUSD')).toBe('—')
     expect(formatPercent(undefined)).toBe('—')
-    expect(formatVolume(null)).toBe('—')
+    expect(formatAmount(null)).toBe('—')
   })
   it('signs changes and percents', () => {
     expect(formatChange(0.0012, 'fx', 'EURUSD', 1.08)).toBe('+0.00120')
     expect(formatChange(-12.5, 'crypto', 'BTCUSDT', 64000)).toBe('−12.50')
     expect(formatPercent(-1.234)).toBe('−1.23%')
   })
-  it('abbreviates volume', () => {
-    expect(formatVolume(1_234_567)).toBe('1.2M')
-    expect(formatVolume(950)).toBe('950')
+  it('abbreviates amounts to three significant figures, and keeps small fractions readable', () => {
+    expect(formatAmount(1_254_567)).toBe('1.25M')
+    expect(formatAmount(12_345)).toBe('12.3K')
+    expect(formatAmount(123_456_789_012)).toBe('123B')
+    expect(formatAmount(999_999)).toBe('1.00M')
+    expect(formatAmount(950)).toBe('950')
+    expect(formatAmount(12.345)).toBe('12.35')
+    expect(formatAmount(0.0512)).toBe('0.0512')
+    expect(formatAmount(0.00012345)).toBe('0.000123')
+    expect(formatAmount(0)).toBe('0')
   })
 })
 

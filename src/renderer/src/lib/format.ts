@@ -79,13 +79,32 @@ const UNITS: Array<[number, string]> = [
   [1e3, 'K'],
 ]
 
-export function formatVolume(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+/** A large number in three significant figures with its unit: 1.25M, 12.5K, 125B. */
+export function formatCompact(value: number): string {
   const abs = Math.abs(value)
   for (const [size, unit] of UNITS) {
-    if (abs >= size) return `${fixed(abs / size >= 100 ? 0 : 1).format(value / size)}${unit}`
+    if (abs >= size) {
+      const scaled = abs / size
+      const text = `${fixed(scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2).format(value / size)}${unit}`
+      // 999.96K rounds up to "1,000.0K": say 1.00M instead.
+      return scaled >= 999.5 && size < 1e12 ? formatCompact(Math.sign(value) * size * 1000) : text
+    }
   }
-  return fixed(abs >= 100 || Number.isInteger(value) ? 0 : 2).format(value)
+  return fixed(Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 2).format(value)
+}
+
+/**
+ * Volumes, turnover, trade counts and order sizes: abbreviated from a thousand up (1.25M), whole
+ * numbers as they are, fractions (a 0.0512 BTC bid size) in three significant figures.
+ */
+export function formatAmount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING
+  const abs = Math.abs(value)
+  if (abs >= 1000 || Number.isInteger(value)) return formatCompact(value)
+  if (abs >= 1) return fixed(abs >= 100 ? 0 : 2).format(value)
+  if (abs === 0) return '0'
+  const decimals = Math.min(8, Math.max(2, 2 - Math.floor(Math.log10(abs))))
+  return fixed(decimals).format(value)
 }
 
 function pad(n: number): string {

@@ -1,25 +1,13 @@
+import type { SortColumn, SortSpec } from '../../../shared/grid'
+
 /**
  * Watchlist column sorting. The watchlist's own order is the default ("none"); sorting by a column
- * is a view over it, never written back. Missing values sort last in both directions so an empty
- * row never jumps to the top.
+ * is a view over it, never written into the list (each list's sort is remembered in the grid
+ * settings instead). Missing values sort last in both directions so an empty row never jumps to
+ * the top.
  */
-export const SORT_COLUMNS = [
-  'symbol',
-  'last',
-  'change',
-  'changePercent',
-  'high',
-  'low',
-  'volume',
-  'bid',
-  'ask',
-] as const
-export type SortColumn = (typeof SORT_COLUMNS)[number]
-export type SortDirection = 'ascending' | 'descending'
-export interface SortSpec {
-  column: SortColumn
-  direction: SortDirection
-}
+export type { SortColumn, SortSpec } from '../../../shared/grid'
+export type SortDirection = SortSpec['direction']
 
 export type SortValue = string | number | null
 

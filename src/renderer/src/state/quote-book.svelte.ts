@@ -1,4 +1,5 @@
 import type { Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
+import { ALL_FIELDS, fieldBit, type FieldMask, type GridFields } from './price-fields'
 import { FLASH_MS, RowState } from './row-state.svelte'
 import { RowVisibility } from './row-visibility'
 
@@ -19,6 +20,7 @@ export const SPARK_SLACK_MS = 250
  * price frame comes within this much longer does a timer end it in a frame of its own.
  */
 export const FLASH_GRACE_MS = 500
+const LAST = fieldBit('last')
 
 export interface QuoteBookOptions {
   now?: () => number
@@ -38,6 +40,8 @@ export class QuoteBook {
   private readonly now: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
   private readonly reducedMotion: () => boolean
+  /** What the grid's columns show; every row of this book reads it (RowState.paintMask). */
+  private readonly grid: GridFields = { mask: ALL_FIELDS, trend: true }
   /** Rows on or near the screen; the rest hold their values without painting. */
   readonly visibility = new RowVisibility((key) => this.row(key))
   /**
@@ -55,7 +59,7 @@ export class QuoteBook {
   row(key: string): RowState {
     let r = this.rows.get(key)
     if (r === undefined) {
-      r = new RowState(key)
+      r = new RowState(key, this.grid)
       this.rows.set(key, r)
     }
     return r
@@ -63,6 +67,18 @@ export class QuoteBook {
 
   has(key: string): boolean {
     return this.rows.has(key)
+  }
+
+  /**
+   * The fields the grid's columns show and whether the Trend column is. Rows in view catch up on
+   * a field that comes back at once; a hidden column's field then costs a tick no $state write.
+   */
+  setGridFields(mask: FieldMask, trend: boolean): void {
+    if (mask === this.grid.mask && trend === this.grid.trend) return
+    const added = (mask & ~this.grid.mask) !== 0 || (trend && !this.grid.trend)
+    this.grid.mask = mask
+    this.grid.trend = trend
+    if (added) for (const row of this.rows.values()) if (row.painting) row.catchUp()
   }
 
   /** Snapshot quotes (cached on start-up): no flash, they are not price moves. */
@@ -86,8 +102,8 @@ export class QuoteBook {
       const row = this.row(p.key)
       const direction = row.apply(p, now)
       if (row.sparkMoved) this.sparkMoved.add(row)
-      // A row out of view has no cell to flash; it catches up without one when it scrolls in.
-      if (direction !== null && animate && row.painting) {
+      // A row out of view (or a grid without Last) has no cell to flash; it catches up without one.
+      if (direction !== null && animate && (row.paintMask & LAST) !== 0) {
         // Patches arrive merged per row per frame (PatchCoalescer): one class write at most.
         if (row.flash !== direction) row.flash = direction
         row.flashUntil = now + FLASH_MS
@@ -107,7 +123,7 @@ export class QuoteBook {
     for (const row of this.sparkMoved) {
       row.sparkMoved = false
       // Hidden rows keep collecting points; their line is drawn once they come into view.
-      if (row.painting) row.sparkVersion++
+      if (row.paintsTrend) row.sparkVersion++
       else row.sparkHeld = true
     }
     this.sparkMoved.clear()

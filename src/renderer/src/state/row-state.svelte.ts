@@ -8,6 +8,14 @@ import type {
 } from '../../../shared/quote'
 import { SparkSeries } from '../lib/sparkline'
 import type { Paintable } from './row-visibility'
+import {
+  ALL_FIELDS,
+  PRICE_FIELDS,
+  type FieldMask,
+  type GridFields,
+  type PriceField,
+  type PriceValues,
+} from './price-fields'
 
 /**
  * Per-symbol reactive state. Each displayed field is its own $state, so a tick that changes only
@@ -17,21 +25,6 @@ import type { Paintable } from './row-visibility'
 export type Flash = 'up' | 'down' | null
 
 export const FLASH_MS = 600
-
-export const PRICE_FIELDS = [
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'bid',
-  'ask',
-] as const
-export type PriceField = (typeof PRICE_FIELDS)[number]
-type PriceValues = Record<PriceField, number | null>
 
 export class RowState implements Paintable {
   readonly key: string
@@ -45,8 +38,12 @@ export class RowState implements Paintable {
   low = $state<number | null>(null)
   prevClose = $state<number | null>(null)
   volume = $state<number | null>(null)
+  quoteVolume = $state<number | null>(null)
+  trades = $state<number | null>(null)
   bid = $state<number | null>(null)
   ask = $state<number | null>(null)
+  bidSize = $state<number | null>(null)
+  askSize = $state<number | null>(null)
   /**
    * Epoch ms of the newest value. Deliberately not reactive: it changes on every tick, and what
    * shows it (ages, titles) refreshes with the once-a-second clock instead (STYLE: no per-tick
@@ -82,16 +79,26 @@ export class RowState implements Paintable {
     low: null,
     prevClose: null,
     volume: null,
+    quoteVolume: null,
+    trades: null,
     bid: null,
     ask: null,
+    bidSize: null,
+    askSize: null,
   }
   private inView = true
-  /** Views other than the table that show this row live (the detail view). */
+  /** Views other than the table that show this row live (the detail view): every field. */
   private watchers = 0
+  /** The table's own selected row, kept painting while scrolled out: the grid's fields. */
+  private gridWatchers = 0
   /** The sparkline gained points while the row was out of view. */
   sparkHeld = false
 
-  constructor(key: string) {
+  /** `grid`: the fields the table shows (all of them when omitted: the strip, tests). */
+  constructor(
+    key: string,
+    private readonly grid: GridFields = { mask: ALL_FIELDS, trend: true },
+  ) {
     this.key = key
     const ref = parseSymbolKey(key)
     this.market = ref?.market ?? 'crypto'
@@ -100,7 +107,26 @@ export class RowState implements Paintable {
 
   /** Whether ticks are written to the $state fields (and so to the DOM) now. */
   get painting(): boolean {
-    return this.inView || this.watchers > 0
+    return this.inView || this.watchers > 0 || this.gridWatchers > 0
+  }
+
+  /** Whether the sparkline is redrawn as points arrive (otherwise they are held, sparkHeld). */
+  get paintsTrend(): boolean {
+    return this.grid.trend && this.painting
+  }
+
+  /**
+   * The fields written to $state now: none out of view, the grid's columns in view, all of them
+   * while another view (the detail header) shows the row.
+   */
+  get paintMask(): FieldMask {
+    if (this.watchers > 0) return ALL_FIELDS
+    return this.inView || this.gridWatchers > 0 ? this.grid.mask : 0
+  }
+
+  /** The newest values, painted or not (column widths measure hidden rows too); read only. */
+  get newest(): Readonly<PriceValues> {
+    return this.latest
   }
 
   /** The newest value of a price field, painted or not (sorting must see hidden rows too). */
@@ -117,24 +143,32 @@ export class RowState implements Paintable {
     this.inView = false
   }
 
-  /** Keeps the row painting while a view outside the table shows it; returns the release. */
-  watch(): () => void {
-    this.watchers++
+  /**
+   * Keeps the row painting while a view shows it out of the table's window; returns the release.
+   * `grid`: only the grid's columns are wanted (the selected row); otherwise every field.
+   */
+  watch(fields: 'all' | 'grid' = 'all'): () => void {
+    const counter = fields === 'all' ? 'watchers' : 'gridWatchers'
+    this[counter]++
     this.catchUp()
     let released = false
     return () => {
       if (released) return
       released = true
-      this.watchers--
+      this[counter]--
     }
   }
 
-  private catchUp(): void {
-    for (const field of PRICE_FIELDS) {
+  /** Brings the painted $state fields up to the newest values (the grid's columns changed too). */
+  catchUp(): void {
+    const mask = this.paintMask
+    for (let f = 0; f < PRICE_FIELDS.length; f++) {
+      if ((mask & (1 << f)) === 0) continue
+      const field = PRICE_FIELDS[f] as PriceField
       const v = this.latest[field]
       if (this[field] !== v) this[field] = v
     }
-    if (this.sparkHeld) {
+    if (this.sparkHeld && this.paintsTrend) {
       this.sparkHeld = false
       this.sparkVersion++
     }
@@ -144,13 +178,14 @@ export class RowState implements Paintable {
   apply(patch: QuotePatch | Quote, now: number): Flash {
     let direction: Flash = null
     const prev = this.latest.last
-    const paint = this.painting
+    const paint = this.paintMask
     const latest = this.latest
-    for (const field of PRICE_FIELDS) {
+    for (let f = 0; f < PRICE_FIELDS.length; f++) {
+      const field = PRICE_FIELDS[f] as PriceField
       const v = patch[field]
       if (v === undefined) continue
       latest[field] = v
-      if (paint && this[field] !== v) this[field] = v
+      if ((paint & (1 << f)) !== 0 && this[field] !== v) this[field] = v
     }
     if (patch.ts !== undefined) {
       this.ts = patch.ts

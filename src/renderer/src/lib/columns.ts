@@ -1,0 +1,127 @@
+import { GRID_COLUMNS, type Density, type GridColumn } from '../../../shared/grid'
+import { fieldMask, type FieldMask, type PriceField } from '../state/price-fields'
+
+/**
+ * The grid's columns as data. What a column shows decides how it is formatted and sized
+ * (lib/fit-number.ts, state/column-widths.svelte.ts):
+ *   price    a price at the market's precision; width follows the data
+ *   change   a signed price change at the price's precision; width follows the data
+ *   percent  a signed percentage, two decimals; width follows the data
+ *   amount   volumes, turnover, trade counts and sizes: always abbreviated (1.25M), fixed width
+ *   trend    the sparkline, fixed width
+ *   source   where the price came from and how old it is, fixed width
+ */
+export type ColumnKind = 'price' | 'change' | 'percent' | 'amount' | 'trend' | 'source'
+
+export interface ColumnDef {
+  id: GridColumn
+  /** The header's text: short, so the header never needs more room than the figures. */
+  label: string
+  /** The whole name: the header's accessible name and tooltip, and the column chooser's label. */
+  name: string
+  kind: ColumnKind
+  /** The row fields its cells read (painted only while the column shows). */
+  reads: readonly PriceField[]
+}
+
+const def = (
+  id: GridColumn,
+  label: string,
+  name: string,
+  kind: ColumnKind,
+  reads: readonly PriceField[] = [],
+): ColumnDef => ({ id, label, name, kind, reads })
+
+export const COLUMN_DEFS: Readonly<Record<GridColumn, ColumnDef>> = {
+  last: def('last', 'Last', 'Last', 'price', ['last']),
+  // The change takes its precision from the price it changes.
+  change: def('change', 'Chg', 'Change', 'change', ['change', 'last']),
+  changePercent: def('changePercent', 'Chg %', 'Change %', 'percent', ['changePercent']),
+  open: def('open', 'Open', 'Open', 'price', ['open']),
+  prevClose: def('prevClose', 'Prev', 'Previous close', 'price', ['prevClose']),
+  high: def('high', 'High', 'High', 'price', ['high']),
+  low: def('low', 'Low', 'Low', 'price', ['low']),
+  volume: def('volume', 'Vol', 'Volume', 'amount', ['volume']),
+  quoteVolume: def('quoteVolume', 'Q vol', 'Quote volume', 'amount', ['quoteVolume']),
+  trades: def('trades', 'Trades', 'Trades', 'amount', ['trades']),
+  bid: def('bid', 'Bid', 'Bid', 'price', ['bid']),
+  ask: def('ask', 'Ask', 'Ask', 'price', ['ask']),
+  bidSize: def('bidSize', 'Bid sz', 'Bid size', 'amount', ['bidSize']),
+  askSize: def('askSize', 'Ask sz', 'Ask size', 'amount', ['askSize']),
+  trend: def('trend', 'Trend', 'Trend (sparkline)', 'trend'),
+  source: def('source', 'Source', 'Source and age', 'source'),
+}
+
+/** The chosen ids as definitions, unknown ones dropped (settings are parsed, but be kind). */
+export function columnDefs(ids: readonly GridColumn[]): ColumnDef[] {
+  return ids.flatMap((id) => (id in COLUMN_DEFS ? [COLUMN_DEFS[id]] : []))
+}
+
+/** Which row fields the chosen columns paint, and whether the sparkline is drawn. */
+export function paintedFields(columns: readonly ColumnDef[]): { mask: FieldMask; trend: boolean } {
+  return {
+    mask: fieldMask(columns.flatMap((c) => c.reads)),
+    trend: columns.some((c) => c.kind === 'trend'),
+  }
+}
+
+/** Every column in chooser order: the chosen ones as ordered, then the others in default order. */
+export function chooserOrder(chosen: readonly GridColumn[]): GridColumn[] {
+  return [...chosen, ...GRID_COLUMNS.filter((c) => !chosen.includes(c))]
+}
+
+/** The chosen columns after showing or hiding one; a shown one keeps its place in `order`. */
+export function toggleColumn(
+  order: readonly GridColumn[],
+  chosen: readonly GridColumn[],
+  id: GridColumn,
+): GridColumn[] {
+  const on = new Set(chosen)
+  if (on.has(id)) on.delete(id)
+  else on.add(id)
+  return order.filter((c) => on.has(c))
+}
+
+/** `order` with `id` moved one place up (-1) or down (+1); unchanged at either end. */
+export function moveColumn(order: readonly GridColumn[], id: GridColumn, by: -1 | 1): GridColumn[] {
+  const from = order.indexOf(id)
+  const to = from + by
+  if (from < 0 || to < 0 || to >= order.length) return [...order]
+  const next = [...order]
+  next.splice(from, 1)
+  next.splice(to, 0, id)
+  return next
+}
+
+/**
+ * Fixed parts of the layout per density, in px (figures are sized in `ch`, which follows the
+ * density's font size). A sparkline is drawn at its column's width, so it cannot run into Source.
+ */
+export interface DensityMetrics {
+  /** Horizontal padding of every cell, each side. */
+  padX: number
+  sparkWidth: number
+  sparkHeight: number
+  symbolWidth: number
+  sourceWidth: number
+  actionsWidth: number
+}
+
+export const DENSITY: Readonly<Record<Density, DensityMetrics>> = {
+  comfortable: {
+    padX: 8,
+    sparkWidth: 64,
+    sparkHeight: 18,
+    symbolWidth: 168,
+    sourceWidth: 136,
+    actionsWidth: 84,
+  },
+  compact: {
+    padX: 5,
+    sparkWidth: 52,
+    sparkHeight: 14,
+    symbolWidth: 152,
+    sourceWidth: 124,
+    actionsWidth: 72,
+  },
+}

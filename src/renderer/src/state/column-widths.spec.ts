@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { columnDefs } from '../lib/columns'
+import { textCh } from '../lib/fit-number'
+import { ColumnWidths, headerCh, type FigureRow } from './column-widths.svelte'
+import { RowState } from './row-state.svelte'
+
+function rowWith(key: string, last: number): RowState {
+  const row = new RowState(key)
+  row.apply({ key, last, volume: 1234 }, 0)
+  return row
+}
+
+/** A hand-run scheduler: width changes asked for by a cell land when the test says. */
+function setup(rows: FigureRow[]): {
+  widths: ColumnWidths
+  run: () => void
+  pending: () => number
+} {
+  const queued: Array<() => void> = []
+  const widths = new ColumnWidths((fn) => queued.push(fn))
+  widths.measure(columnDefs(['last', 'volume', 'trend']), () => rows)
+  return {
+    widths,
+    run: () => queued.splice(0).forEach((fn) => fn()),
+    pending: () => queued.length,
+  }
+}
+
+describe('ColumnWidths', () => {
+  it('makes a figure column as wide as its widest figure, or its header', () => {
+    const { widths } = setup([rowWith('crypto:AUSDT', 20_000_000), rowWith('crypto:BUSDT', 1.5)])
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
+    expect(widths.ch.volume).toBeGreaterThanOrEqual(headerCh('Vol'))
+    expect(widths.ch.trend).toBeUndefined()
+  })
+
+  it('grows a column when a figure stops fitting, once, after the frame that asked', () => {
+    const rows = [rowWith('crypto:AUSDT', 100)]
+    const { widths, run, pending } = setup(rows)
+    const before = widths.ch.last ?? 0
+    rows[0]?.apply({ key: 'crypto:AUSDT', last: 123_456_789.12 }, 1)
+    const budget = widths.budget('last')
+    budget.onOver()
+    budget.onOver()
+    expect(pending()).toBe(1)
+    expect(widths.ch.last).toBe(before)
+    run()
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
+  })
+
+  it('stops at the cap: a figure past it is shortened and asks for nothing more', () => {
+    const rows = [rowWith('crypto:AUSDT', 1e15)]
+    const { widths, pending } = setup(rows)
+    expect(widths.ch.last).toBe(14)
+    widths.budget('last').onOver()
+    expect(pending()).toBe(0)
+  })
+})

@@ -1,0 +1,133 @@
+import { untrack } from 'svelte'
+import type { GridColumn } from '../../../shared/grid'
+import type { Market } from '../../../shared/market'
+import { cellText } from '../lib/cell-text'
+import type { ColumnDef, ColumnKind } from '../lib/columns'
+import { textCh, type FitBudget } from '../lib/fit-number'
+import type { PriceValues } from './price-fields'
+
+/**
+ * Widths of the figure columns, in ch, that fit the data: each is as wide as its widest figure at
+ * full precision (or its header), up to a cap past which figures are shortened (lib/fit-number).
+ *
+ * Measured when the list or the columns change, and again when a figure did not fit (a price that
+ * crossed 10,000,000): never per tick, never by reading layout. Until the new width lands (the
+ * next frame), the figure is shown shorter, inside its cell. Columns only grow between list
+ * changes, so a price flickering across a digit boundary does not move the table back and forth.
+ */
+export interface FigureRow {
+  readonly market: Market
+  readonly symbol: string
+  /** The newest values, painted or not (rows out of view count too). */
+  readonly newest: Readonly<PriceValues>
+}
+
+/** Past these widths a figure is shortened instead (123,456,789.12 still fits a price). */
+const CAP_CH: Record<ColumnKind, number> = {
+  price: 14,
+  change: 14,
+  percent: 10,
+  amount: 10,
+  trend: 0,
+  source: 0,
+}
+/** Headroom over the estimate, so sub-pixel rounding never puts the last digit on the edge. */
+const SLACK_CH = 0.5
+
+/** Header text is bold and proportional: letters weighed generously, plus room for the sort arrow. */
+export function headerCh(label: string): number {
+  let w = 0
+  for (const c of label) {
+    if (c === ' ') w += 0.6
+    else if (c === '%' || c === 'm' || c === 'w') w += 1.8
+    else if (c >= 'A' && c <= 'Z') w += c === 'M' || c === 'W' ? 1.9 : 1.3
+    else w += 1.05
+  }
+  return w * 1.1 + 1.4
+}
+
+const isFigure = (c: ColumnDef): boolean => CAP_CH[c.kind] > 0
+const roundUp = (ch: number): number => Math.ceil(ch * 2) / 2
+
+/* eslint-disable svelte/prefer-svelte-reactivity -- the maps are bookkeeping; what cells react to is `version` and `ch`. */
+export class ColumnWidths {
+  /** Bumped when any width changes: the cells' texts depend on it. */
+  private version = $state(0)
+  /** Content width in ch per figure column; read by the <col> elements. */
+  ch = $state.raw<Partial<Record<GridColumn, number>>>({})
+  private readonly budgets = new Map<GridColumn, FitBudget>()
+  private columns: readonly ColumnDef[] = []
+  private rows: () => Iterable<FigureRow> = () => []
+  private scheduled = false
+
+  constructor(
+    private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
+  ) {}
+
+  /**
+   * The budget a column's cells format against. Reading it makes the cell depend on the widths,
+   * so a cell re-renders (once) when its column grows; the object itself is reused.
+   */
+  budget(id: GridColumn): FitBudget {
+    void this.version
+    return this.budgetOf(id)
+  }
+
+  /**
+   * Measures every figure column over every row of the list (on a list or column change). What it
+   * reads is not tracked: the caller's effect depends on the list and the columns only.
+   */
+  measure(columns: readonly ColumnDef[], rows: () => Iterable<FigureRow>): void {
+    this.columns = columns
+    this.rows = rows
+    untrack(() => this.recompute())
+  }
+
+  /** Until measured, a column does not shorten anything. */
+  private budgetOf(id: GridColumn): FitBudget {
+    let b = this.budgets.get(id)
+    if (b === undefined) {
+      b = { ch: Number.POSITIVE_INFINITY, onOver: () => this.over(id) }
+      this.budgets.set(id, b)
+    }
+    return b
+  }
+
+  private over(id: GridColumn): void {
+    const col = this.columns.find((c) => c.id === id)
+    const b = this.budgets.get(id)
+    if (col === undefined || b === undefined || b.ch >= CAP_CH[col.kind] || this.scheduled) return
+    this.scheduled = true
+    this.schedule(() => {
+      this.scheduled = false
+      untrack(() => this.recompute(true))
+    })
+  }
+
+  private recompute(growOnly = false): void {
+    const widths: Partial<Record<GridColumn, number>> = {}
+    const figures = this.columns.filter(isFigure)
+    const need = new Map(figures.map((c) => [c.id, headerCh(c.label)]))
+    for (const row of this.rows()) {
+      for (const col of figures) {
+        const w = textCh(cellText(col, row.newest, row.market, row.symbol))
+        if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
+      }
+    }
+    let changed = false
+    for (const col of figures) {
+      let w = Math.min(CAP_CH[col.kind], roundUp((need.get(col.id) ?? 0) + SLACK_CH))
+      if (growOnly) w = Math.max(w, this.ch[col.id] ?? 0)
+      widths[col.id] = w
+      const b = this.budgetOf(col.id)
+      if (b.ch !== w) {
+        b.ch = w
+        changed = true
+      }
+      if (this.ch[col.id] !== w) changed = true
+    }
+    if (!changed && Object.keys(this.ch).length === figures.length) return
+    this.ch = widths
+    this.version++
+  }
+}

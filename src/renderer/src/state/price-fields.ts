@@ -1,0 +1,27 @@
+import { QUOTE_FIGURES, type QuoteFigure } from '../../../shared/quote'
+
+/** The numbers a row can show: a quote's figures (every sortable grid column but the symbol). */
+export const PRICE_FIELDS = QUOTE_FIGURES
+export type PriceField = QuoteFigure
+export type PriceValues = Record<PriceField, number | null>
+
+/** Bit i stands for PRICE_FIELDS[i]: which fields a view paints. */
+export type FieldMask = number
+export const fieldBit = (f: PriceField): FieldMask => 1 << PRICE_FIELDS.indexOf(f)
+export const ALL_FIELDS: FieldMask = (1 << PRICE_FIELDS.length) - 1
+export function fieldMask(fields: Iterable<PriceField>): FieldMask {
+  let mask = 0
+  for (const f of fields) mask |= fieldBit(f)
+  return mask
+}
+
+/**
+ * The fields the grid's columns show, shared by every row of one book. A hidden column's field is
+ * kept in plain state only, so it costs a tick no $state write (issue 13: no per-tick work for
+ * hidden columns); showing the column again brings the rows in view up to date at once.
+ */
+export interface GridFields {
+  mask: FieldMask
+  /** The Trend column is shown (the sparkline is drawn). */
+  trend: boolean
+}

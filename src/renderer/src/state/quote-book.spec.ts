@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { fieldMask } from './price-fields'
+import { QuoteBook } from './quote-book.svelte'
+
+const KEY = 'crypto:BTCUSDT'
+
+/** A book whose timers and clock the test drives. */
+function book(): { book: QuoteBook; clock: { now: number }; timers: Array<() => void> } {
+  const clock = { now: 0 }
+  const timers: Array<() => void> = []
+  const b = new QuoteBook({ now: () => clock.now, setTimer: (fn) => timers.push(fn) })
+  return { book: b, clock, timers }
+}
+
+describe('QuoteBook and the grid’s columns', () => {
+  it('writes a hidden column’s field to no $state, yet sorts by it', () => {
+    const { book: b } = book()
+    b.setGridFields(fieldMask(['last']), true)
+    b.applyPatches([{ key: KEY, last: 100, bidSize: 3 }])
+    const row = b.row(KEY)
+    expect(row.last).toBe(100)
+    expect(row.bidSize).toBeNull()
+    expect(row.value('bidSize')).toBe(3)
+  })
+
+  it('brings rows in view up to date at once when a column is shown again', () => {
+    const { book: b } = book()
+    b.setGridFields(fieldMask(['last']), true)
+    b.applyPatches([{ key: KEY, last: 100, bidSize: 3 }])
+    b.setGridFields(fieldMask(['last', 'bidSize']), true)
+    expect(b.row(KEY).bidSize).toBe(3)
+  })
+
+  it('paints every field for a view that watches the row (the detail header), columns or not', () => {
+    const { book: b } = book()
+    b.setGridFields(fieldMask(['volume']), false)
+    const release = b.row(KEY).watch()
+    b.applyPatches([{ key: KEY, last: 100, changePercent: 1.5 }])
+    expect(b.row(KEY).last).toBe(100)
+    expect(b.row(KEY).changePercent).toBe(1.5)
+    release()
+  })
+
+  it('keeps the selected row painting out of view, its grid’s columns only', () => {
+    const { book: b } = book()
+    b.setGridFields(fieldMask(['last']), true)
+    b.visibility.update([{ key: KEY, inView: false }])
+    const release = b.row(KEY).watch('grid')
+    b.applyPatches([{ key: KEY, last: 100, bidSize: 3 }])
+    expect(b.row(KEY).last).toBe(100)
+    expect(b.row(KEY).bidSize).toBeNull()
+    release()
+    b.applyPatches([{ key: KEY, last: 101 }])
+    expect(b.row(KEY).last).toBe(100)
+  })
+
+  it('does not flash a row whose grid shows no Last, and holds its sparkline without Trend', () => {
+    const { book: b, clock } = book()
+    b.setGridFields(fieldMask(['volume']), false)
+    b.applyPatches([{ key: KEY, last: 100 }])
+    clock.now = 2000
+    b.applyPatches([{ key: KEY, last: 101 }])
+    const row = b.row(KEY)
+    expect(row.flash).toBeNull()
+    expect(row.sparkVersion).toBe(0)
+    b.setGridFields(fieldMask(['volume']), true)
+    expect(row.sparkVersion).toBe(1)
+    clock.now = 4000
+    b.setGridFields(fieldMask(['last']), true)
+    b.applyPatches([{ key: KEY, last: 102 }])
+    expect(row.flash).toBe('up')
+  })
+})

@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import { QUOTE_FIGURES } from './quote'
+
+/**
+ * The watchlist grid's choices, as the trader makes them: which columns in which order, how
+ * dense the rows are, and each watchlist's sort. Symbol comes first and the row actions last,
+ * always; everything between is a choice. Fields of the spec's TickerQuote (open, prevClose,
+ * bidSize, askSize, quoteVolume, trades) are offered beside the ones shown by default; a service
+ * that does not send one leaves its cells empty ("—"), never 0.
+ */
+export const GRID_COLUMNS = [
+  'last',
+  'change',
+  'changePercent',
+  'open',
+  'prevClose',
+  'high',
+  'low',
+  'volume',
+  'quoteVolume',
+  'trades',
+  'bid',
+  'ask',
+  'bidSize',
+  'askSize',
+  'trend',
+  'source',
+] as const
+export const GridColumnSchema = z.enum(GRID_COLUMNS)
+export type GridColumn = z.infer<typeof GridColumnSchema>
+
+/** The grid before the trader chose anything: the columns Tickdesk has always shown. */
+export const DEFAULT_COLUMNS: readonly GridColumn[] = [
+  'last',
+  'change',
+  'changePercent',
+  'high',
+  'low',
+  'volume',
+  'bid',
+  'ask',
+  'trend',
+  'source',
+]
+
+export const DensitySchema = z.enum(['compact', 'comfortable'])
+export type Density = z.infer<typeof DensitySchema>
+
+/** Columns a watchlist can be sorted by: the symbol and every number. */
+export const SORT_COLUMNS = ['symbol', ...QUOTE_FIGURES] as const
+export const SortColumnSchema = z.enum(SORT_COLUMNS)
+export type SortColumn = z.infer<typeof SortColumnSchema>
+export const SortSpecSchema = z.object({
+  column: SortColumnSchema,
+  direction: z.enum(['ascending', 'descending']),
+})
+export interface SortSpec {
+  column: SortColumn
+  direction: 'ascending' | 'descending'
+}
+
+/** One remembered sort per watchlist (50 lists at most, room for renamed and recreated ones). */
+export const MAX_REMEMBERED_SORTS = 100
+const listId = z.string().min(1).max(64)
+
+export const GridSettingsSchema = z.object({
+  columns: z
+    .array(GridColumnSchema)
+    .max(GRID_COLUMNS.length)
+    .refine((cs) => new Set(cs).size === cs.length, { message: 'a column is listed twice' }),
+  density: DensitySchema,
+  /** Watchlist id -> its sort; a list not named here shows its own order. */
+  sorts: z
+    .record(listId, SortSpecSchema)
+    .refine((s) => Object.keys(s).length <= MAX_REMEMBERED_SORTS, {
+      message: `at most ${MAX_REMEMBERED_SORTS} remembered sorts`,
+    }),
+})
+export type GridSettings = z.infer<typeof GridSettingsSchema>
+
+export const DEFAULT_GRID: GridSettings = {
+  columns: [...DEFAULT_COLUMNS],
+  density: 'comfortable',
+  sorts: {},
+}
+
+/**
+ * A change to the grid: columns and density replace, sorts merge list by list (null forgets a
+ * list's sort), so sorting one list never undoes a sort another window just saved on another.
+ */
+export const GridPatchSchema = z
+  .object({
+    columns: GridSettingsSchema.shape.columns,
+    density: DensitySchema,
+    sorts: z.record(listId, SortSpecSchema.nullable()),
+  })
+  .partial()
+export type GridPatch = z.infer<typeof GridPatchSchema>
+
+export function mergeGrid(current: GridSettings, patch: GridPatch): GridSettings {
+  const sorts = { ...current.sorts }
+  for (const [id, spec] of Object.entries(patch.sorts ?? {})) {
+    if (spec === null) delete sorts[id]
+    else sorts[id] = spec
+  }
+  return {
+    columns: patch.columns ?? current.columns,
+    density: patch.density ?? current.density,
+    sorts,
+  }
+}
