@@ -7,7 +7,7 @@
  *
  * Exit 1 on any Electronegativity finding not in ALLOWED below, or on a high/critical advisory
  * in a production dependency. An unreachable audit endpoint (offline machine) is reported and
- * does not fail the scan. Electronegativity exits 0 even with findings, so its CSV is parsed.
+ * does not fail the scan. Electronegativity exits 0 even with findings, so its SARIF report is read.
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -60,74 +60,50 @@ function stage() {
   return { dir, built }
 }
 
-/** RFC 4180-ish CSV: quoted fields with "" escapes, commas and newlines inside quotes. */
-function parseCsv(text) {
-  const rows = []
-  let row = []
-  let field = ''
-  let quoted = false
-  const endField = () => {
-    row.push(field.trim())
-    field = ''
-  }
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"'
-      i++
-    } else if (c === '"') {
-      quoted = !quoted
-    } else if (quoted || (c !== ',' && c !== '\n' && c !== '\r')) {
-      field += c
-    } else if (c === ',') {
-      endField()
-    } else if (c === '\n') {
-      endField()
-      rows.push(row)
-      row = []
+/**
+ * Findings from the SARIF report. SARIF is JSON: the CSV report does not escape quotes inside
+ * code samples, so one sample with a `"` garbled every row after it (seen on CI).
+ */
+function readFindings(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  const results = report?.runs?.[0]?.results
+  if (!Array.isArray(results)) throw new Error('electronegativity SARIF report has no results list')
+  return results.map((r) => {
+    const loc = r.locations?.[0]?.physicalLocation
+    return {
+      check: String(r.ruleId ?? ''),
+      level: String(r.level ?? ''),
+      file: String(loc?.artifactLocation?.uri ?? ''),
+      line: loc?.region?.startLine ?? 0,
+      message: String(r.message?.text ?? ''),
     }
-  }
-  if (field !== '' || row.length > 0) {
-    endField()
-    rows.push(row)
-  }
-  return rows
+  })
 }
 
 function electronegativity() {
   const { dir, built } = stage()
-  const csv = join(dir, 'report.csv')
+  const sarif = join(dir, 'report.sarif')
   const bin = join(root, 'node_modules/.bin/electronegativity')
-  const run = spawnSync(bin, ['-i', dir, '-o', csv, '-r', '-e', electronVersion], {
+  const run = spawnSync(bin, ['-i', dir, '-o', sarif, '-r', '-e', electronVersion], {
     encoding: 'utf8',
     timeout: 300_000,
   })
-  if (!existsSync(csv)) {
+  if (!existsSync(sarif)) {
     console.error(`electronegativity produced no report (exit ${run.status}):\n${run.stderr}`)
     rmSync(dir, { recursive: true, force: true })
     return { failures: 1, built }
   }
-  const [header, ...rows] = parseCsv(readFileSync(csv, 'utf8')).filter((r) => r.length > 3)
+  const rows = readFindings(sarif)
   rmSync(dir, { recursive: true, force: true })
-  const col = (name) => header.findIndex((h) => h.trim() === name)
-  const [iCheck, iSev, iConf, iFile, iLoc] = [
-    'issue',
-    'severity',
-    'confidence',
-    'filename',
-    'location',
-  ].map(col)
   let failures = 0
   console.log(
     `Electronegativity (Electron ${electronVersion}) over src/main, src/preload${built ? ', out/renderer' : ''}`,
   )
   for (const r of rows) {
-    const check = r[iCheck]
-    const file = r[iFile]
-    const allowed = ALLOWED.find((a) => a.check.test(check) && a.file.test(file))
+    const allowed = ALLOWED.find((a) => a.check.test(r.check) && a.file.test(r.file))
     if (!allowed) failures++
     const verdict = allowed ? 'allowed' : 'FAIL   '
-    console.log(`  ${verdict} ${check} ${r[iSev]}/${r[iConf]} ${file}:${r[iLoc]}`)
+    console.log(`  ${verdict} ${r.check} ${r.level} ${r.file}:${r.line} (${r.message})`)
     if (allowed) console.log(`          because ${allowed.reason}`)
   }
   console.log(`  ${rows.length} finding(s), ${failures} not allowed`)
