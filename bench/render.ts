@@ -91,14 +91,7 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
     ours.hot,
     ref.spread,
     ours.spread,
-  ].map(figures) as [
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-  ]
+  ].map(figures) as [Figures, Figures, Figures, Figures, Figures, Figures]
   const typed = ours.typed ?? { asked: HOT_SYMBOLS, listed: 0 }
   const hot = `${HOT_SYMBOLS} symbols, ${HOT_TICKS_PER_SEC} ticks/s`
   const idle = `${IDLE_SYMBOLS} symbols, 1 tick/s each`
