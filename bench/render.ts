@@ -28,7 +28,8 @@ import {
  * frames and a page writing each changed cell once per animation frame (bench/render/reference-*,
  * no Tickdesk code). Tick-to-DOM comes from the prices themselves (they encode their send time)
  * and a MutationObserver the benchmark injects; CPU and PSS from /proc; long tasks and main-thread
- * time by kind from the page. Phases: idle (50 symbols, 1 tick/s each, 30 s) and hot (200
+ * time by kind from the page. Phases: idle (50 symbols, 1 tick/s each in one frame, 30 s), idle
+ * with spread ticks (each symbol's tick its own frame at its own moment, 20 s) and hot (200
  * symbols, 10k ticks/s, 20 s).
  */
 interface Figures {
@@ -76,18 +77,21 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
   const opts = {
     chromium,
     idleSeconds: 30,
+    spreadSeconds: 20,
     hotSeconds: 20,
     log: ctx.log,
     trace: ctx.trace === true,
   }
   const ref = await runReference(opts)
   const ours = await runTickdesk(opts)
-  const [ri, rh, oi, oh] = [ref.idle, ref.hot, ours.idle, ours.hot].map(figures) as [
-    Figures,
-    Figures,
-    Figures,
-    Figures,
-  ]
+  const [ri, rh, oi, oh, rs, os] = [
+    ref.idle,
+    ref.hot,
+    ours.idle,
+    ours.hot,
+    ref.spread,
+    ours.spread,
+  ].map(figures) as [Figures, Figures, Figures, Figures, Figures, Figures]
   const typed = ours.typed ?? { asked: HOT_SYMBOLS, listed: 0 }
   const hot = `${HOT_SYMBOLS} symbols, ${HOT_TICKS_PER_SEC} ticks/s`
   const idle = `${IDLE_SYMBOLS} symbols, 1 tick/s each`
@@ -136,6 +140,20 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
         'price writes/s',
         `${mainThread(ours.idle)}; reference ${mainThread(ref.idle)}`,
       ),
+      ratioRow(
+        `idle, spread ticks: CPU, host + Chromium (each tick its own frame)`,
+        os.cpu,
+        rs.cpu,
+        1.5,
+        '% of a core',
+      ),
+      atMost(
+        'idle, spread ticks: tick-to-DOM p50 over the reference',
+        round(os.p50 - rs.p50),
+        'ms',
+        17,
+        `${os.p50} vs ${rs.p50} ms; p95 ${os.p95} vs ${rs.p95} ms`,
+      ),
       atMost('host PSS, idle', oi.pss, 'MB', 60, `reference relay ${ri.pss} MB`),
       atMost('host PSS, hot', oh.pss, 'MB', 80, `reference relay ${rh.pss} MB`),
       atLeast(
@@ -148,6 +166,8 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
     json: {
       hot: { ...oh },
       idle: { ...oi },
+      idleSpread: { ...os },
+      referenceIdleSpread: { ...rs },
       referenceHot: { ...rh },
       referenceIdle: { ...ri },
       typedListed: typed.listed,

@@ -13,7 +13,8 @@ import { WebSocketServer } from 'ws'
  * and knows tick-to-DOM without any hook in the app (bench/render/page-recorder.ts).
  *
  * Controlled over IPC (child_process.fork): {mode:'idle'} (1 tick/s per subscribed symbol, all
- * in one frame each second), {mode:'hot', ticksPerSec} (random subscribed symbols), {mode:'off'}. Reports
+ * in one frame each second), {mode:'spread'} (1 tick/s per symbol, each in its own frame at
+ * the symbol's own moment in the second), {mode:'hot', ticksPerSec} (random subscribed symbols), {mode:'off'}. Reports
  * {listening: port} once, and {sent} on {type:'count'}.
  */
 const KEY = process.env.FEED_KEY ?? 'bench-key'
@@ -86,15 +87,42 @@ function loop() {
       due = target
       for (const s of symbols) ticks.push(tick(s, now))
     }
+  } else if (mode.mode === 'spread' && symbols.length > 0) {
+    // One tick a second for every symbol at its own offset in the second, each its own frame:
+    // a service that pushes as prices change rather than in one batch.
+    const second = Math.floor(elapsed)
+    for (const s of symbols) {
+      const at = second + offsetOf(s)
+      const last = sentAt.get(s) ?? -1
+      if (elapsed >= at && last < second) {
+        sentAt.set(s, second)
+        send([tick(s, now)])
+      }
+    }
   }
   send(ticks)
   timer = setTimeout(loop, mode.mode === 'hot' ? 1 : 4)
+}
+
+/** A symbol's fixed offset within each second (spread mode), from its name: the same every run. */
+const offsets = new Map()
+const sentAt = new Map()
+function offsetOf(symbol) {
+  let o = offsets.get(symbol)
+  if (o === undefined) {
+    let h = 2166136261
+    for (let i = 0; i < symbol.length; i++) h = Math.imul(h ^ symbol.charCodeAt(i), 16777619)
+    o = ((h >>> 0) % 1000) / 1000
+    offsets.set(symbol, o)
+  }
+  return o
 }
 
 function setMode(next) {
   mode = next
   startedAt = performance.now()
   due = 0
+  sentAt.clear()
   if (timer === null) loop()
 }
 

@@ -12,6 +12,7 @@ if (chromium === null) throw new Error('no Chromium (apt-get install chromium)')
 const opts = {
   chromium,
   idleSeconds: Number(idle),
+  spreadSeconds: Number(idle),
   hotSeconds: Number(hot),
   log: (line: string) => console.log(line),
   trace: trace === 'trace',

@@ -10,7 +10,7 @@ export const FEED_KEY = 'bench-render-key'
 export interface FeedServer {
   baseUrl: string
   streamUrl: string
-  mode(mode: 'idle' | 'off'): void
+  mode(mode: 'idle' | 'spread' | 'off'): void
   mode(mode: 'hot', ticksPerSec: number): void
   close(): void
 }

@@ -14,7 +14,8 @@ import { TreeMeter } from './proc-stats'
 /**
  * One side of the render benchmark (Tickdesk or the reference), start to finish, in processes of
  * its own: the feed server, the host, and a fresh Chromium. Two phases, metered the same way on
- * both sides: idle (IDLE_SYMBOLS, 1 tick/s each) and hot (HOT_SYMBOLS, HOT_TICKS_PER_SEC).
+ * both sides: idle (IDLE_SYMBOLS, 1 tick/s each, all in one frame), idle with spread ticks (each
+ * symbol's tick its own frame at its own moment in the second) and hot (HOT_SYMBOLS, HOT_TICKS_PER_SEC).
  */
 export const IDLE_SYMBOLS = 50
 export const HOT_SYMBOLS = 200
@@ -32,6 +33,8 @@ export interface Phase {
 
 export interface SideResult {
   idle: Phase
+  /** Idle with each symbol's tick in its own frame at its own moment (the feed's `spread`). */
+  spread: Phase
   hot: Phase
   /** Tickdesk only: symbols typed in quick succession under load that ended up listed. */
   typed?: { asked: number; listed: number }
@@ -40,6 +43,7 @@ export interface SideResult {
 export interface RunOptions {
   chromium: string
   idleSeconds: number
+  spreadSeconds: number
   hotSeconds: number
   log: (line: string) => void
   /** Trace the main thread during each phase (a breakdown by kind; costs time itself). */
@@ -163,11 +167,14 @@ export async function runReference(opts: RunOptions): Promise<SideResult> {
       await page.goto(`${url}?n=${IDLE_SYMBOLS}`)
       const idle = await phase(opts.idleSeconds)
       opts.log(`reference idle: ${summary(idle)}`)
+      feed.mode('spread')
+      const spread = await phase(opts.spreadSeconds)
+      opts.log(`reference idle, spread ticks: ${summary(spread)}`)
       await page.goto(`${url}?n=${HOT_SYMBOLS}`)
       feed.mode('hot', HOT_TICKS_PER_SEC)
       const hot = await phase(opts.hotSeconds)
       opts.log(`reference hot: ${summary(hot)}`)
-      return { idle, hot }
+      return { idle, spread, hot }
     },
   )
 }
@@ -209,6 +216,9 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
         await page.keyboard.press('Escape')
         const idle = await phase(opts.idleSeconds)
         opts.log(`tickdesk idle: ${summary(idle)}`)
+        feed.mode('spread')
+        const spread = await phase(opts.spreadSeconds)
+        opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
         feed.mode('hot', HOT_TICKS_PER_SEC)
         await sleep(1000)
         await typeSymbols(page, benchKeys(IDLE_SYMBOLS, HOT_SYMBOLS))
@@ -217,7 +227,7 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
         opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed after typing under load`)
         const hot = await phase(opts.hotSeconds)
         opts.log(`tickdesk hot: ${summary(hot)}`)
-        return { idle, hot, typed: { asked: HOT_SYMBOLS, listed } }
+        return { idle, spread, hot, typed: { asked: HOT_SYMBOLS, listed } }
       },
     )
   } finally {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { systemClock, type Clock } from './clock'
 import { parseRetryAfter, TickdeskError } from './errors'
+import { httpGet, type HttpReply } from './http-get'
 import { registerSecret, silentLogger, type Logger } from './log'
 import type { RateGovernor } from './rate-governor'
 
@@ -97,14 +98,13 @@ export class RestClient {
     const started = this.clock.now()
     const where = `GET ${path}`
     try {
-      let res: Response
-      let text: string
+      let res: HttpReply
       try {
-        res = await fetch(url, {
-          headers: { 'X-API-Key': this.apiKey, 'X-Request-Id': sentId, Accept: 'application/json' },
-          signal: controller.signal,
-        })
-        text = await res.text()
+        res = await httpGet(
+          url,
+          { 'X-API-Key': this.apiKey, 'X-Request-Id': sentId, Accept: 'application/json' },
+          controller.signal,
+        )
       } catch (cause) {
         if (timedOut) {
           throw new TickdeskError({
@@ -119,28 +119,23 @@ export class RestClient {
           cause instanceof Error ? (causeMessage(cause) ?? cause.message) : String(cause)
         throw new TickdeskError({ code: 'NETWORK', message: `${where} failed: ${reason}`, cause })
       }
-      const requestId = res.headers.get('x-request-id')
+      const requestId = res.header('x-request-id')
       this.logger.log('debug', where, {
         status: res.status,
         requestId,
         ms: this.clock.now() - started,
       })
-      return this.interpret(res, text, requestId, where)
+      return this.interpret(res, requestId, where)
     } finally {
       this.clock.clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
     }
   }
 
-  private interpret(
-    res: Response,
-    text: string,
-    requestId: string | null,
-    where: string,
-  ): RestResult {
-    const envelope = parseEnvelope(text)
+  private interpret(res: HttpReply, requestId: string | null, where: string): RestResult {
+    const envelope = parseEnvelope(res.text)
     const status = res.status
-    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.clock.now())
+    const retryAfterMs = parseRetryAfter(res.header('retry-after'), this.clock.now())
     if (res.ok && envelope?.succ === true) return { data: envelope.data, requestId }
     const serviceCode = envelope?.code ?? null
     const code =

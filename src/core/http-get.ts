@@ -1,0 +1,68 @@
+import type { IncomingMessage } from 'node:http'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+
+/**
+ * One GET over node:http(s), read whole as text: the engine's only HTTP call (rest-client.ts).
+ * Not fetch: the first fetch loads undici and compiles its WebAssembly HTTP parser, about 16 MB
+ * of resident memory in a host that otherwise sits near 45 MB all day (issue 11: host PSS
+ * <= 60 MB at rest). Node's global agent keeps connections alive, as fetch did. No
+ * Accept-Encoding is sent, so bodies come uncompressed.
+ */
+export interface HttpReply {
+  status: number
+  ok: boolean
+  /** A response header, or null; repeated headers joined with ", ". */
+  header(name: string): string | null
+  text: string
+}
+
+/** A quote batch is a few kB; anything this large is not the service. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+export function httpGet(
+  url: URL,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<HttpReply> {
+  return new Promise((resolve, reject) => {
+    const send =
+      url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null
+    if (send === null) {
+      reject(new Error(`unsupported protocol ${url.protocol}`))
+      return
+    }
+    const req = send(url, { method: 'GET', headers, signal }, (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      let ended = false
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) req.destroy(new Error('response body over 16 MB'))
+        else chunks.push(chunk)
+      })
+      res.once('end', () => {
+        ended = true
+        const status = res.statusCode ?? 0
+        resolve({
+          status,
+          ok: status >= 200 && status < 300,
+          header: (name) => headerValue(res, name),
+          text: Buffer.concat(chunks).toString('utf8'),
+        })
+      })
+      res.once('error', reject)
+      res.once('close', () => {
+        if (!ended) reject(new Error('connection closed before the response ended'))
+      })
+    })
+    req.once('error', reject)
+    req.end()
+  })
+}
+
+function headerValue(res: IncomingMessage, name: string): string | null {
+  const v = res.headers[name.toLowerCase()]
+  if (v === undefined) return null
+  return Array.isArray(v) ? v.join(', ') : v
+}
