@@ -70,6 +70,20 @@ function ratioRow(metric: string, ours: number, ref: number, max: number, unit: 
   return atMost(metric, ratio, 'x reference', max, `${ours} vs ${ref} ${unit}`)
 }
 
+/** The two idle targets, the same for every feed shape: CPU ratio and latency over the reference. */
+function idleTargets(phase: string, shape: string, ours: Figures, ref: Figures): BenchRow[] {
+  return [
+    ratioRow(`${phase}: CPU, host + Chromium (${shape})`, ours.cpu, ref.cpu, 1.5, '% of a core'),
+    atMost(
+      `${phase}: tick-to-DOM p50 over the reference`,
+      round(ours.p50 - ref.p50),
+      'ms',
+      17,
+      `${ours.p50} vs ${ref.p50} ms; p95 ${ours.p95} vs ${ref.p95} ms`,
+    ),
+  ]
+}
+
 export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('render', 'the app is not built')
   const chromium = findChromium()
@@ -120,14 +134,7 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
         'price writes/s',
         `${mainThread(ours.hot)}; reference ${rh.writesPerSec} writes/s, ${mainThread(ref.hot)}`,
       ),
-      ratioRow(`idle: CPU, host + Chromium (${idle})`, oi.cpu, ri.cpu, 1.5, '% of a core'),
-      atMost(
-        'idle: tick-to-DOM p50 over the reference',
-        round(oi.p50 - ri.p50),
-        'ms',
-        17,
-        `${oi.p50} vs ${ri.p50} ms; p95 ${oi.p95} vs ${ri.p95} ms`,
-      ),
+      ...idleTargets('idle', idle, oi, ri),
       report(
         'idle: CPU split',
         oi.hostCpu,
@@ -140,20 +147,7 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
         'price writes/s',
         `${mainThread(ours.idle)}; reference ${mainThread(ref.idle)}`,
       ),
-      ratioRow(
-        `idle, spread ticks: CPU, host + Chromium (each tick its own frame)`,
-        os.cpu,
-        rs.cpu,
-        1.5,
-        '% of a core',
-      ),
-      atMost(
-        'idle, spread ticks: tick-to-DOM p50 over the reference',
-        round(os.p50 - rs.p50),
-        'ms',
-        17,
-        `${os.p50} vs ${rs.p50} ms; p95 ${os.p95} vs ${rs.p95} ms`,
-      ),
+      ...idleTargets('idle, spread ticks', 'each tick its own frame', os, rs),
       atMost('host PSS, idle', oi.pss, 'MB', 60, `reference relay ${ri.pss} MB`),
       atMost('host PSS, hot', oh.pss, 'MB', 80, `reference relay ${rh.pss} MB`),
       atLeast(
