@@ -32,30 +32,46 @@ export class SparkSeries {
     return true
   }
 
+  get length(): number {
+    return this.count
+  }
+
+  /** The i-th oldest point kept. */
+  at(i: number): number {
+    return this.values[(this.start + i) % this.capacity] ?? 0
+  }
+
   toArray(): number[] {
     const out: number[] = []
-    for (let i = 0; i < this.count; i++)
-      out.push(this.values[(this.start + i) % this.capacity] ?? 0)
+    for (let i = 0; i < this.count; i++) out.push(this.at(i))
     return out
   }
 }
 
+/** What sparkPoints reads: an array, or a SparkSeries read in place (no copy per redraw). */
+export interface SparkValues {
+  readonly length: number
+  at(i: number): number | undefined
+}
+
 /** SVG polyline points for `values` scaled into width x height (y grows downward). */
-export function sparkPoints(values: readonly number[], width: number, height: number): string {
-  if (values.length < 2) return ''
+export function sparkPoints(values: SparkValues, width: number, height: number): string {
+  const n = values.length
+  if (n < 2) return ''
   let min = Number.POSITIVE_INFINITY
   let max = Number.NEGATIVE_INFINITY
-  for (const v of values) {
+  for (let i = 0; i < n; i++) {
+    const v = values.at(i) ?? 0
     if (v < min) min = v
     if (v > max) max = v
   }
   const span = max - min
-  const dx = width / (values.length - 1)
-  const parts: string[] = []
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] ?? min
+  const dx = width / (n - 1)
+  let out = ''
+  for (let i = 0; i < n; i++) {
+    const v = values.at(i) ?? min
     const y = span === 0 ? height / 2 : height - ((v - min) / span) * height
-    parts.push(`${(i * dx).toFixed(1)},${y.toFixed(1)}`)
+    out += `${i === 0 ? '' : ' '}${(i * dx).toFixed(1)},${y.toFixed(1)}`
   }
-  return parts.join(' ')
+  return out
 }
