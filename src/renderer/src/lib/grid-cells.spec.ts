@@ -3,7 +3,7 @@ import { QuoteBook } from '../state/quote-book.svelte'
 import { fieldMask } from '../state/price-fields'
 import { COLUMN_DEFS } from './columns'
 import { FigureCell, SparkCell } from './grid-cells'
-import { sparkPoints } from './sparkline'
+import { SPARK_STEP_MS, sparkPoints } from './sparkline'
 import { NO_BUDGET } from './fit-number'
 import { formatPrice } from './format'
 
@@ -124,7 +124,7 @@ describe('sparklines drawn by the row', () => {
     const { book, clock } = directBook()
     const row = book.row(KEY)
     for (let i = 0; i < 70; i++) {
-      clock.now = i * 1000
+      clock.now = i * SPARK_STEP_MS
       book.applyPatches([{ key: KEY, last: 100 + (i % 7) }])
     }
     const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline')

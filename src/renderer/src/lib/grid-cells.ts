@@ -56,9 +56,13 @@ export class FigureCell implements RowCell {
   }
 }
 
-/** A sparkline's <polyline>, its points rewritten only when the drawn shape changed. */
+/**
+ * A sparkline's <polyline>, its points rewritten only when the series changed since the last
+ * draw. The version is kept, not the points text: a string held for seconds outlives the young
+ * generation and leaves old-generation garbage for full collections.
+ */
 export class SparkCell implements TrendCell {
-  private written = ''
+  private drawn = -1
 
   constructor(
     private readonly line: SVGPolylineElement,
@@ -68,9 +72,8 @@ export class SparkCell implements TrendCell {
   ) {}
 
   draw(): void {
-    const points = sparkPoints(this.series, this.width, this.height)
-    if (points === this.written) return
-    this.written = points
-    this.line.setAttribute('points', points)
+    if (this.series.version === this.drawn) return
+    this.drawn = this.series.version
+    this.line.setAttribute('points', sparkPoints(this.series, this.width, this.height))
   }
 }

@@ -1,4 +1,12 @@
 /**
+ * The sparkline: the last five minutes, one point per 5 s. A step of a second showed only the
+ * last minute and redrew every line in view every second, which at rest was about half of the
+ * page's raster time (render bench trace); the Last cell carries the second-by-second moves.
+ */
+export const SPARK_POINTS = 60
+export const SPARK_STEP_MS = 5_000
+
+/**
  * Recent last prices for a row's sparkline, kept in the renderer only. One sample per `stepMs`
  * (later ticks in the same step overwrite it), so 10k ticks/s cost a number write, not a redraw.
  */
@@ -7,16 +15,19 @@ export class SparkSeries {
   private count = 0
   private start = 0
   private lastSampleAt = Number.NEGATIVE_INFINITY
+  /** Bumped by every push: a drawn line knows whether it is still current. */
+  version = 0
 
   constructor(
-    readonly capacity = 60,
-    private readonly stepMs = 1000,
+    readonly capacity = SPARK_POINTS,
+    private readonly stepMs = SPARK_STEP_MS,
   ) {
     this.values = new Float64Array(capacity)
   }
 
   /** Records a price; returns true when a new point was added (the line's shape moved on). */
   push(price: number, now: number): boolean {
+    this.version++
     if (this.count > 0 && now - this.lastSampleAt < this.stepMs) {
       this.values[(this.start + this.count - 1) % this.capacity] = price
       return false
