@@ -124,6 +124,17 @@ export function createWebApi(options: WebApiOptions = {}): WebApi {
     } catch {
       return
     }
+    // Told apart by `kind` first: a price event tried against the response schema failed every
+    // time, and a failed parse builds its issue objects (per-frame garbage at rest).
+    const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : null
+    if (kind === 'event') {
+      const frame = EventFrameSchema.safeParse(raw)
+      if (!frame.success) return
+      const event = EventSchema.safeParse(frame.data.event)
+      if (!event.success) return
+      for (const l of listeners) l(event.data)
+      return
+    }
     const response = ResponseFrameSchema.safeParse(raw)
     if (response.success) {
       const p = settle(response.data.id)
@@ -138,11 +149,6 @@ export function createWebApi(options: WebApiOptions = {}): WebApi {
       else p.reject(new BridgeError('BAD_FRAME', `Host sent an invalid ${p.name} result`))
       return
     }
-    const frame = EventFrameSchema.safeParse(raw)
-    if (!frame.success) return
-    const event = EventSchema.safeParse(frame.data.event)
-    if (!event.success) return
-    for (const l of listeners) l(event.data)
   }
 
   function connect(): void {

@@ -24,4 +24,9 @@ export interface GridFields {
   mask: FieldMask
   /** The Trend column is shown (the sparkline is drawn). */
   trend: boolean
+  /**
+   * The grid binds its cells and rows write them (row-cell.ts): its columns then cost a tick no
+   * $state write at all. Unset for views that read the fields reactively (the strip).
+   */
+  direct?: boolean
 }

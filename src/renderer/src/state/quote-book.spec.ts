@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SPARK_STEP_MS } from '../lib/sparkline'
 import { fieldMask } from './price-fields'
 import { QuoteBook } from './quote-book.svelte'
 
@@ -58,14 +59,14 @@ describe('QuoteBook and the grid’s columns', () => {
     const { book: b, clock } = book()
     b.setGridFields(fieldMask(['volume']), false)
     b.applyPatches([{ key: KEY, last: 100 }])
-    clock.now = 2000
+    clock.now = SPARK_STEP_MS
     b.applyPatches([{ key: KEY, last: 101 }])
     const row = b.row(KEY)
     expect(row.flash).toBeNull()
     expect(row.sparkVersion).toBe(0)
     b.setGridFields(fieldMask(['volume']), true)
     expect(row.sparkVersion).toBe(1)
-    clock.now = 4000
+    clock.now = 2 * SPARK_STEP_MS
     b.setGridFields(fieldMask(['last']), true)
     b.applyPatches([{ key: KEY, last: 102 }])
     expect(row.flash).toBe('up')

@@ -72,12 +72,23 @@ export class QuoteBook {
   /**
    * The fields the grid's columns show and whether the Trend column is. Rows in view catch up on
    * a field that comes back at once; a hidden column's field then costs a tick no $state write.
+   * `direct`: the grid binds its cells and rows write them (row-cell.ts), no $state in between.
    */
-  setGridFields(mask: FieldMask, trend: boolean): void {
-    if (mask === this.grid.mask && trend === this.grid.trend) return
-    const added = (mask & ~this.grid.mask) !== 0 || (trend && !this.grid.trend)
+  setGridFields(mask: FieldMask, trend: boolean, direct = false): void {
+    if (
+      mask === this.grid.mask &&
+      trend === this.grid.trend &&
+      direct === (this.grid.direct ?? false)
+    )
+      return
+    // Leaving direct mode: the $state fields were not written meanwhile.
+    const added =
+      (mask & ~this.grid.mask) !== 0 ||
+      (trend && !this.grid.trend) ||
+      (this.grid.direct === true && !direct)
     this.grid.mask = mask
     this.grid.trend = trend
+    this.grid.direct = direct
     if (added) for (const row of this.rows.values()) if (row.painting) row.catchUp()
   }
 
@@ -96,7 +107,9 @@ export class QuoteBook {
 
   applyPatches(patches: readonly QuotePatch[]): void {
     const now = this.now()
-    if (this.flashing.size > 0) this.endFlashes(now)
+    // Flashes that are due end after this frame's moves are applied: a row that moves again in
+    // the same direction keeps its flash with no class written off and on again.
+    const ending = this.flashing.size > 0 ? this.dueFlashes(now) : null
     const animate = !this.reducedMotion()
     for (const p of patches) {
       const row = this.row(p.key)
@@ -105,11 +118,12 @@ export class QuoteBook {
       // A row out of view (or a grid without Last) has no cell to flash; it catches up without one.
       if (direction !== null && animate && (row.paintMask & LAST) !== 0) {
         // Patches arrive merged per row per frame (PatchCoalescer): one class write at most.
-        if (row.flash !== direction) row.flash = direction
+        row.setFlash(direction)
         row.flashUntil = now + FLASH_MS
         this.flashing.add(row)
       }
     }
+    if (ending !== null) for (const row of ending) if (!this.flashing.has(row)) row.setFlash(null)
     if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS + FLASH_GRACE_MS)
     if (this.sparkMoved.size > 0) {
       if (now >= this.nextSparkPass - SPARK_SLACK_MS) this.sparkPass(now)
@@ -123,7 +137,7 @@ export class QuoteBook {
     for (const row of this.sparkMoved) {
       row.sparkMoved = false
       // Hidden rows keep collecting points; their line is drawn once they come into view.
-      if (row.paintsTrend) row.sparkVersion++
+      if (row.paintsTrend) row.redrawTrend()
       else row.sparkHeld = true
     }
     this.sparkMoved.clear()
@@ -163,19 +177,21 @@ export class QuoteBook {
   private sweep(): void {
     this.sweepScheduled = false
     const now = this.now()
-    const next = this.endFlashes(now)
-    if (this.flashing.size > 0) this.scheduleSweep(Math.max(16, next + FLASH_GRACE_MS - now))
+    for (const row of this.dueFlashes(now)) row.setFlash(null)
+    if (this.flashing.size === 0) return
+    let next = Number.POSITIVE_INFINITY
+    for (const row of this.flashing) next = Math.min(next, row.flashUntil)
+    this.scheduleSweep(Math.max(16, next + FLASH_GRACE_MS - now))
   }
 
-  /** Ends the flashes that are due; returns when the next one is due. */
-  private endFlashes(now: number): number {
-    let next = Number.POSITIVE_INFINITY
+  /** Takes the flashes that are due out of `flashing`; the caller ends them. */
+  private dueFlashes(now: number): RowState[] {
+    const due: RowState[] = []
     for (const row of this.flashing) {
-      if (row.flashUntil <= now) {
-        row.flash = null
-        this.flashing.delete(row)
-      } else next = Math.min(next, row.flashUntil)
+      if (row.flashUntil > now) continue
+      this.flashing.delete(row)
+      due.push(row)
     }
-    return next
+    return due
   }
 }

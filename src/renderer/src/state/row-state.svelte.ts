@@ -1,3 +1,4 @@
+import { untrack } from 'svelte'
 import { parseSymbolKey, type Market } from '../../../shared/market'
 import type {
   Quote,
@@ -8,6 +9,7 @@ import type {
 } from '../../../shared/quote'
 import { SparkSeries } from '../lib/sparkline'
 import type { Paintable } from './row-visibility'
+import type { Flash, RowCell, TrendCell } from './row-cell'
 import {
   ALL_FIELDS,
   PRICE_FIELDS,
@@ -18,11 +20,13 @@ import {
 } from './price-fields'
 
 /**
- * Per-symbol reactive state. Each displayed field is its own $state, so a tick that changes only
- * `last` re-renders only that cell: at 10k ticks/s over 200 rows, the watchlist array itself is
- * never rebuilt (keyed rows stay mounted; patches are applied in place).
+ * Per-symbol state. Views that read fields reactively (the strip, the detail header) get each
+ * displayed field as its own $state, so a tick that changes only `last` re-renders only what reads
+ * it. The grid binds its cells instead (row-cell.ts) and the row writes them directly: at 10k
+ * ticks/s over 200 rows, the watchlist array itself is never rebuilt (keyed rows stay mounted;
+ * patches are applied in place).
  */
-export type Flash = 'up' | 'down' | null
+export type { Flash } from './row-cell'
 
 export const FLASH_MS = 600
 
@@ -58,8 +62,8 @@ export class RowState implements Paintable {
   statusMessage = $state('')
   flash = $state<Flash>(null)
   /**
-   * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points; the
-   * line reads `spark` when this changes.
+   * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points;
+   * bound trend cells are redrawn at the same moment.
    */
   sparkVersion = $state(0)
   /** A point was added since the last sparkline pass. */
@@ -93,6 +97,11 @@ export class RowState implements Paintable {
   private gridWatchers = 0
   /** The sparkline gained points while the row was out of view. */
   sparkHeld = false
+  /* eslint-disable svelte/prefer-svelte-reactivity -- bookkeeping of bound cells: nothing reacts to them, they are written directly. */
+  /** The grid's cells of this row now in the DOM, written by apply(). */
+  private readonly cells = new Set<RowCell>()
+  private readonly trendCells = new Set<TrendCell>()
+  /* eslint-enable svelte/prefer-svelte-reactivity */
 
   /** `grid`: the fields the table shows (all of them when omitted: the strip, tests). */
   constructor(
@@ -116,12 +125,47 @@ export class RowState implements Paintable {
   }
 
   /**
-   * The fields written to $state now: none out of view, the grid's columns in view, all of them
-   * while another view (the detail header) shows the row.
+   * The fields shown now: none out of view, the grid's columns in view, all of them while another
+   * view (the detail header) shows the row.
    */
   get paintMask(): FieldMask {
     if (this.watchers > 0) return ALL_FIELDS
     return this.inView || this.gridWatchers > 0 ? this.grid.mask : 0
+  }
+
+  /** The fields written to $state: the painted ones, but not for a grid that binds its cells. */
+  private get stateMask(): FieldMask {
+    if (this.watchers > 0) return ALL_FIELDS
+    return this.grid.direct === true ? 0 : this.paintMask
+  }
+
+  /** Binds a grid cell while it is in the DOM: rendered now and on every change it reads. */
+  bindCell(cell: RowCell): () => void {
+    this.cells.add(cell)
+    cell.render(this.latest)
+    // Read untracked: the binding attachment must not re-run when the flash changes.
+    if (cell.flashes) cell.flash(untrack(() => this.flash))
+    return () => this.cells.delete(cell)
+  }
+
+  /** Binds a sparkline while it is in the DOM: drawn now and with every sparkline pass. */
+  bindTrend(cell: TrendCell): () => void {
+    this.trendCells.add(cell)
+    cell.draw()
+    return () => this.trendCells.delete(cell)
+  }
+
+  /** The price move shown on the Last cell (QuoteBook starts and ends it). */
+  setFlash(direction: Flash): void {
+    if (this.flash === direction) return
+    this.flash = direction
+    for (const cell of this.cells) if (cell.flashes) cell.flash(direction)
+  }
+
+  /** The series gained points: every view of the line draws it again. */
+  redrawTrend(): void {
+    this.sparkVersion++
+    for (const cell of this.trendCells) cell.draw()
   }
 
   /** The newest values, painted or not (column widths measure hidden rows too); read only. */
@@ -161,7 +205,7 @@ export class RowState implements Paintable {
 
   /** Brings the painted $state fields up to the newest values (the grid's columns changed too). */
   catchUp(): void {
-    const mask = this.paintMask
+    const mask = this.stateMask
     for (let f = 0; f < PRICE_FIELDS.length; f++) {
       if ((mask & (1 << f)) === 0) continue
       const field = PRICE_FIELDS[f] as PriceField
@@ -170,7 +214,7 @@ export class RowState implements Paintable {
     }
     if (this.sparkHeld && this.paintsTrend) {
       this.sparkHeld = false
-      this.sparkVersion++
+      this.redrawTrend()
     }
   }
 
@@ -178,15 +222,19 @@ export class RowState implements Paintable {
   apply(patch: QuotePatch | Quote, now: number): Flash {
     let direction: Flash = null
     const prev = this.latest.last
-    const paint = this.paintMask
+    const paint = this.stateMask
     const latest = this.latest
+    let changed: FieldMask = 0
     for (let f = 0; f < PRICE_FIELDS.length; f++) {
       const field = PRICE_FIELDS[f] as PriceField
       const v = patch[field]
-      if (v === undefined) continue
+      if (v === undefined || v === latest[field]) continue
       latest[field] = v
+      changed |= 1 << f
       if ((paint & (1 << f)) !== 0 && this[field] !== v) this[field] = v
     }
+    if (changed !== 0)
+      for (const cell of this.cells) if ((cell.reads & changed) !== 0) cell.render(latest)
     if (patch.ts !== undefined) {
       this.ts = patch.ts
       if (!this.hasTime && patch.ts > 0) this.hasTime = true

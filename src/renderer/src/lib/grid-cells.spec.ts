@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { QuoteBook } from '../state/quote-book.svelte'
+import { fieldMask } from '../state/price-fields'
+import { COLUMN_DEFS } from './columns'
+import { FigureCell, SparkCell } from './grid-cells'
+import { SPARK_STEP_MS, sparkPoints } from './sparkline'
+import { NO_BUDGET } from './fit-number'
+import { formatPrice } from './format'
+
+const KEY = 'crypto:BTCUSDT'
+
+/** A book in direct mode (as the grid runs it), with a clock the test moves. */
+function directBook(): { book: QuoteBook; clock: { now: number } } {
+  const clock = { now: 0 }
+  const book = new QuoteBook({ now: () => clock.now, setTimer: () => undefined })
+  book.setGridFields(fieldMask(['last', 'change', 'volume']), true, true)
+  return { book, clock }
+}
+
+/** A <td><span class="v"></span></td> in the document, and every DOM change made under it. */
+function cellElement(): { td: HTMLElement; writes: () => MutationRecord[] } {
+  const td = document.createElement('td')
+  td.className = 'num'
+  td.append(document.createElement('span'))
+  document.body.append(td)
+  const observer = new MutationObserver(() => undefined)
+  observer.observe(td, { subtree: true, characterData: true, childList: true, attributes: true })
+  return { td, writes: () => observer.takeRecords() }
+}
+
+afterEach(() => document.body.replaceChildren())
+
+describe('grid cells written by the row (outside Svelte)', () => {
+  it('render at once when bound, then only when a field they read changes', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, last: 100, volume: 5 }])
+    const { td, writes } = cellElement()
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.last, row.market, row.symbol, NO_BUDGET))
+    expect(td.textContent).toBe(formatPrice(100, row.market, row.symbol))
+    writes()
+    book.applyPatches([{ key: KEY, volume: 6 }])
+    expect(writes()).toHaveLength(0)
+    book.applyPatches([{ key: KEY, last: 100 }])
+    expect(writes()).toHaveLength(0)
+    book.applyPatches([{ key: KEY, last: 101.5 }])
+    expect(td.textContent).toBe(formatPrice(101.5, row.market, row.symbol))
+    expect(writes().filter((m) => m.type === 'characterData')).toHaveLength(1)
+  })
+
+  it('write no $state field for the grid in direct mode, yet a watching view still gets them', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, last: 100 }])
+    expect(row.last).toBeNull()
+    expect(row.value('last')).toBe(100)
+    const release = row.watch()
+    expect(row.last).toBe(100)
+    book.applyPatches([{ key: KEY, last: 102 }])
+    expect(row.last).toBe(102)
+    release()
+  })
+
+  it('catch the $state fields up when the grid leaves direct mode', () => {
+    const { book } = directBook()
+    book.applyPatches([{ key: KEY, last: 100 }])
+    book.setGridFields(fieldMask(['last']), true, false)
+    expect(book.row(KEY).last).toBe(100)
+  })
+
+  it('colour a change by its sign, and stop writing once unbound', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    const { td } = cellElement()
+    const unbind = row.bindCell(
+      new FigureCell(td, COLUMN_DEFS.change, row.market, row.symbol, NO_BUDGET),
+    )
+    book.applyPatches([{ key: KEY, last: 100, change: 1.25 }])
+    expect(td.classList.contains('up')).toBe(true)
+    book.applyPatches([{ key: KEY, change: -0.5 }])
+    expect([...td.classList].sort()).toEqual(['down', 'num'])
+    unbind()
+    book.applyPatches([{ key: KEY, change: 0.75 }])
+    expect(td.classList.contains('down')).toBe(true)
+  })
+
+  it('flash the Last cell on a move, keep it through further moves the same way, end it when due', () => {
+    const { book, clock } = directBook()
+    const row = book.row(KEY)
+    const { td, writes } = cellElement()
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.last, row.market, row.symbol, NO_BUDGET))
+    book.applyPatches([{ key: KEY, last: 100 }])
+    clock.now = 1000
+    book.applyPatches([{ key: KEY, last: 101 }])
+    expect(td.classList.contains('flash-up')).toBe(true)
+    writes()
+    // Due by now, but moving up again: the class stays, with no write off and on.
+    clock.now = 2000
+    book.applyPatches([{ key: KEY, last: 102 }])
+    expect(writes().filter((m) => m.type === 'attributes')).toHaveLength(0)
+    clock.now = 3000
+    book.applyPatches([{ key: KEY, last: 101 }])
+    expect(td.classList.contains('flash-down')).toBe(true)
+    expect(td.classList.contains('flash-up')).toBe(false)
+    clock.now = 4000
+    book.applyPatches([{ key: KEY, volume: 1 }])
+    expect(td.className).toBe('num')
+  })
+
+  it('show the flash already running on a cell bound mid-flash (a row scrolled in)', () => {
+    const { book, clock } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, last: 100 }])
+    clock.now = 1000
+    book.applyPatches([{ key: KEY, last: 99 }])
+    const { td } = cellElement()
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.last, row.market, row.symbol, NO_BUDGET))
+    expect(td.classList.contains('flash-down')).toBe(true)
+  })
+})
+
+describe('sparklines drawn by the row', () => {
+  it('draw from the series in place, the same line as from a copy, and skip an unchanged redraw', () => {
+    const { book, clock } = directBook()
+    const row = book.row(KEY)
+    for (let i = 0; i < 70; i++) {
+      clock.now = i * SPARK_STEP_MS
+      book.applyPatches([{ key: KEY, last: 100 + (i % 7) }])
+    }
+    const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline')
+    document.body.append(line)
+    const observer = new MutationObserver(() => undefined)
+    observer.observe(line, { attributes: true })
+    const cell = new SparkCell(line, row.spark, 80, 20)
+    row.bindTrend(cell)
+    expect(row.spark.length).toBe(60)
+    expect(line.getAttribute('points')).toBe(sparkPoints(row.spark.toArray(), 80, 20))
+    expect(line.getAttribute('points')?.split(' ')).toHaveLength(60)
+    observer.takeRecords()
+    cell.draw()
+    expect(observer.takeRecords()).toHaveLength(0)
+  })
+
+  it('scale a flat series to the middle and need two points for a line', () => {
+    expect(sparkPoints([5], 80, 20)).toBe('')
+    expect(sparkPoints([5, 5, 5], 80, 20)).toBe('0.0,10.0 40.0,10.0 80.0,10.0')
+    expect(sparkPoints([1, 3], 10, 20)).toBe('0.0,20.0 10.0,0.0')
+  })
+})

@@ -1,0 +1,79 @@
+import type { Market } from '../../../shared/market'
+import { fieldMask, type FieldMask, type PriceValues } from '../state/price-fields'
+import type { Flash, RowCell, TrendCell } from '../state/row-cell'
+import type { SparkSeries } from './sparkline'
+import { sparkPoints } from './sparkline'
+import { cellText, tone } from './cell-text'
+import type { ColumnDef } from './columns'
+import type { FitBudget } from './fit-number'
+
+/**
+ * The DOM side of the grid's ticking cells (state/row-cell.ts): each keeps what it last wrote and
+ * touches the DOM only when the text, tone or flash actually changes.
+ */
+export class FigureCell implements RowCell {
+  readonly reads: FieldMask
+  /** Only the Last column flashes. */
+  readonly flashes: boolean
+  private readonly text: Text
+  private written: string | null = null
+  private toned: '' | 'up' | 'down' = ''
+  private flashed: Flash = null
+
+  /** `cell`: the <td>; its first element child is the box the text goes in. */
+  constructor(
+    private readonly cell: HTMLElement,
+    private readonly col: ColumnDef,
+    private readonly market: Market,
+    private readonly symbol: string,
+    private readonly budget: FitBudget,
+  ) {
+    this.reads = fieldMask(col.reads)
+    this.flashes = col.id === 'last'
+    this.text = cell.ownerDocument.createTextNode('')
+    ;(cell.firstElementChild ?? cell).replaceChildren(this.text)
+  }
+
+  render(values: Readonly<PriceValues>): void {
+    const text = cellText(this.col, values, this.market, this.symbol, this.budget)
+    if (text !== this.written) {
+      this.written = text
+      this.text.nodeValue = text
+    }
+    const next = tone(this.col, values)
+    if (next !== this.toned) {
+      if (this.toned !== '') this.cell.classList.remove(this.toned)
+      if (next !== '') this.cell.classList.add(next)
+      this.toned = next
+    }
+  }
+
+  flash(direction: Flash): void {
+    if (direction === this.flashed) return
+    if (this.flashed !== null) this.cell.classList.remove(`flash-${this.flashed}`)
+    if (direction !== null) this.cell.classList.add(`flash-${direction}`)
+    this.flashed = direction
+  }
+}
+
+/**
+ * A sparkline's <polyline>, its points rewritten only when the series changed since the last
+ * draw. The version is kept, not the points text: a string held for seconds outlives the young
+ * generation and leaves old-generation garbage for full collections.
+ */
+export class SparkCell implements TrendCell {
+  private drawn = -1
+
+  constructor(
+    private readonly line: SVGPolylineElement,
+    private readonly series: SparkSeries,
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
+
+  draw(): void {
+    if (this.series.version === this.drawn) return
+    this.drawn = this.series.version
+    this.line.setAttribute('points', sparkPoints(this.series, this.width, this.height))
+  }
+}
