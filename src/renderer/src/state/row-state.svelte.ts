@@ -63,9 +63,10 @@ export class RowState implements Paintable {
   flash = $state<Flash>(null)
   /**
    * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points;
-   * bound trend cells are redrawn at the same moment.
+   * bound trend cells are redrawn at the same moment. A plain count, not $state: the lines are
+   * drawn by the row (TrendCell), nothing re-renders on it.
    */
-  sparkVersion = $state(0)
+  sparkVersion = 0
   /** A point was added since the last sparkline pass. */
   sparkMoved = false
   readonly spark = new SparkSeries()
