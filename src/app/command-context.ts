@@ -42,7 +42,12 @@ export interface SettingsAccess {
 /** What commands ask the running engine; which engine that is changes when the feed switches. */
 export type MarketQueries = Pick<
   MarketEngine,
-  'getCandles' | 'testConnection' | 'probeSymbol' | 'symbolStatuses' | 'budgetRules'
+  | 'getCandles'
+  | 'testConnection'
+  | 'probeSymbol'
+  | 'adoptProbedQuote'
+  | 'symbolStatuses'
+  | 'budgetRules'
 >
 
 export interface MarketAccess {

@@ -58,6 +58,7 @@ function adderHost(app: DeskAccess): AdderHost {
     setLists: (next) => app.setLists(next),
     catalogue: app.catalogue,
     probe: (key) => app.market.probeSymbol(key),
+    adopt: (update) => app.market.adoptProbedQuote(update),
     saveConfirmed: (keys) => app.saveConfirmed(keys),
   }
 }

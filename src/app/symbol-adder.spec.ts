@@ -42,6 +42,7 @@ function host(symbols: string[] = ['crypto:BTCUSDT']) {
     },
     catalogue,
     probe: (key) => engine.probeSymbol(key),
+    adopt: (update) => engine.adoptProbedQuote(update),
     saveConfirmed: async (keys) => void saved.push(keys),
     saved,
   }
@@ -49,6 +50,14 @@ function host(symbols: string[] = ['crypto:BTCUSDT']) {
 }
 
 const rest = (): number => sim.stats().restRequests
+
+async function until(done: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
 
 describe('addSymbols', () => {
   it('adds a pasted list of 20 catalogue symbols in order, without one quote call', async () => {
@@ -114,6 +123,32 @@ describe('addSymbols', () => {
     expect(report.added[0]?.key).toBe('crypto:SOLUSDT')
     expect(report.added[0]?.note).toMatch(/not checked now/)
     expect(h.saved).toEqual([])
+  })
+
+  it('costs one quote call for a symbol it had to check: the probed quote is its first price', async () => {
+    const h = host(['crypto:BTCUSDT'])
+    const watching = new Set<SymbolKey>()
+    // As the app does: the list change makes the running engine watch what it lists.
+    h.setLists = async (next) => {
+      h.state = next
+      for (const key of next.watchlists.flatMap((w) => w.symbols)) {
+        if (watching.has(key)) continue
+        watching.add(key)
+        engine.watch(key)
+      }
+    }
+    await h.setLists(h.state)
+    engine.start()
+    const asks = (symbol: string): number => sim.stats().symbolAsks[symbol] ?? 0
+    // Streaming, and the first snapshot of what streams is done.
+    await until(() => sim.stats().subscribedSymbols > 0 && asks('BTCUSDT') > 0)
+    await addSymbols(h, 'w', ['crypto:SOLUSDT'])
+    const quote = engine.quotes.get('crypto:SOLUSDT')
+    expect(quote?.last).toEqual(expect.any(Number))
+    expect(quote?.prevClose).toEqual(expect.any(Number))
+    await until(() => sim.stats().subscribedSymbols > 1)
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(asks('SOLUSDT')).toBe(1)
   })
 
   it('runs queued adds in order, each on the list the previous one left', async () => {

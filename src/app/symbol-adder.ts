@@ -1,5 +1,6 @@
 import { TickdeskError } from '../core/errors'
 import { redact } from '../core/log'
+import type { QuoteUpdate } from '../core/quote-fields'
 import type { ProbeVerdict } from '../core/symbol-probe'
 import type { AddReport } from '../shared/instrument'
 import { parseSymbolKey, type SymbolKey } from '../shared/market'
@@ -15,13 +16,16 @@ import { WatchlistBook, type WatchlistState } from './watchlist-book'
  *   unknown      -> not added: "Unknown symbol", the service does not list it
  *   not-in-plan  -> added with a note: it exists for the service, the key cannot see its market
  *   unchecked    -> added with a note: offline or throttled, the row will say if it is unknown
- * All additions land in one watchlist change (one save, one event), in the order given.
+ * All additions land in one watchlist change (one save, one event), in the order given. The quote a
+ * probe brought back is the added row's first price: the engine does not ask for it again.
  */
 export interface AdderHost {
   readonly lists: WatchlistState
   setLists(next: WatchlistState): Promise<void>
   readonly catalogue: InstrumentCatalogue
   probe(key: SymbolKey): Promise<ProbeVerdict>
+  /** Hands the engine a probed quote before the list change makes it watch the symbol. */
+  adopt(update: QuoteUpdate): void
   saveConfirmed(keys: SymbolKey[]): Promise<void>
 }
 
@@ -33,6 +37,8 @@ interface Pending {
   input: string
   key: SymbolKey
   note: string
+  /** The quote the probe fetched, if it fetched one. */
+  probed?: QuoteUpdate
 }
 
 export async function addSymbols(
@@ -63,7 +69,7 @@ export async function addSymbols(
     const v = verdicts[i] as ProbeVerdict
     if (v.verdict === 'listed') {
       confirmed = host.catalogue.confirm(p.key) || confirmed
-      ready.push(p)
+      ready.push(v.update === null ? p : { ...p, probed: v.update })
     } else if (v.verdict === 'unknown') {
       report.rejected.push({
         input: p.input,
@@ -82,10 +88,12 @@ export async function addSymbols(
 
   ready.sort((a, b) => a.order - b.order)
   let next = host.lists
+  const probed: QuoteUpdate[] = []
   for (const p of ready) {
     try {
       next = WatchlistBook.addSymbol(next, listId, p.key)
       report.added.push({ input: p.input, key: p.key, note: p.note })
+      if (p.probed) probed.push(p.probed)
     } catch (e) {
       const message = e instanceof TickdeskError ? e.message : String(e)
       report.rejected.push({ input: p.input, code: 'INVALID_INPUT', message })
@@ -94,6 +102,9 @@ export async function addSymbols(
   // Refusals read in the order they were pasted, whichever step refused them.
   const position = new Map(inputs.map((raw, i) => [redact(raw.trim()).slice(0, 64), i] as const))
   report.rejected.sort((a, b) => (position.get(a.input) ?? 0) - (position.get(b.input) ?? 0))
+  // Before setLists: the list change starts the engine watching, and a watched symbol without a
+  // quote is sent for its first snapshot at once.
+  for (const update of probed) host.adopt(update)
   if (report.added.length > 0) await host.setLists(next)
   if (confirmed) await host.saveConfirmed(host.catalogue.confirmed())
   return report

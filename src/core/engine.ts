@@ -242,6 +242,16 @@ export class MarketEngine {
     this.quotes.seed(quotes)
   }
 
+  /**
+   * Takes the quote a symbol probe just fetched (symbol-adder.ts) as the symbol's first snapshot,
+   * so adding a symbol the catalogue did not know costs one quote call, not two. Agriculture was
+   * probed on its kline endpoint, whose bar has no day fields: its snapshot still runs.
+   */
+  adoptProbedQuote(update: QuoteUpdate): void {
+    const quote = this.ingest(update)
+    if (update.market !== 'agri') this.snapshotted.add(quote.key)
+  }
+
   onQuote(listener: Listener<Quote>): () => void {
     this.quoteListeners.add(listener)
     return () => this.quoteListeners.delete(listener)
