@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MarketEngine } from '../core/engine'
+import { waitUntil } from '../core/testing/ws-test-server'
 import { startSimulator, type SimServer } from '../sim'
 import type { SymbolKey } from '../shared/market'
 import { InstrumentCatalogue, parseCatalogue } from './catalogue/instrument-catalogue'
@@ -50,14 +51,6 @@ function host(symbols: string[] = ['crypto:BTCUSDT']) {
 }
 
 const rest = (): number => sim.stats().restRequests
-
-async function until(done: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 describe('addSymbols', () => {
   it('adds a pasted list of 20 catalogue symbols in order, without one quote call', async () => {
@@ -141,12 +134,15 @@ describe('addSymbols', () => {
     engine.start()
     const asks = (symbol: string): number => sim.stats().symbolAsks[symbol] ?? 0
     // Streaming, and the first snapshot of what streams is done.
-    await until(() => sim.stats().subscribedSymbols > 0 && asks('BTCUSDT') > 0)
+    await waitUntil(
+      () => sim.stats().subscribedSymbols > 0 && asks('BTCUSDT') > 0,
+      'the stream and its first snapshot',
+    )
     await addSymbols(h, 'w', ['crypto:SOLUSDT'])
     const quote = engine.quotes.get('crypto:SOLUSDT')
     expect(quote?.last).toEqual(expect.any(Number))
     expect(quote?.prevClose).toEqual(expect.any(Number))
-    await until(() => sim.stats().subscribedSymbols > 1)
+    await waitUntil(() => sim.stats().subscribedSymbols > 1, 'SOLUSDT on the stream')
     await new Promise((r) => setTimeout(r, 1000))
     expect(asks('SOLUSDT')).toBe(1)
   })

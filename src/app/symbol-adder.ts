@@ -88,12 +88,13 @@ export async function addSymbols(
 
   ready.sort((a, b) => a.order - b.order)
   let next = host.lists
-  const probed: QuoteUpdate[] = []
   for (const p of ready) {
     try {
       next = WatchlistBook.addSymbol(next, listId, p.key)
       report.added.push({ input: p.input, key: p.key, note: p.note })
-      if (p.probed) probed.push(p.probed)
+      // Adopted before setLists below: the list change starts the engine watching, and a watched
+      // symbol without a quote is sent for its first snapshot at once.
+      if (p.probed) host.adopt(p.probed)
     } catch (e) {
       const message = e instanceof TickdeskError ? e.message : String(e)
       report.rejected.push({ input: p.input, code: 'INVALID_INPUT', message })
@@ -102,9 +103,6 @@ export async function addSymbols(
   // Refusals read in the order they were pasted, whichever step refused them.
   const position = new Map(inputs.map((raw, i) => [redact(raw.trim()).slice(0, 64), i] as const))
   report.rejected.sort((a, b) => (position.get(a.input) ?? 0) - (position.get(b.input) ?? 0))
-  // Before setLists: the list change starts the engine watching, and a watched symbol without a
-  // quote is sent for its first snapshot at once.
-  for (const update of probed) host.adopt(update)
   if (report.added.length > 0) await host.setLists(next)
   if (confirmed) await host.saveConfirmed(host.catalogue.confirmed())
   return report
