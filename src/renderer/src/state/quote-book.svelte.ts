@@ -25,6 +25,7 @@ const LAST = fieldBit('last')
 export interface QuoteBookOptions {
   now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (handle: unknown) => void
   /** prefers-reduced-motion: no flash at all. */
   reducedMotion?: () => boolean
 }
@@ -33,12 +34,14 @@ export interface QuoteBookOptions {
 export class QuoteBook {
   private readonly rows = new Map<string, RowState>()
   private readonly flashing = new Set<RowState>()
-  private sweepScheduled = false
+  /** The flash sweep's timer, if armed. */
+  private sweepTimer: unknown = null
   private readonly sparkMoved = new Set<RowState>()
   private nextSparkPass = Number.NEGATIVE_INFINITY
   private sparkTimerSet = false
   private readonly now: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
+  private readonly clearTimer: (handle: unknown) => void
   private readonly reducedMotion: () => boolean
   /** What the grid's columns show; every row of this book reads it (RowState.paintMask). */
   private readonly grid: GridFields = { mask: ALL_FIELDS, trend: true }
@@ -53,6 +56,10 @@ export class QuoteBook {
   constructor(options: QuoteBookOptions = {}) {
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
+    // A caller's own timers are cancelled only through its own clearTimer; a stale sweep that
+    // still fires finds it is not the armed one and does nothing.
+    const clearReal = (handle: unknown): void => clearTimeout(handle as number)
+    this.clearTimer = options.clearTimer ?? (options.setTimer ? (): void => {} : clearReal)
     this.reducedMotion = options.reducedMotion ?? ((): boolean => false)
   }
 
@@ -124,7 +131,9 @@ export class QuoteBook {
       }
     }
     if (ending !== null) for (const row of ending) if (!this.flashing.has(row)) row.setFlash(null)
-    if (this.flashing.size > 0) this.scheduleSweep(FLASH_MS + FLASH_GRACE_MS)
+    // Each frame ends what is due itself, so the sweep waits for the frames to stop: re-armed
+    // here, it never wakes the page while a feed ticks (once a second, that was a wakeup a second).
+    if (this.flashing.size > 0) this.armSweep(FLASH_MS + FLASH_GRACE_MS)
     if (this.sparkMoved.size > 0) {
       if (now >= this.nextSparkPass - SPARK_SLACK_MS) this.sparkPass(now)
       else this.scheduleSparkPass(this.nextSparkPass - now)
@@ -168,20 +177,22 @@ export class QuoteBook {
     for (const [key, row] of this.rows) if (!seen.has(key)) row.applyStatus(null)
   }
 
-  private scheduleSweep(ms: number): void {
-    if (this.sweepScheduled) return
-    this.sweepScheduled = true
-    this.setTimer(() => this.sweep(), ms)
+  private armSweep(ms: number): void {
+    if (this.sweepTimer !== null) this.clearTimer(this.sweepTimer)
+    const timer: unknown = this.setTimer(() => {
+      if (this.sweepTimer === timer) this.sweep()
+    }, ms)
+    this.sweepTimer = timer
   }
 
   private sweep(): void {
-    this.sweepScheduled = false
+    this.sweepTimer = null
     const now = this.now()
     for (const row of this.dueFlashes(now)) row.setFlash(null)
     if (this.flashing.size === 0) return
     let next = Number.POSITIVE_INFINITY
     for (const row of this.flashing) next = Math.min(next, row.flashUntil)
-    this.scheduleSweep(Math.max(16, next + FLASH_GRACE_MS - now))
+    this.armSweep(Math.max(16, next + FLASH_GRACE_MS - now))
   }
 
   /** Takes the flashes that are due out of `flashing`; the caller ends them. */
