@@ -21,8 +21,10 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
     const t = setTimeout(fn, Math.min(ms, MAX_TIMER_MS))
-    // Timers never keep a CLI or test process alive on their own.
-    if (typeof t === 'object' && 'unref' in t) t.unref()
+    // Timers never keep a CLI or test process alive on their own. (In a page, where the renderer's
+    // tests also type-check this file, a timer is a number and has nothing to unref.)
+    const node = t as unknown as { unref?: () => void }
+    if (typeof node === 'object') node.unref?.()
     return t
   },
   clearTimeout: (handle) => {

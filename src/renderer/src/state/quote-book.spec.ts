@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { FakeClock, type TimerHandle } from '../../../util/clock'
 import { SPARK_STEP_MS } from '../lib/sparkline'
 import { fieldMask } from './price-fields'
 import { FLASH_GRACE_MS, QuoteBook } from './quote-book.svelte'
@@ -75,65 +76,44 @@ describe('QuoteBook and the grid’s columns', () => {
 })
 
 describe('QuoteBook flash sweep', () => {
-  /** Timers on the test's clock, cancellable like the real ones. */
-  function timedBook(): {
-    book: QuoteBook
-    clock: { now: number }
-    armed: () => number
-    advance: (ms: number) => number
-  } {
-    const clock = { now: 0 }
-    let next = 1
-    const timers = new Map<number, { at: number; fn: () => void }>()
+  /** A book on a FakeClock; `wakeups` counts the timers it fired. */
+  function timedBook(): { book: QuoteBook; clock: FakeClock; wakeups: () => number } {
+    const clock = new FakeClock(0)
+    let fired = 0
     const b = new QuoteBook({
-      now: () => clock.now,
-      setTimer: (fn, ms) => {
-        timers.set(next, { at: clock.now + ms, fn })
-        return next++
-      },
-      clearTimer: (handle) => timers.delete(handle as number),
+      now: () => clock.now(),
+      setTimer: (fn, ms) =>
+        clock.setTimeout(() => {
+          fired++
+          fn()
+        }, ms),
+      clearTimer: (handle) => clock.clearTimeout(handle as TimerHandle),
     })
-    /** Moves the clock on, firing what falls due; returns how many timers fired. */
-    const advance = (ms: number): number => {
-      const end = clock.now + ms
-      let fired = 0
-      for (;;) {
-        const due = [...timers].filter(([, t]) => t.at <= end).sort((a, c) => a[1].at - c[1].at)[0]
-        if (due === undefined) break
-        timers.delete(due[0])
-        clock.now = due[1].at
-        due[1].fn()
-        fired++
-      }
-      clock.now = end
-      return fired
-    }
-    return { book: b, clock, armed: () => timers.size, advance }
+    return { book: b, clock, wakeups: () => fired }
   }
 
   it('never wakes while a feed ticks once a second, and ends the last flash once it stops', () => {
-    const { book: b, armed, advance } = timedBook()
+    const { book: b, clock, wakeups } = timedBook()
     b.applyPatches([{ key: KEY, last: 100 }])
     let price = 100
-    let wakeups = 0
     for (let s = 0; s < 10; s++) {
-      wakeups += advance(1000)
+      clock.advance(1000)
       b.applyPatches([{ key: KEY, last: ++price }])
       expect(b.row(KEY).flash).toBe('up')
     }
-    expect(wakeups).toBe(0)
-    expect(armed()).toBe(1)
-    advance(FLASH_MS + FLASH_GRACE_MS)
+    expect(wakeups()).toBe(0)
+    expect(clock.pendingTimers()).toBe(1)
+    clock.advance(FLASH_MS + FLASH_GRACE_MS)
     expect(b.row(KEY).flash).toBeNull()
-    expect(armed()).toBe(0)
+    expect(clock.pendingTimers()).toBe(0)
   })
 
   it('ends a row’s flash in a later frame that does not move it', () => {
-    const { book: b, advance } = timedBook()
+    const { book: b, clock } = timedBook()
     b.applyPatches([{ key: KEY, last: 100 }])
     b.applyPatches([{ key: KEY, last: 101 }])
     expect(b.row(KEY).flash).toBe('up')
-    advance(FLASH_MS)
+    clock.advance(FLASH_MS)
     b.applyPatches([{ key: 'crypto:ETHUSDT', last: 5 }])
     expect(b.row(KEY).flash).toBeNull()
   })

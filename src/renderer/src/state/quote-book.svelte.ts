@@ -58,7 +58,8 @@ export class QuoteBook {
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
     // A caller's own timers are cancelled only through its own clearTimer; a stale sweep that
     // still fires finds it is not the armed one and does nothing.
-    const clearReal = (handle: unknown): void => clearTimeout(handle as number)
+    const clearReal = (handle: unknown): void =>
+      clearTimeout(handle as ReturnType<typeof setTimeout>)
     this.clearTimer = options.clearTimer ?? (options.setTimer ? (): void => {} : clearReal)
     this.reducedMotion = options.reducedMotion ?? ((): boolean => false)
   }
