@@ -1,9 +1,10 @@
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../shared/market'
 import type { Bar, Interval } from '../shared/quote'
 import { parseBars } from './bar-time'
 import { TickdeskError } from './errors'
 import { toWireInterval } from '../shared/intervals'
 import { klineRoute } from './market-routes'
+import { requireSymbolRef } from './symbol-input'
 import type { RestClient } from './rest-client'
 
 /** Spec: GET /api/v1/market/tv-futures/kline, limit "default 300; range 1 to 5000". */
@@ -28,9 +29,7 @@ export async function fetchCandles(
   limit: number,
   signal?: AbortSignal,
 ): Promise<Bar[]> {
-  const ref = parseSymbolKey(key)
-  if (!ref)
-    throw new TickdeskError({ code: 'INVALID_INPUT', message: `not a market:SYMBOL: ${key}` })
+  const ref = requireSymbolRef(key)
   const route = klineRoute(ref.market)
   if (!route) {
     throw new TickdeskError({

@@ -1,10 +1,4 @@
-import {
-  PLAN_LIMITS,
-  parseSymbolKey,
-  symbolKey,
-  type Market,
-  type SymbolKey,
-} from '../shared/market'
+import { PLAN_LIMITS, symbolKey, type Market, type SymbolKey } from '../shared/market'
 import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
@@ -20,6 +14,7 @@ import { registerSecret, silentLogger, type Logger } from './log'
 import { SymbolStatusBook } from './symbol-statuses'
 import { TradedVolume } from './traded-volume'
 import { klineRoute } from './market-routes'
+import { requireSymbolRef } from './symbol-input'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
@@ -28,8 +23,9 @@ import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
 import { watchForSleep } from './sleep-detector'
+import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
-import { TickdeskError } from './errors'
+import type { TickdeskError } from './errors'
 import type { Random } from './random'
 
 export { PRIORITY }
@@ -59,7 +55,7 @@ export class MarketEngine {
   private readonly planner: FeedPlanner
   private stream: StreamClient
   private config: EngineConfig
-  private readonly watched = new Map<SymbolKey, { refs: number; priority: number; order: number }>()
+  private readonly watched = new WatchedSymbols()
   private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
   private readonly snapshotted = new Set<SymbolKey>()
   private readonly traded = new TradedVolume()
@@ -67,7 +63,6 @@ export class MarketEngine {
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
   private streamSubs = 0
-  private order = 0
   private lastError: TickdeskError | null = null
   private lastStreamError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
@@ -129,46 +124,29 @@ export class MarketEngine {
 
   /** Ref-counted: two panels on one symbol cost one subscription. Returns the unsubscribe. */
   watch(key: SymbolKey, priority: number = PRIORITY.other): () => void {
-    const ref = parseSymbolKey(key)
-    if (!ref)
-      throw new TickdeskError({ code: 'INVALID_INPUT', message: `not a market:SYMBOL: ${key}` })
+    const ref = requireSymbolRef(key)
     const canonical = symbolKey(ref.market, ref.symbol)
-    const entry = this.watched.get(canonical)
-    if (entry) entry.refs += 1
-    else this.watched.set(canonical, { refs: 1, priority, order: this.order++ })
+    this.watched.add(canonical, priority)
     this.replan()
     let released = false
     return () => {
       if (released) return
       released = true
-      const e = this.watched.get(canonical)
-      if (!e) return
-      e.refs -= 1
-      if (e.refs <= 0) {
-        this.watched.delete(canonical)
-        this.statuses.delete(canonical)
-        this.snapshotted.delete(canonical)
-        this.poller.forget(canonical)
-        this.replan()
-      }
+      if (!this.watched.release(canonical)) return
+      this.statuses.delete(canonical)
+      this.snapshotted.delete(canonical)
+      this.poller.forget(canonical)
+      this.replan()
     }
   }
 
   /** Sets stream priorities (visible, alerted, pinned) for watched symbols; others fall back to 0. */
   setPriorities(priorities: ReadonlyMap<SymbolKey, number>): void {
-    let changed = false
-    for (const [key, entry] of this.watched) {
-      const p = priorities.get(key) ?? PRIORITY.other
-      if (entry.priority !== p) {
-        entry.priority = p
-        changed = true
-      }
-    }
-    if (changed) this.replan()
+    if (this.watched.setPriorities(priorities, PRIORITY.other)) this.replan()
   }
 
   watchedKeys(): SymbolKey[] {
-    return [...this.watched.keys()]
+    return this.watched.keys()
   }
 
   status(): FeedStatus {
@@ -180,9 +158,7 @@ export class MarketEngine {
   }
 
   async getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
-    const ref = parseSymbolKey(key)
-    if (!ref)
-      throw new TickdeskError({ code: 'INVALID_INPUT', message: `not a market:SYMBOL: ${key}` })
+    const ref = requireSymbolRef(key)
     const canonical = symbolKey(ref.market, ref.symbol)
     if (klineRoute(ref.market)) {
       const bars = await fetchCandles(this.rest, canonical, interval, limit)
@@ -346,11 +322,7 @@ export class MarketEngine {
   }
 
   private replan(): void {
-    this.planner.setWatched(
-      [...this.watched.entries()]
-        .sort((a, b) => a[1].order - b[1].order)
-        .map(([key, e]) => ({ key, priority: e.priority })),
-    )
+    this.planner.setWatched(this.watched.ordered())
     const { streamed, polled } = this.planner.plan()
     this.stream.setSubscriptions(streamed)
     this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
