@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_COLUMNS, GRID_COLUMNS, type GridColumn } from '../../../shared/grid'
 import { fieldBit } from '../state/price-fields'
-import { chooserOrder, columnDefs, moveColumn, paintedFields, toggleColumn } from './columns'
+import {
+  chooserOrder,
+  columnDefs,
+  COLUMN_DEFS,
+  moveColumn,
+  paintedFields,
+  spokenName,
+  toggleColumn,
+} from './columns'
 import { sortPatch } from './grid-prefs'
 import { DEFAULT_GRID } from '../../../shared/grid'
 
 describe('grid columns', () => {
   it('defines every column the settings can name', () => {
     expect(columnDefs(GRID_COLUMNS).map((c) => c.id)).toEqual([...GRID_COLUMNS])
+  })
+
+  it('names each header with the words it shows, then the whole name where the label is short', () => {
+    expect(spokenName('Chg %', 'Change %')).toBe('Chg % (Change %)')
+    expect(spokenName('Trend', 'Trend (sparkline)')).toBe('Trend (sparkline)')
+    for (const def of columnDefs(GRID_COLUMNS)) {
+      expect(def.spoken.toLowerCase()).toContain(def.label.toLowerCase())
+      expect(def.spoken).toContain(def.name)
+    }
+    expect(COLUMN_DEFS.volume.spoken).toBe('Vol (Volume)')
   })
 
   it('paints only the fields of the chosen columns (a change also reads its price)', () => {

@@ -17,8 +17,14 @@ export interface ColumnDef {
   id: GridColumn
   /** The header's text: short, so the header never needs more room than the figures. */
   label: string
-  /** The whole name: the header's accessible name and tooltip, and the column chooser's label. */
+  /** The whole name: the header's tooltip and the column chooser's label. */
   name: string
+  /**
+   * The header's accessible name: the whole name, led by the label when the label is a short
+   * form ("Chg (Change)"), so it contains the words shown (WCAG 2.5.3: a speech-input user says
+   * "click Chg") and still tells a screen-reader user what the column is.
+   */
+  spoken: string
   kind: ColumnKind
   /** The row fields its cells read (painted only while the column shows). */
   reads: readonly PriceField[]
@@ -30,7 +36,13 @@ const def = (
   name: string,
   kind: ColumnKind,
   reads: readonly PriceField[] = [],
-): ColumnDef => ({ id, label, name, kind, reads })
+): ColumnDef => ({ id, label, name, spoken: spokenName(label, name), kind, reads })
+
+export function spokenName(label: string, name: string): string {
+  // Whole words: "Vol" is not said by saying "Volume".
+  const leads = name === label || name.toLowerCase().startsWith(`${label.toLowerCase()} `)
+  return leads ? name : `${label} (${name})`
+}
 
 export const COLUMN_DEFS: Readonly<Record<GridColumn, ColumnDef>> = {
   last: def('last', 'Last', 'Last', 'price', ['last']),
