@@ -19,6 +19,7 @@ import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
 import { StripController } from './strip-controller'
+import { reassertOnTop } from './strip-on-top'
 import { STRIP_WINDOW_STATE_FILE, createStripWindow } from './strip-window'
 import { TickerTray } from './ticker-tray'
 import { WINDOW_STATE_FILE, loadWindowState } from './window-state'
@@ -132,6 +133,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
         remembered: stripPlace,
         stateFile: stripStateFile,
         clock,
+        platform: opts.platform,
         iconPath,
       })
       created.on('close', () => {
@@ -180,6 +182,9 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     })
     created.on('show', () => tray?.requestRender())
     created.on('hide', () => tray?.requestRender())
+    // Our own window going full screen or back is one of the moments the OS drops the strip.
+    created.on('enter-full-screen', () => reassertOnTop(strip.window))
+    created.on('leave-full-screen', () => reassertOnTop(strip.window))
     created.on('closed', () => {
       if (win === created) win = null
       // Closed for real while the strip is open: quit as closing the last window would.

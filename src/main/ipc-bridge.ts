@@ -2,7 +2,14 @@ import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
 import { z } from 'zod'
 import type { AppHostApi } from '../app/host-api'
 import { isTickdeskError } from '../core/errors'
-import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../shared/bridge'
+import {
+  COMMANDS,
+  isCommandName,
+  type BridgeEvent,
+  type CommandOutcome,
+  type Snapshot,
+} from '../shared/bridge'
+import { encodeQuoteFrame } from '../shared/quote-frame'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../preload/channels'
 
 /**
@@ -63,14 +70,46 @@ export function registerBridgeIpc(
  * Forwards the app's events to every Tickdesk window (main and ticker strip) as they come: the
  * app already batches quotes (one batch per ~16 ms), so main adds no buffering. A destroyed or
  * not-yet-created window is skipped.
+ *
+ * Quote frames go only to windows a trader can see. A hidden (closed to the tray) or minimised
+ * window gets none, so its renderer decodes, stores and lays out nothing all day (the engine and
+ * its alerts run in main regardless); it is marked behind instead, and when it shows or is
+ * restored it gets one frame with every current quote (from getSnapshot) before the next delta.
+ * Every other event (statuses, lists, alerts, settings) still reaches it: they are rare and
+ * carry state a frame cannot rebuild.
  */
 export function forwardEvents(
-  app: Pick<AppHostApi, 'subscribe'>,
+  app: Pick<AppHostApi, 'subscribe' | 'invoke'>,
   getWindows: () => ReadonlyArray<BrowserWindow | null>,
 ): () => void {
+  const behind = new WeakSet<BrowserWindow>()
+  const watched = new WeakSet<BrowserWindow>()
+  const catchUp = async (win: BrowserWindow): Promise<void> => {
+    if (!behind.has(win) || !inView(win)) return
+    behind.delete(win)
+    const outcome = await app.invoke('getSnapshot', {})
+    if (!outcome.ok || !inView(win)) return
+    const { quotes } = outcome.result as Snapshot
+    sendToWindow(win, { type: 'quotes', frame: encodeQuoteFrame(quotes) })
+  }
+  const watch = (win: BrowserWindow): void => {
+    if (watched.has(win)) return
+    watched.add(win)
+    win.on('show', () => void catchUp(win))
+    win.on('restore', () => void catchUp(win))
+  }
   return app.subscribe((event) => {
-    for (const win of getWindows()) sendToWindow(win, event)
+    for (const win of getWindows()) {
+      if (!win || win.isDestroyed()) continue
+      watch(win)
+      if (event.type === 'quotes' && !inView(win)) behind.add(win)
+      else sendToWindow(win, event)
+    }
   })
+}
+
+function inView(win: BrowserWindow): boolean {
+  return !win.isDestroyed() && win.isVisible() && !win.isMinimized()
 }
 
 export function sendToWindow(win: BrowserWindow | null, event: BridgeEvent): void {

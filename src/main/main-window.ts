@@ -3,7 +3,8 @@ import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'ele
 import type { Clock } from '../core/clock'
 import { guardWebContents } from './security'
 import { rememberBounds } from './bounds-memory'
-import { MIN_SIZE, fitToDisplays, type WindowState } from './window-state'
+import { keepOnScreen } from './keep-on-screen'
+import { MAIN_WINDOW_SIZES, MIN_SIZE, fitToDisplays, type WindowState } from './window-state'
 
 /**
  * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
@@ -84,6 +85,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
     }),
   )
   guardWebContents(win.webContents, deps.isAppUrl)
+  keepOnScreen(win, MAIN_WINDOW_SIZES)
   if (state.maximized) win.maximize()
   win.once('ready-to-show', () => win.show())
 

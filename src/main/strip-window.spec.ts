@@ -36,6 +36,7 @@ function openStrip(remembered: { x: number; y: number; width: number; height: nu
     remembered: remembered && { ...remembered, maximized: false },
     stateFile: join(dir, 'strip-window-state.json'),
     clock: new FakeClock(),
+    platform: 'linux',
     iconPath: '/opt/tickdesk/resources/icon.png',
   }) as unknown as FakeBrowserWindow
 }

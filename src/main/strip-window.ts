@@ -2,7 +2,9 @@ import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'ele
 import type { Clock } from '../core/clock'
 import { rememberBounds } from './bounds-memory'
 import { preloadPath, secureWebPreferences } from './main-window'
+import { keepOnScreen } from './keep-on-screen'
 import { guardWebContents } from './security'
+import { keepStripOnTop } from './strip-on-top'
 import { fitToDisplays, type Rect, type SizeRules, type WindowState } from './window-state'
 
 /**
@@ -61,6 +63,7 @@ export interface StripWindowDeps {
   remembered: WindowState | null
   stateFile: string
   clock: Clock
+  platform: NodeJS.Platform
   iconPath?: string
 }
 
@@ -75,6 +78,8 @@ export function createStripWindow(deps: StripWindowDeps): BrowserWindow {
     }),
   )
   guardWebContents(win.webContents, deps.isAppUrl)
+  keepStripOnTop(win, deps.platform)
+  keepOnScreen(win, STRIP_SIZES)
   // Shown without taking focus from what the trader is typing into.
   win.once('ready-to-show', () => win.showInactive())
   const saveNow = rememberBounds(win, deps)

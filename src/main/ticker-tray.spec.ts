@@ -111,8 +111,14 @@ describe('TickerTray', () => {
     clock.advance(REFRESH_MS)
     expect(fakeTray.tooltipWrites).toBe(2)
     expect(fakeTray.tooltip).toContain('BTCUSDT 130 +1.2%')
+    const menus = fakeTray.menuWrites
     clock.advance(5 * REFRESH_MS)
     expect(fakeTray.tooltipWrites).toBe(2) // nothing new, nothing written
+    // The same prices again: no tooltip, menu or title is rebuilt (Electron's tray leaks per write).
+    app.emit(quotesEvent)
+    clock.advance(REFRESH_MS)
+    expect(fakeTray.tooltipWrites).toBe(2)
+    expect(fakeTray.menuWrites).toBe(menus)
     app.tray = [btc(131)]
     app.emit(quotesEvent)
     expect(fakeTray.tooltip).toContain('BTCUSDT 131') // idle for over a second: renders at once

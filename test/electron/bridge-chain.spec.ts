@@ -48,6 +48,7 @@ beforeEach(async () => {
   })
   win = new FakeBrowserWindow({})
   await win.loadURL(PAGE)
+  win.show()
   stops.push(
     registerBridgeIpc(app, ownPage),
     forwardEvents(app, () => [win] as never),
@@ -98,6 +99,46 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     const count = prices.length
     await new Promise((r) => setTimeout(r, 200))
     expect(prices.length).toBe(count)
+  })
+
+  it('sends a hidden or minimised window no quote frames, then every quote at once when it shows', async () => {
+    const frames: Array<{ keys: string[]; at: number }> = []
+    const others: string[] = []
+    const off = renderer.subscribe((e) => {
+      if (e.type === 'quotes') frames.push({ keys: e.frame.keys, at: Date.now() })
+      else others.push(e.type)
+    })
+    await expect.poll(() => frames.length, { timeout: 10_000 }).toBeGreaterThan(1)
+    const watched = app.snapshot().quotes.map((q) => q.key)
+
+    for (const away of ['hide', 'minimize'] as const) {
+      win[away]()
+      frames.length = 0
+      others.length = 0
+      // Ticks keep coming every 50 ms and the app keeps its state: the window hears of none of it,
+      // though a settings change still reaches it.
+      await renderer.invoke('updateSettings', { sounds: false })
+      const ticksBefore = app
+        .snapshot()
+        .quotes.map((q) => q.ts)
+        .join()
+      await new Promise((r) => setTimeout(r, 400))
+      expect(
+        app
+          .snapshot()
+          .quotes.map((q) => q.ts)
+          .join(),
+      ).not.toBe(ticksBefore)
+      expect(frames).toEqual([])
+      expect(others).toContain('settings')
+
+      if (away === 'hide') win.show()
+      else win.restore()
+      await expect.poll(() => frames.length, { timeout: 5_000 }).toBeGreaterThan(0)
+      // The first frame after showing is the catch-up: every watched symbol, not a delta.
+      expect(new Set(frames[0]?.keys)).toEqual(new Set(watched))
+    }
+    off()
   })
 
   it('keeps the error code across the chain: the app says NOT_FOUND, main says INVALID_INPUT', async () => {

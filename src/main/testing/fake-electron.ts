@@ -79,9 +79,46 @@ export class FakeBrowserWindow extends FakeEmitter {
   maximized = false
   destroyed = false
   loadedUrl: string | null = null
+  alwaysOnTop: boolean
+  /** Every setAlwaysOnTop call, as the OS would see it: [flag, level]. */
+  readonly onTopCalls: Array<[boolean, string | undefined]> = []
+  bounds: { x: number; y: number; width: number; height: number }
   constructor(readonly options: Record<string, unknown>) {
     super()
+    const o = options as Partial<Record<'x' | 'y' | 'width' | 'height', number>>
+    this.bounds = { x: o.x ?? 0, y: o.y ?? 0, width: o.width ?? 800, height: o.height ?? 600 }
+    this.alwaysOnTop = options['alwaysOnTop'] === true
     FakeBrowserWindow.instances.push(this)
+  }
+  getBounds(): { x: number; y: number; width: number; height: number } {
+    return { ...this.bounds }
+  }
+  setBounds(bounds: { x: number; y: number; width: number; height: number }): void {
+    this.calls.push('setBounds')
+    this.bounds = { ...bounds }
+  }
+  setAlwaysOnTop(flag: boolean, level?: string): void {
+    this.onTopCalls.push([flag, level])
+    this.alwaysOnTop = flag
+  }
+  isAlwaysOnTop(): boolean {
+    return this.alwaysOnTop
+  }
+  setVisibleOnAllWorkspaces(visible: boolean, options?: unknown): void {
+    this.calls.push(`setVisibleOnAllWorkspaces:${visible}:${JSON.stringify(options ?? {})}`)
+  }
+  fullScreen = false
+  isFullScreen(): boolean {
+    return this.fullScreen
+  }
+  setFullScreen(flag: boolean): void {
+    this.fullScreen = flag
+    this.emit(flag ? 'enter-full-screen' : 'leave-full-screen')
+  }
+  minimize(): void {
+    this.calls.push('minimize')
+    this.minimized = true
+    this.emit('minimize')
   }
   show(): void {
     this.calls.push('show')
@@ -105,6 +142,7 @@ export class FakeBrowserWindow extends FakeEmitter {
   restore(): void {
     this.calls.push('restore')
     this.minimized = false
+    this.emit('restore')
   }
   maximize(): void {
     this.maximized = true
@@ -122,8 +160,7 @@ export class FakeBrowserWindow extends FakeEmitter {
     return this.destroyed
   }
   getNormalBounds(): { x: number; y: number; width: number; height: number } {
-    const o = this.options as { x: number; y: number; width: number; height: number }
-    return { x: o.x, y: o.y, width: o.width, height: o.height }
+    return { ...this.bounds }
   }
   async loadURL(url: string): Promise<void> {
     this.loadedUrl = url
@@ -146,6 +183,8 @@ export class FakeTray extends FakeEmitter {
   title: string | null = null
   menu: { template: MenuTemplateItem[] } | null = null
   tooltipWrites = 0
+  menuWrites = 0
+  titleWrites = 0
   destroyed = false
   constructor(readonly image: unknown) {
     super()
@@ -157,9 +196,15 @@ export class FakeTray extends FakeEmitter {
   }
   setTitle(text: string): void {
     this.title = text
+    this.titleWrites++
   }
   setContextMenu(menu: { template: MenuTemplateItem[] }): void {
     this.menu = menu
+    this.menuWrites++
+  }
+  /** Never called by Tickdesk after construction: a tray image per update leaks (electron#20850). */
+  setImage(): void {
+    throw new Error('Tray.setImage called: the tray icon is set once')
   }
   destroy(): void {
     this.destroyed = true
@@ -259,6 +304,8 @@ export const fake = {
   rendererReply: null as unknown,
   appMenu: null as unknown,
   powerMonitor: new FakeEmitter(),
+  /** Electron's screen: the displays, and its display-added/-removed/-metrics-changed events. */
+  screen: new FakeEmitter(),
   displays: [] as Array<{ workArea: { x: number; y: number; width: number; height: number } }>,
   reset(): void {
     fake.app.listeners.clear()
@@ -279,6 +326,7 @@ export const fake = {
     fake.rendererReply = null
     fake.appMenu = null
     fake.powerMonitor.listeners.clear()
+    fake.screen.listeners.clear()
     fake.displays.splice(0, fake.displays.length, {
       workArea: { x: 0, y: 0, width: 1920, height: 1080 },
     })
@@ -358,7 +406,7 @@ export const electronModule = {
     },
   },
   session: { defaultSession: fake.session },
-  screen: { getAllDisplays: () => fake.displays },
+  screen: Object.assign(fake.screen, { getAllDisplays: () => fake.displays }),
   powerMonitor: fake.powerMonitor,
   safeStorage: {
     isEncryptionAvailable: () => false,
