@@ -74,6 +74,7 @@ export class BenchHost implements AppHostApi {
   }
 
   notifyResume(): void {}
+  announceOwedAlerts(): void {}
 
   async close(): Promise<void> {
     this.feed.stop()

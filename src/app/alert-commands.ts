@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { TickdeskError } from '../core/errors'
-import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
+import { buildAlertRule } from './alert-rules'
 import type { AlertAccess } from './command-context'
 import type { Handlers } from './command-handler'
-import { canonicalKey } from './watchlist-book'
 
 /**
  * Alert rules and their history. Removing a rule that is already gone succeeds (what the trader
@@ -14,8 +12,7 @@ export const ALERT_HANDLERS: Handlers<
   AlertAccess
 > = {
   addAlert: async (app, p) => {
-    const input = AlertRuleInputSchema.parse({ ...p, key: canonicalKey(p.key) })
-    const rule: AlertRule = { ...input, id: randomUUID(), createdAt: app.now(), enabled: true }
+    const rule = buildAlertRule(p, app.now())
     await app.setRules([...app.rules, rule])
     return rule
   },

@@ -1,4 +1,3 @@
-import { AlertEngine } from '../core/alert-engine'
 import { systemClock, type Clock } from '../core/clock'
 import { silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
@@ -9,6 +8,7 @@ import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/br
 import type { SymbolKey } from '../shared/market'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
+import { AlertLoop } from './alert-loop'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { CommandContext, MarketQueries } from './command-context'
@@ -43,7 +43,7 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly clock: Clock
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
-  private readonly alerts: AlertEngine
+  private alerts!: AlertLoop
   private readonly keys: KeyKeeper
   private readonly watches = new WatchSet()
   private readonly feeds: FeedSwitcher
@@ -62,16 +62,11 @@ export class AppService implements AppHostApi, CommandContext {
       this.hub.emit({ type: 'notices', notices }),
     )
     this.keys = new KeyKeeper(opts.secretStore, opts.env, this.notices)
-    this.alerts = new AlertEngine({ clock: this.clock })
     this.saves = new SaveScheduler({
       stores,
       clock: this.clock,
       notices: this.notices,
       quotes: () => this.feeds.current.engine.quotes.all(),
-      alerts: () => ({
-        file: { rules: this.state.rules, states: this.alerts.states() },
-        history: this.alerts.history(),
-      }),
     })
     this.feeds = new FeedSwitcher({
       startDemo: opts.demo,
@@ -84,15 +79,10 @@ export class AppService implements AppHostApi, CommandContext {
           batchTiming: opts.batchTiming,
           hub: this.hub,
           alerts: this.alerts,
+          clock: this.clock,
           quotesChanged: () => this.saves.quotesChanged(),
         })
       },
-    })
-    this.alerts.onFired((alert) => {
-      this.hub.emit({ type: 'alertFired', alert })
-      this.emitAlerts()
-      this.hub.alertFired(alert)
-      this.saves.alertsChanged()
     })
   }
 
@@ -112,14 +102,30 @@ export class AppService implements AppHostApi, CommandContext {
       if (p) this.addNotice('warning', p.code, p.message)
     }
     const data = await loadAppData(this.stores, note)
-    this.state = { settings: data.settings, lists: data.lists, rules: data.alerts.rules }
+    this.alerts = await AlertLoop.open({
+      stores: this.stores,
+      clock: this.clock,
+      ownsRules: true,
+      firedBy: 'app',
+      onProblem: (code, message) => this.addNotice('warning', code, message),
+    })
     this.alerts.setPaused(data.settings.alertsPaused)
-    this.alerts.setRules(data.alerts.rules, data.alerts.states)
-    this.alerts.setHistory(data.history)
+    this.alerts.onChange(() => this.emitAlerts())
+    this.alerts.addTarget({
+      name: 'desktop',
+      deliver: (alert) => {
+        this.hub.emit({ type: 'alertFired', alert })
+        this.hub.alertFired(alert)
+      },
+    })
+    this.state = { settings: data.settings, lists: data.lists, rules: this.alerts.rules }
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keys.load()
-    await this.switchFeed()
     const cache = await loadMarketCache(this.stores, note)
+    // Levels crossed while nothing ran fire "while you were away" from the last price seen.
+    const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
+    this.alerts.markGap((key) => seen.get(key))
+    await this.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
     engine.candles.import(cache.bars)
@@ -194,16 +200,16 @@ export class AppService implements AppHostApi, CommandContext {
 
   async setRules(rules: AlertRule[]): Promise<void> {
     this.state = { ...this.state, rules }
-    this.alerts.setRules(rules, this.alerts.states())
+    const saved = this.alerts.setRules(rules)
     this.syncWatches()
     this.emitAlerts()
-    await this.saves.now(() => this.stores.alerts.save({ rules, states: this.alerts.states() }))
+    await saved
   }
 
   async clearAlertHistory(): Promise<void> {
-    this.alerts.clearHistory()
+    const saved = this.alerts.clearHistory()
     this.emitAlerts()
-    await this.saves.now(() => this.stores.alertHistory.save([]))
+    await saved
   }
 
   async setSettings(next: Settings): Promise<void> {
@@ -276,12 +282,17 @@ export class AppService implements AppHostApi, CommandContext {
     this.feeds.current.engine.checkHealth()
   }
 
+  announceOwedAlerts(): void {
+    this.alerts.start()
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
     await this.feeds.close()
     const engine = this.feeds.current.engine
     await this.saves.close()
+    await this.alerts.close()
     await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }
 

@@ -1,7 +1,8 @@
-import type { AlertEngine } from '../core/alert-engine'
+import type { Clock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
 import type { EventHub } from './event-hub'
 import { encodeQuoteFrame } from '../shared/quote-frame'
+import type { AlertLoop } from './alert-loop'
 import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /**
@@ -16,7 +17,8 @@ export function connectFeedEvents(
     /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
     batchTiming?: BatchTiming | undefined
     hub: EventHub
-    alerts: Pick<AlertEngine, 'evaluate' | 'markGap'>
+    alerts: Pick<AlertLoop, 'evaluate' | 'markGap'>
+    clock: Clock
     quotesChanged: () => void
   },
 ): () => void {
@@ -33,14 +35,14 @@ export function connectFeedEvents(
       app.quotesChanged()
     }),
     engine.onStatus((status) => {
-      if (status.state === 'offline' || status.state === 'stopped') alerts.markGap()
+      if (status.state === 'offline' || status.state === 'stopped') alerts.markGap(app.clock.now())
       batcher.request()
       hub.emit({ type: 'status', status })
     }),
     engine.onSymbolStatus(() =>
       hub.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() }),
     ),
-    engine.onResume(() => alerts.markGap()),
+    engine.onResume((gapMs) => alerts.markGap(app.clock.now() - gapMs)),
   ]
   return () => {
     for (const unsubscribe of unsubscribes) unsubscribe()

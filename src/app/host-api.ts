@@ -51,6 +51,11 @@ export interface AppHostApi {
   trayQuotes(): TrayQuote[]
   /** Tells the engine the system resumed from sleep: check health at once. */
   notifyResume(): void
+  /**
+   * Once the host listens (activity log, notifier): fires a crash left unannounced (durable in
+   * the fire journal, not yet told) go out now, late, with their ids.
+   */
+  announceOwedAlerts(): void
   close(): Promise<void>
 }
 

@@ -5,11 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
 import { defaultWriter, type AtomicWriter } from '../core/persistence/atomic-file'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
-import type { AlertRule } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
 import { SettingsSchema } from '../shared/settings'
 import { NoticeBoard } from './notice-board'
-import { ALERT_SAVE_EVERY_MS, QUOTE_CACHE_EVERY_MS, SaveScheduler } from './save-scheduler'
+import { QUOTE_CACHE_EVERY_MS, SaveScheduler } from './save-scheduler'
 
 /** A real data folder whose writes are counted per file, and can be made to fail (a full disk). */
 function setup(): {
@@ -19,7 +18,6 @@ function setup(): {
   notices: NoticeBoard
   saves: SaveScheduler
   quotes: Quote[]
-  rules: AlertRule[]
   fillDisk(full: boolean): void
 } {
   const clock = new FakeClock()
@@ -33,13 +31,11 @@ function setup(): {
   const stores = openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-saves-')), { writer })
   const notices = new NoticeBoard(clock, () => undefined)
   const quotes: Quote[] = []
-  const rules: AlertRule[] = []
   const saves = new SaveScheduler({
     stores,
     clock,
     notices,
     quotes: () => quotes,
-    alerts: () => ({ file: { rules, states: [] }, history: [] }),
   })
   return {
     clock,
@@ -48,7 +44,6 @@ function setup(): {
     notices,
     saves,
     quotes,
-    rules,
     fillDisk: (on) => void (full = on),
   }
 }
@@ -87,26 +82,11 @@ describe('SaveScheduler', () => {
     expect(s.writes('quotes-cache.json')).toBe(0)
   })
 
-  it('writes alerts that fire together once: the history and the rule states', async () => {
-    const s = setup()
-    const book = (): number[] => [s.writes('alert-history.json'), s.writes('alerts.json')]
-    for (let i = 0; i < 3; i++) s.saves.alertsChanged()
-    s.clock.advance(0)
-    await expect.poll(book).toEqual([1, 1])
-    for (let i = 0; i < 3; i++) s.saves.alertsChanged()
-    s.clock.advance(ALERT_SAVE_EVERY_MS - 1)
-    await settle()
-    expect(book()).toEqual([1, 1])
-    s.clock.advance(1)
-    await expect.poll(book).toEqual([2, 2])
-  })
-
-  it('writes the quote cache and the alert book once more on close, due or not', async () => {
+  it('writes the quote cache once more on close, due or not', async () => {
     const s = setup()
     s.quotes.push(priced(7))
     await s.saves.close()
     expect((await s.stores.quotes.load()).value.map((q) => q.last)).toEqual([7])
-    expect([s.writes('alert-history.json'), s.writes('alerts.json')]).toEqual([1, 1])
   })
 
   it('turns a failed save into a notice, keeps the value, and the next save writes it', async () => {

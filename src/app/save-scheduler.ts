@@ -2,9 +2,7 @@ import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
-import type { FiredAlert } from '../shared/alert'
 import type { Quote } from '../shared/quote'
-import type { AlertsFile } from '../core/persistence/stores'
 import { errorText } from './error-text'
 import type { NoticeBoard } from './notice-board'
 
@@ -15,24 +13,15 @@ import type { NoticeBoard } from './notice-board'
  * which at every 5 s was a steady share of the host's CPU at rest.
  */
 export const QUOTE_CACHE_EVERY_MS = 30_000
-/** Alerts that fire together (one tick, several rules) are written once. */
-export const ALERT_SAVE_EVERY_MS = 500
-
-export interface AlertBook {
-  file: AlertsFile
-  history: FiredAlert[]
-}
-
 /**
- * When the app's files are written. The trader's own changes (lists, alerts, settings) are saved
- * at once; the quote cache at most every QUOTE_CACHE_EVERY_MS while prices move, and the alert
- * history with the rule states at most every ALERT_SAVE_EVERY_MS while alerts fire (both through
- * ThrottledSave, which reads the newest value when it writes); everything once more on close().
- * A failed save keeps everything in memory and says why in a notice; the next save tries again.
+ * When the app's files are written. The trader's own changes (lists, settings) are saved at once;
+ * the quote cache at most every QUOTE_CACHE_EVERY_MS while prices move (through ThrottledSave,
+ * which reads the newest value when it writes) and once more on close(). Alert rules, states and
+ * history are the alert loop's (src/app/alert-loop.ts). A failed save keeps everything in memory
+ * and says why in a notice; the next save tries again.
  */
 export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<Quote[]>
-  private readonly alertBook: ThrottledSave<AlertBook>
 
   constructor(
     private readonly opts: {
@@ -40,7 +29,6 @@ export class SaveScheduler {
       clock: Clock
       notices: Pick<NoticeBoard, 'add'>
       quotes: () => Quote[]
-      alerts: () => AlertBook
     },
   ) {
     const onError = (e: unknown): void => this.report(e)
@@ -51,12 +39,6 @@ export class SaveScheduler {
       // The cache was read at start: the first write waits the interval, off the busy start.
       freshAtStart: true,
       save: (quotes) => stores.quotes.save(quotes),
-      onError,
-    })
-    this.alertBook = new ThrottledSave({
-      clock,
-      intervalMs: ALERT_SAVE_EVERY_MS,
-      save: ({ file, history }) => saveAlertBook(stores, file, history),
       onError,
     })
   }
@@ -74,15 +56,10 @@ export class SaveScheduler {
     this.quoteCache.request(this.opts.quotes)
   }
 
-  alertsChanged(): void {
-    this.alertBook.request(this.opts.alerts)
-  }
-
-  /** Shutdown: the quote cache and the alert book once more, whether or not a save was due. */
+  /** Shutdown: the quote cache once more, whether or not a save was due. */
   async close(): Promise<void> {
     this.quotesChanged()
-    this.alertsChanged()
-    await Promise.all([this.quoteCache.flush(), this.alertBook.flush()])
+    await this.quoteCache.flush()
   }
 
   private report(e: unknown): void {
@@ -93,18 +70,4 @@ export class SaveScheduler {
         : `Could not save your changes (${errorText(e)}); they are kept in memory.`
     this.opts.notices.add('error', code, message)
   }
-}
-
-/** Both files, each tried even if the other fails; the first failure is reported. */
-async function saveAlertBook(
-  stores: DataStores,
-  file: AlertsFile,
-  history: FiredAlert[],
-): Promise<void> {
-  const results = await Promise.allSettled([
-    stores.alertHistory.save(history),
-    stores.alerts.save(file),
-  ])
-  const failed = results.find((r) => r.status === 'rejected')
-  if (failed) throw failed.reason
 }

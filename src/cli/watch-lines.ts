@@ -51,7 +51,9 @@ export function alertLine(a: FiredAlert): Record<string, unknown> {
     message: a.message,
     price: a.price,
     at: a.at,
+    quoteAt: a.quoteAt,
     whileAway: a.whileAway,
+    awaySince: a.awaySince,
   }
 }
 

@@ -29,7 +29,13 @@ export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
       return c.pct >= 0 ? x.dayChangePct >= c.pct : x.dayChangePct <= c.pct
     case 'movePct':
       return x.movePct !== null && Math.abs(x.movePct) >= c.pct
+    case 'channel':
+      return inChannel(x.price, c.low, c.high) === (c.on === 'enter')
   }
+}
+
+function inChannel(price: number, low: number, high: number): boolean {
+  return price >= low && price <= high
 }
 
 /**
@@ -50,6 +56,14 @@ export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct
       return c.pct >= 0 ? x.dayChangePct < c.pct : x.dayChangePct > c.pct
     case 'movePct':
       return x.movePct === null || Math.abs(x.movePct) < c.pct
+    case 'channel': {
+      // Back on the other side of the nearer bound by the band, measured on that bound.
+      const lowBand = band(c.low, hysteresisPct)
+      const highBand = band(c.high, hysteresisPct)
+      return c.on === 'enter'
+        ? x.price < c.low - lowBand || x.price > c.high + highBand
+        : x.price > c.low + lowBand && x.price < c.high - highBand
+    }
   }
 }
 
@@ -97,6 +111,13 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
       return `${symbol} ${pctFormat.format(x.dayChangePct ?? 0)}% today, past ${pctFormat.format(c.pct)}% ${at}`
     case 'movePct':
       return `${symbol} moved ${pctFormat.format(x.movePct ?? 0)}% within ${c.minutes} min ${at}`
+    case 'channel': {
+      const range = `${formatPrice(c.low)}–${formatPrice(c.high)}`
+      const crossed =
+        x.prev !== null && inChannel(x.prev, c.low, c.high) !== inChannel(x.price, c.low, c.high)
+      if (c.on === 'enter') return `${symbol} ${crossed ? 'entered' : 'is inside'} ${range} ${at}`
+      return `${symbol} ${crossed ? 'left' : 'is outside'} ${range} ${at}`
+    }
   }
 }
 

@@ -212,6 +212,35 @@ describe('AlertEngine repeat, cooldown, expiry', () => {
     expect(restarted.evaluate(quote(120))).toEqual([])
   })
 
+  it('fires "channel enter" when the price comes into the range, and re-arms outside it', () => {
+    const { feed } = setup([
+      rule(
+        { kind: 'channel', low: 100, high: 110, on: 'enter' },
+        { repeat: 'rearm', hysteresisPct: 1 },
+      ),
+    ])
+    expect(feed(95)).toEqual([])
+    expect(feed(100.5)[0]?.message).toBe('BTCUSDT entered 100–110 (100.5)')
+    expect(feed(99.5)).toEqual([]) // inside the 1 % band under the low bound: not re-armed
+    expect(feed(100.2)).toEqual([])
+    expect(feed(98)).toEqual([]) // re-armed, outside
+    expect(feed(111.05)).toEqual([]) // still outside (above)
+    expect(feed(109)).toHaveLength(1)
+  })
+
+  it('fires "channel exit" when the price leaves the range on either side', () => {
+    const { feed } = setup([
+      rule(
+        { kind: 'channel', low: 100, high: 110, on: 'exit' },
+        { repeat: 'rearm', hysteresisPct: 0 },
+      ),
+    ])
+    expect(feed(105)).toEqual([])
+    expect(feed(111)[0]?.message).toBe('BTCUSDT left 100–110 (111)')
+    expect(feed(105)).toEqual([])
+    expect(feed(99)[0]?.message).toBe('BTCUSDT left 100–110 (99)')
+  })
+
   it('uses the restored last price, so a crossing across a restart is seen', () => {
     const r = rule({ kind: 'crosses', price: 100 })
     const engine = new AlertEngine({ clock: new FakeClock() })
@@ -220,17 +249,20 @@ describe('AlertEngine repeat, cooldown, expiry', () => {
   })
 })
 
-describe('AlertEngine gaps, listeners, history', () => {
+describe('AlertEngine gaps and history', () => {
   it('fires once, marked whileAway, for a level passed during a gap', () => {
     const { clock, engine, feed } = setup([
       rule({ kind: 'above', price: 100 }, { repeat: 'rearm' }),
     ])
     feed(95)
-    engine.markGap()
+    const since = clock.now()
+    engine.markGap(since)
     clock.jump(3 * 3_600_000)
     const fired = feed(105)
     expect(fired).toHaveLength(1)
     expect(fired[0]?.whileAway).toBe(true)
+    expect(fired[0]?.awaySince).toBe(since)
+    expect(fired[0]?.at).toBe(since + 3 * 3_600_000)
     expect(feed(106)).toEqual([])
   })
 
@@ -239,36 +271,23 @@ describe('AlertEngine gaps, listeners, history', () => {
       rule({ kind: 'crosses', price: 100 }, { repeat: 'rearm', hysteresisPct: 0 }),
     ])
     feed(95)
-    engine.markGap()
+    engine.markGap(0)
     expect(feed(96, { stale: true })).toEqual([]) // stale data does not end the gap
     expect(feed(97)).toEqual([])
     expect(feed(101)[0]?.whileAway).toBe(false)
   })
 
-  it('calls listeners on fire and stops after unsubscribe', () => {
-    const { engine, feed } = setup([
-      rule({ kind: 'above', price: 100 }, { repeat: 'rearm', hysteresisPct: 0 }),
-    ])
-    const heard: string[] = []
-    const off = engine.onFired((a) => heard.push(a.id))
-    feed(101)
-    off()
-    feed(99)
-    feed(101)
-    expect(heard).toEqual(['a1'])
-    expect(engine.history().map((a) => a.id)).toEqual(['a1', 'a2'])
+  it('keeps the earlier start when a second gap begins before the first one ended', () => {
+    const { engine, feed } = setup([rule({ kind: 'above', price: 100 })])
+    engine.markGap((key) => (key === 'crypto:BTCUSDT' ? 1_000 : 0))
+    engine.markGap(5_000)
+    expect(feed(101)[0]).toMatchObject({ whileAway: true, awaySince: 1_000 })
   })
 
-  it('while paused, records fired alerts in history but calls no listener', () => {
-    const { engine, feed } = setup([rule({ kind: 'above', price: 100 })])
-    const heard: FiredAlert[] = []
-    engine.onFired((a) => heard.push(a))
-    engine.setPaused(true)
-    expect(feed(101)).toHaveLength(1)
-    expect(heard).toEqual([])
-    expect(engine.history()).toHaveLength(1)
-    engine.setPaused(false)
-    expect(feed(102)).toEqual([]) // no burst of the alert that fired while paused
+  it('never fires from the quote cache, even a cached quote not marked stale', () => {
+    const { feed } = setup([rule({ kind: 'above', price: 100 })])
+    expect(feed(150, { source: 'cache' })).toEqual([])
+    expect(feed(150, { source: 'poll' })).toHaveLength(1)
   })
 
   it('keeps only the last 500 alerts in history', () => {

@@ -22,13 +22,14 @@ import type { Quote } from '../shared/quote'
  *   any       --now > expiresAt-------------------------> expired (never fires again)
  *   any       --rule disabled---------------------------> disabled (never fires)
  *
- * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now.
- * After markGap() (sleep, offline) the first fresh quote per symbol is evaluated normally and what
- * fires is marked whileAway, so a level passed while away is reported once, not skipped.
+ * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now, so
+ * nothing fires from the quote cache at start-up or from a stale row on resume; a stream tick, a
+ * poll or a gap fill can. After markGap() (sleep, offline, the time nothing ran) the first fresh
+ * quote per symbol is evaluated normally and what fires is marked whileAway with the time the
+ * gap began, so a level passed while away is reported once, not skipped.
  *
- * Paused (settings.alertsPaused): rules keep evaluating and advancing their state, and fired
- * alerts are returned and kept in history, but onFired listeners (notifications, sounds) are not
- * called. Un-pausing therefore does not release a burst of old alerts.
+ * The engine decides and records; announcing (and making a fire durable first) is the caller's
+ * job: src/app/alert-loop.ts.
  */
 
 const HISTORY_LIMIT = 500
@@ -52,10 +53,9 @@ export class AlertEngine {
   private readonly newId: () => string
   private readonly byId = new Map<string, LiveRule>()
   private readonly byKey = new Map<SymbolKey, LiveRule[]>()
-  private readonly awayKeys = new Set<SymbolKey>()
-  private readonly listeners = new Set<(a: FiredAlert) => void>()
+  /** Symbols in a gap, with the time the gap began. */
+  private readonly awayKeys = new Map<SymbolKey, number>()
   private fired: FiredAlert[] = []
-  private paused = false
   /** The clock, read at most once per evaluate() and only when a rule needs it (hot path). */
   private nowRead = false
   private nowValue = 0
@@ -66,9 +66,12 @@ export class AlertEngine {
     movePct: null,
   }
 
-  constructor(opts: { clock: Clock; newId?: () => string }) {
+  private readonly firedBy: FiredAlert['firedBy']
+
+  constructor(opts: { clock: Clock; newId?: () => string; firedBy?: FiredAlert['firedBy'] }) {
     this.clock = opts.clock
     this.newId = opts.newId ?? randomUUID
+    this.firedBy = opts.firedBy ?? 'app'
   }
 
   /**
@@ -111,9 +114,14 @@ export class AlertEngine {
   /** Call on every merged quote; returns what fired (also while paused). */
   evaluate(quote: Quote): FiredAlert[] {
     const rules = this.byKey.get(quote.key)
-    if (rules === undefined || quote.stale || quote.last === null) return NONE
+    if (rules === undefined || quote.stale || quote.source === 'cache' || quote.last === null)
+      return NONE
     this.nowRead = false
-    const away = this.awayKeys.size > 0 && this.awayKeys.delete(quote.key)
+    let away: number | null = null
+    if (this.awayKeys.size > 0) {
+      away = this.awayKeys.get(quote.key) ?? null
+      if (away !== null) this.awayKeys.delete(quote.key)
+    }
     let out: FiredAlert[] | null = null
     for (let i = 0; i < rules.length; i++) {
       const alert = this.step(rules[i] as LiveRule, quote, quote.last, away)
@@ -124,9 +132,17 @@ export class AlertEngine {
     return out
   }
 
-  /** The feed had a gap (sleep, offline): the next fresh quote per symbol may fire whileAway. */
-  markGap(): void {
-    for (const key of this.byKey.keys()) this.awayKeys.add(key)
+  /**
+   * The feed had a gap that began at `since` (sleep, offline, a restart): the next fresh quote per
+   * symbol may fire whileAway. `since` may be per symbol (the last price seen before a restart).
+   * A symbol already in a gap keeps the earlier start.
+   */
+  markGap(since: number | ((key: SymbolKey) => number)): void {
+    for (const key of this.byKey.keys()) {
+      const start = typeof since === 'number' ? since : since(key)
+      const known = this.awayKeys.get(key)
+      if (known === undefined || start < known) this.awayKeys.set(key, start)
+    }
   }
 
   states(): AlertRuleState[] {
@@ -161,16 +177,18 @@ export class AlertEngine {
     return keys
   }
 
-  onFired(cb: (a: FiredAlert) => void): () => void {
-    this.listeners.add(cb)
-    return () => this.listeners.delete(cb)
+  /** The rule's current state (a copy), for the journal that makes a fire durable. */
+  stateOf(ruleId: string): AlertRuleState | null {
+    const live = this.byId.get(ruleId)
+    return live ? { ...live.state } : null
   }
 
-  setPaused(paused: boolean): void {
-    this.paused = paused
-  }
-
-  private step(live: LiveRule, quote: Quote, price: number, away: boolean): FiredAlert | null {
+  private step(
+    live: LiveRule,
+    quote: Quote,
+    price: number,
+    away: number | null,
+  ): FiredAlert | null {
     const { rule, state } = live
     // Only expiry needs the time here (normaliseStatus ignores it when expiresAt is null).
     normaliseStatus(rule, state, rule.expiresAt === null ? 0 : this.now())
@@ -214,7 +232,10 @@ export class AlertEngine {
       message: alertMessage(quote.symbol, rule.condition, input),
       price,
       at: now,
-      whileAway: away,
+      whileAway: away !== null,
+      awaySince: away,
+      quoteAt: quote.ts,
+      firedBy: this.firedBy,
     }
   }
 
@@ -229,8 +250,6 @@ export class AlertEngine {
   private record(alert: FiredAlert): void {
     this.fired.push(alert)
     if (this.fired.length > HISTORY_LIMIT) this.fired.splice(0, this.fired.length - HISTORY_LIMIT)
-    if (this.paused) return
-    for (const cb of this.listeners) cb(alert)
   }
 }
 

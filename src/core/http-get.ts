@@ -25,6 +25,26 @@ export function httpGet(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<HttpReply> {
+  return httpSend('GET', url, headers, null, signal)
+}
+
+/** A POST of `body` (the alert webhooks' only call); the reply is read like httpGet's. */
+export function httpPost(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<HttpReply> {
+  return httpSend('POST', url, headers, body, signal)
+}
+
+function httpSend(
+  method: 'GET' | 'POST',
+  url: URL,
+  headers: Record<string, string>,
+  body: string | null,
+  signal: AbortSignal,
+): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const send =
       url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null
@@ -32,7 +52,7 @@ export function httpGet(
       reject(new Error(`unsupported protocol ${url.protocol}`))
       return
     }
-    const req = send(url, { method: 'GET', headers, signal }, (res) => {
+    const req = send(url, { method, headers, signal }, (res) => {
       const chunks: Buffer[] = []
       let size = 0
       let ended = false
@@ -57,7 +77,7 @@ export function httpGet(
       })
     })
     req.once('error', reject)
-    req.end()
+    req.end(body ?? undefined)
   })
 }
 

@@ -231,6 +231,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       sendToRenderer: (event) => sendToWindow(win, event),
     }),
   )
+  service.announceOwedAlerts()
   stops.push(watchSystemResume(service))
 
   app.on('activate', showWindow) // macOS: dock icon clicked

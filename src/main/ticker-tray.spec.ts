@@ -162,6 +162,9 @@ describe('alert notifications', () => {
     price: 65010.5,
     at: 0,
     whileAway: false,
+    awaySince: null,
+    quoteAt: null,
+    firedBy: 'app' as const,
   }
 
   function start(win: FakeBrowserWindow) {

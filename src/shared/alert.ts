@@ -12,6 +12,18 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
     pct: z.number().finite().positive(),
     minutes: z.number().int().min(1).max(1440),
   }),
+  /** Price enters (or exits) the band between two levels; low must be under high. */
+  z
+    .object({
+      kind: z.literal('channel'),
+      low: z.number().finite(),
+      high: z.number().finite(),
+      on: z.enum(['enter', 'exit']),
+    })
+    .refine((c) => c.low < c.high, {
+      message: "the channel's lower bound must be below its upper bound",
+      path: ['low'],
+    }),
 ])
 export type AlertCondition = z.infer<typeof AlertConditionSchema>
 
@@ -53,5 +65,34 @@ export const FiredAlertSchema = z.object({
   at: z.number(),
   /** Fired on the first fresh data after a gap (sleep, offline): the trader was away. */
   whileAway: z.boolean(),
+  /**
+   * whileAway only: since when the app had no fresh price for the symbol (the last one it saw
+   * before a sleep, an outage or the time nothing ran); `at` ends the range.
+   */
+  awaySince: z.number().nullable().default(null),
+  /** The time of the quote that fired it (service time when given). */
+  quoteAt: z.number().nullable().default(null),
+  /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */
+  firedBy: z.enum(['app', 'watch', 'runner']).default('app'),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
+
+/**
+ * Where fired alerts are POSTed (tickdesk alerts webhook add). Only http(s) URLs; the counts are
+ * kept by whichever host delivered (the app or `tickdesk alerts run`) and shown in both.
+ */
+export const WebhookSchema = z.object({
+  id: z.string(),
+  url: z
+    .string()
+    .max(2000)
+    .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), {
+      message: 'a webhook URL must start with http:// or https://',
+    }),
+  addedAt: z.number(),
+  /** Deliveries that failed (each attempt: timeout, refused, non-2xx). */
+  failures: z.number().int().min(0).default(0),
+  lastError: z.string().max(300).nullable().default(null),
+  lastDeliveredAt: z.number().nullable().default(null),
+})
+export type Webhook = z.infer<typeof WebhookSchema>

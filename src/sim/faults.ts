@@ -19,7 +19,17 @@ export interface FailNextOptions {
 export interface FaultHooks {
   failNext(opts: FailNextOptions): void
   dropSockets(): void
+  /**
+   * Half-open drop: the service forgets its sockets without closing them (a NAT or a load
+   * balancer losing the flow). The client sees a socket that is up and says nothing, ever.
+   */
+  forgetSockets(): void
   silence(ms: number): void
+  /**
+   * A stalled service: like silence (no ticks, no pongs) and a fresh handshake goes silent too,
+   * its upgrade answered only once the stall is over.
+   */
+  stall(ms: number): void
   malformed(count: number): void
   slow(ms: number, times?: number): void
   down(): Promise<void>
@@ -45,6 +55,7 @@ export interface InjectedFailure {
 export class FaultState {
   private rules: FailRule[] = []
   private silentUntil = 0
+  private stalledUntil = 0
   private slowMs = 0
   private slowRemaining = 0
   readonly revoked = new Set<string>()
@@ -78,7 +89,16 @@ export class FaultState {
   }
 
   isSilent(): boolean {
-    return this.clock.now() < this.silentUntil
+    return this.clock.now() < Math.max(this.silentUntil, this.stalledUntil)
+  }
+
+  stall(ms: number): void {
+    this.stalledUntil = Math.max(this.stalledUntil, this.clock.now() + ms)
+  }
+
+  /** How long a handshake arriving now waits before it is answered (0 when not stalled). */
+  handshakeHold(): number {
+    return Math.max(0, this.stalledUntil - this.clock.now())
   }
 
   slow(ms: number, times: number | undefined): void {
@@ -96,6 +116,7 @@ export class FaultState {
   reset(): void {
     this.rules = []
     this.silentUntil = 0
+    this.stalledUntil = 0
     this.slowMs = 0
     this.slowRemaining = 0
     this.revoked.clear()
@@ -105,6 +126,7 @@ export class FaultState {
 /** What the hooks need from the running server beyond FaultState. */
 export interface FaultControls {
   dropSockets(): void
+  forgetSockets(): void
   malformed(count: number): void
   closeSocketsOf(key: string): void
   down(): Promise<void>
@@ -116,7 +138,9 @@ export function createFaultHooks(state: FaultState, controls: FaultControls): Fa
   return {
     failNext: (opts) => state.addFailure(opts),
     dropSockets: () => controls.dropSockets(),
+    forgetSockets: () => controls.forgetSockets(),
     silence: (ms) => state.silence(ms),
+    stall: (ms) => state.stall(ms),
     malformed: (count) => controls.malformed(count),
     slow: (ms, times) => state.slow(ms, times),
     down: () => controls.down(),

@@ -76,8 +76,28 @@ function round(n: number, digits: number): number {
 
 export class PriceBook {
   private readonly walks = new Map<string, WalkState>()
+  /** Prices a test holds still ("market:SYMBOL" -> last): the walk does not move them. */
+  private readonly pinned = new Map<string, number>()
 
   constructor(private readonly seed: number) {}
+
+  /**
+   * Holds a symbol at `last` (null lets it walk again from there), so a test can cross an alert
+   * level at a known moment. The day's high and low follow, as they would on a real service.
+   */
+  pin(inst: Instrument, last: number | null): void {
+    const key = `${inst.market}:${inst.symbol}`
+    if (last === null) {
+      this.pinned.delete(key)
+      return
+    }
+    this.pinned.set(key, last)
+    const s = this.state(inst)
+    s.last = last
+    s.high = Math.max(s.high, last)
+    s.low = Math.min(s.low, last)
+    this.quoteAround(inst, s)
+  }
 
   /** Moves the symbol one step and returns the new snapshot. */
   step(inst: Instrument, now: number): TickerQuote {
@@ -85,7 +105,8 @@ export class PriceBook {
     const r = s.rng
     // Symmetric step plus a gentle pull back to the level, so long demos stay plausible.
     const move = (r() * 2 - 1) * inst.stepVol * s.last + (inst.level - s.last) * 0.002
-    s.last = Math.max(inst.tick, roundToTick(s.last + move, inst.tick))
+    const held = this.pinned.get(`${inst.market}:${inst.symbol}`)
+    s.last = held ?? Math.max(inst.tick, roundToTick(s.last + move, inst.tick))
     s.high = Math.max(s.high, s.last)
     s.low = Math.min(s.low, s.last)
     const traded = inst.lot * (0.2 + r() * 3)

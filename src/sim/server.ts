@@ -9,6 +9,7 @@ import { Gate, injectedDenial, type Denial } from './gate'
 import { KeyMeters } from './limits'
 import { apiKeyFrom, DEMO_KEYS, type DemoKeys, type RpmOverride } from './plans-and-keys'
 import type { SimPlan } from './plans'
+import { findInstrument, type SimMarket } from './instruments'
 import { PriceBook } from './price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
@@ -42,6 +43,11 @@ export interface SimServer {
   readonly port: number
   readonly keys: DemoKeys
   readonly faults: FaultHooks
+  /**
+   * Holds a symbol's price at `last` (null: let it walk again), so a test crosses an alert level
+   * at a moment it chooses. REST quotes and stream ticks both carry it.
+   */
+  pinPrice(market: string, symbol: string, last: number | null): void
   stats(): SimStats
   resetStats(): void
   close(): Promise<void>
@@ -152,6 +158,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
 
   const hooks = createFaultHooks(faults, {
     dropSockets: () => hub.dropAll(),
+    forgetSockets: () => hub.forgetAll(),
     malformed: (count) => hub.malformedNext(count),
     closeSocketsOf: (key) => hub.closeKey(key),
     down: stop,
@@ -165,6 +172,11 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     port,
     keys: DEMO_KEYS,
     faults: hooks,
+    pinPrice: (market, symbol, last) => {
+      const inst = findInstrument(market as SimMarket, symbol)
+      if (!inst) throw new Error(`the simulator has no ${market}:${symbol}`)
+      book.pin(inst, last)
+    },
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     close: async () => {

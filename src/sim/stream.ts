@@ -50,6 +50,8 @@ interface Peer {
   subs: Map<string, Instrument>
   alive: boolean
   garbage: number
+  /** forgetAll(): the service no longer knows this socket; it stays open and says nothing. */
+  forgotten: boolean
 }
 
 const GARBAGE = [
@@ -67,6 +69,7 @@ function scopeOf(market: SimMarket): Scope {
 export class StreamHub {
   private readonly wss = new WebSocketServer({ noServer: true, autoPong: false })
   private readonly peers = new Set<Peer>()
+  private readonly forgotten = new Set<Peer>()
   private readonly timers: TimerHandle[] = []
   private readonly source: TickSource
   private closed = false
@@ -96,7 +99,14 @@ export class StreamHub {
       return
     }
     const record = admission.record
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, record))
+    const upgrade = (): void => {
+      if (this.closed || socket.destroyed) return
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, record))
+    }
+    // A stalled service answers the upgrade only once the stall is over.
+    const hold = this.o.faults.handshakeHold()
+    if (hold > 0) this.o.clock.setTimeout(upgrade, hold)
+    else upgrade()
   }
 
   private accept(ws: WebSocket, key: KeyRecord): void {
@@ -112,19 +122,23 @@ export class StreamHub {
       ws.close(1008, 'WS_CONN_LIMIT')
       return
     }
-    const peer: Peer = { ws, key, subs: new Map(), alive: true, garbage: 0 }
+    const peer: Peer = { ws, key, subs: new Map(), alive: true, garbage: 0, forgotten: false }
     this.peers.add(peer)
     this.o.stats.socketOpened(key.key)
-    ws.on('message', (data) => this.onMessage(peer, data.toString()))
+    ws.on('message', (data) => {
+      if (!peer.forgotten) this.onMessage(peer, data.toString())
+    })
     ws.on('pong', () => (peer.alive = true))
     ws.on('ping', (data) => {
       peer.alive = true
       // autoPong is off so silence() can also swallow pongs.
-      if (!this.o.faults.isSilent() && ws.readyState === ws.OPEN) ws.pong(data)
+      if (peer.forgotten || this.o.faults.isSilent() || ws.readyState !== ws.OPEN) return
+      ws.pong(data)
     })
     ws.on('error', () => undefined)
     ws.on('close', () => {
-      this.peers.delete(peer)
+      this.forgotten.delete(peer)
+      if (!this.peers.delete(peer)) return
       this.o.stats.socketClosed(key.key)
       this.o.stats.subscribed(-peer.subs.size)
     })
@@ -296,6 +310,17 @@ export class StreamHub {
     for (const peer of this.peers) peer.ws.terminate()
   }
 
+  /** The half-open drop: sockets stay up on both ends, but the service never speaks on them. */
+  forgetAll(): void {
+    for (const peer of this.peers) {
+      peer.forgotten = true
+      this.forgotten.add(peer)
+      this.o.stats.socketClosed(peer.key.key)
+      this.o.stats.subscribed(-peer.subs.size)
+    }
+    this.peers.clear()
+  }
+
   closeKey(key: string): void {
     for (const peer of this.peers) if (peer.key.key === key) peer.ws.close(1008, 'API key revoked')
   }
@@ -304,6 +329,7 @@ export class StreamHub {
     this.closed = true
     for (const t of this.timers) this.o.clock.clearTimeout(t)
     this.dropAll()
+    for (const peer of this.forgotten) peer.ws.terminate()
     this.wss.close()
   }
 }

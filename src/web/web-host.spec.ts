@@ -37,6 +37,7 @@ class RecordingApp implements AppHostApi {
     return []
   }
   notifyResume(): void {}
+  announceOwedAlerts(): void {}
   close(): Promise<void> {
     return Promise.resolve()
   }

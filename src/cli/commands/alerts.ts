@@ -1,42 +1,92 @@
 import { randomUUID } from 'node:crypto'
+import { buildAlertRule } from '../../app/alert-rules'
+import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
+import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
-import { openDataStores } from '../../core/persistence/stores'
-import { AlertRuleInputSchema, type AlertCondition, type AlertRule } from '../../shared/alert'
-import { parseSymbolKey, symbolKey } from '../../shared/market'
+import { openDataStores, type DataStores } from '../../core/persistence/stores'
+import { WebhookSchema, type AlertCondition, type Webhook } from '../../shared/alert'
+import { describeCondition } from '../../shared/alert-describe'
 import { parseCommand } from '../command-args'
-import { EXIT, type CliCommand } from '../io'
+import { FEED_OPTIONS } from '../feed-options'
+import { EXIT, type CliCommand, type CliIO } from '../io'
 import { writeJson } from '../output'
+import { runAlerts, RUN_OPTIONS } from './alerts-run'
 
 const HELP = `Usage:
   tickdesk alerts list [--json]
-  tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT | --move PCT --minutes N)
-                      [--repeat once|rearm] [--cooldown S] [--note TEXT]
+  tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
+                      | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH)
+                      [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
   tickdesk alerts remove <id>
+  tickdesk alerts webhook add <http(s)://URL>
+  tickdesk alerts webhook remove <id>
+  tickdesk alerts run [--json] [--duration S] [feed options]
 
-Price alerts, stored in the same data folder as the app (--data-dir DIR or TICKDESK_DATA_DIR);
-\`tickdesk watch\` and the app fire them.
+Price alerts, stored in the same data folder as the app (--data-dir DIR or TICKDESK_DATA_DIR).
+The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly once.
+
+  run     a headless runner for a machine that stays on: evaluates every enabled rule, prints each
+          fire (NDJSON with --json), raises a desktop notification where notify-send exists and
+          POSTs it to every webhook (JSON body with the fire id; retried with back-off).
+  webhook where fired alerts are POSTed; \`alerts list\` shows each one's failure count.
 
 Options:
-  --json             list/add print one JSON line per rule
+  --json             list/add print one JSON line per rule; run prints NDJSON alert lines
+  --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
   -h, --help         show this help
   --version          print the version
 `
 
-function conditionFrom(v: Record<string, string | boolean | undefined>): AlertCondition | string {
+const OPTIONS = {
+  json: { type: 'boolean' },
+  above: { type: 'string' },
+  below: { type: 'string' },
+  crosses: { type: 'string' },
+  'day-change': { type: 'string' },
+  move: { type: 'string' },
+  minutes: { type: 'string' },
+  enter: { type: 'string' },
+  leave: { type: 'string' },
+  repeat: { type: 'string' },
+  cooldown: { type: 'string' },
+  note: { type: 'string' },
+  'any-symbol': { type: 'boolean' },
+  ...FEED_OPTIONS,
+  ...RUN_OPTIONS,
+} as const
+
+type Values = Record<string, string | boolean | undefined>
+
+function conditionFrom(v: Values): AlertCondition | string {
   const num = (name: string): number | null => {
     const raw = v[name]
     if (typeof raw !== 'string') return null
-    const n = Number(raw)
+    const n = raw.trim() === '' ? NaN : Number(raw)
     return Number.isFinite(n) ? n : NaN
   }
-  const given = ['above', 'below', 'crosses', 'day-change', 'move'].filter(
+  const given = ['above', 'below', 'crosses', 'day-change', 'move', 'enter', 'leave'].filter(
     (n) => v[n] !== undefined,
   )
   if (given.length !== 1)
-    return 'give exactly one of --above, --below, --crosses, --day-change, --move'
+    return 'give exactly one of --above, --below, --crosses, --day-change, --move, --enter, --leave'
   const name = given[0] as string
+  if (name === 'enter' || name === 'leave') {
+    const [low, high, extra] = String(v[name])
+      .split(':')
+      .map((p) => (p.trim() === '' ? NaN : Number(p)))
+    if (extra !== undefined || !Number.isFinite(low) || !Number.isFinite(high))
+      return `--${name} needs two numbers LOW:HIGH, e.g. --${name} 100:110`
+    if ((low as number) >= (high as number))
+      return `--${name} ${String(v[name])}: the lower bound must come first and be below the upper bound`
+    return {
+      kind: 'channel',
+      low: low as number,
+      high: high as number,
+      on: name === 'enter' ? 'enter' : 'exit',
+    }
+  }
   const value = num(name)
-  if (value === null || Number.isNaN(value)) return `--${name} needs a number`
+  if (value === null || Number.isNaN(value)) return `--${name} needs a number, e.g. --${name} 100`
   if (name === 'above' || name === 'below' || name === 'crosses')
     return { kind: name, price: value }
   if (name === 'day-change') return { kind: 'dayChangePct', pct: value }
@@ -48,105 +98,128 @@ function conditionFrom(v: Record<string, string | boolean | undefined>): AlertCo
 }
 
 export const run: CliCommand = async (args, io) => {
-  const parsed = parseCommand(
-    'alerts',
-    args,
-    {
-      json: { type: 'boolean' },
-      above: { type: 'string' },
-      below: { type: 'string' },
-      crosses: { type: 'string' },
-      'day-change': { type: 'string' },
-      move: { type: 'string' },
-      minutes: { type: 'string' },
-      repeat: { type: 'string' },
-      cooldown: { type: 'string' },
-      note: { type: 'string' },
-      'data-dir': { type: 'string' },
-    },
-    HELP,
-    io,
-  )
+  const parsed = parseCommand('alerts', args, OPTIONS, HELP, io)
   if ('exit' in parsed) return parsed.exit
   const { values, positionals } = parsed
-  const [action, arg] = positionals
+  const [action, arg, arg2] = positionals
+  if (action === 'run' && positionals.length === 1) return runAlerts(values, io)
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
-  const loaded = await stores.alerts.load()
-  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
-  const { rules, states } = loaded.value
-
-  if (action === 'list' && positionals.length === 1) {
-    if (values.json) for (const r of rules) writeJson(io.stdout, { type: 'alert-rule', ...r })
-    else if (rules.length === 0) io.stdout.write('No alerts.\n')
-    else
-      for (const r of rules)
-        io.stdout.write(
-          `${r.id}  ${r.key}  ${describe(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
-        )
-    return EXIT.ok
-  }
-  if (action === 'add' && arg && positionals.length === 2) {
-    const ref = parseSymbolKey(arg)
-    if (!ref) {
-      io.stderr.write(`tickdesk alerts: "${arg}" is not market:SYMBOL\n`)
-      return EXIT.usage
-    }
-    const condition = conditionFrom(values)
-    if (typeof condition === 'string') {
-      io.stderr.write(`tickdesk alerts: ${condition}\n`)
-      return EXIT.usage
-    }
-    const input = AlertRuleInputSchema.safeParse({
-      key: symbolKey(ref.market, ref.symbol),
-      condition,
-      ...(values.repeat !== undefined ? { repeat: values.repeat } : {}),
-      ...(values.cooldown !== undefined ? { cooldownSec: Number(values.cooldown) } : {}),
-      ...(values.note !== undefined ? { note: values.note } : {}),
-    })
-    if (!input.success) {
-      io.stderr.write(
-        `tickdesk alerts: ${input.error.issues[0]?.path.join('.')}: ${input.error.issues[0]?.message}\n`,
-      )
-      return EXIT.usage
-    }
-    const rule: AlertRule = {
-      ...input.data,
-      id: randomUUID(),
-      createdAt: Date.now(),
-      enabled: true,
-    }
-    await stores.alerts.save({ rules: [...rules, rule], states })
-    if (values.json) writeJson(io.stdout, { type: 'alert-rule', ...rule })
-    else io.stdout.write(`Added ${rule.id}: ${rule.key} ${describe(rule.condition)}\n`)
-    return EXIT.ok
-  }
-  if (action === 'remove' && arg && positionals.length === 2) {
-    if (!rules.some((r) => r.id === arg)) {
-      io.stderr.write(`tickdesk alerts: no alert with id ${arg}\n`)
-      return EXIT.failure
-    }
-    await stores.alerts.save({
-      rules: rules.filter((r) => r.id !== arg),
-      states: states.filter((s) => s.ruleId !== arg),
-    })
-    io.stdout.write(`Removed ${arg}\n`)
-    return EXIT.ok
-  }
+  if (action === 'list' && positionals.length === 1) return list(stores, Boolean(values.json), io)
+  if (action === 'add' && arg && positionals.length === 2) return add(stores, arg, values, io)
+  if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
+  if (action === 'webhook' && arg === 'add' && arg2 && positionals.length === 3)
+    return addWebhook(stores, arg2, io)
+  if (action === 'webhook' && arg === 'remove' && arg2 && positionals.length === 3)
+    return removeWebhook(stores, arg2, io)
   io.stderr.write(HELP)
   return EXIT.usage
 }
 
-function describe(c: AlertCondition): string {
-  switch (c.kind) {
-    case 'above':
-      return `above ${c.price}`
-    case 'below':
-      return `below ${c.price}`
-    case 'crosses':
-      return `crosses ${c.price}`
-    case 'dayChangePct':
-      return `day change ${c.pct}%`
-    case 'movePct':
-      return `moves ${c.pct}% within ${c.minutes} min`
+async function list(stores: DataStores, json: boolean, io: CliIO): Promise<number> {
+  const loaded = await stores.alerts.load()
+  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
+  const hooks = (await stores.webhooks.load()).value
+  if (json) {
+    for (const r of loaded.value.rules) writeJson(io.stdout, { type: 'alert-rule', ...r })
+    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
+    return EXIT.ok
   }
+  if (loaded.value.rules.length === 0) io.stdout.write('No alerts.\n')
+  for (const r of loaded.value.rules)
+    io.stdout.write(
+      `${r.id}  ${r.key}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
+    )
+  for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
+  return EXIT.ok
+}
+
+/** A webhook's delivery record in a few words (the app's alerts panel says the same). */
+export function webhookHealth(w: Webhook): string {
+  const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
+  return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
+}
+
+async function add(stores: DataStores, arg: string, values: Values, io: CliIO): Promise<number> {
+  const condition = conditionFrom(values)
+  if (typeof condition === 'string') {
+    io.stderr.write(`tickdesk alerts: ${condition}\n`)
+    return EXIT.usage
+  }
+  let rule
+  try {
+    rule = buildAlertRule(
+      {
+        key: arg,
+        condition,
+        ...(values.repeat !== undefined ? { repeat: values.repeat } : {}),
+        ...(values.cooldown !== undefined ? { cooldownSec: Number(values.cooldown) } : {}),
+        ...(values.note !== undefined ? { note: values.note } : {}),
+      },
+      Date.now(),
+    )
+  } catch (e) {
+    if (!isTickdeskError(e)) throw e
+    io.stderr.write(`tickdesk alerts: ${e.message}\n`)
+    return EXIT.usage
+  }
+  if (!values['any-symbol'] && !(await knownSymbol(stores, rule.key))) {
+    io.stderr.write(
+      `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
+    )
+    return EXIT.usage
+  }
+  const loaded = await stores.alerts.load()
+  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
+  const { rules, states } = loaded.value
+  await stores.alerts.save({ rules: [...rules, rule], states })
+  if (values.json) writeJson(io.stdout, { type: 'alert-rule', ...rule })
+  else io.stdout.write(`Added ${rule.id}: ${rule.key} ${describeCondition(rule.condition)}\n`)
+  return EXIT.ok
+}
+
+async function knownSymbol(stores: DataStores, key: string): Promise<boolean> {
+  const catalogue = new InstrumentCatalogue()
+  if (catalogue.has(key)) return true
+  return (await stores.instruments.load()).value.includes(key)
+}
+
+async function remove(stores: DataStores, id: string, io: CliIO): Promise<number> {
+  const { rules, states } = (await stores.alerts.load()).value
+  if (!rules.some((r) => r.id === id)) {
+    io.stderr.write(`tickdesk alerts: no alert with id ${id}\n`)
+    return EXIT.failure
+  }
+  await stores.alerts.save({
+    rules: rules.filter((r) => r.id !== id),
+    states: states.filter((s) => s.ruleId !== id),
+  })
+  io.stdout.write(`Removed ${id}\n`)
+  return EXIT.ok
+}
+
+async function addWebhook(stores: DataStores, url: string, io: CliIO): Promise<number> {
+  const hook = WebhookSchema.safeParse({ id: randomUUID().slice(0, 8), url, addedAt: Date.now() })
+  if (!hook.success) {
+    io.stderr.write(`tickdesk alerts: "${url.slice(0, 80)}": ${hook.error.issues[0]?.message}\n`)
+    return EXIT.usage
+  }
+  const hooks = (await stores.webhooks.load()).value
+  if (hooks.some((h) => h.url === url)) {
+    io.stderr.write(`tickdesk alerts: that webhook is already there\n`)
+    return EXIT.usage
+  }
+  await stores.webhooks.save([...hooks, hook.data])
+  io.stdout.write(`Added webhook ${hook.data.id}: fired alerts are POSTed to ${url}\n`)
+  return EXIT.ok
+}
+
+async function removeWebhook(stores: DataStores, id: string, io: CliIO): Promise<number> {
+  const hooks = (await stores.webhooks.load()).value
+  if (!hooks.some((h) => h.id === id)) {
+    io.stderr.write(`tickdesk alerts: no webhook with id ${id}\n`)
+    return EXIT.failure
+  }
+  await stores.webhooks.save(hooks.filter((h) => h.id !== id))
+  io.stdout.write(`Removed webhook ${id}\n`)
+  return EXIT.ok
 }

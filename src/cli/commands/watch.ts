@@ -1,13 +1,13 @@
-import { AlertEngine } from '../../core/alert-engine'
+import { AlertLoop } from '../../app/alert-loop'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
-import { ACCOUNT_WIDE_403 } from '../../core/errors'
 import type { Logger } from '../../core/log'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
+import { accountStop } from '../account-stop'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { cliDemo } from '../demo'
@@ -93,13 +93,19 @@ async function watch(
   logger: Logger,
 ): Promise<number> {
   const engine = new MarketEngine(config, { logger })
-  const alerts = new AlertEngine({ clock: systemClock })
-  const savedRules = await stores.alerts.load()
-  const ourRules = savedRules.value.rules.filter((r) => r.enabled && keys.includes(r.key))
-  alerts.setRules(ourRules, savedRules.value.states)
-  alerts.setHistory((await stores.alertHistory.load()).value)
+  const alerts = await AlertLoop.open({
+    stores,
+    clock: systemClock,
+    ownsRules: false,
+    firedBy: 'watch',
+    filter: (r) => r.enabled && keys.includes(r.key),
+    onProblem: (_code, message) => io.stderr.write(`tickdesk watch: ${message}\n`),
+  })
   const cached = await stores.quotes.load()
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
+  // Levels crossed while nothing ran fire "while you were away" from the last price seen.
+  const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
+  alerts.markGap((key) => seen.get(key))
 
   const writer = json ? new WatchJsonWriter(io.stdout) : null
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)
@@ -130,18 +136,22 @@ async function watch(
 
   let exitCode: number = EXIT.ok
   let listening = true
-  let firedAny = false
+  alerts.addTarget({
+    name: 'stdout',
+    deliver: (a) => {
+      writer?.alert(a)
+      table?.note(`ALERT ${a.message}`)
+      if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
+    },
+  })
+  alerts.start()
   engine.onQuote((q) => {
     if (!listening) return
     changed.add(q.key)
     flushTimer ??= setTimeout(flush, FLUSH_MS)
-    for (const a of alerts.evaluate(q)) {
-      firedAny = true
-      writer?.alert(a)
-      table?.note(`ALERT ${a.message}`)
-      if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
-    }
+    alerts.evaluate(q)
   })
+  engine.onResume((gapMs) => alerts.markGap(systemClock.now() - gapMs))
   let started = false
   engine.onStatus((s) => {
     // Before start() the engine reports a placeholder "stopped": not a state the feed was in.
@@ -151,21 +161,12 @@ async function watch(
   const onStatus = (s: FeedStatus): void => {
     writer?.status(s)
     table?.render(s)
-    if (s.state === 'offline' || s.state === 'stopped') alerts.markGap()
-    if (s.state !== 'stopped' || s.code === null) return
-    if (s.code === 'UNAUTHORIZED') {
-      exitCode = EXIT.unauthorized
-      io.stderr.write(
-        'tickdesk watch: the service rejected the API key (401). Check TICKDESK_API_KEY.\n',
-      )
-      stop.abort()
-    } else if (ACCOUNT_WIDE_403.has(s.code)) {
-      exitCode = EXIT.forbidden
-      io.stderr.write(
-        `tickdesk watch: the account cannot use the service (${s.code}): ${s.message}\n`,
-      )
-      stop.abort()
-    }
+    if (s.state === 'offline' || s.state === 'stopped') alerts.markGap(systemClock.now())
+    const refused = accountStop('watch', s)
+    if (refused === null) return
+    exitCode = refused.exit
+    io.stderr.write(refused.message)
+    stop.abort()
   }
   engine.onSymbolStatus((s) => {
     if (!listening) return
@@ -188,17 +189,16 @@ async function watch(
   table?.finish()
   io.signal.removeEventListener('abort', onSignal)
   io.stdout.off('error', onStdoutError)
-  await saveState(stores, engine.quotes.all(), cached.value, alerts, firedAny, io)
+  await saveQuoteCache(stores, engine.quotes.all(), cached.value, io)
+  await alerts.close()
   return exitCode
 }
 
-/** Quote cache and alert states, so the next run (CLI or app) starts where this one stopped. */
-async function saveState(
+/** The quote cache, so the next run (CLI or app) starts where this one stopped. */
+async function saveQuoteCache(
   stores: DataStores,
   current: Quote[],
   previous: Quote[],
-  alerts: AlertEngine,
-  firedAny: boolean,
   io: Parameters<CliCommand>[1],
 ): Promise<void> {
   const byKey = new Map(previous.map((q) => [q.key, q]))
@@ -206,17 +206,4 @@ async function saveState(
   await stores.quotes.save([...byKey.values()]).catch((e: unknown) => {
     io.stderr.write(`tickdesk watch: could not save the quote cache: ${(e as Error).message}\n`)
   })
-  if (!firedAny) return
-  // Re-read the file: `alerts add` or the app may have changed the rules while we watched.
-  const latest = await stores.alerts.load()
-  const ours = new Map(alerts.states().map((s) => [s.ruleId, s]))
-  const states = latest.value.rules.map(
-    (r) => ours.get(r.id) ?? latest.value.states.find((s) => s.ruleId === r.id),
-  )
-  await stores.alerts
-    .save({ rules: latest.value.rules, states: states.filter((s) => s !== undefined) })
-    .catch((e: unknown) => {
-      io.stderr.write(`tickdesk watch: could not save alert states: ${(e as Error).message}\n`)
-    })
-  await stores.alertHistory.save(alerts.history()).catch(() => undefined)
 }

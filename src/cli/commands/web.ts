@@ -86,6 +86,7 @@ async function serve(
     logFolder: { path: log.dir, open: async () => false },
   })
   const stopActivityLog = logAppActivity(app, log.logger)
+  app.announceOwedAlerts()
   const host = await startWebHost({ app, rendererDir, port })
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)

@@ -9,7 +9,9 @@ import {
   AlertRuleSchema,
   AlertRuleStateSchema,
   FiredAlertSchema,
+  WebhookSchema,
   type FiredAlert,
+  type Webhook,
 } from '../../shared/alert'
 import { QuoteSchema, type Quote } from '../../shared/quote'
 import { SettingsSchema, type Settings } from '../../shared/settings'
@@ -39,6 +41,8 @@ export interface DataStores {
   watchlists: JsonStore<WatchlistsFile>
   alerts: JsonStore<AlertsFile>
   alertHistory: JsonStore<FiredAlert[]>
+  /** Where fired alerts are POSTed, with each one's delivery counts. */
+  webhooks: JsonStore<Webhook[]>
   /**
    * Last Quote per key, saved at most every 5 s while prices move and on shutdown (the app's
    * SaveScheduler, through ThrottledSave in ./throttled-save.ts).
@@ -110,6 +114,12 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       ...common,
       name: 'alert-history',
       schema: z.array(FiredAlertSchema),
+      defaults: () => [],
+    }),
+    webhooks: new JsonStore({
+      ...common,
+      name: 'webhooks',
+      schema: z.array(WebhookSchema).max(20),
       defaults: () => [],
     }),
     quotes: new JsonStore({

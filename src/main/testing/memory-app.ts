@@ -57,6 +57,8 @@ export class MemoryApp implements AppHostApi {
     return this.tray
   }
 
+  announceOwedAlerts(): void {}
+
   notifyResume(): void {
     this.resumes++
   }

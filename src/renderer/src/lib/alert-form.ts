@@ -10,9 +10,12 @@ export type AlertKind = AlertCondition['kind']
 export interface AlertDraft {
   key: string
   kind: AlertKind
-  /** Price for above/below/crosses, percent for dayChangePct/movePct. */
+  /** Price for above/below/crosses, percent for dayChangePct/movePct, low bound for channel. */
   value: string
   minutes: string
+  /** channel only: the upper bound, and whether entering or leaving the range fires. */
+  high: string
+  on: 'enter' | 'exit'
   repeat: 'once' | 'rearm'
   cooldownSec: string
   note: string
@@ -24,6 +27,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   crosses: 'Price crosses',
   dayChangePct: 'Day change %',
   movePct: 'Moves X% in N min',
+  channel: 'Enters or leaves a range',
 }
 
 export function emptyDraft(key = ''): AlertDraft {
@@ -32,6 +36,8 @@ export function emptyDraft(key = ''): AlertDraft {
     kind: 'above',
     value: '',
     minutes: '5',
+    high: '',
+    on: 'enter',
     repeat: 'once',
     cooldownSec: '60',
     note: '',
@@ -72,6 +78,15 @@ export function draftToInput(draft: AlertDraft): DraftResult {
       condition = { kind: 'movePct', pct: value, minutes }
       break
     }
+    case 'channel': {
+      const high = num(draft.high)
+      if (high === null) return { ok: false, message: 'Enter the upper bound as a number' }
+      if (value <= 0) return { ok: false, message: 'Price must be above zero' }
+      if (value >= high)
+        return { ok: false, message: 'The lower bound must be below the upper bound' }
+      condition = { kind: 'channel', low: value, high, on: draft.on }
+      break
+    }
   }
   const cooldown = num(draft.cooldownSec)
   if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 86_400)
@@ -88,17 +103,4 @@ export function draftToInput(draft: AlertDraft): DraftResult {
   }
 }
 
-export function describeCondition(condition: AlertCondition): string {
-  switch (condition.kind) {
-    case 'above':
-      return `above ${condition.price}`
-    case 'below':
-      return `below ${condition.price}`
-    case 'crosses':
-      return `crosses ${condition.price}`
-    case 'dayChangePct':
-      return `day change ${condition.pct > 0 ? '≥ +' : '≤ '}${condition.pct}%`
-    case 'movePct':
-      return `moves ${condition.pct}% in ${condition.minutes} min`
-  }
-}
+export { describeCondition } from '../../../shared/alert-describe'

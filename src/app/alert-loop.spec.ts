@@ -1,0 +1,217 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { FakeClock } from '../core/clock'
+import { FireJournal } from '../core/persistence/fire-journal'
+import { openDataStores, type DataStores } from '../core/persistence/stores'
+import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
+import { blankQuote, type Quote } from '../shared/quote'
+import { AlertLoop, type AlertLoopOptions } from './alert-loop'
+
+/** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
+
+function rule(id: string, condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {
+  return {
+    id,
+    key: 'crypto:BTCUSDT',
+    condition,
+    repeat: 'once',
+    hysteresisPct: 0,
+    cooldownSec: 0,
+    expiresAt: null,
+    note: '',
+    createdAt: 0,
+    enabled: true,
+    ...over,
+  }
+}
+
+function quote(last: number, over: Partial<Quote> = {}): Quote {
+  return { ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last, ...over }
+}
+
+function folder(): { stores: DataStores; clock: FakeClock; problems: string[] } {
+  return {
+    stores: openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-loop-'))),
+    clock: new FakeClock(),
+    problems: [],
+  }
+}
+
+async function open(
+  f: ReturnType<typeof folder>,
+  over: Partial<AlertLoopOptions> = {},
+): Promise<AlertLoop> {
+  return AlertLoop.open({
+    stores: f.stores,
+    clock: f.clock,
+    ownsRules: true,
+    firedBy: 'app',
+    onProblem: (code) => f.problems.push(code),
+    ...over,
+  })
+}
+
+function heard(loop: AlertLoop, name = 'desktop'): FiredAlert[] {
+  const got: FiredAlert[] = []
+  loop.addTarget({ name, deliver: (a) => void got.push(a) })
+  return got
+}
+
+describe('AlertLoop: a fire is durable before it is announced', () => {
+  it('has the fire in the journal on disk when the target hears of it', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    const onDisk: string[][] = []
+    loop.addTarget({
+      name: 'desktop',
+      deliver: () =>
+        void onDisk.push(new FireJournal(f.stores.dir).read().fires.map((x) => x.alert.id)),
+    })
+    loop.evaluate(quote(101))
+    expect(onDisk).toHaveLength(1)
+    expect(onDisk[0]).toEqual(loop.history().map((a) => a.id))
+  })
+
+  it('does not fire a once-alert again after a crash right after it fired', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    const before = heard(first)
+    first.evaluate(quote(101)) // no close(): the process dies here
+    const second = await open(f)
+    const after = heard(second)
+    second.start()
+    second.evaluate(quote(102))
+    expect(before).toHaveLength(1)
+    expect(after).toEqual([])
+    expect(second.history().map((a) => a.id)).toEqual(before.map((a) => a.id))
+    expect(second.states()[0]?.status).toBe('triggered')
+  })
+
+  it('announces at the next start, with the same id, a fire no target took before the crash', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    // The desktop target is there, but the process dies inside deliver (before it returns).
+    let fireId = ''
+    first.addTarget({
+      name: 'desktop',
+      deliver: (a) => {
+        fireId = a.id
+        throw new Error('killed')
+      },
+    })
+    first.evaluate(quote(101))
+    const second = await open(f)
+    const late = heard(second)
+    second.start()
+    expect(late.map((a) => a.id)).toEqual([fireId])
+    const third = await open(f)
+    const again = heard(third)
+    third.start()
+    expect(again).toEqual([])
+  })
+
+  it('owes a fire only to the targets there when it fired', async () => {
+    const f = folder()
+    const app = await open(f)
+    await app.setRules([rule('r1', { kind: 'above', price: 100 })])
+    heard(app, 'desktop')
+    app.evaluate(quote(101))
+    await app.close()
+    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    const printed = heard(watch, 'stdout')
+    watch.start()
+    expect(printed).toEqual([])
+  })
+
+  it('keeps fires while paused in the history but announces them nowhere, then or later', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    const got = heard(loop)
+    loop.setPaused(true)
+    loop.evaluate(quote(101))
+    expect(got).toEqual([])
+    expect(loop.history()).toHaveLength(1)
+    const next = await open(f)
+    const late = heard(next)
+    next.start()
+    expect(late).toEqual([])
+  })
+
+  it('compacts the journal to what is still owed once the alert files hold the fires', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await loop.setRules([
+      rule('r1', { kind: 'above', price: 100 }),
+      rule('r2', { kind: 'above', price: 100 }, { key: 'crypto:ETHUSDT' }),
+    ])
+    heard(loop)
+    loop.addTarget({ name: 'webhook:x', deliver: () => new Promise<void>(() => undefined) })
+    loop.evaluate(quote(101))
+    await loop.close()
+    const left = new FireJournal(f.stores.dir).read().fires
+    // Taken by the desktop, still owed to the webhook that never answered.
+    expect(left).toHaveLength(1)
+    expect([...(left[0]?.done ?? [])]).toEqual(['desktop'])
+    expect((await f.stores.alertHistory.load()).value).toHaveLength(1)
+  })
+
+  it('skips a line torn by a kill mid-append and says so', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    loop.evaluate(quote(101))
+    appendFileSync(join(f.stores.dir, 'alert-fires.ndjson'), '{"fired":{"id":"x"')
+    const next = await open(f)
+    expect(next.history()).toHaveLength(1)
+    expect(f.problems).toContain('ALERT_JOURNAL_DAMAGED')
+  })
+})
+
+describe('AlertLoop: what can fire, and "while you were away"', () => {
+  it('never fires from the quote cache at start-up; the first fresh quote fires, marked away since the last price seen', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    const got = heard(loop)
+    const lastSeen = f.clock.now() - 3_600_000
+    loop.markGap((key) => (key === 'crypto:BTCUSDT' ? lastSeen : undefined))
+    loop.evaluate(quote(150, { source: 'cache', stale: true }))
+    loop.evaluate(quote(150, { source: 'cache', stale: false }))
+    expect(got).toEqual([])
+    loop.evaluate(quote(150, { source: 'poll', ts: f.clock.now() - 500 }))
+    expect(got).toHaveLength(1)
+    expect(got[0]).toMatchObject({
+      whileAway: true,
+      awaySince: lastSeen,
+      at: f.clock.now(),
+      quoteAt: f.clock.now() - 500,
+      firedBy: 'app',
+    })
+  })
+
+  it('a CLI loop keeps rules another process added while it ran', async () => {
+    const f = folder()
+    await f.stores.alerts.save({ rules: [rule('r1', { kind: 'above', price: 100 })], states: [] })
+    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    heard(watch, 'stdout')
+    const file = (await f.stores.alerts.load()).value
+    await f.stores.alerts.save({
+      rules: [...file.rules, rule('r2', { kind: 'below', price: 50 })],
+      states: file.states,
+    })
+    watch.evaluate(quote(101))
+    await watch.close()
+    const saved = (await f.stores.alerts.load()).value
+    expect(saved.rules.map((r) => r.id)).toEqual(['r1', 'r2'])
+    expect(saved.states.find((s) => s.ruleId === 'r1')?.status).toBe('triggered')
+    expect(readFileSync(join(f.stores.dir, 'alert-history.json'), 'utf8')).toContain(
+      '"firedBy": "watch"',
+    )
+  })
+})

@@ -1,0 +1,348 @@
+import { statSync } from 'node:fs'
+import { AlertEngine } from '../core/alert-engine'
+import type { Clock } from '../core/clock'
+import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
+import type { StoreProblem } from '../core/persistence/json-store'
+import { ThrottledSave } from '../core/persistence/throttled-save'
+import type { AlertsFile, DataStores } from '../core/persistence/stores'
+import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import type { SymbolKey } from '../shared/market'
+import type { Quote } from '../shared/quote'
+
+/**
+ * The one alert loop every host runs (`tickdesk watch`, `tickdesk alerts run`, the browser host
+ * and Electron through AppService): rules from the data folder, evaluated on every fresh quote,
+ * each fire made durable in the fire journal before any target hears of it, and announced to
+ * each target exactly once by fire id. A fire a target did not take before a crash is delivered
+ * to it at the next start with the same id (late, never lost, never twice).
+ *
+ * Targets are what announce a fire: stdout for `watch --json`, the desktop notification, a
+ * webhook. Each fire remembers which targets it was owed to when it fired, so a fire from the
+ * app is not printed by a later `tickdesk watch`, and one owed to a webhook is retried by whichever
+ * host has that webhook.
+ */
+
+export const ALERT_SAVE_EVERY_MS = 500
+/** An owed fire older than this is dropped from the journal (the history still lists it). */
+const OWED_FOR_MS = 24 * 3_600_000
+
+export interface AlertTarget {
+  readonly name: string
+  /** Resolves (or returns) once the target took the fire; a rejection leaves it owed. */
+  deliver(alert: FiredAlert): void | Promise<void>
+}
+
+export interface AlertLoopOptions {
+  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory'>
+  clock: Clock
+  /**
+   * true: this host edits the rules (the app) and its rule list is saved as is. false (CLI
+   * hosts): the file's rules are re-read before each save, so rules added elsewhere survive.
+   */
+  ownsRules: boolean
+  /** Which of the file's rules this loop evaluates (watch: the symbols it was given). */
+  filter?: (rule: AlertRule) => boolean
+  /** A damaged file or a failed save, in words for the trader. */
+  onProblem: (code: string, message: string) => void
+  /** Written on each fire, so the app can say what the runner fired while it was closed. */
+  firedBy: FiredAlert['firedBy']
+  newId?: () => string
+}
+
+interface JournalEntry extends JournalFire {
+  /** Order of firing in this run (0: read from the journal at start). */
+  seq: number
+}
+
+export class AlertLoop {
+  private readonly engine: AlertEngine
+  private readonly journal: FireJournal
+  private readonly targets = new Map<string, AlertTarget>()
+  private readonly saver: ThrottledSave<AlertsSnapshot>
+  private readonly listeners = new Set<() => void>()
+  /** Fires since the journal was last compacted, and older ones still owed to a target. */
+  private entries: JournalEntry[] = []
+  private seq = 0
+  private fileRules: AlertRule[] = []
+  private paused = false
+  private started = false
+
+  private constructor(private readonly opts: AlertLoopOptions) {
+    this.engine = new AlertEngine({
+      clock: opts.clock,
+      firedBy: opts.firedBy,
+      ...(opts.newId ? { newId: opts.newId } : {}),
+    })
+    this.journal = new FireJournal(opts.stores.dir)
+    this.saver = new ThrottledSave({
+      clock: opts.clock,
+      intervalMs: ALERT_SAVE_EVERY_MS,
+      save: (snapshot) => this.save(snapshot),
+      onError: (e) => this.problem('STORAGE_ERROR', `Could not save alert states: ${String(e)}`),
+    })
+  }
+
+  /** Reads the rules, their states and history, and replays the fire journal over them. */
+  static async open(opts: AlertLoopOptions): Promise<AlertLoop> {
+    const loop = new AlertLoop(opts)
+    await loop.load()
+    return loop
+  }
+
+  private async load(): Promise<void> {
+    const { stores } = this.opts
+    const file = await stores.alerts.load()
+    this.report(file.problem)
+    const history = await stores.alertHistory.load()
+    this.report(history.problem)
+    const read = this.journal.read()
+    if (read.skipped > 0)
+      this.problem(
+        'ALERT_JOURNAL_DAMAGED',
+        `${read.skipped} line(s) of the alert fire journal could not be read (a crash mid-write); the rest was kept.`,
+      )
+    const states = new Map(file.value.states.map((s) => [s.ruleId, s]))
+    const fired = history.value.slice()
+    const inHistory = new Set(fired.map((a) => a.id))
+    for (const f of read.fires) {
+      // The journal is newer than the files whenever it holds a fire they do not.
+      const known = states.get(f.state.ruleId)
+      if (known === undefined || (known.lastFiredAt ?? -Infinity) <= (f.state.lastFiredAt ?? 0))
+        states.set(f.state.ruleId, f.state)
+      if (!inHistory.has(f.alert.id)) {
+        fired.push(f.alert)
+        inHistory.add(f.alert.id)
+      }
+    }
+    fired.sort((a, b) => a.at - b.at)
+    this.fileRules = file.value.rules
+    this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
+    this.engine.setHistory(fired)
+    const owedSince = this.opts.clock.now() - OWED_FOR_MS
+    this.entries = read.fires.filter((f) => f.alert.at >= owedSince).map((f) => ({ ...f, seq: 0 }))
+    if (read.fires.length > 0) {
+      // The files catch up with the journal before it is compacted to what is still owed.
+      this.saver.request(() => this.snapshot())
+      await this.saver.flush()
+    }
+  }
+
+  get rules(): AlertRule[] {
+    return this.fileRules
+  }
+
+  /** Registered before start(); start() delivers what a previous run still owed them. */
+  addTarget(target: AlertTarget): void {
+    this.targets.set(target.name, target)
+    if (this.started) this.deliverOwed(target)
+  }
+
+  removeTarget(name: string): void {
+    this.targets.delete(name)
+  }
+
+  start(): void {
+    this.started = true
+    for (const target of this.targets.values()) this.deliverOwed(target)
+  }
+
+  /**
+   * Nothing ran (or the feed was down) since `since`: the first fresh quote per symbol that fires
+   * is marked "while you were away" from then. Per symbol after a restart: the time of the last
+   * price seen for it; the alert file's time for a symbol never seen.
+   */
+  markGap(since: number | ((key: SymbolKey) => number | undefined)): void {
+    if (typeof since === 'number') {
+      this.engine.markGap(since)
+      return
+    }
+    const fallback = this.fileTime()
+    this.engine.markGap((key) => since(key) ?? fallback)
+  }
+
+  /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
+  evaluate(quote: Quote): void {
+    const fires = this.engine.evaluate(quote)
+    if (fires.length === 0) return
+    const owed = this.paused ? [] : [...this.targets.keys()]
+    const entries = fires.map((alert) => ({
+      alert,
+      state: this.engine.stateOf(alert.ruleId) as AlertRuleState,
+      done: new Set<string>(),
+      seq: ++this.seq,
+      owed,
+    }))
+    try {
+      this.journal.fired(entries)
+    } catch (e) {
+      // A full disk must not swallow an alert: announce it anyway and say it may repeat.
+      this.problem(
+        'ALERT_JOURNAL_WRITE',
+        `Could not record a fired alert on disk (${String(e)}); it is announced, but may be announced again after a crash.`,
+      )
+    }
+    this.entries.push(...entries)
+    for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
+    this.saver.request(() => this.snapshot())
+    for (const cb of this.listeners) cb()
+  }
+
+  /** The app's rules changed (add, remove, switch): saved at once. */
+  async setRules(rules: AlertRule[]): Promise<void> {
+    this.fileRules = rules
+    this.engine.setRules(this.evaluated(rules), this.engine.states())
+    this.saver.request(() => this.snapshot())
+    await this.saver.flush()
+  }
+
+  /** CLI hosts: rules another process changed (`alerts add` while the runner runs). */
+  async reloadRules(): Promise<void> {
+    const file = await this.opts.stores.alerts.load()
+    if (file.problem) return
+    if (JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
+    this.fileRules = file.value.rules
+    this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
+  }
+
+  /** Paused: rules keep evaluating and fires are kept in history, but no target hears of them. */
+  setPaused(paused: boolean): void {
+    this.paused = paused
+  }
+
+  states(): AlertRuleState[] {
+    return this.engine.states()
+  }
+
+  history(): FiredAlert[] {
+    return this.engine.history()
+  }
+
+  async clearHistory(): Promise<void> {
+    this.engine.clearHistory()
+    this.saver.request(() => this.snapshot())
+    await this.saver.flush()
+  }
+
+  watchedKeys(): SymbolKey[] {
+    return this.engine.watchedKeys()
+  }
+
+  /** Called after a fire (states and history changed). */
+  onChange(cb: () => void): () => void {
+    this.listeners.add(cb)
+    return () => this.listeners.delete(cb)
+  }
+
+  /** Saves what is pending and waits for it. */
+  async close(): Promise<void> {
+    this.saver.request(() => this.snapshot())
+    await this.saver.flush()
+  }
+
+  // ---- inside ------------------------------------------------------------------------------
+
+  private evaluated(rules: AlertRule[]): AlertRule[] {
+    const filter = this.opts.filter
+    return filter ? rules.filter(filter) : rules
+  }
+
+  private deliverOwed(target: AlertTarget): void {
+    for (const entry of this.entries)
+      if (entry.owed.includes(target.name) && !entry.done.has(target.name))
+        this.deliverTo(entry, target.name)
+  }
+
+  private deliverTo(entry: JournalEntry, name: string): void {
+    const target = this.targets.get(name)
+    if (target === undefined) return
+    const took = (): void => {
+      entry.done.add(name)
+      try {
+        this.journal.done(entry.alert.id, name)
+      } catch {
+        // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
+      }
+    }
+    let result: void | Promise<void>
+    try {
+      result = target.deliver(entry.alert)
+    } catch (e) {
+      this.problem('ALERT_DELIVERY', `An alert could not reach ${name}: ${String(e)}`)
+      return
+    }
+    if (result instanceof Promise) result.then(took, () => undefined)
+    else took()
+  }
+
+  private snapshot(): AlertsSnapshot {
+    return {
+      rules: this.fileRules,
+      states: this.engine.states(),
+      history: this.engine.history(),
+      seq: this.seq,
+    }
+  }
+
+  private async save(s: AlertsSnapshot): Promise<void> {
+    let file: AlertsFile = { rules: s.rules, states: s.states }
+    if (!this.opts.ownsRules) {
+      // Re-read: `alerts add` or the app may have changed the rules since this loop read them.
+      const latest = await this.opts.stores.alerts.load()
+      const ours = new Map(s.states.map((st) => [st.ruleId, st]))
+      const theirs = new Map(latest.value.states.map((st) => [st.ruleId, st]))
+      file = {
+        rules: latest.value.rules,
+        states: latest.value.rules
+          .map((r) => ours.get(r.id) ?? theirs.get(r.id))
+          .filter((st): st is AlertRuleState => st !== undefined),
+      }
+    }
+    const results = await Promise.allSettled([
+      this.opts.stores.alertHistory.save(s.history),
+      this.opts.stores.alerts.save(file),
+    ])
+    const failed = results.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+    this.compact(s.seq)
+  }
+
+  /**
+   * The files now hold every fire up to `savedSeq`: the journal keeps only later fires and those
+   * still owed to a target.
+   */
+  private compact(savedSeq: number): void {
+    const keep = this.entries.filter(
+      (e) => e.seq > savedSeq || e.owed.some((name) => !e.done.has(name)),
+    )
+    if (keep.length === this.entries.length && keep.length > 0) return
+    try {
+      this.journal.rewrite(keep)
+      this.entries = keep
+    } catch {
+      // A journal that stays long costs a little disk, nothing else; the next save tries again.
+    }
+  }
+
+  private fileTime(): number {
+    try {
+      return statSync(this.opts.stores.alerts.path).mtimeMs
+    } catch {
+      return this.opts.clock.now()
+    }
+  }
+
+  private report(p: StoreProblem | null): void {
+    if (p) this.problem(p.code, p.message)
+  }
+
+  private problem(code: string, message: string): void {
+    this.opts.onProblem(code, message)
+  }
+}
+
+interface AlertsSnapshot {
+  rules: AlertRule[]
+  states: AlertRuleState[]
+  history: FiredAlert[]
+  seq: number
+}

@@ -1,0 +1,81 @@
+import type { Clock } from '../core/clock'
+import type { JsonStore } from '../core/persistence/json-store'
+import type { Webhook } from '../shared/alert'
+import type { AlertLoop } from './alert-loop'
+import { webhookTarget, type WebhookOutcome } from './webhook-sender'
+
+/**
+ * The trader's webhooks as alert-loop targets: one per webhook in webhooks.json, re-read by
+ * sync() (the CLI adds and removes them while a host runs), with each delivery's outcome counted
+ * on disk so the app and `tickdesk alerts list` show a webhook that keeps failing.
+ */
+export class WebhookBook {
+  private hooks: Webhook[] = []
+  private readonly live = new Map<string, ReturnType<typeof webhookTarget>>()
+  private saving: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly opts: {
+      store: JsonStore<Webhook[]>
+      clock: Clock
+      loop: Pick<AlertLoop, 'addTarget' | 'removeTarget'>
+      onProblem: (code: string, message: string) => void
+      /** After the counts changed (the app re-sends its alerts panel). */
+      onChange?: () => void
+    },
+  ) {}
+
+  list(): Webhook[] {
+    return this.hooks
+  }
+
+  /** Reads webhooks.json and adds or removes targets to match it. */
+  async sync(): Promise<void> {
+    const loaded = await this.opts.store.load()
+    if (loaded.problem) this.opts.onProblem(loaded.problem.code, loaded.problem.message)
+    this.hooks = loaded.value
+    const wanted = new Set(this.hooks.map((h) => h.id))
+    for (const [id, target] of this.live) {
+      if (wanted.has(id)) continue
+      target.stop()
+      this.opts.loop.removeTarget(target.name)
+      this.live.delete(id)
+    }
+    for (const hook of this.hooks) {
+      if (this.live.has(hook.id)) continue
+      const target = webhookTarget({
+        webhook: hook,
+        clock: this.opts.clock,
+        onOutcome: (id, outcome) => this.record(id, outcome),
+      })
+      this.live.set(hook.id, target)
+      this.opts.loop.addTarget(target)
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const target of this.live.values()) target.stop()
+    this.live.clear()
+    await this.saving
+  }
+
+  private record(id: string, outcome: WebhookOutcome): void {
+    const apply = (h: Webhook): Webhook =>
+      h.id !== id
+        ? h
+        : outcome.ok
+          ? { ...h, lastDeliveredAt: outcome.at, lastError: null }
+          : { ...h, failures: h.failures + 1, lastError: outcome.error }
+    this.hooks = this.hooks.map(apply)
+    this.opts.onChange?.()
+    // Re-read before writing: the CLI may have added or removed a webhook meanwhile.
+    this.saving = this.saving
+      .then(async () => {
+        const latest = (await this.opts.store.load()).value
+        await this.opts.store.save(latest.map(apply))
+      })
+      .catch((e: unknown) =>
+        this.opts.onProblem('STORAGE_ERROR', `Could not save webhook counts: ${String(e)}`),
+      )
+  }
+}

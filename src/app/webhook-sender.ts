@@ -1,0 +1,147 @@
+import type { Clock, TimerHandle } from '../core/clock'
+import { httpPost } from '../core/http-get'
+import type { FiredAlert, Webhook } from '../shared/alert'
+import { parseSymbolKey } from '../shared/market'
+import type { AlertTarget } from './alert-loop'
+
+/**
+ * Fired alerts POSTed to a trader's webhook (a chat bot, a phone push service, their own
+ * script): a plain JSON body with the fire id for de-duplication (also the Idempotency-Key
+ * header), a timeout per attempt and retries with back-off. A receiver that was down for minutes
+ * still gets each fire; one that got a fire but whose answer was lost sees the same id again
+ * and drops it. The API key is never in the body, the headers or the log: the body says what
+ * fired, nothing about the account.
+ */
+
+export const WEBHOOK_TIMEOUT_MS = 5_000
+/** Back-off between attempts: 1 s doubling to 30 s, for up to WEBHOOK_GIVE_UP_MS. */
+const FIRST_RETRY_MS = 1_000
+const MAX_RETRY_MS = 30_000
+/** After this long the fire stays owed in the journal and is tried again at the next start. */
+export const WEBHOOK_GIVE_UP_MS = 15 * 60_000
+
+export interface WebhookBody {
+  type: 'tickdesk.alert'
+  fireId: string
+  ruleId: string
+  key: string
+  market: string | null
+  symbol: string
+  message: string
+  price: number
+  quoteAt: number | null
+  firedAt: number
+  whileAway: boolean
+  awaySince: number | null
+}
+
+export function webhookBody(a: FiredAlert): WebhookBody {
+  const ref = parseSymbolKey(a.key)
+  return {
+    type: 'tickdesk.alert',
+    fireId: a.id,
+    ruleId: a.ruleId,
+    key: a.key,
+    market: ref?.market ?? null,
+    symbol: ref?.symbol ?? a.key,
+    message: a.message,
+    price: a.price,
+    quoteAt: a.quoteAt,
+    firedAt: a.at,
+    whileAway: a.whileAway,
+    awaySince: a.awaySince,
+  }
+}
+
+/** What a delivery attempt changed, for the webhook's counts on disk and in the app. */
+export type WebhookOutcome = { ok: true; at: number } | { ok: false; at: number; error: string }
+
+export interface WebhookTargetOptions {
+  webhook: Pick<Webhook, 'id' | 'url'>
+  clock: Clock
+  onOutcome: (id: string, outcome: WebhookOutcome) => void
+  timeoutMs?: number
+  giveUpMs?: number
+}
+
+/** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
+export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(): void } {
+  const { webhook, clock } = opts
+  const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS
+  const giveUpMs = opts.giveUpMs ?? WEBHOOK_GIVE_UP_MS
+  const timers = new Set<TimerHandle>()
+  const aborts = new Set<AbortController>()
+  let stopped = false
+
+  const wait = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = clock.setTimeout(() => {
+        timers.delete(t)
+        resolve()
+      }, ms)
+      timers.add(t)
+    })
+
+  const attempt = async (alert: FiredAlert): Promise<void> => {
+    const abort = new AbortController()
+    aborts.add(abort)
+    const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
+    try {
+      const reply = await httpPost(
+        new URL(webhook.url),
+        {
+          'content-type': 'application/json',
+          'idempotency-key': alert.id,
+          'user-agent': 'Tickdesk alerts',
+        },
+        JSON.stringify(webhookBody(alert)),
+        abort.signal,
+      )
+      if (!reply.ok) throw new Error(`HTTP ${reply.status}`)
+    } catch (e) {
+      throw new Error(
+        abort.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : errorWords(e),
+      )
+    } finally {
+      clock.clearTimeout(timer)
+      aborts.delete(abort)
+    }
+  }
+
+  return {
+    name: `webhook:${webhook.id}`,
+    async deliver(alert) {
+      const started = clock.now()
+      let delay = FIRST_RETRY_MS
+      for (;;) {
+        if (stopped) throw new Error('stopped')
+        try {
+          await attempt(alert)
+          opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
+          return
+        } catch (e) {
+          const error = (e as Error).message
+          opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error })
+          if (stopped || clock.now() - started + delay > giveUpMs) throw e
+        }
+        await wait(delay)
+        delay = Math.min(delay * 2, MAX_RETRY_MS)
+      }
+    },
+    stop() {
+      stopped = true
+      for (const t of timers) clock.clearTimeout(t)
+      timers.clear()
+      for (const a of aborts) a.abort(new Error('stopped'))
+    },
+  }
+}
+
+/** A transport error in words, without the URL (it may carry the receiver's own token). */
+function errorWords(e: unknown): string {
+  const code = (e as { code?: unknown }).code
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ECONNRESET') return 'connection reset'
+  if (code === 'ENOTFOUND') return 'host not found'
+  return typeof code === 'string' ? code : 'request failed'
+}

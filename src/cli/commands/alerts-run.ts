@@ -1,0 +1,139 @@
+import { AlertLoop } from '../../app/alert-loop'
+import { WebhookBook } from '../../app/webhook-book'
+import { systemClock } from '../../core/clock'
+import { MarketEngine } from '../../core/engine'
+import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
+import { openDataStores } from '../../core/persistence/stores'
+import type { SymbolKey } from '../../shared/market'
+import { accountStop } from '../account-stop'
+import { openCommandLog } from '../command-log'
+import { cliDemo } from '../demo'
+import { desktopNotifier } from '../desktop-notifier'
+import { chooseCliFeed, UsageError } from '../feed-options'
+import { EXIT, type CliIO } from '../io'
+import { writeJson } from '../output'
+import { untilAborted } from '../until-aborted'
+import { alertLine } from '../watch-lines'
+
+export const RUN_OPTIONS = { duration: { type: 'string' } } as const
+
+/** How often the runner re-reads rules and webhooks another process may have changed. */
+const RELOAD_MS = 5_000
+
+/**
+ * `tickdesk alerts run`: the alert loop with no window and no browser, for a machine that stays
+ * on. Same rules, same fire journal and history as the app, so a fire is announced once whichever
+ * host fired it; the app lists what the runner fired while it was closed.
+ */
+export async function runAlerts(
+  values: Record<string, string | boolean | undefined>,
+  io: CliIO,
+): Promise<number> {
+  const duration = values.duration === undefined ? undefined : Number(values.duration)
+  if (duration !== undefined && !(Number.isFinite(duration) && duration > 0)) {
+    io.stderr.write('tickdesk alerts run: --duration must be a positive number of seconds\n')
+    return EXIT.usage
+  }
+  let feed
+  try {
+    feed = await chooseCliFeed(values, io.env, cliDemo)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`tickdesk alerts run: ${e.message}\n`)
+      return EXIT.usage
+    }
+    throw e
+  }
+  const json = Boolean(values.json)
+  const dataDir =
+    typeof values['data-dir'] === 'string' ? values['data-dir'] : resolveDataDir(io.env)
+  const stores = openDataStores(await ensureDataDir(dataDir))
+  const log = openCommandLog(io, dataDir)
+  const say = (message: string): void => void io.stderr.write(`tickdesk alerts run: ${message}\n`)
+  if (feed.demo) say(`demo mode: embedded simulator at ${feed.config.baseUrl}`)
+  const loop = await AlertLoop.open({
+    stores,
+    clock: systemClock,
+    ownsRules: false,
+    firedBy: 'runner',
+    filter: (r) => r.enabled,
+    onProblem: (code, message) => {
+      say(message)
+      log.logger.log('warn', 'alerts', { code, detail: message })
+    },
+  })
+  const engine = new MarketEngine(feed.config, { logger: log.logger })
+  const webhooks = new WebhookBook({
+    store: stores.webhooks,
+    clock: systemClock,
+    loop,
+    onProblem: (_code, message) => say(message),
+  })
+  const stop = new AbortController()
+  const onSignal = (): void => stop.abort()
+  io.signal.addEventListener('abort', onSignal, { once: true })
+  let exitCode: number = EXIT.ok
+  try {
+    loop.addTarget({
+      name: 'stdout',
+      deliver: (a) => {
+        log.logger.log('info', 'alert fired', { key: a.key, detail: a.message, fireId: a.id })
+        if (json) writeJson(io.stdout, alertLine(a))
+        else io.stdout.write(`${a.whileAway ? 'while you were away: ' : ''}${a.message}\n`)
+      },
+    })
+    const notifier = desktopNotifier(io.env)
+    if (notifier) loop.addTarget(notifier)
+    await webhooks.sync()
+    const cached = await stores.quotes.load()
+    const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
+    loop.markGap((key) => seen.get(key))
+    loop.start()
+
+    const watched = new Map<SymbolKey, () => void>()
+    const syncWatches = (): void => {
+      const wanted = new Set(loop.watchedKeys())
+      for (const [key, unwatch] of watched) {
+        if (wanted.has(key)) continue
+        unwatch()
+        watched.delete(key)
+      }
+      for (const key of wanted) if (!watched.has(key)) watched.set(key, engine.watch(key))
+    }
+    engine.onQuote((q) => loop.evaluate(q))
+    engine.onResume((gapMs) => loop.markGap(systemClock.now() - gapMs))
+    let lastState = ''
+    engine.onStatus((s) => {
+      if (s.state === 'offline' || s.state === 'stopped') loop.markGap(systemClock.now())
+      if (s.state !== lastState) say(`feed ${s.state}${s.message ? `: ${s.message}` : ''}`)
+      lastState = s.state
+      const refused = accountStop('alerts run', s)
+      if (refused === null) return
+      exitCode = refused.exit
+      io.stderr.write(refused.message)
+      stop.abort()
+    })
+    syncWatches()
+    say(
+      `watching ${watched.size} symbol(s) for ${loop.rules.filter((r) => r.enabled).length} alert(s)`,
+    )
+    engine.start()
+    const reload = setInterval(() => {
+      void loop
+        .reloadRules()
+        .then(() => webhooks.sync())
+        .then(syncWatches)
+        .catch((e: unknown) => say(`could not re-read the alerts: ${String(e)}`))
+    }, RELOAD_MS)
+    await untilAborted(stop.signal, duration === undefined ? undefined : duration * 1000)
+    clearInterval(reload)
+    await engine.stop()
+  } finally {
+    io.signal.removeEventListener('abort', onSignal)
+    await webhooks.close()
+    await loop.close()
+    await log.close()
+    await feed.demo?.close()
+  }
+  return exitCode
+}

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import type { AlertTarget } from '../app/alert-loop'
+
+/**
+ * Desktop notifications from a process with no window (`tickdesk alerts run`): notify-send on
+ * Linux (libnotify), osascript on macOS. Where neither exists (a headless server) there is no
+ * desktop target at all, so no fire is owed to one. A notification the desktop drops (Do Not
+ * Disturb) is still in the history and on stdout.
+ */
+export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
+  const tool = process.platform === 'darwin' ? onPath('osascript', env) : onPath('notify-send', env)
+  if (tool === null) return null
+  return {
+    name: 'desktop',
+    deliver: (alert) =>
+      new Promise<void>((resolve, reject) => {
+        const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
+        const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
+        const args =
+          process.platform === 'darwin'
+            ? [
+                '-e',
+                `display notification ${JSON.stringify(body)} with title ${JSON.stringify(title)}`,
+              ]
+            : ['--app-name=Tickdesk', title, body]
+        execFile(tool, args, { timeout: 5_000 }, (error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue
+    const path = join(dir, name)
+    try {
+      accessSync(path, constants.X_OK)
+      return path
+    } catch {
+      // not here
+    }
+  }
+  return null
+}

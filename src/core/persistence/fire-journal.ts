@@ -1,0 +1,134 @@
+import { closeSync, fdatasyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alert'
+import type { AlertRuleState } from '../../shared/alert'
+import { errnoCode } from './atomic-file'
+
+/**
+ * The alert fire journal: what makes a fire durable before anyone hears of it, and announcing it
+ * idempotent. One JSON line per event, appended and flushed to disk synchronously:
+ *
+ *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …]}
+ *                                                      the rule fired; its state after the fire;
+ *                                                      the targets that must hear of it
+ *   {"done": fireId, "to": target}                     the fire reached one target (stdout, the
+ *                                                      desktop, a webhook …)
+ *
+ * A loop writes "fired" before it announces and "done" after each target took the fire, so a
+ * process killed at any moment restarts knowing every fire (no once-alert fires twice: its state
+ * is replayed) and which targets still owe it (announced late, with the same id, never lost).
+ * Synchronous because there must be no await between deciding and recording; fires are rare
+ * (a trader's alerts), so the cost is a few small writes per fire, not per tick.
+ *
+ * A line torn by a kill mid-append is skipped on reading (it can only be the last one); the
+ * loop compacts the journal once the alert files hold what it says (rewrite(): temp + rename).
+ */
+
+const FiredLineSchema = z.object({
+  fired: FiredAlertSchema,
+  state: AlertRuleStateSchema,
+  owed: z.array(z.string()).default([]),
+})
+const DoneLineSchema = z.object({ done: z.string(), to: z.string() })
+
+export interface JournalFire {
+  alert: FiredAlert
+  state: AlertRuleState
+  /** Targets it was owed to when it fired. */
+  owed: string[]
+  /** Targets that took it. */
+  done: Set<string>
+}
+
+export interface JournalRead {
+  /** In the order they fired. */
+  fires: JournalFire[]
+  /** Lines that did not parse (a torn last line after a kill, or damage). */
+  skipped: number
+}
+
+export class FireJournal {
+  readonly path: string
+
+  constructor(dir: string, name = 'alert-fires.ndjson') {
+    this.path = join(dir, name)
+  }
+
+  read(): JournalRead {
+    let text: string
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return { fires: [], skipped: 0 }
+      throw e
+    }
+    const byId = new Map<string, JournalFire>()
+    let skipped = 0
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue
+      let raw: unknown
+      try {
+        raw = JSON.parse(line)
+      } catch {
+        skipped++
+        continue
+      }
+      const fired = FiredLineSchema.safeParse(raw)
+      if (fired.success) {
+        const known = byId.get(fired.data.fired.id)
+        if (known === undefined)
+          byId.set(fired.data.fired.id, {
+            alert: fired.data.fired,
+            state: fired.data.state,
+            owed: fired.data.owed,
+            done: new Set(),
+          })
+        continue
+      }
+      const done = DoneLineSchema.safeParse(raw)
+      if (done.success) byId.get(done.data.done)?.done.add(done.data.to)
+      else skipped++
+    }
+    return { fires: [...byId.values()], skipped }
+  }
+
+  fired(fires: Omit<JournalFire, 'done'>[]): void {
+    this.append(fires.map(firedLine))
+  }
+
+  done(fireId: string, target: string): void {
+    this.append([JSON.stringify({ done: fireId, to: target })])
+  }
+
+  /** Replaces the journal with `fires` (those still owed to a target), atomically. */
+  rewrite(fires: JournalFire[]): void {
+    const lines: string[] = []
+    for (const f of fires) {
+      lines.push(firedLine(f))
+      for (const to of f.done) lines.push(JSON.stringify({ done: f.alert.id, to }))
+    }
+    const temp = `${this.path}.compact`
+    writeDurably(temp, 'w', lines)
+    renameSync(temp, this.path)
+  }
+
+  private append(lines: string[]): void {
+    writeDurably(this.path, 'a', lines)
+  }
+}
+
+function firedLine(f: Omit<JournalFire, 'done'>): string {
+  return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed })
+}
+
+function writeDurably(path: string, flags: 'a' | 'w', lines: string[]): void {
+  const fd = openSync(path, flags, 0o600)
+  try {
+    if (lines.length > 0) writeSync(fd, lines.join('\n') + '\n')
+    // A kill -9 keeps what reached the kernel; the sync is for a power cut or an OS crash.
+    fdatasyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
