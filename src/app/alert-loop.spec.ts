@@ -211,7 +211,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
     expect(saved.rules.map((r) => r.id)).toEqual(['r1', 'r2'])
     expect(saved.states.find((s) => s.ruleId === 'r1')?.status).toBe('triggered')
     expect(readFileSync(join(f.stores.dir, 'alert-history.json'), 'utf8')).toContain(
-      '"firedBy": "watch"',
+      '"firedBy":"watch"',
     )
   })
 })
