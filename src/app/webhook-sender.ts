@@ -62,6 +62,8 @@ export interface WebhookTargetOptions {
   onOutcome: (id: string, outcome: WebhookOutcome) => void
   timeoutMs?: number
   giveUpMs?: number
+  /** The first back-off (doubling to 30 s); tests shorten it. */
+  firstRetryMs?: number
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -86,6 +88,7 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     const abort = new AbortController()
     aborts.add(abort)
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
+    let status: number
     try {
       const reply = await httpPost(
         new URL(webhook.url),
@@ -97,7 +100,7 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
         JSON.stringify(webhookBody(alert)),
         abort.signal,
       )
-      if (!reply.ok) throw new Error(`HTTP ${reply.status}`)
+      status = reply.status
     } catch (e) {
       throw new Error(
         abort.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : errorWords(e),
@@ -106,13 +109,14 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
       clock.clearTimeout(timer)
       aborts.delete(abort)
     }
+    if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
   }
 
   return {
     name: `webhook:${webhook.id}`,
     async deliver(alert) {
       const started = clock.now()
-      let delay = FIRST_RETRY_MS
+      let delay = opts.firstRetryMs ?? FIRST_RETRY_MS
       for (;;) {
         if (stopped) throw new Error('stopped')
         try {
