@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs'
 import { AlertEngine } from '../core/alert-engine'
 import type { Clock } from '../core/clock'
 import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
@@ -149,15 +148,11 @@ export class AlertLoop {
   /**
    * Nothing ran (or the feed was down) since `since`: the first fresh quote per symbol that fires
    * is marked "while you were away" from then. Per symbol after a restart: the time of the last
-   * price seen for it; the alert file's time for a symbol never seen.
+   * price seen for it (none for a symbol never seen: a rule met at once "is above", not "was
+   * crossed while you were away").
    */
   markGap(since: number | ((key: SymbolKey) => number | undefined)): void {
-    if (typeof since === 'number') {
-      this.engine.markGap(since)
-      return
-    }
-    const fallback = this.fileTime()
-    this.engine.markGap((key) => since(key) ?? fallback)
+    this.engine.markGap(since)
   }
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
@@ -320,14 +315,6 @@ export class AlertLoop {
       this.entries = keep
     } catch {
       // A journal that stays long costs a little disk, nothing else; the next save tries again.
-    }
-  }
-
-  private fileTime(): number {
-    try {
-      return statSync(this.opts.stores.alerts.path).mtimeMs
-    } catch {
-      return this.opts.clock.now()
     }
   }
 

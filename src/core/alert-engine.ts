@@ -134,12 +134,14 @@ export class AlertEngine {
 
   /**
    * The feed had a gap that began at `since` (sleep, offline, a restart): the next fresh quote per
-   * symbol may fire whileAway. `since` may be per symbol (the last price seen before a restart).
-   * A symbol already in a gap keeps the earlier start.
+   * symbol may fire whileAway. `since` may be per symbol (the last price seen before a restart;
+   * undefined for a symbol never seen, which has no gap to speak of). A symbol already in a gap
+   * keeps the earlier start.
    */
-  markGap(since: number | ((key: SymbolKey) => number)): void {
+  markGap(since: number | ((key: SymbolKey) => number | undefined)): void {
     for (const key of this.byKey.keys()) {
       const start = typeof since === 'number' ? since : since(key)
+      if (start === undefined) continue
       const known = this.awayKeys.get(key)
       if (known === undefined || start < known) this.awayKeys.set(key, start)
     }

@@ -20,11 +20,21 @@ describe('watchForSleep', () => {
     const clock = new FakeClock()
     const gaps: number[] = []
     watchForSleep(clock, (gap) => gaps.push(gap), 1_000)
-    clock.jump(9_000) // late by 9 s: below the 10 s floor
+    clock.jump(4_500) // late by 4.5 s: below the 5 s floor
     clock.advance(1_000)
     clock.jump(-60_000)
     clock.advance(1_000)
     expect(gaps).toEqual([])
+  })
+
+  it('with the default period, sees a 7 s sleep at the first tick after it', () => {
+    const clock = new FakeClock()
+    const gaps: number[] = []
+    watchForSleep(clock, (gap) => gaps.push(gap))
+    clock.advance(1_999)
+    clock.jump(7_000) // stopped just before a tick was due
+    clock.advance(1)
+    expect(gaps).toEqual([6_999]) // the tick was due 1 ms before the sleep began
   })
 
   it('stops watching and leaves no timer behind', () => {

@@ -103,7 +103,10 @@ export async function runAlerts(
     engine.onQuote((q) => loop.evaluate(q))
     engine.onResume((gapMs) => loop.markGap(systemClock.now() - gapMs))
     let lastState = ''
+    let running = false
     engine.onStatus((s) => {
+      // Before start() and after stop() the engine reports "stopped": not a state of the feed.
+      if (!running) return
       if (s.state === 'offline' || s.state === 'stopped') loop.markGap(systemClock.now())
       if (s.state !== lastState) say(`feed ${s.state}${s.message ? `: ${s.message}` : ''}`)
       lastState = s.state
@@ -117,6 +120,7 @@ export async function runAlerts(
     say(
       `watching ${watched.size} symbol(s) for ${loop.rules.filter((r) => r.enabled).length} alert(s)`,
     )
+    running = true
     engine.start()
     const reload = setInterval(() => {
       void loop
@@ -127,6 +131,7 @@ export async function runAlerts(
     }, RELOAD_MS)
     await untilAborted(stop.signal, duration === undefined ? undefined : duration * 1000)
     clearInterval(reload)
+    running = false
     await engine.stop()
   } finally {
     io.signal.removeEventListener('abort', onSignal)
