@@ -7,7 +7,7 @@ import { FireJournal } from '../core/persistence/fire-journal'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
-import { AlertLoop, type AlertLoopOptions } from './alert-loop'
+import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
@@ -193,6 +193,31 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
       quoteAt: f.clock.now() - 500,
       firedBy: 'app',
     })
+  })
+
+  it('after a restart, a symbol last seen by a saved rule state is away since then; one never seen is not', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([
+      rule('r1', { kind: 'above', price: 100 }),
+      rule('r2', { kind: 'above', price: 100 }, { key: 'crypto:ETHUSDT' }),
+    ])
+    first.evaluate(quote(90, { receivedAt: f.clock.now() }))
+    const seenAt = f.clock.now()
+    f.clock.advance(SEEN_SAVE_EVERY_MS) // the states are saved while prices move
+    await expect
+      .poll(async () => (await f.stores.alerts.load()).value.states[0]?.lastSeenAt)
+      .toBe(seenAt)
+    f.clock.advance(3_600_000) // then the process dies and nothing runs for an hour
+    const second = await open(f)
+    const got = heard(second)
+    second.markRestartGap(() => undefined)
+    second.evaluate(quote(101))
+    second.evaluate({ ...quote(101), key: 'crypto:ETHUSDT', symbol: 'ETHUSDT' })
+    expect(got.map((a) => [a.key, a.whileAway, a.awaySince])).toEqual([
+      ['crypto:BTCUSDT', true, seenAt],
+      ['crypto:ETHUSDT', false, null],
+    ])
   })
 
   it('a CLI loop keeps rules another process added while it ran', async () => {

@@ -1,5 +1,5 @@
 import { AlertEngine } from '../core/alert-engine'
-import type { Clock } from '../core/clock'
+import type { Clock, TimerHandle } from '../core/clock'
 import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { ThrottledSave } from '../core/persistence/throttled-save'
@@ -22,6 +22,11 @@ import type { Quote } from '../shared/quote'
  */
 
 export const ALERT_SAVE_EVERY_MS = 500
+/**
+ * While prices move and nothing fires, the rule states (last price seen, and when) are saved this
+ * often, so a restart after a crash knows since when it was away.
+ */
+export const SEEN_SAVE_EVERY_MS = 60_000
 /** An owed fire older than this is dropped from the journal (the history still lists it). */
 const OWED_FOR_MS = 24 * 3_600_000
 
@@ -65,6 +70,7 @@ export class AlertLoop {
   private fileRules: AlertRule[] = []
   private paused = false
   private started = false
+  private seenTimer: TimerHandle | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
     this.engine = new AlertEngine({
@@ -155,9 +161,32 @@ export class AlertLoop {
     this.engine.markGap(since)
   }
 
+  /**
+   * At start: nothing ran since each symbol's last price seen, by this host's cache or by the
+   * rule states any host saved (the later of the two).
+   */
+  markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
+    const seen = new Map<SymbolKey, number>()
+    const rules = new Map(this.fileRules.map((r) => [r.id, r.key]))
+    for (const s of this.engine.states()) {
+      const key = rules.get(s.ruleId)
+      if (key === undefined || s.lastSeenAt === null) continue
+      seen.set(key, Math.max(seen.get(key) ?? 0, s.lastSeenAt))
+    }
+    this.engine.markGap((key) => {
+      const a = cachedAt(key)
+      const b = seen.get(key)
+      return a === undefined ? b : b === undefined ? a : Math.max(a, b)
+    })
+  }
+
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
   evaluate(quote: Quote): void {
     const fires = this.engine.evaluate(quote)
+    this.seenTimer ??= this.opts.clock.setTimeout(() => {
+      this.seenTimer = null
+      this.saver.request(() => this.snapshot())
+    }, SEEN_SAVE_EVERY_MS)
     if (fires.length === 0) return
     const owed = this.paused ? [] : [...this.targets.keys()]
     const entries = fires.map((alert) => ({
@@ -230,6 +259,8 @@ export class AlertLoop {
 
   /** Saves what is pending and waits for it. */
   async close(): Promise<void> {
+    this.opts.clock.clearTimeout(this.seenTimer)
+    this.seenTimer = null
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
   }

@@ -124,7 +124,7 @@ export class AppService implements AppHostApi, CommandContext {
     const cache = await loadMarketCache(this.stores, note)
     // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
-    this.alerts.markGap((key) => seen.get(key))
+    this.alerts.markRestartGap((key) => seen.get(key))
     await this.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))

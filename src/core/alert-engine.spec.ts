@@ -244,7 +244,10 @@ describe('AlertEngine repeat, cooldown, expiry', () => {
   it('uses the restored last price, so a crossing across a restart is seen', () => {
     const r = rule({ kind: 'crosses', price: 100 })
     const engine = new AlertEngine({ clock: new FakeClock() })
-    engine.setRules([r], [{ ruleId: 'r1', status: 'armed', lastFiredAt: null, lastPrice: 95 }])
+    engine.setRules(
+      [r],
+      [{ ruleId: 'r1', status: 'armed', lastFiredAt: null, lastPrice: 95, lastSeenAt: 0 }],
+    )
     expect(engine.evaluate(quote(105))).toHaveLength(1)
   })
 })

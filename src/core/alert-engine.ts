@@ -93,6 +93,7 @@ export class AlertEngine {
             status: 'armed',
             lastFiredAt: null,
             lastPrice: null,
+            lastSeenAt: null,
           }),
       }
       normaliseStatus(rule, state, this.clock.now())
@@ -204,6 +205,7 @@ export class AlertEngine {
     input.dayChangePct = quote.changePercent
     input.movePct = live.window ? live.window.move(this.now(), price) : null
     state.lastPrice = price
+    state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
 
     // Re-arming and firing are checked on the same tick: for 'crosses', the move that leaves the

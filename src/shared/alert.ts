@@ -53,6 +53,8 @@ export const AlertRuleStateSchema = z.object({
   status: z.enum(['armed', 'triggered', 'cooldown', 'expired', 'disabled']),
   lastFiredAt: z.number().nullable(),
   lastPrice: z.number().nullable(),
+  /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
+  lastSeenAt: z.number().nullable().default(null),
 })
 export type AlertRuleState = z.infer<typeof AlertRuleStateSchema>
 

@@ -87,7 +87,7 @@ export async function runAlerts(
     await webhooks.sync()
     const cached = await stores.quotes.load()
     const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
-    loop.markGap((key) => seen.get(key))
+    loop.markRestartGap((key) => seen.get(key))
     loop.start()
 
     const watched = new Map<SymbolKey, () => void>()

@@ -105,7 +105,7 @@ async function watch(
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
   // Levels crossed while nothing ran fire "while you were away" from the last price seen.
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
-  alerts.markGap((key) => seen.get(key))
+  alerts.markRestartGap((key) => seen.get(key))
 
   const writer = json ? new WatchJsonWriter(io.stdout) : null
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)

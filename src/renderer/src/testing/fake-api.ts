@@ -276,6 +276,7 @@ export class FakeTickdeskApi implements TickdeskApi {
         status: 'armed',
         lastFiredAt: null,
         lastPrice: null,
+        lastSeenAt: null,
       })
       this.emitAlerts()
       return rule
