@@ -48,6 +48,9 @@ export type {
   StreamSymbolError,
 } from './stream-events'
 
+/** The longest a handshake is left waiting for an answer (see connect()). */
+const MAX_HANDSHAKE_WAIT_MS = 60_000
+
 export class StreamClient {
   private readonly opts: StreamClientOptions
   private readonly clock: Clock
@@ -56,6 +59,8 @@ export class StreamClient {
   private readonly heartbeatMs: number
   private readonly silenceMs: number
   private readonly connectTimeoutMs: number
+  /** Handshakes in a row that got no answer at all (a stalled service or a black-holed link). */
+  private handshakeTimeouts = 0
   private readonly healthTimeoutMs: number
   private readonly retry: RetrySchedule
   private readonly book = new SubscriptionBook()
@@ -236,15 +241,24 @@ export class StreamClient {
     ws.on('close', (code: number, reason: Buffer) => this.onClose(ws, code, reason.toString()))
     ws.on('error', (err: Error) => this.onSocketError(ws, err))
     ws.on('unexpected-response', (_req, res: IncomingMessage) => this.onRejected(ws, res))
+    // A service that holds handshakes (stalled) answers the one still waiting the moment it
+    // recovers; each timeout in a row waits twice as long (15, 30, 60 s), so a long stall costs
+    // about one handshake a minute, not one every few seconds, while REST keeps prices coming.
+    const timeoutMs = Math.min(
+      this.connectTimeoutMs * 2 ** this.handshakeTimeouts,
+      MAX_HANDSHAKE_WAIT_MS,
+    )
     this.connectTimer = this.clock.setTimeout(() => {
       if (ws !== this.ws || ws.readyState === WebSocket.OPEN) return
+      this.handshakeTimeouts++
       this.fail(new TickdeskError({ code: 'TIMEOUT', message: 'stream handshake timed out' }))
-    }, this.connectTimeoutMs)
+    }, timeoutMs)
   }
 
   private onOpen(ws: WebSocket): void {
     if (ws !== this.ws) return
     this.clock.clearTimeout(this.connectTimer)
+    this.handshakeTimeouts = 0
     const reconnect = this.everOpened
     this.everOpened = true
     this.counters.connects++
