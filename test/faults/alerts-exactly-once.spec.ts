@@ -13,14 +13,15 @@ import { tempDir } from './harness'
  * loopback: five once-alerts, each crossed at a known moment (the simulator holds the price past
  * the level): while watching, just after the service dropped the socket, while the process was
  * stopped (a laptop sleep) and the socket dropped, while nothing ran (after kill -9), and after
- * the restart. Then kill -9 at random moments around fires (ALERT_CRASH_TRIALS, default 24;
+ * the restart. Then kill -9 at random moments around fires (ALERT_CRASH_TRIALS, default 16;
  * the long mode runs hundreds). Every fire is counted by id on stdout across all runs.
  */
 
-const ENTRY = fileURLToPath(new URL('../../src/cli/entry.ts', import.meta.url))
+/** The real entry point, as a user runs it (the built CLI; `npm test` builds first). */
+const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'AVAXUSDT'] as const
 const LEVEL = { BTCUSDT: 84_000, ETHUSDT: 3_200, SOLUSDT: 165, BNBUSDT: 590, AVAXUSDT: 36 }
-const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 24)
+const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 16)
 
 interface AlertLine {
   type: 'alert'
@@ -35,7 +36,7 @@ interface Watch {
   child: ChildProcess
   alerts: AlertLine[]
   quotes: Set<string>
-  waitFor(pred: () => boolean, ms?: number): Promise<void>
+  waitFor(pred: () => boolean, what: string, ms?: number): Promise<void>
   exited: Promise<void>
 }
 
@@ -50,7 +51,7 @@ afterAll(async () => {
 function watch(dir: string, symbols: readonly string[]): Watch {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ENTRY, 'watch', '--json', ...symbols.map((s) => `crypto:${s}`)],
+    [BIN, 'watch', '--json', ...symbols.map((s) => `crypto:${s}`)],
     {
       env: {
         PATH: process.env.PATH,
@@ -67,12 +68,17 @@ function watch(dir: string, symbols: readonly string[]): Watch {
     child,
     alerts: [],
     quotes: new Set(),
-    waitFor: (pred, ms = 15_000) =>
+    waitFor: (pred, what, ms = 30_000) =>
       new Promise((resolve, reject) => {
         const started = Date.now()
         const check = (): void => {
           if (pred()) return resolve()
-          if (Date.now() - started > ms) return reject(new Error(`timed out; stderr: ${stderr}`))
+          if (Date.now() - started > ms)
+            return reject(
+              new Error(
+                `timed out waiting for ${what}; alerts so far: ${JSON.stringify(w.alerts.map((a) => a.symbol))}; stderr: ${stderr}`,
+              ),
+            )
           setTimeout(check, 20)
         }
         check()
@@ -139,14 +145,15 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       w.alerts.some((a) => a.ruleId === ids.get(symbol))
 
     const first = watch(dir, SYMBOLS)
-    await first.waitFor(() => SYMBOLS.every((s) => first.quotes.has(s)))
+    await first.waitFor(() => SYMBOLS.every((s) => first.quotes.has(s)), 'first quotes')
     // 1. while watching
     cross('BTCUSDT', levels.BTCUSDT!)
-    await first.waitFor(() => fired(first, 'BTCUSDT'))
+    await first.waitFor(() => fired(first, 'BTCUSDT'), 'BTCUSDT fire')
     // 2. just after the service dropped the socket
     sim.faults.dropSockets()
     cross('ETHUSDT', levels.ETHUSDT!)
-    await first.waitFor(() => fired(first, 'ETHUSDT'))
+    await first.waitFor(() => fired(first, 'ETHUSDT'), 'ETHUSDT fire')
+    await sleep(1500)
     // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
     first.child.kill('SIGSTOP')
     sim.faults.dropSockets()
@@ -154,7 +161,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     await sleep(8_000)
     const woke = Date.now()
     first.child.kill('SIGCONT')
-    await first.waitFor(() => fired(first, 'SOLUSDT'))
+    await first.waitFor(() => fired(first, 'SOLUSDT'), 'SOLUSDT fire')
     const afterWake = Date.now() - woke
     // 4. while nothing ran
     first.child.kill('SIGKILL')
@@ -162,11 +169,11 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     cross('BNBUSDT', levels.BNBUSDT!)
     await sleep(300)
     const second = watch(dir, SYMBOLS)
-    await second.waitFor(() => fired(second, 'BNBUSDT'))
-    await second.waitFor(() => SYMBOLS.every((s) => second.quotes.has(s)))
+    await second.waitFor(() => fired(second, 'BNBUSDT'), 'BNBUSDT fire')
+    await second.waitFor(() => SYMBOLS.every((s) => second.quotes.has(s)), 'quotes after restart')
     // 5. after the restart
     cross('AVAXUSDT', levels.AVAXUSDT!)
-    await second.waitFor(() => fired(second, 'AVAXUSDT'))
+    await second.waitFor(() => fired(second, 'AVAXUSDT'), 'AVAXUSDT fire')
     await sleep(1_500) // room for a repeat to show up
     second.child.kill('SIGTERM')
     await second.exited
@@ -175,12 +182,12 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     const all = [...first.alerts, ...second.alerts]
     for (const symbol of SYMBOLS) {
       const lines = all.filter((a) => a.ruleId === ids.get(symbol))
-      expect(lines, symbol).toHaveLength(1)
+      expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
     }
     const bySymbol = new Map(all.map((a) => [a.symbol, a]))
-    expect(bySymbol.get('BNBUSDT')?.whileAway).toBe(true)
+    expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
     expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
-    expect(bySymbol.get('SOLUSDT')?.whileAway).toBe(true)
+    expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
     expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
     expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
     console.log(`alerts: level crossed during an 8 s stop fired ${afterWake} ms after SIGCONT`)
@@ -198,16 +205,17 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
       const ruleId = ids.get(symbol)!
       const first = watch(dir, [symbol])
-      await first.waitFor(() => first.quotes.has(symbol))
+      await first.waitFor(() => first.quotes.has(symbol), `trial ${trial}: first quote`)
       cross(symbol, level)
       // Somewhere from before the fire reaches the process to well after it printed.
       await sleep(Math.floor(random() * 400))
       first.child.kill('SIGKILL')
       await first.exited
       const second = watch(dir, [symbol])
-      await second.waitFor(() => second.quotes.has(symbol))
-      await second.waitFor(() =>
-        [...first.alerts, ...second.alerts].some((a) => a.ruleId === ruleId),
+      await second.waitFor(() => second.quotes.has(symbol), `trial ${trial}: quote after restart`)
+      await second.waitFor(
+        () => [...first.alerts, ...second.alerts].some((a) => a.ruleId === ruleId),
+        `trial ${trial}: the fire`,
       )
       await sleep(300)
       second.child.kill('SIGTERM')

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const MODULE = fileURLToPath(new URL('./until-aborted.ts', import.meta.url))
+const CLOCK = fileURLToPath(new URL('../util/clock.ts', import.meta.url))
+
+describe('untilAborted', () => {
+  it('holds the process open while only unref`d clock timers are pending, until SIGTERM', async () => {
+    // What `tickdesk watch` is after its socket closed: a reconnect waits on an unref'd timer.
+    const script = `
+      const { untilAborted } = await import(${JSON.stringify(MODULE)})
+      const { systemClock } = await import(${JSON.stringify(CLOCK)})
+      systemClock.setTimeout(() => console.log('reconnect'), 60_000)
+      const c = new AbortController()
+      process.once('SIGTERM', () => c.abort())
+      console.log('waiting')
+      await untilAborted(c.signal)
+      console.log('aborted')`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    const alive = await Promise.race([
+      exited.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 1500)),
+    ])
+    expect(alive, `exited early; stdout: ${out}`).toBe(true)
+    expect(out).toContain('waiting')
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(out).toContain('aborted')
+  })
+})
