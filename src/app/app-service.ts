@@ -9,6 +9,7 @@ import type { SymbolKey } from '../shared/market'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { AlertLoop } from './alert-loop'
+import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { CommandContext, MarketQueries } from './command-context'
@@ -44,6 +45,7 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
   private alerts!: AlertLoop
+  private webhooks!: WebhookBook
   private readonly keys: KeyKeeper
   private readonly watches = new WatchSet()
   private readonly feeds: FeedSwitcher
@@ -118,7 +120,16 @@ export class AppService implements AppHostApi, CommandContext {
         this.hub.alertFired(alert)
       },
     })
+    this.webhooks = new WebhookBook({
+      store: this.stores.webhooks,
+      clock: this.clock,
+      loop: this.alerts,
+      onProblem: (code, message) => this.addNotice('warning', code, message),
+      onChange: () => this.emitAlerts(),
+    })
+    await this.webhooks.sync()
     this.state = { settings: data.settings, lists: data.lists, rules: this.alerts.rules }
+    this.noteRunnerFires(data.history)
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keys.load()
     const cache = await loadMarketCache(this.stores, note)
@@ -178,6 +189,7 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
+      webhooks: this.webhooks.list(),
       settings: this.state.settings,
       keyInfo: this.keys.info(),
       notices: this.notices.all(),
@@ -278,8 +290,8 @@ export class AppService implements AppHostApi, CommandContext {
     return trayQuotes(this.state.settings.pinned, this.feeds.current.engine.quotes)
   }
 
-  notifyResume(): void {
-    this.feeds.current.engine.checkHealth()
+  notifyResume(gapMs = 0): void {
+    this.feeds.current.engine.checkHealth(gapMs)
   }
 
   announceOwedAlerts(): void {
@@ -292,6 +304,7 @@ export class AppService implements AppHostApi, CommandContext {
     await this.feeds.close()
     const engine = this.feeds.current.engine
     await this.saves.close()
+    await this.webhooks.close()
     await this.alerts.close()
     await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }
@@ -319,7 +332,24 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
+      webhooks: this.webhooks.list(),
     })
+  }
+
+  /**
+   * What `tickdesk alerts run` fired since this app last ran (since the newest fire of the app's
+   * own in the history): one notice, so the trader knows the runner was at work.
+   */
+  private noteRunnerFires(history: FiredAlert[]): void {
+    const lastOwn = history.reduce((t, a) => (a.firedBy === 'app' ? Math.max(t, a.at) : t), 0)
+    const byRunner = this.alerts.history().filter((a) => a.firedBy === 'runner' && a.at > lastOwn)
+    if (byRunner.length === 0) return
+    const n = byRunner.length
+    this.addNotice(
+      'info',
+      'RUNNER_FIRED',
+      `While Tickdesk was closed, the alerts runner fired ${n} alert${n === 1 ? '' : 's'}: see Alerts.`,
+    )
   }
 
   private emitSettings(): void {

@@ -49,8 +49,11 @@ export interface AppHostApi {
   onAlertFired(listener: (alert: FiredAlert) => void): () => void
   /** Prices of the pinned symbols for the tray title/tooltip/menu. */
   trayQuotes(): TrayQuote[]
-  /** Tells the engine the system resumed from sleep: check health at once. */
-  notifyResume(): void
+  /**
+   * Tells the engine the system resumed from sleep (slept `gapMs`; 0 when unknown): check health
+   * at once; alerts that fire next are "while you were away" since the sleep began.
+   */
+  notifyResume(gapMs?: number): void
   /**
    * Once the host listens (activity log, notifier): fires a crash left unannounced (durable in
    * the fire journal, not yet told) go out now, late, with their ids.

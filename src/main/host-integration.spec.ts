@@ -102,6 +102,18 @@ describe('system integration', () => {
     expect(app.resumes).toBe(1)
   })
 
+  it('tells the app how long the system slept, from the suspend event to the resume', () => {
+    const app = new MemoryApp()
+    const clock = new FakeClock()
+    const stop = watchSystemResume(app, clock)
+    fake.powerMonitor.emit('suspend')
+    clock.jump(90_000)
+    fake.powerMonitor.emit('resume')
+    fake.powerMonitor.emit('unlock-screen')
+    expect(app.resumeGaps).toEqual([90_000, 0])
+    stop()
+  })
+
   it('sets the login item on macOS and Windows only', () => {
     expect(applyLaunchAtLogin(true, 'linux')).toBe(false)
     expect(fake.app.loginItem).toBeNull()

@@ -1,4 +1,4 @@
-import type { AlertCondition } from './alert'
+import type { AlertCondition, Webhook } from './alert'
 
 /**
  * A rule's condition in the words every host shows (the alerts panel, `tickdesk alerts list`,
@@ -19,4 +19,10 @@ export function describeCondition(condition: AlertCondition): string {
     case 'channel':
       return `${condition.on === 'enter' ? 'enters' : 'leaves'} ${condition.low}–${condition.high}`
   }
+}
+
+/** A webhook's delivery record in a few words, the same in the alerts panel and `alerts list`. */
+export function webhookHealth(w: Pick<Webhook, 'failures' | 'lastError'>): string {
+  const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
+  return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
 }

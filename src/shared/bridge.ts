@@ -4,6 +4,7 @@ import {
   AlertRuleSchema,
   AlertRuleStateSchema,
   FiredAlertSchema,
+  WebhookSchema,
 } from './alert'
 import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
 import { QuoteFrameSchema } from './quote-frame'
@@ -32,6 +33,8 @@ export const SnapshotSchema = z.object({
   alerts: z.array(AlertRuleSchema),
   alertStates: z.array(AlertRuleStateSchema),
   alertHistory: z.array(FiredAlertSchema),
+  /** Where fired alerts are POSTed, with each one's failure count (set up with the CLI). */
+  webhooks: z.array(WebhookSchema).default([]),
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -160,6 +163,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     alerts: z.array(AlertRuleSchema),
     alertStates: z.array(AlertRuleStateSchema),
     alertHistory: z.array(FiredAlertSchema),
+    webhooks: z.array(WebhookSchema).default([]),
   }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),

@@ -4,8 +4,8 @@ import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { WebhookSchema, type AlertCondition, type Webhook } from '../../shared/alert'
-import { describeCondition } from '../../shared/alert-describe'
+import { WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { describeCondition, webhookHealth } from '../../shared/alert-describe'
 import { parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
@@ -131,12 +131,6 @@ async function list(stores: DataStores, json: boolean, io: CliIO): Promise<numbe
     )
   for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
   return EXIT.ok
-}
-
-/** A webhook's delivery record in a few words (the app's alerts panel says the same). */
-export function webhookHealth(w: Webhook): string {
-  const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
-  return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
 }
 
 async function add(stores: DataStores, arg: string, values: Values, io: CliIO): Promise<number> {

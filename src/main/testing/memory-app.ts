@@ -57,10 +57,14 @@ export class MemoryApp implements AppHostApi {
     return this.tray
   }
 
+  /** The sleep lengths the host reported, in order. */
+  readonly resumeGaps: number[] = []
+
   announceOwedAlerts(): void {}
 
-  notifyResume(): void {
+  notifyResume(gapMs = 0): void {
     this.resumes++
+    this.resumeGaps.push(gapMs)
   }
 
   async close(): Promise<void> {

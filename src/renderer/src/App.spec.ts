@@ -294,6 +294,9 @@ describe('alerts', () => {
         price: 1.1,
         at: 1,
         whileAway: false,
+        awaySince: null,
+        quoteAt: null,
+        firedBy: 'app',
       },
     })
     await tick()

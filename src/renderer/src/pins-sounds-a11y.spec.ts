@@ -35,6 +35,9 @@ const fired: FiredAlert = {
   price: 1.1002,
   at: 1,
   whileAway: false,
+  awaySince: null,
+  quoteAt: null,
+  firedBy: 'app',
 }
 
 describe('pinned symbols (shown in the tray)', () => {

@@ -16,6 +16,9 @@ const alert: FiredAlert = {
   price: 1.1002,
   at: 1,
   whileAway: false,
+  awaySince: null,
+  quoteAt: null,
+  firedBy: 'app',
 }
 
 /** A stand-in for the browser's Notification (jsdom has none), recording what it was given. */

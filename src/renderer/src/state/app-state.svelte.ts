@@ -1,4 +1,4 @@
-import type { AlertRule, AlertRuleState, FiredAlert } from '../../../shared/alert'
+import type { AlertRule, AlertRuleState, FiredAlert, Webhook } from '../../../shared/alert'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
@@ -65,6 +65,7 @@ export class AppState {
   alerts = $state.raw<AlertRule[]>([])
   alertStates = $state.raw<AlertRuleState[]>([])
   alertHistory = $state.raw<FiredAlert[]>([])
+  webhooks = $state.raw<Webhook[]>([])
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
   keyInfo = $state.raw<KeyInfo>({ hasKey: false, masked: '', storage: 'none', warning: null })
   notices = $state.raw<Notice[]>([])
@@ -118,6 +119,7 @@ export class AppState {
     this.alerts = s.alerts
     this.alertStates = s.alertStates
     this.alertHistory = s.alertHistory
+    this.webhooks = s.webhooks
     this.settings = s.settings
     this.keyInfo = s.keyInfo
     this.notices = s.notices
@@ -164,6 +166,7 @@ export class AppState {
         this.alerts = event.alerts
         this.alertStates = event.alertStates
         this.alertHistory = event.alertHistory
+        this.webhooks = event.webhooks
         break
       case 'alertFired':
         this.showToast(event.alert)

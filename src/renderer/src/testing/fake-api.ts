@@ -67,6 +67,7 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     alerts: [],
     alertStates: [],
     alertHistory: [],
+    webhooks: [],
     settings: SettingsSchema.parse({}),
     keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null },
     notices: [],
@@ -182,6 +183,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       alerts: structuredClone(s.alerts),
       alertStates: structuredClone(s.alertStates),
       alertHistory: structuredClone(s.alertHistory),
+      webhooks: structuredClone(s.webhooks),
     })
   }
 

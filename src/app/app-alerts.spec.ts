@@ -1,0 +1,126 @@
+import { mkdtempSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDataStores } from '../core/persistence/stores'
+import type { BridgeEvent, Snapshot } from '../shared/bridge'
+import { startDemoService, startSimulator, type SimServer } from '../sim'
+import { createAppService, type AppService } from './app-service'
+import { memorySecretStore } from './memory-secret-store'
+
+/**
+ * The app's alerts end to end on loopback: the simulator crosses a level at a moment the test
+ * picks, the app fires, and a webhook receiver (127.0.0.1) that was down when it fired gets the
+ * fire once it is back, once.
+ */
+
+let app: AppService | null = null
+let sim: SimServer | null = null
+let receiver: Server | null = null
+afterEach(async () => {
+  await app?.close()
+  await sim?.close()
+  receiver?.closeAllConnections()
+  receiver?.close()
+  app = sim = receiver = null
+})
+
+function listen(port: number, got: string[]): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        const fireId = (JSON.parse(body) as { fireId: string }).fireId
+        if (!got.includes(fireId)) got.push(fireId) // a receiver de-duplicates by fire id
+        got.push(`raw:${fireId}`)
+        res.writeHead(200).end()
+      })
+    })
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+  const port = (probe.address() as AddressInfo).port
+  await new Promise((r) => probe.close(r))
+  return port
+}
+
+describe('alerts in the app', () => {
+  it('POSTs a fire to a webhook that was down when it fired, once, and shows its failure count', async () => {
+    sim = await startSimulator({ port: 0, seed: 5 })
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-alerts-'))
+    const port = await freePort()
+    await openDataStores(dataDir).webhooks.save([
+      {
+        id: 'w1',
+        url: `http://127.0.0.1:${port}/hook`,
+        addedAt: 0,
+        failures: 0,
+        lastError: null,
+        lastDeliveredAt: null,
+      },
+    ])
+    app = await createAppService({
+      dataDir,
+      env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
+      secretStore: memorySecretStore(),
+      demo: () => Promise.reject(new Error('no demo here')),
+    })
+    const fired: BridgeEvent[] = []
+    app.subscribe((e) => e.type === 'alertFired' && fired.push(e))
+    const added = await app.invoke('addAlert', {
+      key: 'crypto:SOLUSDT',
+      condition: { kind: 'above', price: 400 },
+    })
+    expect(added.ok).toBe(true)
+    sim.pinPrice('crypto', 'SOLUSDT', 404)
+    await expect.poll(() => fired.length, { timeout: 15_000 }).toBe(1)
+    // Down for 3 s after the fire: the retries (1 s, 2 s …) fail and are counted.
+    await new Promise((r) => setTimeout(r, 3_000))
+    const got: string[] = []
+    receiver = await listen(port, got)
+    await expect
+      .poll(() => got.filter((g) => !g.startsWith('raw:')).length, { timeout: 15_000 })
+      .toBe(1)
+    const fireId = fired[0]?.type === 'alertFired' ? fired[0].alert.id : ''
+    expect(got[0]).toBe(fireId)
+    const snap = (await app.invoke('getSnapshot', {})) as { ok: true; result: Snapshot }
+    expect(snap.result.webhooks[0]?.failures).toBeGreaterThanOrEqual(2)
+    expect(snap.result.webhooks[0]?.lastError).toBeNull()
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(got.filter((g) => g.startsWith('raw:'))).toHaveLength(1)
+  }, 40_000)
+
+  it('says at start what the alerts runner fired while the app was closed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-alerts-'))
+    const base = {
+      ruleId: 'r',
+      key: 'crypto:BTCUSDT',
+      price: 1,
+      whileAway: false,
+      awaySince: null,
+      quoteAt: null,
+    }
+    await openDataStores(dataDir).alertHistory.save([
+      { ...base, id: 'a1', message: 'by the app', at: 1_000, firedBy: 'app' },
+      { ...base, id: 'a2', message: 'by the runner', at: 2_000, firedBy: 'runner' },
+      { ...base, id: 'a3', message: 'by the runner', at: 3_000, firedBy: 'runner' },
+    ])
+    app = await createAppService({
+      dataDir,
+      env: {},
+      secretStore: memorySecretStore(),
+      demo: () => startDemoService({ seed: 3 }),
+    })
+    const snap = (await app.invoke('getSnapshot', {})) as { ok: true; result: Snapshot }
+    expect(snap.result.notices.map((n) => n.message)).toContain(
+      'While Tickdesk was closed, the alerts runner fired 2 alerts: see Alerts.',
+    )
+  })
+})
