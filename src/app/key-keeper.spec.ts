@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
 import type { SecretStore } from './host-api'
-import { KeyKeeper } from './key-keeper'
+import { KEY_NOT_KEPT, KeyKeeper } from './key-keeper'
 import { memorySecretStore } from './memory-secret-store'
 import { NoticeBoard } from './notice-board'
 
@@ -21,7 +21,13 @@ describe('the key keeper', () => {
     const store = memorySecretStore()
     const keys = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
     await keys.load()
-    expect(keys.info()).toEqual({ hasKey: false, masked: '', storage: 'none', warning: null })
+    expect(keys.info()).toEqual({
+      hasKey: false,
+      masked: '',
+      storage: 'none',
+      warning: null,
+      warningDetail: null,
+    })
     await keys.set(KEY)
     expect(await store.get()).toBe(KEY)
     expect(keys.saved).toBe(KEY)
@@ -30,6 +36,7 @@ describe('the key keeper', () => {
       masked: '••••1234',
       storage: 'memory',
       warning: null,
+      warningDetail: null,
     })
     await keys.clear()
     expect(await store.get()).toBeNull()
@@ -52,17 +59,26 @@ describe('the key keeper', () => {
     await keys.load()
     await keys.set(KEY)
     expect(keys.saved).toBe(KEY)
-    expect(notices.all()).toMatchObject([{ code: 'KEYCHAIN_UNAVAILABLE', level: 'warning' }])
-    expect(notices.all()[0]?.message).toContain('kept in memory until you quit')
-    expect(notices.all()[0]?.message).not.toContain(KEY)
+    expect(notices.all()).toMatchObject([
+      { code: 'KEYCHAIN_UNAVAILABLE', level: 'warning', message: KEY_NOT_KEPT },
+    ])
+    expect(notices.all()[0]?.detail).toContain('The keyring is locked')
+    expect(JSON.stringify(notices.all())).not.toContain(KEY)
   })
 
-  it('passes on the store’s warning when the key is less protected than it should be', async () => {
+  it('says nothing of the keychain at start (demo mode has no key), and tells when a key is saved', async () => {
     const notices = new NoticeBoard(new FakeClock(), () => undefined)
-    const warning = 'No keychain answered: your key is kept in memory until you quit.'
-    await new KeyKeeper(memorySecretStore(null, warning), {}, notices).load()
-    expect(notices.all().map((n) => [n.code, n.message])).toEqual([
-      ['KEYCHAIN_UNAVAILABLE', warning],
+    const cause = 'No OS keychain is available (Cannot autolaunch D-Bus without X11 $DISPLAY).'
+    const keys = new KeyKeeper(memorySecretStore(null, cause), {}, notices)
+    await keys.load()
+    expect(notices.all()).toEqual([])
+    // Settings shows it beside the key field: in a trader's words, the cause behind details.
+    expect(keys.info()).toMatchObject({ warning: KEY_NOT_KEPT, warningDetail: cause })
+    expect(KEY_NOT_KEPT).not.toMatch(/D-Bus|libsecret|keytar/)
+    await keys.set(KEY)
+    await keys.set(`${KEY}-2`)
+    expect(notices.all().map((n) => [n.code, n.message, n.detail, n.count])).toEqual([
+      ['KEYCHAIN_UNAVAILABLE', KEY_NOT_KEPT, cause, 2],
     ])
   })
 })

@@ -3,8 +3,9 @@ import type { Clock } from '../core/clock'
 import type { Notice } from '../shared/bridge'
 
 /**
- * What the trader must be told and may dismiss: a damaged file moved aside, a full disk, no
- * keychain. The same message is never stacked twice.
+ * What the trader must be told and may dismiss: a damaged file moved aside, a full disk, a key
+ * that will not be remembered. A cause is shown once: raised again (same code), it is merged into
+ * the notice already shown, with the newest wording and a count, never stacked.
  */
 export class NoticeBoard {
   private notices: Notice[] = []
@@ -14,12 +15,15 @@ export class NoticeBoard {
     private readonly onChange: (notices: Notice[]) => void,
   ) {}
 
-  add(level: Notice['level'], code: string, message: string): void {
-    if (this.notices.some((n) => n.code === code && n.message === message)) return
-    this.notices = [
-      ...this.notices,
-      { id: randomUUID(), level, code, message, at: this.clock.now() },
-    ]
+  add(level: Notice['level'], code: string, message: string, detail: string | null = null): void {
+    const at = this.clock.now()
+    const same = this.notices.find((n) => n.code === code)
+    const notice: Notice = same
+      ? { ...same, level, message, detail, count: same.count + 1, at }
+      : { id: randomUUID(), level, code, message, detail, count: 1, at }
+    this.notices = same
+      ? this.notices.map((n) => (n === same ? notice : n))
+      : [...this.notices, notice]
     this.onChange(this.notices)
   }
 

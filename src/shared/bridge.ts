@@ -48,6 +48,10 @@ export const NoticeSchema = z.object({
   /** Our or the service's code: STORAGE_CORRUPT, KEYCHAIN_UNAVAILABLE, DISK_FULL … */
   code: z.string(),
   message: z.string(),
+  /** The technical cause, behind a "details" disclosure (the message stays in a trader's words). */
+  detail: z.string().nullable().default(null),
+  /** How many times this cause was raised: repeats are merged, never stacked. */
+  count: z.number().int().min(1).default(1),
   at: z.number(),
 })
 export type Notice = z.infer<typeof NoticeSchema>

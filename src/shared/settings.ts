@@ -110,7 +110,10 @@ export const KeyInfoSchema = z.object({
   /** Last four characters only, e.g. "••••3f9a". */
   masked: z.string(),
   storage: z.enum(['env', 'keychain', 'encrypted-file', 'memory', 'none']),
+  /** In a trader's words, shown beside the key field once a key is entered; null if fine. */
   warning: z.string().nullable(),
+  /** The technical cause behind `warning` (for a "details" disclosure and the log). */
+  warningDetail: z.string().nullable().default(null),
 })
 export type KeyInfo = z.infer<typeof KeyInfoSchema>
 

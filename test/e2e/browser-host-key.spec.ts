@@ -107,13 +107,21 @@ describe('the key in the browser host', () => {
     expect(snapshot).toMatchObject({
       ok: true,
       result: {
-        keyInfo: { hasKey: false, warning: expect.stringMatching(/kept in memory only/) },
-        notices: [expect.objectContaining({ code: 'KEYCHAIN_UNAVAILABLE' })],
+        keyInfo: {
+          hasKey: false,
+          warning: expect.stringMatching(/kept until you quit/),
+          warningDetail: expect.stringMatching(/No OS keychain/),
+        },
+        // No key in play yet: nothing to say at start (Settings says it beside the key field).
+        notices: [],
       },
     })
     expect(await bridge.invoke('setApiKey', { apiKey: KEY })).toMatchObject({
       ok: true,
       result: { hasKey: true, storage: 'memory' },
+    })
+    expect(await bridge.invoke('getSnapshot')).toMatchObject({
+      result: { notices: [expect.objectContaining({ code: 'KEYCHAIN_UNAVAILABLE', count: 1 })] },
     })
     expect(await stop()).toBe(0)
 

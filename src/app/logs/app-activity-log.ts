@@ -55,7 +55,10 @@ export function logAppActivity(
       case 'settings':
         if (event.keyInfo.storage === storage) return
         storage = event.keyInfo.storage
-        logger.log('info', 'key storage', { storage, warning: event.keyInfo.warning })
+        logger.log('info', 'key storage', {
+          storage,
+          warning: event.keyInfo.warningDetail ?? event.keyInfo.warning,
+        })
         return
       default:
         return

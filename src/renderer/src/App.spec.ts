@@ -341,6 +341,8 @@ describe('settings and notices', () => {
           level: 'error',
           code: 'STORAGE_CORRUPT',
           message: 'watchlists.json was unreadable',
+          detail: null,
+          count: 1,
           at: 1,
         },
       ],

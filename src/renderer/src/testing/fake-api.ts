@@ -69,7 +69,7 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     alertHistory: [],
     webhooks: [],
     settings: SettingsSchema.parse({}),
-    keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null },
+    keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null },
     notices: [],
     version: '0.1.0-test',
     ...over,
@@ -190,8 +190,8 @@ export class FakeTickdeskApi implements TickdeskApi {
   private keyInfo(): KeyInfo {
     const k = this.storedKey
     return k === null
-      ? { hasKey: false, masked: '', storage: 'none', warning: null }
-      : { hasKey: true, masked: `••••${k.slice(-4)}`, storage: 'memory', warning: null }
+      ? { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null }
+      : { hasKey: true, masked: `••••${k.slice(-4)}`, storage: 'memory', warning: null, warningDetail: null }
   }
 
   private readonly handlers: Handlers = {
