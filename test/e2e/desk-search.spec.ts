@@ -175,13 +175,17 @@ describe.skipIf(!chromiumPath)(
       const streamed = (await rowKeys(page)).length
       await expect
         .poll(() => words.textContent())
-        .toBe(`${streamed} streamed · 0 polled · 0/540 req/min`)
+        .toBe(`this list: ${streamed} streamed · 0 polled · 0/540 req/min`)
       await page.getByRole('combobox', { name: 'Add symbol' }).fill('agri:ZC1!')
       await page.keyboard.press('Enter')
       // Agriculture never streams (it has no quote endpoint): one polled symbol more.
       await expect
         .poll(() => words.textContent(), { timeout: 10_000 })
-        .toMatch(new RegExp(`^${streamed} streamed · 1 polled every ~\\d+ s · \\d+/540 req/min$`))
+        .toMatch(
+          new RegExp(
+            `^this list: ${streamed} streamed · 1 polled every ~\\d+ s · \\d+/540 req/min$`,
+          ),
+        )
     })
   },
 )

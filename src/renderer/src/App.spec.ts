@@ -34,7 +34,7 @@ describe('watchlist rows', () => {
           volume: 1_234_567,
           ts: 1,
         }),
-        quote('fx:EURUSD', { last: 1.0845678, bid: 1.08455, ask: 1.08459, ts: 1 }),
+        quote('fx:EURUSD', { last: 1.08457, bid: 1.08455, ask: 1.08459, ts: 1 }),
       ],
     })
     expect(document.querySelectorAll('tbody tr[data-key]')).toHaveLength(2)
@@ -107,7 +107,7 @@ describe('watchlist rows', () => {
     api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101 }])
     await frame()
     expect(lastCell('crypto:BTCUSDT').className).not.toMatch(/flash-(up|down)/)
-    expect(cell('crypto:BTCUSDT', 'last')).toBe('101.0000')
+    expect(cell('crypto:BTCUSDT', 'last')).toBe('101.00')
   })
 
   it('keeps the same row element across ticks (keyed, patched in place)', async () => {
@@ -179,7 +179,7 @@ describe('status bar', () => {
     await tick()
     expect(screen.getByTestId('connection-state').textContent).toBe('Reconnecting in 3 s')
     expect(screen.getByTestId('demo-badge')).toBeTruthy()
-    expect(bar.textContent).toContain('Stream 4/10')
+    expect(bar.textContent).toContain('all lists: 4 of 10 stream slots')
     expect(bar.textContent).toContain('12/27 req/min')
     api.setStatus(baseStatus({ state: 'paused', code: 'MONTHLY_LIMIT_EXCEEDED' }))
     await tick()

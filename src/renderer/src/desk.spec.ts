@@ -148,11 +148,11 @@ describe('plan-budget line', () => {
       ],
     })
     const words = await screen.findByTestId('budget-words')
-    expect(words.textContent).toBe('10 streamed · 1 polled every ~6 s · 12/27 req/min')
+    expect(words.textContent).toBe('this list: 10 streamed · 1 polled every ~6 s · 12/27 req/min')
     await api.invoke('addSymbols', { id: 'w1', inputs: ['fx:EXTRAUSD'] })
     await waitFor(() =>
       expect(screen.getByTestId('budget-words').textContent).toBe(
-        '10 streamed · 2 polled every ~7 s · 12/27 req/min',
+        'this list: 10 streamed · 2 polled every ~7 s · 12/27 req/min',
       ),
     )
   })

@@ -19,13 +19,15 @@ const preview: BudgetPreview = {
 
 describe('budget words', () => {
   it('reads like the issue: streamed · polled every ~N s · used/allowed req/min', () => {
-    expect(budgetWords(preview)).toBe('12 streamed · 48 polled every ~6 s · 21/27 req/min')
+    expect(budgetWords(preview)).toBe(
+      'this list: 12 streamed · 48 polled every ~6 s · 21/27 req/min',
+    )
   })
 
   it('says when nothing is polled and how many symbols the plan lacks', () => {
     expect(
       budgetWords({ ...preview, polled: 0, pollEverySec: null, requestsPerMinute: 0, blocked: 3 }),
-    ).toBe('12 streamed · 0 polled · 3 not in plan · 0/27 req/min')
+    ).toBe('this list: 12 streamed · 0 polled · 3 not in plan · 0/27 req/min')
   })
 
   it('names the plan and explains the numbers', () => {

@@ -7,9 +7,12 @@ const PLAN_NAMES: Record<BudgetPreview['plan'], string> = {
   enterprise: 'Enterprise',
 }
 
-/** "12 streamed · 48 polled every ~6 s · 21/27 req/min", the way the issue asks for it. */
+/**
+ * "this list: 12 streamed · 48 polled every ~6 s · 21/27 req/min". Says it counts this list: the
+ * status bar counts the stream slots of every list, and the two must not read as a contradiction.
+ */
 export function budgetWords(p: BudgetPreview): string {
-  const parts = [`${p.streamed} streamed`]
+  const parts = [`this list: ${p.streamed} streamed`]
   if (p.polled > 0) parts.push(`${p.polled} polled every ~${p.pollEverySec ?? '?'} s`)
   else parts.push('0 polled')
   if (p.blocked > 0) parts.push(`${p.blocked} not in plan`)

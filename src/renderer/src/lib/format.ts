@@ -1,34 +1,60 @@
 import type { Market } from '../../../shared/market'
 
 /**
- * Number and time formatting as a trader reads it. Precision follows the market's quoting
- * convention, not the raw float: FX majors quote five decimals, JPY pairs three, crypto scales
- * with magnitude (BTC at 2, a sub-cent token at 8), cn/hk stocks 2-3, indices 2.
+ * Number and time formatting as a trader reads it. A price shows the decimals its instrument
+ * quotes in (its price scale, i.e. its tick size), never padded: XRP at 0.6154 with a change of
+ * -0.0105, not 0.615400 and -0.010500. The service does not publish tick sizes, so the scale is
+ * learned from the prices it sends (the most decimals seen for the instrument, float noise
+ * ignored), above a floor by market and magnitude that keeps a round price (84,000.00) aligned.
  */
 
 export const MISSING = '—'
 
-export function pricePrecision(market: Market, symbol: string, value: number): number {
-  const abs = Math.abs(value)
+/** The most decimals any price is shown with (a sub-cent token). */
+const MAX_DECIMALS = 8
+
+/** Decimals a price at this magnitude is quoted in at least (FX majors 4, JPY pairs 3). */
+function floorDecimals(market: Market, symbol: string, abs: number): number {
   switch (market) {
     case 'fx':
-      return symbol.includes('JPY') ? 3 : 5
-    case 'crypto':
-    case 'usdt-futures':
-      if (abs >= 1000) return 2
-      if (abs >= 1) return 4
-      if (abs >= 0.01) return 6
-      return 8
+      return symbol.includes('JPY') ? 3 : 4
+    case 'index':
+      return 2
+    case 'cn':
+      return abs < 1 ? 3 : 2
     case 'hk':
       // HKEX tick sizes go down to 0.001 for low-priced shares.
       return abs < 10 ? 3 : 2
-    case 'cn':
-      return abs < 1 ? 3 : 2
-    case 'index':
-      return 2
     default:
-      return abs < 1 ? 4 : 2
+      if (abs >= 10) return 2
+      if (abs >= 1) return 3
+      if (abs >= 0.1) return 4
+      if (abs >= 0.01) return 5
+      return 6
   }
+}
+
+/** Decimal places of a price as the service sent it, ignoring float noise (0.1 + 0.2). */
+export function decimalsOf(value: number): number {
+  let x = Math.abs(value)
+  let d = 0
+  while (d < MAX_DECIMALS && Math.abs(x - Math.round(x)) > 1e-9 * Math.max(1, x)) {
+    x *= 10
+    d++
+  }
+  return d
+}
+
+/** The price scale learned per market and symbol (nested maps: no key string per tick). */
+const learned = new Map<Market, Map<string, number>>()
+
+/** Decimals to show a price of this instrument with; every price shown teaches its scale. */
+export function pricePrecision(market: Market, symbol: string, value: number): number {
+  let bySymbol = learned.get(market)
+  if (bySymbol === undefined) learned.set(market, (bySymbol = new Map()))
+  const seen = Math.max(bySymbol.get(symbol) ?? 0, decimalsOf(value))
+  bySymbol.set(symbol, seen)
+  return Math.max(floorDecimals(market, symbol, Math.abs(value)), seen)
 }
 
 const formatters = new Map<number, Intl.NumberFormat>()

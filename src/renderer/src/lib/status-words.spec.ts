@@ -36,7 +36,7 @@ describe('status bar words', () => {
       stream: { state: 'open', symbols: 4, cap: 10 },
       budget: { usedLastMinute: 12, perMinute: 27, callsToday: 3 },
     })
-    expect(streamUsage(s)).toBe('Stream 4/10')
+    expect(streamUsage(s)).toBe('all lists: 4 of 10 stream slots')
     expect(budgetUsage(s)).toBe('12/27 req/min')
   })
 })

@@ -35,8 +35,9 @@ export function connectionTone(status: FeedStatus): ConnectionTone {
   return 'bad'
 }
 
+/** Every list's streamed symbols against the plan's cap (the budget line counts this list). */
 export function streamUsage(status: FeedStatus): string {
-  return `Stream ${status.stream.symbols}/${status.stream.cap}`
+  return `all lists: ${status.stream.symbols} of ${status.stream.cap} stream slots`
 }
 
 export function budgetUsage(status: FeedStatus): string {

@@ -67,7 +67,13 @@ export class AppState {
   alertHistory = $state.raw<FiredAlert[]>([])
   webhooks = $state.raw<Webhook[]>([])
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
-  keyInfo = $state.raw<KeyInfo>({ hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null })
+  keyInfo = $state.raw<KeyInfo>({
+    hasKey: false,
+    masked: '',
+    storage: 'none',
+    warning: null,
+    warningDetail: null,
+  })
   notices = $state.raw<Notice[]>([])
   version = $state('')
   ready = $state(false)

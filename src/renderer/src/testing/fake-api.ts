@@ -191,7 +191,13 @@ export class FakeTickdeskApi implements TickdeskApi {
     const k = this.storedKey
     return k === null
       ? { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null }
-      : { hasKey: true, masked: `••••${k.slice(-4)}`, storage: 'memory', warning: null, warningDetail: null }
+      : {
+          hasKey: true,
+          masked: `••••${k.slice(-4)}`,
+          storage: 'memory',
+          warning: null,
+          warningDetail: null,
+        }
   }
 
   private readonly handlers: Handlers = {
