@@ -43,6 +43,7 @@ export interface SettingsAccess {
 export type MarketQueries = Pick<
   MarketEngine,
   | 'getCandles'
+  | 'sparkHistory'
   | 'testConnection'
   | 'probeSymbol'
   | 'adoptProbedQuote'

@@ -19,7 +19,8 @@ export const DESK_HANDLERS: Handlers<
   | 'previewBudget'
   | 'openSymbol'
   | 'setVisibleSymbols'
-  | 'getCandles',
+  | 'getCandles'
+  | 'getSparkHistory',
   DeskAccess
 > = {
   suggestSymbols: (app, p) => app.catalogue.search(p.query, 10).map((m) => m.key),
@@ -48,6 +49,7 @@ export const DESK_HANDLERS: Handlers<
     return null
   },
   getCandles: (app, p) => app.market.getCandles(canonicalKey(p.key), p.interval, p.limit),
+  getSparkHistory: (app, p) => app.market.sparkHistory(p.keys.map(canonicalKey)),
 }
 
 function adderHost(app: DeskAccess): AdderHost {

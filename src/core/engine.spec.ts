@@ -177,4 +177,22 @@ describe('MarketEngine against the simulator', () => {
     expect(() => engine?.watch('crypto:BTCUSDT')).not.toThrow()
     expect(() => engine?.watch('nope:BTCUSDT')).toThrow(/market:SYMBOL/)
   })
+
+  it('gives sparklines their last hour: a kline market fetched once while the budget is spare, ticked markets from their bars', async () => {
+    sim = await startSimulator({ seed: 9, tickIntervalMs: 100 })
+    engine = new MarketEngine(config(sim.keys.pro, 'pro'))
+    engine.watch('crypto:BTCUSDT')
+    engine.start()
+    await waitForStatus(engine, (s) => s.state === 'live')
+    const kline = '/api/v1/market/tv-futures/kline'
+    const before = sim.stats().byPath[kline] ?? 0
+    const first = await engine.sparkHistory(['futures:ES1!', 'crypto:BTCUSDT', 'nonsense'])
+    expect(first.map((h) => h.key)).toEqual(['futures:ES1!', 'crypto:BTCUSDT'])
+    expect(first[0]!.bars.length).toBeGreaterThanOrEqual(30)
+    expect(first[0]!.bars.length).toBeLessThanOrEqual(60)
+    // Crypto has no kline endpoint: whatever bars its ticks built, no request.
+    expect(sim.stats().byPath[kline]! - before).toBe(1)
+    await engine.sparkHistory(['futures:ES1!'])
+    expect(sim.stats().byPath[kline]! - before).toBe(1)
+  })
 })

@@ -17,6 +17,8 @@ export interface AppMenuOptions {
   /** The ticker strip window is open (the View menu's checkbox). */
   stripOpen: boolean
   toggleStrip(): void
+  /** Help > Keyboard Shortcuts: the renderer's shortcuts dialog. */
+  showShortcuts?(): void
 }
 
 export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOptions[] {
@@ -87,6 +89,9 @@ export function appMenuTemplate(opts: AppMenuOptions): MenuItemConstructorOption
       label: 'Help',
       role: 'help',
       submenu: [
+        ...(opts.showShortcuts
+          ? [{ label: 'Keyboard Shortcuts', click: () => opts.showShortcuts?.() }]
+          : []),
         { label: `${opts.appName} on the web`, click: () => opts.openExternal(opts.helpUrl) },
         ...(opts.openLogFolder
           ? [{ label: 'Open Log Folder', click: () => opts.openLogFolder?.() }]

@@ -157,6 +157,10 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
           quit,
           stripOpen: settings.value.strip.open,
           toggleStrip: () => strip.toggle(),
+          showShortcuts: () => {
+            showWindow()
+            if (win && !win.isDestroyed()) sendToWindow(win, { type: 'showShortcuts' })
+          },
         }),
       ),
     )

@@ -127,6 +127,11 @@ export const COMMANDS = {
     z.object({ key, interval: IntervalSchema, limit: z.number().int().min(1).max(5000) }),
     z.array(BarSchema),
   ),
+  /** The last hour of 1-minute bars per symbol for the rows' sparklines (see engine.sparkHistory). */
+  getSparkHistory: command(
+    z.object({ keys: z.array(key).max(500) }),
+    z.array(z.object({ key, bars: z.array(BarSchema) })),
+  ),
   addAlert: command(AlertRuleInputSchema, AlertRuleSchema),
   removeAlert: command(z.object({ id }), z.null()),
   setAlertEnabled: command(z.object({ id, enabled: z.boolean() }), z.null()),
@@ -174,6 +179,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notices'), notices: z.array(NoticeSchema) }),
   /** Open a symbol in the main window (tray notification click, a click on the ticker strip). */
   z.object({ type: z.literal('openSymbol'), key }),
+  /** Help > Keyboard Shortcuts in the desktop app's menu. */
+  z.object({ type: z.literal('showShortcuts') }),
 ])
 export type BridgeEvent = z.infer<typeof EventSchema>
 

@@ -68,7 +68,13 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     const snapshot = await renderer.invoke('getSnapshot', {})
     expect(snapshot.status.demo).toBe(true)
     expect(snapshot.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
-    expect(snapshot.keyInfo).toEqual({ hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null })
+    expect(snapshot.keyInfo).toEqual({
+      hasKey: false,
+      masked: '',
+      storage: 'none',
+      warning: null,
+      warningDetail: null,
+    })
   })
 
   it('runs a command in the app and carries its event back to the renderer', async () => {

@@ -35,7 +35,13 @@ export class MemoryApp implements AppHostApi {
         this.emit({
           type: 'settings',
           settings: this.settings,
-          keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null },
+          keyInfo: {
+            hasKey: false,
+            masked: '',
+            storage: 'none',
+            warning: null,
+            warningDetail: null,
+          },
         })
         return { ok: true, result: this.settings }
       default:

@@ -353,3 +353,42 @@ describe('settings and notices', () => {
     expect(api.state.notices).toEqual([])
   })
 })
+
+describe('the first minute', () => {
+  it('opens the keyboard shortcuts dialog on "?" and closes it with its button', async () => {
+    await setup()
+    expect(screen.queryByTestId('shortcuts-dialog')).toBeNull()
+    await fireEvent.keyDown(window, { key: '?' })
+    const dialog = await screen.findByTestId('shortcuts-dialog')
+    expect(within(dialog).getByRole('heading', { name: 'Keyboard shortcuts' })).toBeTruthy()
+    expect(dialog.textContent).toContain('New alert for the selected symbol')
+    // While it is open the watchlist keys do nothing behind it.
+    await fireEvent.keyDown(window, { key: '/' })
+    expect(document.activeElement?.tagName).not.toBe('INPUT')
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByTestId('shortcuts-dialog')).toBeNull())
+  })
+
+  it('shows what demo mode is and where the key goes under a short list, until a key is in', async () => {
+    const { api } = await setup({ status: baseStatus({ demo: true }) })
+    const firstRun = screen.getByTestId('first-run')
+    expect(firstRun.textContent).toContain('demo mode')
+    await fireEvent.click(within(firstRun).getByRole('button', { name: 'Add your API key' }))
+    expect(await screen.findByTestId('settings-panel')).toBeTruthy()
+    // Nothing about a keychain until a key is typed.
+    expect(document.body.textContent).not.toMatch(/keychain/i)
+    api.emit({
+      type: 'settings',
+      settings: api.state.settings,
+      keyInfo: {
+        hasKey: true,
+        masked: '••••abcd',
+        storage: 'keychain',
+        warning: null,
+        warningDetail: null,
+      },
+    })
+    api.emit({ type: 'status', status: baseStatus({ demo: false }) })
+    await waitFor(() => expect(screen.queryByTestId('first-run')).toBeNull())
+  })
+})

@@ -3,7 +3,7 @@ import { QuoteBook } from '../state/quote-book.svelte'
 import { fieldMask } from '../state/price-fields'
 import { COLUMN_DEFS } from './columns'
 import { FigureCell, SparkCell } from './grid-cells'
-import { SPARK_STEP_MS, sparkPoints } from './sparkline'
+import { SPARK_MAX_STEP_MS, sparkPoints } from './sparkline'
 import { NO_BUDGET } from './fit-number'
 import { formatPrice } from './format'
 
@@ -123,8 +123,8 @@ describe('sparklines drawn by the row', () => {
   it('draw from the series in place, the same line as from a copy, and skip an unchanged redraw', () => {
     const { book, clock } = directBook()
     const row = book.row(KEY)
-    for (let i = 0; i < 70; i++) {
-      clock.now = i * SPARK_STEP_MS
+    for (let i = 0; i < 60; i++) {
+      clock.now = i * SPARK_MAX_STEP_MS
       book.applyPatches([{ key: KEY, last: 100 + (i % 7) }])
     }
     const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline')

@@ -12,6 +12,7 @@ export type Shortcut =
   | 'alert'
   | 'pin'
   | 'focusAdd'
+  | 'help'
   | 'escape'
 
 interface KeyLike {
@@ -60,6 +61,8 @@ export function shortcutFor(e: KeyLike): Shortcut | null {
       return 'pin'
     case '/':
       return 'focusAdd'
+    case '?':
+      return 'help'
     default:
       return null
   }
@@ -76,3 +79,106 @@ export function nextSelection(
   if (i < 0) return keys[0] ?? null
   return keys[Math.max(0, Math.min(keys.length - 1, i + step))] ?? null
 }
+
+/** One line of the keyboard shortcuts dialog. `press` is what the app answers to, as typed. */
+export interface ShortcutHelp {
+  keys: string
+  does: string
+  /** The watchlist action these keys trigger (checked against shortcutFor in the tests). */
+  action?: Shortcut
+  press?: Array<{ key: string; altKey?: boolean }>
+}
+
+export interface ShortcutGroup {
+  title: string
+  items: ShortcutHelp[]
+}
+
+/** Every key the app answers to, for the "?" dialog and Help > Keyboard Shortcuts. */
+export const SHORTCUT_HELP: readonly ShortcutGroup[] = [
+  {
+    title: 'Watchlist',
+    items: [
+      {
+        keys: '↑ ↓ or k j',
+        does: 'Select the row above or below',
+        action: 'down',
+        press: [{ key: 'ArrowDown' }, { key: 'j' }],
+      },
+      {
+        keys: 'Alt+↑ Alt+↓',
+        does: 'Move the selected row up or down the list',
+        action: 'moveUp',
+        press: [{ key: 'ArrowUp', altKey: true }],
+      },
+      {
+        keys: 'Enter',
+        does: 'Open the chart of the selected symbol',
+        action: 'open',
+        press: [{ key: 'Enter' }],
+      },
+      {
+        keys: 'Delete',
+        does: 'Remove the selected symbol from the list',
+        action: 'remove',
+        press: [{ key: 'Delete' }],
+      },
+      {
+        keys: 'a',
+        does: 'New alert for the selected symbol',
+        action: 'alert',
+        press: [{ key: 'a' }],
+      },
+      {
+        keys: 'p',
+        does: 'Pin or unpin the selected symbol (tray and strip)',
+        action: 'pin',
+        press: [{ key: 'p' }],
+      },
+      {
+        keys: '/',
+        does: 'Go to the add box: type a name or a code',
+        action: 'focusAdd',
+        press: [{ key: '/' }],
+      },
+      {
+        keys: 'Escape',
+        does: 'Close the chart or Settings; leave a field',
+        action: 'escape',
+        press: [{ key: 'Escape' }],
+      },
+      { keys: '?', does: 'Show these shortcuts', action: 'help', press: [{ key: '?' }] },
+    ],
+  },
+  {
+    title: 'Add box',
+    items: [
+      { keys: '↓ ↑', does: 'Walk through the matches' },
+      { keys: 'Enter', does: 'Add the chosen match (or a typed market:SYMBOL)' },
+      { keys: 'Escape', does: 'Close the matches' },
+    ],
+  },
+  {
+    title: 'Table and chart',
+    items: [
+      { keys: 'Enter on a header', does: 'Sort: ascending, descending, then the list’s own order' },
+      { keys: '↑ ↓ on the divider', does: 'Resize the chart under the grid' },
+    ],
+  },
+  {
+    title: 'Columns dialog',
+    items: [
+      { keys: '↑ ↓', does: 'Walk the columns' },
+      { keys: 'Space', does: 'Show or hide a column' },
+      { keys: 'Alt+↑ Alt+↓', does: 'Move a column' },
+      { keys: 'Escape', does: 'Close' },
+    ],
+  },
+  {
+    title: 'Ticker strip and window',
+    items: [
+      { keys: 'Ctrl+Shift+T (⌘⇧T)', does: 'Show or hide the ticker strip (desktop app)' },
+      { keys: 'Shift+F10 or the menu key', does: 'The strip’s menu: list, speed, scroll or page' },
+    ],
+  },
+]

@@ -7,6 +7,7 @@ import { errorMessage } from '../bridge/bridge-error'
 import { pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
+import { SparkSeeder } from './spark-seeder'
 
 /**
  * The renderer's copy of the app: the snapshot, then kept current by bridge events. Whole
@@ -80,12 +81,16 @@ export class AppState {
   loadError = $state<string | null>(null)
   hostConnected = $state(true)
   toasts = $state.raw<Toast[]>([])
+  /** The keyboard shortcuts dialog ("?", Help > Keyboard Shortcuts). */
+  shortcutsOpen = $state(false)
   /** The symbol whose detail view is open. */
   openKey = $state<string | null>(null)
   now = $state(0)
   readonly book: QuoteBook
   /** Quote batches wait here for the next animation frame (see PatchCoalescer). */
   readonly pending: PatchCoalescer
+  /** Seeds each row's sparkline with the last hour the host has. */
+  private readonly sparks: SparkSeeder
 
   private readonly clockNow: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
@@ -101,6 +106,7 @@ export class AppState {
       this.book.applyPatches(rows),
     )
     this.now = this.clockNow()
+    this.sparks = new SparkSeeder(api, (key, bars) => this.book.seedSpark(key, bars), this.setTimer)
   }
 
   get activeWatchlist(): Watchlist | null {
@@ -134,6 +140,7 @@ export class AppState {
     this.pending.clear()
     this.book.load(s.quotes, s.symbolStatuses)
     this.ready = true
+    this.sparks.want(this.activeWatchlist?.symbols ?? [])
   }
 
   /** Subscribes to bridge events and starts the age clock; returns the stop function. */
@@ -167,6 +174,7 @@ export class AppState {
       case 'watchlists':
         this.watchlists = event.watchlists
         this.activeWatchlistId = event.activeWatchlistId
+        this.sparks.want(this.activeWatchlist?.symbols ?? [])
         break
       case 'alerts':
         this.alerts = event.alerts
@@ -187,6 +195,9 @@ export class AppState {
         break
       case 'openSymbol':
         this.openKey = event.key
+        break
+      case 'showShortcuts':
+        this.shortcutsOpen = true
         break
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock, type TimerHandle } from '../../../util/clock'
-import { SPARK_STEP_MS } from '../lib/sparkline'
+import { SPARK_MAX_STEP_MS } from '../lib/sparkline'
 import { fieldMask } from './price-fields'
 import { FLASH_GRACE_MS, QuoteBook } from './quote-book.svelte'
 import { FLASH_MS } from './row-state.svelte'
@@ -61,14 +61,14 @@ describe('QuoteBook and the grid’s columns', () => {
     const { book: b, clock } = book()
     b.setGridFields(fieldMask(['volume']), false)
     b.applyPatches([{ key: KEY, last: 100 }])
-    clock.now = SPARK_STEP_MS
+    clock.now = SPARK_MAX_STEP_MS
     b.applyPatches([{ key: KEY, last: 101 }])
     const row = b.row(KEY)
     expect(row.flash).toBeNull()
     expect(row.sparkVersion).toBe(0)
     b.setGridFields(fieldMask(['volume']), true)
     expect(row.sparkVersion).toBe(1)
-    clock.now = 2 * SPARK_STEP_MS
+    clock.now = 2 * SPARK_MAX_STEP_MS
     b.setGridFields(fieldMask(['last']), true)
     b.applyPatches([{ key: KEY, last: 102 }])
     expect(row.flash).toBe('up')

@@ -1,4 +1,4 @@
-import type { Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
+import type { Bar, Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
 import { ALL_FIELDS, fieldBit, type FieldMask, type GridFields } from './price-fields'
 import { FLASH_MS, RowState } from './row-state.svelte'
 import { RowVisibility } from './row-visibility'
@@ -140,6 +140,23 @@ export class QuoteBook {
       else this.scheduleSparkPass(this.nextSparkPass - now)
     }
     if (patches.length > 0) this.frame++
+  }
+
+  /** A row's sparkline history (1-minute bars' closes at their open times), before live prices. */
+  seedSpark(key: string, bars: readonly Bar[]): boolean {
+    const row = this.row(key)
+    const now = this.now()
+    if (
+      !row.spark.seed(
+        bars.map((b) => ({ t: b.openTime, v: b.close })),
+        now,
+      )
+    )
+      return false
+    this.sparkMoved.add(row)
+    if (now >= this.nextSparkPass) this.sparkPass(now)
+    else this.scheduleSparkPass(this.nextSparkPass - now)
+    return true
   }
 
   /** Redraws every sparkline that gained points since the last pass, together. */

@@ -275,6 +275,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       canonicalKey(key)
       return this.candles
     },
+    getSparkHistory: ({ keys }) => keys.map((k) => ({ key: canonicalKey(k), bars: this.candles })),
     addAlert: (input) => {
       const key = canonicalKey(input.key)
       const rule = { ...input, key, id: `a${this.nextId++}`, createdAt: 1, enabled: true }

@@ -1,0 +1,86 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { axeFindings } from './axe'
+import { chromiumOrSkip, launchChromium } from './chromium'
+import { launchStart, type Launched } from './launch'
+import { readmeScreenshot } from './screenshots'
+
+const chromiumPath = chromiumOrSkip()
+
+/**
+ * Issue 27, from outside: `npm start` in demo mode on a machine with no keychain (no D-Bus
+ * session), opened at 1440x900, as a new user meets it. Measured on the DOM the way the user's
+ * eyes see it: the text on screen and each sparkline's drawn points.
+ */
+describe.skipIf(!chromiumPath)('the first minute in demo mode with no keychain', () => {
+  let app: Launched
+  let browser: Browser
+  let page: Page
+  let openedAt = 0
+
+  beforeAll(async () => {
+    app = await launchStart({ DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' })
+    browser = await launchChromium(chromiumPath as string)
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    openedAt = Date.now()
+    await page.goto(app.url)
+    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    expect(await app?.stop()).toBe(0)
+  })
+
+  it('says nothing twice and nothing about a keychain before a key is entered', async () => {
+    await page.waitForTimeout(1500)
+    const banners = await page.locator('.banners [data-notice], .banners .banner').allTextContents()
+    expect(new Set(banners).size).toBe(banners.length)
+    expect(await page.locator('body').innerText()).not.toMatch(/keychain|D-Bus|libsecret/i)
+  })
+
+  it('draws every row a sparkline of at least 10 distinct points within 10 s of opening', async () => {
+    await page.waitForTimeout(Math.max(0, openedAt + 10_000 - Date.now()))
+    const counts = await page.$$eval('tbody tr[data-key]', (rows) =>
+      rows.map((r) => {
+        const points = r.querySelector('polyline')?.getAttribute('points')?.trim() ?? ''
+        return [r.getAttribute('data-key'), new Set(points.split(/\s+/).filter(Boolean)).size]
+      }),
+    )
+    expect(counts.length).toBeGreaterThan(0)
+    for (const [key, n] of counts) expect(n, String(key)).toBeGreaterThanOrEqual(10)
+  })
+
+  it('shows a first-run view under the short demo list, and "?" opens every keyboard shortcut', async () => {
+    const firstRun = page.getByTestId('first-run')
+    expect(await firstRun.innerText()).toMatch(/demo mode/i)
+    await readmeScreenshot(page, 'first-run-1440x900')
+    expect(await axeFindings(page, '[data-testid="first-run"]')).toEqual([])
+    await page.locator('body').press('?')
+    const dialog = page.getByTestId('shortcuts-dialog')
+    await dialog.waitFor()
+    for (const words of ['Open the chart', 'New alert', 'Show these shortcuts', 'ticker strip'])
+      expect(await dialog.innerText()).toContain(words)
+    expect(await axeFindings(page, '[data-testid="shortcuts-dialog"]')).toEqual([])
+    await readmeScreenshot(page, 'shortcuts-1440x900')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+  })
+
+  it('speaks of the keychain in Settings once a key is typed, in a trader’s words, cause behind Details', async () => {
+    await firstRunButton(page).click()
+    const settings = page.getByTestId('settings-panel')
+    await settings.waitFor()
+    expect(await settings.innerText()).not.toMatch(/keychain/i)
+    await page.getByLabel('API key').fill('sk-test-12345678')
+    const warning = page.getByTestId('key-warning')
+    await warning.waitFor()
+    expect(await warning.innerText()).toContain('Your key will be kept until you quit')
+    expect(await warning.locator('details').innerText()).toMatch(/^Details$/)
+    expect(await axeFindings(page, '[data-testid="settings-panel"]')).toEqual([])
+  })
+})
+
+function firstRunButton(page: Page) {
+  return page.getByTestId('first-run').getByRole('button', { name: 'Add your API key' })
+}
