@@ -19,6 +19,12 @@ import { systemClock, type Clock, type TimerHandle } from '../src/core/clock'
 import { startDemoService, startSimulator, type SimServer } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/instruments'
 
+// `--hours N`: the browser host in Chromium, measured from outside (scripts/desk-soak.ts).
+if (process.argv.includes('--hours')) {
+  await import('./desk-soak')
+  process.exit()
+}
+
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) {
   // Re-run under node --expose-gc with the tsx loader: heap figures without a forced GC are noise.
