@@ -1,4 +1,5 @@
 import type { BudgetPlan } from '../core/budget-preview'
+import { QUIET_POLL_MS } from '../core/session-pacing'
 import { SLOW_POLL_SEC, type BudgetPreview, type BudgetWarning } from '../shared/budget'
 import {
   PLAN_LIMITS,
@@ -106,6 +107,8 @@ export function previewBudget(
     symbols: mine.size,
     streamed: count(after.streamed),
     polled: count(after.polled),
+    quiet: count(after.quiet),
+    quietEverySec: QUIET_POLL_MS / 1000,
     blocked: count(after.blocked),
     pollEverySec: afterSec,
     requestsPerMinute: after.requestsPerMinute,

@@ -3,6 +3,7 @@ import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
 import { MAX_SYMBOLS_PER_CALL, quoteRoute } from './market-routes'
 import { WINDOW_MS } from './rate-governor'
+import { isQuiet, QUIET_POLL_MS } from './session-pacing'
 
 /**
  * What a set of watched symbols costs on a plan, computed with the engine's own rules so the
@@ -15,7 +16,10 @@ import { WINDOW_MS } from './rate-governor'
  *   - how often: one polling round is one call per endpoint family and 50 symbols (spec: Limits,
  *     1 to 50 symbols; agriculture rides on the multi-market quote), sent one per
  *     pollSpacingMs (the QuotePoller's pacing: its share of the governed ceiling, rpm x 90 %),
- *     and no symbol sooner than the poller's minimum interval.
+ *     and no symbol sooner than the poller's minimum interval;
+ *   - with `now`, polled symbols whose market is closed or at its break then (market sessions)
+ *     are `quiet`: asked once per QUIET_POLL_MS, so the round and its cadence count only the
+ *     markets that trade.
  */
 export interface PollPacing {
   /** Fraction of the governed per-minute ceiling polling may use. */
@@ -55,11 +59,15 @@ export interface BudgetInput {
   pacing: PollPacing
   /** Markets the service refused for this key. */
   blockedMarkets: ReadonlySet<Market>
+  /** The moment the plan is for (market sessions); without it every market counts as open. */
+  now?: number
 }
 
 export interface BudgetPlan {
   streamed: SymbolKey[]
   polled: SymbolKey[]
+  /** Polled, but their market is closed now: asked every QUIET_POLL_MS, not each round. */
+  quiet: SymbolKey[]
   /** Watched but in a refused market: neither streamed nor polled. */
   blocked: SymbolKey[]
   callsPerRound: number
@@ -89,16 +97,24 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   const streamed: SymbolKey[] = []
   for (const [market, symbols] of plan.streamed)
     for (const s of symbols) streamed.push(symbolKey(market, s))
-  const polled = plan.polled
+  const polled: SymbolKey[] = []
+  const quiet: SymbolKey[] = []
+  for (const key of plan.polled) {
+    const ref = parseSymbolKey(key)
+    const closed = ref && input.now !== undefined && isQuiet(ref.market, ref.symbol, input.now)
+    ;(closed ? quiet : polled).push(key)
+  }
+  const quietPerMinute = (callsPerRound(quiet) * 60_000) / QUIET_POLL_MS
   const calls = callsPerRound(polled)
   if (calls === 0) {
     return {
       streamed,
       polled,
+      quiet,
       blocked,
       callsPerRound: 0,
       pollEveryMs: null,
-      requestsPerMinute: 0,
+      requestsPerMinute: Math.round(quietPerMinute),
       perMinute: input.perMinute,
     }
   }
@@ -107,10 +123,11 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   return {
     streamed,
     polled,
+    quiet,
     blocked,
     callsPerRound: calls,
     pollEveryMs: every,
-    requestsPerMinute: Math.round((calls * 60_000) / every),
+    requestsPerMinute: Math.round((calls * 60_000) / every + quietPerMinute),
     perMinute: input.perMinute,
   }
 }

@@ -174,6 +174,7 @@ export class MarketEngine {
     streamCap: this.planner.effectiveCap(),
     perMinute: this.governor.snapshot().perMinute,
     pacing: this.poller.pacing(),
+    now: this.clock.now(),
   })
 
   /**

@@ -8,6 +8,7 @@ import {
 } from './market-routes'
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
+import { nextPollAt } from './session-pacing'
 
 export interface Tracked {
   key: SymbolKey
@@ -130,7 +131,7 @@ export class PollQueue {
     const due: Tracked[] = []
     for (const t of this.tracked.values()) {
       if (this.urgent.has(t.key) || !this.eligible(t, now) || this.inPending(t.key)) continue
-      if (now - t.lastAttemptAt >= this.minIntervalFor(t, now)) due.push(t)
+      if (now >= this.dueAt(t, now)) due.push(t)
     }
     const ordered = [...owed, ...due.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)]
     const head = ordered[0]
@@ -152,7 +153,7 @@ export class PollQueue {
   nextDueAt(now: number): number {
     let at = Infinity
     for (const t of this.tracked.values()) {
-      if (this.eligible(t, now)) at = Math.min(at, t.lastAttemptAt + this.minIntervalFor(t, now))
+      if (this.eligible(t, now)) at = Math.min(at, this.dueAt(t, now))
     }
     return at
   }
@@ -197,8 +198,10 @@ export class PollQueue {
     )
   }
 
-  private minIntervalFor(t: Tracked, now: number): number {
-    return this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs
+  /** A closed market (session-pacing.ts) is asked every few minutes, and again when it opens. */
+  private dueAt(t: Tracked, now: number): number {
+    const every = this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs
+    return nextPollAt(t.market, t.symbol, t.lastAttemptAt, every, now)
   }
 
   private eligible(t: Tracked, now: number): boolean {
