@@ -235,3 +235,8 @@ function whenText(tt: Timetable, at: number, change: number): string {
   if (days < 7) return `${WEEKDAY_NAMES[d.getUTCDay()]} ${hhmm}`
   return `${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${hhmm}`
 }
+
+/** The venue's calendar date at `at` ('YYYY-MM-DD'): tells a lot opened today (day P&L). */
+export function tradingDate(market: Market, symbol: string | undefined, at: number): string {
+  return wallDate(toWall(at, timetableFor(market, symbol).timeZone))
+}
