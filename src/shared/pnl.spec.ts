@@ -132,7 +132,7 @@ describe('FX conversion and list totals', () => {
         fees: 0,
       },
     ])
-    const btc = toBase(rows[2]!, 'USD', fx)
+    const btc = toBase(rows[2]!.row, 'USDT', 'USD', fx)
     expect(btc).toMatchObject({ converted: false, reason: 'NO_FX_RATE' })
   })
 })

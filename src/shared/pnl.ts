@@ -182,8 +182,17 @@ export type BaseFigures =
   | ({ converted: true; currency: Currency; rate: number; via: string[] } & Money)
   | { converted: false; currency: Currency; reason: 'NO_PRICE' | 'NO_FX_RATE'; message: string }
 
-export function toBase(p: PricedRow, base: Currency, fx: FxQuotes): BaseFigures {
-  const r = p.row
+/** The figures toBase converts: a row's, or one lot's (its fee as `fees`). */
+export interface Figures {
+  key: SymbolKey
+  value: number | null
+  pnl: number | null
+  netPnl: number | null
+  dayPnl: number | null
+  fees: number
+}
+
+export function toBase(r: Figures, currency: Currency, base: Currency, fx: FxQuotes): BaseFigures {
   if (r.value === null || r.pnl === null || r.netPnl === null)
     return {
       converted: false,
@@ -191,13 +200,13 @@ export function toBase(p: PricedRow, base: Currency, fx: FxQuotes): BaseFigures 
       reason: 'NO_PRICE',
       message: `${r.key} has no price yet`,
     }
-  const rate = fxRate(p.currency, base, fx)
+  const rate = fxRate(currency, base, fx)
   if (rate === null)
     return {
       converted: false,
       currency: base,
       reason: 'NO_FX_RATE',
-      message: `no FX quote converts ${p.currency} to ${base}`,
+      message: `no FX quote converts ${currency} to ${base}`,
     }
   const x = (n: number): number => n * rate.rate
   return {
@@ -240,7 +249,7 @@ export function listTotals(rows: readonly PricedRow[], base: Currency, fx: FxQuo
     unconverted: [],
   }
   for (const p of rows) {
-    const b = toBase(p, base, fx)
+    const b = toBase(p.row, p.currency, base, fx)
     if (b.converted) {
       add(totals, b)
       totals.rows += 1
