@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { CurrencyTable } from '../../app/catalogue/instrument-currency'
 import { addLot, checkLot, removeLot } from '../../app/position-book'
-import { fxKeysFor, positionReport, type LotLine } from '../../app/position-report'
 import { systemClock } from '../../core/clock'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
@@ -10,9 +9,10 @@ import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { fetchSnapshot } from '../../core/quote-snapshot'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
-import { parseSymbolKey, type SymbolKey } from '../../shared/market'
+import type { SymbolKey } from '../../shared/market'
 import type { FxQuotes, ListTotals, PriceView } from '../../shared/pnl'
 import { CurrencySchema, type Currency } from '../../shared/position'
+import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { cliDemo } from '../demo'
@@ -155,7 +155,10 @@ async function list(stores: DataStores, values: Values, io: CliIO): Promise<numb
   const currencies = new CurrencyTable()
   const catalogue = new InstrumentCatalogue()
   const lotKeys = [...new Set(file.lots.map((l) => l.key))]
-  const fxKeys = fxKeysFor(file, currencies, (k) => catalogue.has(k), base ?? file.baseCurrency)
+  const currencyOf = (k: SymbolKey): Currency | null => currencies.currencyOf(k, file.currencies)
+  const fxKeys = fxKeysFor(file.lots, currencyOf, base ?? file.baseCurrency, (k) =>
+    catalogue.has(k),
+  )
   let feed
   try {
     feed = await chooseCliFeed(values, io.env, cliDemo)
@@ -185,13 +188,10 @@ async function list(stores: DataStores, values: Values, io: CliIO): Promise<numb
       if (lotKeys.includes(p.key))
         io.stderr.write(`tickdesk positions: ${p.key}: ${p.code} ${p.message}\n`)
     const prices = new Map<SymbolKey, PriceView>()
-    const fx = new Map<string, number>()
-    for (const [key, fields] of snapshot.quotes) {
+    for (const [key, fields] of snapshot.quotes)
       prices.set(key, { last: fields.last ?? null, prevClose: fields.prevClose ?? null })
-      const ref = parseSymbolKey(key)
-      if (ref?.market === 'fx' && fields.last !== undefined) fx.set(ref.symbol, fields.last)
-    }
-    const report = positionReport(file, prices, fx, currencies, systemClock.now(), { base })
+    const fx = fxQuotesOf([...prices].map(([key, p]) => ({ key, last: p.last })))
+    const report = positionReport(file, prices, fx, currencyOf, systemClock.now(), { base })
     if (values.json) {
       for (const lot of report.lots) writeJson(io.stdout, positionLine(lot))
       writeJson(io.stdout, { type: 'total', ...report.totals })

@@ -1,5 +1,5 @@
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import { tradingDate } from '../shared/market-sessions'
+import { parseSymbolKey, type SymbolKey } from './market'
+import { tradingDate } from './market-sessions'
 import {
   fxPairsFor,
   listTotals,
@@ -12,14 +12,18 @@ import {
   type LotFigures,
   type PriceView,
   type RowFigures,
-} from '../shared/pnl'
-import type { Currency, PositionsFile } from '../shared/position'
-import type { CurrencyTable } from './catalogue/instrument-currency'
+} from './pnl'
+import type { Currency, PositionsFile } from './position'
 
 /**
- * The book as a host shows it: each lot and each row (symbol) with its figures in its own
- * currency and in the base currency, and the totals. Pure: prices and FX quotes come in.
+ * The book as a host or the renderer shows it: each lot and each row (symbol) with its figures in
+ * its own currency and in the base currency, and the totals. Pure: prices, FX quotes and each
+ * symbol's quote currency come in (the app knows currencies from the catalogue; the renderer
+ * from the snapshot's positions.quoteCurrencies).
  */
+/** A symbol's quote currency; null when unknown. */
+export type CurrencyOf = (key: SymbolKey) => Currency | null
+
 export interface LotLine extends LotFigures {
   prevClose: number | null
   /** null: neither the catalogue nor an override knows it (its figures stay unconverted). */
@@ -43,7 +47,7 @@ export function positionReport(
   file: PositionsFile,
   prices: ReadonlyMap<SymbolKey, PriceView>,
   fx: FxQuotes,
-  currencies: CurrencyTable,
+  currencyOf: CurrencyOf,
   now: number,
   opts: { keys?: readonly SymbolKey[]; base?: Currency } = {},
 ): PositionReport {
@@ -54,8 +58,6 @@ export function positionReport(
     const ref = parseSymbolKey(key)
     return ref ? tradingDate(ref.market, ref.symbol, now) : undefined
   }
-  const currencyOf = (key: SymbolKey): Currency | null =>
-    currencies.currencyOf(key, file.currencies)
   const convert = (f: Parameters<typeof toBase>[0], c: Currency | null): BaseFigures =>
     c === null
       ? {
@@ -90,19 +92,31 @@ export function positionReport(
   return { baseCurrency: base, lots: lotLines, rows, totals }
 }
 
-/** The fx: keys worth asking to convert this book to its base: pairs the catalogue lists. */
+/** The fx: keys worth asking to convert these lots to the base: pairs `listed` knows. */
 export function fxKeysFor(
-  file: PositionsFile,
-  currencies: CurrencyTable,
+  lots: PositionsFile['lots'],
+  currencyOf: CurrencyOf,
+  base: Currency,
   listed: (key: SymbolKey) => boolean,
-  base: Currency = file.baseCurrency,
 ): SymbolKey[] {
   const used = new Set<Currency>()
-  for (const lot of file.lots) {
-    const c = currencies.currencyOf(lot.key, file.currencies)
+  for (const lot of lots) {
+    const c = currencyOf(lot.key)
     if (c !== null) used.add(c)
   }
   return fxPairsFor(used, base)
     .map((pair) => `fx:${pair}`)
     .filter(listed)
+}
+
+/** FX quotes keyed by pair ('USDHKD' -> last) from quotes keyed market:SYMBOL. */
+export function fxQuotesOf(
+  quotes: Iterable<{ key: SymbolKey; last: number | null }>,
+): Map<string, number> {
+  const fx = new Map<string, number>()
+  for (const q of quotes) {
+    const ref = parseSymbolKey(q.key)
+    if (ref?.market === 'fx' && q.last !== null) fx.set(ref.symbol, q.last)
+  }
+  return fx
 }
