@@ -57,3 +57,15 @@ export const PositionsFileSchema = z.object({
   currencies: z.record(z.string(), CurrencySchema).default({}),
 })
 export type PositionsFile = z.infer<typeof PositionsFileSchema>
+
+/**
+ * The book as the renderer gets it (snapshot `positions`, event `positions`): the file, plus each
+ * lot symbol's quote currency as the app resolved it (catalogue, then the trader's override) and
+ * the fx: keys the app watches to convert to the base currency. Figures are computed in the
+ * renderer from live quotes with positionReport (position-report.ts).
+ */
+export const PositionsViewSchema = PositionsFileSchema.extend({
+  quoteCurrencies: z.record(z.string(), CurrencySchema),
+  fxKeys: z.array(z.string()),
+})
+export type PositionsView = z.infer<typeof PositionsViewSchema>
