@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BridgeEvent, Snapshot } from '../shared/bridge'
+import type { BudgetPreview } from '../shared/budget'
 import { sessionAt } from '../shared/market-sessions'
 import type { Lot, PositionsView } from '../shared/position'
 import { fxQuotesOf, positionReport } from '../shared/position-report'
@@ -43,6 +44,8 @@ describe('the trader’s book over the bridge', () => {
     const a = await start()
     const events: BridgeEvent[] = []
     a.subscribe((e) => events.push(e))
+    const before = await invoke<BudgetPreview>(a, 'previewBudget', { id: 'macro' })
+    const streamUsedBefore = before.streamUsed
     const lot = await invoke<Lot>(a, 'addLot', { key: 'hk:00700', qty: 200, cost: 350, fee: 30 })
     expect(lot).toMatchObject({ key: 'hk:00700', qty: 200, cost: 350, fee: 30, date: null })
     const told = events.find((e) => e.type === 'positions')
@@ -78,6 +81,11 @@ describe('the trader’s book over the bridge', () => {
     expect(row?.base).toMatchObject({ converted: true, via: ['fx:USDHKD'] })
     expect(report.totals.pnl).toBeCloseTo((200 * (last - 350)) / usdhkd, 9)
     expect(report.totals.unconverted).toEqual([])
+    // The budget line counts the conversion pair: on Pro it takes a free stream slot (on a
+    // smaller plan it is polled once a minute: fxPairs, see budget-preview.spec).
+    const budget = await invoke<BudgetPreview>(a, 'previewBudget', { id: 'macro' })
+    expect(budget).toMatchObject({ fxPairs: 0, fxEverySec: 60 })
+    expect(budget.streamUsed).toBe(streamUsedBefore + 1)
   })
 
   it('refuses a bad lot with a reason and stores nothing', async () => {

@@ -216,6 +216,10 @@ export class AppService implements AppHostApi, CommandContext {
     return this.alerts.watchedKeys()
   }
 
+  bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] } {
+    return { lots: this.state.positions.lots.map((l) => l.key), slow: this.wanted().slow }
+  }
+
   snapshot(): Snapshot {
     const engine = this.feeds.current.engine
     return {
@@ -383,18 +387,26 @@ export class AppService implements AppHostApi, CommandContext {
     this.watches.sync(this.wanted())
   }
 
-  private wanted(): { listed: SymbolKey[]; alerted: SymbolKey[]; pinned: readonly string[] } {
+  private wanted(): {
+    listed: SymbolKey[]
+    alerted: SymbolKey[]
+    pinned: readonly string[]
+    slow: SymbolKey[]
+  } {
     const book = this.positionsView()
     const alerted = this.alerts.watchedKeys()
-    const listed = [
+    const rows = new Set([
       ...WatchlistBook.allSymbols(this.state.lists),
       ...book.lots.map((l) => l.key),
-      ...book.fxKeys,
-    ]
+      ...alerted,
+    ])
+    // A conversion pair nobody shows as a row is a helper: a minute-old rate is fine for totals.
+    const slow = book.fxKeys.filter((k) => !rows.has(k))
     return {
-      listed: [...new Set([...listed, ...alerted])],
+      listed: [...rows, ...slow],
       alerted,
       pinned: this.state.settings.pinned,
+      slow,
     }
   }
 

@@ -64,6 +64,8 @@ export interface DeskAccess extends WatchlistAccess, MarketAccess {
   readonly catalogue: InstrumentCatalogue
   readonly addQueue: AddQueue
   alertedKeys(): SymbolKey[]
+  /** Symbols watched for the trader's lots, and the FX pairs (slow helpers) converting them. */
+  bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] }
   saveConfirmed(keys: SymbolKey[]): Promise<void>
   openSymbol(key: SymbolKey): void
 }

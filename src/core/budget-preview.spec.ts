@@ -52,6 +52,21 @@ describe('planBudget', () => {
     )
   })
 
+  it('counts slow helpers (FX conversion pairs) apart, once a minute', () => {
+    const now = Date.UTC(2026, 2, 10, 16, 0)
+    const list = [...keys('fx', 50), 'fx:USDHKD']
+    const input = {
+      ...FREE,
+      streamCap: 0,
+      watched: watched(list),
+      blockedMarkets: new Set<never>(),
+    }
+    const plan = planBudget({ ...input, now, slow: new Set(['fx:USDHKD']) })
+    expect(plan.slow).toEqual(['fx:USDHKD'])
+    expect(plan.callsPerRound).toBe(1)
+    expect(plan.requestsPerMinute).toBe(Math.round(60_000 / (plan.pollEveryMs as number) + 1))
+  })
+
   it('batches a polling round by endpoint family, 50 a call, agriculture on the multi-market quote', () => {
     expect(callsPerRound(keys('crypto', 120))).toBe(3)
     expect(callsPerRound([...keys('fx', 20), ...keys('hk', 20), ...keys('index', 20)])).toBe(2)

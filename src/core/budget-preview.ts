@@ -3,6 +3,7 @@ import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
 import { MAX_SYMBOLS_PER_CALL, quoteRoute } from './market-routes'
 import { WINDOW_MS } from './rate-governor'
+import { SLOW_POLL_MS } from './poll-queue'
 import { isQuiet, QUIET_POLL_MS } from './session-pacing'
 
 /**
@@ -19,7 +20,7 @@ import { isQuiet, QUIET_POLL_MS } from './session-pacing'
  *     and no symbol sooner than the poller's minimum interval;
  *   - with `now`, polled symbols whose market is closed or at its break then (market sessions)
  *     are `quiet`: asked once per QUIET_POLL_MS, so the round and its cadence count only the
- *     markets that trade.
+ *     markets that trade; `slow` helpers (FX conversion pairs) likewise once a minute.
  */
 export interface PollPacing {
   /** Fraction of the governed per-minute ceiling polling may use. */
@@ -61,6 +62,8 @@ export interface BudgetInput {
   blockedMarkets: ReadonlySet<Market>
   /** The moment the plan is for (market sessions); without it every market counts as open. */
   now?: number
+  /** Watched helpers (FX conversion pairs) the poller asks once a minute (SLOW_POLL_MS). */
+  slow?: ReadonlySet<SymbolKey>
 }
 
 export interface BudgetPlan {
@@ -68,6 +71,8 @@ export interface BudgetPlan {
   polled: SymbolKey[]
   /** Polled, but their market is closed now: asked every QUIET_POLL_MS, not each round. */
   quiet: SymbolKey[]
+  /** Polled helpers (FX conversion pairs): asked every SLOW_POLL_MS, not each round. */
+  slow: SymbolKey[]
   /** Watched but in a refused market: neither streamed nor polled. */
   blocked: SymbolKey[]
   callsPerRound: number
@@ -99,18 +104,23 @@ export function planBudget(input: BudgetInput): BudgetPlan {
     for (const s of symbols) streamed.push(symbolKey(market, s))
   const polled: SymbolKey[] = []
   const quiet: SymbolKey[] = []
+  const slow: SymbolKey[] = []
   for (const key of plan.polled) {
     const ref = parseSymbolKey(key)
     const closed = ref && input.now !== undefined && isQuiet(ref.market, ref.symbol, input.now)
-    ;(closed ? quiet : polled).push(key)
+    if (closed) quiet.push(key)
+    else if (input.slow?.has(key)) slow.push(key)
+    else polled.push(key)
   }
-  const quietPerMinute = (callsPerRound(quiet) * 60_000) / QUIET_POLL_MS
+  const quietPerMinute =
+    (callsPerRound(quiet) * 60_000) / QUIET_POLL_MS + (callsPerRound(slow) * 60_000) / SLOW_POLL_MS
   const calls = callsPerRound(polled)
   if (calls === 0) {
     return {
       streamed,
       polled,
       quiet,
+      slow,
       blocked,
       callsPerRound: 0,
       pollEveryMs: null,
@@ -124,6 +134,7 @@ export function planBudget(input: BudgetInput): BudgetPlan {
     streamed,
     polled,
     quiet,
+    slow,
     blocked,
     callsPerRound: calls,
     pollEveryMs: every,

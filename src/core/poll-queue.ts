@@ -22,6 +22,12 @@ export interface Tracked {
 export const KLINE_FALLBACK_MS = 60_000
 
 /**
+ * How often a symbol watched only as a helper (the FX pair converting the trader's lots to the
+ * base currency) is asked: a rate that is a minute old moves a total by a rounding error.
+ */
+export const SLOW_POLL_MS = 60_000
+
+/**
  * What the QuotePoller owes the service's symbols, and which batch goes next. Three kinds of
  * work, in this order: parts of a refused batch (pending), symbols someone asked to have polled
  * now (urgent: snapshots, also of streamed symbols, held in oneShot), then the poll set (tracked)
@@ -38,6 +44,8 @@ export class PollQueue {
   private readonly inFlight = new Set<SymbolKey>()
   /** Per endpoint family: the most symbols one request may carry (learned; default 50). */
   readonly batchCap = new Map<EndpointFamily, number>()
+  /** Symbols asked at most every SLOW_POLL_MS. */
+  slow: ReadonlySet<SymbolKey> = new Set()
 
   constructor(
     private readonly verdicts: PollVerdicts,
@@ -198,9 +206,15 @@ export class PollQueue {
     )
   }
 
-  /** A closed market (session-pacing.ts) is asked every few minutes, and again when it opens. */
+  /**
+   * A closed market (session-pacing.ts) is asked every few minutes, and again when it opens; a
+   * slow symbol once a minute.
+   */
   private dueAt(t: Tracked, now: number): number {
-    const every = this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs
+    const every = Math.max(
+      this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs,
+      this.slow.has(t.key) ? SLOW_POLL_MS : 0,
+    )
     return nextPollAt(t.market, t.symbol, t.lastAttemptAt, every, now)
   }
 

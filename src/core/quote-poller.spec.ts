@@ -365,6 +365,29 @@ describe('QuotePoller', () => {
       expect((asked.get('EURUSD') ?? []).length).toBeGreaterThan(60)
     })
 
+    it('asks a slow helper symbol (an FX conversion pair) once a minute, rows at full pace', async () => {
+      const start = Date.UTC(2026, 2, 10, 16, 0)
+      let clock: FakeClock | null = null
+      const asked = new Map<string, number>()
+      const answer = service()
+      const r = await rig(
+        (req) => {
+          for (const s of symbolsOf(req)) asked.set(s, (asked.get(s) ?? 0) + 1)
+          return answer(req)
+        },
+        120,
+        start,
+      )
+      clock = r.clock
+      r.p.setSymbols(['fx:USDHKD', 'fx:EURUSD'])
+      r.p.setSlow(['fx:USDHKD'])
+      r.p.start()
+      await r.run(3 * 60_000 + 30_000, 1_000)
+      expect(clock.now() - start).toBe(210_000)
+      expect(asked.get('USDHKD')).toBe(4)
+      expect(asked.get('EURUSD') ?? 0).toBeGreaterThan(30)
+    })
+
     it('asks a closed market the moment it opens, then at the full pace', async () => {
       // 09:22 Shanghai time: asked at once, not again until the 09:30 open, then every ~5 s (24 in 2 min).
       const start = Date.UTC(2026, 2, 10, 1, 22)

@@ -179,7 +179,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notices'), notices: z.array(NoticeSchema) }),
   /** Open a symbol in the main window (tray notification click, a click on the ticker strip). */
   z.object({ type: z.literal('openSymbol'), key }),
-  /** The lots, base currency or quote currencies changed (a command, or the CLI's file). */
+  /** The lots, base currency or quote currencies changed (a bridge command). */
   z.object({ type: z.literal('positions'), positions: PositionsViewSchema }),
 ])
 export type BridgeEvent = z.infer<typeof EventSchema>

@@ -29,6 +29,9 @@ export const BudgetPreviewSchema = z.object({
    */
   quiet: z.number().int().optional(),
   quietEverySec: z.number().optional(),
+  /** FX pairs watched to convert the lots to the base currency: asked every `fxEverySec`. */
+  fxPairs: z.number().int().optional(),
+  fxEverySec: z.number().optional(),
   /** In markets the key was refused: neither streamed nor polled. */
   blocked: z.number().int(),
   pollEverySec: z.number().nullable(),
