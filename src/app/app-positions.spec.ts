@@ -124,6 +124,33 @@ describe('the trader’s book over the bridge', () => {
     })
   })
 
+  it('exports a list with the lots on its symbols and imports them into the book', async () => {
+    const a = await start()
+    await invoke(a, 'addLot', { key: 'hk:00700', qty: 200, cost: 350, fee: 30, date: '2026-03-10' })
+    await invoke(a, 'addLot', { key: 'crypto:BTCUSDT', qty: 1, cost: 60_000 })
+    const csv = await invoke<string>(a, 'exportWatchlist', { id: 'macro', format: 'csv' })
+    expect(csv.split('\n')[0]).toBe('watchlist,symbol,qty,cost,date,fee')
+    expect(csv).toContain('Macro,hk:00700,200,350,2026-03-10,30')
+    expect(csv).not.toContain('BTCUSDT')
+    await a.close()
+    const b = await start()
+    const [imported] = await invoke<Array<{ symbols: string[] }>>(b, 'importWatchlists', {
+      format: 'csv',
+      text: csv,
+    })
+    expect(imported?.symbols).toContain('hk:00700')
+    expect(b.positions.lots).toEqual([
+      expect.objectContaining({
+        key: 'hk:00700',
+        qty: 200,
+        cost: 350,
+        fee: 30,
+        date: '2026-03-10',
+      }),
+    ])
+    await b.close()
+  })
+
   it('gives each watched symbol its market session in the snapshot', async () => {
     const a = await start()
     const snap = await invoke<Snapshot>(a, 'getSnapshot', {})

@@ -22,6 +22,12 @@ const DateSchema = z
     'not a calendar date',
   )
 
+/** A decimal number as typed ("12", "-0.5", "1e3"); anything else (1,000, 12abc, '') is NaN. */
+export function parseDecimal(raw: string): number {
+  const text = raw.trim()
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN
+}
+
 /** What the trader types for a new lot (CLI flags, the row's form): checked here, once. */
 export const LotInputSchema = z.object({
   key: SymbolKeySchema,

@@ -11,7 +11,7 @@ import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
 import type { SymbolKey } from '../../shared/market'
 import type { FxQuotes, ListTotals, PriceView } from '../../shared/pnl'
-import { CurrencySchema, type Currency } from '../../shared/position'
+import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
@@ -65,11 +65,8 @@ const OPTIONS = {
 
 type Values = Record<string, string | boolean | undefined>
 
-/** A decimal number as typed ("12", "-0.5", "1e3"); anything else (1,000, 12abc, '') is NaN. */
 function decimal(raw: string | boolean | undefined): number | undefined {
-  if (typeof raw !== 'string') return undefined
-  const text = raw.trim()
-  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN
+  return typeof raw === 'string' ? parseDecimal(raw) : undefined
 }
 
 export const run: CliCommand = async (args, io) => {
