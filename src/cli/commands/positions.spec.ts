@@ -149,6 +149,14 @@ describe('tickdesk positions against the simulator', () => {
     expect(await lotsOnDisk()).toEqual([])
   })
 
+  it('lists an empty book without asking the service', async () => {
+    sim.resetStats()
+    const r = await cli(['--json'])
+    expect(r.code).toBe(0)
+    expect(r.lines).toEqual([expect.objectContaining({ type: 'total', rows: 0, pnl: 0 })])
+    expect(sim.stats().requests).toBe(0)
+  })
+
   it('removes a lot by id, and says so when there is none', async () => {
     const added = await cli(['add', 'fx:EURUSD', '--qty', '1000', '--cost', '1.08', '--json'])
     const id = added.lines[0]?.id as string

@@ -10,7 +10,7 @@ import { fetchSnapshot } from '../../core/quote-snapshot'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
 import type { SymbolKey } from '../../shared/market'
-import type { FxQuotes, ListTotals, PriceView } from '../../shared/pnl'
+import { listTotals, type FxQuotes, type ListTotals, type PriceView } from '../../shared/pnl'
 import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
@@ -149,6 +149,16 @@ async function list(stores: DataStores, values: Values, io: CliIO): Promise<numb
   const loaded = await stores.positions.load()
   if (loaded.problem) io.stderr.write(`tickdesk positions: ${loaded.problem.message}\n`)
   const file = loaded.value
+  if (file.lots.length === 0) {
+    // Nothing to price: no service call, no demo simulator started.
+    if (values.json)
+      writeJson(io.stdout, { type: 'total', ...emptyTotals(base ?? file.baseCurrency) })
+    else
+      io.stdout.write(
+        'No positions. Add one: tickdesk positions add hk:00700 --qty 100 --cost 380\n',
+      )
+    return EXIT.ok
+  }
   const currencies = new CurrencyTable()
   const catalogue = new InstrumentCatalogue()
   const lotKeys = [...new Set(file.lots.map((l) => l.key))]
@@ -242,11 +252,11 @@ const n = (x: number | null, digits = 2): string =>
       })
 const signed = (x: number | null): string => (x === null ? '—' : `${x >= 0 ? '+' : ''}${n(x)}`)
 
+function emptyTotals(base: Currency): ListTotals {
+  return listTotals([], base, new Map())
+}
+
 function printTable(lots: LotLine[], totals: ListTotals, fx: FxQuotes, io: CliIO): void {
-  if (lots.length === 0) {
-    io.stdout.write('No positions. Add one: tickdesk positions add hk:00700 --qty 100 --cost 380\n')
-    return
-  }
   for (const l of lots) {
     const pct = l.pnlPct === null ? '' : ` (${signed(l.pnlPct)}%)`
     const inBase = l.base.converted
