@@ -2,6 +2,7 @@ import type { CandleSeries } from '../core/candle-builder'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type AlertsFile, type DataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
+import type { PositionsFile } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { Settings } from '../shared/settings'
 import type { WatchlistState } from './watchlist-book'
@@ -14,6 +15,8 @@ export interface AppData {
   history: FiredAlert[]
   /** Symbols outside the shipped catalogue the service confirmed. */
   confirmed: string[]
+  /** The trader's lots, base currency and currency overrides. */
+  positions: PositionsFile
 }
 
 type Note = (problem: StoreProblem | null) => void
@@ -30,12 +33,15 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   note(history.problem)
   const confirmed = await stores.instruments.load()
   note(confirmed.problem)
+  const positions = await stores.positions.load()
+  note(positions.problem)
   return {
     settings: settings.value,
     lists: lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists(),
     alerts: alerts.value,
     history: history.value,
     confirmed: confirmed.value,
+    positions: positions.value,
   }
 }
 

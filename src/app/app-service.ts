@@ -5,13 +5,17 @@ import type { StoreProblem } from '../core/persistence/json-store'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/bridge'
-import type { SymbolKey } from '../shared/market'
+import { parseSymbolKey, type SymbolKey } from '../shared/market'
+import { sessionAt, type SessionInfo } from '../shared/market-sessions'
+import type { Currency, PositionsFile, PositionsView } from '../shared/position'
+import { fxKeysFor } from '../shared/position-report'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { AlertLoop } from './alert-loop'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
 import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
@@ -39,6 +43,8 @@ export class AppService implements AppHostApi, CommandContext {
   readonly catalogue = new InstrumentCatalogue()
   /** Adds run one after another, each on the list the previous one left. */
   readonly addQueue = new AddQueue()
+  /** Each instrument's quote currency, shipped with the catalogue. */
+  private readonly currencies = new CurrencyTable()
   readonly logger: Logger
   readonly logFolder: LogFolder | null
   private readonly clock: Clock
@@ -50,7 +56,12 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly watches = new WatchSet()
   private readonly feeds: FeedSwitcher
   private readonly saves: SaveScheduler
-  private state!: { settings: Settings; lists: WatchlistState; rules: AlertRule[] }
+  private state!: {
+    settings: Settings
+    lists: WatchlistState
+    rules: AlertRule[]
+    positions: PositionsFile
+  }
   private closed = false
 
   private constructor(
@@ -128,7 +139,12 @@ export class AppService implements AppHostApi, CommandContext {
       onChange: () => this.emitAlerts(),
     })
     await this.webhooks.sync()
-    this.state = { settings: data.settings, lists: data.lists, rules: this.alerts.rules }
+    this.state = {
+      settings: data.settings,
+      lists: data.lists,
+      rules: this.alerts.rules,
+      positions: data.positions,
+    }
     this.noteRunnerFires(data.history)
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keys.load()
@@ -156,6 +172,28 @@ export class AppService implements AppHostApi, CommandContext {
     return this.state.rules
   }
 
+  get positions(): PositionsFile {
+    return this.state.positions
+  }
+
+  knowsSymbol(key: SymbolKey): boolean {
+    return this.catalogue.has(key)
+  }
+
+  /** The book with each lot symbol's quote currency and the fx: keys watched to convert it. */
+  positionsView(): PositionsView {
+    const file = this.state.positions
+    const currencyOf = (key: SymbolKey): Currency | null =>
+      this.currencies.currencyOf(key, file.currencies)
+    const quoteCurrencies: Record<string, Currency> = {}
+    for (const lot of file.lots) {
+      const c = currencyOf(lot.key)
+      if (c !== null) quoteCurrencies[lot.key] = c
+    }
+    const fxKeys = fxKeysFor(file.lots, currencyOf, file.baseCurrency, (k) => this.catalogue.has(k))
+    return { ...file, quoteCurrencies, fxKeys }
+  }
+
   /** The engine running now and its config (hosts say "demo mode"; tests read its quotes). */
   get feed(): ActiveFeed {
     return this.feeds.current
@@ -178,6 +216,10 @@ export class AppService implements AppHostApi, CommandContext {
     return this.alerts.watchedKeys()
   }
 
+  bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] } {
+    return { lots: this.state.positions.lots.map((l) => l.key), slow: this.wanted().slow }
+  }
+
   snapshot(): Snapshot {
     const engine = this.feeds.current.engine
     return {
@@ -194,7 +236,20 @@ export class AppService implements AppHostApi, CommandContext {
       keyInfo: this.keys.info(),
       notices: this.notices.all(),
       version: VERSION,
+      positions: this.positionsView(),
+      sessions: this.sessions(this.wanted().listed),
     }
+  }
+
+  /** Each symbol's market session now (the renderer recomputes at each nextChange). */
+  private sessions(keys: readonly SymbolKey[]): Record<SymbolKey, SessionInfo> {
+    const now = this.clock.now()
+    const out: Record<SymbolKey, SessionInfo> = {}
+    for (const key of keys) {
+      const ref = parseSymbolKey(key)
+      if (ref) out[key] = sessionAt(ref.market, ref.symbol, now)
+    }
+    return out
   }
 
   // ---- changes: saved, re-watched and announced here ---------------------------------------
@@ -216,6 +271,13 @@ export class AppService implements AppHostApi, CommandContext {
     this.syncWatches()
     this.emitAlerts()
     await saved
+  }
+
+  async setPositions(next: PositionsFile): Promise<void> {
+    this.state = { ...this.state, positions: next }
+    this.syncWatches()
+    this.hub.emit({ type: 'positions', positions: this.positionsView() })
+    await this.saves.now(() => this.stores.positions.save(next))
   }
 
   async clearAlertHistory(): Promise<void> {
@@ -317,13 +379,35 @@ export class AppService implements AppHostApi, CommandContext {
     this.hub.emit({ type: 'status', status: this.feeds.current.engine.status() })
   }
 
-  /** Watch exactly the symbols on a list or with an alert; priorities by visibility, alerts, pins. */
+  /**
+   * Watch exactly the symbols on a list, with an alert or a lot, and the fx: pairs that convert
+   * the lots to the base currency; priorities by visibility, alerts, pins.
+   */
   private syncWatches(): void {
-    this.watches.sync({
-      listed: WatchlistBook.allSymbols(this.state.lists),
-      alerted: this.alerts.watchedKeys(),
+    this.watches.sync(this.wanted())
+  }
+
+  private wanted(): {
+    listed: SymbolKey[]
+    alerted: SymbolKey[]
+    pinned: readonly string[]
+    slow: SymbolKey[]
+  } {
+    const book = this.positionsView()
+    const alerted = this.alerts.watchedKeys()
+    const rows = new Set([
+      ...WatchlistBook.allSymbols(this.state.lists),
+      ...book.lots.map((l) => l.key),
+      ...alerted,
+    ])
+    // A conversion pair nobody shows as a row is a helper: a minute-old rate is fine for totals.
+    const slow = book.fxKeys.filter((k) => !rows.has(k))
+    return {
+      listed: [...rows, ...slow],
+      alerted,
       pinned: this.state.settings.pinned,
-    })
+      slow,
+    }
   }
 
   private emitAlerts(): void {

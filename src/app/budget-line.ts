@@ -1,4 +1,6 @@
 import type { BudgetPlan } from '../core/budget-preview'
+import { SLOW_POLL_MS } from '../core/poll-queue'
+import { QUIET_POLL_MS } from '../core/session-pacing'
 import { SLOW_POLL_SEC, type BudgetPreview, type BudgetWarning } from '../shared/budget'
 import {
   PLAN_LIMITS,
@@ -24,12 +26,15 @@ export interface BudgetHost {
   readonly pinned: readonly string[]
   readonly alerted: readonly string[]
   readonly catalogue: InstrumentCatalogue
+  /** Lot symbols and the FX pairs converting them (slow helpers), watched besides the lists. */
+  readonly book?: { readonly lots: readonly SymbolKey[]; readonly slow: readonly SymbolKey[] }
   readonly plan: Plan
   readonly demo: boolean
   symbolStatuses(): SymbolStatus[]
   budgetPlan(
     watched: ReadonlyArray<{ key: SymbolKey; priority: number }>,
     blocked: ReadonlySet<Market>,
+    slow: ReadonlySet<SymbolKey>,
   ): BudgetPlan
 }
 
@@ -60,11 +65,21 @@ export function previewBudget(
   const blocked = new Set(refused.keys())
   const planFor = (extra: SymbolKey[]): BudgetPlan => {
     const visible = [...list.symbols, ...extra]
-    const all = [...new Set([...WatchlistBook.allSymbols(host.lists), ...extra, ...host.alerted])]
+    const book = host.book ?? { lots: [], slow: [] }
+    const all = [
+      ...new Set([
+        ...WatchlistBook.allSymbols(host.lists),
+        ...extra,
+        ...host.alerted,
+        ...book.lots,
+        ...book.slow,
+      ]),
+    ]
     const priorities = watchPriorities({ pinned: host.pinned, alerted: host.alerted, visible })
     return host.budgetPlan(
       all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
       blocked,
+      new Set(book.slow),
     )
   }
   const after = planFor(add)
@@ -106,6 +121,10 @@ export function previewBudget(
     symbols: mine.size,
     streamed: count(after.streamed),
     polled: count(after.polled),
+    quiet: count(after.quiet),
+    quietEverySec: QUIET_POLL_MS / 1000,
+    fxPairs: after.slow.length,
+    fxEverySec: SLOW_POLL_MS / 1000,
     blocked: count(after.blocked),
     pollEverySec: afterSec,
     requestsPerMinute: after.requestsPerMinute,

@@ -7,6 +7,7 @@ import type { SymbolKey } from '../shared/market'
 import type { KeyInfo, Settings } from '../shared/settings'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { LogFolder } from './host-api'
+import type { PositionAccess } from './position-commands'
 import type { AddQueue } from './symbol-adder'
 import type { WatchlistState } from './watchlist-book'
 
@@ -64,11 +65,13 @@ export interface DeskAccess extends WatchlistAccess, MarketAccess {
   readonly catalogue: InstrumentCatalogue
   readonly addQueue: AddQueue
   alertedKeys(): SymbolKey[]
+  /** Symbols watched for the trader's lots, and the FX pairs (slow helpers) converting them. */
+  bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] }
   saveConfirmed(keys: SymbolKey[]): Promise<void>
   openSymbol(key: SymbolKey): void
 }
 
-export interface CommandContext extends AlertAccess, SettingsAccess, DeskAccess {
+export interface CommandContext extends AlertAccess, SettingsAccess, DeskAccess, PositionAccess {
   snapshot(): Snapshot
   /** Where a command that fails unexpectedly is recorded. */
   readonly logger: Logger

@@ -6,11 +6,13 @@ import {
   type CommandOutcome,
   type CommandResult,
 } from '../shared/bridge'
+import { POSITION_COMMANDS, type PositionCommandName } from '../shared/bridge-positions'
 import { ALERT_HANDLERS } from './alert-commands'
 import type { CommandContext } from './command-context'
 import type { Handler, Handlers, Parsed } from './command-handler'
 import { DESK_HANDLERS } from './desk-commands'
 import { errorText } from './error-text'
+import { POSITION_HANDLERS } from './position-commands'
 import { SETTINGS_HANDLERS } from './settings-commands'
 import { WATCHLIST_HANDLERS } from './watchlist-commands'
 
@@ -30,22 +32,52 @@ export async function invokeCommand(
   params: unknown,
 ): Promise<CommandOutcome<unknown>> {
   if (!isCommandName(command)) {
+    if (Object.prototype.hasOwnProperty.call(POSITION_COMMANDS, command))
+      return invokePositionCommand(app, command as PositionCommandName, params)
     return {
       ok: false,
       error: { code: 'INVALID_INPUT', message: `Unknown command ${command.slice(0, 64)}` },
     }
   }
   const parsed = COMMANDS[command].params.safeParse(params ?? {})
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const where = issue?.path.join('.') || 'params'
-    return {
-      ok: false,
-      error: { code: 'INVALID_INPUT', message: `${where}: ${issue?.message ?? 'invalid'}` },
-    }
+  if (!parsed.success) return invalid(parsed.error)
+  return outcomeOf(app, command, () => runCommand(app, command, parsed.data as never))
+}
+
+/**
+ * The book's commands (bridge-positions.ts), handled here until they join COMMANDS: the same
+ * validation and error envelope as every command.
+ */
+async function invokePositionCommand(
+  app: CommandContext,
+  command: PositionCommandName,
+  params: unknown,
+): Promise<CommandOutcome<unknown>> {
+  const parsed = POSITION_COMMANDS[command].params.safeParse(params ?? {})
+  if (!parsed.success) return invalid(parsed.error)
+  const handler = POSITION_HANDLERS[command] as (a: CommandContext, p: unknown) => Promise<unknown>
+  return outcomeOf(app, command, () => handler(app, parsed.data))
+}
+
+function invalid(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): {
+  ok: false
+  error: { code: string; message: string }
+} {
+  const issue = error.issues[0]
+  const where = issue?.path.map(String).join('.') || 'params'
+  return {
+    ok: false,
+    error: { code: 'INVALID_INPUT', message: `${where}: ${issue?.message ?? 'invalid'}` },
   }
+}
+
+async function outcomeOf(
+  app: CommandContext,
+  command: string,
+  run: () => Promise<unknown>,
+): Promise<CommandOutcome<unknown>> {
   try {
-    return { ok: true, result: await runCommand(app, command, parsed.data as never) }
+    return { ok: true, result: await run() }
   } catch (e) {
     if (isTickdeskError(e))
       return { ok: false, error: { code: String(e.code), message: e.message } }

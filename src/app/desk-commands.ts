@@ -72,10 +72,11 @@ function budgetHost(app: DeskAccess): BudgetHost {
     pinned: app.settings.pinned,
     alerted: app.alertedKeys(),
     catalogue: app.catalogue,
+    book: app.bookKeys(),
     plan: app.feedPlan.plan,
     demo: app.feedPlan.demo,
     symbolStatuses: () => market.symbolStatuses(),
-    budgetPlan: (watched, blockedMarkets) =>
-      planBudget({ ...market.budgetRules(), watched, blockedMarkets }),
+    budgetPlan: (watched, blockedMarkets, slow) =>
+      planBudget({ ...market.budgetRules(), watched, blockedMarkets, slow }),
   }
 }

@@ -27,6 +27,16 @@ function engine(): WatchingEngine & {
 }
 
 describe('the watch set', () => {
+  it('tells the engine which watched symbols are slow helpers (FX conversion pairs)', () => {
+    const slow: string[][] = []
+    const e = { ...engine(), setSlow: (keys: readonly string[]) => void slow.push([...keys]) }
+    const set = new WatchSet()
+    set.use(e)
+    set.sync({ listed: ['hk:00700', 'fx:USDHKD'], alerted: [], pinned: [], slow: ['fx:USDHKD'] })
+    set.sync({ listed: ['hk:00700'], alerted: [], pinned: [] })
+    expect(slow).toEqual([['fx:USDHKD'], []])
+  })
+
   it('watches each symbol on a list or with an alert once, and releases one that leaves both', () => {
     const e = engine()
     const set = new WatchSet()

@@ -2,9 +2,10 @@ import type { MarketEngine } from '../core/engine'
 import { watchPriorities } from './watch-priorities'
 
 /** What of the engine the watch set drives. */
-export type WatchingEngine = Pick<MarketEngine, 'watch' | 'setPriorities'> & {
-  readonly quotes: Pick<MarketEngine['quotes'], 'remove'>
-}
+export type WatchingEngine = Pick<MarketEngine, 'watch' | 'setPriorities'> &
+  Partial<Pick<MarketEngine, 'setSlow'>> & {
+    readonly quotes: Pick<MarketEngine['quotes'], 'remove'>
+  }
 
 /**
  * What the engine watches: exactly the symbols on any list or with an alert, each with its
@@ -32,6 +33,8 @@ export class WatchSet {
     listed: Iterable<string>
     alerted: readonly string[]
     pinned: readonly string[]
+    /** Of those, the helpers polled once a minute (FX pairs converting the lots). */
+    slow?: readonly string[]
   }): void {
     const engine = this.engine
     if (engine === null) return
@@ -47,6 +50,7 @@ export class WatchSet {
     engine.setPriorities(
       watchPriorities({ pinned: wanted.pinned, alerted: wanted.alerted, visible: this.visible }),
     )
+    engine.setSlow?.(wanted.slow ?? [])
   }
 
   has(key: string): boolean {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import { TickdeskError } from '../core/errors'
 import type { WatchlistAccess } from './command-context'
+import type { PositionAccess } from './position-commands'
 import type { Handlers } from './command-handler'
 import { WatchlistBook } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
@@ -17,7 +19,7 @@ export const WATCHLIST_HANDLERS: Handlers<
   | 'moveSymbol'
   | 'importWatchlists'
   | 'exportWatchlist',
-  WatchlistAccess
+  WatchlistAccess & Pick<PositionAccess, 'positions' | 'setPositions' | 'now'>
 > = {
   createWatchlist: async (app, p) => {
     const { state, created } = WatchlistBook.create(app.lists, p.name)
@@ -49,7 +51,7 @@ export const WATCHLIST_HANDLERS: Handlers<
     return null
   },
   importWatchlists: async (app, p) => {
-    const { watchlists, skipped } = importWatchlists(p.format, p.text)
+    const { watchlists, lots, skipped } = importWatchlists(p.format, p.text)
     if (app.lists.watchlists.length + watchlists.length > MAX_LISTS) {
       throw new TickdeskError({
         code: 'INVALID_INPUT',
@@ -60,11 +62,16 @@ export const WATCHLIST_HANDLERS: Handlers<
       watchlists: [...app.lists.watchlists, ...watchlists],
       activeId: watchlists[0]?.id ?? app.lists.activeId,
     })
+    if (lots.length > 0) {
+      const now = app.now()
+      const added = lots.map((l) => ({ ...l, id: randomUUID().slice(0, 8), addedAt: now }))
+      await app.setPositions({ ...app.positions, lots: [...app.positions.lots, ...added] })
+    }
     if (skipped.length)
       app.addNotice(
         'warning',
         'INVALID_INPUT',
-        `Skipped ${skipped.length} unreadable symbol(s): ${skipped.slice(0, 5).join(', ')}`,
+        `Skipped ${skipped.length} unreadable entr${skipped.length === 1 ? 'y' : 'ies'}: ${skipped.slice(0, 5).join(', ')}`,
       )
     return watchlists
   },
@@ -72,6 +79,6 @@ export const WATCHLIST_HANDLERS: Handlers<
     const list = app.lists.watchlists.find((w) => w.id === p.id)
     if (!list)
       throw new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${p.id}` })
-    return exportWatchlist(list, p.format)
+    return exportWatchlist(list, p.format, app.positions.lots)
   },
 }

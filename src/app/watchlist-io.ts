@@ -4,12 +4,15 @@ import type { Watchlist } from '../shared/watchlist'
 import {
   formatWatchlistFile,
   parseWatchlistFile,
+  type LotFromFile,
   type WatchlistFileFormat,
 } from '../shared/watchlist-file'
 
 /** Import and export of watchlists (the file formats: src/shared/watchlist-file.ts). */
 export interface ImportResult {
   watchlists: Watchlist[]
+  /** The lots the file carried with its lists (checked; the book gives them ids). */
+  lots: LotFromFile[]
   skipped: string[]
 }
 
@@ -19,10 +22,16 @@ export function importWatchlists(format: WatchlistFileFormat, text: string): Imp
   if (!file.ok) throw new TickdeskError({ code: 'INVALID_INPUT', message: file.message })
   return {
     watchlists: file.lists.map((l) => ({ id: randomUUID(), name: l.name, symbols: l.symbols })),
+    lots: file.lists.flatMap((l) => l.lots),
     skipped: file.skipped,
   }
 }
 
-export function exportWatchlist(list: Watchlist, format: WatchlistFileFormat): string {
-  return formatWatchlistFile(list, format)
+/** The list as a file, with the lots held on its symbols. */
+export function exportWatchlist(
+  list: Watchlist,
+  format: WatchlistFileFormat,
+  lots: readonly LotFromFile[] = [],
+): string {
+  return formatWatchlistFile(list, format, lots)
 }

@@ -26,6 +26,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'list, add or remove price alerts',
     load: async () => (await import('./commands/alerts')).run,
   },
+  positions: {
+    summary: 'your lots with P&L, in one base currency',
+    load: async () => (await import('./commands/positions')).run,
+  },
 }
 
 function usage(): string {

@@ -1,14 +1,19 @@
+import type { Clock } from '../core/clock'
 import { parseSymbolKey } from '../shared/market'
+import { sessionAt } from '../shared/market-sessions'
 import type { FiredAlert } from '../shared/alert'
 import type { Quote, SymbolStatus } from '../shared/quote'
 import type { FeedStatus } from '../shared/status'
 import { writeJson } from './output'
 
 /**
- * The NDJSON objects of `watch --json`, exactly the keys the CLI contract lists (issue 4). Field
- * values the service did not send stay null, never 0.
+ * The NDJSON objects of `watch --json`, exactly the keys the CLI contract lists (issue 4), plus
+ * the market's session at `now` (issue 24): `session` (open, break, closed, pre, post) and
+ * `sessionNext`, epoch ms of its next change (null: 24/7). Field values the service did not send
+ * stay null, never 0.
  */
-export function quoteLine(q: Quote): Record<string, unknown> {
+export function quoteLine(q: Quote, now: number): Record<string, unknown> {
+  const session = sessionAt(q.market, q.symbol, now)
   return {
     type: 'quote',
     market: q.market,
@@ -22,6 +27,8 @@ export function quoteLine(q: Quote): Record<string, unknown> {
     ts: q.ts,
     source: q.source,
     stale: q.stale,
+    session: session.state,
+    sessionNext: session.nextChange,
   }
 }
 
@@ -65,10 +72,13 @@ export class WatchJsonWriter {
   private lastStatus = ''
   private readonly symbolCodes = new Map<string, string>()
 
-  constructor(private readonly out: NodeJS.WritableStream) {}
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly clock: Clock,
+  ) {}
 
   quote(q: Quote): void {
-    writeJson(this.out, quoteLine(q))
+    writeJson(this.out, quoteLine(q, this.clock.now()))
   }
 
   status(s: FeedStatus): void {

@@ -28,6 +28,45 @@ describe('planBudget', () => {
     expect(plan.polled).toHaveLength(5)
   })
 
+  it('counts a closed market apart: asked every 5 min, so the open markets poll faster', () => {
+    // 16:00 UTC on Tuesday 10 March 2026: Shanghai and Hong Kong are closed, FX trades.
+    const now = Date.UTC(2026, 2, 10, 16, 0)
+    const list = [...keys('fx', 60), ...keys('cn', 60), ...keys('hk', 60)]
+    const input = {
+      ...FREE,
+      streamCap: 0,
+      watched: watched(list),
+      blockedMarkets: new Set<never>(),
+    }
+    const allOpen = planBudget(input)
+    const plan = planBudget({ ...input, now })
+    expect(plan.quiet).toHaveLength(120)
+    expect(plan.polled).toEqual(keys('fx', 60))
+    // 4 calls a round (180 multi-market symbols) without sessions, 2 with them.
+    expect(allOpen.callsPerRound).toBe(4)
+    expect(plan.callsPerRound).toBe(2)
+    expect(plan.pollEveryMs as number).toBeLessThan((allOpen.pollEveryMs as number) / 1.9)
+    // The quiet round: 3 calls every 5 minutes, under one request a minute.
+    expect(plan.requestsPerMinute).toBe(
+      Math.round((2 * 60_000) / (plan.pollEveryMs as number) + 0.6),
+    )
+  })
+
+  it('counts slow helpers (FX conversion pairs) apart, once a minute', () => {
+    const now = Date.UTC(2026, 2, 10, 16, 0)
+    const list = [...keys('fx', 50), 'fx:USDHKD']
+    const input = {
+      ...FREE,
+      streamCap: 0,
+      watched: watched(list),
+      blockedMarkets: new Set<never>(),
+    }
+    const plan = planBudget({ ...input, now, slow: new Set(['fx:USDHKD']) })
+    expect(plan.slow).toEqual(['fx:USDHKD'])
+    expect(plan.callsPerRound).toBe(1)
+    expect(plan.requestsPerMinute).toBe(Math.round(60_000 / (plan.pollEveryMs as number) + 1))
+  })
+
   it('batches a polling round by endpoint family, 50 a call, agriculture on the multi-market quote', () => {
     expect(callsPerRound(keys('crypto', 120))).toBe(3)
     expect(callsPerRound([...keys('fx', 20), ...keys('hk', 20), ...keys('index', 20)])).toBe(2)

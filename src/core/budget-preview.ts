@@ -3,6 +3,8 @@ import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
 import { MAX_SYMBOLS_PER_CALL, quoteRoute } from './market-routes'
 import { WINDOW_MS } from './rate-governor'
+import { SLOW_POLL_MS } from './poll-queue'
+import { isQuiet, QUIET_POLL_MS } from './session-pacing'
 
 /**
  * What a set of watched symbols costs on a plan, computed with the engine's own rules so the
@@ -15,7 +17,10 @@ import { WINDOW_MS } from './rate-governor'
  *   - how often: one polling round is one call per endpoint family and 50 symbols (spec: Limits,
  *     1 to 50 symbols; agriculture rides on the multi-market quote), sent one per
  *     pollSpacingMs (the QuotePoller's pacing: its share of the governed ceiling, rpm x 90 %),
- *     and no symbol sooner than the poller's minimum interval.
+ *     and no symbol sooner than the poller's minimum interval;
+ *   - with `now`, polled symbols whose market is closed or at its break then (market sessions)
+ *     are `quiet`: asked once per QUIET_POLL_MS, so the round and its cadence count only the
+ *     markets that trade; `slow` helpers (FX conversion pairs) likewise once a minute.
  */
 export interface PollPacing {
   /** Fraction of the governed per-minute ceiling polling may use. */
@@ -55,11 +60,19 @@ export interface BudgetInput {
   pacing: PollPacing
   /** Markets the service refused for this key. */
   blockedMarkets: ReadonlySet<Market>
+  /** The moment the plan is for (market sessions); without it every market counts as open. */
+  now?: number
+  /** Watched helpers (FX conversion pairs) the poller asks once a minute (SLOW_POLL_MS). */
+  slow?: ReadonlySet<SymbolKey>
 }
 
 export interface BudgetPlan {
   streamed: SymbolKey[]
   polled: SymbolKey[]
+  /** Polled, but their market is closed now: asked every QUIET_POLL_MS, not each round. */
+  quiet: SymbolKey[]
+  /** Polled helpers (FX conversion pairs): asked every SLOW_POLL_MS, not each round. */
+  slow: SymbolKey[]
   /** Watched but in a refused market: neither streamed nor polled. */
   blocked: SymbolKey[]
   callsPerRound: number
@@ -89,16 +102,29 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   const streamed: SymbolKey[] = []
   for (const [market, symbols] of plan.streamed)
     for (const s of symbols) streamed.push(symbolKey(market, s))
-  const polled = plan.polled
+  const polled: SymbolKey[] = []
+  const quiet: SymbolKey[] = []
+  const slow: SymbolKey[] = []
+  for (const key of plan.polled) {
+    const ref = parseSymbolKey(key)
+    const closed = ref && input.now !== undefined && isQuiet(ref.market, ref.symbol, input.now)
+    if (closed) quiet.push(key)
+    else if (input.slow?.has(key)) slow.push(key)
+    else polled.push(key)
+  }
+  const quietPerMinute =
+    (callsPerRound(quiet) * 60_000) / QUIET_POLL_MS + (callsPerRound(slow) * 60_000) / SLOW_POLL_MS
   const calls = callsPerRound(polled)
   if (calls === 0) {
     return {
       streamed,
       polled,
+      quiet,
+      slow,
       blocked,
       callsPerRound: 0,
       pollEveryMs: null,
-      requestsPerMinute: 0,
+      requestsPerMinute: Math.round(quietPerMinute),
       perMinute: input.perMinute,
     }
   }
@@ -107,10 +133,12 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   return {
     streamed,
     polled,
+    quiet,
+    slow,
     blocked,
     callsPerRound: calls,
     pollEveryMs: every,
-    requestsPerMinute: Math.round((calls * 60_000) / every),
+    requestsPerMinute: Math.round((calls * 60_000) / every + quietPerMinute),
     perMinute: input.perMinute,
   }
 }

@@ -150,6 +150,14 @@ export class MarketEngine {
     if (this.watched.setPriorities(priorities, PRIORITY.other)) this.replan()
   }
 
+  /**
+   * Watched symbols that only help (the FX pairs converting the trader's lots): polled once a
+   * minute when they do not stream, so the budget stays with the rows.
+   */
+  setSlow(keys: readonly SymbolKey[]): void {
+    this.poller.setSlow(keys)
+  }
+
   watchedKeys(): SymbolKey[] {
     return this.watched.keys()
   }
@@ -210,6 +218,7 @@ export class MarketEngine {
     streamCap: this.planner.effectiveCap(),
     perMinute: this.governor.snapshot().perMinute,
     pacing: this.poller.pacing(),
+    now: this.clock.now(),
   })
 
   /**

@@ -8,6 +8,7 @@ import {
 } from './market-routes'
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
+import { nextPollAt } from './session-pacing'
 
 export interface Tracked {
   key: SymbolKey
@@ -19,6 +20,12 @@ export interface Tracked {
 
 /** An agri bar is a minute long: asking for it more often only spends the budget. */
 export const KLINE_FALLBACK_MS = 60_000
+
+/**
+ * How often a symbol watched only as a helper (the FX pair converting the trader's lots to the
+ * base currency) is asked: a rate that is a minute old moves a total by a rounding error.
+ */
+export const SLOW_POLL_MS = 60_000
 
 /**
  * What the QuotePoller owes the service's symbols, and which batch goes next. Three kinds of
@@ -37,6 +44,8 @@ export class PollQueue {
   private readonly inFlight = new Set<SymbolKey>()
   /** Per endpoint family: the most symbols one request may carry (learned; default 50). */
   readonly batchCap = new Map<EndpointFamily, number>()
+  /** Symbols asked at most every SLOW_POLL_MS. */
+  slow: ReadonlySet<SymbolKey> = new Set()
 
   constructor(
     private readonly verdicts: PollVerdicts,
@@ -130,7 +139,7 @@ export class PollQueue {
     const due: Tracked[] = []
     for (const t of this.tracked.values()) {
       if (this.urgent.has(t.key) || !this.eligible(t, now) || this.inPending(t.key)) continue
-      if (now - t.lastAttemptAt >= this.minIntervalFor(t, now)) due.push(t)
+      if (now >= this.dueAt(t, now)) due.push(t)
     }
     const ordered = [...owed, ...due.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)]
     const head = ordered[0]
@@ -152,7 +161,7 @@ export class PollQueue {
   nextDueAt(now: number): number {
     let at = Infinity
     for (const t of this.tracked.values()) {
-      if (this.eligible(t, now)) at = Math.min(at, t.lastAttemptAt + this.minIntervalFor(t, now))
+      if (this.eligible(t, now)) at = Math.min(at, this.dueAt(t, now))
     }
     return at
   }
@@ -197,8 +206,16 @@ export class PollQueue {
     )
   }
 
-  private minIntervalFor(t: Tracked, now: number): number {
-    return this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs
+  /**
+   * A closed market (session-pacing.ts) is asked every few minutes, and again when it opens; a
+   * slow symbol once a minute.
+   */
+  private dueAt(t: Tracked, now: number): number {
+    const every = Math.max(
+      this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs,
+      this.slow.has(t.key) ? SLOW_POLL_MS : 0,
+    )
+    return nextPollAt(t.market, t.symbol, t.lastAttemptAt, every, now)
   }
 
   private eligible(t: Tracked, now: number): boolean {

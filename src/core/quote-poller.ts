@@ -60,7 +60,7 @@ export interface QuotePollerOptions {
   badSymbolRetryMs?: number
 }
 
-export { KLINE_FALLBACK_MS } from './poll-queue'
+export { KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
@@ -111,6 +111,12 @@ export class QuotePoller {
     }
     for (const key of this.statuses.keys())
       if (!this.queue.tracked.has(key)) this.statuses.delete(key)
+    this.wake()
+  }
+
+  /** These polled symbols are helpers (FX conversion pairs): asked once a minute (SLOW_POLL_MS). */
+  setSlow(keys: Iterable<SymbolKey>): void {
+    this.queue.slow = new Set(keys)
     this.wake()
   }
 

@@ -41,4 +41,23 @@ describe('StaleSweep', () => {
     sweep.stop()
     expect(clock.pendingTimers()).toBe(0)
   })
+
+  it('leaves a closed market fresh for 5 minutes plus 90 s, then marks it stale', () => {
+    // Tuesday 10 March 2026 16:00 UTC: Shanghai is closed, FX trades.
+    const clock = new FakeClock(Date.UTC(2026, 2, 10, 16, 0))
+    const store = new QuoteStore(clock)
+    const sweep = new StaleSweep(clock, store, () => undefined)
+    for (const [market, symbol] of [
+      ['cn', '600519'],
+      ['fx', 'EURUSD'],
+    ] as const)
+      store.apply({ market, symbol, fields: { last: 1 }, ts: null, source: 'poll' })
+    sweep.start()
+    clock.advance(STALE_AFTER_MS + 10_000)
+    expect(store.get('fx:EURUSD')?.stale).toBe(true)
+    expect(store.get('cn:600519')?.stale).toBe(false)
+    clock.advance(5 * 60_000)
+    expect(store.get('cn:600519')?.stale).toBe(true)
+    sweep.stop()
+  })
 })

@@ -1,10 +1,19 @@
-import type { SymbolKey } from '../shared/market'
+import type { Market, SymbolKey } from '../shared/market'
 import type { Clock, TimerHandle } from './clock'
 import type { QuoteStore } from './quote-store'
+import { isQuiet, QUIET_POLL_MS } from './session-pacing'
 
 /** How long a polled or streamed value may go without an update before it is shown as stale. */
 export const STALE_AFTER_MS = 90_000
 const SWEEP_MS = 5_000
+
+/**
+ * A closed market is asked only every QUIET_POLL_MS, and its last price is its close, not a feed
+ * failure: it turns stale only when the rare polls fail too. The UI says "Closed" from its session.
+ */
+export function staleAfterMs(market: Market, symbol: string, now: number): number {
+  return isQuiet(market, symbol, now) ? QUIET_POLL_MS + STALE_AFTER_MS : STALE_AFTER_MS
+}
 
 /**
  * Values nobody refreshed for a while are shown as stale rather than silently old: a symbol the
@@ -25,7 +34,7 @@ export class StaleSweep {
       const now = this.clock.now()
       const old: SymbolKey[] = []
       for (const q of this.quotes.all()) {
-        if (!q.stale && now - q.receivedAt > STALE_AFTER_MS) old.push(q.key)
+        if (!q.stale && now - q.receivedAt > staleAfterMs(q.market, q.symbol, now)) old.push(q.key)
       }
       if (old.length) this.quotes.markStale(old)
       this.afterSweep()

@@ -10,6 +10,8 @@ import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './qu
 import { QuoteFrameSchema } from './quote-frame'
 import { BudgetPreviewSchema } from './budget'
 import { AddReportSchema, InstrumentMatchSchema } from './instrument'
+import { SessionInfoSchema } from './market-sessions'
+import { PositionsViewSchema } from './position'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { WatchlistSchema } from './watchlist'
@@ -39,6 +41,13 @@ export const SnapshotSchema = z.object({
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
   version: z.string(),
+  /** The trader's lots and base currency (issue 24); absent from hosts that predate it. */
+  positions: PositionsViewSchema.optional(),
+  /**
+   * Each watched symbol's market session when the snapshot was taken. It changes with time, not
+   * with quotes: the renderer recomputes it with sessionAt (market-sessions.ts) at `nextChange`.
+   */
+  sessions: z.record(z.string(), SessionInfoSchema).optional(),
 })
 export type Snapshot = z.infer<typeof SnapshotSchema>
 
@@ -78,7 +87,7 @@ const ExportFormatSchema = z.enum(['json', 'csv'])
 export const LogFolderSchema = z.object({ path: z.string(), opened: z.boolean() })
 export type LogFolderInfo = z.infer<typeof LogFolderSchema>
 
-function command<P extends z.ZodType, R extends z.ZodType>(
+export function command<P extends z.ZodType, R extends z.ZodType>(
   params: P,
   result: R,
 ): { params: P; result: R } {
@@ -181,6 +190,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openSymbol'), key }),
   /** Help > Keyboard Shortcuts in the desktop app's menu. */
   z.object({ type: z.literal('showShortcuts') }),
+  /** The lots, base currency or quote currencies changed (a bridge command). */
+  z.object({ type: z.literal('positions'), positions: PositionsViewSchema }),
 ])
 export type BridgeEvent = z.infer<typeof EventSchema>
 

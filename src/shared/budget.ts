@@ -23,6 +23,15 @@ export const BudgetPreviewSchema = z.object({
   symbols: z.number().int(),
   streamed: z.number().int(),
   polled: z.number().int(),
+  /**
+   * Polled, but their market is closed now (market sessions): asked every `quietEverySec`, so
+   * pollEverySec is the open markets' cadence. Optional: absent means none are quiet.
+   */
+  quiet: z.number().int().optional(),
+  quietEverySec: z.number().optional(),
+  /** FX pairs watched to convert the lots to the base currency: asked every `fxEverySec`. */
+  fxPairs: z.number().int().optional(),
+  fxEverySec: z.number().optional(),
   /** In markets the key was refused: neither streamed nor polled. */
   blocked: z.number().int(),
   pollEverySec: z.number().nullable(),

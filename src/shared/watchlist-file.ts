@@ -1,27 +1,42 @@
 import { z } from 'zod'
 import { parseSymbolKey, symbolKey } from './market'
+import { LotInputSchema, parseDecimal, type Lot } from './position'
 import type { Watchlist } from './watchlist'
 
 /**
  * Watchlists as files, for export and import. JSON: {"watchlists":[{"name","symbols":["market:SYMBOL"]}]}
  * (a bare array or a single list also accepted). CSV: header `watchlist,symbol`, one symbol a row.
+ * A list with lots (issue 24) carries them: JSON `"lots":[{"key","qty","cost","date","fee"}]`; CSV
+ * header `watchlist,symbol,qty,cost,date,fee`, one row per lot (a symbol without lots: empty lot
+ * cells). A lot that does not pass LotInputSchema is skipped and reported, like a bad symbol.
  * Imports are parsed, never trusted: bad symbols are skipped and reported, not fatal; symbols come
  * out canonical (market:SYMBOL, upper case) and once per list. Shared so the host and the
  * renderer's test host read a file the same way.
  */
 export type WatchlistFileFormat = 'json' | 'csv'
 
+/** A lot read from a file: checked, without the id and time the book gives it. */
+export type LotFromFile = Omit<Lot, 'id' | 'addedAt'>
+
 export interface ListFromFile {
   name: string
   symbols: string[]
+  lots?: unknown[]
+}
+
+export interface ListRead {
+  name: string
+  symbols: string[]
+  lots: LotFromFile[]
 }
 
 export type WatchlistFile =
-  { ok: true; lists: ListFromFile[]; skipped: string[] } | { ok: false; message: string }
+  { ok: true; lists: ListRead[]; skipped: string[] } | { ok: false; message: string }
 
 const ImportedListSchema = z.object({
   name: z.string().trim().min(1).max(64),
   symbols: z.array(z.string().max(64)).max(500),
+  lots: z.array(z.unknown()).max(5000).optional(),
 })
 const JsonImportSchema = z.union([
   z.object({ watchlists: z.array(ImportedListSchema).min(1).max(50) }),
@@ -42,7 +57,20 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
       const key = symbolKey(ref.market, ref.symbol)
       if (!symbols.includes(key)) symbols.push(key)
     }
-    return { name: l.name, symbols }
+    const lots: LotFromFile[] = []
+    for (const raw of l.lots ?? []) {
+      const lot = LotInputSchema.safeParse(raw)
+      if (!lot.success) {
+        const key = (raw as { key?: unknown } | null)?.key
+        skipped.push(
+          `lot of ${typeof key === 'string' ? key.slice(0, 64) : '?'}: ${lot.error.issues[0]?.message ?? 'invalid'}`,
+        )
+        continue
+      }
+      lots.push(lot.data)
+      if (!symbols.includes(lot.data.key)) symbols.push(lot.data.key)
+    }
+    return { name: l.name, symbols, lots }
   })
   return { ok: true, lists: out, skipped }
 }
@@ -72,6 +100,7 @@ export function parseWatchlistFile(format: WatchlistFileFormat, text: string): W
 
 function parseCsv(text: string): ListFromFile[] {
   const lists = new Map<string, string[]>()
+  const lots = new Map<string, unknown[]>()
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -79,15 +108,28 @@ function parseCsv(text: string): ListFromFile[] {
   for (const [i, line] of lines.entries()) {
     const cells = splitCsvLine(line)
     if (i === 0 && cells[0]?.toLowerCase() === 'watchlist') continue
-    const [name, symbol] = cells
+    const [name, symbol, qty, cost, date, fee] = cells
     if (!name || !symbol) continue
     const list = lists.get(name.slice(0, 64)) ?? []
     list.push(symbol)
     lists.set(name.slice(0, 64), list)
+    if (qty || cost) {
+      const held = lots.get(name.slice(0, 64)) ?? []
+      held.push({
+        key: symbol,
+        qty: parseDecimal(qty ?? ''),
+        cost: parseDecimal(cost ?? ''),
+        date: date || null,
+        ...(fee ? { fee: parseDecimal(fee) } : {}),
+      })
+      lots.set(name.slice(0, 64), held)
+    }
   }
-  return [...lists.entries()]
-    .slice(0, 50)
-    .map(([name, symbols]) => ({ name, symbols: symbols.slice(0, 500) }))
+  return [...lists.entries()].slice(0, 50).map(([name, symbols]) => ({
+    name,
+    symbols: symbols.slice(0, 500),
+    lots: (lots.get(name) ?? []).slice(0, 5000),
+  }))
 }
 
 function splitCsvLine(line: string): string[] {
@@ -116,13 +158,28 @@ function csvCell(value: string): string {
   return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
+/** A list as a file, with the lots of its symbols when given (none: the format before lots). */
 export function formatWatchlistFile(
   list: Pick<Watchlist, 'name' | 'symbols'>,
   format: WatchlistFileFormat,
+  allLots: readonly LotFromFile[] = [],
 ): string {
+  const lots = allLots
+    .filter((l) => list.symbols.includes(l.key))
+    .map(({ key, qty, cost, date, fee }) => ({ key, qty, cost, date, fee }))
   if (format === 'json') {
-    return `${JSON.stringify({ watchlists: [{ name: list.name, symbols: list.symbols }] }, null, 2)}\n`
+    const entry = { name: list.name, symbols: list.symbols, ...(lots.length ? { lots } : {}) }
+    return `${JSON.stringify({ watchlists: [entry] }, null, 2)}\n`
   }
-  const rows = list.symbols.map((s) => `${csvCell(list.name)},${csvCell(s)}`)
-  return `watchlist,symbol\n${rows.join('\n')}\n`
+  const name = csvCell(list.name)
+  if (lots.length === 0) {
+    const rows = list.symbols.map((s) => `${name},${csvCell(s)}`)
+    return `watchlist,symbol\n${rows.join('\n')}\n`
+  }
+  const rows = list.symbols.flatMap((s) => {
+    const held = lots.filter((l) => l.key === s)
+    if (held.length === 0) return [`${name},${csvCell(s)},,,,`]
+    return held.map((l) => `${name},${csvCell(s)},${l.qty},${l.cost},${l.date ?? ''},${l.fee}`)
+  })
+  return `watchlist,symbol,qty,cost,date,fee\n${rows.join('\n')}\n`
 }

@@ -86,6 +86,7 @@ export const INSTRUMENTS: readonly Instrument[] = [
     ['USDCHF', 0.905, 0.00001, 100_000],
     ['USDCAD', 1.36, 0.00001, 100_000],
     ['USDCNH', 7.24, 0.0001, 100_000],
+    ['USDHKD', 7.8, 0.0001, 100_000],
     ['NZDUSD', 0.598, 0.00001, 100_000],
   ]),
   ...rows('commodity', 0.0002, [

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSimulator, STREAM_PATH, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir, type CliRun } from '../testing/cli-harness'
+import { sessionAt } from '../../shared/market-sessions'
 import { run } from './watch'
 
 const QUOTE_KEYS = [
@@ -16,6 +17,8 @@ const QUOTE_KEYS = [
   'ts',
   'source',
   'stale',
+  'session',
+  'sessionNext',
 ]
 const NUMBER_OR_NULL = ['last', 'change', 'changePercent', 'bid', 'ask', 'volume']
 
@@ -90,6 +93,25 @@ describe('tickdesk watch --json on a healthy service', () => {
     expect(q.stale).toBe(false)
     r.abort()
     expect(await r.exit).toBe(0)
+  })
+
+  it("carries each market's session: Shanghai's timetable for cn:600519, always open for crypto", async () => {
+    const before = Date.now()
+    const r = watch(['cn:600519', 'crypto:BTCUSDT', '--duration', '1.5'])
+    expect(await r.exit).toBe(0)
+    const after = Date.now()
+    const cn = r.lines().filter(isQuote('600519'))
+    expect(cn.length).toBeGreaterThan(0)
+    // The line's session is the one at the moment it was written, somewhere in [before, after].
+    const possible = [sessionAt('cn', '600519', before), sessionAt('cn', '600519', after)]
+    for (const q of cn) {
+      expect(possible.map((s) => s.state)).toContain(q.session)
+      expect(possible.map((s) => s.nextChange)).toContain(q.sessionNext)
+      expect(q.sessionNext as number).toBeGreaterThan(before)
+    }
+    for (const q of r.lines().filter(isQuote('BTCUSDT'))) {
+      expect(q).toMatchObject({ session: 'open', sessionNext: null })
+    }
   })
 
   it('never prints a status line twice in a row, nor a "stopped" before it started', async () => {

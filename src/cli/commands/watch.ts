@@ -22,7 +22,9 @@ export { quoteLine, statusLine } from '../watch-lines'
 const HELP = `Usage: tickdesk watch <market:SYMBOL>... [--json] [--duration S]
 
 Live quotes. On a terminal, a live table; with --json, NDJSON on stdout only (quote, status,
-symbol-status and alert objects, one per line); messages go to stderr.
+symbol-status and alert objects, one per line); messages go to stderr. Quote lines carry the
+market's session (open, break, closed, pre, post) and sessionNext, when it next changes (epoch
+ms; null for 24/7 markets). A closed market is asked every 5 minutes, open ones at full pace.
 
 Options:
   --json             NDJSON output
@@ -107,7 +109,7 @@ async function watch(
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
   alerts.markRestartGap((key) => seen.get(key))
 
-  const writer = json ? new WatchJsonWriter(io.stdout) : null
+  const writer = json ? new WatchJsonWriter(io.stdout, systemClock) : null
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()

@@ -168,4 +168,37 @@ describe('openDataStores', () => {
     expect(loaded.problem).toBeNull()
     expect(loaded.value).toEqual([{ ...v1, trades: null }])
   })
+
+  it('keeps lots, base currency and currency overrides in positions.json next to the watchlists', async () => {
+    const stores = openDataStores(dir)
+    expect((await stores.positions.load()).value).toEqual({
+      lots: [],
+      baseCurrency: 'USD',
+      currencies: {},
+    })
+    const lot = {
+      id: 'a1',
+      key: 'hk:00700',
+      qty: -100,
+      cost: 380,
+      date: '2026-03-10',
+      fee: 12.5,
+      addedAt: 1,
+    }
+    await stores.positions.save({
+      lots: [lot],
+      baseCurrency: 'HKD',
+      currencies: { 'hk:00700': 'CNY' },
+    })
+    expect((await readdir(dir)).filter((f) => f.startsWith('positions'))).toEqual([
+      'positions.json',
+    ])
+    const again = await openDataStores(dir).positions.load()
+    expect(again.problem).toBeNull()
+    expect(again.value).toEqual({
+      lots: [lot],
+      baseCurrency: 'HKD',
+      currencies: { 'hk:00700': 'CNY' },
+    })
+  })
 })

@@ -13,6 +13,7 @@ import {
   type FiredAlert,
   type Webhook,
 } from '../../shared/alert'
+import { PositionsFileSchema, type PositionsFile } from '../../shared/position'
 import { QuoteSchema, type Quote } from '../../shared/quote'
 import { SettingsSchema, type Settings } from '../../shared/settings'
 import { WatchlistSchema } from '../../shared/watchlist'
@@ -40,6 +41,8 @@ export interface DataStores {
   settings: JsonStore<Settings>
   watchlists: JsonStore<WatchlistsFile>
   alerts: JsonStore<AlertsFile>
+  /** The trader's lots, base currency and currency overrides (positions.json). */
+  positions: JsonStore<PositionsFile>
   alertHistory: JsonStore<FiredAlert[]>
   /** Where fired alerts are POSTed, with each one's delivery counts. */
   webhooks: JsonStore<Webhook[]>
@@ -109,6 +112,12 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'alerts',
       schema: AlertsFileSchema,
       defaults: () => ({ rules: [], states: [] }),
+    }),
+    positions: new JsonStore({
+      ...common,
+      name: 'positions',
+      schema: PositionsFileSchema,
+      defaults: () => PositionsFileSchema.parse({ lots: [] }),
     }),
     alertHistory: new JsonStore({
       ...common,

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto'
+import { TickdeskError } from '../core/errors'
+import type {
+  PositionCommandName,
+  PositionCommandParams,
+  PositionCommandResult,
+} from '../shared/bridge-positions'
+import type { SymbolKey } from '../shared/market'
+import type { PositionsFile } from '../shared/position'
+
+/** What the position commands may use of the app: the book, one way to change it, the clock. */
+export interface PositionAccess {
+  readonly positions: PositionsFile
+  setPositions(next: PositionsFile): Promise<void>
+  /** The catalogue or the service's confirmed symbols know it. */
+  knowsSymbol(key: SymbolKey): boolean
+  now(): number
+}
+
+type PositionHandlers = {
+  [N in PositionCommandName]: (
+    app: PositionAccess,
+    p: PositionCommandParams<N>,
+  ) => Promise<PositionCommandResult<N>>
+}
+
+/**
+ * The trader's book from the row's form or the keyboard. Input arrives checked against
+ * LotInputSchema (the same rules as `tickdesk positions add`); a refused lot stores nothing.
+ */
+export const POSITION_HANDLERS: PositionHandlers = {
+  addLot: async (app, p) => {
+    if (!app.knowsSymbol(p.key))
+      throw new TickdeskError({
+        code: 'UNKNOWN_SYMBOL',
+        message: `${p.key} is not a symbol Tickdesk knows: add it to a list first`,
+      })
+    const lot = { ...p, id: randomUUID().slice(0, 8), addedAt: app.now() }
+    await app.setPositions({ ...app.positions, lots: [...app.positions.lots, lot] })
+    return lot
+  },
+  removeLot: async (app, p) => {
+    const lots = app.positions.lots.filter((l) => l.id !== p.id)
+    if (lots.length === app.positions.lots.length)
+      throw new TickdeskError({ code: 'NOT_FOUND', message: `No lot with id ${p.id}` })
+    await app.setPositions({ ...app.positions, lots })
+    return null
+  },
+  setBaseCurrency: async (app, p) => {
+    await app.setPositions({ ...app.positions, baseCurrency: p.currency })
+    return null
+  },
+  setQuoteCurrency: async (app, p) => {
+    const { [p.key]: _previous, ...others } = app.positions.currencies
+    const currencies = p.currency === null ? others : { ...others, [p.key]: p.currency }
+    await app.setPositions({ ...app.positions, currencies })
+    return null
+  },
+}

@@ -1,0 +1,179 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../../sim'
+import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
+import { run as positions } from './positions'
+
+let sim: SimServer
+let data: Awaited<ReturnType<typeof tempDataDir>>
+
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 11, tickIntervalMs: 50 })
+  data = await tempDataDir()
+})
+afterEach(async () => {
+  await sim.close()
+  await data.remove()
+})
+
+const env = (): NodeJS.ProcessEnv =>
+  serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
+
+async function cli(args: string[]): Promise<{
+  code: number
+  lines: Record<string, unknown>[]
+  stdout: string
+  stderr: string
+}> {
+  const r = runCli(positions, args, { env: env() })
+  const code = await r.exit
+  // Human output is not JSON: only --json lines are parsed.
+  const lines = r
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+  return { code, lines, stdout: r.stdout(), stderr: r.stderr() }
+}
+
+async function lotsOnDisk(): Promise<unknown[]> {
+  const text = await readFile(join(data.dir, 'positions.json'), 'utf8').catch(() => null)
+  if (text === null) return []
+  return (JSON.parse(text) as { data: { lots: unknown[] } }).data.lots
+}
+
+describe('tickdesk positions against the simulator', () => {
+  it('lists two lots in two currencies with P&L = qty x (last - cost) at the live price, each in its currency and in USD', async () => {
+    const hk = await cli([
+      'add',
+      'hk:00700',
+      '--qty',
+      '200',
+      '--cost',
+      '350',
+      '--fee',
+      '30',
+      '--json',
+    ])
+    expect(hk.code).toBe(0)
+    const cn = await cli([
+      'add',
+      'cn:600519',
+      '--qty=-10',
+      '--cost',
+      '1700',
+      '--date',
+      '2026-01-05',
+      '--json',
+    ])
+    expect(cn.code).toBe(0)
+    sim.pinPrice('hk', '00700', 400)
+    sim.pinPrice('cn', '600519', 1650)
+
+    const list = await cli(['--json'])
+    expect(list.code, list.stderr).toBe(0)
+    const [a, b, total] = list.lines
+    expect(a).toMatchObject({
+      type: 'position',
+      id: hk.lines[0]?.id,
+      key: 'hk:00700',
+      qty: 200,
+      cost: 350,
+      fee: 30,
+      last: 400,
+      value: 80_000,
+      pnl: 10_000,
+      currency: 'HKD',
+      baseCurrency: 'USD',
+    })
+    expect(a?.pnlPct).toBeCloseTo((10_000 / 70_000) * 100, 9)
+    expect(a?.netPnl).toBe(9_970)
+    expect(b).toMatchObject({ key: 'cn:600519', qty: -10, last: 1650, pnl: 500, currency: 'CNY' })
+    for (const line of [a, b]) {
+      // The day P&L is measured from the previous close the service sent.
+      expect(line?.dayPnl).toBeCloseTo(
+        (line?.qty as number) * ((line?.last as number) - (line?.prevClose as number)),
+        6,
+      )
+      expect(line?.basePnl).toBeCloseTo((line?.pnl as number) * (line?.fxRate as number), 9)
+    }
+    // USD per HKD from the service's own fx:USDHKD quote (about 1/7.8), never 1:1.
+    expect(a?.fxVia).toEqual(['fx:USDHKD'])
+    expect(a?.fxRate as number).toBeGreaterThan(1 / 8)
+    expect(a?.fxRate as number).toBeLessThan(1 / 7.6)
+    expect(b?.fxVia).toEqual(['fx:USDCNH', 'CNH for CNY'])
+    expect(total).toMatchObject({ type: 'total', baseCurrency: 'USD', rows: 2, unconverted: [] })
+    expect(total?.pnl).toBeCloseTo((a?.basePnl as number) + (b?.basePnl as number), 9)
+  })
+
+  it('keeps a currency without an FX quote out of the total and names it', async () => {
+    await cli(['add', 'crypto:BTCUSDT', '--qty', '0.5', '--cost', '60000'])
+    const list = await cli(['--json'])
+    const [btc, total] = list.lines
+    expect(btc).toMatchObject({ currency: 'USDT', basePnl: null, fxRate: null })
+    expect(btc?.pnl).toBeCloseTo(0.5 * ((btc?.last as number) - 60_000), 9)
+    expect(btc?.baseNote).toMatch(/USDT/)
+    expect(total).toMatchObject({
+      rows: 0,
+      pnl: 0,
+      unconverted: [{ currency: 'USDT', keys: ['crypto:BTCUSDT'] }],
+    })
+  })
+
+  it.each([
+    [['--qty', 'ten', '--cost', '350'], /quantity must be a number/],
+    [['--qty', '1,000', '--cost', '350'], /quantity must be a number/],
+    [['--qty', '10', '--cost=-1'], /cost cannot be below 0/],
+    [['--qty', '10', '--cost', 'abc'], /cost must be a number/],
+    [['--qty', '0', '--cost', '1'], /quantity cannot be 0/],
+    [['--qty', '1', '--cost', '1', '--date', '2026-02-30'], /not a calendar date/],
+  ])(
+    'refuses hk:00700 %j with a clear message, exit 2, and stores nothing',
+    async (flags, message) => {
+      const r = await cli(['add', 'hk:00700', ...(flags as string[])])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(message as RegExp)
+      expect(r.lines).toEqual([])
+      expect(await lotsOnDisk()).toEqual([])
+    },
+  )
+
+  it('refuses a symbol Tickdesk does not know, and a malformed one', async () => {
+    const unknown = await cli(['add', 'hk:99999', '--qty', '1', '--cost', '1'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/hk:99999 is not a symbol Tickdesk knows .*; nothing was stored/)
+    const malformed = await cli(['add', 'moon:X', '--qty', '1', '--cost', '1'])
+    expect(malformed.code).toBe(2)
+    expect(malformed.stderr).toMatch(/market:SYMBOL/)
+    expect(await lotsOnDisk()).toEqual([])
+  })
+
+  it('lists an empty book without asking the service', async () => {
+    sim.resetStats()
+    const r = await cli(['--json'])
+    expect(r.code).toBe(0)
+    expect(r.lines).toEqual([expect.objectContaining({ type: 'total', rows: 0, pnl: 0 })])
+    expect(sim.stats().requests).toBe(0)
+  })
+
+  it('removes a lot by id, and says so when there is none', async () => {
+    const added = await cli(['add', 'fx:EURUSD', '--qty', '1000', '--cost', '1.08', '--json'])
+    const id = added.lines[0]?.id as string
+    expect(await lotsOnDisk()).toHaveLength(1)
+    expect((await cli(['remove', id])).code).toBe(0)
+    expect(await lotsOnDisk()).toEqual([])
+    const again = await cli(['remove', id])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(`no lot with id ${id}`)
+  })
+
+  it('moves a damaged positions file aside and says so, instead of silently starting afresh', async () => {
+    await writeFile(join(data.dir, 'positions.json'), '{"version":1,"data":{"lots":[{"key":')
+    const r = await cli(['add', 'hk:00700', '--qty', '1', '--cost', '1'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/positions.json was damaged .*moved/)
+    expect((await readdir(data.dir)).some((f) => f.startsWith('positions.corrupt-'))).toBe(true)
+    expect(await lotsOnDisk()).toHaveLength(1)
+  })
+})

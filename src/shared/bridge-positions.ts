@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { command } from './bridge'
+import { SymbolKeySchema } from './market'
+import { CurrencySchema, LotInputSchema, LotSchema } from './position'
+
+/**
+ * The bridge commands of the trader's book (issue 24), ready for COMMANDS: the renderer's
+ * FakeTickdeskApi must answer every command of the contract (test/contract), so these join
+ * COMMANDS (`...POSITION_COMMANDS`) in the change that gives the fake its handlers. The app
+ * handles them already (src/app/position-commands.ts).
+ */
+export const POSITION_COMMANDS = {
+  /** Adds a lot to a symbol; INVALID_INPUT (with the reason) or UNKNOWN_SYMBOL stores nothing. */
+  addLot: command(LotInputSchema, LotSchema),
+  /** Removes a lot; NOT_FOUND when there is none. */
+  removeLot: command(z.object({ id: z.string().min(1).max(40) }), z.null()),
+  /** The currency the totals are in. */
+  setBaseCurrency: command(z.object({ currency: CurrencySchema }), z.null()),
+  /** Overrides a symbol's quote currency; null goes back to the catalogue's. */
+  setQuoteCurrency: command(
+    z.object({ key: SymbolKeySchema, currency: CurrencySchema.nullable() }),
+    z.null(),
+  ),
+} as const
+
+export type PositionCommandName = keyof typeof POSITION_COMMANDS
+export type PositionCommandParams<N extends PositionCommandName> = z.output<
+  (typeof POSITION_COMMANDS)[N]['params']
+>
+export type PositionCommandResult<N extends PositionCommandName> = z.infer<
+  (typeof POSITION_COMMANDS)[N]['result']
+>
