@@ -392,3 +392,21 @@ describe('the first minute', () => {
     await waitFor(() => expect(screen.queryByTestId('first-run')).toBeNull())
   })
 })
+
+describe('market sessions on the rows', () => {
+  it('says a closed market is Closed with its next open, not Stale; crypto stays Live', async () => {
+    // render-app's clock: Friday 21 Nov 2025, 16:30 UTC = Saturday 00:30 in Hong Kong.
+    await setup({
+      quotes: [
+        quote('hk:00700', { last: 380.2, ts: 1, source: 'poll', stale: true }),
+        quote('crypto:BTCUSDT', { last: 84000, ts: 1, source: 'stream' }),
+      ],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['hk:00700', 'crypto:BTCUSDT'] }],
+    })
+    const hk = row('hk:00700')
+    expect(within(hk).getByTestId('source-badge').textContent).toBe('Closed')
+    expect(within(hk).getByTestId('session-next').textContent).toMatch(/^opens Mon 09:30 HKT$/)
+    expect(hk.classList.contains('stale')).toBe(false)
+    expect(within(row('crypto:BTCUSDT')).getByTestId('source-badge').textContent).toBe('Live')
+  })
+})

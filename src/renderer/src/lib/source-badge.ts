@@ -16,6 +16,7 @@ export type BadgeKind =
   | 'unknown-symbol'
   | 'not-supported'
   | 'no-data'
+  | 'closed'
 
 export interface Badge {
   kind: BadgeKind
@@ -32,6 +33,7 @@ const LABELS: Record<BadgeKind, string> = {
   'unknown-symbol': 'Unknown symbol',
   'not-supported': 'Not supported',
   'no-data': 'No data',
+  closed: 'Closed',
 }
 
 export interface BadgeInput {
@@ -39,7 +41,14 @@ export interface BadgeInput {
   stale: boolean
   statusCode: SymbolStatusCode | null
   feedState: FeedState
+  /**
+   * The market's session now (src/shared/market-sessions.ts). A closed market (or one at lunch,
+   * in its daily halt) shows that instead of "Stale": its last price is simply the last trade.
+   */
+  session?: { state: string; stateName: string } | null
 }
+
+const QUIET_SESSIONS = new Set(['closed', 'break'])
 
 function kindOf(input: BadgeInput): BadgeKind {
   switch (input.statusCode) {
@@ -56,6 +65,8 @@ function kindOf(input: BadgeInput): BadgeKind {
     default:
       break
   }
+  if (input.session && QUIET_SESSIONS.has(input.session.state) && input.source !== null)
+    return 'closed'
   if (input.source === null) return input.statusCode === 'NO_DATA' ? 'no-data' : 'waiting'
   if (input.source === 'cache') return 'cached'
   if (input.stale || input.feedState === 'offline' || input.feedState === 'stopped') return 'stale'
@@ -64,7 +75,7 @@ function kindOf(input: BadgeInput): BadgeKind {
 
 export function sourceBadge(input: BadgeInput): Badge {
   const kind = kindOf(input)
-  return { kind, label: LABELS[kind] }
+  return { kind, label: kind === 'closed' ? (input.session?.stateName ?? 'Closed') : LABELS[kind] }
 }
 
 /** Rows show stale styling whenever the price cannot be trusted to be current. */
