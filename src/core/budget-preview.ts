@@ -1,8 +1,8 @@
 import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
 import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
-import { MAX_SYMBOLS_PER_CALL, quoteRoute } from './market-routes'
 import { WINDOW_MS } from './rate-governor'
+import { roundCalls, type StreamReason } from './stream-choice'
 
 /**
  * What a set of watched symbols costs on a plan, computed with the engine's own rules so the
@@ -15,7 +15,9 @@ import { WINDOW_MS } from './rate-governor'
  *   - how often: one polling round is one call per endpoint family and 50 symbols (spec: Limits,
  *     1 to 50 symbols; agriculture rides on the multi-market quote), sent one per
  *     pollSpacingMs (the QuotePoller's pacing: its share of the governed ceiling, rpm x 90 %),
- *     and no symbol sooner than the poller's minimum interval.
+ *     and no symbol sooner than the poller's minimum interval;
+ *   - how fresh: pollMedianBoundMs, the median polled age those rules allow (bench/scale.ts
+ *     prints it beside the measured one).
  */
 export interface PollPacing {
   /** Fraction of the governed per-minute ceiling polling may use. */
@@ -34,16 +36,12 @@ export function pollSpacingMs(perMinute: number, share: number): number {
  * endpoint family and 50 symbols; agriculture rides on the multi-market quote).
  */
 export function callsPerRound(keys: Iterable<SymbolKey>): number {
-  const families = new Map<string, number>()
+  const refs: Array<{ market: Market }> = []
   for (const key of keys) {
     const ref = parseSymbolKey(key)
-    if (ref === null) continue
-    const family = quoteRoute(ref.market).family
-    families.set(family, (families.get(family) ?? 0) + 1)
+    if (ref !== null) refs.push(ref)
   }
-  let calls = 0
-  for (const n of families.values()) calls += Math.ceil(n / MAX_SYMBOLS_PER_CALL)
-  return calls
+  return roundCalls(refs)
 }
 
 export interface BudgetInput {
@@ -68,6 +66,13 @@ export interface BudgetPlan {
   /** Requests a minute polling spends at that cadence. */
   requestsPerMinute: number
   perMinute: number
+  /** Why each open symbol streams or is polled (stream-choice.ts). */
+  reasons: Map<SymbolKey, StreamReason>
+  /**
+   * The median age a polled quote can have at best: polls land every pollEveryMs, so ages run
+   * evenly from 0 to pollEveryMs and half of them are under half of it. Null when nothing polls.
+   */
+  pollMedianBoundMs: number | null
 }
 
 export function planBudget(input: BudgetInput): BudgetPlan {
@@ -86,6 +91,7 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   planner.setWatched(open)
   const plan = planner.plan()
   planner.dispose()
+  const reasons = plan.reasons
   const streamed: SymbolKey[] = []
   for (const [market, symbols] of plan.streamed)
     for (const s of symbols) streamed.push(symbolKey(market, s))
@@ -100,6 +106,8 @@ export function planBudget(input: BudgetInput): BudgetPlan {
       pollEveryMs: null,
       requestsPerMinute: 0,
       perMinute: input.perMinute,
+      reasons,
+      pollMedianBoundMs: null,
     }
   }
   const round = calls * pollSpacingMs(input.perMinute, input.pacing.share)
@@ -112,5 +120,7 @@ export function planBudget(input: BudgetInput): BudgetPlan {
     pollEveryMs: every,
     requestsPerMinute: Math.round((calls * 60_000) / every),
     perMinute: input.perMinute,
+    reasons,
+    pollMedianBoundMs: Math.round(every / 2),
   }
 }
