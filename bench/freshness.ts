@@ -85,7 +85,7 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
 
 export async function freshnessBench(ctx: BenchContext): Promise<BenchResult> {
   const rows: BenchRow[] = []
-  const json: BenchResult['json'] = {}
+  const json: Record<string, unknown> = {}
   for (const c of cases(ctx.full)) {
     const r = await runCase(ctx, c)
     rows.push(...r.rows)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { PLAN_LIMITS } from '../shared/market'
-import { callsPerRound, planBudget, pollSpacingMs } from './budget-preview'
+import { callsPerRound, planBudget, planBudgetOnPlan, pollSpacingMs } from './budget-preview'
 import { FakeClock } from './clock'
 import { PRIORITY } from './feed-planner'
 import { QuotePoller } from './quote-poller'
@@ -130,5 +130,28 @@ describe('the preview follows the real QuotePoller', () => {
     const meanInterval = (minutes * 60_000) / (server.requests.length / plan.callsPerRound)
     expect(meanInterval / (plan.pollEveryMs as number)).toBeGreaterThan(0.85)
     expect(meanInterval / (plan.pollEveryMs as number)).toBeLessThan(1.15)
+  })
+})
+
+describe('planBudgetOnPlan', () => {
+  it("bounds the Free mix's polled median: 2 calls a round, each symbol every 5 s, median 2.5 s", () => {
+    const mix = [...keys('crypto', 32), ...keys('usdt-futures', 6), ...keys('fx', 22)]
+    const plan = planBudgetOnPlan(
+      'free',
+      mix.map((key) => ({ key, priority: PRIORITY.visible })),
+    )
+    expect(plan).toMatchObject({ callsPerRound: 2, perMinute: 27, pollEveryMs: 5_000 })
+    expect(plan.pollMedianBoundMs).toBe(2_500)
+  })
+
+  it('paces a large Enterprise watch by the plan: 4800 polled in 96 calls, no faster than 5 s', () => {
+    const many = [...keys('crypto', 2000), ...keys('fx', 3000)]
+    const plan = planBudgetOnPlan(
+      'enterprise',
+      many.map((key) => ({ key, priority: PRIORITY.other })),
+    )
+    expect(plan.streamed).toHaveLength(200)
+    expect(plan.callsPerRound).toBe(96)
+    expect(plan.pollEveryMs).toBe(Math.max(5_000, 96 * pollSpacingMs(2700, 1)))
   })
 })

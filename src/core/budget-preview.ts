@@ -1,7 +1,15 @@
-import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  symbolKey,
+  type Market,
+  type Plan,
+  type SymbolKey,
+} from '../shared/market'
+import { seededRandom } from '../util/random'
 import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
-import { WINDOW_MS } from './rate-governor'
+import { RateGovernor, WINDOW_MS } from './rate-governor'
 import { roundCalls, type StreamReason } from './stream-choice'
 
 /**
@@ -25,6 +33,9 @@ export interface PollPacing {
   /** No symbol is polled more often than this. */
   minIntervalMs: number
 }
+
+/** The QuotePoller's pacing when the engine does not set one. */
+export const DEFAULT_POLL_PACING: Readonly<PollPacing> = { share: 1, minIntervalMs: 5_000 }
 
 /** The QuotePoller's pause between two calls, spread evenly over the governor's window. */
 export function pollSpacingMs(perMinute: number, share: number): number {
@@ -123,4 +134,29 @@ export function planBudget(input: BudgetInput): BudgetPlan {
     reasons,
     pollMedianBoundMs: Math.round(every / 2),
   }
+}
+
+/**
+ * The plan's budget for these symbols under the engine's default rules: the plan's stream cap and
+ * RPM (spec: Limits) governed as the engine governs it (RateGovernor: 90 %, its own window), the
+ * QuotePoller's default pacing, every market open. bench/scale.ts prints its pollMedianBoundMs
+ * beside the polled median it measures.
+ */
+export function planBudgetOnPlan(
+  plan: Plan,
+  watched: ReadonlyArray<{ key: SymbolKey; priority: number }>,
+): BudgetPlan {
+  const limits = PLAN_LIMITS[plan]
+  const governor = new RateGovernor({
+    rpm: limits.rpm,
+    clock: new FakeClock(0),
+    random: seededRandom(1),
+  })
+  return planBudget({
+    watched,
+    streamCap: limits.wsSymbols,
+    perMinute: governor.snapshot().perMinute,
+    pacing: DEFAULT_POLL_PACING,
+    blockedMarkets: new Set(),
+  })
 }

@@ -1,6 +1,6 @@
 import { symbolKey, type Market, type SymbolKey } from '../shared/market'
 import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
-import { pollSpacingMs, type PollPacing } from './budget-preview'
+import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
 import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
 import type { EndpointFamily } from './market-routes'
@@ -94,8 +94,8 @@ export class QuotePoller {
   constructor(opts: QuotePollerOptions) {
     this.opts = opts
     this.clock = opts.clock
-    this.share = opts.share ?? 1
-    this.minIntervalMs = opts.minIntervalMs ?? 5_000
+    this.share = opts.share ?? DEFAULT_POLL_PACING.share
+    this.minIntervalMs = opts.minIntervalMs ?? DEFAULT_POLL_PACING.minIntervalMs
     this.maxInFlight = opts.maxInFlight ?? 2
     this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
     this.badSymbolRetryMs = Math.max(FORBIDDEN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)

@@ -102,7 +102,11 @@ export function roundCalls(keys: Iterable<{ market: Market }>): number {
 
 function byPriority(candidates: readonly ChoiceCandidate[]): ChoiceCandidate[][] {
   const groups = new Map<number, ChoiceCandidate[]>()
-  for (const c of candidates) groups.set(c.priority, [...(groups.get(c.priority) ?? []), c])
+  for (const c of candidates) {
+    const group = groups.get(c.priority)
+    if (group === undefined) groups.set(c.priority, [c])
+    else group.push(c)
+  }
   return [...groups.entries()].sort((a, b) => b[0] - a[0]).map(([, g]) => g)
 }
 
