@@ -64,7 +64,12 @@ export function previewBudget(
   const planFor = (extra: SymbolKey[]): BudgetPlan => {
     const visible = [...list.symbols, ...extra]
     const all = [...new Set([...WatchlistBook.allSymbols(host.lists), ...extra, ...host.alerted])]
-    priorities = watchPriorities({ pinned: host.pinned, alerted: host.alerted, visible })
+    priorities = watchPriorities({
+      pinned: host.pinned,
+      alerted: host.alerted,
+      visible,
+      listed: all,
+    })
     return host.budgetPlan(
       all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
       blocked,

@@ -3,8 +3,7 @@ import { planBudget } from '../core/budget-preview'
 import { PRIORITY } from '../core/feed-planner'
 import { budgetReasons } from './budget-reasons'
 
-const range = (n: number, f: (i: number) => string): string[] =>
-  Array.from({ length: n }, (_, i) => f(i))
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i))
 const MIX = [
   ...range(32, (i) => `crypto:C${i}USDT`),
   ...range(6, (i) => `usdt-futures:P${i}USDT`),
@@ -37,5 +36,20 @@ describe('budgetReasons', () => {
     expect(budgetReasons(plan, mine, new Map([['fx:EURUSD', PRIORITY.visible]]))).toEqual([
       '1 fx streamed: on screen, and the stream has room for all of them',
     ])
+  })
+})
+
+describe('budgetReasons for lists out of view', () => {
+  it('says how often symbols on other lists are polled', () => {
+    const mine = ['crypto:C0USDT']
+    const watched = [
+      { key: 'crypto:C0USDT', priority: PRIORITY.visible },
+      ...range(20, (i) => ({ key: `fx:FX${i}`, priority: PRIORITY.background })),
+    ]
+    const plan = planBudget({ ...RULES, streamCap: 0, watched, blockedMarkets: new Set() })
+    const why = budgetReasons(plan, new Set(mine), new Map([['crypto:C0USDT', PRIORITY.visible]]))
+    expect(why.at(-1)).toBe(
+      'Other lists: 20 symbols out of view polled every ~30 s; alerted and pinned ones keep this pace',
+    )
   })
 })

@@ -24,9 +24,16 @@ export function budgetReasons(
     g.markets.set(market, (g.markets.get(market) ?? 0) + 1)
     groups.set(text, g)
   }
-  return [...groups.entries()]
+  const lines = [...groups.entries()]
     .sort((a, b) => b[1].count - a[1].count)
     .map(([text, g]) => `${g.count} ${marketWords(g.markets)}${text}`)
+  if (plan.backgroundPolled > 0 && plan.backgroundPollEveryMs !== null) {
+    const sec = Math.max(1, Math.round(plan.backgroundPollEveryMs / 1000))
+    lines.push(
+      `Other lists: ${plan.backgroundPolled} symbols out of view polled every ~${sec} s; alerted and pinned ones keep this pace`,
+    )
+  }
+  return lines
 }
 
 function sentence(reason: StreamReason, priority: number, plan: BudgetPlan): string {

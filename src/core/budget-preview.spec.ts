@@ -155,3 +155,42 @@ describe('planBudgetOnPlan', () => {
     expect(plan.pollEveryMs).toBe(Math.max(5_000, 96 * pollSpacingMs(2700, 1)))
   })
 })
+
+describe('planBudget for lists out of view', () => {
+  const rules = { streamCap: 0, perMinute: 27, pacing: { share: 1, minIntervalMs: 5_000 } }
+  const spacing = pollSpacingMs(27, 1)
+
+  it('paces background symbols at 30 s and the rest at 5 s while the budget lasts', () => {
+    const plan = planBudget({
+      ...rules,
+      watched: [
+        ...keys('crypto', 10).map((key) => ({ key, priority: PRIORITY.visible })),
+        ...keys('fx', 40).map((key) => ({ key, priority: PRIORITY.background })),
+      ],
+      blockedMarkets: new Set(),
+    })
+    expect(plan).toMatchObject({
+      callsPerRound: 1,
+      pollEveryMs: 5_000,
+      backgroundPolled: 40,
+      backgroundCallsPerRound: 1,
+      backgroundPollEveryMs: 30_000,
+      requestsPerMinute: 14,
+    })
+  })
+
+  it('stretches both paces together when the budget is short', () => {
+    const plan = planBudget({
+      ...rules,
+      watched: [
+        ...keys('crypto', 150).map((key) => ({ key, priority: PRIORITY.visible })),
+        ...keys('fx', 50).map((key) => ({ key, priority: PRIORITY.background })),
+      ],
+      blockedMarkets: new Set(),
+    })
+    const every = Math.round(spacing * (3 + 1 / 6))
+    expect(plan.pollEveryMs).toBe(every)
+    expect(plan.backgroundPollEveryMs).toBe(Math.round(spacing * (3 + 1 / 6) * 6))
+    expect(plan.requestsPerMinute).toBeLessThanOrEqual(27)
+  })
+})

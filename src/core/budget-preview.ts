@@ -9,6 +9,7 @@ import {
 import { seededRandom } from '../util/random'
 import { FakeClock } from './clock'
 import { FeedPlanner } from './feed-planner'
+import { BACKGROUND_POLL_MS } from './poll-queue'
 import { RateGovernor, WINDOW_MS } from './rate-governor'
 import { roundCalls, type StreamReason } from './stream-choice'
 
@@ -71,14 +72,19 @@ export interface BudgetPlan {
   polled: SymbolKey[]
   /** Watched but in a refused market: neither streamed nor polled. */
   blocked: SymbolKey[]
+  /** Calls of one round of the foreground polled symbols (not background). */
   callsPerRound: number
-  /** How often each polled symbol gets a fresh quote; null when nothing is polled. */
+  /** How often each foreground polled symbol gets a fresh quote; null when none is polled. */
   pollEveryMs: number | null
   /** Requests a minute polling spends at that cadence. */
   requestsPerMinute: number
   perMinute: number
   /** Why each open symbol streams or is polled (stream-choice.ts). */
   reasons: Map<SymbolKey, StreamReason>
+  /** Polled symbols only on lists out of view (PRIORITY.background), at the background pace. */
+  backgroundPolled: number
+  backgroundCallsPerRound: number
+  backgroundPollEveryMs: number | null
   /**
    * The median age a polled quote can have at best: polls land every pollEveryMs, so ages run
    * evenly from 0 to pollEveryMs and half of them are under half of it. Null when nothing polls.
@@ -107,32 +113,60 @@ export function planBudget(input: BudgetInput): BudgetPlan {
   for (const [market, symbols] of plan.streamed)
     for (const s of symbols) streamed.push(symbolKey(market, s))
   const polled = plan.polled
-  const calls = callsPerRound(polled)
-  if (calls === 0) {
-    return {
-      streamed,
-      polled,
-      blocked,
-      callsPerRound: 0,
-      pollEveryMs: null,
-      requestsPerMinute: 0,
-      perMinute: input.perMinute,
-      reasons,
-      pollMedianBoundMs: null,
-    }
-  }
-  const round = calls * pollSpacingMs(input.perMinute, input.pacing.share)
-  const every = Math.max(input.pacing.minIntervalMs, round)
+  const background = polled.filter((k) => plan.background.has(k))
+  const cadence = pollCadence(
+    callsPerRound(polled.filter((k) => !plan.background.has(k))),
+    callsPerRound(background),
+    pollSpacingMs(input.perMinute, input.pacing.share),
+    input.pacing.minIntervalMs,
+  )
   return {
     streamed,
     polled,
     blocked,
-    callsPerRound: calls,
-    pollEveryMs: every,
-    requestsPerMinute: Math.round((calls * 60_000) / every),
     perMinute: input.perMinute,
     reasons,
-    pollMedianBoundMs: Math.round(every / 2),
+    backgroundPolled: background.length,
+    ...cadence,
+    pollMedianBoundMs: cadence.pollEveryMs === null ? null : Math.round(cadence.pollEveryMs / 2),
+  }
+}
+
+/**
+ * How often polled symbols come round. The poller takes the most overdue symbol for its own pace
+ * first (poll-queue.ts), so when the budget is short both paces stretch by the same factor and
+ * background stays BACKGROUND_POLL_MS / minIntervalMs times slower:
+ *   foreground every max(minInterval, spacing x (fgCalls + bgCalls / ratio)), background ratio x
+ *   that; with no foreground, background every max(BACKGROUND_POLL_MS, spacing x bgCalls).
+ * Foreground and background symbols of one family may share a call; counted apart, this errs slow.
+ */
+function pollCadence(
+  fgCalls: number,
+  bgCalls: number,
+  spacing: number,
+  minIntervalMs: number,
+): Pick<
+  BudgetPlan,
+  | 'callsPerRound'
+  | 'pollEveryMs'
+  | 'backgroundCallsPerRound'
+  | 'backgroundPollEveryMs'
+  | 'requestsPerMinute'
+> {
+  const slowest = Math.max(minIntervalMs, BACKGROUND_POLL_MS)
+  const ratio = slowest / minIntervalMs
+  const every =
+    fgCalls === 0 ? null : Math.max(minIntervalMs, spacing * (fgCalls + bgCalls / ratio))
+  const bgEvery =
+    bgCalls === 0 ? null : every === null ? Math.max(slowest, spacing * bgCalls) : every * ratio
+  const perMinute = (calls: number, ms: number | null): number =>
+    ms === null ? 0 : (calls * 60_000) / ms
+  return {
+    callsPerRound: fgCalls,
+    pollEveryMs: every === null ? null : Math.round(every),
+    backgroundCallsPerRound: bgCalls,
+    backgroundPollEveryMs: bgEvery === null ? null : Math.round(bgEvery),
+    requestsPerMinute: Math.round(perMinute(fgCalls, every) + perMinute(bgCalls, bgEvery)),
   }
 }
 

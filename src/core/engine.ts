@@ -339,10 +339,10 @@ export class MarketEngine {
   private replan(): void {
     this.replanQueued = false
     this.planner.setWatched(this.watched.ordered())
-    const { streamed, polled } = this.planner.plan()
+    const { streamed, polled, background } = this.planner.plan()
     this.stream.setSubscriptions(streamed)
     this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
-    this.poller.setSymbols(polled)
+    this.poller.setSymbols(polled, background)
     // A symbol that starts streaming on an open socket still needs the fields pushes may never
     // carry (day high/low, prevClose): one snapshot, once.
     if (this.stream.state() === 'open') {

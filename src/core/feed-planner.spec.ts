@@ -262,3 +262,16 @@ describe('FeedPlanner: hysteresis', () => {
     expect(polledCalls(p)).toBe(2)
   })
 })
+
+describe('FeedPlanner: lists out of view', () => {
+  it('streams background symbols last and hands the polled ones to the background pace', () => {
+    const p = planner(1)
+    p.setWatched([
+      { key: 'usdt-futures:HIDDEN', priority: PRIORITY.background },
+      { key: 'crypto:SHOWN', priority: PRIORITY.other },
+      { key: 'fx:HIDDEN2', priority: PRIORITY.background },
+    ])
+    expect(streamedKeys(p)).toEqual(['crypto:SHOWN'])
+    expect(p.plan().background).toEqual(new Set(['usdt-futures:HIDDEN', 'fx:HIDDEN2']))
+  })
+})

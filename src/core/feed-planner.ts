@@ -22,7 +22,11 @@ import { chooseStreams, type StreamReason } from './stream-choice'
  * stops the demotion clocks, so an outage never demotes anyone. Availability starts false: call
  * setStreamAvailable(true) when the stream opens.
  */
-export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
+/**
+ * background: only on lists out of view (the app knows what is on screen); streams last and is
+ * polled at the background pace (poll-queue.ts BACKGROUND_POLL_MS).
+ */
+export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0, background: -1 } as const
 export const DEFAULT_SILENT_AFTER_MS = 20_000
 export const DEMOTION_MEMORY_MS = 10 * 60_000
 /** After the service refused unnamed symbols over its cap, slots silent this long are those. */
@@ -35,6 +39,8 @@ export interface FeedPlan {
   polled: SymbolKey[]
   /** Why each watched symbol is streamed or polled (stream-choice.ts). */
   reasons: Map<SymbolKey, StreamReason>
+  /** The polled symbols of the background class (PRIORITY.background). */
+  background: Set<SymbolKey>
 }
 
 interface Entry {
@@ -60,7 +66,11 @@ export class FeedPlanner {
   private readonly ticked = new Set<SymbolKey>()
   private readonly demotedUntil = new Map<SymbolKey, number>()
   private readonly listeners = new Set<() => void>()
-  private current: { streamed: Entry[]; polled: SymbolKey[] } = { streamed: [], polled: [] }
+  private current: { streamed: Entry[]; polled: SymbolKey[]; background: Set<SymbolKey> } = {
+    streamed: [],
+    polled: [],
+    background: new Set(),
+  }
   private reasons = new Map<SymbolKey, StreamReason>()
   private signature = ''
   private timer: TimerHandle | null = null
@@ -145,7 +155,12 @@ export class FeedPlanner {
       }
       set.add(e.symbol)
     }
-    return { streamed, polled: [...this.current.polled], reasons: new Map(this.reasons) }
+    return {
+      streamed,
+      polled: [...this.current.polled],
+      reasons: new Map(this.reasons),
+      background: new Set(this.current.background),
+    }
   }
 
   /** Called after the plan changed (demotion, expiry, cap, watch list, availability). */
@@ -195,7 +210,11 @@ export class FeedPlanner {
     )
     const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
     const streamed = byRank.filter((e) => choice.streamed.has(e.key))
-    const polled = byRank.filter((e) => !choice.streamed.has(e.key)).map((e) => e.key)
+    const polledEntries = byRank.filter((e) => !choice.streamed.has(e.key))
+    const polled = polledEntries.map((e) => e.key)
+    const background = new Set(
+      polledEntries.filter((e) => e.priority <= PRIORITY.background).map((e) => e.key),
+    )
     this.reasons = choice.reasons
     const chosen = new Set(streamed.map((e) => e.key))
     for (const k of [...this.slotSince.keys()]) {
@@ -204,10 +223,10 @@ export class FeedPlanner {
       this.ticked.delete(k)
     }
     for (const k of chosen) if (!this.slotSince.has(k)) this.slotSince.set(k, now)
-    this.current = { streamed, polled }
+    this.current = { streamed, polled, background }
     this.schedule(now)
     // Who streams and who polls, not in what order: a reordered list changes nothing downstream.
-    const signature = `${[...chosen].sort().join(',')}|${[...polled].sort().join(',')}`
+    const signature = `${[...chosen].sort().join(',')}|${[...polled].sort().join(',')}|${[...background].sort().join(',')}`
     if (signature === this.signature) return
     this.signature = signature
     for (const cb of this.listeners) cb()

@@ -60,7 +60,7 @@ export interface QuotePollerOptions {
   badSymbolRetryMs?: number
 }
 
-export { KLINE_FALLBACK_MS } from './poll-queue'
+export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS } from './poll-queue'
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
@@ -102,10 +102,13 @@ export class QuotePoller {
     this.queue = new PollQueue(this.verdicts, this.minIntervalMs)
   }
 
-  /** The symbols to poll (everything watched but not streamed); malformed keys are ignored. */
-  setSymbols(keys: Iterable<SymbolKey>): void {
+  /**
+   * The symbols to poll (everything watched but not streamed); malformed keys are ignored. Those
+   * in `background` (only on lists out of view) are polled at most every BACKGROUND_POLL_MS.
+   */
+  setSymbols(keys: Iterable<SymbolKey>, background?: ReadonlySet<SymbolKey>): void {
     const now = this.clock.now()
-    for (const t of this.queue.setSymbols(keys)) {
+    for (const t of this.queue.setSymbols(keys, background)) {
       const verdict = this.queue.verdictFor(t, now)
       if (verdict) this.setStatus(t.key, verdict.code, verdict.message)
     }
