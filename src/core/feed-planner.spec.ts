@@ -28,7 +28,7 @@ describe('FeedPlanner', () => {
     expect(p.plan().polled).toHaveLength(27)
   })
 
-  it('visible symbols win stream slots over others, ties by watch order', () => {
+  it('visible symbols win stream slots over others', () => {
     const p = planner(3)
     p.setWatched([
       { key: 'crypto:OTHER', priority: PRIORITY.other },
