@@ -10,6 +10,7 @@ import { ingestBench } from './ingest'
 import { memoryBench } from './memory'
 import { parseBench } from './parse'
 import { renderBench } from './render'
+import { scaleBench } from './scale'
 import type { Benchmark, BenchResult } from './stats'
 
 /**
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   chart: chartBench,
   coldStart: coldStartBench,
   freshness: freshnessBench,
+  scale: scaleBench,
 }
 
 interface Args {

@@ -16,7 +16,8 @@ export interface BenchRow {
 export interface BenchResult {
   name: string
   rows: BenchRow[]
-  json: Record<string, number | Record<string, number>>
+  /** Its section of `--json`: flat figures, or one object a case (scale). */
+  json: Record<string, unknown> | Array<Record<string, unknown>>
   /** Why the benchmark could not run (no Chromium, no built renderer); rows are then empty. */
   skipped?: string
 }

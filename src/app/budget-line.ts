@@ -11,6 +11,7 @@ import {
 } from '../shared/market'
 import type { SymbolStatus } from '../shared/quote'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import { budgetReasons } from './budget-reasons'
 import { watchPriorities } from './watch-priorities'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 
@@ -19,7 +20,8 @@ import { WatchlistBook, type WatchlistState } from './watchlist-book'
  * engine's plan (core/budget-preview.ts) for everything the app would watch, with this list on
  * screen (visible symbols stream first), counted for this list. With `add`, the same for the list
  * after those symbols join it, and warnings when that would slow polling past SLOW_POLL_SEC or
- * reach into a market the key was refused.
+ * reach into a market the key was refused. `why` says, group by group, why this list's symbols
+ * stream or are polled (budget-reasons.ts).
  */
 export interface BudgetHost {
   readonly lists: WatchlistState
@@ -63,6 +65,7 @@ export function previewBudget(
   }
   const refused = blockedMarkets(host.symbolStatuses())
   const blocked = new Set(refused.keys())
+  let priorities = new Map<string, number>()
   const planFor = (extra: SymbolKey[]): BudgetPlan => {
     const visible = [...list.symbols, ...extra]
     const book = host.book ?? { lots: [], slow: [] }
@@ -75,7 +78,12 @@ export function previewBudget(
         ...book.slow,
       ]),
     ]
-    const priorities = watchPriorities({ pinned: host.pinned, alerted: host.alerted, visible })
+    priorities = watchPriorities({
+      pinned: host.pinned,
+      alerted: host.alerted,
+      visible,
+      listed: all,
+    })
     return host.budgetPlan(
       all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
       blocked,
@@ -83,6 +91,7 @@ export function previewBudget(
     )
   }
   const after = planFor(add)
+  const afterPriorities = priorities
   const mine = new Set([...list.symbols, ...add])
   const count = (keys: SymbolKey[]): number => keys.filter((k) => mine.has(k)).length
   const everySec = (p: BudgetPlan): number | null =>
@@ -132,5 +141,6 @@ export function previewBudget(
     streamUsed: after.streamed.length,
     streamCap: PLAN_LIMITS[host.plan].wsSymbols,
     warnings,
+    why: budgetReasons(after, mine, afterPriorities),
   }
 }

@@ -155,6 +155,7 @@ describe('plan-budget preview', () => {
     // Agriculture rides on the multi-market quote: one more symbol polled, no extra call.
     expect(after).toMatchObject({ symbols: 13, streamed: 10, polled: before.polled + 1 })
     expect(after.pollEverySec).toBe(before.pollEverySec)
+    expect(after.why).toContain('1 agri polled: agriculture is served over REST only')
   })
 
   it('warns before an add would push polling past 15 s, and says nothing for a cheap add', async () => {

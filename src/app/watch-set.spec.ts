@@ -63,11 +63,21 @@ describe('the watch set', () => {
       alerted: ['hk:00700', 'fx:EURUSD'],
       pinned: ['crypto:BTCUSDT', 'hk:00700'],
     })
+    // SPX is only on a list out of view: background (streams last, polled every 30 s).
     expect(Object.fromEntries(e.priorities)).toEqual({
       'fx:EURUSD': PRIORITY.visible,
       'hk:00700': PRIORITY.alerted,
       'crypto:BTCUSDT': PRIORITY.pinned,
+      'index:SPX': PRIORITY.background,
     })
+  })
+
+  it('puts nothing in the background before a window said what is on screen', () => {
+    const e = engine()
+    const set = new WatchSet()
+    set.use(e)
+    set.sync({ listed: ['crypto:BTCUSDT', 'index:SPX'], alerted: [], pinned: [] })
+    expect(Object.fromEntries(e.priorities)).toEqual({})
   })
 
   it('watches everything again on the engine of a new feed', () => {

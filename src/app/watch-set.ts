@@ -48,7 +48,12 @@ export class WatchSet {
     }
     for (const key of keys) if (!this.unwatch.has(key)) this.unwatch.set(key, engine.watch(key))
     engine.setPriorities(
-      watchPriorities({ pinned: wanted.pinned, alerted: wanted.alerted, visible: this.visible }),
+      watchPriorities({
+        pinned: wanted.pinned,
+        alerted: wanted.alerted,
+        visible: this.visible,
+        listed: keys,
+      }),
     )
     engine.setSlow?.(wanted.slow ?? [])
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { PLAN_LIMITS } from '../shared/market'
-import { callsPerRound, planBudget, pollSpacingMs } from './budget-preview'
+import { callsPerRound, planBudget, planBudgetOnPlan, pollSpacingMs } from './budget-preview'
 import { FakeClock } from './clock'
 import { PRIORITY } from './feed-planner'
 import { QuotePoller } from './quote-poller'
@@ -169,5 +169,67 @@ describe('the preview follows the real QuotePoller', () => {
     const meanInterval = (minutes * 60_000) / (server.requests.length / plan.callsPerRound)
     expect(meanInterval / (plan.pollEveryMs as number)).toBeGreaterThan(0.85)
     expect(meanInterval / (plan.pollEveryMs as number)).toBeLessThan(1.15)
+  })
+})
+
+describe('planBudgetOnPlan', () => {
+  it("bounds the Free mix's polled median: 2 calls a round, each symbol every 5 s, median 2.5 s", () => {
+    const mix = [...keys('crypto', 32), ...keys('usdt-futures', 6), ...keys('fx', 22)]
+    const plan = planBudgetOnPlan(
+      'free',
+      mix.map((key) => ({ key, priority: PRIORITY.visible })),
+    )
+    expect(plan).toMatchObject({ callsPerRound: 2, perMinute: 27, pollEveryMs: 5_000 })
+    expect(plan.pollMedianBoundMs).toBe(2_500)
+  })
+
+  it('paces a large Enterprise watch by the plan: 4800 polled in 96 calls, no faster than 5 s', () => {
+    const many = [...keys('crypto', 2000), ...keys('fx', 3000)]
+    const plan = planBudgetOnPlan(
+      'enterprise',
+      many.map((key) => ({ key, priority: PRIORITY.other })),
+    )
+    expect(plan.streamed).toHaveLength(200)
+    expect(plan.callsPerRound).toBe(96)
+    expect(plan.pollEveryMs).toBe(Math.max(5_000, 96 * pollSpacingMs(2700, 1)))
+  })
+})
+
+describe('planBudget for lists out of view', () => {
+  const rules = { streamCap: 0, perMinute: 27, pacing: { share: 1, minIntervalMs: 5_000 } }
+  const spacing = pollSpacingMs(27, 1)
+
+  it('paces background symbols at 30 s and the rest at 5 s while the budget lasts', () => {
+    const plan = planBudget({
+      ...rules,
+      watched: [
+        ...keys('crypto', 10).map((key) => ({ key, priority: PRIORITY.visible })),
+        ...keys('fx', 40).map((key) => ({ key, priority: PRIORITY.background })),
+      ],
+      blockedMarkets: new Set(),
+    })
+    expect(plan).toMatchObject({
+      callsPerRound: 1,
+      pollEveryMs: 5_000,
+      backgroundPolled: 40,
+      backgroundCallsPerRound: 1,
+      backgroundPollEveryMs: 30_000,
+      requestsPerMinute: 14,
+    })
+  })
+
+  it('stretches both paces together when the budget is short', () => {
+    const plan = planBudget({
+      ...rules,
+      watched: [
+        ...keys('crypto', 150).map((key) => ({ key, priority: PRIORITY.visible })),
+        ...keys('fx', 50).map((key) => ({ key, priority: PRIORITY.background })),
+      ],
+      blockedMarkets: new Set(),
+    })
+    const every = Math.round(spacing * (3 + 1 / 6))
+    expect(plan.pollEveryMs).toBe(every)
+    expect(plan.backgroundPollEveryMs).toBe(Math.round(spacing * (3 + 1 / 6) * 6))
+    expect(plan.requestsPerMinute).toBeLessThanOrEqual(27)
   })
 })

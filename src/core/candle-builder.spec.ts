@@ -90,6 +90,24 @@ describe('CandleBuilder', () => {
     expect(bars.at(-1)?.close).toBe(249)
   })
 
+  it('grows a ring as bars arrive, keeping order and late ticks across the growth', () => {
+    const cb = new CandleBuilder({ capacity: 1000 })
+    for (let m = 0; m < 130; m++) cb.add(K, T0 + m * MIN, m)
+    cb.add(K, T0 + 3 * MIN + 5_000, 999)
+    const bars = cb.bars(K, '1m', 1000)
+    expect(bars.map((b) => b.open)).toEqual(Array.from({ length: 130 }, (_, m) => m))
+    expect(bars[3]).toMatchObject({ high: 999, close: 3 })
+  })
+
+  it('holds little for a symbol with few bars: 5000 symbols with one tick each under 40 MB', () => {
+    const before = process.memoryUsage().arrayBuffers
+    const cb = new CandleBuilder({ capacity: 1000 })
+    for (let i = 0; i < 5000; i++) cb.add(`crypto:Z${i}`, T0, 1)
+    // Full-capacity rings from the first tick held 48 KB a symbol: 234 MB.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(40 * 1048576)
+    expect(cb.bars('crypto:Z4999', '1m', 10)).toHaveLength(1)
+  })
+
   it('applies a late tick to the bar it belongs to without moving its close', () => {
     const cb = new CandleBuilder()
     cb.add(K, T0, 10)

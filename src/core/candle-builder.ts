@@ -10,7 +10,8 @@ import type { SymbolKey } from '../shared/market'
  * own interval and win over locally built ones, except that local ticks extend the newest one.
  *
  * Storage is columnar (uPlot's lesson): one ring of Float64Arrays per (symbol, interval), bounded
- * by `capacity` bars; add() allocates nothing once a symbol's ring exists.
+ * by `capacity` bars; it starts with room for 64 and doubles as bars arrive, so add() allocates
+ * only at those few doublings.
  * Buckets and closes follow the one bar rule of shared/intervals (UTC buckets; a bar closes at its
  * last millisecond), the same rule REST bars and pushed candles follow.
  */
@@ -42,34 +43,43 @@ export const CandleSeriesSchema = z.object({
 })
 export type CandleSeries = z.infer<typeof CandleSeriesSchema>
 
+/** Bars a ring holds room for at first; it doubles as bars arrive, up to its capacity. */
+const FIRST_ROOM = 64
+
 class BarRing {
-  readonly t: Float64Array
-  readonly o: Float64Array
-  readonly h: Float64Array
-  readonly l: Float64Array
-  readonly c: Float64Array
-  readonly v: Float64Array
+  t: Float64Array
+  o: Float64Array
+  h: Float64Array
+  l: Float64Array
+  c: Float64Array
+  v: Float64Array
   head = 0
   count = 0
+  /** Slots allocated now (<= capacity). */
+  private room: number
 
   constructor(readonly capacity: number) {
-    this.t = new Float64Array(capacity)
-    this.o = new Float64Array(capacity)
-    this.h = new Float64Array(capacity)
-    this.l = new Float64Array(capacity)
-    this.c = new Float64Array(capacity)
-    this.v = new Float64Array(capacity)
+    this.room = Math.max(1, Math.min(capacity, FIRST_ROOM))
+    this.t = new Float64Array(this.room)
+    this.o = new Float64Array(this.room)
+    this.h = new Float64Array(this.room)
+    this.l = new Float64Array(this.room)
+    this.c = new Float64Array(this.room)
+    this.v = new Float64Array(this.room)
   }
 
   /** Physical slot of the i-th oldest bar. */
   slot(i: number): number {
-    return (this.head + i) % this.capacity
+    return (this.head + i) % this.room
   }
 
   push(t: number, o: number, h: number, l: number, c: number, v: number): void {
-    if (this.count === this.capacity) {
-      this.head = (this.head + 1) % this.capacity
-      this.count--
+    if (this.count === this.room) {
+      if (this.room < this.capacity) this.grow()
+      else {
+        this.head = (this.head + 1) % this.room
+        this.count--
+      }
     }
     const j = this.slot(this.count++)
     this.t[j] = t
@@ -78,6 +88,28 @@ class BarRing {
     this.l[j] = l
     this.c[j] = c
     this.v[j] = v
+  }
+
+  /**
+   * Twice the room, oldest bar first. Allocating every ring at full capacity up front held
+   * 1000 bars x 6 columns x 8 bytes = 48 KB per symbol from its first tick: 234 MB at 5000
+   * symbols (bench/scale.ts), most of it zeros for hours.
+   */
+  private grow(): void {
+    const room = Math.min(this.capacity, this.room * 2)
+    const copy = (from: Float64Array): Float64Array => {
+      const to = new Float64Array(room)
+      for (let i = 0; i < this.count; i++) to[i] = from[this.slot(i)] as number
+      return to
+    }
+    this.t = copy(this.t)
+    this.o = copy(this.o)
+    this.h = copy(this.h)
+    this.l = copy(this.l)
+    this.c = copy(this.c)
+    this.v = copy(this.v)
+    this.head = 0
+    this.room = room
   }
 
   /** Logical index of the bar opening at t, or -1. */

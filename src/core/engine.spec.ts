@@ -80,6 +80,18 @@ describe('MarketEngine against the simulator', () => {
     expect(stats.http429).toBe(0)
   })
 
+  it('plans a 3000-symbol watch once, not once per symbol, and streams the Enterprise cap', async () => {
+    sim = await startSimulator({ seed: 3 })
+    engine = new MarketEngine(config(sim.keys.enterprise, 'enterprise'))
+    const t0 = performance.now()
+    for (let i = 1; i <= 3000; i++) engine.watch(`crypto:ZC${String(i).padStart(5, '0')}`)
+    await Promise.resolve()
+    // Planned per symbol, 2000 symbols took 27 s.
+    expect(performance.now() - t0).toBeLessThan(2_000)
+    engine.start()
+    await expect.poll(() => engine?.status().stream.symbols, { timeout: 15_000 }).toBe(200)
+  })
+
   it('gives visible symbols the stream slots', async () => {
     sim = await startSimulator({ seed: 3, tickIntervalMs: 100 })
     engine = new MarketEngine(config(sim.keys.free, 'free'))

@@ -1,15 +1,16 @@
 import type { Market, SymbolKey } from '../shared/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
 import type { Clock, TimerHandle } from './clock'
-import { fewerPollCalls } from './slot-swaps'
+import { chooseStreams, type StreamReason } from './stream-choice'
 
 /**
  * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.
  *
  * The plan's WebSocket symbol cap (spec: Limits, "WebSocket caps") is the scarce resource, so
- * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0, ties by watch order, except
- * that within the last tier a whole endpoint family may take slots to save a REST call per poll
- * round: slot-swaps.ts).
+ * slots go by priority (visible 3 > alerted 2 > pinned 1 > other 0); within the class where they
+ * run out, to the symbols whose streaming takes the most polled calls out of a round, whatever
+ * the watch order, and a streamed symbol keeps its slot unless a call is saved by moving it
+ * (stream-choice.ts).
  * A streamed symbol that gets no push within `silentAfterMs` of getting its slot is demoted to
  * polling for DEMOTION_MEMORY_MS and its slot goes to the next candidate: the service may
  * accept a subscription and never push (spec: Events, push shapes "not shown"), and a silent
@@ -21,7 +22,11 @@ import { fewerPollCalls } from './slot-swaps'
  * stops the demotion clocks, so an outage never demotes anyone. Availability starts false: call
  * setStreamAvailable(true) when the stream opens.
  */
-export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0 } as const
+/**
+ * background: only on lists out of view (the app knows what is on screen); streams last and is
+ * polled at the background pace (poll-queue.ts BACKGROUND_POLL_MS).
+ */
+export const PRIORITY = { visible: 3, alerted: 2, pinned: 1, other: 0, background: -1 } as const
 export const DEFAULT_SILENT_AFTER_MS = 20_000
 export const DEMOTION_MEMORY_MS = 10 * 60_000
 /** After the service refused unnamed symbols over its cap, slots silent this long are those. */
@@ -32,6 +37,10 @@ export const STREAMABLE_MARKETS: ReadonlySet<Market> = new Set(MARKETS.filter((m
 export interface FeedPlan {
   streamed: Map<Market, Set<string>>
   polled: SymbolKey[]
+  /** Why each watched symbol is streamed or polled (stream-choice.ts). */
+  reasons: Map<SymbolKey, StreamReason>
+  /** The polled symbols of the background class (PRIORITY.background). */
+  background: Set<SymbolKey>
 }
 
 interface Entry {
@@ -57,7 +66,12 @@ export class FeedPlanner {
   private readonly ticked = new Set<SymbolKey>()
   private readonly demotedUntil = new Map<SymbolKey, number>()
   private readonly listeners = new Set<() => void>()
-  private current: { streamed: Entry[]; polled: SymbolKey[] } = { streamed: [], polled: [] }
+  private current: { streamed: Entry[]; polled: SymbolKey[]; background: Set<SymbolKey> } = {
+    streamed: [],
+    polled: [],
+    background: new Set(),
+  }
+  private reasons = new Map<SymbolKey, StreamReason>()
   private signature = ''
   private timer: TimerHandle | null = null
 
@@ -141,7 +155,12 @@ export class FeedPlanner {
       }
       set.add(e.symbol)
     }
-    return { streamed, polled: [...this.current.polled] }
+    return {
+      streamed,
+      polled: [...this.current.polled],
+      reasons: new Map(this.reasons),
+      background: new Set(this.current.background),
+    }
   }
 
   /** Called after the plan changed (demotion, expiry, cap, watch list, availability). */
@@ -174,22 +193,29 @@ export class FeedPlanner {
         this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
       }
     }
-    const ranked = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    const byOrder: Entry[] = []
-    const rest: (Entry & { streamable: boolean })[] = []
-    for (const e of ranked) {
-      const streamable = STREAMABLE_MARKETS.has(e.market) && !this.demotedUntil.has(e.key)
-      if (this.available && byOrder.length < this.effectiveCap() && streamable) byOrder.push(e)
-      else rest.push({ ...e, streamable })
-    }
-    const split = fewerPollCalls(
-      byOrder.map((e) => ({ ...e, streamable: true })),
-      rest,
+    const choice = chooseStreams(
+      this.watched.map((e) => ({
+        ...e,
+        barred: !STREAMABLE_MARKETS.has(e.market)
+          ? ('not-streamable' as const)
+          : this.demotedUntil.has(e.key)
+            ? ('demoted' as const)
+            : null,
+      })),
+      {
+        cap: this.effectiveCap(),
+        available: this.available,
+        incumbents: new Set(this.slotSince.keys()),
+      },
     )
-    const streamed: Entry[] = split.streamed
-    const polled: SymbolKey[] = split.polled
-      .sort((a, b) => b.priority - a.priority || a.order - b.order)
-      .map((e) => e.key)
+    const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
+    const streamed = byRank.filter((e) => choice.streamed.has(e.key))
+    const polledEntries = byRank.filter((e) => !choice.streamed.has(e.key))
+    const polled = polledEntries.map((e) => e.key)
+    const background = new Set(
+      polledEntries.filter((e) => e.priority <= PRIORITY.background).map((e) => e.key),
+    )
+    this.reasons = choice.reasons
     const chosen = new Set(streamed.map((e) => e.key))
     for (const k of [...this.slotSince.keys()]) {
       if (chosen.has(k)) continue
@@ -197,9 +223,10 @@ export class FeedPlanner {
       this.ticked.delete(k)
     }
     for (const k of chosen) if (!this.slotSince.has(k)) this.slotSince.set(k, now)
-    this.current = { streamed, polled }
+    this.current = { streamed, polled, background }
     this.schedule(now)
-    const signature = `${streamed.map((e) => e.key).join(',')}|${polled.join(',')}`
+    // Who streams and who polls, not in what order: a reordered list changes nothing downstream.
+    const signature = `${[...chosen].sort().join(',')}|${[...polled].sort().join(',')}|${[...background].sort().join(',')}`
     if (signature === this.signature) return
     this.signature = signature
     for (const cb of this.listeners) cb()

@@ -16,7 +16,16 @@ export interface Tracked {
   symbol: string
   lastAttemptAt: number
   lastPolledAt: number | null
+  /** On a list out of view, with no alert and not pinned: polled at most every BACKGROUND_POLL_MS. */
+  background: boolean
 }
+
+/**
+ * Symbols only on lists out of view (no alert, not pinned) are polled at most this often: six
+ * times the foreground floor, so a trader's other lists cost a sixth of their calls while what is
+ * on screen, alerted or pinned keeps the budget.
+ */
+export const BACKGROUND_POLL_MS = 30_000
 
 /** An agri bar is a minute long: asking for it more often only spends the budget. */
 export const KLINE_FALLBACK_MS = 60_000
@@ -52,8 +61,11 @@ export class PollQueue {
     private readonly minIntervalMs: number,
   ) {}
 
-  /** Replaces the poll set; returns the symbols new to it. Malformed keys are ignored. */
-  setSymbols(keys: Iterable<SymbolKey>): Tracked[] {
+  /**
+   * Replaces the poll set; returns the symbols new to it. Malformed keys are ignored. Those in
+   * `background` are polled at the background pace.
+   */
+  setSymbols(keys: Iterable<SymbolKey>, background: ReadonlySet<SymbolKey> = NONE): Tracked[] {
     const next = new Map<SymbolKey, Tracked>()
     const added: Tracked[] = []
     for (const raw of keys) {
@@ -62,6 +74,7 @@ export class PollQueue {
       const key = symbolKey(ref.market, ref.symbol)
       const known = this.tracked.get(key) ?? this.oneShot.get(key)
       const t = known ?? fresh(key, ref.market, ref.symbol)
+      t.background = background.has(key)
       next.set(key, t)
       if (!known) added.push(t)
     }
@@ -141,7 +154,14 @@ export class PollQueue {
       if (this.urgent.has(t.key) || !this.eligible(t, now) || this.inPending(t.key)) continue
       if (now >= this.dueAt(t, now)) due.push(t)
     }
-    const ordered = [...owed, ...due.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)]
+    // Most overdue for its own pace first: when the budget is short, foreground and background
+    // slow down together and background stays the slower, never starved.
+    const lateness = (t: Tracked): number => (now - t.lastAttemptAt) / this.minIntervalFor(t, now)
+    const later = (a: Tracked, b: Tracked): number => {
+      const d = lateness(b) - lateness(a)
+      return Number.isNaN(d) ? 0 : d // both never asked
+    }
+    const ordered = [...owed, ...due.sort(later)]
     const head = ordered[0]
     if (!head) return null
     const route = this.routeOf(head, now)
@@ -208,14 +228,20 @@ export class PollQueue {
 
   /**
    * A closed market (session-pacing.ts) is asked every few minutes, and again when it opens; a
-   * slow symbol once a minute.
+   * slow symbol (an FX pair only converting lots) once a minute; a background one (only on a
+   * list out of view) at most every BACKGROUND_POLL_MS.
    */
   private dueAt(t: Tracked, now: number): number {
-    const every = Math.max(
-      this.routeOf(t, now).kline ? KLINE_FALLBACK_MS : this.minIntervalMs,
+    return nextPollAt(t.market, t.symbol, t.lastAttemptAt, this.minIntervalFor(t, now), now)
+  }
+
+  private minIntervalFor(t: Tracked, now: number): number {
+    if (this.routeOf(t, now).kline) return KLINE_FALLBACK_MS
+    return Math.max(
+      this.minIntervalMs,
+      t.background ? BACKGROUND_POLL_MS : 0,
       this.slow.has(t.key) ? SLOW_POLL_MS : 0,
     )
-    return nextPollAt(t.market, t.symbol, t.lastAttemptAt, every, now)
   }
 
   private eligible(t: Tracked, now: number): boolean {
@@ -227,6 +253,8 @@ export class PollQueue {
   }
 }
 
+const NONE: ReadonlySet<SymbolKey> = new Set()
+
 function fresh(key: SymbolKey, market: Market, symbol: string): Tracked {
-  return { key, market, symbol, lastAttemptAt: -Infinity, lastPolledAt: null }
+  return { key, market, symbol, lastAttemptAt: -Infinity, lastPolledAt: null, background: false }
 }

@@ -264,6 +264,33 @@ describe('QuotePoller', () => {
     expect(Object.keys(r.p.stats().lastPolledAt)).toHaveLength(202)
   })
 
+  it('polls symbols of lists out of view every 30 s and the rest every 5 s while the budget lasts', async () => {
+    const r = await rig(service())
+    const hidden = ['fx:EURUSD', 'fx:USDJPY']
+    r.p.setSymbols([...crypto(3), ...hidden], new Set(hidden))
+    r.p.start()
+    await r.run(61_000, 500)
+    const asks = (symbol: string): number =>
+      r.srv.requests.filter((q) => symbolsOf(q).includes(symbol)).length
+    // At 0, 5, ..., 60 s: 13 rounds for what is in view; at 0, 30 and 60 s for the rest.
+    expect(asks('C000USDT')).toBe(13)
+    expect(asks('EURUSD')).toBe(3)
+    expect(asks('USDJPY')).toBe(3)
+  })
+
+  it('slows both paces together when the budget is short, never starving lists out of view', async () => {
+    const r = await rig(service(), 30)
+    const hidden = Array.from({ length: 50 }, (_, i) => `fx:F${i}`)
+    r.p.setSymbols([...crypto(150), ...hidden], new Set(hidden))
+    r.p.start()
+    await r.run(180_000, 1_000)
+    const asks = (symbol: string): number =>
+      r.srv.requests.filter((q) => symbolsOf(q).includes(symbol)).length
+    // 27 calls a minute: 3 crypto calls and a sixth of the fx call per round, ~7.2 s and ~43 s.
+    expect(asks('F0')).toBeGreaterThanOrEqual(4)
+    expect(asks('C000USDT')).toBeGreaterThanOrEqual(4 * asks('F0'))
+  })
+
   it('quotes agriculture on the batched multi-market quote, with the other multi markets', async () => {
     const r = await rig(service())
     r.p.setSymbols(['agri:ZC1!', 'fx:EURUSD', 'agri:ZS1!'])

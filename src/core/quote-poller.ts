@@ -1,6 +1,6 @@
 import { symbolKey, type Market, type SymbolKey } from '../shared/market'
 import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
-import { pollSpacingMs, type PollPacing } from './budget-preview'
+import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
 import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
 import type { EndpointFamily } from './market-routes'
@@ -60,7 +60,7 @@ export interface QuotePollerOptions {
   badSymbolRetryMs?: number
 }
 
-export { KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
+export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
@@ -94,18 +94,21 @@ export class QuotePoller {
   constructor(opts: QuotePollerOptions) {
     this.opts = opts
     this.clock = opts.clock
-    this.share = opts.share ?? 1
-    this.minIntervalMs = opts.minIntervalMs ?? 5_000
+    this.share = opts.share ?? DEFAULT_POLL_PACING.share
+    this.minIntervalMs = opts.minIntervalMs ?? DEFAULT_POLL_PACING.minIntervalMs
     this.maxInFlight = opts.maxInFlight ?? 2
     this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
     this.badSymbolRetryMs = Math.max(FORBIDDEN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)
     this.queue = new PollQueue(this.verdicts, this.minIntervalMs)
   }
 
-  /** The symbols to poll (everything watched but not streamed); malformed keys are ignored. */
-  setSymbols(keys: Iterable<SymbolKey>): void {
+  /**
+   * The symbols to poll (everything watched but not streamed); malformed keys are ignored. Those
+   * in `background` (only on lists out of view) are polled at most every BACKGROUND_POLL_MS.
+   */
+  setSymbols(keys: Iterable<SymbolKey>, background?: ReadonlySet<SymbolKey>): void {
     const now = this.clock.now()
-    for (const t of this.queue.setSymbols(keys)) {
+    for (const t of this.queue.setSymbols(keys, background)) {
       const verdict = this.queue.verdictFor(t, now)
       if (verdict) this.setStatus(t.key, verdict.code, verdict.message)
     }

@@ -9,7 +9,7 @@ interface Watch {
 /**
  * The symbols the engine is asked to watch, ref-counted: two panels on one symbol cost one
  * subscription. Each keeps the stream priority it was given and the order it was first watched
- * in, which is how the FeedPlanner breaks ties between equal priorities.
+ * in (the order polled symbols are listed in; who streams does not depend on it).
  */
 export class WatchedSymbols {
   private readonly watches = new Map<SymbolKey, Watch>()

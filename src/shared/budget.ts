@@ -40,5 +40,7 @@ export const BudgetPreviewSchema = z.object({
   streamUsed: z.number().int(),
   streamCap: z.number().int(),
   warnings: z.array(BudgetWarningSchema),
+  /** Why this list's symbols stream or are polled, one sentence a group, largest first. */
+  why: z.array(z.string()).optional(),
 })
 export type BudgetPreview = z.infer<typeof BudgetPreviewSchema>

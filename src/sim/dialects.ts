@@ -19,6 +19,12 @@ export interface Dialect {
   barTime: 'iso' | 'epoch-s' | 'epoch-ms'
   heartbeat: 'ws-ping' | 'app-ping'
   outOfRange: 'reject' | 'clamp'
+  /**
+   * How pushes name their market (spec: field market, e.g. "the crypto market"; names not
+   * shown): the client's own words (default), or the service's own ("spot", "usdt-perp", ...),
+   * which a client can only match by symbol.
+   */
+  pushMarkets?: 'client' | 'service'
 }
 
 export const DIALECTS: Record<DialectName, Dialect> = {
@@ -120,11 +126,28 @@ function pushFrames(
   return [JSON.stringify({ event: kind === 'tick' ? 'ticker' : 'kline', data: shaped })]
 }
 
+/** The service's own market words, for dialects whose pushes do not use the client's. */
+const SERVICE_MARKETS: Readonly<Record<string, string>> = {
+  crypto: 'spot',
+  'usdt-futures': 'usdt-perp',
+  futures: 'cont-futures',
+  fx: 'forex',
+  commodity: 'cmdty',
+  cn: 'a-share',
+  hk: 'hkex',
+  index: 'indices',
+  agri: 'agriculture',
+}
+
+function pushMarket(d: Dialect, market: string): string {
+  return d.pushMarkets === 'service' ? (SERVICE_MARKETS[market] ?? market) : market
+}
+
 export function tickFrames(d: Dialect, ticks: TickPush[]): string[] {
   return pushFrames(
     d,
     'tick',
-    ticks.map((t) => ({ ...t })),
+    ticks.map((t) => ({ ...t, market: pushMarket(d, t.market) })),
   )
 }
 
@@ -134,7 +157,7 @@ export function candleFrames(d: Dialect, candles: CandlePush[]): string[] {
     'candle',
     candles.map((c) => ({
       symbol: c.symbol,
-      market: c.market,
+      market: pushMarket(d, c.market),
       interval: c.interval,
       ...formatBar(d, c.bar),
     })),

@@ -165,7 +165,39 @@ export const INSTRUMENTS: readonly Instrument[] = [
 const BY_KEY = new Map(INSTRUMENTS.map((i) => [`${i.market}:${i.symbol}`, i]))
 
 export function findInstrument(market: SimMarket, symbol: string): Instrument | null {
-  return BY_KEY.get(`${market}:${symbol}`) ?? null
+  return BY_KEY.get(`${market}:${symbol}`) ?? syntheticInstrument(market, symbol)
+}
+
+/**
+ * Beyond the catalogue, a generated universe for scale runs (bench/scale.ts: up to 5000 symbols):
+ * Z, the market's letter, then up to 5 digits (ZC00042 is a coin, ZH00042 a Hong Kong stock).
+ * Each exists in its own market only, at a level its number decides, created once.
+ */
+export const SYNTHETIC_LETTER: Readonly<Record<SimMarket, string>> = {
+  crypto: 'C',
+  'usdt-futures': 'P',
+  futures: 'F',
+  fx: 'X',
+  commodity: 'M',
+  cn: 'N',
+  hk: 'H',
+  index: 'I',
+  agri: 'A',
+}
+const SYNTHETIC = /^Z([A-Z])(\d{1,5})$/
+const generated = new Map<string, Instrument>()
+
+function syntheticInstrument(market: SimMarket, symbol: string): Instrument | null {
+  const m = SYNTHETIC.exec(symbol)
+  if (m === null || m[1] !== SYNTHETIC_LETTER[market]) return null
+  const key = `${market}:${symbol}`
+  let inst = generated.get(key)
+  if (inst === undefined) {
+    const n = Number(m[2])
+    inst = { market, symbol, level: 10 + (n % 997), tick: 0.01, lot: 10, stepVol: 0.0005 }
+    generated.set(key, inst)
+  }
+  return inst
 }
 
 /** First instrument with that symbol in any of the markets, in the order given. */

@@ -18,6 +18,8 @@ export interface RouteContext {
   behaviour: ServiceBehaviour
   seed: number
   now: number
+  /** Told of every instrument a quote answer carries (SimServer.servedAt). */
+  served?: (inst: Instrument) => void
 }
 
 export type RouteResult =
@@ -102,6 +104,7 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
       if (unknown.length > 0) return bad('UNKNOWN_SYMBOL', naming(ctx, 'unknown symbol', unknown))
       const closeTime = quoteCloseTime(ctx.behaviour, ctx.now)
       const data = found.map((inst) => {
+        ctx.served?.(inst)
         const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
         return spec.withMarket ? { ...quote, market: inst.market } : quote
       })

@@ -50,6 +50,13 @@ export interface SimServer {
   pinPrice(market: string, symbol: string, last: number | null): void
   stats(): SimStats
   resetStats(): void
+  /**
+   * When a REST quote answer last carried each `market:SYMBOL` (the live map, not a copy), so a
+   * benchmark can tell from outside how fresh polled symbols are.
+   */
+  servedAt(): ReadonlyMap<string, number>
+  /** The `market:SYMBOL`s some socket is subscribed to now. */
+  streamedKeys(): Set<string>
   close(): Promise<void>
 }
 
@@ -78,6 +85,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     requestId: requestIdOf,
   })
 
+  const served = new Map<string, number>()
   const delay = (ms: number): Promise<void> =>
     new Promise((resolve) => clock.setTimeout(resolve, ms))
 
@@ -116,6 +124,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
         behaviour,
         seed,
         now: clock.now(),
+        served: (inst) => served.set(`${inst.market}:${inst.symbol}`, clock.now()),
       })
       if (result.ok) {
         sendData(res, requestId, result.data)
@@ -179,6 +188,8 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     },
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
+    servedAt: () => served,
+    streamedKeys: () => hub.subscribedKeys(),
     close: async () => {
       hub.close()
       await stop()

@@ -173,6 +173,13 @@ export class StreamHub {
     this.send(peer, controlFrame('error', fields))
   }
 
+  /** Every `market:SYMBOL` some socket is subscribed to now. */
+  subscribedKeys(): Set<string> {
+    const out = new Set<string>()
+    for (const peer of this.peers) for (const key of peer.subs.keys()) out.add(key)
+    return out
+  }
+
   private subscribe(peer: Peer, market: SimMarket, wanted: string[]): void {
     const denied = scopeDenial(peer.key, scopeOf(market))
     if (denied) {

@@ -1,0 +1,229 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { planBudgetOnPlan } from '../src/core/budget-preview'
+import { PRIORITY } from '../src/core/feed-planner'
+import { ensureDataDir } from '../src/core/persistence/data-dir'
+import { openDataStores } from '../src/core/persistence/stores'
+import type { Plan } from '../src/shared/market'
+import { startSimulator, type SimServer } from '../src/sim'
+import { SYNTHETIC_LETTER, type SimMarket } from '../src/sim/instruments'
+import { sleep } from './chromium-page'
+import { spawnHost } from './render/processes'
+import { TreeMeter } from './render/proc-stats'
+import {
+  atMost,
+  median,
+  percentile,
+  report,
+  round,
+  type BenchContext,
+  type BenchResult,
+  type BenchRow,
+} from './stats'
+
+/**
+ * scale: what Tickdesk costs as the work grows, 10 to 5000 symbols over 1 to 50 watchlists on
+ * each plan, against the simulator (its generated universe: bench symbols are ZC00001-style).
+ * The host is the built `tickdesk web` process (the browser host: app service, engine, bridge;
+ * no page attached, so no list is on screen and every symbol has the same priority), started on
+ * a data folder holding the lists. Everything is measured from outside:
+ *   - polled freshness from the service's side: every second, for each symbol no socket is
+ *     subscribed to, now minus when a REST quote answer last carried it (the host reads it a
+ *     loopback hop later);
+ *   - host CPU (utime + stime) and PSS (smaps_rollup) from /proc of the host's process tree;
+ *   - boundMs: the median polled age the spec's rules allow for that watch, by the code the
+ *     budget preview uses (core/budget-preview.ts planBudgetOnPlan: stream cap, 90 % of RPM,
+ *     batches of 50 per endpoint family, the poller's pacing), printed beside the measurement.
+ * Default: the four sizes on their natural plans, 30 s each after warm-up (about 3 min); --full:
+ * every size on every plan (Free at 5000 symbols excepted: one round takes ~4 min), 120 s each.
+ */
+interface ScaleCase {
+  symbols: number
+  lists: number
+  plan: Plan
+}
+
+const SIZES: Array<[symbols: number, lists: number]> = [
+  [10, 1],
+  [100, 5],
+  [1000, 20],
+  [5000, 50],
+]
+const PLANS: Plan[] = ['free', 'growth', 'pro', 'enterprise']
+
+function cases(full: boolean): ScaleCase[] {
+  if (!full) return SIZES.map(([symbols, lists], i) => ({ symbols, lists, plan: PLANS[i] as Plan }))
+  return PLANS.flatMap((plan) =>
+    SIZES.filter(([symbols]) => !(plan === 'free' && symbols > 1000)).map(([symbols, lists]) => ({
+      symbols,
+      lists,
+      plan,
+    })),
+  )
+}
+
+/** A trader's mix, interleaved so every list holds some of each: 40 % coins, 10 % perpetuals. */
+const MIX: SimMarket[] = [
+  'crypto',
+  'crypto',
+  'crypto',
+  'crypto',
+  'usdt-futures',
+  'fx',
+  'hk',
+  'cn',
+  'index',
+  'commodity',
+]
+
+function benchKeys(n: number): string[] {
+  const counts = new Map<SimMarket, number>()
+  return Array.from({ length: n }, (_, i) => {
+    const market = MIX[i % MIX.length] as SimMarket
+    const k = (counts.get(market) ?? 0) + 1
+    counts.set(market, k)
+    return `${market}:Z${SYNTHETIC_LETTER[market]}${String(k).padStart(5, '0')}`
+  })
+}
+
+interface CaseResult {
+  symbols: number
+  lists: number
+  plan: Plan
+  polled: number
+  pollMedianMs: number | null
+  pollP95Ms: number | null
+  boundMs: number | null
+  hostCpuPct: number
+  hostPssMB: number
+  http429: number
+  windowS: number
+}
+
+export async function scaleBench(ctx: BenchContext): Promise<BenchResult> {
+  const bin = fileURLToPath(new URL('../bin/tickdesk.js', import.meta.url))
+  const built = existsSync(fileURLToPath(new URL('../out/cli/tickdesk.js', import.meta.url)))
+  const out: CaseResult[] = []
+  for (const c of cases(ctx.full)) {
+    const r = await runCase(ctx, bin, c)
+    ctx.log(
+      `scale ${c.symbols} symbols / ${c.lists} lists / ${c.plan}: polled median ${r.pollMedianMs ?? '-'} ms (bound ${r.boundMs ?? '-'}), host CPU ${r.hostCpuPct}% PSS ${r.hostPssMB} MB, 429s ${r.http429}`,
+    )
+    out.push(r)
+  }
+  const host = built
+    ? 'built CLI'
+    : 'CLI from sources through tsx (npm run build for the shipped figures)'
+  const rows: BenchRow[] = []
+  for (const r of out) {
+    const label = `${r.symbols} symbols / ${r.lists} lists / ${r.plan}`
+    if (r.pollMedianMs !== null && r.boundMs !== null) {
+      rows.push(
+        atMost(
+          `${label}: polled median / bound`,
+          round(r.pollMedianMs / r.boundMs, 2),
+          'x',
+          1.15,
+          `${r.pollMedianMs} ms against ${r.boundMs} ms, p95 ${r.pollP95Ms} ms, ${r.polled} polled`,
+        ),
+      )
+    } else rows.push(report(`${label}: nothing polled (all streamed)`, 0, 'polled'))
+    rows.push(
+      report(`${label}: host CPU`, r.hostCpuPct, '% of a core', `${r.windowS} s, ${host}`),
+      r.symbols >= 5000
+        ? atMost(`${label}: host PSS`, r.hostPssMB, 'MB', 120)
+        : report(`${label}: host PSS`, r.hostPssMB, 'MB'),
+      atMost(`${label}: HTTP 429`, r.http429, 'responses', 0),
+    )
+  }
+  return { name: 'scale', rows, json: out.map((r) => ({ ...r })) }
+}
+
+async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<CaseResult> {
+  const keys = benchKeys(c.symbols)
+  const bound = planBudgetOnPlan(
+    c.plan,
+    keys.map((key) => ({ key, priority: PRIORITY.other })),
+  )
+  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-scale-'))
+  // `tickdesk web` serves a page; none is opened here, an empty one is enough.
+  const pageDir = join(dataDir, 'page')
+  const stores = openDataStores(await ensureDataDir(join(dataDir, 'data')))
+  const perList = Math.ceil(c.symbols / c.lists)
+  await stores.watchlists.save({
+    watchlists: Array.from({ length: c.lists }, (_, i) => ({
+      id: `l${i}`,
+      name: `List ${i + 1}`,
+      symbols: keys.slice(i * perList, (i + 1) * perList),
+    })),
+    activeId: 'l0',
+  })
+  await ensureDataDir(pageDir)
+  writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>bench</title>')
+  const sim: SimServer = await startSimulator({ seed: 5 })
+  const host = await spawnHost(
+    [bin, 'web', '--port', '0'],
+    {
+      ...process.env,
+      BROWSER: 'none',
+      TICKDESK_BASE_URL: sim.url,
+      TICKDESK_API_KEY: sim.keys[c.plan],
+      TICKDESK_PLAN: c.plan,
+      TICKDESK_DATA_DIR: join(dataDir, 'data'),
+      TICKDESK_RENDERER_DIR: pageDir,
+    },
+    /Tickdesk is running at (http:\S+)/,
+  )
+  try {
+    const polledNow = (): string[] => {
+      const streamed = sim.streamedKeys()
+      return keys.filter((k) => !streamed.has(k))
+    }
+    // Warm-up: every polled symbol answered once (one round), then a few seconds to settle.
+    const round1 = bound.pollEveryMs ?? 0
+    const warmUntil = Date.now() + Math.max(20_000, 3 * round1)
+    while (Date.now() < warmUntil) {
+      await sleep(1000)
+      const served = sim.servedAt()
+      if (polledNow().every((k) => served.has(k))) break
+    }
+    await sleep(Math.max(5_000, Math.min(round1, 30_000)))
+    const windowS = ctx.full ? 120 : 30
+    const meter = new TreeMeter(host.child.pid ?? 0)
+    const ages: number[] = []
+    let polledCount = 0
+    meter.start()
+    const endAt = Date.now() + windowS * 1000
+    while (Date.now() < endAt) {
+      await sleep(1000)
+      meter.sample()
+      const now = Date.now()
+      const served = sim.servedAt()
+      const polled = polledNow()
+      polledCount = polled.length
+      for (const k of polled) {
+        const at = served.get(k)
+        if (at !== undefined) ages.push(now - at)
+      }
+    }
+    const cpu = meter.stop()
+    return {
+      ...c,
+      polled: polledCount,
+      pollMedianMs: ages.length > 0 ? round(median(ages), 0) : null,
+      pollP95Ms: ages.length > 0 ? round(percentile(ages, 95), 0) : null,
+      boundMs: bound.pollMedianBoundMs,
+      hostCpuPct: round(cpu.cpuPct),
+      hostPssMB: round(cpu.maxPssMB),
+      // Start-up included.
+      http429: sim.stats().http429,
+      windowS,
+    }
+  } finally {
+    await host.stop()
+    await sim.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,197 @@
+import { MARKETS, type Market, type SymbolKey } from '../shared/market'
+import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from './market-routes'
+
+/**
+ * Why a symbol is streamed or polled (the budget line says it in words):
+ *   priority      streamed: every streamable symbol of its priority class fits in the slots;
+ *   saves-call    streamed: with the rest of its batch streamed too, a polled call leaves every
+ *                 poll round (a family's last symbols alone in their batch);
+ *   spare-slot    streamed: slots no call could use; who gets them does not change the calls;
+ *   outranked     polled: the slots went to higher classes or to batches they empty;
+ *   not-streamable, demoted, stream-down: polled because the stream cannot carry it now.
+ */
+export type StreamReason =
+  | 'priority'
+  | 'saves-call'
+  | 'spare-slot'
+  | 'outranked'
+  | 'not-streamable'
+  | 'demoted'
+  | 'stream-down'
+
+export interface ChoiceCandidate {
+  key: SymbolKey
+  market: Market
+  symbol: string
+  priority: number
+  /** Why it may not take a slot now; null when it may. */
+  barred: 'not-streamable' | 'demoted' | null
+}
+
+export interface StreamChoice {
+  streamed: Set<SymbolKey>
+  reasons: Map<SymbolKey, StreamReason>
+}
+
+/**
+ * Who takes the stream slots. Priority classes are served in order and never crossed (a visible
+ * row keeps its slot over any alerted one). In the class where the slots run out, the slots go
+ * where they take the most polled REST calls out of a round: a poll round costs one call per
+ * endpoint family and 50 symbols (spec: Limits, 1 to 50 symbols), so emptying a family's last,
+ * partly filled batch saves a call and streaming symbols of a batch that stays is worth nothing.
+ * The choice does not depend on watch order: ties go first to the symbols already streamed (no
+ * churn unless a call is really saved: hysteresis), then to symbols whose name is not streamed in
+ * another market (a push that names no market we know is matched by symbol), then by market and
+ * symbol.
+ */
+export function chooseStreams(
+  candidates: readonly ChoiceCandidate[],
+  opts: { cap: number; available: boolean; incumbents: ReadonlySet<SymbolKey> },
+): StreamChoice {
+  const streamed = new Set<SymbolKey>()
+  const reasons = new Map<SymbolKey, StreamReason>()
+  const names = new Map<string, Set<Market>>()
+  const take = (c: ChoiceCandidate, reason: StreamReason): void => {
+    streamed.add(c.key)
+    reasons.set(c.key, reason)
+    names.set(c.symbol, (names.get(c.symbol) ?? new Set()).add(c.market))
+  }
+  const clashes = (c: ChoiceCandidate): boolean =>
+    [...(names.get(c.symbol) ?? [])].some((m) => m !== c.market)
+  let free = opts.available ? Math.max(0, Math.floor(opts.cap)) : 0
+  for (const members of byPriority(candidates)) {
+    const open: ChoiceCandidate[] = []
+    for (const c of members) {
+      if (!opts.available) reasons.set(c.key, 'stream-down')
+      else if (c.barred !== null) reasons.set(c.key, c.barred)
+      else open.push(c)
+    }
+    if (open.length <= free) {
+      for (const c of open) take(c, 'priority')
+      free -= open.length
+      continue
+    }
+    if (free > 0) {
+      const polled = candidates.filter((c) => !streamed.has(c.key))
+      const ranked = (list: ChoiceCandidate[]): ChoiceCandidate[] =>
+        [...list].sort((a, b) => preference(a, b, opts.incumbents, clashes))
+      const quota = allocate(open, polled, free, opts.incumbents)
+      const count = (family: EndpointFamily): number =>
+        open.filter((c) => familyOf(c) === family).length
+      // Families streamed whole go first: the others then avoid their symbols' names.
+      const order = [...quota].sort((a, b) => count(a[0]) - a[1] - (count(b[0]) - b[1]))
+      for (const [family, k] of order)
+        for (const c of ranked(open.filter((c) => familyOf(c) === family)).slice(0, k))
+          take(c, 'saves-call')
+      const spare = free - [...quota.values()].reduce((a, b) => a + b, 0)
+      for (const c of ranked(open.filter((c) => !streamed.has(c.key))).slice(0, spare))
+        take(c, 'spare-slot')
+      free = 0
+    }
+    for (const c of open) if (!streamed.has(c.key)) reasons.set(c.key, 'outranked')
+  }
+  return { streamed, reasons }
+}
+
+/** REST calls one poll round of these symbols costs (one per family and 50 symbols). */
+export function roundCalls(keys: Iterable<{ market: Market }>): number {
+  let calls = 0
+  for (const n of familyCounts(keys).values()) calls += Math.ceil(n / MAX_SYMBOLS_PER_CALL)
+  return calls
+}
+
+function byPriority(candidates: readonly ChoiceCandidate[]): ChoiceCandidate[][] {
+  const groups = new Map<number, ChoiceCandidate[]>()
+  for (const c of candidates) {
+    const group = groups.get(c.priority)
+    if (group === undefined) groups.set(c.priority, [c])
+    else group.push(c)
+  }
+  return [...groups.entries()].sort((a, b) => b[0] - a[0]).map(([, g]) => g)
+}
+
+function familyOf(c: { market: Market }): EndpointFamily {
+  return quoteRoute(c.market).family
+}
+
+function familyCounts(list: Iterable<{ market: Market }>): Map<EndpointFamily, number> {
+  const out = new Map<EndpointFamily, number>()
+  for (const c of list) out.set(familyOf(c), (out.get(familyOf(c)) ?? 0) + 1)
+  return out
+}
+
+/**
+ * How many of each family's open symbols to stream so the fewest calls stay, then the most
+ * incumbents keep their slots. Only the counts that empty a batch can save a call (a family of
+ * n polled symbols drops one at n mod 50, then every 50 more), so few combinations exist: at most
+ * 3 families and cap / 50 + 2 counts each. Spare slots are filled by the caller.
+ */
+function allocate(
+  open: readonly ChoiceCandidate[],
+  polled: readonly ChoiceCandidate[],
+  slots: number,
+  incumbents: ReadonlySet<SymbolKey>,
+): Map<EndpointFamily, number> {
+  const n = familyCounts(polled)
+  const families = [...familyCounts(open).entries()]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([family, c]) => {
+      const total = n.get(family) ?? 0
+      const held = open.filter((o) => familyOf(o) === family && incumbents.has(o.key)).length
+      const counts = [0]
+      for (
+        let k = ((total - 1) % MAX_SYMBOLS_PER_CALL) + 1;
+        k <= Math.min(c, slots);
+        k += MAX_SYMBOLS_PER_CALL
+      )
+        counts.push(k)
+      return { family, total, held, counts }
+    })
+  let best: { calls: number; kept: number; pick: number[] } | null = null
+  const walk = (i: number, pick: number[], used: number): void => {
+    if (used > slots) return
+    if (i === families.length) {
+      let calls = 0
+      let kept = 0
+      let waiting = 0
+      families.forEach((f, j) => {
+        const k = pick[j] ?? 0
+        calls += Math.ceil((f.total - k) / MAX_SYMBOLS_PER_CALL)
+        kept += Math.min(k, f.held)
+        waiting += f.held - Math.min(k, f.held)
+      })
+      kept += Math.min(slots - used, waiting)
+      if (best === null || calls < best.calls || (calls === best.calls && kept > best.kept))
+        best = { calls, kept, pick: [...pick] }
+      return
+    }
+    for (const k of families[i]?.counts ?? [0]) walk(i + 1, [...pick, k], used + k)
+  }
+  walk(0, [], 0)
+  const out = new Map<EndpointFamily, number>()
+  const chosen = (best as { pick: number[] } | null)?.pick ?? []
+  families.forEach((f, j) => {
+    const k = chosen[j] ?? 0
+    if (k > 0) out.set(f.family, k)
+  })
+  return out
+}
+
+/** Symbols in natural order (S2 before S10), the same on every machine. */
+const NAME_ORDER = new Intl.Collator('en', { numeric: true })
+
+/** Incumbents first, then symbols not streamed under another market, then market and symbol. */
+function preference(
+  a: ChoiceCandidate,
+  b: ChoiceCandidate,
+  incumbents: ReadonlySet<SymbolKey>,
+  clashes: (c: ChoiceCandidate) => boolean,
+): number {
+  const held = Number(incumbents.has(b.key)) - Number(incumbents.has(a.key))
+  if (held !== 0) return held
+  const clash = Number(clashes(a)) - Number(clashes(b))
+  if (clash !== 0) return clash
+  const market = MARKETS.indexOf(a.market) - MARKETS.indexOf(b.market)
+  if (market !== 0) return market
+  return NAME_ORDER.compare(a.symbol, b.symbol)
+}
