@@ -35,3 +35,31 @@ describe('budget words', () => {
     expect(budgetTitle(preview)).toMatch(/12 of 25 symbols.*21 of the 27 requests/)
   })
 })
+
+describe('the budget line with sessions and reasons', () => {
+  const preview = {
+    plan: 'free' as const,
+    demo: false,
+    symbols: 30,
+    streamed: 10,
+    polled: 8,
+    quiet: 12,
+    quietEverySec: 300,
+    blocked: 0,
+    pollEverySec: 6,
+    requestsPerMinute: 12,
+    perMinute: 27,
+    streamUsed: 10,
+    streamCap: 10,
+    warnings: [],
+    why: [
+      '6 usdt-futures streamed: alone in their poll batch, so streaming them takes a call out of every round.',
+    ],
+  }
+  it('counts closed markets apart and says why symbols stream in the tooltip', () => {
+    expect(budgetWords(preview)).toBe(
+      'this list: 10 streamed · 8 polled every ~6 s · 12 closed, asked every ~5 min · 12/27 req/min',
+    )
+    expect(budgetTitle(preview)).toContain('alone in their poll batch')
+  })
+})

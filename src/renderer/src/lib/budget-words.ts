@@ -15,6 +15,8 @@ export function budgetWords(p: BudgetPreview): string {
   const parts = [`this list: ${p.streamed} streamed`]
   if (p.polled > 0) parts.push(`${p.polled} polled every ~${p.pollEverySec ?? '?'} s`)
   else parts.push('0 polled')
+  if (p.quiet)
+    parts.push(`${p.quiet} closed, asked every ~${Math.round((p.quietEverySec ?? 300) / 60)} min`)
   if (p.blocked > 0) parts.push(`${p.blocked} not in plan`)
   parts.push(`${p.requestsPerMinute}/${p.perMinute} req/min`)
   return parts.join(' · ')
@@ -29,5 +31,9 @@ export function budgetTitle(p: BudgetPreview): string {
   return [
     `On the ${planName(p)} plan: the stream carries ${p.streamUsed} of ${p.streamCap} symbols (symbols on screen first);`,
     `the rest are polled in batches, using ${p.requestsPerMinute} of the ${p.perMinute} requests a minute Tickdesk allows itself (90% of the plan).`,
+    ...(p.fxPairs
+      ? [`${p.fxPairs} FX pairs convert your positions, asked every ~${p.fxEverySec ?? 60} s.`]
+      : []),
+    ...(p.why ?? []),
   ].join(' ')
 }
