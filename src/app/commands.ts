@@ -6,7 +6,7 @@ import {
   type CommandOutcome,
   type CommandResult,
 } from '../shared/bridge'
-import { POSITION_COMMANDS, type PositionCommandName } from '../shared/bridge-positions'
+import type { PositionCommandName } from '../shared/bridge-positions'
 import { ALERT_HANDLERS } from './alert-commands'
 import type { CommandContext } from './command-context'
 import type { Handler, Handlers, Parsed } from './command-handler'
@@ -22,6 +22,7 @@ const HANDLERS: Handlers<CommandName, CommandContext> = {
   ...ALERT_HANDLERS,
   ...SETTINGS_HANDLERS,
   ...DESK_HANDLERS,
+  ...(POSITION_HANDLERS as unknown as Handlers<PositionCommandName, CommandContext>),
   getSnapshot: (app) => app.snapshot(),
 }
 
@@ -32,8 +33,6 @@ export async function invokeCommand(
   params: unknown,
 ): Promise<CommandOutcome<unknown>> {
   if (!isCommandName(command)) {
-    if (Object.prototype.hasOwnProperty.call(POSITION_COMMANDS, command))
-      return invokePositionCommand(app, command as PositionCommandName, params)
     return {
       ok: false,
       error: { code: 'INVALID_INPUT', message: `Unknown command ${command.slice(0, 64)}` },
@@ -42,21 +41,6 @@ export async function invokeCommand(
   const parsed = COMMANDS[command].params.safeParse(params ?? {})
   if (!parsed.success) return invalid(parsed.error)
   return outcomeOf(app, command, () => runCommand(app, command, parsed.data as never))
-}
-
-/**
- * The book's commands (bridge-positions.ts), handled here until they join COMMANDS: the same
- * validation and error envelope as every command.
- */
-async function invokePositionCommand(
-  app: CommandContext,
-  command: PositionCommandName,
-  params: unknown,
-): Promise<CommandOutcome<unknown>> {
-  const parsed = POSITION_COMMANDS[command].params.safeParse(params ?? {})
-  if (!parsed.success) return invalid(parsed.error)
-  const handler = POSITION_HANDLERS[command] as (a: CommandContext, p: unknown) => Promise<unknown>
-  return outcomeOf(app, command, () => handler(app, parsed.data))
 }
 
 function invalid(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { command } from './bridge'
+import { command } from './bridge-command'
 import { SymbolKeySchema } from './market'
 import { CurrencySchema, LotInputSchema, LotSchema } from './position'
 

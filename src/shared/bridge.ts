@@ -12,6 +12,8 @@ import { BudgetPreviewSchema } from './budget'
 import { AddReportSchema, InstrumentMatchSchema } from './instrument'
 import { SessionInfoSchema } from './market-sessions'
 import { PositionsViewSchema } from './position'
+import { command } from './bridge-command'
+import { POSITION_COMMANDS } from './bridge-positions'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { WatchlistSchema } from './watchlist'
@@ -87,15 +89,12 @@ const ExportFormatSchema = z.enum(['json', 'csv'])
 export const LogFolderSchema = z.object({ path: z.string(), opened: z.boolean() })
 export type LogFolderInfo = z.infer<typeof LogFolderSchema>
 
-export function command<P extends z.ZodType, R extends z.ZodType>(
-  params: P,
-  result: R,
-): { params: P; result: R } {
-  return { params, result }
-}
+export { command }
 
 export const COMMANDS = {
   getSnapshot: command(z.object({}), SnapshotSchema),
+  /** The trader's book: addLot, removeLot, setBaseCurrency, setQuoteCurrency. */
+  ...POSITION_COMMANDS,
   createWatchlist: command(z.object({ name }), WatchlistSchema),
   renameWatchlist: command(z.object({ id, name }), z.null()),
   deleteWatchlist: command(z.object({ id }), z.null()),

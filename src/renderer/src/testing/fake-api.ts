@@ -176,6 +176,18 @@ export class FakeTickdeskApi implements TickdeskApi {
     })
   }
 
+  /** The test's book of lots (snapshot `positions`), created on first use. */
+  private book(): NonNullable<Snapshot['positions']> {
+    this.state.positions ??= {
+      lots: [],
+      baseCurrency: 'USD',
+      currencies: {},
+      quoteCurrencies: {},
+      fxKeys: [],
+    }
+    return this.state.positions
+  }
+
   private emitAlerts(): void {
     const s = this.state
     this.emit({
@@ -274,6 +286,42 @@ export class FakeTickdeskApi implements TickdeskApi {
     getCandles: ({ key }) => {
       canonicalKey(key)
       return this.candles
+    },
+    addLot: (input) => {
+      const lot = {
+        ...input,
+        key: canonicalKey(input.key),
+        date: input.date ?? null,
+        fee: input.fee ?? 0,
+        id: `l${this.nextId++}`,
+        addedAt: 1,
+      }
+      const book = this.book()
+      book.lots.push(lot)
+      this.emit({ type: 'positions', positions: book })
+      return lot
+    },
+    removeLot: ({ id }) => {
+      const book = this.book()
+      const before = book.lots.length
+      book.lots = book.lots.filter((l) => l.id !== id)
+      if (book.lots.length === before) throw new BridgeError('NOT_FOUND', `No lot ${id}`)
+      this.emit({ type: 'positions', positions: book })
+      return null
+    },
+    setBaseCurrency: ({ currency }) => {
+      const book = this.book()
+      book.baseCurrency = currency
+      this.emit({ type: 'positions', positions: book })
+      return null
+    },
+    setQuoteCurrency: ({ key, currency }) => {
+      const book = this.book()
+      const k = canonicalKey(key)
+      if (currency === null) delete book.currencies[k]
+      else book.currencies[k] = currency
+      this.emit({ type: 'positions', positions: book })
+      return null
     },
     getSparkHistory: ({ keys }) => keys.map((k) => ({ key: canonicalKey(k), bars: this.candles })),
     addAlert: (input) => {
