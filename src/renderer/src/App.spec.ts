@@ -410,3 +410,51 @@ describe('market sessions on the rows', () => {
     expect(within(row('crypto:BTCUSDT')).getByTestId('source-badge').textContent).toBe('Live')
   })
 })
+
+describe('positions', () => {
+  it('takes a lot from the keyboard on a row and shows value and P&L that move with the price', async () => {
+    const { api, app, frame, clock } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, prevClose: 95, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'l' })
+    const form = await screen.findByTestId('lot-form')
+    const qty = within(form).getByLabelText('Quantity') as HTMLInputElement
+    await waitFor(() => expect(document.activeElement).toBe(qty))
+    await fireEvent.input(qty, { target: { value: '2' } })
+    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
+    await fireEvent.submit(form)
+    await waitFor(() => expect(api.callsOf('addLot')).toHaveLength(1))
+    const positions = await screen.findByTestId('positions')
+    const pos = (field: string): string =>
+      positions.querySelector(`tr[data-key="crypto:BTCUSDT"] [data-field="${field}"]`)
+        ?.textContent ?? ''
+    await waitFor(() => expect(pos('pnl')).toBe('20.00 USDT'))
+    expect(pos('value')).toBe('200.00 USDT')
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 110 }])
+    await frame()
+    clock.now += 1000
+    app.now = clock.now
+    await waitFor(() => expect(pos('pnl')).toBe('40.00 USDT'))
+    // USDT has no FX quote to the USD base here: totalled apart and named, not 1:1.
+    expect(screen.getByTestId('positions-totals').textContent).toContain(
+      'not converted (no USDT rate)',
+    )
+  })
+
+  it('refuses a lot with a cost below zero and stores nothing', async () => {
+    const { api } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'l' })
+    const form = await screen.findByTestId('lot-form')
+    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
+    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '-5' } })
+    await fireEvent.submit(form)
+    expect((await within(form).findByRole('alert')).textContent).toMatch(/cost cannot be below 0/)
+    expect(api.state.positions?.lots ?? []).toEqual([])
+  })
+})

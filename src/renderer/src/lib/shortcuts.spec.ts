@@ -12,7 +12,20 @@ describe('the keyboard shortcuts dialog', () => {
   })
 
   it('lists every watchlist action the keyboard handler knows', () => {
-    const keys = ['ArrowUp', 'ArrowDown', 'j', 'k', 'Enter', 'Delete', 'a', 'p', '/', '?', 'Escape']
+    const keys = [
+      'ArrowUp',
+      'ArrowDown',
+      'j',
+      'k',
+      'Enter',
+      'Delete',
+      'a',
+      'p',
+      'l',
+      '/',
+      '?',
+      'Escape',
+    ]
     const known = new Set([
       ...keys.map((k) => press(k)),
       press('ArrowUp', true),

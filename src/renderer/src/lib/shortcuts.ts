@@ -13,6 +13,7 @@ export type Shortcut =
   | 'pin'
   | 'focusAdd'
   | 'help'
+  | 'lot'
   | 'escape'
 
 interface KeyLike {
@@ -63,6 +64,8 @@ export function shortcutFor(e: KeyLike): Shortcut | null {
       return 'focusAdd'
     case '?':
       return 'help'
+    case 'l':
+      return 'lot'
     default:
       return null
   }
@@ -128,6 +131,12 @@ export const SHORTCUT_HELP: readonly ShortcutGroup[] = [
         does: 'New alert for the selected symbol',
         action: 'alert',
         press: [{ key: 'a' }],
+      },
+      {
+        keys: 'l',
+        does: 'Add a lot (a position) in the selected symbol',
+        action: 'lot',
+        press: [{ key: 'l' }],
       },
       {
         keys: 'p',

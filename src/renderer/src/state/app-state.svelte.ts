@@ -1,3 +1,4 @@
+import type { PositionsView } from '../../../shared/position'
 import type { AlertRule, AlertRuleState, FiredAlert, Webhook } from '../../../shared/alert'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
@@ -81,6 +82,8 @@ export class AppState {
   loadError = $state<string | null>(null)
   hostConnected = $state(true)
   toasts = $state.raw<Toast[]>([])
+  /** The trader's lots, base currency and quote currencies (null until the host sends them). */
+  positions = $state.raw<PositionsView | null>(null)
   /** The keyboard shortcuts dialog ("?", Help > Keyboard Shortcuts). */
   shortcutsOpen = $state(false)
   /** The symbol whose detail view is open. */
@@ -135,6 +138,7 @@ export class AppState {
     this.settings = s.settings
     this.keyInfo = s.keyInfo
     this.notices = s.notices
+    this.positions = s.positions ?? null
     this.version = s.version
     // Patches queued before the snapshot are older than it: the snapshot wins.
     this.pending.clear()
@@ -195,6 +199,9 @@ export class AppState {
         break
       case 'openSymbol':
         this.openKey = event.key
+        break
+      case 'positions':
+        this.positions = event.positions
         break
       case 'showShortcuts':
         this.shortcutsOpen = true

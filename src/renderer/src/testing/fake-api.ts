@@ -298,6 +298,8 @@ export class FakeTickdeskApi implements TickdeskApi {
       }
       const book = this.book()
       book.lots.push(lot)
+      // As the app resolves it from the catalogue: crypto quotes in USDT, the rest in USD here.
+      book.quoteCurrencies[lot.key] ??= lot.key.startsWith('crypto:') ? 'USDT' : 'USD'
       this.emit({ type: 'positions', positions: book })
       return lot
     },
