@@ -84,6 +84,7 @@ describe('the key in the browser host', () => {
         masked: '••••9c41',
         storage: 'keychain',
         warning: null,
+        warningDetail: null,
       })
       expect(await bridge.invoke('clearApiKey')).toMatchObject({ ok: true })
       expect(await stop()).toBe(0)
