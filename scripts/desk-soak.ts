@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path'
 import type { Browser, CDPSession, Page } from 'playwright-core'
 import { findChromium, launchChromium } from '../test/e2e/chromium'
 import { connectBridge, type BridgeClient } from '../test/e2e/bridge-client'
+import { printedAddress } from '../test/e2e/launch'
 import { startSimulator, type SimServer } from '../src/sim'
 import { plotSvg, trendOf, type Series } from './soak-trend'
 
@@ -93,21 +94,7 @@ async function startHost(sim: SimServer): Promise<Host> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let out = ''
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no address within 30 s:\n${out}`)), 30_000)
-    const check = (): void => {
-      const m = /Tickdesk is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
-      if (m?.[1]) {
-        clearTimeout(timer)
-        res(m[1])
-      }
-    }
-    child.stdout?.on('data', check)
-    child.once('exit', (code) => rej(new Error(`host exited ${code}:\n${out}`)))
-  })
+  const { url } = await printedAddress(child, 'tickdesk web')
   return { child, url, dir }
 }
 

@@ -35,12 +35,34 @@ export async function launchStart(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const { url, output } = await printedAddress(child, 'npm start')
+  return {
+    url,
+    child,
+    output,
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null) return res(child.exitCode)
+        child.once('exit', (code) => res(code))
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/**
+ * Collects a starting host's output and resolves with the tokened address it prints ("Tickdesk
+ * is running at ..."); rejects, with the output so far, if it exits first or prints none in 30 s.
+ */
+export async function printedAddress(
+  child: ChildProcess,
+  what: string,
+): Promise<{ url: string; output: () => string }> {
   let out = ''
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(
-      () => rej(new Error(`npm start printed no address within 30 s:\n${out}`)),
+      () => rej(new Error(`${what} printed no address within 30 s:\n${out}`)),
       30_000,
     )
     const check = (): void => {
@@ -51,17 +73,7 @@ export async function launchStart(
       }
     }
     child.stdout?.on('data', check)
-    child.once('exit', (code) => rej(new Error(`npm start exited with ${code}:\n${out}`)))
+    child.once('exit', (code) => rej(new Error(`${what} exited with ${code}:\n${out}`)))
   })
-  return {
-    url,
-    child,
-    output: () => out,
-    stop: () =>
-      new Promise((res) => {
-        if (child.exitCode !== null) return res(child.exitCode)
-        child.once('exit', (code) => res(code))
-        child.kill('SIGTERM')
-      }),
-  }
+  return { url, output: () => out }
 }
