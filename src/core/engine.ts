@@ -14,6 +14,7 @@ import { registerSecret, silentLogger, type Logger } from './log'
 import { SymbolStatusBook } from './symbol-statuses'
 import { TradedVolume } from './traded-volume'
 import { klineRoute } from './market-routes'
+import { SparkHistory } from './spark-history'
 import { requireSymbolRef } from './symbol-input'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
@@ -38,9 +39,6 @@ export interface EngineOptions {
   logger?: Logger
 }
 
-/** A sparkline's history: the last hour of 1-minute bars. */
-const SPARK_BARS = 60
-
 /**
  * The market-data engine: one RateGovernor (shared REST + handshake budget), one StreamClient
  * (the app's only WebSocket), a QuotePoller for everything not streamed, and the QuoteStore.
@@ -49,8 +47,11 @@ const SPARK_BARS = 60
 export class MarketEngine {
   readonly quotes: QuoteStore
   readonly candles = new CandleBuilder()
-  /** Symbols whose sparkline history was fetched from a kline endpoint (once each). */
-  private readonly sparkFetched = new Set<SymbolKey>()
+  private readonly spark = new SparkHistory({
+    candles: this.candles,
+    budget: () => this.governor.snapshot(),
+    fetch1m: (key, limit) => this.getCandles(key, '1m', limit),
+  })
   private readonly clock: Clock
   private readonly random: Random
   private readonly logger: Logger
@@ -182,35 +183,9 @@ export class MarketEngine {
     return this.candles.bars(canonical, interval, limit)
   }
 
-  /**
-   * The last hour of 1-minute bars per symbol, for the rows' sparklines. Bars this engine has
-   * (built from ticks, the bars cache, fetched for a chart) cost nothing; a market whose bars
-   * come from a kline endpoint costs one call per symbol, made only while at least half of the
-   * minute's budget is spare (on Free, often not at start: those rows are asked again later, and
-   * live prices draw their line meanwhile). A symbol is fetched once per engine.
-   */
-  async sparkHistory(keys: readonly SymbolKey[]): Promise<Array<{ key: SymbolKey; bars: Bar[] }>> {
-    const out: Array<{ key: SymbolKey; bars: Bar[] }> = []
-    for (const key of keys) {
-      let ref: ReturnType<typeof requireSymbolRef>
-      try {
-        ref = requireSymbolRef(key)
-      } catch {
-        continue
-      }
-      const canonical = symbolKey(ref.market, ref.symbol)
-      const have = this.candles.bars(canonical, '1m', SPARK_BARS)
-      if (have.length > 1 || !klineRoute(ref.market) || this.sparkFetched.has(canonical)) {
-        out.push({ key, bars: have })
-        continue
-      }
-      const budget = this.governor.snapshot()
-      if (budget.usedLastMinute + 1 > budget.perMinute / 2) continue
-      this.sparkFetched.add(canonical)
-      const bars = await this.getCandles(canonical, '1m', SPARK_BARS).catch(() => [])
-      out.push({ key, bars })
-    }
-    return out
+  /** The rows' sparkline history (spark-history.ts). */
+  sparkHistory(keys: readonly SymbolKey[]): Promise<Array<{ key: SymbolKey; bars: Bar[] }>> {
+    return this.spark.of(keys)
   }
 
   // The desk's needs: one quote call to check a symbol, the rules budget-preview.ts plans with.
