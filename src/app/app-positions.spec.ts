@@ -2,13 +2,16 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { AlertRule } from '../shared/alert'
 import type { BridgeEvent, Snapshot } from '../shared/bridge'
 import type { BudgetPreview } from '../shared/budget'
 import { sessionAt } from '../shared/market-sessions'
 import type { Lot, PositionsView } from '../shared/position'
 import { fxQuotesOf, positionReport } from '../shared/position-report'
 import { startDemoService } from '../sim'
+import { openDataStores } from '../core/persistence/stores'
 import { createAppService, type AppService } from './app-service'
+import { addLot } from './position-book'
 import { memorySecretStore } from './memory-secret-store'
 
 let app: AppService | null = null
@@ -122,6 +125,43 @@ describe('the trader’s book over the bridge', () => {
       quoteCurrencies: { 'crypto:BTCUSDT': 'USD' },
       fxKeys: ['fx:USDHKD'],
     })
+  })
+
+  it('takes in lots and alert rules the CLI saved while the app runs, and its next save keeps them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-book-'))
+    const a = await start(dir)
+    const events: BridgeEvent[] = []
+    a.subscribe((e) => events.push(e))
+    const mine = await invoke<Lot>(a, 'addLot', { key: 'cn:600519', qty: 10, cost: 1500 })
+    // `tickdesk positions add` and `tickdesk alerts add`: their own stores on the same files.
+    const cli = openDataStores(dir)
+    const { result: fromCli } = await addLot(
+      cli.positions,
+      { key: 'hk:00700', qty: 100, cost: 350, date: null, fee: 0 },
+      'cli-lot',
+      a.now(),
+    )
+    const own = await invoke<AlertRule>(a, 'addAlert', {
+      key: 'crypto:BTCUSDT',
+      condition: { kind: 'above', price: 1e9 },
+    })
+    const alerts = (await cli.alerts.load()).value
+    await cli.alerts.save({ ...alerts, rules: [...alerts.rules, { ...own, id: 'cli-rule' }] })
+    await a.checkOutsideEdits()
+    expect(a.positions.lots).toEqual([mine, fromCli])
+    expect(a.rules.map((r) => r.id)).toEqual([own.id, 'cli-rule'])
+    const told = events.filter((e) => e.type === 'positions').at(-1)
+    expect(told?.type === 'positions' && told.positions.lots.map((l) => l.id)).toEqual([
+      mine.id,
+      'cli-lot',
+    ])
+    // The app's own next change is saved on top of the CLI's lot, not over it.
+    await invoke<Lot>(a, 'addLot', { key: 'crypto:BTCUSDT', qty: 1, cost: 60_000 })
+    await a.close()
+    const onDisk = JSON.parse(readFileSync(join(dir, 'positions.json'), 'utf8')) as {
+      data: { lots: Lot[] }
+    }
+    expect(onDisk.data.lots.map((l) => l.key)).toEqual(['cn:600519', 'hk:00700', 'crypto:BTCUSDT'])
   })
 
   it('exports a list with the lots on its symbols and imports them into the book', async () => {

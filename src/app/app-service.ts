@@ -24,6 +24,7 @@ import { connectFeedEvents } from './feed-events'
 import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
 import { KeyKeeper } from './key-keeper'
+import { OutsideEdits } from './outside-edits'
 import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './symbol-adder'
@@ -56,6 +57,8 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly watches = new WatchSet()
   private readonly feeds: FeedSwitcher
   private readonly saves: SaveScheduler
+  /** The CLI may change positions, lists or alert rules while the app runs. */
+  private readonly edits: OutsideEdits
   private state!: {
     settings: Settings
     lists: WatchlistState
@@ -74,6 +77,7 @@ export class AppService implements AppHostApi, CommandContext {
     this.notices = new NoticeBoard(this.clock, (notices) =>
       this.hub.emit({ type: 'notices', notices }),
     )
+    this.edits = new OutsideEdits(this.clock)
     this.keys = new KeyKeeper(opts.secretStore, opts.env, this.notices)
     this.saves = new SaveScheduler({
       stores,
@@ -156,6 +160,16 @@ export class AppService implements AppHostApi, CommandContext {
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
     engine.candles.import(cache.bars)
+    this.watchOutsideEdits()
+  }
+
+  private watchOutsideEdits(): void {
+    this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
+    this.edits.watch(this.stores.watchlists, (next) => {
+      if (next.watchlists.length > 0) this.showLists(next)
+    })
+    this.edits.watch(this.stores.alerts, (next) => this.setRules(next.rules))
+    this.edits.start()
   }
 
   // ---- state (read-only outside; replaced whole on every change) ---------------------------
@@ -255,6 +269,11 @@ export class AppService implements AppHostApi, CommandContext {
   // ---- changes: saved, re-watched and announced here ---------------------------------------
 
   async setLists(next: WatchlistState): Promise<void> {
+    this.showLists(next)
+    await this.saves.now(() => this.stores.watchlists.save(next))
+  }
+
+  private showLists(next: WatchlistState): void {
     this.state = { ...this.state, lists: next }
     this.syncWatches()
     this.hub.emit({
@@ -262,7 +281,6 @@ export class AppService implements AppHostApi, CommandContext {
       watchlists: next.watchlists,
       activeWatchlistId: next.activeId,
     })
-    await this.saves.now(() => this.stores.watchlists.save(next))
   }
 
   async setRules(rules: AlertRule[]): Promise<void> {
@@ -274,10 +292,19 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   async setPositions(next: PositionsFile): Promise<void> {
+    this.showPositions(next)
+    await this.saves.now(() => this.stores.positions.save(next))
+  }
+
+  private showPositions(next: PositionsFile): void {
     this.state = { ...this.state, positions: next }
     this.syncWatches()
     this.hub.emit({ type: 'positions', positions: this.positionsView() })
-    await this.saves.now(() => this.stores.positions.save(next))
+  }
+
+  /** Takes in edits the CLI made to the data files now, not at the next few-second look. */
+  checkOutsideEdits(): Promise<void> {
+    return this.edits.checkNow()
   }
 
   async clearAlertHistory(): Promise<void> {
@@ -363,6 +390,7 @@ export class AppService implements AppHostApi, CommandContext {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    await this.edits.close()
     await this.feeds.close()
     const engine = this.feeds.current.engine
     await this.saves.close()

@@ -181,4 +181,47 @@ describe('JsonStore', () => {
       { numRuns: 150 },
     )
   })
+
+  describe('outsideChange', () => {
+    it('gives the value another writer saved, once, and nothing for our own saves', async () => {
+      const mine = open()
+      await mine.load()
+      await mine.save({ theme: 'dark', fontSize: 14 })
+      expect(await mine.outsideChange()).toBeNull()
+
+      // The CLI opens its own store on the same file and saves.
+      const cli = open()
+      await cli.load()
+      await cli.save({ theme: 'light', fontSize: 18 })
+      expect(await mine.outsideChange()).toEqual({ theme: 'light', fontSize: 18 })
+      expect(await mine.outsideChange()).toBeNull()
+    })
+
+    it('leaves a damaged file alone (no move, no rewrite) and reports no change', async () => {
+      const mine = open()
+      await mine.load()
+      await mine.save({ theme: 'dark', fontSize: 14 })
+      await writeFile(file('prefs.json'), '{"version": 2, "da')
+      expect(await mine.outsideChange()).toBeNull()
+      expect(await readFile(file('prefs.json'), 'utf8')).toBe('{"version": 2, "da')
+      expect((await readdir(dir)).filter((n) => n.includes('corrupt'))).toEqual([])
+    })
+
+    it('says nothing while a save of ours is under way', async () => {
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      const slow: AtomicWriter = async (path, text) => {
+        await held
+        await writeFile(path, text)
+      }
+      const mine = open({ writer: slow })
+      await mine.load()
+      const saving = mine.save({ theme: 'dark', fontSize: 30 })
+      await writeFile(file('prefs.json'), envelope(2, { theme: 'light', fontSize: 9 }))
+      expect(await mine.outsideChange()).toBeNull()
+      release()
+      await saving
+      expect(await mine.outsideChange()).toBeNull()
+    })
+  })
 })

@@ -64,6 +64,8 @@ export class JsonStore<T> {
   private lastGood: string | null = null
   private loaded = false
   private queue: Promise<void> = Promise.resolve()
+  /** Saves queued or running: while any is, the file on disk may be our own half-way state. */
+  private saving = 0
 
   constructor(opts: JsonStoreOptions<T>) {
     this.opts = opts
@@ -126,9 +128,26 @@ export class JsonStore<T> {
       )
     }
     const text = this.encode(parsed.data)
-    const run = this.queue.then(() => this.write(text))
+    this.saving++
+    const run = this.queue.then(() => this.write(text)).finally(() => this.saving--)
     this.queue = run.catch(() => undefined)
     return run
+  }
+
+  /**
+   * The file's value when another writer (the CLI, a second Tickdesk) replaced it since this
+   * store last read or wrote it; null when it did not, while a save of ours is under way, or when
+   * the new text does not decode (a later load() moves that aside; a check never moves or
+   * rewrites anything).
+   */
+  async outsideChange(): Promise<T | null> {
+    if (this.saving > 0 || !this.loaded) return null
+    const text = await readTextIfExists(this.path).catch(() => null)
+    if (text === null || text === this.lastGood || this.saving > 0) return null
+    const decoded = this.decode(text)
+    if (!decoded.ok) return null
+    this.lastGood = text
+    return decoded.value
   }
 
   private async write(text: string): Promise<void> {
