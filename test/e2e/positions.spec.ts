@@ -58,4 +58,64 @@ describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () =
     expect(await axeFindings(page, '[data-testid="positions"]')).toEqual([])
     await readmeScreenshot(page, 'positions-1440x900')
   })
+
+  it('totals in the base currency the trader picks, naming the part it cannot convert', async () => {
+    const base = page.getByLabel('Base currency')
+    await base.selectOption('HKD')
+    const totals = page.getByTestId('positions-totals')
+    await expect.poll(() => totals.innerText(), { timeout: 10_000 }).toMatch(/Total in HKD/)
+    // The ETH lot is in USDT and the service quotes no USDT rate: named apart, never 1:1.
+    expect(await totals.innerText()).toMatch(
+      /not converted \(no USDT rate\): [\d,.]+ USDT in crypto:ETHUSDT/,
+    )
+    await base.selectOption('USD')
+    await expect.poll(() => totals.innerText(), { timeout: 10_000 }).toMatch(/Total in USD/)
+  })
+})
+
+/**
+ * Market sessions as the trader sees them, at a moment the test chooses: the page's clock is set
+ * to a Saturday, when Hong Kong, Shanghai and FX are shut and crypto trades.
+ */
+describe.skipIf(!chromiumPath)('market sessions in the browser host (demo mode)', () => {
+  let app: Launched
+  let browser: Browser
+
+  beforeAll(async () => {
+    app = await launchStart()
+    browser = await launchChromium(chromiumPath as string)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    expect(await app?.stop()).toBe(0)
+  })
+
+  it('says Closed with the next open on a weekend, not Stale; crypto stays live', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.clock.setFixedTime(new Date('2026-11-28T04:00:00Z'))
+    await page.goto(app.url)
+    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+    await page.getByRole('tab', { name: /Macro/ }).click()
+    const row = (key: string) => page.locator(`tbody tr[data-key="${key}"]`)
+    await row('hk:00700').waitFor()
+    await expect
+      .poll(() => row('hk:00700').getByTestId('source-badge').innerText(), { timeout: 10_000 })
+      .toBe('Closed')
+    expect(await row('hk:00700').getByTestId('session-next').innerText()).toBe(
+      'opens Mon 09:30 HKT',
+    )
+    expect(await row('cn:600519').getByTestId('source-badge').innerText()).toBe('Closed')
+    expect(await row('cn:600519').getByTestId('session-next').innerText()).toMatch(
+      /^opens Mon 09:30/,
+    )
+    expect(await row('fx:EURUSD').getByTestId('source-badge').innerText()).toBe('Closed')
+    await readmeScreenshot(page, 'sessions-closed-1440x900')
+    await page.getByRole('tab', { name: /Crypto/ }).click()
+    await row('crypto:BTCUSDT').waitFor()
+    expect(await row('crypto:BTCUSDT').getByTestId('source-badge').innerText()).not.toMatch(
+      /Closed|Stale/,
+    )
+    await page.close()
+  })
 })

@@ -443,6 +443,59 @@ describe('positions', () => {
     )
   })
 
+  it('marks values from a cached price as of its time, until a live price comes', async () => {
+    const { api, app, frame, clock } = await setup({
+      quotes: [
+        quote('crypto:BTCUSDT', {
+          last: 100,
+          source: 'cache',
+          ts: new Date(2025, 10, 21, 14, 3).getTime(),
+        }),
+      ],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'l' })
+    const form = await screen.findByTestId('lot-form')
+    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
+    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
+    await fireEvent.submit(form)
+    const positions = await screen.findByTestId('positions')
+    await waitFor(() =>
+      expect(within(positions).getByTestId('as-of').textContent).toBe('as of 14:03'),
+    )
+    expect(screen.getByTestId('positions-totals').textContent).toContain(
+      'from prices that are not live: crypto:BTCUSDT',
+    )
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101, source: 'stream', ts: clock.now }])
+    await frame()
+    clock.now += 1000
+    app.now = clock.now
+    await waitFor(() => expect(within(positions).queryByTestId('as-of')).toBeNull())
+    expect(screen.getByTestId('positions-totals').textContent).not.toContain('not live')
+  })
+
+  it('changes the base currency from the panel', async () => {
+    const { api } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'l' })
+    const form = await screen.findByTestId('lot-form')
+    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
+    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
+    await fireEvent.submit(form)
+    const select = (await screen.findByLabelText('Base currency')) as HTMLSelectElement
+    await fireEvent.change(select, { target: { value: 'USDT' } })
+    await waitFor(() =>
+      expect(screen.getByTestId('positions-totals').textContent).toContain(
+        'Total in USDT: value 100.00 USDT',
+      ),
+    )
+    expect(api.state.positions?.baseCurrency).toBe('USDT')
+  })
+
   it('refuses a lot with a cost below zero and stores nothing', async () => {
     const { api } = await setup({
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],

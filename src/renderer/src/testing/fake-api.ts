@@ -300,7 +300,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       book.lots.push(lot)
       // As the app resolves it from the catalogue: crypto quotes in USDT, the rest in USD here.
       book.quoteCurrencies[lot.key] ??= lot.key.startsWith('crypto:') ? 'USDT' : 'USD'
-      this.emit({ type: 'positions', positions: book })
+      this.emit({ type: 'positions', positions: structuredClone(book) })
       return lot
     },
     removeLot: ({ id }) => {
@@ -308,13 +308,13 @@ export class FakeTickdeskApi implements TickdeskApi {
       const before = book.lots.length
       book.lots = book.lots.filter((l) => l.id !== id)
       if (book.lots.length === before) throw new BridgeError('NOT_FOUND', `No lot ${id}`)
-      this.emit({ type: 'positions', positions: book })
+      this.emit({ type: 'positions', positions: structuredClone(book) })
       return null
     },
     setBaseCurrency: ({ currency }) => {
       const book = this.book()
       book.baseCurrency = currency
-      this.emit({ type: 'positions', positions: book })
+      this.emit({ type: 'positions', positions: structuredClone(book) })
       return null
     },
     setQuoteCurrency: ({ key, currency }) => {
@@ -322,7 +322,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       const k = canonicalKey(key)
       if (currency === null) delete book.currencies[k]
       else book.currencies[k] = currency
-      this.emit({ type: 'positions', positions: book })
+      this.emit({ type: 'positions', positions: structuredClone(book) })
       return null
     },
     getSparkHistory: ({ keys }) => keys.map((k) => ({ key: canonicalKey(k), bars: this.candles })),
