@@ -1,0 +1,240 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { openDataStores } from '../../src/core/persistence/stores'
+import { seededRandom } from '../../src/core/random'
+import type { AlertRule, FiredAlert } from '../../src/shared/alert'
+import type { WebFrame } from '../../src/shared/bridge'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
+import { printedAddress } from '../e2e/launch'
+import { tempDir } from './harness'
+
+/**
+ * Alerts exactly once through the browser host (`tickdesk web`, the app service the Electron
+ * host also runs), the real process against the simulator on loopback: once-alerts crossed while
+ * running, after a dropped socket, while the process was stopped (a laptop sleep), while nothing
+ * ran (after kill -9), and after the restart; then kill -9 at random moments around fires
+ * (ALERT_CRASH_TRIALS, default 4 here; the long mode runs hundreds). What was announced is read
+ * from outside twice: the alertFired events a connected page receives, and the alert history
+ * file the app writes before it announces.
+ */
+
+const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
+const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'AVAXUSDT'] as const
+const LEVEL = { BTCUSDT: 84_000, ETHUSDT: 3_200, SOLUSDT: 165, BNBUSDT: 590, AVAXUSDT: 36 }
+const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 4)
+
+interface Host {
+  child: ChildProcess
+  /** alertFired events the page's bridge received, in order. */
+  announced: FiredAlert[]
+  exited: Promise<void>
+  stop(): Promise<void>
+}
+
+let sim: SimServer
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 29 })
+})
+afterAll(async () => {
+  await sim.close()
+})
+
+async function startHost(dir: string): Promise<Host> {
+  const child = spawn(process.execPath, [BIN, 'web', '--port', '0'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      BROWSER: 'none',
+      TICKDESK_BASE_URL: `http://127.0.0.1:${sim.port}`,
+      TICKDESK_API_KEY: DEMO_KEYS.pro,
+      TICKDESK_PLAN: 'pro',
+      TICKDESK_DATA_DIR: dir,
+      TICKDESK_PROFILE: `alerts-host-${process.pid}`,
+      DBUS_SESSION_BUS_ADDRESS: '',
+      DISPLAY: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const { url } = await printedAddress(child, 'tickdesk web')
+  const host: Host = {
+    child,
+    announced: [],
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+  // A page's view of the bridge: same origin, the printed token.
+  const u = new URL(url)
+  const socket = new WebSocket(`ws://${u.host}/bridge${u.search}`, {
+    headers: { origin: `http://${u.host}` },
+  })
+  socket.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as WebFrame
+    if (frame.kind === 'event' && frame.event.type === 'alertFired')
+      host.announced.push(frame.event.alert)
+  })
+  socket.on('error', () => undefined)
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve())
+    socket.once('error', reject)
+  })
+  return host
+}
+
+async function history(dir: string): Promise<FiredAlert[]> {
+  return (await openDataStores(dir).alertHistory.load()).value
+}
+
+async function addOnceAlerts(
+  dir: string,
+  tag: string,
+  levels: Record<string, number>,
+): Promise<Map<string, string>> {
+  const stores = openDataStores(dir)
+  const file = (await stores.alerts.load()).value
+  const ids = new Map<string, string>()
+  const rules: AlertRule[] = Object.entries(levels).map(([symbol, price]) => {
+    const id = `${tag}-${symbol}`
+    ids.set(symbol, id)
+    return {
+      id,
+      key: `crypto:${symbol}`,
+      condition: { kind: 'above', price },
+      repeat: 'once',
+      hysteresisPct: 0.2,
+      cooldownSec: 0,
+      expiresAt: null,
+      note: '',
+      createdAt: Date.now(),
+      enabled: true,
+    }
+  })
+  await stores.alerts.save({ rules: [...file.rules, ...rules], states: file.states })
+  return ids
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const cross = (symbol: string, level: number): void => sim.pinPrice('crypto', symbol, level * 1.01)
+const release = (): void => {
+  for (const s of SYMBOLS) sim.pinPrice('crypto', s, null)
+}
+
+async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
+  const started = Date.now()
+  while (!(await pred())) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+describe('alerts exactly once through the browser host (tickdesk web)', () => {
+  it('fires five once-alerts once each: live, after a drop, across a sleep, while nothing ran (marked away), after the restart', async () => {
+    const dir = await tempDir()
+    release()
+    const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
+    const ids = await addOnceAlerts(dir, 'five', levels)
+    const heard = (h: Host, symbol: string): boolean =>
+      h.announced.some((a) => a.ruleId === ids.get(symbol))
+
+    const first = await startHost(dir)
+    await sleep(2_000) // first quotes in: the levels are far above every price
+    // 1. while running
+    cross('BTCUSDT', levels.BTCUSDT!)
+    await until(() => heard(first, 'BTCUSDT'), 'BTCUSDT fire')
+    // 2. just after the service dropped the socket
+    sim.faults.dropSockets()
+    cross('ETHUSDT', levels.ETHUSDT!)
+    await until(() => heard(first, 'ETHUSDT'), 'ETHUSDT fire')
+    await sleep(1_500)
+    // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
+    first.child.kill('SIGSTOP')
+    sim.faults.dropSockets()
+    cross('SOLUSDT', levels.SOLUSDT!)
+    await sleep(8_000)
+    const woke = Date.now()
+    first.child.kill('SIGCONT')
+    await until(() => heard(first, 'SOLUSDT'), 'SOLUSDT fire')
+    const afterWake = Date.now() - woke
+    // 4. while nothing ran: kill -9 once the SOL fire is in the history file
+    await until(
+      async () => (await history(dir)).some((a) => a.ruleId === ids.get('SOLUSDT')),
+      'SOLUSDT in the history file',
+    )
+    first.child.kill('SIGKILL')
+    await first.exited
+    cross('BNBUSDT', levels.BNBUSDT!)
+    await sleep(300)
+    const second = await startHost(dir)
+    await until(
+      async () => (await history(dir)).some((a) => a.ruleId === ids.get('BNBUSDT')),
+      'BNBUSDT fire after the restart',
+    )
+    // 5. after the restart
+    cross('AVAXUSDT', levels.AVAXUSDT!)
+    await until(() => heard(second, 'AVAXUSDT'), 'AVAXUSDT fire')
+    await sleep(1_500) // room for a repeat to show up
+    await second.stop()
+    release()
+
+    const fired = await history(dir)
+    for (const symbol of SYMBOLS) {
+      const lines = fired.filter((a) => a.ruleId === ids.get(symbol))
+      expect(lines, `${symbol} in the history: ${JSON.stringify(lines)}`).toHaveLength(1)
+      const told = [...first.announced, ...second.announced].filter(
+        (a) => a.ruleId === ids.get(symbol),
+      )
+      expect(told.length, `${symbol} announced to the page`).toBeLessThanOrEqual(1)
+    }
+    const bySymbol = new Map(fired.map((a) => [a.key.replace('crypto:', ''), a]))
+    expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
+    expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
+    expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
+    expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
+    expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
+    console.log(
+      `browser host: level crossed during an 8 s stop fired ${afterWake} ms after SIGCONT`,
+    )
+    expect(afterWake).toBeLessThan(5_000)
+  }, 120_000)
+
+  it(`kill -9 at random moments around fires (${TRIALS} trials): no fire lost, none repeated`, async () => {
+    const dir = await tempDir()
+    release()
+    const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2903))
+    let repeated = 0
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const symbol = SYMBOLS[trial % SYMBOLS.length]!
+      const level = LEVEL[symbol] * (2 + trial * 0.01)
+      const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
+      const ruleId = ids.get(symbol)!
+      const first = await startHost(dir)
+      await sleep(1_000)
+      cross(symbol, level)
+      // Somewhere from before the fire reaches the process to after it was announced.
+      await sleep(Math.floor(random() * 600))
+      first.child.kill('SIGKILL')
+      await first.exited
+      const second = await startHost(dir)
+      await until(
+        async () => (await history(dir)).some((a) => a.ruleId === ruleId),
+        `trial ${trial}: the fire in the history`,
+      )
+      await sleep(500)
+      await second.stop()
+      sim.pinPrice('crypto', symbol, null)
+      const lines = (await history(dir)).filter((a) => a.ruleId === ruleId)
+      expect(lines, `trial ${trial}`).toHaveLength(1)
+      const told = [...first.announced, ...second.announced].filter((a) => a.ruleId === ruleId)
+      repeated += Math.max(0, new Set(told.map((a) => a.id)).size - 1)
+      repeated += Math.max(0, told.length - new Set(told.map((a) => a.id)).size)
+    }
+    console.log(`browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}`)
+    expect(repeated).toBe(0)
+  }, 600_000)
+})
