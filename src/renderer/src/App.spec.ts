@@ -496,6 +496,27 @@ describe('positions', () => {
     expect(api.state.positions?.baseCurrency).toBe('USDT')
   })
 
+  it('books a symbol in another currency when the trader says so, and totals follow', async () => {
+    const { api } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'l' })
+    const form = await screen.findByTestId('lot-form')
+    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
+    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
+    await fireEvent.submit(form)
+    const totals = await screen.findByTestId('positions-totals')
+    expect(totals.textContent).toContain('not converted (no USDT rate)')
+    const select = screen.getByLabelText('Quote currency of crypto:BTCUSDT') as HTMLSelectElement
+    expect(select.value).toBe('USDT')
+    await fireEvent.change(select, { target: { value: 'USD' } })
+    await waitFor(() => expect(totals.textContent).toContain('Total in USD: value 100.00 USD'))
+    expect(totals.textContent).not.toContain('not converted')
+    expect(api.state.positions?.currencies).toEqual({ 'crypto:BTCUSDT': 'USD' })
+  })
+
   it('refuses a lot with a cost below zero and stores nothing', async () => {
     const { api } = await setup({
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],

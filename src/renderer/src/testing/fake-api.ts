@@ -322,6 +322,8 @@ export class FakeTickdeskApi implements TickdeskApi {
       const k = canonicalKey(key)
       if (currency === null) delete book.currencies[k]
       else book.currencies[k] = currency
+      // As the app's positionsView: the override wins over the catalogue's currency.
+      book.quoteCurrencies[k] = currency ?? (k.startsWith('crypto:') ? 'USDT' : 'USD')
       this.emit({ type: 'positions', positions: structuredClone(book) })
       return null
     },
