@@ -21,12 +21,21 @@ describe('untilAborted', () => {
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    // Start-up (tsx compiling) takes from 0.3 s to several on a loaded machine: wait for it, then
+    // give the process time it would need to exit if nothing held it.
+    const started = await Promise.race([
+      new Promise<boolean>((r) =>
+        child.stdout.on('data', () => out.includes('waiting') && r(true)),
+      ),
+      exited.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+    ])
+    expect(started, `never said it was waiting; stdout: ${out}`).toBe(true)
     const alive = await Promise.race([
       exited.then(() => false),
       new Promise<boolean>((r) => setTimeout(() => r(true), 1500)),
     ])
     expect(alive, `exited early; stdout: ${out}`).toBe(true)
-    expect(out).toContain('waiting')
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(out).toContain('aborted')

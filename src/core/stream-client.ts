@@ -90,8 +90,8 @@ export class StreamClient {
     this.log = opts.logger ?? silentLogger
     this.events = new StreamEmitter(this.log)
     this.WS = opts.WebSocketImpl ?? WebSocket
-    this.heartbeatMs = opts.heartbeatMs ?? 15_000
-    this.silenceMs = opts.silenceTimeoutMs ?? 30_000
+    this.heartbeatMs = opts.heartbeatMs ?? 5_000
+    this.silenceMs = opts.silenceTimeoutMs ?? 10_000
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15_000
     this.healthTimeoutMs = opts.healthTimeoutMs ?? 5_000
     this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow())

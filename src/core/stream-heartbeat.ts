@@ -4,8 +4,10 @@ import type { Clock, TimerHandle } from './clock'
  * Liveness of one open socket, in the style of ws's own heartbeat example: ping every
  * `heartbeatMs`, and when nothing at all (data, pong, ping) arrived for `silenceMs`, call
  * `onSilent` so the client terminates the socket. The interface leaves heartbeat rules "not
- * shown" (spec: Events); 15 s / 30 s are ours. The timer is re-armed for whichever comes first,
- * the next ping or the silence deadline, so a dead link is noticed at 30 s, not 45 s.
+ * shown" (spec: Events); 5 s / 10 s are ours: a half-open socket is found in 10 s, so REST
+ * takes over before prices look frozen, and a ping frame every 5 s costs no request. The timer is
+ * re-armed for whichever comes first, the next ping or the silence deadline, so a dead link is
+ * noticed at 10 s, not 15 s.
  */
 export class StreamHeartbeat {
   private timer: TimerHandle | null = null
