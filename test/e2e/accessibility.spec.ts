@@ -59,6 +59,17 @@ describe.skipIf(!chromiumPath)('accessibility of every view (axe-core in Chromiu
     await page.getByRole('button', { name: 'Close alerts' }).click()
   })
 
+  it('the add box with its matches open', async () => {
+    await page.keyboard.press('/')
+    await page.keyboard.type('gold')
+    const list = page.getByRole('listbox', { name: 'Instruments' })
+    await list.waitFor({ timeout: 10_000 })
+    await page.keyboard.press('ArrowDown')
+    expect(await axeFindings(page)).toEqual([])
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Escape')
+  })
+
   it('settings, in the dark theme too', async () => {
     await page.getByRole('button', { name: 'Settings' }).click()
     const panel = page.getByTestId('settings-panel')
