@@ -207,7 +207,9 @@ async function main(): Promise<number> {
       recoveries.push({ fault: name, ms, ends })
       return ms
     }
-  const sleepMs = Math.min(20_000, Math.max(3_000, cycleMs * 0.02))
+  // A lunch-break laptop sleep: 60 s in a cycle of 15 minutes or more, shorter in the CI run.
+  const sleepMs = Math.round(Math.min(60_000, Math.max(3_000, cycleMs * 0.07)))
+  const stallMs = Math.round(Math.min(35_000, Math.max(10_000, cycleMs * 0.04)))
   const day: Array<Omit<Event, 'at'> & { frac: number }> = [
     {
       frac: 0.05,
@@ -295,10 +297,10 @@ async function main(): Promise<number> {
     {
       frac: 0.7,
       name: 'handshake stall',
-      run: fault('stall 20 s', async () => {
-        sim.faults.stall(20_000)
+      run: fault(`stall ${stallMs / 1000} s`, async () => {
+        sim.faults.stall(stallMs)
         sim.faults.dropSockets()
-        await pause(20_000)
+        await pause(stallMs)
       }),
     },
     {
