@@ -218,4 +218,25 @@ describe.skipIf(!chromiumPath)('detail chart indicators and alert lines (browser
     expect(await axeFindings(page, '[data-testid="detail-view"]')).toEqual([])
     await readmeScreenshot(page.getByTestId('detail-view'), 'detail-indicators')
   })
+
+  it('shows a line as triggered once its alert fires (crypto, open all hours)', async () => {
+    await page.keyboard.press('Escape')
+    await addSymbol(page, 'crypto:BTCUSDT')
+    await page.locator(`${row('crypto:BTCUSDT')} th button`).click()
+    await expect
+      .poll(() => page.getByTestId('detail-view').locator('h2').textContent(), { timeout: 20_000 })
+      .toBe('crypto:BTCUSDT')
+    const over = page.locator('[data-testid="candle-chart"] .u-over')
+    await expect.poll(async () => (await over.boundingBox())?.height ?? 0).toBeGreaterThan(50)
+    const box = (await over.boundingBox())!
+    // Near the bottom of the price range: "above" that level holds at the next fresh quote.
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.97, { button: 'right' })
+    await page.getByRole('menuitem', { name: /^Alert above / }).click()
+    const line = page.locator('[data-testid="alert-line"]')
+    await expect.poll(() => line.count(), { timeout: 5000 }).toBe(1)
+    await expect.poll(() => line.getAttribute('data-status'), { timeout: 20_000 }).toBe('triggered')
+    expect(await line.locator('[role="slider"]').getAttribute('aria-label')).toMatch(
+      /^Alert above [\d.]+, triggered\./,
+    )
+  })
 })
