@@ -1,4 +1,5 @@
 import { TickdeskError } from '../core/errors'
+import { moveLevel } from '../shared/alert-level'
 import { buildAlertRule } from './alert-rules'
 import type { AlertAccess } from './command-context'
 import type { Handlers } from './command-handler'
@@ -8,7 +9,7 @@ import type { Handlers } from './command-handler'
  * asked for holds); switching one that does not exist is NOT_FOUND (nothing was switched).
  */
 export const ALERT_HANDLERS: Handlers<
-  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'clearAlertHistory',
+  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'moveAlertLevel' | 'clearAlertHistory',
   AlertAccess
 > = {
   addAlert: async (app, p) => {
@@ -25,6 +26,20 @@ export const ALERT_HANDLERS: Handlers<
       throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
     await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, enabled: p.enabled } : r)))
     return null
+  },
+  // The rule keeps its id, state and history: a line dragged after it fired stays "triggered".
+  moveAlertLevel: async (app, p) => {
+    const rule = app.rules.find((r) => r.id === p.id)
+    if (rule === undefined) throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
+    const moved = moveLevel(rule.condition, p.level, p.price)
+    if (!moved.ok)
+      throw new TickdeskError({
+        code: 'INVALID_INPUT',
+        message: `The alert was not moved: ${moved.message}`,
+      })
+    const next = { ...rule, condition: moved.condition }
+    await app.setRules(app.rules.map((r) => (r.id === p.id ? next : r)))
+    return next
   },
   clearAlertHistory: async (app) => {
     await app.clearAlertHistory()

@@ -6,6 +6,7 @@ import {
   FiredAlertSchema,
   WebhookSchema,
 } from './alert'
+import { AlertLevelSchema } from './alert-level'
 import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
 import { QuoteFrameSchema } from './quote-frame'
 import { BudgetPreviewSchema } from './budget'
@@ -143,6 +144,11 @@ export const COMMANDS = {
   addAlert: command(AlertRuleInputSchema, AlertRuleSchema),
   removeAlert: command(z.object({ id }), z.null()),
   setAlertEnabled: command(z.object({ id, enabled: z.boolean() }), z.null()),
+  /** A dragged alert line: one price level of a rule moved (alert-level.ts), the rest kept. */
+  moveAlertLevel: command(
+    z.object({ id, level: AlertLevelSchema.default('price'), price: z.number().finite() }),
+    AlertRuleSchema,
+  ),
   clearAlertHistory: command(z.object({}), z.null()),
   updateSettings: command(SettingsPatchSchema, SettingsSchema),
   setApiKey: command(z.object({ apiKey: z.string().trim().min(8).max(256) }), KeyInfoSchema),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './grid'
 import { PlanSchema } from './market'
+import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 
@@ -55,6 +56,8 @@ const settingsFields = {
   strip: StripSettingsSchema,
   layout: LayoutSettingsSchema,
   grid: GridSettingsSchema,
+  /** The detail chart's indicators per symbol (chart-prefs.ts). */
+  chart: ChartSettingsSchema,
 }
 
 /** Settings the renderer may see and change. The API key is never part of them. */
@@ -71,6 +74,7 @@ export const SettingsSchema = z.object({
   strip: settingsFields.strip.default(() => ({ ...DEFAULT_STRIP })),
   layout: settingsFields.layout.default(() => ({ ...DEFAULT_LAYOUT })),
   grid: settingsFields.grid.default(() => structuredClone(DEFAULT_GRID)),
+  chart: settingsFields.chart.default(() => structuredClone(DEFAULT_CHART)),
 })
 export type Settings = z.infer<typeof SettingsSchema>
 /**
@@ -84,6 +88,7 @@ export const SettingsPatchSchema = z
     strip: StripSettingsSchema.partial(),
     layout: LayoutSettingsSchema.partial(),
     grid: GridPatchSchema,
+    chart: ChartPatchSchema,
   })
   .partial()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
@@ -95,13 +100,14 @@ export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
 export function mergeSettings(current: Settings, patch: SettingsPatch): Record<string, unknown> {
   const defined = <T extends object>(o: T): Partial<T> =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
-  const { strip, layout, grid, ...rest } = patch
+  const { strip, layout, grid, chart, ...rest } = patch
   return {
     ...current,
     ...defined(rest),
     strip: { ...current.strip, ...defined(strip ?? {}) },
     layout: { ...current.layout, ...defined(layout ?? {}) },
     grid: mergeGrid(current.grid, defined(grid ?? {})),
+    chart: mergeChart(current.chart, defined(chart ?? {})),
   }
 }
 

@@ -226,6 +226,13 @@ export const CONTRACT_CASES: ContractCase[] = [
     ['an unknown alert', { id: 'nope', enabled: true }, 'NOT_FOUND'],
   ),
   ...cases(
+    'moveAlertLevel',
+    ['a level moved', (s) => ({ id: alertId(s), price: 123 }), pick('key', 'condition', 'enabled')],
+    ['an unknown alert', { id: 'nope', price: 1 }, 'NOT_FOUND'],
+    ['a price of zero', (s) => ({ id: alertId(s), price: 0 }), BAD],
+    ['a level the alert lacks', (s) => ({ id: alertId(s), level: 'low', price: 1 }), BAD],
+  ),
+  ...cases(
     'removeAlert',
     ['an unknown alert: nothing changes', { id: 'nope' }, 'ok'],
     ['an alert', (s) => ({ id: alertId(s, 1) }), 'ok'],

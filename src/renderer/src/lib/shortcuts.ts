@@ -172,6 +172,9 @@ export const SHORTCUT_HELP: readonly ShortcutGroup[] = [
     items: [
       { keys: 'Enter on a header', does: 'Sort: ascending, descending, then the list’s own order' },
       { keys: '↑ ↓ on the divider', does: 'Resize the chart under the grid' },
+      { keys: 'a on the chart', does: 'New alert at the last price (the chart’s own form)' },
+      { keys: 'Shift+F10 on the chart', does: 'Alert above or below the last price (menu)' },
+      { keys: '↑ ↓ on an alert line', does: 'Move its level (Page Up/Down: ten steps)' },
     ],
   },
   {

@@ -14,6 +14,7 @@ import type { InstrumentMatch } from '../../../shared/instrument'
 import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
 import { isServiceUrl, mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { parseSymbolKey } from '../../../shared/market'
+import { moveLevel } from '../../../shared/alert-level'
 import { formatWatchlistFile } from '../../../shared/watchlist-file'
 import type { FeedStatus } from '../../../shared/status'
 import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
@@ -356,6 +357,15 @@ export class FakeTickdeskApi implements TickdeskApi {
       if (st) st.status = enabled ? 'armed' : 'disabled'
       this.emitAlerts()
       return null
+    },
+    moveAlertLevel: ({ id, level, price }) => {
+      const rule = this.state.alerts.find((a) => a.id === id)
+      if (!rule) throw new BridgeError('NOT_FOUND', id)
+      const moved = moveLevel(rule.condition, level, price)
+      if (!moved.ok) throw new BridgeError('INVALID_INPUT', moved.message)
+      rule.condition = moved.condition
+      this.emitAlerts()
+      return { ...rule }
     },
     clearAlertHistory: () => {
       this.state.alertHistory = []

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { MAX_PERIOD, MIN_PERIOD } from './indicators'
+
+/**
+ * The detail chart's indicators, remembered per symbol in settings.chart.studies: the trader who
+ * set an EMA 20 and RSI 14 on gold sees them again tomorrow, and bitcoin keeps its own.
+ */
+const period = z.number().int().min(MIN_PERIOD).max(MAX_PERIOD)
+const symbolKey = z.string().min(1).max(64)
+
+export const ChartStudiesSchema = z.object({
+  sma: z.array(period).max(4),
+  ema: z.array(period).max(4),
+  /** Intraday intervals only; the chart ignores it on daily and longer bars. */
+  vwap: z.boolean(),
+  /** RSI period, drawn in its own pane under the prices; null when off. */
+  rsi: period.nullable(),
+  /** A second symbol drawn on a percent scale from the first visible bar; null when none. */
+  compare: symbolKey.nullable(),
+})
+export type ChartStudies = z.infer<typeof ChartStudiesSchema>
+
+export const NO_STUDIES: ChartStudies = { sma: [], ema: [], vwap: false, rsi: null, compare: null }
+
+/** Symbols with remembered indicators (a long watchlist and then some). */
+export const MAX_REMEMBERED_CHARTS = 500
+
+export const ChartSettingsSchema = z.object({
+  studies: z
+    .record(symbolKey, ChartStudiesSchema)
+    .refine((s) => Object.keys(s).length <= MAX_REMEMBERED_CHARTS, {
+      message: `at most ${MAX_REMEMBERED_CHARTS} charts remembered`,
+    }),
+})
+export type ChartSettings = z.infer<typeof ChartSettingsSchema>
+export const DEFAULT_CHART: ChartSettings = { studies: {} }
+
+/** A change merges symbol by symbol (null forgets one), like the grid's sorts. */
+export const ChartPatchSchema = z
+  .object({ studies: z.record(symbolKey, ChartStudiesSchema.nullable()) })
+  .partial()
+export type ChartPatch = z.infer<typeof ChartPatchSchema>
+
+export function mergeChart(current: ChartSettings, patch: ChartPatch): ChartSettings {
+  const studies = { ...current.studies }
+  for (const [key, s] of Object.entries(patch.studies ?? {})) {
+    if (s === null) delete studies[key]
+    else studies[key] = s
+  }
+  return { studies }
+}
+
+/** What a symbol's chart shows: its remembered studies, or none. */
+export function studiesFor(chart: ChartSettings, key: string): ChartStudies {
+  return chart.studies[key] ?? NO_STUDIES
+}
+
+/** The patch that remembers `studies` for `key`; an empty set is forgotten rather than stored. */
+export function studiesPatch(key: string, studies: ChartStudies): ChartPatch {
+  const empty =
+    studies.sma.length === 0 &&
+    studies.ema.length === 0 &&
+    !studies.vwap &&
+    studies.rsi === null &&
+    studies.compare === null
+  return { studies: { [key]: empty ? null : studies } }
+}
