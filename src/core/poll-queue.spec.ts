@@ -174,7 +174,14 @@ describe('PollQueue.nextBatch', () => {
     if (second) q.begin(second, now)
     if (second) q.end(second, false)
     // C50..C59 never asked, the first fifty asked just now: the ten go, then nothing is due.
-    expect(q.nextBatch(now)?.keys).toEqual(crypto.slice(50))
+    const third = q.nextBatch(now)
+    expect(third?.keys).toEqual(crypto.slice(50))
+    if (third) q.begin(third, now)
+    if (third) q.end(third, false)
+    expect(q.nextBatch(now + 4_999)).toBeNull()
+    expect(q.nextDueAt(now)).toBe(now + 5_000)
+    // Exactly 5 s on, all equally late: list order again.
+    expect(q.nextBatch(now + 5_000)?.keys).toEqual(['fx:EURUSD'])
   })
 
   it('puts the symbol most overdue for its own pace first (background at a sixth of the pace)', () => {

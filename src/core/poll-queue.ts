@@ -9,6 +9,7 @@ import {
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
 import { nextPollAt, sessionChangeAfter } from './session-pacing'
+import { WakeHeap } from './wake-heap'
 
 export interface Tracked {
   key: SymbolKey
@@ -20,6 +21,8 @@ export interface Tracked {
   background: boolean
   /** When it falls due, as last worked out, and what that answer rests on (PollQueue.dueAtMemo). */
   due?: DueMemo
+  /** Its place in the poll set: ties in lateness go in this order. */
+  order?: number
 }
 
 interface DueMemo {
@@ -71,6 +74,12 @@ export class PollQueue {
   /** nextBatch's working arrays, kept between calls: the due symbols and their lateness. */
   private readonly dueScratch: Tracked[] = []
   private readonly lateScratch: number[] = []
+  /** Poll-set symbols that may be due now, and the others by when they may be (refreshIndex). */
+  private readonly maybeDue: Tracked[] = []
+  private readonly waiting = new WakeHeap<Tracked>()
+  private indexedSet: Map<SymbolKey, Tracked> | null = null
+  private indexedSlow: ReadonlySet<SymbolKey> | null = null
+  private indexedAt = -Infinity
 
   constructor(
     private readonly verdicts: PollVerdicts,
@@ -166,20 +175,36 @@ export class PollQueue {
       const t = this.lookup(key)
       if (t && this.eligible(t, now)) owed.push(t)
     }
-    // One pass over the poll set, each due symbol's lateness (how overdue for its own pace)
-    // computed once: this runs before every call (~40/s at 5000 symbols on Enterprise), so it
-    // allocates nothing per symbol and sorts only what is due, not the whole set.
+    // Only symbols that may be due are looked at (the rest wait in a heap by when they may be):
+    // this runs before every call (~40/s at 5000 symbols on Enterprise). Each due symbol's
+    // lateness (how overdue for its own pace) is computed once; only due symbols are sorted.
+    this.refreshIndex(now)
     const due = this.dueScratch
     const late = this.lateScratch
     due.length = 0
     late.length = 0
     let top = -1
-    for (const t of this.tracked.values()) {
-      if (now < this.dueAtMemo(t, now)) continue
+    const maybe = this.maybeDue
+    for (let i = 0; i < maybe.length;) {
+      const t = maybe[i] as Tracked
+      const at = this.dueAtMemo(t, now)
+      if (now < at) {
+        if (t.due !== undefined) {
+          // Not due after all (just asked, or its market closed): back to waiting.
+          maybe[i] = maybe[maybe.length - 1] as Tracked
+          maybe.pop()
+          this.waiting.push(Math.min(at, t.due.until), t)
+          continue
+        }
+        i++
+        continue
+      }
+      i++
       if (this.urgent.has(t.key) || !this.eligible(t, now)) continue
       const interval = this.minIntervalFor(t, now)
       const lateness = (now - t.lastAttemptAt) / interval
-      if (top < 0 || lateness > (late[top] as number)) top = due.length
+      if (top < 0 || this.before(lateness, t, late[top] as number, due[top] as Tracked))
+        top = due.length
       due.push(t)
       late.push(lateness)
     }
@@ -199,9 +224,12 @@ export class PollQueue {
       const picks: number[] = []
       for (let i = 0; i < due.length; i++) if (sameCall(due[i] as Tracked)) picks.push(i)
       // Most overdue for its own pace first: when the budget is short, foreground and background
-      // slow down together and background stays the slower, never starved. Equal lateness (never
-      // asked: both Infinity, whose difference is NaN) keeps poll-set order.
-      picks.sort((a, b) => (late[b] as number) - (late[a] as number) || a - b)
+      // slow down together and background stays the slower, never starved.
+      picks.sort((a, b) =>
+        this.before(late[a] as number, due[a] as Tracked, late[b] as number, due[b] as Tracked)
+          ? -1
+          : 1,
+      )
       for (const i of picks) {
         if (keys.length >= cap) break
         keys.push((due[i] as Tracked).key)
@@ -212,12 +240,56 @@ export class PollQueue {
 
   /** When the next tracked symbol falls due (Infinity when none can). */
   nextDueAt(now: number): number {
+    this.refreshIndex(now)
     let at = Infinity
-    for (const t of this.tracked.values()) {
+    const consider = (t: Tracked): void => {
       const due = this.dueAtMemo(t, now)
       if (due < at && this.eligible(t, now)) at = due
     }
+    for (const t of this.maybeDue) consider(t)
+    // A waiting symbol falls due no sooner than its time in the heap, which is past now.
+    this.waiting.visitBefore(
+      () => at,
+      (_, t) => consider(t),
+    )
     return at
+  }
+
+  /**
+   * Keeps maybeDue (symbols that may be due now) and waiting (the others, by the earliest time
+   * they may be: when they fall due or their market's session changes, whichever is first)
+   * current. Rebuilt when the poll set, the slow set or the clock's direction changes; asking a
+   * symbol only moves its due time later, so it needs nothing here.
+   */
+  private refreshIndex(now: number): void {
+    if (
+      this.indexedSet !== this.tracked ||
+      this.indexedSlow !== this.slow ||
+      now < this.indexedAt
+    ) {
+      this.indexedSet = this.tracked
+      this.indexedSlow = this.slow
+      this.maybeDue.length = 0
+      this.waiting.clear()
+      let order = 0
+      for (const t of this.tracked.values()) {
+        t.order = order++
+        const at = this.dueAtMemo(t, now)
+        if (now < at && t.due !== undefined) this.waiting.push(Math.min(at, t.due.until), t)
+        else this.maybeDue.push(t)
+      }
+    }
+    this.indexedAt = now
+    while (this.waiting.peekAt() <= now) this.maybeDue.push(this.waiting.pop() as Tracked)
+  }
+
+  /**
+   * Which of two due symbols goes first: the later for its own pace; equal lateness (never
+   * asked: both Infinity) keeps poll-set order.
+   */
+  private before(lateA: number, a: Tracked, lateB: number, b: Tracked): boolean {
+    if (lateA !== lateB) return lateA > lateB
+    return (a.order ?? 0) < (b.order ?? 0)
   }
 
   /** The batch is on the wire: its symbols are in flight and no longer owed. */
