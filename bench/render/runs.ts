@@ -193,7 +193,8 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
       opts,
       async (feed) => {
         const h = await spawnHost(
-          [bin, 'web', '--port', '0'],
+          // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).
+          [...profileArgs(), bin, 'web', '--port', '0'],
           {
             ...process.env,
             BROWSER: 'none',
@@ -251,4 +252,10 @@ function summary(p: Phase): string {
           .join(', ')}\n    top: ${p.sample.trace.top}\n    long: ${p.sample.trace.longTasks}`
       : '')
   )
+}
+
+/** `node --cpu-prof` for the host when BENCH_HOST_PROF names a folder (where its time goes). */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_HOST_PROF
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
 }

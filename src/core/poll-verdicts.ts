@@ -37,6 +37,8 @@ export class PollVerdicts {
   }
 
   blockOf(family: EndpointFamily, market: Market, now: number): Verdict | null {
+    // Asked for every polled symbol before every call: no key string built while nothing is blocked.
+    if (this.blocks.size === 0) return null
     const v = this.blocks.get(`${family}|${market}`)
     return v !== undefined && v.until > now ? v : null
   }

@@ -33,3 +33,8 @@ export function nextPollAt(
     ? quietDue
     : Math.min(quietDue, Math.max(s.nextChange, lastAttemptAt + minIntervalMs))
 }
+
+/** When the market's session next changes (Infinity when none is known): nextPollAt's answer holds until then. */
+export function sessionChangeAfter(market: Market, symbol: string, now: number): number {
+  return sessionAt(market, symbol, now).nextChange ?? Infinity
+}

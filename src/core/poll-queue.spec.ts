@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest'
+import { MARKETS, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import type { EndpointFamily } from './market-routes'
+import type { Batch } from './poll-batch'
+import { PollQueue } from './poll-queue'
+import { PollVerdicts } from './poll-verdicts'
+import { QUIET_POLL_MS } from './session-pacing'
+import { seededRandom, type Random } from './random'
+import { NaivePollQueue } from './testing/naive-poll-queue'
+
+/**
+ * nextBatch no longer sorts the whole poll set before every call; these runs drive it and the
+ * queue as it was before (testing/naive-poll-queue.ts) through the same random life on a fixed
+ * clock (lists replaced, background and slow symbols, snapshots, refused parts, bad symbols,
+ * blocked markets, agri on its kline, calls in flight, answers, hours crossing market opens and
+ * closes) and ask for the same batch at every step.
+ */
+const FAMILIES: EndpointFamily[] = ['crypto', 'usdt-futures', 'multi']
+
+function universe(): SymbolKey[] {
+  const keys: SymbolKey[] = []
+  for (const market of MARKETS) for (let i = 0; i < 40; i++) keys.push(symbolKey(market, `S${i}`))
+  // Symbols with timetables of their own (market-timetables BY_SYMBOL) next to the defaults.
+  keys.push('futures:ES1!', 'futures:GC1!', 'agri:ZC1!', 'agri:ZS1!', 'commodity:XAUUSD')
+  return keys
+}
+
+function pick<T>(rnd: Random, items: readonly T[], p: number): T[] {
+  return items.filter(() => rnd() < p)
+}
+
+function one<T>(rnd: Random, items: readonly T[]): T {
+  return items[Math.floor(rnd() * items.length)] as T
+}
+
+interface Twin {
+  fast: PollQueue
+  naive: NaivePollQueue
+  fastVerdicts: PollVerdicts
+  naiveVerdicts: PollVerdicts
+}
+
+function twin(minIntervalMs: number): Twin {
+  const fastVerdicts = new PollVerdicts()
+  const naiveVerdicts = new PollVerdicts()
+  return {
+    fast: new PollQueue(fastVerdicts, minIntervalMs),
+    naive: new NaivePollQueue(naiveVerdicts, minIntervalMs),
+    fastVerdicts,
+    naiveVerdicts,
+  }
+}
+
+/** Runs `steps` random steps; returns every batch asked for (the two queues agreed on each). */
+function life(seed: number, steps: number): Array<Batch | null> {
+  const rnd = seededRandom(seed)
+  const keys = universe()
+  const q = twin(5_000)
+  const both = (f: (v: PollVerdicts) => void): void => {
+    f(q.fastVerdicts)
+    f(q.naiveVerdicts)
+  }
+  // A Monday 13:00 UTC: Asian markets closed, Europe open, US opening within hours.
+  let now = Date.UTC(2026, 10, 23, 13, 0)
+  const inFlight: Batch[] = []
+  const batches: Array<Batch | null> = []
+  for (let step = 0; step < steps; step++) {
+    const r = rnd()
+    if (r < 0.03) {
+      const list = pick(rnd, keys, rnd())
+      const background = new Set(pick(rnd, list, rnd() * 0.6))
+      q.fast.setSymbols(list, background)
+      q.naive.setSymbols(list, background)
+    } else if (r < 0.05) {
+      const slow = pick(rnd, keys, 0.1)
+      q.fast.slow = new Set(slow)
+      q.naive.slow = new Set(slow)
+    } else if (r < 0.08) {
+      const asked = rnd() < 0.2 ? undefined : pick(rnd, keys, 0.05)
+      q.fast.pollNow(asked, now)
+      q.naive.pollNow(asked, now)
+    } else if (r < 0.1) {
+      const key = one(rnd, keys)
+      const until = now + rnd() * 600_000
+      both((v) => v.markBad(key, { code: 'UNKNOWN_SYMBOL', message: '', until }))
+    } else if (r < 0.11) {
+      const family = one(rnd, FAMILIES)
+      const market = one(rnd, MARKETS)
+      const until = now + rnd() * 900_000
+      both((v) => v.block(family, market, { code: 'FORBIDDEN', message: '', until }))
+    } else if (r < 0.12) {
+      const agri = one(
+        rnd,
+        keys.filter((k) => k.startsWith('agri:')),
+      )
+      both((v) => v.useKline(agri))
+    } else if (r < 0.125) {
+      const until = now + rnd() * 300_000
+      both((v) => v.refuseAgriQuotes(until))
+    } else if (r < 0.14 && inFlight.length > 0) {
+      // Part of a call in flight refused and queued again (the poller splits before it ends).
+      const part = one(rnd, inFlight)
+      const parts = [{ ...part, keys: pick(rnd, part.keys, 0.5), split: true }]
+      q.fast.queue(parts)
+      q.naive.queue(parts)
+    } else if (r < 0.15) {
+      const family = one(rnd, FAMILIES)
+      const cap = 1 + Math.floor(rnd() * 50)
+      q.fast.batchCap.set(family, cap)
+      q.naive.batchCap.set(family, cap)
+    } else if (r < 0.35 && inFlight.length > 0) {
+      // A call comes back: most symbols answered, some not, sometimes split.
+      const batch = inFlight.splice(Math.floor(rnd() * inFlight.length), 1)[0] as Batch
+      const split = rnd() < 0.1
+      const sentAt = now - rnd() * 1000
+      for (const key of batch.keys) {
+        if (rnd() < 0.1) continue
+        const a = q.fast.lookup(key)
+        const b = q.naive.lookup(key)
+        expect(b === undefined).toBe(a === undefined)
+        if (a) q.fast.answered(a, sentAt, now)
+        if (b) q.naive.answered(b, sentAt, now)
+      }
+      q.fast.end(batch, split)
+      q.naive.end(batch, split)
+    } else if (r < 0.4) {
+      // Minutes to hours: markets open and close in between.
+      now += Math.floor(rnd() * (rnd() < 0.3 ? 4 * 3_600_000 : 600_000))
+    } else {
+      now += Math.floor(rnd() * 200)
+      expect(q.fast.hasUrgentWork(now)).toBe(q.naive.hasUrgentWork(now))
+      const fast = q.fast.nextBatch(now)
+      const naive = q.naive.nextBatch(now)
+      expect(fast, `step ${step}`).toEqual(naive)
+      expect(q.fast.nextDueAt(now)).toBe(q.naive.nextDueAt(now))
+      batches.push(fast)
+      if (fast) {
+        q.fast.begin(fast, now)
+        q.naive.begin(fast, now)
+        inFlight.push(fast)
+      }
+    }
+  }
+  return batches
+}
+
+describe('PollQueue.nextBatch', () => {
+  it('asks for the same batches as the queue that sorted every symbol, on a fixed clock', () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const batches = life(seed, 1_000)
+      // Each run exercises something: batches of several symbols, kline calls, idle steps.
+      expect(batches.some((b) => (b?.keys.length ?? 0) > 10)).toBe(true)
+      expect(batches.some((b) => b === null)).toBe(true)
+    }
+    const all = [1, 2, 3].flatMap((seed) => life(seed, 1_000))
+    expect(all.some((b) => b?.kline === true)).toBe(true)
+    expect(all.some((b) => b?.split === true)).toBe(true)
+    expect(new Set(all.flatMap((b) => (b ? [b.route.family] : []))).size).toBeGreaterThanOrEqual(4)
+  })
+
+  it('fills a batch with the most overdue symbols of the head family, never-asked ones in list order', () => {
+    const q = new PollQueue(new PollVerdicts(), 5_000)
+    const now = Date.UTC(2026, 10, 23, 15, 0)
+    const crypto = Array.from({ length: 60 }, (_, i) => symbolKey('crypto', `C${i}`))
+    q.setSymbols(['fx:EURUSD', ...crypto])
+    const first = q.nextBatch(now)
+    // Every symbol is never asked (equally late): the first in the list picks the family.
+    expect(first?.route.family).toBe('multi')
+    expect(first?.keys).toEqual(['fx:EURUSD'])
+    if (first) q.begin(first, now)
+    if (first) q.end(first, false)
+    const second = q.nextBatch(now)
+    expect(second?.keys).toEqual(crypto.slice(0, 50))
+    if (second) q.begin(second, now)
+    if (second) q.end(second, false)
+    // C50..C59 never asked, the first fifty asked just now: the ten go, then nothing is due.
+    const third = q.nextBatch(now)
+    expect(third?.keys).toEqual(crypto.slice(50))
+    if (third) q.begin(third, now)
+    if (third) q.end(third, false)
+    expect(q.nextBatch(now + 4_999)).toBeNull()
+    expect(q.nextDueAt(now)).toBe(now + 5_000)
+    // Exactly 5 s on, all equally late: list order again.
+    expect(q.nextBatch(now + 5_000)?.keys).toEqual(['fx:EURUSD'])
+  })
+
+  it('puts the symbol most overdue for its own pace first (background at a sixth of the pace)', () => {
+    const q = new PollQueue(new PollVerdicts(), 5_000)
+    const t0 = Date.UTC(2026, 10, 23, 15, 0)
+    const markets: Market[] = ['crypto', 'crypto']
+    const [fg, bg] = markets.map((m, i) => symbolKey(m, `X${i}`)) as [SymbolKey, SymbolKey]
+    q.setSymbols([bg, fg], new Set([bg]))
+    const all = q.nextBatch(t0)
+    expect(all?.keys).toEqual([bg, fg])
+    if (all) q.begin(all, t0)
+    if (all) q.end(all, false)
+    // 40 s on: the foreground one is 8 rounds late, the background one 1.33.
+    expect(q.nextBatch(t0 + 40_000)?.keys).toEqual([fg, bg])
+  })
+
+  it('stops asking a symbol whose market closed after it was asked, until it reopens', () => {
+    const fast = new PollQueue(new PollVerdicts(), 5_000)
+    const naive = new NaivePollQueue(new PollVerdicts(), 5_000)
+    // Monday 23 November 2026; Hong Kong breaks for lunch 12:00-13:00 HKT (04:00-05:00 UTC).
+    const asked = Date.UTC(2026, 10, 23, 3, 59, 58)
+    for (const q of [fast, naive]) {
+      q.setSymbols(['hk:00700'])
+      const b = q.nextBatch(asked)
+      expect(b?.keys).toEqual(['hk:00700'])
+      if (b) q.begin(b, asked)
+      if (b) q.end(b, false)
+      // Trading: due 5 s later, and the queue remembers so.
+      expect(q.nextDueAt(asked + 1_000)).toBe(asked + 5_000)
+      // At lunch it is not due 5 s on, but once per QUIET_POLL_MS (or when the market reopens).
+      expect(q.nextBatch(asked + 6_000)).toBeNull()
+      expect(q.nextDueAt(asked + 6_000)).toBe(asked + QUIET_POLL_MS)
+    }
+  })
+})
