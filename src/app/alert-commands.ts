@@ -12,7 +12,7 @@ export const ALERT_HANDLERS: Handlers<
   AlertAccess
 > = {
   addAlert: async (app, p) => {
-    const rule = buildAlertRule(p, app.now())
+    const rule = buildAlertRule(p, app.now(), { lists: app.lists.watchlists })
     await app.setRules([...app.rules, rule])
     return rule
   },

@@ -5,6 +5,8 @@ import type { StoreProblem } from '../core/persistence/json-store'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { AlertsFile, DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import { expandRules, parentRuleId } from '../shared/alert-list'
+import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 
@@ -37,7 +39,7 @@ export interface AlertTarget {
 }
 
 export interface AlertLoopOptions {
-  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory'>
+  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory' | 'watchlists'>
   clock: Clock
   /**
    * true: this host edits the rules (the app) and its rule list is saved as is. false (CLI
@@ -68,6 +70,8 @@ export class AlertLoop {
   private entries: JournalEntry[] = []
   private seq = 0
   private fileRules: AlertRule[] = []
+  /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
+  private lists: readonly Watchlist[] = []
   private paused = false
   private started = false
   private seenTimer: TimerHandle | null = null
@@ -98,6 +102,7 @@ export class AlertLoop {
     const { stores } = this.opts
     const file = await stores.alerts.load()
     this.report(file.problem)
+    this.lists = (await stores.watchlists.load()).value.watchlists
     const history = await stores.alertHistory.load()
     this.report(history.problem)
     const read = this.journal.read()
@@ -167,7 +172,7 @@ export class AlertLoop {
    */
   markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
     const seen = new Map<SymbolKey, number>()
-    const rules = new Map(this.fileRules.map((r) => [r.id, r.key]))
+    const rules = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
     for (const s of this.engine.states()) {
       const key = rules.get(s.ruleId)
       if (key === undefined || s.lastSeenAt === null) continue
@@ -219,12 +224,27 @@ export class AlertLoop {
     await this.saver.flush()
   }
 
-  /** CLI hosts: rules another process changed (`alerts add` while the runner runs). */
+  /**
+   * The watchlists changed (the app): list-wide rules follow, a symbol added is armed afresh, a
+   * symbol removed stops being evaluated; the other symbols keep their state.
+   */
+  setLists(lists: readonly Watchlist[]): void {
+    this.lists = lists
+    this.engine.setRules(this.evaluated(this.fileRules), this.engine.states())
+  }
+
+  /**
+   * CLI hosts: rules another process changed (`alerts add` while the runner runs), and the
+   * watchlists list-wide rules follow.
+   */
   async reloadRules(): Promise<void> {
     const file = await this.opts.stores.alerts.load()
     if (file.problem) return
-    if (JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
+    const lists = await this.opts.stores.watchlists.load()
+    const listsChanged = JSON.stringify(lists.value.watchlists) !== JSON.stringify(this.lists)
+    if (!listsChanged && JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
     this.fileRules = file.value.rules
+    if (!lists.problem) this.lists = lists.value.watchlists
     this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
   }
 
@@ -267,9 +287,12 @@ export class AlertLoop {
 
   // ---- inside ------------------------------------------------------------------------------
 
+  /** The concrete rules: list rules expanded to their symbols now, then this host's filter. */
   private evaluated(rules: AlertRule[]): AlertRule[] {
+    const members = new Map(this.lists.map((l) => [l.id, l.symbols]))
+    const concrete = expandRules(rules, (id) => members.get(id))
     const filter = this.opts.filter
-    return filter ? rules.filter(filter) : rules
+    return filter ? concrete.filter(filter) : concrete
   }
 
   private deliverOwed(target: AlertTarget): void {
@@ -316,10 +339,14 @@ export class AlertLoop {
       const latest = await this.opts.stores.alerts.load()
       const ours = new Map(s.states.map((st) => [st.ruleId, st]))
       const theirs = new Map(latest.value.states.map((st) => [st.ruleId, st]))
+      // A list rule's symbols have states of their own (child ids): kept while the rule is.
+      const kept = new Set(latest.value.rules.map((r) => r.id))
+      const ids = new Set([...ours.keys(), ...theirs.keys()])
       file = {
         rules: latest.value.rules,
-        states: latest.value.rules
-          .map((r) => ours.get(r.id) ?? theirs.get(r.id))
+        states: [...ids]
+          .filter((id) => kept.has(parentRuleId(id)))
+          .map((id) => ours.get(id) ?? theirs.get(id))
           .filter((st): st is AlertRuleState => st !== undefined),
       }
     }

@@ -122,6 +122,7 @@ export class AppService implements AppHostApi, CommandContext {
       firedBy: 'app',
       onProblem: (code, message) => this.addNotice('warning', code, message),
     })
+    this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)
     this.alerts.onChange(() => this.emitAlerts())
     this.alerts.addTarget({
@@ -256,6 +257,8 @@ export class AppService implements AppHostApi, CommandContext {
 
   async setLists(next: WatchlistState): Promise<void> {
     this.state = { ...this.state, lists: next }
+    // List-wide alerts follow their list's symbols (and stream priority follows them).
+    this.alerts.setLists(next.watchlists)
     this.syncWatches()
     this.hub.emit({
       type: 'watchlists',

@@ -25,6 +25,8 @@ export interface WatchlistAccess {
 
 export interface AlertAccess {
   readonly rules: readonly AlertRule[]
+  /** List-wide rules name a list; the symbols a rule may name are checked against these. */
+  readonly lists: WatchlistState
   setRules(rules: AlertRule[]): Promise<void>
   clearAlertHistory(): Promise<void>
   now(): number

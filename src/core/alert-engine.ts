@@ -8,6 +8,7 @@ import {
   type ConditionInput,
 } from './alert-conditions'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import { parentRuleId } from '../shared/alert-list'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 
@@ -231,7 +232,8 @@ export class AlertEngine {
     }
     return {
       id: this.newId(),
-      ruleId: rule.id,
+      // A list rule's symbol fires under the stored rule's id (its state keeps the child id).
+      ruleId: rule.listId === undefined ? rule.id : parentRuleId(rule.id),
       key: rule.key,
       message: alertMessage(quote.symbol, rule.condition, input),
       price,

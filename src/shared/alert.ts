@@ -30,7 +30,13 @@ export type AlertCondition = z.infer<typeof AlertConditionSchema>
 export const AlertRepeatSchema = z.enum(['once', 'rearm'])
 
 export const AlertRuleInputSchema = z.object({
+  /** The symbol (market:SYMBOL); for a watchlist-wide rule `list:<listId>` (alert-list.ts). */
   key: z.string(),
+  /**
+   * A watchlist-wide rule: the condition applies to every symbol on this list, each firing once
+   * per arming on its own; symbols added to or removed from the list are followed.
+   */
+  listId: z.string().min(1).max(64).optional(),
   condition: AlertConditionSchema,
   repeat: AlertRepeatSchema.default('once'),
   /** Re-arm only after price moves back this far (percent of the threshold) past it. */

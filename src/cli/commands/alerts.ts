@@ -6,6 +6,7 @@ import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { WebhookSchema, type AlertCondition } from '../../shared/alert'
 import { describeCondition, webhookHealth } from '../../shared/alert-describe'
+import { parentRuleId, ruleTarget } from '../../shared/alert-list'
 import { parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
@@ -17,6 +18,7 @@ const HELP = `Usage:
   tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
                       | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH)
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
+  tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
   tickdesk alerts remove <id>
   tickdesk alerts webhook add <http(s)://URL>
   tickdesk alerts webhook remove <id>
@@ -33,6 +35,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
   --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
+  --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
+                     once per arming; symbols added to the list later are watched too)
   -h, --help         show this help
   --version          print the version
 `
@@ -51,6 +55,7 @@ const OPTIONS = {
   cooldown: { type: 'string' },
   note: { type: 'string' },
   'any-symbol': { type: 'boolean' },
+  list: { type: 'string' },
   ...FEED_OPTIONS,
   ...RUN_OPTIONS,
 } as const
@@ -105,7 +110,10 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'run' && positionals.length === 1) return runAlerts(values, io)
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
   if (action === 'list' && positionals.length === 1) return list(stores, Boolean(values.json), io)
-  if (action === 'add' && arg && positionals.length === 2) return add(stores, arg, values, io)
+  if (action === 'add' && arg && positionals.length === 2 && values.list === undefined)
+    return add(stores, arg, values, io)
+  if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
+    return add(stores, null, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
   if (action === 'webhook' && arg === 'add' && arg2 && positionals.length === 3)
     return addWebhook(stores, arg2, io)
@@ -119,6 +127,7 @@ async function list(stores: DataStores, json: boolean, io: CliIO): Promise<numbe
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
   const hooks = (await stores.webhooks.load()).value
+  const lists = (await stores.watchlists.load()).value.watchlists
   if (json) {
     for (const r of loaded.value.rules) writeJson(io.stdout, { type: 'alert-rule', ...r })
     for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
@@ -127,36 +136,47 @@ async function list(stores: DataStores, json: boolean, io: CliIO): Promise<numbe
   if (loaded.value.rules.length === 0) io.stdout.write('No alerts.\n')
   for (const r of loaded.value.rules)
     io.stdout.write(
-      `${r.id}  ${r.key}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
+      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
     )
   for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
   return EXIT.ok
 }
 
-async function add(stores: DataStores, arg: string, values: Values, io: CliIO): Promise<number> {
+async function add(
+  stores: DataStores,
+  arg: string | null,
+  values: Values,
+  io: CliIO,
+): Promise<number> {
   const condition = conditionFrom(values)
   if (typeof condition === 'string') {
     io.stderr.write(`tickdesk alerts: ${condition}\n`)
     return EXIT.usage
   }
+  const lists = (await stores.watchlists.load()).value.watchlists
   let rule
   try {
     rule = buildAlertRule(
       {
-        key: arg,
+        ...(arg === null ? { listId: String(values.list) } : { key: arg }),
         condition,
         ...(values.repeat !== undefined ? { repeat: values.repeat } : {}),
         ...(values.cooldown !== undefined ? { cooldownSec: Number(values.cooldown) } : {}),
         ...(values.note !== undefined ? { note: values.note } : {}),
       },
       Date.now(),
+      { lists },
     )
   } catch (e) {
     if (!isTickdeskError(e)) throw e
     io.stderr.write(`tickdesk alerts: ${e.message}\n`)
     return EXIT.usage
   }
-  if (!values['any-symbol'] && !(await knownSymbol(stores, rule.key))) {
+  if (
+    rule.listId === undefined &&
+    !values['any-symbol'] &&
+    !(await knownSymbol(stores, rule.key))
+  ) {
     io.stderr.write(
       `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
     )
@@ -167,7 +187,10 @@ async function add(stores: DataStores, arg: string, values: Values, io: CliIO): 
   const { rules, states } = loaded.value
   await stores.alerts.save({ rules: [...rules, rule], states })
   if (values.json) writeJson(io.stdout, { type: 'alert-rule', ...rule })
-  else io.stdout.write(`Added ${rule.id}: ${rule.key} ${describeCondition(rule.condition)}\n`)
+  else
+    io.stdout.write(
+      `Added ${rule.id}: ${ruleTarget(rule, lists)} ${describeCondition(rule.condition)}\n`,
+    )
   return EXIT.ok
 }
 
@@ -185,7 +208,7 @@ async function remove(stores: DataStores, id: string, io: CliIO): Promise<number
   }
   await stores.alerts.save({
     rules: rules.filter((r) => r.id !== id),
-    states: states.filter((s) => s.ruleId !== id),
+    states: states.filter((s) => parentRuleId(s.ruleId) !== id),
   })
   io.stdout.write(`Removed ${id}\n`)
   return EXIT.ok

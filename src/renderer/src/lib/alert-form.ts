@@ -1,4 +1,5 @@
 import type { AlertCondition, AlertRuleInput } from '../../../shared/alert'
+import { LIST_CONDITIONS } from '../../../shared/alert-list'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 
 /**
@@ -8,7 +9,10 @@ import { parseSymbolKey, symbolKey } from '../../../shared/market'
 export type AlertKind = AlertCondition['kind']
 
 export interface AlertDraft {
+  /** One symbol, or every symbol on a watchlist (listId). */
+  target: 'symbol' | 'list'
   key: string
+  listId: string
   kind: AlertKind
   /** Price for above/below/crosses, percent for dayChangePct/movePct, low bound for channel. */
   value: string
@@ -32,7 +36,9 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
 
 export function emptyDraft(key = ''): AlertDraft {
   return {
+    target: 'symbol',
     key,
+    listId: '',
     kind: 'above',
     value: '',
     minutes: '5',
@@ -53,8 +59,16 @@ function num(text: string): number | null {
 }
 
 export function draftToInput(draft: AlertDraft): DraftResult {
-  const ref = parseSymbolKey(draft.key)
-  if (ref === null)
+  const onList = draft.target === 'list'
+  const ref = onList ? null : parseSymbolKey(draft.key)
+  if (onList) {
+    if (draft.listId === '') return { ok: false, message: 'Choose a watchlist' }
+    if (!LIST_CONDITIONS.includes(draft.kind))
+      return {
+        ok: false,
+        message: 'A whole-list alert takes a move in N minutes or a day change %',
+      }
+  } else if (ref === null)
     return { ok: false, message: 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT' }
   const value = num(draft.value)
   if (value === null) return { ok: false, message: 'Enter a number' }
@@ -94,7 +108,9 @@ export function draftToInput(draft: AlertDraft): DraftResult {
   return {
     ok: true,
     input: {
-      key: symbolKey(ref.market, ref.symbol),
+      ...(ref === null
+        ? { key: '', listId: draft.listId }
+        : { key: symbolKey(ref.market, ref.symbol) }),
       condition,
       repeat: draft.repeat,
       cooldownSec: cooldown,

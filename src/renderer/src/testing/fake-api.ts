@@ -327,7 +327,7 @@ export class FakeTickdeskApi implements TickdeskApi {
     },
     getSparkHistory: ({ keys }) => keys.map((k) => ({ key: canonicalKey(k), bars: this.candles })),
     addAlert: (input) => {
-      const key = canonicalKey(input.key)
+      const key = input.listId ? `list:${input.listId}` : canonicalKey(input.key)
       const rule = { ...input, key, id: `a${this.nextId++}`, createdAt: 1, enabled: true }
       this.state.alerts.push(rule)
       this.state.alertStates.push({
