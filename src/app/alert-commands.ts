@@ -1,4 +1,5 @@
 import { TickdeskError } from '../core/errors'
+import { volumeNote } from '../shared/alert-volume'
 import { buildAlertRule } from './alert-rules'
 import type { AlertAccess } from './command-context'
 import type { Handlers } from './command-handler'
@@ -13,6 +14,24 @@ export const ALERT_HANDLERS: Handlers<
 > = {
   addAlert: async (app, p) => {
     const rule = buildAlertRule(p, app.now(), { lists: app.lists.watchlists })
+    if (rule.listId === undefined) {
+      const listed = app.lists.watchlists.some((l) => l.symbols.includes(rule.key))
+      if (!listed && !app.knowsSymbol(rule.key))
+        throw new TickdeskError({
+          code: 'UNKNOWN_SYMBOL',
+          message: `The alert was not added: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service); add it to a list first`,
+        })
+      const quote = app.quoteOf(rule.key)
+      const note =
+        rule.condition.kind === 'volume' && quote !== undefined && quote.last !== null
+          ? volumeNote(rule.key, quote.volume)
+          : null
+      if (note !== null && quote?.volume === null)
+        throw new TickdeskError({
+          code: 'INVALID_INPUT',
+          message: `The alert was not added: ${note}`,
+        })
+    }
     await app.setRules([...app.rules, rule])
     return rule
   },

@@ -9,6 +9,7 @@ import { parseSymbolKey, type SymbolKey } from '../shared/market'
 import { sessionAt, type SessionInfo } from '../shared/market-sessions'
 import type { Currency, PositionsFile, PositionsView } from '../shared/position'
 import { fxKeysFor } from '../shared/position-report'
+import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { AlertLoop } from './alert-loop'
@@ -179,6 +180,10 @@ export class AppService implements AppHostApi, CommandContext {
 
   knowsSymbol(key: SymbolKey): boolean {
     return this.catalogue.has(key)
+  }
+
+  quoteOf(key: SymbolKey): Quote | undefined {
+    return this.feeds.current.engine.quotes.get(key)
   }
 
   /** The book with each lot symbol's quote currency and the fx: keys watched to convert it. */

@@ -5,6 +5,7 @@ import {
   conditionHolds,
   MoveWindow,
   rearmReached,
+  VolumeWindow,
   type ConditionInput,
 } from './alert-conditions'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
@@ -40,6 +41,7 @@ interface LiveRule {
   rule: AlertRule
   state: AlertRuleState
   window: MoveWindow | null
+  volume: VolumeWindow | null
   /**
    * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
    * the rule re-arms. A cross back that happened inside the hysteresis band is then still
@@ -65,6 +67,7 @@ export class AlertEngine {
     prev: null,
     dayChangePct: null,
     movePct: null,
+    volume: null,
   }
 
   private readonly firedBy: FiredAlert['firedBy']
@@ -104,8 +107,14 @@ export class AlertEngine {
             ? old.window
             : new MoveWindow(rule.condition.minutes * 60_000)
           : null
+      const volume =
+        rule.condition.kind === 'volume'
+          ? sameRule && old.volume
+            ? old.volume
+            : new VolumeWindow(rule.condition.minutes * 60_000)
+          : null
       const anchor = sameRule ? old.anchor : null
-      const live: LiveRule = { rule, state, window, anchor }
+      const live: LiveRule = { rule, state, window, volume, anchor }
       this.byId.set(rule.id, live)
       const list = this.byKey.get(rule.key)
       if (list) list.push(live)
@@ -205,6 +214,10 @@ export class AlertEngine {
     input.prev = live.anchor ?? state.lastPrice
     input.dayChangePct = quote.changePercent
     input.movePct = live.window ? live.window.move(this.now(), price) : null
+    if (live.volume) {
+      live.volume.add(this.now(), quote.volume)
+      input.volume = live.volume.total(this.now())
+    } else input.volume = null
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
@@ -230,6 +243,7 @@ export class AlertEngine {
       live.window.reset()
       live.window.add(now, price)
     }
+    live.volume?.reset()
     return {
       id: this.newId(),
       // A list rule's symbol fires under the stored rule's id (its state keeps the child id).

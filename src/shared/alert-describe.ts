@@ -16,6 +16,8 @@ export function describeCondition(condition: AlertCondition): string {
       return `day change ${condition.pct > 0 ? '≥ +' : '≤ '}${condition.pct}%`
     case 'movePct':
       return `moves ${condition.pct}% in ${condition.minutes} min`
+    case 'volume':
+      return `volume ≥ ${condition.amount} in ${condition.minutes} min`
     case 'channel':
       return `${condition.on === 'enter' ? 'enters' : 'leaves'} ${condition.low}–${condition.high}`
   }

@@ -12,6 +12,15 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
     pct: z.number().finite().positive(),
     minutes: z.number().int().min(1).max(1440),
   }),
+  /**
+   * At least `amount` traded within `minutes`, from the quotes' day volume (only where the service
+   * sends volume: alert-volume.ts).
+   */
+  z.object({
+    kind: z.literal('volume'),
+    amount: z.number().finite().positive(),
+    minutes: z.number().int().min(1).max(1440),
+  }),
   /** Price enters (or exits) the band between two levels; low must be under high. */
   z
     .object({

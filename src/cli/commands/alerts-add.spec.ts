@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../core/persistence/stores'
+import { blankQuote } from '../../shared/quote'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 
@@ -53,5 +54,33 @@ describe('tickdesk alerts add --list', () => {
     expect(await r.exit).toBe(2)
     expect(r.stderr()).toMatch(message)
     expect(await storedRules()).toEqual([])
+  })
+})
+
+describe('tickdesk alerts add --volume', () => {
+  it('stores volume above N in M minutes for crypto, quietly', async () => {
+    const add = runCli(alerts, ['add', 'crypto:BTCUSDT', '--volume', '250', '--minutes', '5'], {
+      env: env(),
+    })
+    expect(await add.exit).toBe(0)
+    expect(add.stdout()).toMatch(/crypto:BTCUSDT volume ≥ 250 in 5 min/)
+    expect(add.stderr()).toBe('')
+  })
+
+  it('says when a market may carry no volume, and refuses a symbol whose quotes had none', async () => {
+    const fx = runCli(alerts, ['add', 'fx:EURUSD', '--volume', '10', '--minutes', '5'], {
+      env: env(),
+    })
+    expect(await fx.exit).toBe(0)
+    expect(fx.stderr()).toMatch(/note: The service may send no volume for fx quotes/)
+    await openDataStores(data.dir).quotes.save([
+      { ...blankQuote('index', 'SPX', 1, 'poll'), last: 5000, volume: null },
+    ])
+    const spx = runCli(alerts, ['add', 'index:SPX', '--volume', '10', '--minutes', '5'], {
+      env: env(),
+    })
+    expect(await spx.exit).toBe(2)
+    expect(spx.stderr()).toMatch(/SPX has no volume from the service/)
+    expect(await storedRules()).toHaveLength(1)
   })
 })

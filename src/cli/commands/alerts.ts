@@ -7,6 +7,7 @@ import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { WebhookSchema, type AlertCondition } from '../../shared/alert'
 import { describeCondition, webhookHealth } from '../../shared/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alert-list'
+import { volumeNote } from '../../shared/alert-volume'
 import { parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
@@ -16,7 +17,8 @@ import { runAlerts, RUN_OPTIONS } from './alerts-run'
 const HELP = `Usage:
   tickdesk alerts list [--json]
   tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
-                      | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH)
+                      | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH
+                      | --volume N --minutes M)
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
   tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
   tickdesk alerts remove <id>
@@ -49,6 +51,7 @@ const OPTIONS = {
   'day-change': { type: 'string' },
   move: { type: 'string' },
   minutes: { type: 'string' },
+  volume: { type: 'string' },
   enter: { type: 'string' },
   leave: { type: 'string' },
   repeat: { type: 'string' },
@@ -69,11 +72,18 @@ function conditionFrom(v: Values): AlertCondition | string {
     const n = raw.trim() === '' ? NaN : Number(raw)
     return Number.isFinite(n) ? n : NaN
   }
-  const given = ['above', 'below', 'crosses', 'day-change', 'move', 'enter', 'leave'].filter(
-    (n) => v[n] !== undefined,
-  )
+  const given = [
+    'above',
+    'below',
+    'crosses',
+    'day-change',
+    'move',
+    'enter',
+    'leave',
+    'volume',
+  ].filter((n) => v[n] !== undefined)
   if (given.length !== 1)
-    return 'give exactly one of --above, --below, --crosses, --day-change, --move, --enter, --leave'
+    return 'give exactly one of --above, --below, --crosses, --day-change, --move, --enter, --leave, --volume'
   const name = given[0] as string
   if (name === 'enter' || name === 'leave') {
     const [low, high, extra] = String(v[name])
@@ -96,8 +106,12 @@ function conditionFrom(v: Values): AlertCondition | string {
     return { kind: name, price: value }
   if (name === 'day-change') return { kind: 'dayChangePct', pct: value }
   const minutes = num('minutes')
-  if (minutes === null || !Number.isInteger(minutes) || minutes < 1)
-    return '--move needs --minutes N (a whole number)'
+  if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+    return `--${name} needs --minutes N (a whole number from 1 to 1440)`
+  if (name === 'volume') {
+    if (value <= 0) return '--volume needs a positive amount'
+    return { kind: 'volume', amount: value, minutes }
+  }
   if (value <= 0) return '--move needs a positive percent'
   return { kind: 'movePct', pct: value, minutes }
 }
@@ -181,6 +195,16 @@ async function add(
       `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
     )
     return EXIT.usage
+  }
+  if (rule.condition.kind === 'volume') {
+    // The last quote this data folder saw says whether the service sends the symbol's volume.
+    const cached = (await stores.quotes.load()).value.find((q) => q.key === rule.key)
+    const note = volumeNote(rule.key, cached?.last == null ? undefined : cached.volume)
+    if (note !== null && cached?.last != null) {
+      io.stderr.write(`tickdesk alerts: the alert was not added: ${note}\n`)
+      return EXIT.usage
+    }
+    if (note !== null) io.stderr.write(`tickdesk alerts: note: ${note}\n`)
   }
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)

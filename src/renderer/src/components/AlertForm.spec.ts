@@ -30,3 +30,21 @@ describe('AlertForm: an alert on a whole watchlist', () => {
     expect(screen.getByRole('status').textContent).toBe('Alert added for every symbol on Macro')
   })
 })
+
+describe('AlertForm: volume above N in M minutes', () => {
+  it("says when the symbol's market may carry no volume", async () => {
+    const api = new FakeTickdeskApi(baseSnapshot())
+    render(AlertForm, { props: { api, initialKey: 'fx:EURUSD' } })
+    await fireEvent.change(screen.getByLabelText('Condition'), { target: { value: 'volume' } })
+    expect(screen.getByTestId('volume-note').textContent).toMatch(/no volume for fx quotes/)
+    await fireEvent.input(screen.getByLabelText('Symbol'), { target: { value: 'crypto:ETHUSDT' } })
+    expect(screen.queryByTestId('volume-note')).toBeNull()
+    await fireEvent.input(screen.getByLabelText('Volume'), { target: { value: '300' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toMatchObject({
+      key: 'crypto:ETHUSDT',
+      condition: { kind: 'volume', amount: 300, minutes: 5 },
+    })
+  })
+})

@@ -31,6 +31,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   crosses: 'Price crosses',
   dayChangePct: 'Day change %',
   movePct: 'Moves X% in N min',
+  volume: 'Volume above N in M min',
   channel: 'Enters or leaves a range',
 }
 
@@ -92,6 +93,14 @@ export function draftToInput(draft: AlertDraft): DraftResult {
       condition = { kind: 'movePct', pct: value, minutes }
       break
     }
+    case 'volume': {
+      const minutes = num(draft.minutes)
+      if (value <= 0) return { ok: false, message: 'Volume must be above zero' }
+      if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+        return { ok: false, message: 'Minutes must be a whole number from 1 to 1440' }
+      condition = { kind: 'volume', amount: value, minutes }
+      break
+    }
     case 'channel': {
       const high = num(draft.high)
       if (high === null) return { ok: false, message: 'Enter the upper bound as a number' }
@@ -120,3 +129,4 @@ export function draftToInput(draft: AlertDraft): DraftResult {
 }
 
 export { describeCondition } from '../../../shared/alert-describe'
+export { volumeNote } from '../../../shared/alert-volume'
