@@ -1,4 +1,7 @@
 import { AlertEngine } from '../core/alert-engine'
+import { barsNeeded } from '../core/alert-ma'
+import type { BarNeed } from '../core/bar-backfill'
+import type { Bar, Interval } from '../shared/quote'
 import type { Clock, TimerHandle } from '../core/clock'
 import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
 import type { StoreProblem } from '../core/persistence/json-store'
@@ -31,6 +34,12 @@ export const ALERT_SAVE_EVERY_MS = 500
 export const SEEN_SAVE_EVERY_MS = 60_000
 /** An owed fire older than this is dropped from the journal (the history still lists it). */
 const OWED_FOR_MS = 24 * 3_600_000
+
+/** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
+export interface AlertBars {
+  candles: { bars(key: SymbolKey, interval: Interval, limit: number): Bar[] }
+  backfillBars(needs: readonly BarNeed[]): void
+}
 
 export interface AlertTarget {
   readonly name: string
@@ -75,6 +84,7 @@ export class AlertLoop {
   private paused = false
   private started = false
   private seenTimer: TimerHandle | null = null
+  private market: AlertBars | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
     this.engine = new AlertEngine({
@@ -139,6 +149,18 @@ export class AlertLoop {
 
   get rules(): AlertRule[] {
     return this.fileRules
+  }
+
+  /**
+   * The engine whose bars moving-average rules read (the host's, or a new one after a feed
+   * switch); the history they lack is asked for once, and again whenever the rules change.
+   */
+  attachBars(market: AlertBars | null): void {
+    this.market = market
+    this.engine.setBarSource(
+      market === null ? null : (key, interval, limit) => market.candles.bars(key, interval, limit),
+    )
+    this.askBars()
   }
 
   /** Registered before start(); start() delivers what a previous run still owed them. */
@@ -220,6 +242,7 @@ export class AlertLoop {
   async setRules(rules: AlertRule[]): Promise<void> {
     this.fileRules = rules
     this.engine.setRules(this.evaluated(rules), this.engine.states())
+    this.askBars()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
   }
@@ -231,6 +254,7 @@ export class AlertLoop {
   setLists(lists: readonly Watchlist[]): void {
     this.lists = lists
     this.engine.setRules(this.evaluated(this.fileRules), this.engine.states())
+    this.askBars()
   }
 
   /**
@@ -246,6 +270,7 @@ export class AlertLoop {
     this.fileRules = file.value.rules
     if (!lists.problem) this.lists = lists.value.watchlists
     this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
+    this.askBars()
   }
 
   /** Paused: rules keep evaluating and fires are kept in history, but no target hears of them. */
@@ -286,6 +311,17 @@ export class AlertLoop {
   }
 
   // ---- inside ------------------------------------------------------------------------------
+
+  private askBars(): void {
+    if (this.market === null) return
+    const needs: BarNeed[] = []
+    for (const r of this.evaluated(this.fileRules)) {
+      const c = r.condition
+      if (c.kind === 'maCross' && r.enabled)
+        needs.push({ key: r.key, interval: c.interval, count: barsNeeded(c.ma, c.period) })
+    }
+    this.market.backfillBars(needs)
+  }
 
   /** The concrete rules: list rules expanded to their symbols now, then this host's filter. */
   private evaluated(rules: AlertRule[]): AlertRule[] {

@@ -1,4 +1,5 @@
 import type { AlertCondition } from '../shared/alert'
+import { maName } from '../shared/alert-describe'
 
 /**
  * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved
@@ -16,6 +17,10 @@ export interface ConditionInput {
   movePct: number | null
   /** Traded within the rule's window, from the day volume ('volume' only; null: none sent). */
   volume: number | null
+  /** 'maCross' only: the moving average now, and price minus it now and at the previous tick. */
+  ma: number | null
+  maDiff: number | null
+  prevMaDiff: number | null
 }
 
 export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
@@ -33,6 +38,12 @@ export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
       return x.movePct !== null && Math.abs(x.movePct) >= c.pct
     case 'volume':
       return x.volume !== null && x.volume >= c.amount
+    case 'maCross': {
+      if (x.maDiff === null || x.prevMaDiff === null) return false
+      const up = x.prevMaDiff < 0 && x.maDiff >= 0
+      const down = x.prevMaDiff > 0 && x.maDiff <= 0
+      return c.direction === 'up' ? up : c.direction === 'down' ? down : up || down
+    }
     case 'channel':
       return inChannel(x.price, c.low, c.high) === (c.on === 'enter')
   }
@@ -62,6 +73,8 @@ export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct
       return x.movePct === null || Math.abs(x.movePct) < c.pct
     case 'volume':
       return x.volume === null || x.volume < c.amount
+    case 'maCross':
+      return x.ma !== null && x.maDiff !== null && Math.abs(x.maDiff) > band(x.ma, hysteresisPct)
     case 'channel': {
       // Back on the other side of the nearer bound by the band, measured on that bound.
       const lowBand = band(c.low, hysteresisPct)
@@ -119,6 +132,12 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
       return `${symbol} moved ${pctFormat.format(x.movePct ?? 0)}% within ${c.minutes} min ${at}`
     case 'volume':
       return `${symbol} traded ${formatPrice(x.volume ?? 0)} within ${c.minutes} min, past ${formatPrice(c.amount)} ${at}`
+    case 'maCross': {
+      const side = (x.maDiff ?? 0) >= 0 ? 'above' : 'below'
+      // An average has no tick size: six significant digits read like a price.
+      const ma = formatPrice(Number((x.ma ?? 0).toPrecision(6)))
+      return `${symbol} crossed ${side} ${maName(c)} at ${ma} ${at}`
+    }
     case 'channel': {
       const range = `${formatPrice(c.low)}–${formatPrice(c.high)}`
       const crossed =

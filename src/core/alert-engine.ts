@@ -8,6 +8,7 @@ import {
   VolumeWindow,
   type ConditionInput,
 } from './alert-conditions'
+import { MaTracker, type BarSource } from './alert-ma'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { parentRuleId } from '../shared/alert-list'
 import type { SymbolKey } from '../shared/market'
@@ -42,6 +43,9 @@ interface LiveRule {
   state: AlertRuleState
   window: MoveWindow | null
   volume: VolumeWindow | null
+  /** 'maCross' only: the average, and price minus it at the previous tick (not persisted). */
+  ma: MaTracker | null
+  prevMaDiff: number | null
   /**
    * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
    * the rule re-arms. A cross back that happened inside the hysteresis band is then still
@@ -68,7 +72,12 @@ export class AlertEngine {
     dayChangePct: null,
     movePct: null,
     volume: null,
+    ma: null,
+    maDiff: null,
+    prevMaDiff: null,
   }
+  /** Bars for 'maCross' rules (the engine's candles); null until a host attaches them. */
+  private bars: BarSource | null = null
 
   private readonly firedBy: FiredAlert['firedBy']
 
@@ -113,13 +122,26 @@ export class AlertEngine {
             ? old.volume
             : new VolumeWindow(rule.condition.minutes * 60_000)
           : null
+      const c = rule.condition
+      const ma =
+        c.kind === 'maCross'
+          ? sameRule && old.ma
+            ? old.ma
+            : new MaTracker(rule.key, c.ma, c.period, c.interval)
+          : null
+      const prevMaDiff = sameRule ? old.prevMaDiff : null
       const anchor = sameRule ? old.anchor : null
-      const live: LiveRule = { rule, state, window, volume, anchor }
+      const live: LiveRule = { rule, state, window, volume, ma, prevMaDiff, anchor }
       this.byId.set(rule.id, live)
       const list = this.byKey.get(rule.key)
       if (list) list.push(live)
       else this.byKey.set(rule.key, [live])
     }
+  }
+
+  /** Where 'maCross' rules read their bars (the engine's candles, which already hold this tick). */
+  setBarSource(bars: BarSource | null): void {
+    this.bars = bars
   }
 
   /** Call on every merged quote; returns what fired (also while paused). */
@@ -218,6 +240,12 @@ export class AlertEngine {
       live.volume.add(this.now(), quote.volume)
       input.volume = live.volume.total(this.now())
     } else input.volume = null
+    if (live.ma) {
+      input.ma = live.ma.value(this.bars, this.now(), price)
+      input.maDiff = input.ma === null ? null : price - input.ma
+      input.prevMaDiff = live.prevMaDiff
+      live.prevMaDiff = input.maDiff
+    } else input.ma = input.maDiff = input.prevMaDiff = null
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)

@@ -1,4 +1,8 @@
 import { z } from 'zod'
+import { IntervalSchema } from './quote'
+
+/** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
+export const MAX_MA_PERIOD = 500
 
 export const AlertConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('above'), price: z.number().finite() }),
@@ -20,6 +24,23 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
     kind: z.literal('volume'),
     amount: z.number().finite().positive(),
     minutes: z.number().int().min(1).max(1440),
+  }),
+  /**
+   * Price crosses its `period`-bar simple or exponential moving average on `interval` bars (the
+   * bars the app builds or fetches: alert-ma.ts); `direction` up, down or either way.
+   */
+  z.object({
+    kind: z.literal('maCross'),
+    ma: z.enum(['sma', 'ema']),
+    period: z
+      .number({ message: 'the moving-average period must be a number of bars' })
+      .int({ message: 'the moving-average period must be a whole number of bars' })
+      .min(1, { message: 'the moving-average period must be at least 1 bar' })
+      .max(MAX_MA_PERIOD, {
+        message: `the moving-average period must be at most ${MAX_MA_PERIOD} bars`,
+      }),
+    interval: IntervalSchema,
+    direction: z.enum(['up', 'down', 'any']).default('any'),
   }),
   /** Price enters (or exits) the band between two levels; low must be under high. */
   z

@@ -84,3 +84,28 @@ describe('tickdesk alerts add --volume', () => {
     expect(await storedRules()).toHaveLength(1)
   })
 })
+
+describe('tickdesk alerts add --cross-ema / --cross-sma', () => {
+  it('stores price crosses the 20 EMA on 15m bars', async () => {
+    const add = runCli(
+      alerts,
+      ['add', 'futures:ES1!', '--cross-ema', '20', '--interval', '15m', '--direction', 'up'],
+      { env: env() },
+    )
+    expect(await add.exit).toBe(0)
+    expect(add.stdout()).toMatch(/futures:ES1! crosses above the 20 EMA \(15m\)/)
+  })
+
+  it.each([
+    [['--cross-sma', '2.5', '--interval', '15m'], /whole number of bars/],
+    [['--cross-sma', '0', '--interval', '15m'], /whole number of bars of at least 1/],
+    [['--cross-ema', '20'], /needs --interval/],
+    [['--cross-ema', '20', '--interval', '7m'], /one of 1m, 5m, 15m/],
+    [['--cross-sma', '600', '--interval', '1h'], /at most 500 bars/],
+  ])('refuses %j with a clear message and stores nothing', async (flags, message) => {
+    const r = runCli(alerts, ['add', 'futures:ES1!', ...flags], { env: env() })
+    expect(await r.exit).toBe(2)
+    expect(r.stderr()).toMatch(message)
+    expect(await storedRules()).toEqual([])
+  })
+})

@@ -100,6 +100,7 @@ export async function runAlerts(
       }
       for (const key of wanted) if (!watched.has(key)) watched.set(key, engine.watch(key))
     }
+    loop.attachBars(engine)
     engine.onQuote((q) => loop.evaluate(q))
     engine.onResume((gapMs) => loop.markGap(systemClock.now() - gapMs))
     let lastState = ''

@@ -4,7 +4,8 @@ import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { MAX_MA_PERIOD, WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { INTERVALS, IntervalSchema } from '../../shared/quote'
 import { describeCondition, webhookHealth } from '../../shared/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alert-list'
 import { volumeNote } from '../../shared/alert-volume'
@@ -18,7 +19,8 @@ const HELP = `Usage:
   tickdesk alerts list [--json]
   tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
                       | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH
-                      | --volume N --minutes M)
+                      | --volume N --minutes M
+                      | --cross-sma N --interval I | --cross-ema N --interval I [--direction up|down])
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
   tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
   tickdesk alerts remove <id>
@@ -52,6 +54,10 @@ const OPTIONS = {
   move: { type: 'string' },
   minutes: { type: 'string' },
   volume: { type: 'string' },
+  'cross-sma': { type: 'string' },
+  'cross-ema': { type: 'string' },
+  interval: { type: 'string' },
+  direction: { type: 'string' },
   enter: { type: 'string' },
   leave: { type: 'string' },
   repeat: { type: 'string' },
@@ -65,6 +71,19 @@ const OPTIONS = {
 
 type Values = Record<string, string | boolean | undefined>
 
+const CONDITION_FLAGS = [
+  'above',
+  'below',
+  'crosses',
+  'day-change',
+  'move',
+  'enter',
+  'leave',
+  'volume',
+  'cross-sma',
+  'cross-ema',
+]
+
 function conditionFrom(v: Values): AlertCondition | string {
   const num = (name: string): number | null => {
     const raw = v[name]
@@ -72,19 +91,30 @@ function conditionFrom(v: Values): AlertCondition | string {
     const n = raw.trim() === '' ? NaN : Number(raw)
     return Number.isFinite(n) ? n : NaN
   }
-  const given = [
-    'above',
-    'below',
-    'crosses',
-    'day-change',
-    'move',
-    'enter',
-    'leave',
-    'volume',
-  ].filter((n) => v[n] !== undefined)
+  const given = CONDITION_FLAGS.filter((n) => v[n] !== undefined)
   if (given.length !== 1)
-    return 'give exactly one of --above, --below, --crosses, --day-change, --move, --enter, --leave, --volume'
+    return `give exactly one of ${CONDITION_FLAGS.map((n) => `--${n}`).join(', ')}`
   const name = given[0] as string
+  if (name === 'cross-sma' || name === 'cross-ema') {
+    const period = num(name)
+    if (period !== null && period > MAX_MA_PERIOD)
+      return `--${name} ${period}: the moving-average period must be at most ${MAX_MA_PERIOD} bars`
+    if (period === null || Number.isNaN(period) || !Number.isInteger(period) || period < 1)
+      return `--${name} needs the moving-average period, a whole number of bars of at least 1, e.g. --${name} 20`
+    const interval = IntervalSchema.safeParse(v.interval ?? '')
+    if (!interval.success)
+      return `--${name} needs --interval, one of ${INTERVALS.join(', ')} (e.g. --interval 15m)`
+    const direction = v.direction ?? 'any'
+    if (direction !== 'up' && direction !== 'down' && direction !== 'any')
+      return '--direction is up, down or any'
+    return {
+      kind: 'maCross',
+      ma: name === 'cross-sma' ? 'sma' : 'ema',
+      period,
+      interval: interval.data,
+      direction,
+    }
+  }
   if (name === 'enter' || name === 'leave') {
     const [low, high, extra] = String(v[name])
       .split(':')

@@ -1,4 +1,5 @@
-import type { AlertCondition, AlertRuleInput } from '../../../shared/alert'
+import { MAX_MA_PERIOD, type AlertCondition, type AlertRuleInput } from '../../../shared/alert'
+import type { Interval } from '../../../shared/quote'
 import { LIST_CONDITIONS } from '../../../shared/alert-list'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 
@@ -20,6 +21,10 @@ export interface AlertDraft {
   /** channel only: the upper bound, and whether entering or leaving the range fires. */
   high: string
   on: 'enter' | 'exit'
+  /** maCross only: which average (its period is `value`), on which bars, which way. */
+  ma: 'sma' | 'ema'
+  interval: Interval
+  direction: 'up' | 'down' | 'any'
   repeat: 'once' | 'rearm'
   cooldownSec: string
   note: string
@@ -32,6 +37,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   dayChangePct: 'Day change %',
   movePct: 'Moves X% in N min',
   volume: 'Volume above N in M min',
+  maCross: 'Crosses a moving average',
   channel: 'Enters or leaves a range',
 }
 
@@ -45,6 +51,9 @@ export function emptyDraft(key = ''): AlertDraft {
     minutes: '5',
     high: '',
     on: 'enter',
+    ma: 'ema',
+    interval: '15m',
+    direction: 'any',
     repeat: 'once',
     cooldownSec: '60',
     note: '',
@@ -101,6 +110,20 @@ export function draftToInput(draft: AlertDraft): DraftResult {
       condition = { kind: 'volume', amount: value, minutes }
       break
     }
+    case 'maCross':
+      if (!Number.isInteger(value) || value < 1 || value > MAX_MA_PERIOD)
+        return {
+          ok: false,
+          message: `The period must be a whole number of bars from 1 to ${MAX_MA_PERIOD}`,
+        }
+      condition = {
+        kind: 'maCross',
+        ma: draft.ma,
+        period: value,
+        interval: draft.interval,
+        direction: draft.direction,
+      }
+      break
     case 'channel': {
       const high = num(draft.high)
       if (high === null) return { ok: false, message: 'Enter the upper bound as a number' }
