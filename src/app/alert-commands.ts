@@ -9,7 +9,7 @@ import type { Handlers } from './command-handler'
  * asked for holds); switching one that does not exist is NOT_FOUND (nothing was switched).
  */
 export const ALERT_HANDLERS: Handlers<
-  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'clearAlertHistory',
+  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'snoozeAlert' | 'clearAlertHistory',
   AlertAccess
 > = {
   addAlert: async (app, p) => {
@@ -43,6 +43,13 @@ export const ALERT_HANDLERS: Handlers<
     if (!app.rules.some((r) => r.id === p.id))
       throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
     await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, enabled: p.enabled } : r)))
+    return null
+  },
+  snoozeAlert: async (app, p) => {
+    if (!app.rules.some((r) => r.id === p.id))
+      throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
+    const until = p.minutes === 0 ? null : app.now() + p.minutes * 60_000
+    await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, snoozedUntil: until } : r)))
     return null
   },
   clearAlertHistory: async (app) => {

@@ -59,6 +59,8 @@ export interface AlertLoopOptions {
   filter?: (rule: AlertRule) => boolean
   /** A damaged file or a failed save, in words for the trader. */
   onProblem: (code: string, message: string) => void
+  /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
+  quietNow?: () => boolean
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
   newId?: () => string
@@ -215,6 +217,8 @@ export class AlertLoop {
       this.saver.request(() => this.snapshot())
     }, SEEN_SAVE_EVERY_MS)
     if (fires.length === 0) return
+    // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
+    if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     const owed = this.paused ? [] : [...this.targets.keys()]
     const entries = fires.map((alert) => ({
       alert,

@@ -12,6 +12,7 @@ import { fxKeysFor } from '../shared/position-report'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
+import { inQuietHours } from '../shared/quiet-hours'
 import { AlertLoop } from './alert-loop'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
@@ -122,6 +123,7 @@ export class AppService implements AppHostApi, CommandContext {
       clock: this.clock,
       ownsRules: true,
       firedBy: 'app',
+      quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
     })
     this.alerts.setLists(data.lists.watchlists)

@@ -24,6 +24,8 @@ import type { Quote } from '../shared/quote'
  *   cooldown  --cooldownSec after the last fire----------> armed (fires at once if it still holds)
  *   any       --now > expiresAt-------------------------> expired (never fires again)
  *   any       --rule disabled---------------------------> disabled (never fires)
+ *   any       --snoozed (rule.snoozedUntil in the future)--> snoozed (quiet; still tracks prices)
+ *   snoozed   --snoozedUntil passed-----------------------> armed (fires again if it still holds)
  *
  * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now, so
  * nothing fires from the quote cache at start-up or from a stale row on resume; a stream tick, a
@@ -226,7 +228,11 @@ export class AlertEngine {
   ): FiredAlert | null {
     const { rule, state } = live
     // Only expiry needs the time here (normaliseStatus ignores it when expiresAt is null).
-    normaliseStatus(rule, state, rule.expiresAt === null ? 0 : this.now())
+    normaliseStatus(
+      rule,
+      state,
+      rule.expiresAt === null && rule.snoozedUntil == null ? 0 : this.now(),
+    )
     if (state.status === 'disabled' || state.status === 'expired') return null
 
     // One input object refilled per evaluation (hot path, bench/ingest); the condition helpers
@@ -249,6 +255,7 @@ export class AlertEngine {
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
+    if (state.status === 'snoozed') return null
 
     // Re-arming and firing are checked on the same tick: for 'crosses', the move that leaves the
     // hysteresis band on the far side is itself a crossing.
@@ -307,7 +314,13 @@ function normaliseStatus(rule: AlertRule, state: AlertRuleState, now: number): v
     state.status = 'expired'
   } else if (!rule.enabled) {
     state.status = 'disabled'
-  } else if (state.status === 'disabled' || state.status === 'expired') {
+  } else if (rule.snoozedUntil != null && now < rule.snoozedUntil) {
+    state.status = 'snoozed'
+  } else if (
+    state.status === 'disabled' ||
+    state.status === 'expired' ||
+    state.status === 'snoozed'
+  ) {
     state.status = 'armed'
   }
 }

@@ -81,12 +81,17 @@ export const AlertRuleSchema = AlertRuleInputSchema.extend({
   id: z.string(),
   createdAt: z.number(),
   enabled: z.boolean(),
+  /**
+   * Snoozed (from the toast, the notification or the alerts panel): quiet until then, and armed
+   * afresh at that moment, so a rule that fired fires again if its condition still holds.
+   */
+  snoozedUntil: z.number().nullable().optional(),
 })
 export type AlertRule = z.infer<typeof AlertRuleSchema>
 
 export const AlertRuleStateSchema = z.object({
   ruleId: z.string(),
-  status: z.enum(['armed', 'triggered', 'cooldown', 'expired', 'disabled']),
+  status: z.enum(['armed', 'triggered', 'cooldown', 'snoozed', 'expired', 'disabled']),
   lastFiredAt: z.number().nullable(),
   lastPrice: z.number().nullable(),
   /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
@@ -110,6 +115,8 @@ export const FiredAlertSchema = z.object({
   awaySince: z.number().nullable().default(null),
   /** The time of the quote that fired it (service time when given). */
   quoteAt: z.number().nullable().default(null),
+  /** Fired in quiet hours: in the history and the tray, but no sound and no notification. */
+  quiet: z.boolean().optional(),
   /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */
   firedBy: z.enum(['app', 'watch', 'runner']).default('app'),
 })

@@ -346,6 +346,13 @@ export class FakeTickdeskApi implements TickdeskApi {
       this.emitAlerts()
       return null
     },
+    snoozeAlert: ({ id, minutes }) => {
+      this.state.alerts = this.state.alerts.map((a) =>
+        a.id === id ? { ...a, snoozedUntil: minutes === 0 ? null : 1 + minutes * 60_000 } : a,
+      )
+      this.emitAlerts()
+      return null
+    },
     setAlertEnabled: ({ id, enabled }) => {
       const rule = this.state.alerts.find((a) => a.id === id)
       if (!rule) throw new BridgeError('NOT_FOUND', id)
