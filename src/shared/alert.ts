@@ -4,10 +4,13 @@ import { IntervalSchema } from './quote'
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
 export const MAX_MA_PERIOD = 500
 
+/** A price level: the trader reads this when a level is not a number. */
+const level = z.number({ message: 'the price level must be a number' }).finite()
+
 export const AlertConditionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('above'), price: z.number().finite() }),
-  z.object({ kind: z.literal('below'), price: z.number().finite() }),
-  z.object({ kind: z.literal('crosses'), price: z.number().finite() }),
+  z.object({ kind: z.literal('above'), price: level }),
+  z.object({ kind: z.literal('below'), price: level }),
+  z.object({ kind: z.literal('crosses'), price: level }),
   /** Change on the day vs prevClose, in percent; positive fires at or above, negative at or below. */
   z.object({ kind: z.literal('dayChangePct'), pct: z.number().finite() }),
   /** Move of at least |pct| percent (either direction) within `minutes`. */

@@ -109,3 +109,26 @@ describe('tickdesk alerts add --cross-ema / --cross-sma', () => {
     expect(await storedRules()).toEqual([])
   })
 })
+
+describe('tickdesk alerts: bad input stores nothing', () => {
+  it.each([
+    [['add', 'crypto:NOPE123', '--above', '1'], /NOPE123 is not a symbol Tickdesk knows/],
+    [['add', 'crypto:BTCUSDT', '--above', 'lots'], /--above needs a number/],
+    [['add', 'crypto:BTCUSDT', '--enter', '110:100'], /lower bound must come first/],
+    [['add', 'futures:ES1!', '--cross-ema', 'x', '--interval', '1h'], /whole number of bars/],
+    [['add', '--list', 'Nope', '--day-change', '5'], /no watchlist "Nope"/],
+  ])('%j', async (args, message) => {
+    const r = runCli(alerts, args, { env: env() })
+    expect(await r.exit).toBe(2)
+    expect(r.stderr()).toMatch(message)
+    expect(r.stdout()).toBe('')
+    expect(await storedRules()).toEqual([])
+  })
+
+  it('refuses a webhook URL that is not http(s)', async () => {
+    const r = runCli(alerts, ['webhook', 'add', 'ftp://example.test/hook'], { env: env() })
+    expect(await r.exit).toBe(2)
+    expect(r.stderr()).toMatch(/must start with http:\/\/ or https:\/\//)
+    expect((await openDataStores(data.dir).webhooks.load()).value).toEqual([])
+  })
+})
