@@ -1,5 +1,6 @@
 import { TickdeskError } from '../core/errors'
 import { moveLevel } from '../shared/alert-level'
+import { volumeNote } from '../shared/alert-volume'
 import { buildAlertRule } from './alert-rules'
 import type { AlertAccess } from './command-context'
 import type { Handlers } from './command-handler'
@@ -9,11 +10,34 @@ import type { Handlers } from './command-handler'
  * asked for holds); switching one that does not exist is NOT_FOUND (nothing was switched).
  */
 export const ALERT_HANDLERS: Handlers<
-  'addAlert' | 'removeAlert' | 'setAlertEnabled' | 'moveAlertLevel' | 'clearAlertHistory',
+  | 'addAlert'
+  | 'removeAlert'
+  | 'setAlertEnabled'
+  | 'moveAlertLevel'
+  | 'snoozeAlert'
+  | 'clearAlertHistory',
   AlertAccess
 > = {
   addAlert: async (app, p) => {
-    const rule = buildAlertRule(p, app.now())
+    const rule = buildAlertRule(p, app.now(), { lists: app.lists.watchlists })
+    if (rule.listId === undefined) {
+      const listed = app.lists.watchlists.some((l) => l.symbols.includes(rule.key))
+      if (!listed && !app.knowsSymbol(rule.key))
+        throw new TickdeskError({
+          code: 'UNKNOWN_SYMBOL',
+          message: `The alert was not added: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service); add it to a list first`,
+        })
+      const quote = app.quoteOf(rule.key)
+      const note =
+        rule.condition.kind === 'volume' && quote !== undefined && quote.last !== null
+          ? volumeNote(rule.key, quote.volume)
+          : null
+      if (note !== null && quote?.volume === null)
+        throw new TickdeskError({
+          code: 'INVALID_INPUT',
+          message: `The alert was not added: ${note}`,
+        })
+    }
     await app.setRules([...app.rules, rule])
     return rule
   },
@@ -40,6 +64,13 @@ export const ALERT_HANDLERS: Handlers<
     const next = { ...rule, condition: moved.condition }
     await app.setRules(app.rules.map((r) => (r.id === p.id ? next : r)))
     return next
+  },
+  snoozeAlert: async (app, p) => {
+    if (!app.rules.some((r) => r.id === p.id))
+      throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
+    const until = p.minutes === 0 ? null : app.now() + p.minutes * 60_000
+    await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, snoozedUntil: until } : r)))
+    return null
   },
   clearAlertHistory: async (app) => {
     await app.clearAlertHistory()

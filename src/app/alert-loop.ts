@@ -1,10 +1,15 @@
 import { AlertEngine } from '../core/alert-engine'
+import { barsNeeded } from '../core/alert-ma'
+import type { BarNeed } from '../core/bar-backfill'
+import type { Bar, Interval } from '../shared/quote'
 import type { Clock, TimerHandle } from '../core/clock'
 import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { AlertsFile, DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import { expandRules, parentRuleId } from '../shared/alert-list'
+import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 
@@ -30,6 +35,12 @@ export const SEEN_SAVE_EVERY_MS = 60_000
 /** An owed fire older than this is dropped from the journal (the history still lists it). */
 const OWED_FOR_MS = 24 * 3_600_000
 
+/** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
+export interface AlertBars {
+  candles: { bars(key: SymbolKey, interval: Interval, limit: number): Bar[] }
+  backfillBars(needs: readonly BarNeed[]): void
+}
+
 export interface AlertTarget {
   readonly name: string
   /** Resolves (or returns) once the target took the fire; a rejection leaves it owed. */
@@ -37,7 +48,7 @@ export interface AlertTarget {
 }
 
 export interface AlertLoopOptions {
-  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory'>
+  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory' | 'watchlists'>
   clock: Clock
   /**
    * true: this host edits the rules (the app) and its rule list is saved as is. false (CLI
@@ -48,6 +59,8 @@ export interface AlertLoopOptions {
   filter?: (rule: AlertRule) => boolean
   /** A damaged file or a failed save, in words for the trader. */
   onProblem: (code: string, message: string) => void
+  /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
+  quietNow?: () => boolean
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
   newId?: () => string
@@ -68,9 +81,12 @@ export class AlertLoop {
   private entries: JournalEntry[] = []
   private seq = 0
   private fileRules: AlertRule[] = []
+  /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
+  private lists: readonly Watchlist[] = []
   private paused = false
   private started = false
   private seenTimer: TimerHandle | null = null
+  private market: AlertBars | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
     this.engine = new AlertEngine({
@@ -98,6 +114,7 @@ export class AlertLoop {
     const { stores } = this.opts
     const file = await stores.alerts.load()
     this.report(file.problem)
+    this.lists = (await stores.watchlists.load()).value.watchlists
     const history = await stores.alertHistory.load()
     this.report(history.problem)
     const read = this.journal.read()
@@ -136,6 +153,18 @@ export class AlertLoop {
     return this.fileRules
   }
 
+  /**
+   * The engine whose bars moving-average rules read (the host's, or a new one after a feed
+   * switch); the history they lack is asked for once, and again whenever the rules change.
+   */
+  attachBars(market: AlertBars | null): void {
+    this.market = market
+    this.engine.setBarSource(
+      market === null ? null : (key, interval, limit) => market.candles.bars(key, interval, limit),
+    )
+    this.askBars()
+  }
+
   /** Registered before start(); start() delivers what a previous run still owed them. */
   addTarget(target: AlertTarget): void {
     this.targets.set(target.name, target)
@@ -167,7 +196,7 @@ export class AlertLoop {
    */
   markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
     const seen = new Map<SymbolKey, number>()
-    const rules = new Map(this.fileRules.map((r) => [r.id, r.key]))
+    const rules = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
     for (const s of this.engine.states()) {
       const key = rules.get(s.ruleId)
       if (key === undefined || s.lastSeenAt === null) continue
@@ -188,6 +217,8 @@ export class AlertLoop {
       this.saver.request(() => this.snapshot())
     }, SEEN_SAVE_EVERY_MS)
     if (fires.length === 0) return
+    // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
+    if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     const owed = this.paused ? [] : [...this.targets.keys()]
     const entries = fires.map((alert) => ({
       alert,
@@ -215,17 +246,35 @@ export class AlertLoop {
   async setRules(rules: AlertRule[]): Promise<void> {
     this.fileRules = rules
     this.engine.setRules(this.evaluated(rules), this.engine.states())
+    this.askBars()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
   }
 
-  /** CLI hosts: rules another process changed (`alerts add` while the runner runs). */
+  /**
+   * The watchlists changed (the app): list-wide rules follow, a symbol added is armed afresh, a
+   * symbol removed stops being evaluated; the other symbols keep their state.
+   */
+  setLists(lists: readonly Watchlist[]): void {
+    this.lists = lists
+    this.engine.setRules(this.evaluated(this.fileRules), this.engine.states())
+    this.askBars()
+  }
+
+  /**
+   * CLI hosts: rules another process changed (`alerts add` while the runner runs), and the
+   * watchlists list-wide rules follow.
+   */
   async reloadRules(): Promise<void> {
     const file = await this.opts.stores.alerts.load()
     if (file.problem) return
-    if (JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
+    const lists = await this.opts.stores.watchlists.load()
+    const listsChanged = JSON.stringify(lists.value.watchlists) !== JSON.stringify(this.lists)
+    if (!listsChanged && JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
     this.fileRules = file.value.rules
+    if (!lists.problem) this.lists = lists.value.watchlists
     this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
+    this.askBars()
   }
 
   /** Paused: rules keep evaluating and fires are kept in history, but no target hears of them. */
@@ -267,9 +316,23 @@ export class AlertLoop {
 
   // ---- inside ------------------------------------------------------------------------------
 
+  private askBars(): void {
+    if (this.market === null) return
+    const needs: BarNeed[] = []
+    for (const r of this.evaluated(this.fileRules)) {
+      const c = r.condition
+      if (c.kind === 'maCross' && r.enabled)
+        needs.push({ key: r.key, interval: c.interval, count: barsNeeded(c.ma, c.period) })
+    }
+    this.market.backfillBars(needs)
+  }
+
+  /** The concrete rules: list rules expanded to their symbols now, then this host's filter. */
   private evaluated(rules: AlertRule[]): AlertRule[] {
+    const members = new Map(this.lists.map((l) => [l.id, l.symbols]))
+    const concrete = expandRules(rules, (id) => members.get(id))
     const filter = this.opts.filter
-    return filter ? rules.filter(filter) : rules
+    return filter ? concrete.filter(filter) : concrete
   }
 
   private deliverOwed(target: AlertTarget): void {
@@ -316,10 +379,14 @@ export class AlertLoop {
       const latest = await this.opts.stores.alerts.load()
       const ours = new Map(s.states.map((st) => [st.ruleId, st]))
       const theirs = new Map(latest.value.states.map((st) => [st.ruleId, st]))
+      // A list rule's symbols have states of their own (child ids): kept while the rule is.
+      const kept = new Set(latest.value.rules.map((r) => r.id))
+      const ids = new Set([...ours.keys(), ...theirs.keys()])
       file = {
         rules: latest.value.rules,
-        states: latest.value.rules
-          .map((r) => ours.get(r.id) ?? theirs.get(r.id))
+        states: [...ids]
+          .filter((id) => kept.has(parentRuleId(id)))
+          .map((id) => ours.get(id) ?? theirs.get(id))
           .filter((st): st is AlertRuleState => st !== undefined),
       }
     }

@@ -1,26 +1,57 @@
 import { randomUUID } from 'node:crypto'
 import { TickdeskError } from '../core/errors'
 import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
+import { findList, LIST_CONDITIONS, listRuleKey } from '../shared/alert-list'
+import { describeCondition } from '../shared/alert-describe'
+import type { Watchlist } from '../shared/watchlist'
 import { canonicalKey } from './watchlist-book'
+
+function refuse(message: string): TickdeskError {
+  return new TickdeskError({
+    code: 'INVALID_INPUT',
+    message: `The alert was not added: ${message}`,
+  })
+}
 
 /**
  * A new alert rule from what the trader typed, the same way for every host (the app's addAlert
- * command and `tickdesk alerts add`): the key made canonical, the input checked against the
- * bridge's schema, and a refusal worded for the trader (INVALID_INPUT) that changes nothing.
+ * command and `tickdesk alerts add`): the key made canonical (or the list found, by id or name),
+ * the input checked against the bridge's schema, and a refusal worded for the trader
+ * (INVALID_INPUT) that changes nothing.
  */
 export function buildAlertRule(
-  input: { key: string } & Record<string, unknown>,
+  input: { key?: string; listId?: string | null } & Record<string, unknown>,
   now: number,
-  id: string = randomUUID(),
+  ctx: { lists: readonly Watchlist[]; id?: string },
 ): AlertRule {
-  const parsed = AlertRuleInputSchema.safeParse({ ...input, key: canonicalKey(input.key) })
+  let key: string
+  let listId: string | undefined
+  if (typeof input.listId === 'string') {
+    const list = findList(ctx.lists, input.listId)
+    if (list === undefined)
+      throw refuse(
+        `there is no watchlist "${input.listId.slice(0, 64)}" (lists: ${ctx.lists.map((l) => l.name).join(', ') || 'none'})`,
+      )
+    listId = list.id
+    key = listRuleKey(list.id)
+  } else {
+    try {
+      key = canonicalKey(String(input.key ?? ''))
+    } catch (e) {
+      throw refuse((e as Error).message)
+    }
+  }
+  const { listId: _typed, ...rest } = input
+  const parsed = AlertRuleInputSchema.safeParse({ ...rest, key, ...(listId ? { listId } : {}) })
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue?.path.join('.') ?? ''
-    throw new TickdeskError({
-      code: 'INVALID_INPUT',
-      message: `The alert was not added: ${where ? `${where}: ` : ''}${issue?.message ?? 'invalid input'}`,
-    })
+    throw refuse(`${where ? `${where}: ` : ''}${issue?.message ?? 'invalid input'}`)
   }
-  return { ...parsed.data, id, createdAt: now, enabled: true }
+  const condition = parsed.data.condition
+  if (listId !== undefined && !LIST_CONDITIONS.includes(condition.kind))
+    throw refuse(
+      `"${describeCondition(condition)}" cannot apply to a whole list; a list alert takes a move in N minutes or a day change %`,
+    )
+  return { ...parsed.data, id: ctx.id ?? randomUUID(), createdAt: now, enabled: true }
 }

@@ -9,8 +9,10 @@ import { parseSymbolKey, type SymbolKey } from '../shared/market'
 import { sessionAt, type SessionInfo } from '../shared/market-sessions'
 import type { Currency, PositionsFile, PositionsView } from '../shared/position'
 import { fxKeysFor } from '../shared/position-report'
+import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
+import { inQuietHours } from '../shared/quiet-hours'
 import { AlertLoop } from './alert-loop'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
@@ -91,6 +93,7 @@ export class AppService implements AppHostApi, CommandContext {
       logger: this.logger,
       attach: (engine) => {
         this.watches.use(engine)
+        this.alerts.attachBars(engine)
         this.syncWatches()
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -124,8 +127,10 @@ export class AppService implements AppHostApi, CommandContext {
       clock: this.clock,
       ownsRules: true,
       firedBy: 'app',
+      quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
     })
+    this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)
     this.alerts.onChange(() => this.emitAlerts())
     this.alerts.addTarget({
@@ -192,6 +197,10 @@ export class AppService implements AppHostApi, CommandContext {
 
   knowsSymbol(key: SymbolKey): boolean {
     return this.catalogue.has(key)
+  }
+
+  quoteOf(key: SymbolKey): Quote | undefined {
+    return this.feeds.current.engine.quotes.get(key)
   }
 
   /** The book with each lot symbol's quote currency and the fx: keys watched to convert it. */
@@ -275,6 +284,8 @@ export class AppService implements AppHostApi, CommandContext {
 
   private showLists(next: WatchlistState): void {
     this.state = { ...this.state, lists: next }
+    // List-wide alerts follow their list's symbols (and stream priority follows them).
+    this.alerts.setLists(next.watchlists)
     this.syncWatches()
     this.hub.emit({
       type: 'watchlists',

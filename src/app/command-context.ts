@@ -4,6 +4,7 @@ import type { Logger } from '../core/log'
 import type { AlertRule } from '../shared/alert'
 import type { Notice, Snapshot } from '../shared/bridge'
 import type { SymbolKey } from '../shared/market'
+import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { LogFolder } from './host-api'
@@ -25,6 +26,12 @@ export interface WatchlistAccess {
 
 export interface AlertAccess {
   readonly rules: readonly AlertRule[]
+  /** List-wide rules name a list; the symbols a rule may name are checked against these. */
+  readonly lists: WatchlistState
+  /** In the catalogue or confirmed by the service. */
+  knowsSymbol(key: SymbolKey): boolean
+  /** The latest quote held (a volume alert on a symbol whose quotes carry none is refused). */
+  quoteOf(key: SymbolKey): Quote | undefined
   setRules(rules: AlertRule[]): Promise<void>
   clearAlertHistory(): Promise<void>
   now(): number

@@ -16,6 +16,8 @@ export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
     name: 'desktop',
     deliver: (alert) =>
       new Promise<void>((resolve, reject) => {
+        // Quiet hours: taken (so not owed again), shown on stdout and in the history only.
+        if (alert.quiet === true) return resolve()
         const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
         const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
         const args =

@@ -1,4 +1,5 @@
 import type { AlertCondition } from '../shared/alert'
+import { maName } from '../shared/alert-describe'
 
 /**
  * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved
@@ -14,6 +15,12 @@ export interface ConditionInput {
   dayChangePct: number | null
   /** Signed largest move in percent within the rule's window ('movePct' only). */
   movePct: number | null
+  /** Traded within the rule's window, from the day volume ('volume' only; null: none sent). */
+  volume: number | null
+  /** 'maCross' only: the moving average now, and price minus it now and at the previous tick. */
+  ma: number | null
+  maDiff: number | null
+  prevMaDiff: number | null
 }
 
 export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
@@ -29,6 +36,14 @@ export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
       return c.pct >= 0 ? x.dayChangePct >= c.pct : x.dayChangePct <= c.pct
     case 'movePct':
       return x.movePct !== null && Math.abs(x.movePct) >= c.pct
+    case 'volume':
+      return x.volume !== null && x.volume >= c.amount
+    case 'maCross': {
+      if (x.maDiff === null || x.prevMaDiff === null) return false
+      const up = x.prevMaDiff < 0 && x.maDiff >= 0
+      const down = x.prevMaDiff > 0 && x.maDiff <= 0
+      return c.direction === 'up' ? up : c.direction === 'down' ? down : up || down
+    }
     case 'channel':
       return inChannel(x.price, c.low, c.high) === (c.on === 'enter')
   }
@@ -56,6 +71,10 @@ export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct
       return c.pct >= 0 ? x.dayChangePct < c.pct : x.dayChangePct > c.pct
     case 'movePct':
       return x.movePct === null || Math.abs(x.movePct) < c.pct
+    case 'volume':
+      return x.volume === null || x.volume < c.amount
+    case 'maCross':
+      return x.ma !== null && x.maDiff !== null && Math.abs(x.maDiff) > band(x.ma, hysteresisPct)
     case 'channel': {
       // Back on the other side of the nearer bound by the band, measured on that bound.
       const lowBand = band(c.low, hysteresisPct)
@@ -111,6 +130,14 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
       return `${symbol} ${pctFormat.format(x.dayChangePct ?? 0)}% today, past ${pctFormat.format(c.pct)}% ${at}`
     case 'movePct':
       return `${symbol} moved ${pctFormat.format(x.movePct ?? 0)}% within ${c.minutes} min ${at}`
+    case 'volume':
+      return `${symbol} traded ${formatPrice(x.volume ?? 0)} within ${c.minutes} min, past ${formatPrice(c.amount)} ${at}`
+    case 'maCross': {
+      const side = (x.maDiff ?? 0) >= 0 ? 'above' : 'below'
+      // An average has no tick size: six significant digits read like a price.
+      const ma = formatPrice(Number((x.ma ?? 0).toPrecision(6)))
+      return `${symbol} crossed ${side} ${maName(c)} at ${ma} ${at}`
+    }
     case 'channel': {
       const range = `${formatPrice(c.low)}–${formatPrice(c.high)}`
       const crossed =
@@ -194,5 +221,68 @@ export class MoveWindow {
       this.head = (this.head + 1) % this.cap
       this.count--
     }
+  }
+}
+
+/**
+ * What traded within a 'volume' rule's window, from the quotes' cumulative day volume: each rise
+ * of the total is added to a time bucket (1/120 of the window, at least one second) in a fixed
+ * ring, like MoveWindow. A total that falls is a new trading day: counting starts again from it.
+ */
+export class VolumeWindow {
+  private readonly width: number
+  private readonly cap = MOVE_BUCKETS + 2
+  private readonly start = new Float64Array(this.cap)
+  private readonly sum = new Float64Array(this.cap)
+  private head = 0
+  private count = 0
+  private lastTotal: number | null = null
+
+  constructor(private readonly windowMs: number) {
+    this.width = Math.max(1000, windowMs / MOVE_BUCKETS)
+  }
+
+  /** A quote's day volume (null: the quote carries none, nothing changes). */
+  add(ts: number, dayVolume: number | null): void {
+    if (dayVolume === null || !Number.isFinite(dayVolume)) return
+    const before = this.lastTotal
+    this.lastTotal = dayVolume
+    if (before === null || dayVolume <= before) return
+    const traded = dayVolume - before
+    if (this.count > 0) {
+      const last = (this.head + this.count - 1) % this.cap
+      if (ts < (this.start[last] as number) + this.width) {
+        this.sum[last] = (this.sum[last] as number) + traded
+        return
+      }
+    }
+    if (this.count === this.cap) {
+      this.head = (this.head + 1) % this.cap
+      this.count--
+    }
+    const j = (this.head + this.count) % this.cap
+    this.start[j] = ts
+    this.sum[j] = traded
+    this.count++
+  }
+
+  /** Traded within the window ending now; null until a second day volume has arrived. */
+  total(now: number): number | null {
+    while (
+      this.count > 0 &&
+      (this.start[this.head] as number) + this.width <= now - this.windowMs
+    ) {
+      this.head = (this.head + 1) % this.cap
+      this.count--
+    }
+    if (this.lastTotal === null) return null
+    let total = 0
+    for (let i = 0; i < this.count; i++) total += this.sum[(this.head + i) % this.cap] as number
+    return total
+  }
+
+  /** After a fire the volume is counted afresh from the firing quote. */
+  reset(): void {
+    this.count = 0
   }
 }

@@ -5,9 +5,12 @@ import {
   conditionHolds,
   MoveWindow,
   rearmReached,
+  VolumeWindow,
   type ConditionInput,
 } from './alert-conditions'
+import { MaTracker, type BarSource } from './alert-ma'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
+import { parentRuleId } from '../shared/alert-list'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 
@@ -21,6 +24,8 @@ import type { Quote } from '../shared/quote'
  *   cooldown  --cooldownSec after the last fire----------> armed (fires at once if it still holds)
  *   any       --now > expiresAt-------------------------> expired (never fires again)
  *   any       --rule disabled---------------------------> disabled (never fires)
+ *   any       --snoozed (rule.snoozedUntil in the future)--> snoozed (quiet; still tracks prices)
+ *   snoozed   --snoozedUntil passed-----------------------> armed (fires again if it still holds)
  *
  * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now, so
  * nothing fires from the quote cache at start-up or from a stale row on resume; a stream tick, a
@@ -39,6 +44,10 @@ interface LiveRule {
   rule: AlertRule
   state: AlertRuleState
   window: MoveWindow | null
+  volume: VolumeWindow | null
+  /** 'maCross' only: the average, and price minus it at the previous tick (not persisted). */
+  ma: MaTracker | null
+  prevMaDiff: number | null
   /**
    * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
    * the rule re-arms. A cross back that happened inside the hysteresis band is then still
@@ -64,7 +73,13 @@ export class AlertEngine {
     prev: null,
     dayChangePct: null,
     movePct: null,
+    volume: null,
+    ma: null,
+    maDiff: null,
+    prevMaDiff: null,
   }
+  /** Bars for 'maCross' rules (the engine's candles); null until a host attaches them. */
+  private bars: BarSource | null = null
 
   private readonly firedBy: FiredAlert['firedBy']
 
@@ -103,13 +118,32 @@ export class AlertEngine {
             ? old.window
             : new MoveWindow(rule.condition.minutes * 60_000)
           : null
+      const volume =
+        rule.condition.kind === 'volume'
+          ? sameRule && old.volume
+            ? old.volume
+            : new VolumeWindow(rule.condition.minutes * 60_000)
+          : null
+      const c = rule.condition
+      const ma =
+        c.kind === 'maCross'
+          ? sameRule && old.ma
+            ? old.ma
+            : new MaTracker(rule.key, c.ma, c.period, c.interval)
+          : null
+      const prevMaDiff = sameRule ? old.prevMaDiff : null
       const anchor = sameRule ? old.anchor : null
-      const live: LiveRule = { rule, state, window, anchor }
+      const live: LiveRule = { rule, state, window, volume, ma, prevMaDiff, anchor }
       this.byId.set(rule.id, live)
       const list = this.byKey.get(rule.key)
       if (list) list.push(live)
       else this.byKey.set(rule.key, [live])
     }
+  }
+
+  /** Where 'maCross' rules read their bars (the engine's candles, which already hold this tick). */
+  setBarSource(bars: BarSource | null): void {
+    this.bars = bars
   }
 
   /** Call on every merged quote; returns what fired (also while paused). */
@@ -194,7 +228,11 @@ export class AlertEngine {
   ): FiredAlert | null {
     const { rule, state } = live
     // Only expiry needs the time here (normaliseStatus ignores it when expiresAt is null).
-    normaliseStatus(rule, state, rule.expiresAt === null ? 0 : this.now())
+    normaliseStatus(
+      rule,
+      state,
+      rule.expiresAt === null && rule.snoozedUntil == null ? 0 : this.now(),
+    )
     if (state.status === 'disabled' || state.status === 'expired') return null
 
     // One input object refilled per evaluation (hot path, bench/ingest); the condition helpers
@@ -204,9 +242,20 @@ export class AlertEngine {
     input.prev = live.anchor ?? state.lastPrice
     input.dayChangePct = quote.changePercent
     input.movePct = live.window ? live.window.move(this.now(), price) : null
+    if (live.volume) {
+      live.volume.add(this.now(), quote.volume)
+      input.volume = live.volume.total(this.now())
+    } else input.volume = null
+    if (live.ma) {
+      input.ma = live.ma.value(this.bars, this.now(), price)
+      input.maDiff = input.ma === null ? null : price - input.ma
+      input.prevMaDiff = live.prevMaDiff
+      live.prevMaDiff = input.maDiff
+    } else input.ma = input.maDiff = input.prevMaDiff = null
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
+    if (state.status === 'snoozed') return null
 
     // Re-arming and firing are checked on the same tick: for 'crosses', the move that leaves the
     // hysteresis band on the far side is itself a crossing.
@@ -229,9 +278,11 @@ export class AlertEngine {
       live.window.reset()
       live.window.add(now, price)
     }
+    live.volume?.reset()
     return {
       id: this.newId(),
-      ruleId: rule.id,
+      // A list rule's symbol fires under the stored rule's id (its state keeps the child id).
+      ruleId: rule.listId === undefined ? rule.id : parentRuleId(rule.id),
       key: rule.key,
       message: alertMessage(quote.symbol, rule.condition, input),
       price,
@@ -263,7 +314,13 @@ function normaliseStatus(rule: AlertRule, state: AlertRuleState, now: number): v
     state.status = 'expired'
   } else if (!rule.enabled) {
     state.status = 'disabled'
-  } else if (state.status === 'disabled' || state.status === 'expired') {
+  } else if (rule.snoozedUntil != null && now < rule.snoozedUntil) {
+    state.status = 'snoozed'
+  } else if (
+    state.status === 'disabled' ||
+    state.status === 'expired' ||
+    state.status === 'snoozed'
+  ) {
     state.status = 'armed'
   }
 }

@@ -15,6 +15,7 @@ import { SymbolStatusBook } from './symbol-statuses'
 import { TradedVolume } from './traded-volume'
 import { klineRoute } from './market-routes'
 import { SparkHistory } from './spark-history'
+import { BarBackfill, type BarNeed } from './bar-backfill'
 import { requireSymbolRef } from './symbol-input'
 import { QuotePoller } from './quote-poller'
 import { QuoteStore } from './quote-store'
@@ -52,6 +53,8 @@ export class MarketEngine {
     budget: () => this.governor.snapshot(),
     fetch1m: (key, limit) => this.getCandles(key, '1m', limit),
   })
+  /** History for moving-average alerts (bar-backfill.ts). */
+  private readonly backfill: BarBackfill
   private readonly clock: Clock
   private readonly random: Random
   private readonly logger: Logger
@@ -104,6 +107,12 @@ export class MarketEngine {
       onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
     })
+    this.backfill = new BarBackfill({
+      candles: this.candles,
+      clock: this.clock,
+      budget: () => this.governor.snapshot(),
+      fetch: (key, interval, limit) => fetchCandles(this.rest, key, interval, limit),
+    })
     this.stream = this.createStream()
     this.governor.onChange(() => this.onFeedChange())
     this.planner.onChange(() => this.replan())
@@ -123,6 +132,7 @@ export class MarketEngine {
   async stop(): Promise<void> {
     this.started = false
     this.poller.stop()
+    this.backfill.stop()
     this.stopSleepWatch?.()
     this.sweep.stop()
     await this.stream.stop()
@@ -181,6 +191,11 @@ export class MarketEngine {
       return bars
     }
     return this.candles.bars(canonical, interval, limit)
+  }
+
+  /** Bars moving-average alerts read, fetched once where missing (bar-backfill.ts). */
+  backfillBars(needs: readonly BarNeed[]): void {
+    this.backfill.want(needs)
   }
 
   /** The rows' sparkline history (spark-history.ts). */

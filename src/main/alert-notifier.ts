@@ -10,11 +10,14 @@ import { formatPrice, traySymbol } from './tray-text'
  * Clicking one brings the window back and asks the renderer to open that symbol.
  */
 export interface AlertNotifierDeps {
-  app: Pick<AppHostApi, 'onAlertFired'>
+  app: Pick<AppHostApi, 'onAlertFired' | 'invoke'>
   settings: () => Pick<Settings, 'sounds' | 'alertsPaused'>
   showWindow(): void
   sendToRenderer(event: BridgeEvent): void
 }
+
+/** How long the notification's Snooze button quiets the rule. */
+export const SNOOZE_MINUTES = 15
 
 export function alertNotification(
   alert: FiredAlert,
@@ -23,9 +26,17 @@ export function alertNotification(
   title: string
   body: string
   silent: boolean
+  actions: Array<{ type: 'button'; text: string }>
 } {
   const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
-  return { title: `${traySymbol(alert.key)} ${formatPrice(alert.price)}`, body, silent: !sounds }
+  return {
+    title: `${traySymbol(alert.key)} ${formatPrice(alert.price)}`,
+    body,
+    silent: !sounds,
+    // Electron shows action buttons where the OS has them (macOS); elsewhere the toast and the
+    // alerts panel snooze.
+    actions: [{ type: 'button', text: `Snooze ${SNOOZE_MINUTES} min` }],
+  }
 }
 
 export function startAlertNotifier(deps: AlertNotifierDeps): () => void {
@@ -34,13 +45,18 @@ export function startAlertNotifier(deps: AlertNotifierDeps): () => void {
   const live = new Set<Notification>()
   const unsubscribe = deps.app.onAlertFired((alert) => {
     const settings = deps.settings()
-    if (settings.alertsPaused || !Notification.isSupported()) return
+    // Quiet hours: the fire is in the history and the tray; nothing pops.
+    if (settings.alertsPaused || alert.quiet === true || !Notification.isSupported()) return
     const notification = new Notification(alertNotification(alert, settings.sounds))
     live.add(notification)
     notification.on('click', () => {
       live.delete(notification)
       deps.showWindow()
       deps.sendToRenderer({ type: 'openSymbol', key: alert.key })
+    })
+    notification.on('action', () => {
+      live.delete(notification)
+      void deps.app.invoke('snoozeAlert', { id: alert.ruleId, minutes: SNOOZE_MINUTES })
     })
     notification.on('close', () => live.delete(notification))
     notification.show()

@@ -188,7 +188,24 @@ describe('alert notifications', () => {
       title: 'BTCUSDT 65,010.5',
       body: 'BTCUSDT crossed above 65,000',
       silent: false,
+      actions: [{ type: 'button', text: 'Snooze 15 min' }],
     })
+  })
+
+  it("snoozes the rule for 15 minutes from the notification's action button", () => {
+    start(new FakeBrowserWindow({}))
+    app.fire(alert)
+    FakeNotification.instances[0]!.emit('action', {}, 0)
+    expect(app.received).toContainEqual({
+      command: 'snoozeAlert',
+      params: { id: 'r1', minutes: 15 },
+    })
+  })
+
+  it('raises nothing for a fire in quiet hours (it is in the history and the tray)', () => {
+    start(new FakeBrowserWindow({}))
+    app.fire({ ...alert, quiet: true })
+    expect(FakeNotification.instances).toHaveLength(0)
   })
 
   it('is silent when sounds are off, and says so when the alert fired while away', () => {

@@ -16,6 +16,10 @@ export function describeCondition(condition: AlertCondition): string {
       return `day change ${condition.pct > 0 ? '≥ +' : '≤ '}${condition.pct}%`
     case 'movePct':
       return `moves ${condition.pct}% in ${condition.minutes} min`
+    case 'volume':
+      return `volume ≥ ${condition.amount} in ${condition.minutes} min`
+    case 'maCross':
+      return `${maCrossVerb(condition.direction)} ${maName(condition)}`
     case 'channel':
       return `${condition.on === 'enter' ? 'enters' : 'leaves'} ${condition.low}–${condition.high}`
   }
@@ -25,4 +29,13 @@ export function describeCondition(condition: AlertCondition): string {
 export function webhookHealth(w: Pick<Webhook, 'failures' | 'lastError'>): string {
   const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
   return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
+}
+
+/** "the 20 EMA (15m)": how a moving average is named in rules and fired messages. */
+export function maName(c: { ma: 'sma' | 'ema'; period: number; interval: string }): string {
+  return `the ${c.period} ${c.ma.toUpperCase()} (${c.interval})`
+}
+
+function maCrossVerb(direction: 'up' | 'down' | 'any'): string {
+  return direction === 'up' ? 'crosses above' : direction === 'down' ? 'crosses below' : 'crosses'
 }

@@ -1,9 +1,16 @@
 import { z } from 'zod'
+import { IntervalSchema } from './quote'
+
+/** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
+export const MAX_MA_PERIOD = 500
+
+/** A price level: the trader reads this when a level is not a number. */
+const level = z.number({ message: 'the price level must be a number' }).finite()
 
 export const AlertConditionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('above'), price: z.number().finite() }),
-  z.object({ kind: z.literal('below'), price: z.number().finite() }),
-  z.object({ kind: z.literal('crosses'), price: z.number().finite() }),
+  z.object({ kind: z.literal('above'), price: level }),
+  z.object({ kind: z.literal('below'), price: level }),
+  z.object({ kind: z.literal('crosses'), price: level }),
   /** Change on the day vs prevClose, in percent; positive fires at or above, negative at or below. */
   z.object({ kind: z.literal('dayChangePct'), pct: z.number().finite() }),
   /** Move of at least |pct| percent (either direction) within `minutes`. */
@@ -11,6 +18,32 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
     kind: z.literal('movePct'),
     pct: z.number().finite().positive(),
     minutes: z.number().int().min(1).max(1440),
+  }),
+  /**
+   * At least `amount` traded within `minutes`, from the quotes' day volume (only where the service
+   * sends volume: alert-volume.ts).
+   */
+  z.object({
+    kind: z.literal('volume'),
+    amount: z.number().finite().positive(),
+    minutes: z.number().int().min(1).max(1440),
+  }),
+  /**
+   * Price crosses its `period`-bar simple or exponential moving average on `interval` bars (the
+   * bars the app builds or fetches: alert-ma.ts); `direction` up, down or either way.
+   */
+  z.object({
+    kind: z.literal('maCross'),
+    ma: z.enum(['sma', 'ema']),
+    period: z
+      .number({ message: 'the moving-average period must be a number of bars' })
+      .int({ message: 'the moving-average period must be a whole number of bars' })
+      .min(1, { message: 'the moving-average period must be at least 1 bar' })
+      .max(MAX_MA_PERIOD, {
+        message: `the moving-average period must be at most ${MAX_MA_PERIOD} bars`,
+      }),
+    interval: IntervalSchema,
+    direction: z.enum(['up', 'down', 'any']).default('any'),
   }),
   /** Price enters (or exits) the band between two levels; low must be under high. */
   z
@@ -30,7 +63,13 @@ export type AlertCondition = z.infer<typeof AlertConditionSchema>
 export const AlertRepeatSchema = z.enum(['once', 'rearm'])
 
 export const AlertRuleInputSchema = z.object({
+  /** The symbol (market:SYMBOL); for a watchlist-wide rule `list:<listId>` (alert-list.ts). */
   key: z.string(),
+  /**
+   * A watchlist-wide rule: the condition applies to every symbol on this list, each firing once
+   * per arming on its own; symbols added to or removed from the list are followed.
+   */
+  listId: z.string().min(1).max(64).optional(),
   condition: AlertConditionSchema,
   repeat: AlertRepeatSchema.default('once'),
   /** Re-arm only after price moves back this far (percent of the threshold) past it. */
@@ -45,12 +84,17 @@ export const AlertRuleSchema = AlertRuleInputSchema.extend({
   id: z.string(),
   createdAt: z.number(),
   enabled: z.boolean(),
+  /**
+   * Snoozed (from the toast, the notification or the alerts panel): quiet until then, and armed
+   * afresh at that moment, so a rule that fired fires again if its condition still holds.
+   */
+  snoozedUntil: z.number().nullable().optional(),
 })
 export type AlertRule = z.infer<typeof AlertRuleSchema>
 
 export const AlertRuleStateSchema = z.object({
   ruleId: z.string(),
-  status: z.enum(['armed', 'triggered', 'cooldown', 'expired', 'disabled']),
+  status: z.enum(['armed', 'triggered', 'cooldown', 'snoozed', 'expired', 'disabled']),
   lastFiredAt: z.number().nullable(),
   lastPrice: z.number().nullable(),
   /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
@@ -74,6 +118,8 @@ export const FiredAlertSchema = z.object({
   awaySince: z.number().nullable().default(null),
   /** The time of the quote that fired it (service time when given). */
   quoteAt: z.number().nullable().default(null),
+  /** Fired in quiet hours: in the history and the tray, but no sound and no notification. */
+  quiet: z.boolean().optional(),
   /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */
   firedBy: z.enum(['app', 'watch', 'runner']).default('app'),
 })

@@ -149,6 +149,8 @@ export const COMMANDS = {
     z.object({ id, level: AlertLevelSchema.default('price'), price: z.number().finite() }),
     AlertRuleSchema,
   ),
+  /** Quiet for `minutes` and armed afresh then (0 wakes it now); a list rule's symbols alike. */
+  snoozeAlert: command(z.object({ id, minutes: z.number().int().min(0).max(1440) }), z.null()),
   clearAlertHistory: command(z.object({}), z.null()),
   updateSettings: command(SettingsPatchSchema, SettingsSchema),
   setApiKey: command(z.object({ apiKey: z.string().trim().min(8).max(256) }), KeyInfoSchema),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './grid'
 import { PlanSchema } from './market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
+import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './quiet-hours'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 
@@ -50,6 +51,8 @@ const settingsFields = {
   launchAtLogin: z.boolean(),
   closeToTray: z.boolean(),
   sounds: z.boolean(),
+  /** Fires in this local-time range make no sound and no notification (quiet-hours.ts). */
+  quietHours: QuietHoursSchema,
   alertsPaused: z.boolean(),
   /** Symbols whose prices show in the tray. */
   pinned: z.array(z.string()).max(10),
@@ -69,6 +72,7 @@ export const SettingsSchema = z.object({
   launchAtLogin: settingsFields.launchAtLogin.default(false),
   closeToTray: settingsFields.closeToTray.default(true),
   sounds: settingsFields.sounds.default(true),
+  quietHours: settingsFields.quietHours.default(() => ({ ...DEFAULT_QUIET_HOURS })),
   alertsPaused: settingsFields.alertsPaused.default(false),
   pinned: settingsFields.pinned.default([]),
   strip: settingsFields.strip.default(() => ({ ...DEFAULT_STRIP })),

@@ -1,4 +1,5 @@
 import { AlertLoop } from '../../app/alert-loop'
+import { inQuietHours } from '../../shared/quiet-hours'
 import { WebhookBook } from '../../app/webhook-book'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
@@ -51,11 +52,14 @@ export async function runAlerts(
   const log = openCommandLog(io, dataDir)
   const say = (message: string): void => void io.stderr.write(`tickdesk alerts run: ${message}\n`)
   if (feed.demo) say(`demo mode: embedded simulator at ${feed.config.baseUrl}`)
+  // Quiet hours as the app set them (re-read with the rules): no desktop notification then.
+  let quietHours = (await stores.settings.load()).value.quietHours
   const loop = await AlertLoop.open({
     stores,
     clock: systemClock,
     ownsRules: false,
     firedBy: 'runner',
+    quietNow: () => inQuietHours(quietHours, systemClock.now()),
     filter: (r) => r.enabled,
     onProblem: (code, message) => {
       say(message)
@@ -100,6 +104,7 @@ export async function runAlerts(
       }
       for (const key of wanted) if (!watched.has(key)) watched.set(key, engine.watch(key))
     }
+    loop.attachBars(engine)
     engine.onQuote((q) => loop.evaluate(q))
     engine.onResume((gapMs) => loop.markGap(systemClock.now() - gapMs))
     let lastState = ''
@@ -125,6 +130,9 @@ export async function runAlerts(
     const reload = setInterval(() => {
       void loop
         .reloadRules()
+        .then(async () => {
+          quietHours = (await stores.settings.load()).value.quietHours
+        })
         .then(() => webhooks.sync())
         .then(syncWatches)
         .catch((e: unknown) => say(`could not re-read the alerts: ${String(e)}`))

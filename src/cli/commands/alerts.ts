@@ -4,8 +4,11 @@ import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { MAX_MA_PERIOD, WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { INTERVALS, IntervalSchema } from '../../shared/quote'
 import { describeCondition, webhookHealth } from '../../shared/alert-describe'
+import { parentRuleId, ruleTarget } from '../../shared/alert-list'
+import { volumeNote } from '../../shared/alert-volume'
 import { parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
@@ -15,8 +18,11 @@ import { runAlerts, RUN_OPTIONS } from './alerts-run'
 const HELP = `Usage:
   tickdesk alerts list [--json]
   tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
-                      | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH)
+                      | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH
+                      | --volume N --minutes M
+                      | --cross-sma N --interval I | --cross-ema N --interval I [--direction up|down])
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
+  tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
   tickdesk alerts remove <id>
   tickdesk alerts webhook add <http(s)://URL>
   tickdesk alerts webhook remove <id>
@@ -33,6 +39,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
   --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
+  --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
+                     once per arming; symbols added to the list later are watched too)
   -h, --help         show this help
   --version          print the version
 `
@@ -45,17 +53,36 @@ const OPTIONS = {
   'day-change': { type: 'string' },
   move: { type: 'string' },
   minutes: { type: 'string' },
+  volume: { type: 'string' },
+  'cross-sma': { type: 'string' },
+  'cross-ema': { type: 'string' },
+  interval: { type: 'string' },
+  direction: { type: 'string' },
   enter: { type: 'string' },
   leave: { type: 'string' },
   repeat: { type: 'string' },
   cooldown: { type: 'string' },
   note: { type: 'string' },
   'any-symbol': { type: 'boolean' },
+  list: { type: 'string' },
   ...FEED_OPTIONS,
   ...RUN_OPTIONS,
 } as const
 
 type Values = Record<string, string | boolean | undefined>
+
+const CONDITION_FLAGS = [
+  'above',
+  'below',
+  'crosses',
+  'day-change',
+  'move',
+  'enter',
+  'leave',
+  'volume',
+  'cross-sma',
+  'cross-ema',
+]
 
 function conditionFrom(v: Values): AlertCondition | string {
   const num = (name: string): number | null => {
@@ -64,12 +91,30 @@ function conditionFrom(v: Values): AlertCondition | string {
     const n = raw.trim() === '' ? NaN : Number(raw)
     return Number.isFinite(n) ? n : NaN
   }
-  const given = ['above', 'below', 'crosses', 'day-change', 'move', 'enter', 'leave'].filter(
-    (n) => v[n] !== undefined,
-  )
+  const given = CONDITION_FLAGS.filter((n) => v[n] !== undefined)
   if (given.length !== 1)
-    return 'give exactly one of --above, --below, --crosses, --day-change, --move, --enter, --leave'
+    return `give exactly one of ${CONDITION_FLAGS.map((n) => `--${n}`).join(', ')}`
   const name = given[0] as string
+  if (name === 'cross-sma' || name === 'cross-ema') {
+    const period = num(name)
+    if (period !== null && period > MAX_MA_PERIOD)
+      return `--${name} ${period}: the moving-average period must be at most ${MAX_MA_PERIOD} bars`
+    if (period === null || Number.isNaN(period) || !Number.isInteger(period) || period < 1)
+      return `--${name} needs the moving-average period, a whole number of bars of at least 1, e.g. --${name} 20`
+    const interval = IntervalSchema.safeParse(v.interval ?? '')
+    if (!interval.success)
+      return `--${name} needs --interval, one of ${INTERVALS.join(', ')} (e.g. --interval 15m)`
+    const direction = v.direction ?? 'any'
+    if (direction !== 'up' && direction !== 'down' && direction !== 'any')
+      return '--direction is up, down or any'
+    return {
+      kind: 'maCross',
+      ma: name === 'cross-sma' ? 'sma' : 'ema',
+      period,
+      interval: interval.data,
+      direction,
+    }
+  }
   if (name === 'enter' || name === 'leave') {
     const [low, high, extra] = String(v[name])
       .split(':')
@@ -91,8 +136,12 @@ function conditionFrom(v: Values): AlertCondition | string {
     return { kind: name, price: value }
   if (name === 'day-change') return { kind: 'dayChangePct', pct: value }
   const minutes = num('minutes')
-  if (minutes === null || !Number.isInteger(minutes) || minutes < 1)
-    return '--move needs --minutes N (a whole number)'
+  if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+    return `--${name} needs --minutes N (a whole number from 1 to 1440)`
+  if (name === 'volume') {
+    if (value <= 0) return '--volume needs a positive amount'
+    return { kind: 'volume', amount: value, minutes }
+  }
   if (value <= 0) return '--move needs a positive percent'
   return { kind: 'movePct', pct: value, minutes }
 }
@@ -105,7 +154,10 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'run' && positionals.length === 1) return runAlerts(values, io)
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
   if (action === 'list' && positionals.length === 1) return list(stores, Boolean(values.json), io)
-  if (action === 'add' && arg && positionals.length === 2) return add(stores, arg, values, io)
+  if (action === 'add' && arg && positionals.length === 2 && values.list === undefined)
+    return add(stores, arg, values, io)
+  if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
+    return add(stores, null, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
   if (action === 'webhook' && arg === 'add' && arg2 && positionals.length === 3)
     return addWebhook(stores, arg2, io)
@@ -119,6 +171,7 @@ async function list(stores: DataStores, json: boolean, io: CliIO): Promise<numbe
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
   const hooks = (await stores.webhooks.load()).value
+  const lists = (await stores.watchlists.load()).value.watchlists
   if (json) {
     for (const r of loaded.value.rules) writeJson(io.stdout, { type: 'alert-rule', ...r })
     for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
@@ -127,47 +180,71 @@ async function list(stores: DataStores, json: boolean, io: CliIO): Promise<numbe
   if (loaded.value.rules.length === 0) io.stdout.write('No alerts.\n')
   for (const r of loaded.value.rules)
     io.stdout.write(
-      `${r.id}  ${r.key}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
+      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
     )
   for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
   return EXIT.ok
 }
 
-async function add(stores: DataStores, arg: string, values: Values, io: CliIO): Promise<number> {
+async function add(
+  stores: DataStores,
+  arg: string | null,
+  values: Values,
+  io: CliIO,
+): Promise<number> {
   const condition = conditionFrom(values)
   if (typeof condition === 'string') {
     io.stderr.write(`tickdesk alerts: ${condition}\n`)
     return EXIT.usage
   }
+  const lists = (await stores.watchlists.load()).value.watchlists
   let rule
   try {
     rule = buildAlertRule(
       {
-        key: arg,
+        ...(arg === null ? { listId: String(values.list) } : { key: arg }),
         condition,
         ...(values.repeat !== undefined ? { repeat: values.repeat } : {}),
         ...(values.cooldown !== undefined ? { cooldownSec: Number(values.cooldown) } : {}),
         ...(values.note !== undefined ? { note: values.note } : {}),
       },
       Date.now(),
+      { lists },
     )
   } catch (e) {
     if (!isTickdeskError(e)) throw e
     io.stderr.write(`tickdesk alerts: ${e.message}\n`)
     return EXIT.usage
   }
-  if (!values['any-symbol'] && !(await knownSymbol(stores, rule.key))) {
+  if (
+    rule.listId === undefined &&
+    !values['any-symbol'] &&
+    !(await knownSymbol(stores, rule.key))
+  ) {
     io.stderr.write(
       `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
     )
     return EXIT.usage
+  }
+  if (rule.condition.kind === 'volume') {
+    // The last quote this data folder saw says whether the service sends the symbol's volume.
+    const cached = (await stores.quotes.load()).value.find((q) => q.key === rule.key)
+    const note = volumeNote(rule.key, cached?.last == null ? undefined : cached.volume)
+    if (note !== null && cached?.last != null) {
+      io.stderr.write(`tickdesk alerts: the alert was not added: ${note}\n`)
+      return EXIT.usage
+    }
+    if (note !== null) io.stderr.write(`tickdesk alerts: note: ${note}\n`)
   }
   const loaded = await stores.alerts.load()
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
   const { rules, states } = loaded.value
   await stores.alerts.save({ rules: [...rules, rule], states })
   if (values.json) writeJson(io.stdout, { type: 'alert-rule', ...rule })
-  else io.stdout.write(`Added ${rule.id}: ${rule.key} ${describeCondition(rule.condition)}\n`)
+  else
+    io.stdout.write(
+      `Added ${rule.id}: ${ruleTarget(rule, lists)} ${describeCondition(rule.condition)}\n`,
+    )
   return EXIT.ok
 }
 
@@ -185,7 +262,7 @@ async function remove(stores: DataStores, id: string, io: CliIO): Promise<number
   }
   await stores.alerts.save({
     rules: rules.filter((r) => r.id !== id),
-    states: states.filter((s) => s.ruleId !== id),
+    states: states.filter((s) => parentRuleId(s.ruleId) !== id),
   })
   io.stdout.write(`Removed ${id}\n`)
   return EXIT.ok

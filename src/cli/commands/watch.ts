@@ -108,6 +108,7 @@ async function watch(
   // Levels crossed while nothing ran fire "while you were away" from the last price seen.
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
   alerts.markRestartGap((key) => seen.get(key))
+  alerts.attachBars(engine)
 
   const writer = json ? new WatchJsonWriter(io.stdout, systemClock) : null
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)

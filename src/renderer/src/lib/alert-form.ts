@@ -1,4 +1,6 @@
-import type { AlertCondition, AlertRuleInput } from '../../../shared/alert'
+import { MAX_MA_PERIOD, type AlertCondition, type AlertRuleInput } from '../../../shared/alert'
+import type { Interval } from '../../../shared/quote'
+import { LIST_CONDITIONS } from '../../../shared/alert-list'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 
 /**
@@ -8,7 +10,10 @@ import { parseSymbolKey, symbolKey } from '../../../shared/market'
 export type AlertKind = AlertCondition['kind']
 
 export interface AlertDraft {
+  /** One symbol, or every symbol on a watchlist (listId). */
+  target: 'symbol' | 'list'
   key: string
+  listId: string
   kind: AlertKind
   /** Price for above/below/crosses, percent for dayChangePct/movePct, low bound for channel. */
   value: string
@@ -16,6 +21,10 @@ export interface AlertDraft {
   /** channel only: the upper bound, and whether entering or leaving the range fires. */
   high: string
   on: 'enter' | 'exit'
+  /** maCross only: which average (its period is `value`), on which bars, which way. */
+  ma: 'sma' | 'ema'
+  interval: Interval
+  direction: 'up' | 'down' | 'any'
   repeat: 'once' | 'rearm'
   cooldownSec: string
   note: string
@@ -27,17 +36,24 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   crosses: 'Price crosses',
   dayChangePct: 'Day change %',
   movePct: 'Moves X% in N min',
+  volume: 'Volume above N in M min',
+  maCross: 'Crosses a moving average',
   channel: 'Enters or leaves a range',
 }
 
 export function emptyDraft(key = ''): AlertDraft {
   return {
+    target: 'symbol',
     key,
+    listId: '',
     kind: 'above',
     value: '',
     minutes: '5',
     high: '',
     on: 'enter',
+    ma: 'ema',
+    interval: '15m',
+    direction: 'any',
     repeat: 'once',
     cooldownSec: '60',
     note: '',
@@ -53,8 +69,16 @@ function num(text: string): number | null {
 }
 
 export function draftToInput(draft: AlertDraft): DraftResult {
-  const ref = parseSymbolKey(draft.key)
-  if (ref === null)
+  const onList = draft.target === 'list'
+  const ref = onList ? null : parseSymbolKey(draft.key)
+  if (onList) {
+    if (draft.listId === '') return { ok: false, message: 'Choose a watchlist' }
+    if (!LIST_CONDITIONS.includes(draft.kind))
+      return {
+        ok: false,
+        message: 'A whole-list alert takes a move in N minutes or a day change %',
+      }
+  } else if (ref === null)
     return { ok: false, message: 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT' }
   const value = num(draft.value)
   if (value === null) return { ok: false, message: 'Enter a number' }
@@ -78,6 +102,28 @@ export function draftToInput(draft: AlertDraft): DraftResult {
       condition = { kind: 'movePct', pct: value, minutes }
       break
     }
+    case 'volume': {
+      const minutes = num(draft.minutes)
+      if (value <= 0) return { ok: false, message: 'Volume must be above zero' }
+      if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+        return { ok: false, message: 'Minutes must be a whole number from 1 to 1440' }
+      condition = { kind: 'volume', amount: value, minutes }
+      break
+    }
+    case 'maCross':
+      if (!Number.isInteger(value) || value < 1 || value > MAX_MA_PERIOD)
+        return {
+          ok: false,
+          message: `The period must be a whole number of bars from 1 to ${MAX_MA_PERIOD}`,
+        }
+      condition = {
+        kind: 'maCross',
+        ma: draft.ma,
+        period: value,
+        interval: draft.interval,
+        direction: draft.direction,
+      }
+      break
     case 'channel': {
       const high = num(draft.high)
       if (high === null) return { ok: false, message: 'Enter the upper bound as a number' }
@@ -94,7 +140,9 @@ export function draftToInput(draft: AlertDraft): DraftResult {
   return {
     ok: true,
     input: {
-      key: symbolKey(ref.market, ref.symbol),
+      ...(ref === null
+        ? { key: '', listId: draft.listId }
+        : { key: symbolKey(ref.market, ref.symbol) }),
       condition,
       repeat: draft.repeat,
       cooldownSec: cooldown,
@@ -104,3 +152,4 @@ export function draftToInput(draft: AlertDraft): DraftResult {
 }
 
 export { describeCondition } from '../../../shared/alert-describe'
+export { volumeNote } from '../../../shared/alert-volume'

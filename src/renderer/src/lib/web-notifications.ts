@@ -53,6 +53,8 @@ export function startWebNotifications(
   const api = opts.api === undefined ? defaultApi() : opts.api
   return bridge.subscribe((event) => {
     if (event.type !== 'alertFired' || api === null || api.permission !== 'granted') return
+    // Quiet hours: the fire is in the history and the toast, but nothing pops.
+    if (event.alert.quiet === true) return
     const { title, body } = alertNotice(event.alert)
     const n = new api(title, {
       body,

@@ -188,7 +188,7 @@ export class AppState {
         break
       case 'alertFired':
         this.showToast(event.alert)
-        if (this.settings.sounds) this.options.alertSound?.()
+        if (this.settings.sounds && event.alert.quiet !== true) this.options.alertSound?.()
         break
       case 'settings':
         this.settings = event.settings

@@ -330,7 +330,7 @@ export class FakeTickdeskApi implements TickdeskApi {
     },
     getSparkHistory: ({ keys }) => keys.map((k) => ({ key: canonicalKey(k), bars: this.candles })),
     addAlert: (input) => {
-      const key = canonicalKey(input.key)
+      const key = input.listId ? `list:${input.listId}` : canonicalKey(input.key)
       const rule = { ...input, key, id: `a${this.nextId++}`, createdAt: 1, enabled: true }
       this.state.alerts.push(rule)
       this.state.alertStates.push({
@@ -346,6 +346,13 @@ export class FakeTickdeskApi implements TickdeskApi {
     removeAlert: ({ id }) => {
       this.state.alerts = this.state.alerts.filter((a) => a.id !== id)
       this.state.alertStates = this.state.alertStates.filter((s) => s.ruleId !== id)
+      this.emitAlerts()
+      return null
+    },
+    snoozeAlert: ({ id, minutes }) => {
+      this.state.alerts = this.state.alerts.map((a) =>
+        a.id === id ? { ...a, snoozedUntil: minutes === 0 ? null : 1 + minutes * 60_000 } : a,
+      )
       this.emitAlerts()
       return null
     },

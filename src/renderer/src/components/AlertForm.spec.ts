@@ -1,0 +1,50 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import { baseSnapshot, FakeTickdeskApi } from '../testing/fake-api'
+import AlertForm from './AlertForm.svelte'
+
+const lists = [
+  { id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] },
+  { id: 'w2', name: 'Macro', symbols: ['fx:EURUSD', 'index:SPX'] },
+]
+
+describe('AlertForm: an alert on a whole watchlist', () => {
+  it('sends one addAlert naming the list, with only the conditions a list takes', async () => {
+    const api = new FakeTickdeskApi(baseSnapshot())
+    render(AlertForm, { props: { api, lists } })
+    await fireEvent.change(screen.getByLabelText('For'), { target: { value: 'list' } })
+    expect(screen.queryByLabelText('Symbol')).toBeNull()
+    const kinds = [...(screen.getByLabelText('Condition') as HTMLSelectElement).options].map(
+      (o) => o.value,
+    )
+    expect(kinds).toEqual(['dayChangePct', 'movePct'])
+    await fireEvent.change(screen.getByLabelText('Watchlist'), { target: { value: 'w2' } })
+    await fireEvent.input(screen.getByLabelText('Percent'), { target: { value: '3' } })
+    await fireEvent.input(screen.getByLabelText('Minutes'), { target: { value: '15' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toMatchObject({
+      listId: 'w2',
+      condition: { kind: 'movePct', pct: 3, minutes: 15 },
+    })
+    expect(screen.getByRole('status').textContent).toBe('Alert added for every symbol on Macro')
+  })
+})
+
+describe('AlertForm: volume above N in M minutes', () => {
+  it("says when the symbol's market may carry no volume", async () => {
+    const api = new FakeTickdeskApi(baseSnapshot())
+    render(AlertForm, { props: { api, initialKey: 'fx:EURUSD' } })
+    await fireEvent.change(screen.getByLabelText('Condition'), { target: { value: 'volume' } })
+    expect(screen.getByTestId('volume-note').textContent).toMatch(/no volume for fx quotes/)
+    await fireEvent.input(screen.getByLabelText('Symbol'), { target: { value: 'crypto:ETHUSDT' } })
+    expect(screen.queryByTestId('volume-note')).toBeNull()
+    await fireEvent.input(screen.getByLabelText('Volume'), { target: { value: '300' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toMatchObject({
+      key: 'crypto:ETHUSDT',
+      condition: { kind: 'volume', amount: 300, minutes: 5 },
+    })
+  })
+})
