@@ -14,7 +14,7 @@ const started = Date.now()
 const child = spawn(
   bin,
   ['run', '--project', 'node', '--no-file-parallelism', '--reporter', 'verbose', ...targets],
-  { env: { ...process.env, TICKDESK_LONG: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  { env: { ...process.env, TICKDESK_LONG: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
 )
 try {
   setPriority(child.pid, 10)
@@ -24,22 +24,27 @@ try {
 
 const summary = []
 let fuzzInputs = 0
-let text = ''
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk)
-  text += chunk.toString()
-  const lines = text.split('\n')
-  text = lines.pop() ?? ''
-  for (const raw of lines) {
-    const line = stripVTControlCharacters(raw)
-    const fuzz = /^fuzz (.+): (\d+) inputs, failures: (.+)$/.exec(line)
-    if (fuzz) {
-      fuzzInputs += Number(fuzz[2])
-      summary.push(line)
+// vitest prints a failed file's console output on stderr: both streams are read for counts.
+const reader = (out) => {
+  let text = ''
+  return (chunk) => {
+    out.write(chunk)
+    text += chunk.toString()
+    const lines = text.split('\n')
+    text = lines.pop() ?? ''
+    for (const raw of lines) {
+      const line = stripVTControlCharacters(raw)
+      const fuzz = /^fuzz (.+): (\d+) inputs, failures: (.+)$/.exec(line)
+      if (fuzz && !summary.includes(line)) {
+        fuzzInputs += Number(fuzz[2])
+        summary.push(line)
+      }
+      if (/^kill -9 x\d+/.test(line)) summary.push(line)
     }
-    if (/^kill -9 x\d+/.test(line)) summary.push(line)
   }
-})
+}
+child.stdout.on('data', reader(process.stdout))
+child.stderr.on('data', reader(process.stderr))
 child.on('exit', (code) => {
   const minutes = ((Date.now() - started) / 60_000).toFixed(1)
   console.log(`\n=== long mode, ${minutes} min, vitest exit ${code} ===`)
