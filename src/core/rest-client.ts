@@ -133,25 +133,47 @@ export class RestClient {
   }
 
   private interpret(res: HttpReply, requestId: string | null, where: string): RestResult {
-    const envelope = parseEnvelope(res.text)
-    const status = res.status
-    const retryAfterMs = parseRetryAfter(res.header('retry-after'), this.clock.now())
-    if (res.ok && envelope?.succ === true) return { data: envelope.data, requestId }
-    const serviceCode = envelope?.code ?? null
-    const code =
-      status === 401 ? 'UNAUTHORIZED' : (serviceCode ?? fallbackCode(status, envelope !== null))
-    const msg =
-      envelope?.msg ?? (envelope ? 'request failed' : 'response is not the service envelope')
-    const error = new TickdeskError({
-      code,
-      status,
-      requestId,
-      retryAfterMs,
-      message: `${where}: ${status} ${code}: ${msg}`,
-    })
-    this.logger.log('warn', 'service error', { path: where, status, code, requestId })
-    throw error
+    try {
+      return readReply(res, requestId, where, this.clock.now())
+    } catch (error) {
+      const e = error as TickdeskError
+      this.logger.log('warn', 'service error', {
+        path: where,
+        status: e.status,
+        code: e.code,
+        requestId,
+      })
+      throw error
+    }
   }
+}
+
+/**
+ * A reply read as the service's envelope: its data, or a TickdeskError with the service's code
+ * (or one from the status class), message, request id and Retry-After. Exported for the fuzz test.
+ */
+export function readReply(
+  res: HttpReply,
+  requestId: string | null,
+  where: string,
+  now: number,
+): RestResult {
+  const envelope = parseEnvelope(res.text)
+  const status = res.status
+  const retryAfterMs = parseRetryAfter(res.header('retry-after'), now)
+  if (res.ok && envelope?.succ === true) return { data: envelope.data, requestId }
+  const serviceCode = envelope?.code ?? null
+  const code =
+    status === 401 ? 'UNAUTHORIZED' : (serviceCode ?? fallbackCode(status, envelope !== null))
+  const msg =
+    envelope?.msg ?? (envelope ? 'request failed' : 'response is not the service envelope')
+  throw new TickdeskError({
+    code,
+    status,
+    requestId,
+    retryAfterMs,
+    message: `${where}: ${status} ${code}: ${msg}`,
+  })
 }
 
 interface Envelope {

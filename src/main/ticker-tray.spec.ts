@@ -124,6 +124,24 @@ describe('TickerTray', () => {
     expect(fakeTray.tooltip).toContain('BTCUSDT 131') // idle for over a second: renders at once
   })
 
+  it('writes the macOS title only when its text changes, at most once a second, never the image', async () => {
+    app.tray = [btc(100)]
+    const { fakeTray } = await startTray('darwin')
+    expect(fakeTray.titleWrites).toBe(1)
+    // A minute of quote batches every 16 ms whose price changes only every 10 s.
+    for (let ms = 0; ms < 60_000; ms += 16) {
+      app.tray = [btc(100 + Math.floor(ms / 10_000))]
+      app.emit(quotesEvent)
+      clock.advance(16)
+    }
+    clock.advance(REFRESH_MS)
+    // 3,750 batches, 6 prices: one write per new text, and the icon is never set again
+    // (FakeTray.setImage throws: Tray.setImage leaks, electron#20850).
+    expect(fakeTray.titleWrites).toBe(6)
+    expect(fakeTray.title).toBe('BTCUSDT 105 +1.2%')
+    expect(fakeTray.tooltipWrites).toBe(6)
+  })
+
   it('toggles alertsPaused through updateSettings from the Pause alerts checkbox', async () => {
     const { fakeTray } = await startTray()
     const pause = item(fakeTray.menu?.template, 'Pause alerts')

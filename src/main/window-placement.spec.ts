@@ -114,15 +114,8 @@ describe('the strip stays on top', () => {
     expect(bar.isAlwaysOnTop()).toBe(true)
   })
 
-  it('re-asserts when the main window enters or leaves full screen (host wiring)', async () => {
-    const { reassertOnTop } = await import('./strip-on-top')
-    const bar = strip()
-    const main = mainWindow({ x: 100, y: 100, width: 900, height: 600 })
-    main.on('leave-full-screen', () => reassertOnTop(bar as never))
-    main.setFullScreen(true)
-    main.setFullScreen(false)
-    expect(reasserted(bar)).toBe(1)
-  })
+  // Our own window going full screen and back: the host's wiring, tested whole in
+  // test/electron/electron-host.spec.ts.
 
   it('shows over full-screen spaces on macOS', () => {
     const bar = strip('darwin')

@@ -78,7 +78,21 @@ describe('startElectronHost, run whole against the fake electron module', () => 
       .poll(() => FakeTray.instances[0]?.tooltip ?? '', { timeout: 10_000 })
       .toMatch(/BTCUSDT \d/)
 
-    // Closed to the tray: hidden, not destroyed; then an alert fires.
+    // The strip stays on top when our own window goes full screen and back (electron#2097): the
+    // host's wiring sets the strip's always-on-top off and on again each time.
+    await renderer.invoke('updateSettings', { strip: { open: true } })
+    await expect.poll(() => FakeBrowserWindow.instances.length, { timeout: 5_000 }).toBe(2)
+    const bar = FakeBrowserWindow.instances[1]!
+    const reasserts = (): number =>
+      bar.onTopCalls.filter(([on], i, all) => on && all[i - 1]?.[0] === false).length
+    const before = reasserts()
+    win.setFullScreen(true)
+    win.setFullScreen(false)
+    expect(reasserts() - before).toBe(2)
+    expect(bar.isAlwaysOnTop()).toBe(true)
+    await renderer.invoke('updateSettings', { strip: { open: false } })
+    await expect.poll(() => bar.destroyed, { timeout: 5_000 }).toBe(true)
+
     win.close()
     expect(win.destroyed).toBe(false)
     expect(win.isVisible()).toBe(false)

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { COMMAND_NAMES, COMMANDS, ErrorPayloadSchema } from '../../src/shared/bridge'
-import { check, printTally } from './counted'
+import { check, fuzzTimeout, printTally } from './counted'
 import { startDemoService } from '../../src/sim'
 
 /**
@@ -103,39 +103,47 @@ function state(a: AppService): string {
 
 describe('fuzz: every bridge command', () => {
   for (const command of COMMAND_NAMES) {
-    it(`${command}: random payloads never throw; INVALID_INPUT changes nothing`, async () => {
-      await check(
-        `bridge ${command}`,
-        fc.asyncProperty(payload, async (params) => {
-          const before = state(app)
-          const outcome = await app.invoke(command, params)
-          // What goes back over the bridge honours the contract too.
-          const valid = outcome.ok
-            ? COMMANDS[command].result.safeParse(outcome.result).success
-            : ErrorPayloadSchema.safeParse(outcome.error).success
-          expect(valid, JSON.stringify(outcome).slice(0, 300)).toBe(true)
-          if (!outcome.ok) {
-            expect(outcome.error.code).not.toBe('INTERNAL')
-            if (outcome.error.code === 'INVALID_INPUT') expect(state(app)).toBe(before)
-          }
-        }),
-        SLOW.has(command) ? 25 : 300,
-      )
-    }, 60_000)
+    it(
+      `${command}: random payloads never throw; INVALID_INPUT changes nothing`,
+      async () => {
+        await check(
+          `bridge ${command}`,
+          fc.asyncProperty(payload, async (params) => {
+            const before = state(app)
+            const outcome = await app.invoke(command, params)
+            // What goes back over the bridge honours the contract too.
+            const valid = outcome.ok
+              ? COMMANDS[command].result.safeParse(outcome.result).success
+              : ErrorPayloadSchema.safeParse(outcome.error).success
+            expect(valid, JSON.stringify(outcome).slice(0, 300)).toBe(true)
+            if (!outcome.ok) {
+              expect(outcome.error.code).not.toBe('INTERNAL')
+              if (outcome.error.code === 'INVALID_INPUT') expect(state(app)).toBe(before)
+            }
+          }),
+          SLOW.has(command) ? 25 : 300,
+        )
+      },
+      fuzzTimeout(60_000),
+    )
   }
 
-  it('unknown command names are refused as INVALID_INPUT', async () => {
-    await check(
-      'bridge unknown command names',
-      fc.asyncProperty(fc.string({ maxLength: 80 }), payload, async (name, params) => {
-        fc.pre(!(COMMAND_NAMES as string[]).includes(name))
-        const before = state(app)
-        const outcome = await app.invoke(name, params)
-        expect(outcome.ok).toBe(false)
-        if (!outcome.ok) expect(outcome.error.code).toBe('INVALID_INPUT')
-        expect(state(app)).toBe(before)
-      }),
-      300,
-    )
-  })
+  it(
+    'unknown command names are refused as INVALID_INPUT',
+    async () => {
+      await check(
+        'bridge unknown command names',
+        fc.asyncProperty(fc.string({ maxLength: 80 }), payload, async (name, params) => {
+          fc.pre(!(COMMAND_NAMES as string[]).includes(name))
+          const before = state(app)
+          const outcome = await app.invoke(name, params)
+          expect(outcome.ok).toBe(false)
+          if (!outcome.ok) expect(outcome.error.code).toBe('INVALID_INPUT')
+          expect(state(app)).toBe(before)
+        }),
+        300,
+      )
+    },
+    fuzzTimeout(20_000),
+  )
 })

@@ -1,26 +1,52 @@
 import fc from 'fast-check'
+import { LONG } from '../long-mode'
 
 /**
  * fc.assert with a tally: every property reports how many inputs it tried, printed at the end of
- * the file's run so the Reliability table in the README has real numbers.
+ * the file's run so the Reliability table in the README has real numbers. The long mode
+ * (TICKDESK_LONG=1, npm run test:long) multiplies every count by FUZZ_SCALE (~1M inputs in all)
+ * and draws a fresh seed; a failure prints its property and seed, to rerun with FUZZ_SEED.
  */
+export const FUZZ_SCALE = Number(process.env.TICKDESK_FUZZ_SCALE ?? (LONG ? 25 : 1))
+const SEED = Number(
+  process.env.FUZZ_SEED ?? (LONG ? Math.floor(Math.random() * 2 ** 31) : 20260105),
+)
+
 const tally = new Map<string, number>()
+const failures: string[] = []
+
+/** A test's timeout, grown with the number of inputs. */
+export const fuzzTimeout = (ms: number): number => ms * FUZZ_SCALE * 2
 
 export function check<Ts extends [unknown, ...unknown[]]>(
   name: string,
   property: fc.IAsyncPropertyWithHooks<Ts> | fc.IPropertyWithHooks<Ts>,
   numRuns: number,
 ): Promise<void> | void {
-  const params = { numRuns, seed: Number(process.env.FUZZ_SEED ?? 20260105), endOnFailure: true }
-  const done = (): void => void tally.set(name, (tally.get(name) ?? 0) + numRuns)
-  const result = fc.assert(property as fc.IAsyncProperty<Ts>, params) as Promise<void> | void
-  if (result instanceof Promise) return result.then(done)
+  const runs = Math.round(numRuns * FUZZ_SCALE)
+  const params = { numRuns: runs, seed: SEED, endOnFailure: true }
+  const done = (): void => void tally.set(name, (tally.get(name) ?? 0) + runs)
+  const failed = (e: unknown): never => {
+    failures.push(name)
+    console.error(`fuzz FAILED: ${name}, seed ${SEED} (rerun with FUZZ_SEED=${SEED})`)
+    throw e
+  }
+  let result: Promise<void> | void
+  try {
+    result = fc.assert(property as fc.IAsyncProperty<Ts>, params) as Promise<void> | void
+  } catch (e) {
+    return failed(e)
+  }
+  if (result instanceof Promise) return result.then(done, failed)
   done()
   return undefined
 }
 
 export function printTally(file: string): void {
-  const lines = [...tally].map(([name, n]) => `  ${String(n).padStart(6)}  ${name}`)
+  const lines = [...tally].map(([name, n]) => `  ${String(n).padStart(8)}  ${name}`)
   const total = [...tally.values()].reduce((a, b) => a + b, 0)
-  console.log(`fuzz ${file}: ${total} inputs\n${lines.join('\n')}`)
+  const failed = failures.length ? failures.join(', ') : '0'
+  console.log(
+    `fuzz ${file}: ${total} inputs, failures: ${failed} (seed ${SEED})\n${lines.join('\n')}`,
+  )
 }

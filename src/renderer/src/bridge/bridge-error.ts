@@ -13,8 +13,26 @@ export class BridgeError extends Error {
   }
 }
 
+/**
+ * What to do when a wait ended without an answer (issue 26: every wait ends in a message that
+ * says what to do): the engine's REST timeout and transport failures, the bridge's own deadline.
+ */
+const NEXT_STEP: Record<string, string> = {
+  TIMEOUT:
+    'No answer in time. Check your network and the Base URL in Settings (a proxy or firewall may hold the connection), then try again.',
+  NETWORK: 'The service could not be reached. Check your network or the Base URL in Settings.',
+  BRIDGE_DOWN: 'Lost contact with the Tickdesk host. Reload the page or restart Tickdesk.',
+}
+
+export function nextStep(code: string): string | null {
+  return NEXT_STEP[code] ?? null
+}
+
 export function errorMessage(err: unknown): string {
-  if (err instanceof BridgeError) return `${err.message} (${err.code})`
+  if (err instanceof BridgeError) {
+    const step = nextStep(err.code)
+    return step ? `${err.message} (${err.code}). ${step}` : `${err.message} (${err.code})`
+  }
   if (err instanceof Error) return err.message
   return String(err)
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/bridge'
 import { z } from 'zod'
 import { BridgeError } from './bridge-error'
+import { commandDeadline } from './deadlines'
 
 /**
  * The TickdeskApi over Electron's preload. The preload resolves every command with its
@@ -25,18 +26,44 @@ const OutcomeSchema = z.union([
   z.object({ ok: z.literal(false), error: ErrorPayloadSchema }),
 ])
 
-export function createElectronApi(port: PreloadApi): TickdeskApi {
+export interface ElectronApiOptions {
+  /** Overrides commandDeadline() for every command (tests). */
+  requestTimeoutMs?: number
+  setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (handle: unknown) => void
+}
+
+export function createElectronApi(port: PreloadApi, options: ElectronApiOptions = {}): TickdeskApi {
+  const setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
+  const clearTimer =
+    options.clearTimer ?? ((h): void => clearTimeout(h as ReturnType<typeof setTimeout>))
+
+  /** A main process that never answers (a stuck keychain, a hung handler) ends as TIMEOUT. */
+  function answerOf(name: CommandName, params: unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimer(
+        () => reject(new BridgeError('TIMEOUT', `${name} got no answer`)),
+        options.requestTimeoutMs ?? commandDeadline(name),
+      )
+      port.invoke(name, params).then(
+        (raw) => {
+          clearTimer(timer)
+          resolve(raw)
+        },
+        (err: unknown) => {
+          clearTimer(timer)
+          reject(new BridgeError('BRIDGE_DOWN', err instanceof Error ? err.message : String(err)))
+        },
+      )
+    })
+  }
+
   async function invoke<N extends CommandName>(
     name: N,
     params: CommandParams<N>,
   ): Promise<CommandResult<N>> {
     if (!isCommandName(name)) throw new BridgeError('BAD_COMMAND', String(name))
-    let raw: unknown
-    try {
-      raw = await port.invoke(name, params)
-    } catch (err) {
-      throw new BridgeError('BRIDGE_DOWN', err instanceof Error ? err.message : String(err))
-    }
+    const raw = await answerOf(name, params)
     const outcome = OutcomeSchema.safeParse(raw)
     if (!outcome.success) throw new BridgeError('BAD_FRAME', `Host sent an invalid ${name} reply`)
     if (!outcome.data.ok) {

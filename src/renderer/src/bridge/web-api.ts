@@ -11,6 +11,7 @@ import {
   type TickdeskApi,
 } from '../../../shared/bridge'
 import { BridgeError } from './bridge-error'
+import { commandDeadline } from './deadlines'
 
 /**
  * The bridge API over the browser host's WebSocket (`/bridge?token=T`), the same TickdeskApi the
@@ -91,7 +92,6 @@ export function createWebApi(options: WebApiOptions = {}): WebApi {
     options.clearTimer ?? ((h): void => clearTimeout(h as ReturnType<typeof setTimeout>))
   const baseDelay = options.baseDelayMs ?? 250
   const maxDelay = options.maxDelayMs ?? 5000
-  const requestTimeout = options.requestTimeoutMs ?? 30_000
 
   const listeners = new Set<(event: BridgeEvent) => void>()
   const connectionListeners = new Set<(state: ConnectionState, reconnected: boolean) => void>()
@@ -202,9 +202,12 @@ export function createWebApi(options: WebApiOptions = {}): WebApi {
         reject,
         sent: false,
         frame,
-        timer: setTimer(() => {
-          if (settle(id)) reject(new BridgeError('TIMEOUT', `${name} got no answer`))
-        }, requestTimeout),
+        timer: setTimer(
+          () => {
+            if (settle(id)) reject(new BridgeError('TIMEOUT', `${name} got no answer`))
+          },
+          options.requestTimeoutMs ?? commandDeadline(name),
+        ),
       }
       pending.set(id, p)
       if (socket !== null && state === 'open') {
