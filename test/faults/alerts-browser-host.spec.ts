@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { seededRandom } from '../../src/core/random'
-import type { AlertRule, FiredAlert } from '../../src/shared/alert'
+import type { FiredAlert } from '../../src/shared/alert'
 import type { WebFrame } from '../../src/shared/bridge'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 import { printedAddress } from '../e2e/launch'
 import { tempDir } from './harness'
+import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
 
 /**
  * Alerts exactly once through the browser host (`tickdesk web`, the app service the Electron
@@ -22,8 +23,6 @@ import { tempDir } from './harness'
  */
 
 const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'AVAXUSDT'] as const
-const LEVEL = { BTCUSDT: 84_000, ETHUSDT: 3_200, SOLUSDT: 165, BNBUSDT: 590, AVAXUSDT: 36 }
 const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 4)
 
 interface Host {
@@ -89,34 +88,6 @@ async function startHost(dir: string): Promise<Host> {
 
 async function history(dir: string): Promise<FiredAlert[]> {
   return (await openDataStores(dir).alertHistory.load()).value
-}
-
-async function addOnceAlerts(
-  dir: string,
-  tag: string,
-  levels: Record<string, number>,
-): Promise<Map<string, string>> {
-  const stores = openDataStores(dir)
-  const file = (await stores.alerts.load()).value
-  const ids = new Map<string, string>()
-  const rules: AlertRule[] = Object.entries(levels).map(([symbol, price]) => {
-    const id = `${tag}-${symbol}`
-    ids.set(symbol, id)
-    return {
-      id,
-      key: `crypto:${symbol}`,
-      condition: { kind: 'above', price },
-      repeat: 'once',
-      hysteresisPct: 0.2,
-      cooldownSec: 0,
-      expiresAt: null,
-      note: '',
-      createdAt: Date.now(),
-      enabled: true,
-    }
-  })
-  await stores.alerts.save({ rules: [...file.rules, ...rules], states: file.states })
-  return ids
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDataStores } from '../../src/core/persistence/stores'
 import { seededRandom } from '../../src/core/random'
-import type { AlertRule } from '../../src/shared/alert'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 import { tempDir } from './harness'
+import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
 
 /**
  * Alerts exactly once through `tickdesk watch --json`, the real process against the simulator on
@@ -19,8 +18,6 @@ import { tempDir } from './harness'
 
 /** The real entry point, as a user runs it (the built CLI; `npm test` builds first). */
 const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'AVAXUSDT'] as const
-const LEVEL = { BTCUSDT: 84_000, ETHUSDT: 3_200, SOLUSDT: 165, BNBUSDT: 590, AVAXUSDT: 36 }
 const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 16)
 
 interface AlertLine {
@@ -99,34 +96,6 @@ function watch(dir: string, symbols: readonly string[]): Watch {
     }
   })
   return w
-}
-
-async function addOnceAlerts(
-  dir: string,
-  tag: string,
-  levels: Record<string, number>,
-): Promise<Map<string, string>> {
-  const stores = openDataStores(dir)
-  const file = (await stores.alerts.load()).value
-  const ids = new Map<string, string>()
-  const rules: AlertRule[] = Object.entries(levels).map(([symbol, price]) => {
-    const id = `${tag}-${symbol}`
-    ids.set(symbol, id)
-    return {
-      id,
-      key: `crypto:${symbol}`,
-      condition: { kind: 'above', price },
-      repeat: 'once',
-      hysteresisPct: 0.2,
-      cooldownSec: 0,
-      expiresAt: null,
-      note: '',
-      createdAt: Date.now(),
-      enabled: true,
-    }
-  })
-  await stores.alerts.save({ rules: [...file.rules, ...rules], states: file.states })
-  return ids
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

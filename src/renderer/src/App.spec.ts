@@ -411,6 +411,16 @@ describe('market sessions on the rows', () => {
   })
 })
 
+/** "l" on the first row, then the lot form filled and sent as a trader would. */
+async function addLotOnFirstRow(qty: string, cost: string): Promise<void> {
+  await fireEvent.keyDown(window, { key: 'ArrowDown' })
+  await fireEvent.keyDown(window, { key: 'l' })
+  const form = await screen.findByTestId('lot-form')
+  await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: qty } })
+  await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: cost } })
+  await fireEvent.submit(form)
+}
+
 describe('positions', () => {
   it('takes a lot from the keyboard on a row and shows value and P&L that move with the price', async () => {
     const { api, app, frame, clock } = await setup({
@@ -454,12 +464,7 @@ describe('positions', () => {
       ],
       watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
     })
-    await fireEvent.keyDown(window, { key: 'ArrowDown' })
-    await fireEvent.keyDown(window, { key: 'l' })
-    const form = await screen.findByTestId('lot-form')
-    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
-    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
-    await fireEvent.submit(form)
+    await addLotOnFirstRow('1', '90')
     const positions = await screen.findByTestId('positions')
     await waitFor(() =>
       expect(within(positions).getByTestId('as-of').textContent).toBe('as of 14:03'),
@@ -480,12 +485,7 @@ describe('positions', () => {
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
       watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
     })
-    await fireEvent.keyDown(window, { key: 'ArrowDown' })
-    await fireEvent.keyDown(window, { key: 'l' })
-    const form = await screen.findByTestId('lot-form')
-    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
-    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
-    await fireEvent.submit(form)
+    await addLotOnFirstRow('1', '90')
     const select = (await screen.findByLabelText('Base currency')) as HTMLSelectElement
     await fireEvent.change(select, { target: { value: 'USDT' } })
     await waitFor(() =>
@@ -501,12 +501,7 @@ describe('positions', () => {
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
       watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
     })
-    await fireEvent.keyDown(window, { key: 'ArrowDown' })
-    await fireEvent.keyDown(window, { key: 'l' })
-    const form = await screen.findByTestId('lot-form')
-    await fireEvent.input(within(form).getByLabelText('Quantity'), { target: { value: '1' } })
-    await fireEvent.input(within(form).getByLabelText('Cost'), { target: { value: '90' } })
-    await fireEvent.submit(form)
+    await addLotOnFirstRow('1', '90')
     const totals = await screen.findByTestId('positions-totals')
     expect(totals.textContent).toContain('not converted (no USDT rate)')
     const select = screen.getByLabelText('Quote currency of crypto:BTCUSDT') as HTMLSelectElement
