@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from './clock'
+import { alertRule } from './testing/alert-rule'
 import { AlertEngine } from './alert-engine'
 import { movingAverage } from './alert-ma'
 import { BarBackfill } from './bar-backfill'
@@ -9,21 +10,8 @@ import { blankQuote, type Bar } from '../shared/quote'
 
 const MIN = 60_000
 
-function rule(condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id: 'r1',
-    key: 'futures:ES1!',
-    condition,
-    repeat: 'once',
-    hysteresisPct: 0.2,
-    cooldownSec: 0,
-    expiresAt: null,
-    note: '',
-    createdAt: 0,
-    enabled: true,
-    ...over,
-  }
-}
+const rule = (condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule =>
+  alertRule(condition, { key: 'futures:ES1!', ...over })
 
 function bars(closes: number[], start: number, step: number): Bar[] {
   return closes.map((c, i) => ({

@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from './clock'
+import { alertRule } from './testing/alert-rule'
 import { AlertEngine } from './alert-engine'
 import { MoveWindow } from './alert-conditions'
-import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
+import type { AlertRule, FiredAlert } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
 
 const MIN = 60_000
 
-function rule(condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id: 'r1',
-    key: 'crypto:BTCUSDT',
-    condition,
-    repeat: 'once',
-    hysteresisPct: 0.2,
-    cooldownSec: 0,
-    expiresAt: null,
-    note: '',
-    createdAt: 0,
-    enabled: true,
-    ...over,
-  }
-}
+const rule = alertRule
 
 function quote(last: number, over: Partial<Quote> = {}): Quote {
   return { ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last, ...over }
