@@ -10,26 +10,14 @@ import type { Market } from '../shared/market'
 import { blankQuote, type Quote } from '../shared/quote'
 import type { Watchlist } from '../shared/watchlist'
 import { AlertLoop } from './alert-loop'
+import { alertRule } from '../core/testing/alert-rule'
 
 /** Watchlist-wide rules: one stored rule, each symbol of the list fires once per arming. */
 
 const MIN = 60_000
 
-function listRule(id: string, listId: string, condition: AlertCondition): AlertRule {
-  return {
-    id,
-    key: `list:${listId}`,
-    listId,
-    condition,
-    repeat: 'once',
-    hysteresisPct: 0,
-    cooldownSec: 0,
-    expiresAt: null,
-    note: '',
-    createdAt: 0,
-    enabled: true,
-  }
-}
+const listRule = (id: string, listId: string, condition: AlertCondition): AlertRule =>
+  alertRule(condition, { id, key: `list:${listId}`, listId, hysteresisPct: 0 })
 
 function quote(key: string, last: number, over: Partial<Quote> = {}): Quote {
   const [market, symbol] = key.split(':') as [Market, string]

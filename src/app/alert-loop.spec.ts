@@ -8,24 +8,12 @@ import { openDataStores, type DataStores } from '../core/persistence/stores'
 import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
 import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
+import { alertRule } from '../core/testing/alert-rule'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
-function rule(id: string, condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id,
-    key: 'crypto:BTCUSDT',
-    condition,
-    repeat: 'once',
-    hysteresisPct: 0,
-    cooldownSec: 0,
-    expiresAt: null,
-    note: '',
-    createdAt: 0,
-    enabled: true,
-    ...over,
-  }
-}
+const rule = (id: string, condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule =>
+  alertRule(condition, { id, hysteresisPct: 0, ...over })
 
 function quote(last: number, over: Partial<Quote> = {}): Quote {
   return { ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last, ...over }

@@ -9,24 +9,12 @@ import type { AlertRule, FiredAlert } from '../shared/alert'
 import { inQuietHours } from '../shared/quiet-hours'
 import { blankQuote } from '../shared/quote'
 import { AlertLoop } from './alert-loop'
+import { alertRule } from '../core/testing/alert-rule'
 
 const MIN = 60_000
 
-function rule(over: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id: 'r1',
-    key: 'crypto:BTCUSDT',
-    condition: { kind: 'above', price: 100 },
-    repeat: 'once',
-    hysteresisPct: 0,
-    cooldownSec: 0,
-    expiresAt: null,
-    note: '',
-    createdAt: 0,
-    enabled: true,
-    ...over,
-  }
-}
+const rule = (over: Partial<AlertRule> = {}): AlertRule =>
+  alertRule({ kind: 'above', price: 100 }, { hysteresisPct: 0, ...over })
 
 const quote = (last: number) => ({ ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last })
 
