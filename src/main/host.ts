@@ -224,6 +224,10 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       else showWindow()
     },
     toggleStrip: () => strip.toggle(),
+    openSymbol: (key) => {
+      showWindow()
+      sendToWindow(win, { type: 'openSymbol', key })
+    },
     quit,
   })
   stops.push(() => tray?.destroy())

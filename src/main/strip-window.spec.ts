@@ -159,6 +159,7 @@ describe('strip toggles in the tray and the app menu', () => {
       isWindowVisible: () => true,
       toggleWindow: () => undefined,
       toggleStrip: () => flips.push('strip'),
+      openSymbol: () => undefined,
       quit: () => undefined,
     })
     const item = (): MenuTemplateItem =>

@@ -34,6 +34,18 @@ const btc = (last: number, changePercent = 1.2) => ({
   changePercent,
   stale: false,
 })
+const alert = {
+  id: 'f1',
+  ruleId: 'r1',
+  key: 'crypto:BTCUSDT',
+  message: 'BTCUSDT crossed above 65,000',
+  price: 65010.5,
+  at: 0,
+  whileAway: false,
+  awaySince: null,
+  quoteAt: null,
+  firedBy: 'app' as const,
+}
 const quotesEvent: BridgeEvent = {
   type: 'quotes',
   frame: encodeQuoteFrame([{ key: 'crypto:BTCUSDT', last: 1 }]),
@@ -42,6 +54,7 @@ const quotesEvent: BridgeEvent = {
 async function startTray(platform: NodeJS.Platform = 'linux') {
   const settings = await HostSettings.load(app)
   const toggles: string[] = []
+  const opened: string[] = []
   const tray = new TickerTray({
     app,
     settings,
@@ -51,9 +64,10 @@ async function startTray(platform: NodeJS.Platform = 'linux') {
     isWindowVisible: () => false,
     toggleWindow: () => toggles.push('toggle'),
     toggleStrip: () => toggles.push('strip'),
+    openSymbol: (key) => opened.push(key),
     quit: () => toggles.push('quit'),
   })
-  return { tray, fakeTray: FakeTray.instances[0]!, toggles }
+  return { tray, fakeTray: FakeTray.instances[0]!, toggles, opened }
 }
 
 function item(menu: MenuTemplateItem[] | undefined, label: string): MenuTemplateItem {
@@ -168,23 +182,45 @@ describe('TickerTray', () => {
     tray.destroy()
     expect(fakeTray.destroyed).toBe(true)
     expect(app.listenerCount()).toBe(1) // only HostSettings' own subscription is left
+    expect(app.alertListenerCount()).toBe(0)
+  })
+
+  it('shows the latest alert, opens its symbol and snoozes its rule from the menu', async () => {
+    const { fakeTray, opened } = await startTray()
+    const labels = () => fakeTray.menu?.template.map((i) => i.label) ?? []
+    expect(labels().some((l) => l?.startsWith('Last alert'))).toBe(false)
+    clock.advance(REFRESH_MS)
+    app.fire({ ...alert, at: clock.now() })
+    const last = fakeTray.menu?.template.find((i) => i.label?.startsWith('Last alert: '))
+    expect(last?.label).toMatch(/^Last alert: \d\d:\d\d BTCUSDT crossed above 65,000$/)
+    last?.click?.({ checked: false })
+    expect(opened).toEqual(['crypto:BTCUSDT'])
+
+    item(fakeTray.menu?.template, 'Snooze this alert 15 min').click?.({ checked: false })
+    await vi.waitFor(() => expect(app.received.at(-1)?.command).toBe('snoozeAlert'))
+    expect(app.received.at(-1)?.params).toEqual({ id: 'r1', minutes: 15 })
+    clock.advance(REFRESH_MS)
+    expect(item(fakeTray.menu?.template, 'Snoozed for 15 min').enabled).toBe(false)
+
+    // A newer fire replaces it, snoozable again.
+    clock.advance(REFRESH_MS)
+    app.fire({ ...alert, id: 'f2', ruleId: 'r2', message: 'ETHUSDT below 3,000', at: clock.now() })
+    expect(labels()).toContain('Snooze this alert 15 min')
+    expect(labels().filter((l) => l?.startsWith('Last alert')).length).toBe(1)
+    expect(labels().find((l) => l?.startsWith('Last alert'))).toMatch(/ETHUSDT below 3,000$/)
+  })
+
+  it('cuts a long alert message to fit a menu line', async () => {
+    const { fakeTray } = await startTray()
+    clock.advance(REFRESH_MS)
+    app.fire({ ...alert, message: `BTCUSDT ${'x'.repeat(200)}` })
+    const label = fakeTray.menu?.template.find((i) => i.label?.startsWith('Last alert'))?.label
+    expect(label?.endsWith('…')).toBe(true)
+    expect(label!.length).toBeLessThanOrEqual('Last alert: '.length + 80)
   })
 })
 
 describe('alert notifications', () => {
-  const alert = {
-    id: 'f1',
-    ruleId: 'r1',
-    key: 'crypto:BTCUSDT',
-    message: 'BTCUSDT crossed above 65,000',
-    price: 65010.5,
-    at: 0,
-    whileAway: false,
-    awaySince: null,
-    quoteAt: null,
-    firedBy: 'app' as const,
-  }
-
   function start(win: FakeBrowserWindow) {
     return startAlertNotifier({
       app,

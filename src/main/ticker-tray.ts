@@ -1,12 +1,16 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
 import type { AppHostApi } from '../app/host-api'
 import type { Clock, TimerHandle } from '../core/clock'
+import type { FiredAlert } from '../shared/alert'
+import { SNOOZE_MINUTES } from './alert-notifier'
 import type { HostSettings } from './host-settings'
-import { formatTrayQuote, trayTitle, trayTooltip } from './tray-text'
+import { formatTrayQuote, trayAlertLine, trayTitle, trayTooltip } from './tray-text'
 
 /**
  * The tray icon on all three OSes: pinned prices in the tooltip (and the macOS menu-bar title),
- * a context menu with Show/Hide, the ticker strip, the pinned prices, Pause alerts and Quit.
+ * a context menu with Show/Hide, the ticker strip, the pinned prices, the latest alert (open its
+ * symbol, or snooze its rule: Windows and Linux notifications have no buttons, so this is where
+ * a trader away from the window snoozes there), Pause alerts and Quit.
  *
  * Updates are throttled to one render per second (REFRESH_MS): quotes arrive up to 60 batches a
  * second and the OS tray APIs are slow and, on some Linux desktops, flicker on every change.
@@ -21,12 +25,16 @@ export interface TrayMenuModel {
   alertsPaused: boolean
   windowVisible: boolean
   stripOpen: boolean
+  /** The latest fire this session, and whether its rule was snoozed from here since. */
+  lastAlert: { line: string; snoozed: boolean } | null
 }
 
 export interface TrayActions {
   toggleWindow(): void
   toggleStrip(): void
   setAlertsPaused(paused: boolean): void
+  openLastAlert(): void
+  snoozeLastAlert(): void
   quit(): void
 }
 
@@ -38,6 +46,19 @@ export function trayMenuTemplate(
     model.lines.length > 0
       ? model.lines.map((label) => ({ label, enabled: false }))
       : [{ label: 'No pinned symbols', enabled: false }]
+  const last = model.lastAlert
+  const lastAlert: MenuItemConstructorOptions[] = last
+    ? [
+        { type: 'separator' },
+        { label: `Last alert: ${last.line}`, click: () => actions.openLastAlert() },
+        last.snoozed
+          ? { label: `Snoozed for ${SNOOZE_MINUTES} min`, enabled: false }
+          : {
+              label: `Snooze this alert ${SNOOZE_MINUTES} min`,
+              click: () => actions.snoozeLastAlert(),
+            },
+      ]
+    : []
   return [
     {
       label: model.windowVisible ? 'Hide Tickdesk' : 'Show Tickdesk',
@@ -51,6 +72,7 @@ export function trayMenuTemplate(
     },
     { type: 'separator' },
     ...prices,
+    ...lastAlert,
     { type: 'separator' },
     {
       label: 'Pause alerts',
@@ -64,7 +86,7 @@ export function trayMenuTemplate(
 }
 
 export interface TickerTrayDeps {
-  app: Pick<AppHostApi, 'subscribe' | 'trayQuotes' | 'invoke'>
+  app: Pick<AppHostApi, 'subscribe' | 'trayQuotes' | 'invoke' | 'onAlertFired'>
   settings: Pick<HostSettings, 'value' | 'onChange'>
   clock: Clock
   platform: NodeJS.Platform
@@ -72,6 +94,8 @@ export interface TickerTrayDeps {
   isWindowVisible(): boolean
   toggleWindow(): void
   toggleStrip(): void
+  /** Brings the window back on this symbol (as clicking its notification does). */
+  openSymbol(key: string): void
   quit(): void
 }
 
@@ -81,6 +105,7 @@ export class TickerTray {
   private lastRenderAt = Number.NEGATIVE_INFINITY
   private pending: TimerHandle | null = null
   private shown = { tooltip: '', title: '', menu: '' }
+  private lastAlert: { alert: FiredAlert; snoozed: boolean } | null = null
 
   constructor(private readonly deps: TickerTrayDeps) {
     this.tray = new Tray(nativeImage.createFromPath(deps.iconPath))
@@ -91,6 +116,10 @@ export class TickerTray {
         if (event.type === 'quotes') this.requestRender()
       }),
       deps.settings.onChange(() => this.requestRender()),
+      deps.app.onAlertFired((alert) => {
+        this.lastAlert = { alert, snoozed: false }
+        this.requestRender()
+      }),
     )
     this.render()
   }
@@ -113,6 +142,19 @@ export class TickerTray {
     this.tray.destroy()
   }
 
+  private async snoozeLastAlert(): Promise<void> {
+    const last = this.lastAlert
+    if (!last) return
+    const outcome = await this.deps.app.invoke('snoozeAlert', {
+      id: last.alert.ruleId,
+      minutes: SNOOZE_MINUTES,
+    })
+    // A rule deleted meanwhile cannot be snoozed: the item stays as it was.
+    if (!outcome.ok || this.lastAlert !== last) return
+    last.snoozed = true
+    this.requestRender()
+  }
+
   private render(): void {
     this.lastRenderAt = this.deps.clock.now()
     const quotes = this.deps.app.trayQuotes()
@@ -127,6 +169,10 @@ export class TickerTray {
       alertsPaused: this.deps.settings.value.alertsPaused,
       windowVisible: this.deps.isWindowVisible(),
       stripOpen: this.deps.settings.value.strip.open,
+      lastAlert: this.lastAlert && {
+        line: trayAlertLine(this.lastAlert.alert),
+        snoozed: this.lastAlert.snoozed,
+      },
     }
     const menuKey = JSON.stringify(model)
     if (menuKey === this.shown.menu) return
@@ -137,6 +183,10 @@ export class TickerTray {
           toggleWindow: () => this.deps.toggleWindow(),
           toggleStrip: () => this.deps.toggleStrip(),
           quit: () => this.deps.quit(),
+          openLastAlert: () => {
+            if (this.lastAlert) this.deps.openSymbol(this.lastAlert.alert.key)
+          },
+          snoozeLastAlert: () => void this.snoozeLastAlert(),
           setAlertsPaused: (paused) => {
             void this.deps.app.invoke('updateSettings', { alertsPaused: paused })
           },

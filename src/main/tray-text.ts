@@ -38,3 +38,18 @@ export function trayTooltip(quotes: readonly TrayQuote[]): string {
 export function trayTitle(quotes: readonly TrayQuote[], max = 3): string {
   return quotes.slice(0, max).map(formatTrayQuote).join('  ')
 }
+
+const MAX_MENU_LABEL = 80
+
+/**
+ * The tray menu's line for the latest fire: "14:05 BTCUSDT crossed above 98,000". Local time of
+ * the fire, as the history shows it; long messages end in an ellipsis (menus do not wrap).
+ */
+export function trayAlertLine(alert: { key: string; message: string; at: number }): string {
+  const time = new Date(alert.at).toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+  })
+  const text = `${time} ${alert.message}`
+  return text.length <= MAX_MENU_LABEL ? text : `${text.slice(0, MAX_MENU_LABEL - 1)}…`
+}

@@ -88,4 +88,8 @@ export class MemoryApp implements AppHostApi {
   listenerCount(): number {
     return this.listeners.size
   }
+
+  alertListenerCount(): number {
+    return this.alertListeners.size
+  }
 }
