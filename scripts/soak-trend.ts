@@ -14,6 +14,11 @@ export interface Series {
   /** Allowed rise over the second half: max(floor, share x median). */
   floor: number
   share: number
+  /**
+   * false: plotted and reported, never a verdict (a figure that moves with things outside the
+   * app, such as PSS, whose share of shared pages changes as other processes come and go).
+   */
+  judged?: boolean
 }
 
 export interface Trend {
@@ -27,6 +32,7 @@ export interface Trend {
   /** The line's rise across the second half. */
   rise: number
   allowed: number
+  judged: boolean
   grows: boolean
 }
 
@@ -68,6 +74,7 @@ export function trendOf(s: Series): Trend {
   const median = values[Math.floor(values.length / 2)] ?? 0
   const rise = line.at(t1) - line.at(t0)
   const allowed = Math.max(s.floor, s.share * Math.abs(median))
+  const judged = s.judged !== false
   return {
     name: s.name,
     unit: s.unit,
@@ -77,7 +84,8 @@ export function trendOf(s: Series): Trend {
     slopePerHour: line.slope * 3600,
     rise,
     allowed,
-    grows: rise > allowed,
+    judged,
+    grows: judged && rise > allowed,
   }
 }
 
@@ -120,7 +128,7 @@ export function plotSvg(title: string, series: readonly Series[]): string {
     const b = half.at(-1)?.[0] ?? 0
     const colour = trend.grows ? '#c62828' : '#1565c0'
     body +=
-      `<text x="${x0 + pad.l}" y="${y0 + 18}" font-size="12" font-weight="600">${esc(s.name)} (${esc(s.unit)})${trend.grows ? ' GROWS' : ''}</text>` +
+      `<text x="${x0 + pad.l}" y="${y0 + 18}" font-size="12" font-weight="600">${esc(s.name)} (${esc(s.unit)})${trend.grows ? ' GROWS' : ''}${trend.judged ? '' : ' (not judged)'}</text>` +
       `<text x="${x0 + 4}" y="${(py(vMax) + 10).toFixed(1)}" font-size="10">${fmt(vMax)}</text>` +
       `<text x="${x0 + 4}" y="${py(vMin).toFixed(1)}" font-size="10">${fmt(vMin)}</text>` +
       `<text x="${x0 + W - pad.r}" y="${y0 + H - 8}" font-size="10" text-anchor="end">${fmt(tMax / 60)} min</text>` +

@@ -32,6 +32,13 @@ describe('the soak trend', () => {
     expect(leak.grows).toBe(true)
   })
 
+  it('reports the slope of a metric it does not judge, and never fails it', () => {
+    const t = trendOf(series((s) => 5 + (2 * s) / 3600, { judged: false }))
+    expect(t.slopePerHour).toBeCloseTo(2, 1)
+    expect(t.judged).toBe(false)
+    expect(t.grows).toBe(false)
+  })
+
   it('is not failed by one outlier at the end of a flat run', () => {
     expect(trendOf(series((s) => 5 + (s === 3540 ? 4 : 0))).grows).toBe(false)
   })
