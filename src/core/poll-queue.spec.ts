@@ -216,4 +216,44 @@ describe('PollQueue.nextBatch', () => {
       expect(q.nextDueAt(asked + 6_000)).toBe(asked + QUIET_POLL_MS)
     }
   })
+
+  it('lets closed markets ride along at the open pace in calls with room, never past the cap', () => {
+    const q = new PollQueue(new PollVerdicts(), 5_000)
+    // Monday 23 November 2026, 15:00 UTC: Hong Kong and Shanghai closed, FX trading.
+    const t0 = Date.UTC(2026, 10, 23, 15, 0)
+    const send = (at: number): Batch | null => {
+      const next = q.nextBatch(at)
+      const b = next && q.withQuietRiders(next, at)
+      if (b) q.begin(b, at)
+      if (b) q.end(b, false)
+      return b
+    }
+    q.setSymbols(['fx:EURUSD', 'hk:00700', 'cn:600519', 'crypto:BTCUSDT'])
+    expect(send(t0)?.keys).toEqual(['fx:EURUSD', 'hk:00700', 'cn:600519'])
+    expect(send(t0)?.keys).toEqual(['crypto:BTCUSDT'])
+    // 5 s on the FX call goes out anyway: the closed ones ride along; the crypto call has no
+    // closed symbol of its family to carry.
+    expect(send(t0 + 5_000)?.keys).toEqual(['fx:EURUSD', 'hk:00700', 'cn:600519'])
+    expect(send(t0 + 5_000)?.keys).toEqual(['crypto:BTCUSDT'])
+    // Without a call of their family they wait for their own slow pace.
+    q.setSymbols(['hk:00700', 'cn:600519', 'crypto:BTCUSDT'])
+    expect(send(t0 + 10_000)?.keys).toEqual(['crypto:BTCUSDT'])
+    expect(q.nextBatch(t0 + 10_000)).toBeNull()
+    // A full call takes no riders; one with room takes the longest-waiting first.
+    q.setSymbols(['fx:EURUSD', 'hk:00700', 'cn:600519'])
+    q.batchCap.set('multi', 2)
+    const atCap = send(t0 + 15_000)
+    expect(atCap?.keys).toHaveLength(2)
+    q.batchCap.set('multi', 50)
+    q.setSymbols(['fx:EURUSD', 'fx:USDJPY', 'hk:00700', 'cn:600519'])
+    const next = q.nextBatch(t0 + 30_000)
+    expect(next?.keys).toEqual(['fx:USDJPY', 'fx:EURUSD'])
+    expect(q.withQuietRiders({ ...next!, split: true }, t0 + 30_000).keys).toHaveLength(2)
+    expect(
+      q
+        .withQuietRiders(next!, t0 + 30_000)
+        .keys.slice(2)
+        .sort(),
+    ).toEqual(['cn:600519', 'hk:00700'])
+  })
 })

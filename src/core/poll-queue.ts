@@ -8,7 +8,7 @@ import {
 } from './market-routes'
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
-import { nextPollAt, sessionChangeAfter } from './session-pacing'
+import { isQuiet, nextPollAt, sessionChangeAfter } from './session-pacing'
 import { WakeHeap } from './wake-heap'
 
 export interface Tracked {
@@ -34,6 +34,8 @@ interface DueMemo {
   attempt: number
   background: boolean
   slow: ReadonlySet<SymbolKey>
+  /** Its market is closed or in a break over [from, until). */
+  quiet: boolean
 }
 
 /**
@@ -238,6 +240,32 @@ export class PollQueue {
     return { ...route, keys }
   }
 
+  /**
+   * The batch, with symbols of closed markets added where it has room: a request costs the same
+   * whatever it carries (spec: Limits count calls), so a closed market asked only every few
+   * minutes to save calls rides along in calls made anyway, as often as an open one would be
+   * asked. Never in a part of a refused batch (its split must stay as planned).
+   */
+  withQuietRiders(batch: Batch, now: number): Batch {
+    if (batch.kline || batch.split || batch.aliasProbe) return batch
+    const family = batch.route.family
+    const room = (this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+    if (room <= 0) return batch
+    const riders: Tracked[] = []
+    for (const t of this.tracked.values()) {
+      const m = t.due
+      if (m === undefined || !m.quiet || now < m.from || now >= m.until) continue
+      if (now - t.lastAttemptAt < this.minIntervalFor(t, now)) continue
+      const r = this.routeOf(t, now)
+      if (r.kline || r.route.family !== family || !this.eligible(t, now)) continue
+      if (this.urgent.has(t.key) || batch.keys.includes(t.key)) continue
+      riders.push(t)
+    }
+    if (riders.length === 0) return batch
+    riders.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)
+    return { ...batch, keys: [...batch.keys, ...riders.slice(0, room).map((t) => t.key)] }
+  }
+
   /** When the next tracked symbol falls due (Infinity when none can). */
   nextDueAt(now: number): number {
     this.refreshIndex(now)
@@ -368,6 +396,7 @@ export class PollQueue {
         attempt: t.lastAttemptAt,
         background: t.background,
         slow: this.slow,
+        quiet: isQuiet(t.market, t.symbol, now),
       }
     }
     return at

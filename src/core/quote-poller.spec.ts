@@ -382,14 +382,38 @@ describe('QuotePoller', () => {
     }
 
     it('asks a closed market every 5 minutes and spends the rest on open ones', async () => {
-      // Tuesday 10 March 2026 16:00 UTC: Shanghai is closed (midnight), FX trades.
+      // Tuesday 10 March 2026 16:00 UTC: Shanghai is closed (midnight), crypto trades. No call
+      // of Shanghai's endpoint is made anyway, so it gets calls of its own, every 5 minutes.
       const start = Date.UTC(2026, 2, 10, 16, 0)
-      const asked = await timed(['cn:600519', 'fx:EURUSD'], start, 11 * 60_000)
+      const asked = await timed(['cn:600519', 'crypto:BTCUSDT'], start, 11 * 60_000)
       const cn = asked.get('600519') ?? []
       expect(cn[0]).toBeLessThanOrEqual(start + 1_000)
       // (the loopback server reads the fake clock up to one 1 s step after the send)
       expect(cn.map((t) => Math.round((t - (cn[0] ?? 0)) / 60_000))).toEqual([0, 5, 10])
-      expect((asked.get('EURUSD') ?? []).length).toBeGreaterThan(60)
+      expect((asked.get('BTCUSDT') ?? []).length).toBeGreaterThan(60)
+    })
+
+    it('carries a closed market in the calls its open neighbours make anyway, at no cost', async () => {
+      // FX trades and shares Shanghai's endpoint: Shanghai rides in each FX call.
+      const start = Date.UTC(2026, 2, 10, 16, 0)
+      const requests: string[][] = []
+      const answer = service()
+      const r = await rig(
+        (req) => {
+          requests.push(symbolsOf(req))
+          return answer(req)
+        },
+        120,
+        start,
+      )
+      r.p.setSymbols(['cn:600519', 'fx:EURUSD'])
+      r.p.start()
+      await r.run(2 * 60_000, 1_000)
+      expect(requests.length).toBeGreaterThan(20)
+      // Every call carries both: not one call more than FX alone would make.
+      expect(requests.every((syms) => syms.includes('EURUSD') && syms.includes('600519'))).toBe(
+        true,
+      )
     })
 
     it('asks a slow helper symbol (an FX conversion pair) once a minute, rows at full pace', async () => {

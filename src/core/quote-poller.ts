@@ -185,14 +185,14 @@ export class QuotePoller {
     const now = this.clock.now()
     const hurry = this.queue.hasUrgentWork(now)
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
-    const batch = this.queue.nextBatch(now)
-    if (!batch) {
+    const next = this.queue.nextBatch(now)
+    if (!next) {
       // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
       const due = this.queue.nextDueAt(now) - now
       return this.schedule(Math.max(1, Math.min(due, this.minIntervalMs)))
     }
     this.nextPaceAt = now + this.spacing()
-    void this.send(batch)
+    void this.send(this.queue.withQuietRiders(next, now))
     this.schedule(hurry ? 0 : this.spacing())
   }
 

@@ -61,5 +61,8 @@ describe('the budget line with sessions and reasons', () => {
       'this list: 10 streamed · 8 polled every ~6 s · 12 closed, asked every ~5 min · 12/27 req/min',
     )
     expect(budgetTitle(preview)).toContain('alone in their poll batch')
+    expect(budgetTitle(preview)).toContain(
+      'Closed markets are asked every ~5 min, and in every call',
+    )
   })
 })

@@ -31,6 +31,11 @@ export function budgetTitle(p: BudgetPreview): string {
   return [
     `On the ${planName(p)} plan: the stream carries ${p.streamUsed} of ${p.streamCap} symbols (symbols on screen first);`,
     `the rest are polled in batches, using ${p.requestsPerMinute} of the ${p.perMinute} requests a minute Tickdesk allows itself (90% of the plan).`,
+    ...(p.quiet
+      ? [
+          `Closed markets are asked every ~${Math.round((p.quietEverySec ?? 300) / 60)} min, and in every call of their endpoint that has room to spare (at no cost).`,
+        ]
+      : []),
     ...(p.fxPairs
       ? [`${p.fxPairs} FX pairs convert your positions, asked every ~${p.fxEverySec ?? 60} s.`]
       : []),
