@@ -216,7 +216,12 @@ export class AlertLoop {
       this.seenTimer = null
       this.saver.request(() => this.snapshot())
     }, SEEN_SAVE_EVERY_MS)
-    if (fires.length === 0) return
+    if (fires.length === 0) {
+      // A moving-average rule's bars grew while it waits for them: the hosts show "waiting for
+      // bars (n of 20)" until it can fire, and `alerts list` reads it from the file.
+      if (this.engine.takeWarmupMoved()) this.changed()
+      return
+    }
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     const owed = this.paused ? [] : [...this.targets.keys()]
@@ -238,8 +243,7 @@ export class AlertLoop {
     }
     this.entries.push(...entries)
     for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
-    this.saver.request(() => this.snapshot())
-    for (const cb of this.listeners) cb()
+    this.changed()
   }
 
   /** The app's rules changed (add, remove, switch): saved at once. */
@@ -300,7 +304,7 @@ export class AlertLoop {
     return this.engine.watchedKeys()
   }
 
-  /** Called after a fire (states and history changed). */
+  /** Called after a fire (states and history changed) or a rule's bar count moved. */
   onChange(cb: () => void): () => void {
     this.listeners.add(cb)
     return () => this.listeners.delete(cb)
@@ -315,6 +319,11 @@ export class AlertLoop {
   }
 
   // ---- inside ------------------------------------------------------------------------------
+
+  private changed(): void {
+    this.saver.request(() => this.snapshot())
+    for (const cb of this.listeners) cb()
+  }
 
   private askBars(): void {
     if (this.market === null) return

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AlertLoop } from '../../app/alert-loop'
+import { CandleBuilder } from '../../core/candle-builder'
+import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import type { AlertRuleState } from '../../shared/alert'
+import { blankQuote, type Bar } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
@@ -115,5 +119,66 @@ describe('tickdesk alerts list', () => {
       'webhook w1  http://127.0.0.1:9/hook  3 failed attempts, last: HTTP 500\n',
     )
     expect((await list('--json')).lines().at(-1)).toMatchObject({ type: 'webhook', failures: 3 })
+  })
+})
+
+describe('tickdesk alerts list and a host whose bars are not built yet', () => {
+  function closedBars(n: number, now: number): Bar[] {
+    const step = 15 * 60_000
+    const start = Math.floor(now / step) * step - n * step
+    return Array.from({ length: n }, (_, i) => ({
+      openTime: start + i * step,
+      closeTime: start + (i + 1) * step - 1,
+      open: 100,
+      high: 100,
+      low: 100,
+      close: 100,
+      volume: 1,
+    }))
+  }
+
+  it('says "waiting for bars (n of 20)" for an EMA 20 on 15m the backfill could not fill, then armed', async () => {
+    const stores = openDataStores(data.dir)
+    const clock = new FakeClock(Date.UTC(2026, 0, 5, 10, 1))
+    const loop = await AlertLoop.open({
+      stores,
+      clock,
+      ownsRules: true,
+      firedBy: 'app',
+      onProblem: () => undefined,
+    })
+    const candles = new CandleBuilder()
+    candles.merge('crypto:BTCUSDT', closedBars(6, clock.now()), '15m')
+    const asked: unknown[] = []
+    // A backfill that could not fill them (no budget, no klines): it is asked, nothing comes.
+    loop.attachBars({ candles, backfillBars: (needs) => void asked.push(...needs) })
+    let told = 0
+    loop.onChange(() => void told++)
+    await loop.setRules([
+      alertRule(
+        { kind: 'maCross', ma: 'ema', period: 20, interval: '15m', direction: 'any' },
+        { id: 'ema' },
+      ),
+    ])
+    expect(asked).toEqual([{ key: 'crypto:BTCUSDT', interval: '15m', count: 60 }])
+    const tick = (last: number): void =>
+      loop.evaluate({ ...blankQuote('crypto', 'BTCUSDT', clock.now(), 'stream'), last })
+    tick(101)
+    expect(told).toBe(1)
+    await loop.close()
+    expect((await list()).stdout()).toContain(
+      'ema  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (7 of 20)\n',
+    )
+
+    candles.merge('crypto:BTCUSDT', closedBars(40, clock.now()), '15m')
+    clock.advance(5_000)
+    // A save or a snapshot looks first; the next tick still tells the hosts.
+    expect(loop.states()[0]?.waitingBars).toBeNull()
+    tick(101)
+    expect(told).toBe(2)
+    await loop.close()
+    expect((await list()).stdout()).toContain(
+      'ema  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n',
+    )
   })
 })
