@@ -9,6 +9,7 @@ import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { AlertsFile, DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { expandRules, parentRuleId } from '../shared/alert-list'
+import { mergeRules } from './alert-rules-merge'
 import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
@@ -61,6 +62,12 @@ export interface AlertLoopOptions {
   onProblem: (code: string, message: string) => void
   /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
   quietNow?: () => boolean
+  /**
+   * ownsRules only: a CLI command changed the rules file since this loop last read or wrote it
+   * and the change was merged in at a save (alert-rules-merge.ts), before the host's own look at
+   * the file saw it; the host shows these rules.
+   */
+  onRulesMerged?: (rules: AlertRule[]) => void
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
   newId?: () => string
@@ -81,6 +88,8 @@ export class AlertLoop {
   private entries: JournalEntry[] = []
   private seq = 0
   private fileRules: AlertRule[] = []
+  /** The rules as this loop last read or wrote them: the base of a merge with a CLI's edit. */
+  private diskRules: AlertRule[] = []
   /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
   private lists: readonly Watchlist[] = []
   private paused = false
@@ -137,7 +146,7 @@ export class AlertLoop {
       }
     }
     fired.sort((a, b) => a.at - b.at)
-    this.fileRules = file.value.rules
+    this.fileRules = this.diskRules = file.value.rules
     this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
     this.engine.setHistory(fired)
     const owedSince = this.opts.clock.now() - OWED_FOR_MS
@@ -383,7 +392,19 @@ export class AlertLoop {
 
   private async save(s: AlertsSnapshot): Promise<void> {
     let file: AlertsFile = { rules: s.rules, states: s.states }
-    if (!this.opts.ownsRules) {
+    if (this.opts.ownsRules) {
+      // `alerts snooze` or `alerts add` may have written since the last look (every few seconds):
+      // writing our copy as is would undo it.
+      const theirs = await this.opts.stores.alerts.outsideChange()
+      if (theirs !== null) {
+        const merged = mergeRules(this.diskRules, this.fileRules, theirs.rules)
+        this.fileRules = merged
+        this.engine.setRules(this.evaluated(merged), this.engine.states())
+        this.askBars()
+        this.opts.onRulesMerged?.(merged)
+        file = { rules: merged, states: this.engine.states() }
+      }
+    } else {
       // Re-read: `alerts add` or the app may have changed the rules since this loop read them.
       const latest = await this.opts.stores.alerts.load()
       const ours = new Map(s.states.map((st) => [st.ruleId, st]))
@@ -405,6 +426,7 @@ export class AlertLoop {
     ])
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
+    this.diskRules = file.rules
     this.compact(s.seq)
   }
 

@@ -161,4 +161,34 @@ describe('a running app and `tickdesk alerts snooze`', () => {
     await vi.waitFor(() => expect(stateOf()).toBe('armed'), { timeout: 8_000, interval: 100 })
     expect(running.rules[0]!.snoozedUntil).toBeNull()
   }, 30_000)
+
+  it('keeps a CLI snooze when the app saves its own change before its next look at the file', async () => {
+    app = await createAppService({
+      dataDir: data.dir,
+      env: {},
+      secretStore: memorySecretStore(),
+      demo: () => startDemoService({ seed: 5, tickIntervalMs: 100 }),
+    })
+    const running = app
+    const add = async (price: number): Promise<string> => {
+      const added = await running.invoke('addAlert', {
+        key: 'crypto:BTCUSDT',
+        condition: { kind: 'above', price },
+      })
+      if (!added.ok) throw new Error(JSON.stringify(added.error))
+      return (added.result as AlertRule).id
+    }
+    const first = await add(1e9)
+    expect(await runCli(alerts, ['snooze', first, '--for', '1h'], { env: env() }).exit).toBe(0)
+    // At once, well inside the few seconds before the app looks at the file.
+    const second = await add(2e9)
+    const snoozed = (await storedRules()).find((r) => r.id === first)?.snoozedUntil
+    expect(snoozed).toBeGreaterThan(Date.now())
+    expect((await storedRules()).map((r) => r.id)).toEqual([first, second])
+    expect(running.rules.map((r) => [r.id, r.snoozedUntil ?? null])).toEqual([
+      [first, snoozed],
+      [second, null],
+    ])
+    expect(running.snapshot().alertStates.find((s) => s.ruleId === first)?.status).toBe('snoozed')
+  }, 30_000)
 })
