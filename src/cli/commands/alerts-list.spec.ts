@@ -182,3 +182,39 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
     )
   })
 })
+
+describe('tickdesk alerts list before any host evaluated a moving-average rule', () => {
+  it('judges it on the bars the data folder holds: waiting with none, armed with enough', async () => {
+    const add = runCli(
+      alerts,
+      ['add', 'crypto:BTCUSDT', '--cross-ema', '20', '--interval', '15m', '--json'],
+      { env: env() },
+    )
+    expect(await add.exit).toBe(0)
+    const id = add.lines()[0]!.id as string
+    expect((await list()).stdout()).toContain(
+      `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (1 of 20)\n`,
+    )
+    const candles = new CandleBuilder()
+    const now = Date.now()
+    const step = 15 * 60_000
+    const start = Math.floor(now / step) * step - 30 * step
+    candles.merge(
+      'crypto:BTCUSDT',
+      Array.from({ length: 30 }, (_, i) => ({
+        openTime: start + i * step,
+        closeTime: start + (i + 1) * step - 1,
+        open: 1,
+        high: 1,
+        low: 1,
+        close: 1,
+        volume: 1,
+      })),
+      '15m',
+    )
+    await openDataStores(data.dir).bars.save(candles.export())
+    expect((await list()).stdout()).toContain(
+      `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,
+    )
+  })
+})

@@ -1,3 +1,5 @@
+import { MaTracker } from '../../core/alert-ma'
+import { CandleBuilder } from '../../core/candle-builder'
 import type { DataStores } from '../../core/persistence/stores'
 import type { AlertRule, AlertRuleState } from '../../shared/alert'
 import {
@@ -27,7 +29,8 @@ export async function listAlerts(
   const hooks = (await stores.webhooks.load()).value
   const lists = (await stores.watchlists.load()).value.watchlists
   const quiet = (await stores.settings.load()).value.quietHours
-  const { rules, states } = loaded.value
+  const { rules } = loaded.value
+  const states = await withWarmup(stores, rules, loaded.value.states, now)
   if (json) {
     writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })
     for (const r of rules) {
@@ -60,4 +63,45 @@ function statusOf(rule: AlertRule, states: readonly AlertRuleState[], now: numbe
   if (state === undefined) return 'armed'
   // A snooze that ran out while no host ran: armed again, as the engine will say.
   return ruleStatusText(state.status === 'snoozed' ? { ...state, status: 'armed' } : state)
+}
+
+/**
+ * A moving-average rule no host has evaluated yet (just added, nothing running) has no word on
+ * its bars in the file: it is judged on the bars this data folder holds, as a host starting now
+ * would first see them, rather than shown armed.
+ */
+async function withWarmup(
+  stores: DataStores,
+  rules: readonly AlertRule[],
+  states: AlertRuleState[],
+  now: number,
+): Promise<AlertRuleState[]> {
+  const unjudged = rules.filter(
+    (r) =>
+      r.condition.kind === 'maCross' &&
+      r.listId === undefined &&
+      states.find((s) => s.ruleId === r.id)?.waitingBars === undefined,
+  )
+  if (unjudged.length === 0) return states
+  const candles = new CandleBuilder()
+  candles.import((await stores.bars.load()).value)
+  const bars = candles.bars.bind(candles)
+  const out = states.slice()
+  for (const rule of unjudged) {
+    const c = rule.condition
+    if (c.kind !== 'maCross') continue
+    const warm = new MaTracker(rule.key, c.ma, c.period, c.interval).warmup(bars, now)
+    const known = out.find((s) => s.ruleId === rule.id)
+    const state: AlertRuleState = known ?? {
+      ruleId: rule.id,
+      status: 'armed',
+      lastFiredAt: null,
+      lastPrice: null,
+      lastSeenAt: null,
+    }
+    const judged = { ...state, waitingBars: warm.have < warm.need ? warm : null }
+    if (known) out[out.indexOf(known)] = judged
+    else out.push(judged)
+  }
+  return out
 }
