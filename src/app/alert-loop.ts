@@ -259,6 +259,7 @@ export class AlertLoop {
   async setRules(rules: AlertRule[]): Promise<void> {
     this.fileRules = rules
     this.engine.setRules(this.evaluated(rules), this.engine.states())
+    this.rearmOwed()
     this.askBars()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
@@ -287,6 +288,7 @@ export class AlertLoop {
     this.fileRules = file.value.rules
     if (!lists.problem) this.lists = lists.value.watchlists
     this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
+    this.rearmOwed()
     this.askBars()
   }
 
@@ -328,6 +330,27 @@ export class AlertLoop {
   }
 
   // ---- inside ------------------------------------------------------------------------------
+
+  /**
+   * A rule armed afresh (its level moved) while a fire of it is still owed to a target (a webhook
+   * that is down): the journal's copy of its state after that fire would bring "triggered" back
+   * at the next start, so the copy follows the rule.
+   */
+  private rearmOwed(): void {
+    let moved = false
+    for (const entry of this.entries) {
+      const now = this.engine.stateOf(entry.state.ruleId)
+      if (now === null || now.lastFiredAt !== null || entry.state.lastFiredAt === null) continue
+      entry.state = now
+      moved = true
+    }
+    if (!moved) return
+    try {
+      this.journal.rewrite(this.entries)
+    } catch {
+      // At worst the moved rule reads "triggered" again after a crash; the fire is kept.
+    }
+  }
 
   private changed(): void {
     this.saver.request(() => this.snapshot())
@@ -400,6 +423,7 @@ export class AlertLoop {
         const merged = mergeRules(this.diskRules, this.fileRules, theirs.rules)
         this.fileRules = merged
         this.engine.setRules(this.evaluated(merged), this.engine.states())
+        this.rearmOwed()
         this.askBars()
         this.opts.onRulesMerged?.(merged)
         file = { rules: merged, states: this.engine.states() }
