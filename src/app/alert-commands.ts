@@ -2,6 +2,7 @@ import { TickdeskError } from '../core/errors'
 import { moveLevel } from '../shared/alert-level'
 import { volumeNote } from '../shared/alert-volume'
 import { buildAlertRule } from './alert-rules'
+import { snoozeRule } from './alert-snooze'
 import type { AlertAccess } from './command-context'
 import type { Handlers } from './command-handler'
 
@@ -51,7 +52,8 @@ export const ALERT_HANDLERS: Handlers<
     await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, enabled: p.enabled } : r)))
     return null
   },
-  // The rule keeps its id, state and history: a line dragged after it fired stays "triggered".
+  // The rule keeps its id and history and is armed afresh at the new level (alert-engine.ts), as
+  // a chart's alert line is: a once-alert dragged after it fired can fire again.
   moveAlertLevel: async (app, p) => {
     const rule = app.rules.find((r) => r.id === p.id)
     if (rule === undefined) throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
@@ -66,10 +68,7 @@ export const ALERT_HANDLERS: Handlers<
     return next
   },
   snoozeAlert: async (app, p) => {
-    if (!app.rules.some((r) => r.id === p.id))
-      throw new TickdeskError({ code: 'NOT_FOUND', message: 'No such alert' })
-    const until = p.minutes === 0 ? null : app.now() + p.minutes * 60_000
-    await app.setRules(app.rules.map((r) => (r.id === p.id ? { ...r, snoozedUntil: until } : r)))
+    await app.setRules(snoozeRule(app.rules, p.id, p.minutes, app.now()))
     return null
   },
   clearAlertHistory: async (app) => {

@@ -9,6 +9,7 @@ import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { AlertsFile, DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { expandRules, parentRuleId } from '../shared/alert-list'
+import { mergeRules } from './alert-rules-merge'
 import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
@@ -61,6 +62,12 @@ export interface AlertLoopOptions {
   onProblem: (code: string, message: string) => void
   /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
   quietNow?: () => boolean
+  /**
+   * ownsRules only: a CLI command changed the rules file since this loop last read or wrote it
+   * and the change was merged in at a save (alert-rules-merge.ts), before the host's own look at
+   * the file saw it; the host shows these rules.
+   */
+  onRulesMerged?: (rules: AlertRule[]) => void
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
   newId?: () => string
@@ -81,6 +88,8 @@ export class AlertLoop {
   private entries: JournalEntry[] = []
   private seq = 0
   private fileRules: AlertRule[] = []
+  /** The rules as this loop last read or wrote them: the base of a merge with a CLI's edit. */
+  private diskRules: AlertRule[] = []
   /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
   private lists: readonly Watchlist[] = []
   private paused = false
@@ -137,7 +146,7 @@ export class AlertLoop {
       }
     }
     fired.sort((a, b) => a.at - b.at)
-    this.fileRules = file.value.rules
+    this.fileRules = this.diskRules = file.value.rules
     this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
     this.engine.setHistory(fired)
     const owedSince = this.opts.clock.now() - OWED_FOR_MS
@@ -216,7 +225,12 @@ export class AlertLoop {
       this.seenTimer = null
       this.saver.request(() => this.snapshot())
     }, SEEN_SAVE_EVERY_MS)
-    if (fires.length === 0) return
+    if (fires.length === 0) {
+      // A moving-average rule's bars grew while it waits for them: the hosts show "waiting for
+      // bars (n of 20)" until it can fire, and `alerts list` reads it from the file.
+      if (this.engine.takeWarmupMoved()) this.changed()
+      return
+    }
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     const owed = this.paused ? [] : [...this.targets.keys()]
@@ -238,14 +252,14 @@ export class AlertLoop {
     }
     this.entries.push(...entries)
     for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
-    this.saver.request(() => this.snapshot())
-    for (const cb of this.listeners) cb()
+    this.changed()
   }
 
   /** The app's rules changed (add, remove, switch): saved at once. */
   async setRules(rules: AlertRule[]): Promise<void> {
     this.fileRules = rules
     this.engine.setRules(this.evaluated(rules), this.engine.states())
+    this.rearmOwed()
     this.askBars()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
@@ -274,6 +288,7 @@ export class AlertLoop {
     this.fileRules = file.value.rules
     if (!lists.problem) this.lists = lists.value.watchlists
     this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
+    this.rearmOwed()
     this.askBars()
   }
 
@@ -300,7 +315,7 @@ export class AlertLoop {
     return this.engine.watchedKeys()
   }
 
-  /** Called after a fire (states and history changed). */
+  /** Called after a fire (states and history changed) or a rule's bar count moved. */
   onChange(cb: () => void): () => void {
     this.listeners.add(cb)
     return () => this.listeners.delete(cb)
@@ -315,6 +330,32 @@ export class AlertLoop {
   }
 
   // ---- inside ------------------------------------------------------------------------------
+
+  /**
+   * A rule armed afresh (its level moved) while a fire of it is still owed to a target (a webhook
+   * that is down): the journal's copy of its state after that fire would bring "triggered" back
+   * at the next start, so the copy follows the rule.
+   */
+  private rearmOwed(): void {
+    let moved = false
+    for (const entry of this.entries) {
+      const now = this.engine.stateOf(entry.state.ruleId)
+      if (now === null || now.lastFiredAt !== null || entry.state.lastFiredAt === null) continue
+      entry.state = now
+      moved = true
+    }
+    if (!moved) return
+    try {
+      this.journal.rewrite(this.entries)
+    } catch {
+      // At worst the moved rule reads "triggered" again after a crash; the fire is kept.
+    }
+  }
+
+  private changed(): void {
+    this.saver.request(() => this.snapshot())
+    for (const cb of this.listeners) cb()
+  }
 
   private askBars(): void {
     if (this.market === null) return
@@ -374,7 +415,20 @@ export class AlertLoop {
 
   private async save(s: AlertsSnapshot): Promise<void> {
     let file: AlertsFile = { rules: s.rules, states: s.states }
-    if (!this.opts.ownsRules) {
+    if (this.opts.ownsRules) {
+      // `alerts snooze` or `alerts add` may have written since the last look (every few seconds):
+      // writing our copy as is would undo it.
+      const theirs = await this.opts.stores.alerts.outsideChange()
+      if (theirs !== null) {
+        const merged = mergeRules(this.diskRules, this.fileRules, theirs.rules)
+        this.fileRules = merged
+        this.engine.setRules(this.evaluated(merged), this.engine.states())
+        this.rearmOwed()
+        this.askBars()
+        this.opts.onRulesMerged?.(merged)
+        file = { rules: merged, states: this.engine.states() }
+      }
+    } else {
       // Re-read: `alerts add` or the app may have changed the rules since this loop read them.
       const latest = await this.opts.stores.alerts.load()
       const ours = new Map(s.states.map((st) => [st.ruleId, st]))
@@ -396,6 +450,7 @@ export class AlertLoop {
     ])
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
+    this.diskRules = file.rules
     this.compact(s.seq)
   }
 

@@ -129,6 +129,11 @@ export class AppService implements AppHostApi, CommandContext {
       firedBy: 'app',
       quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
+      onRulesMerged: (rules) => {
+        this.state = { ...this.state, rules }
+        this.syncWatches()
+        this.emitAlerts()
+      },
     })
     this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)

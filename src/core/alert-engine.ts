@@ -26,6 +26,7 @@ import type { Quote } from '../shared/quote'
  *   any       --rule disabled---------------------------> disabled (never fires)
  *   any       --snoozed (rule.snoozedUntil in the future)--> snoozed (quiet; still tracks prices)
  *   snoozed   --snoozedUntil passed-----------------------> armed (fires again if it still holds)
+ *   any       --its condition changed (a level moved)------> armed (fires at the new level)
  *
  * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now, so
  * nothing fires from the quote cache at start-up or from a stale row on resume; a stream tick, a
@@ -47,6 +48,8 @@ interface LiveRule {
   volume: VolumeWindow | null
   /** 'maCross' only: the average, and price minus it at the previous tick (not persisted). */
   ma: MaTracker | null
+  /** 'maCross' only: the bars its average had at the last tick (capped at the period). */
+  maHave: number
   prevMaDiff: number | null
   /**
    * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
@@ -80,6 +83,8 @@ export class AlertEngine {
   }
   /** Bars for 'maCross' rules (the engine's candles); null until a host attaches them. */
   private bars: BarSource | null = null
+  /** A moving-average rule's bar count moved while it warmed up (the hosts show "waiting"). */
+  private warmupMoved = false
 
   private readonly firedBy: FiredAlert['firedBy']
 
@@ -91,7 +96,8 @@ export class AlertEngine {
 
   /**
    * Replaces the rule set. States come from `states` when given (restored from disk), else from
-   * the current state of a rule with the same id and condition, else the rule starts armed.
+   * the current state of a rule with the same id and condition, else the rule starts armed. A
+   * rule whose condition changed under the same id (a level moved) is armed afresh either way.
    */
   setRules(rules: AlertRule[], states?: AlertRuleState[]): void {
     const restored = new Map(states?.map((s) => [s.ruleId, s]))
@@ -110,6 +116,12 @@ export class AlertEngine {
             lastPrice: null,
             lastSeenAt: null,
           }),
+      }
+      if (old !== undefined && !sameRule) {
+        // A level moved (a line dragged on the chart): armed afresh at the new level, as a
+        // chart's alert line is; the last price seen stays, so a cross is still seen.
+        state.status = 'armed'
+        state.lastFiredAt = null
       }
       normaliseStatus(rule, state, this.clock.now())
       const window =
@@ -132,8 +144,10 @@ export class AlertEngine {
             : new MaTracker(rule.key, c.ma, c.period, c.interval)
           : null
       const prevMaDiff = sameRule ? old.prevMaDiff : null
+      const maHave = sameRule ? old.maHave : -1
       const anchor = sameRule ? old.anchor : null
-      const live: LiveRule = { rule, state, window, volume, ma, prevMaDiff, anchor }
+      delete state.waitingBars
+      const live: LiveRule = { rule, state, window, volume, ma, maHave, prevMaDiff, anchor }
       this.byId.set(rule.id, live)
       const list = this.byKey.get(rule.key)
       if (list) list.push(live)
@@ -187,9 +201,22 @@ export class AlertEngine {
     const out: AlertRuleState[] = []
     for (const live of this.byId.values()) {
       normaliseStatus(live.rule, live.state, now)
-      out.push({ ...live.state })
+      const state: AlertRuleState = { ...live.state }
+      if (live.ma) {
+        // maHave is left to the tick path: it is what the hosts were last told (takeWarmupMoved).
+        const warm = live.ma.warmup(this.bars, now)
+        state.waitingBars = warm.have < warm.need ? warm : null
+      }
+      out.push(state)
     }
     return out
+  }
+
+  /** Whether a moving-average rule's bar count moved since the last call (then states() says). */
+  takeWarmupMoved(): boolean {
+    const moved = this.warmupMoved
+    this.warmupMoved = false
+    return moved
   }
 
   history(): FiredAlert[] {
@@ -248,6 +275,10 @@ export class AlertEngine {
     } else input.volume = null
     if (live.ma) {
       input.ma = live.ma.value(this.bars, this.now(), price)
+      if (live.ma.have !== live.maHave) {
+        live.maHave = live.ma.have
+        this.warmupMoved = true
+      }
       input.maDiff = input.ma === null ? null : price - input.ma
       input.prevMaDiff = live.prevMaDiff
       live.prevMaDiff = input.maDiff

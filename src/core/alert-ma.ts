@@ -49,6 +49,7 @@ export class MaTracker {
   private closes: number[] = []
   /** Retry a short history at most this often (bars may arrive from a backfill meanwhile). */
   private retryAt = 0
+  private held = 0
 
   constructor(
     private readonly key: string,
@@ -58,18 +59,43 @@ export class MaTracker {
   ) {}
 
   value(bars: BarSource | null, now: number, price: number): number | null {
-    if (bars === null) return null
+    if (bars === null) {
+      this.held = 0
+      return null
+    }
+    this.refresh(bars, now)
+    return movingAverage(this.ma, this.period, this.closes, price)
+  }
+
+  /**
+   * Bars the average has now, the one forming counted (it takes the live price), of the period
+   * it needs: fewer means the rule cannot fire yet (no history fetched, none built from ticks).
+   */
+  warmup(bars: BarSource | null, now: number): { have: number; need: number } {
+    if (bars === null) this.held = 0
+    // A look from outside the tick path (the hosts' state) leaves the ticks' retry pace alone.
+    else this.refresh(bars, now, false)
+    return { have: this.held, need: this.period }
+  }
+
+  /** What the last value() or warmup() found, without a look at the bars (the tick path). */
+  get have(): number {
+    return this.held
+  }
+
+  private refresh(bars: BarSource, now: number, paced = true): void {
     const bucket = bucketStart(this.interval, now)
     const need = barsNeeded(this.ma, this.period)
-    if (bucket !== this.bucket || (this.closes.length + 1 < need && now >= this.retryAt)) {
+    const short = this.closes.length + 1 < need
+    if (bucket !== this.bucket || (short && (!paced || now >= this.retryAt))) {
       this.bucket = bucket
-      this.retryAt = now + 5_000
+      if (paced) this.retryAt = now + 5_000
       // Closed bars only: the one forming now (if held) is replaced by the live price.
       this.closes = bars(this.key, this.interval, need + 1)
         .filter((b) => b.openTime < bucket)
         .slice(-(need - 1))
         .map((b) => b.close)
     }
-    return movingAverage(this.ma, this.period, this.closes, price)
+    this.held = Math.min(this.closes.length + 1, this.period)
   }
 }

@@ -1,4 +1,5 @@
-import type { AlertCondition, Webhook } from './alert'
+import type { AlertCondition, AlertRule, AlertRuleState, Webhook } from './alert'
+import { formatClock } from './clock-text'
 
 /**
  * A rule's condition in the words every host shows (the alerts panel, `tickdesk alerts list`,
@@ -29,6 +30,23 @@ export function describeCondition(condition: AlertCondition): string {
 export function webhookHealth(w: Pick<Webhook, 'failures' | 'lastError'>): string {
   const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
   return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
+}
+
+/**
+ * A rule's state in the words the alerts panel and `alerts list` show: its status, or for a
+ * moving-average rule whose bars are not there yet "waiting for bars (7 of 20)", since it cannot
+ * fire until they are and "armed" would promise what it cannot keep.
+ */
+export function ruleStatusText(state: Pick<AlertRuleState, 'status' | 'waitingBars'>): string {
+  const w = state.waitingBars
+  if (state.status === 'armed' && w != null) return `waiting for bars (${w.have} of ${w.need})`
+  return state.status
+}
+
+/** "snoozed until 14:05" while a rule is snoozed, else null. */
+export function snoozeText(rule: Pick<AlertRule, 'snoozedUntil'>, now: number): string | null {
+  const until = rule.snoozedUntil
+  return until != null && until > now ? `snoozed until ${formatClock(until, now)}` : null
 }
 
 /** "the 20 EMA (15m)": how a moving average is named in rules and fired messages. */

@@ -4,6 +4,9 @@ import { IntervalSchema } from './quote'
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
 export const MAX_MA_PERIOD = 500
 
+/** The longest snooze, in minutes (the panel, the notification and `tickdesk alerts snooze`). */
+export const MAX_SNOOZE_MINUTES = 1440
+
 /** A price level: the trader reads this when a level is not a number. */
 const level = z.number({ message: 'the price level must be a number' }).finite()
 
@@ -99,6 +102,16 @@ export const AlertRuleStateSchema = z.object({
   lastPrice: z.number().nullable(),
   /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
   lastSeenAt: z.number().nullable().default(null),
+  /**
+   * 'maCross' only: while the interval holds fewer bars than the period (the forming one counted),
+   * the average cannot be drawn and the rule cannot fire: "waiting for bars (7 of 20)". Written by
+   * the host that evaluates (saved with the states, so `tickdesk alerts list` can say it too);
+   * null once the bars are there.
+   */
+  waitingBars: z
+    .object({ have: z.number().int().min(0), need: z.number().int().min(1) })
+    .nullable()
+    .optional(),
 })
 export type AlertRuleState = z.infer<typeof AlertRuleStateSchema>
 

@@ -4,6 +4,7 @@ import {
   AlertRuleSchema,
   AlertRuleStateSchema,
   FiredAlertSchema,
+  MAX_SNOOZE_MINUTES,
   WebhookSchema,
 } from './alert'
 import { AlertLevelSchema } from './alert-level'
@@ -150,7 +151,10 @@ export const COMMANDS = {
     AlertRuleSchema,
   ),
   /** Quiet for `minutes` and armed afresh then (0 wakes it now); a list rule's symbols alike. */
-  snoozeAlert: command(z.object({ id, minutes: z.number().int().min(0).max(1440) }), z.null()),
+  snoozeAlert: command(
+    z.object({ id, minutes: z.number().int().min(0).max(MAX_SNOOZE_MINUTES) }),
+    z.null(),
+  ),
   clearAlertHistory: command(z.object({}), z.null()),
   updateSettings: command(SettingsPatchSchema, SettingsSchema),
   setApiKey: command(z.object({ apiKey: z.string().trim().min(8).max(256) }), KeyInfoSchema),

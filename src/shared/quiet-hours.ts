@@ -38,3 +38,10 @@ export function inQuietHours(
   if (start === end) return false
   return start < end ? local >= start && local < end : local >= start || local < end
 }
+
+/** Quiet hours in the words `alerts list` shows: "Quiet hours 22:00–07:00: in force now". */
+export function quietHoursText(q: QuietHours, now: number, offsetMinutes?: number): string {
+  if (!q.enabled) return 'Quiet hours: off'
+  const inForce = inQuietHours(q, now, offsetMinutes)
+  return `Quiet hours ${q.start}–${q.end}: ${inForce ? 'in force now' : 'not now'}`
+}

@@ -249,4 +249,28 @@ describe.skipIf(!chromiumPath)('detail chart indicators and alert lines (browser
       /^Alert above [\d.]+, triggered\./,
     )
   })
+
+  it('arms a fired line again when it is dragged to a new level, as a chart alert line is', async () => {
+    const line = page.locator('[data-testid="alert-line"]')
+    const rule = env.app.rules.find((r) => r.key === 'crypto:BTCUSDT')!
+    const before = levelOf(rule)!
+    const box = (await line.boundingBox())!
+    const over = (await page.locator('[data-testid="candle-chart"] .u-over').boundingBox())!
+    const x = box.x + box.width * 0.3
+    const y = box.y + box.height / 2
+    // To the top of the plot (a line dragged past the edge stays there): above the price.
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x, over.y + over.height / 2, { steps: 4 })
+    await page.mouse.move(x, over.y - 20, { steps: 4 })
+    await page.mouse.up()
+    const current = (): AlertRule | undefined => env.app.rules.find((r) => r.id === rule.id)
+    await expect.poll(() => levelOf(current()), { timeout: 10_000 }).toBeGreaterThan(before)
+    const last = env.app.feed.engine.quotes.get('crypto:BTCUSDT')?.last ?? Infinity
+    expect(levelOf(current())).toBeGreaterThan(last)
+    await expect.poll(() => line.getAttribute('data-status'), { timeout: 5_000 }).toBe('armed')
+    expect(await line.locator('[role="slider"]').getAttribute('aria-label')).toMatch(
+      /^Alert above [\d.]+, armed\./,
+    )
+  })
 })

@@ -46,13 +46,14 @@ describe('tickdesk alerts', () => {
     const list = runCli(alerts, ['list', '--json'], { env: env() })
     expect(await list.exit).toBe(0)
     expect(list.lines()).toEqual([
-      expect.objectContaining({ type: 'alert-rule', id, key: 'fx:EURUSD' }),
+      { type: 'quiet-hours', enabled: false, start: '22:00', end: '07:00', inForce: false },
+      expect.objectContaining({ type: 'alert-rule', id, key: 'fx:EURUSD', status: 'armed' }),
     ])
     const remove = runCli(alerts, ['remove', id], { env: env() })
     expect(await remove.exit).toBe(0)
     const after = runCli(alerts, ['list', '--json'], { env: env() })
     expect(await after.exit).toBe(0)
-    expect(after.stdout()).toBe('')
+    expect(after.lines().filter((l) => l.type !== 'quiet-hours')).toEqual([])
   })
 
   it.each([

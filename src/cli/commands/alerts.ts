@@ -6,14 +6,16 @@ import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { MAX_MA_PERIOD, WebhookSchema, type AlertCondition } from '../../shared/alert'
 import { INTERVALS, IntervalSchema } from '../../shared/quote'
-import { describeCondition, webhookHealth } from '../../shared/alert-describe'
+import { describeCondition } from '../../shared/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alert-list'
 import { volumeNote } from '../../shared/alert-volume'
 import { parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { writeJson } from '../output'
+import { listAlerts } from './alerts-list'
 import { runAlerts, RUN_OPTIONS } from './alerts-run'
+import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
 
 const HELP = `Usage:
   tickdesk alerts list [--json]
@@ -24,6 +26,8 @@ const HELP = `Usage:
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
   tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
   tickdesk alerts remove <id>
+  tickdesk alerts snooze <id> (--for DURATION | --off)
+  tickdesk alerts unsnooze <id>
   tickdesk alerts webhook add <http(s)://URL>
   tickdesk alerts webhook remove <id>
   tickdesk alerts run [--json] [--duration S] [feed options]
@@ -35,6 +39,10 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
           fire (NDJSON with --json), raises a desktop notification where notify-send exists and
           POSTs it to every webhook (JSON body with the fire id; retried with back-off).
   webhook where fired alerts are POSTed; \`alerts list\` shows each one's failure count.
+  snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
+          fires again if its condition still holds. A running app takes it in within seconds.
+  list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet
+          hours are in force now, and each webhook's failure count.
 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
@@ -67,6 +75,7 @@ const OPTIONS = {
   list: { type: 'string' },
   ...FEED_OPTIONS,
   ...RUN_OPTIONS,
+  ...SNOOZE_OPTIONS,
 } as const
 
 type Values = Record<string, string | boolean | undefined>
@@ -153,7 +162,12 @@ export const run: CliCommand = async (args, io) => {
   const [action, arg, arg2] = positionals
   if (action === 'run' && positionals.length === 1) return runAlerts(values, io)
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
-  if (action === 'list' && positionals.length === 1) return list(stores, Boolean(values.json), io)
+  if (action === 'list' && positionals.length === 1)
+    return listAlerts(stores, Boolean(values.json), io, Date.now())
+  if (action === 'snooze' && arg && positionals.length === 2)
+    return snooze(stores, arg, values, io, Date.now())
+  if (action === 'unsnooze' && arg && positionals.length === 2)
+    return snooze(stores, arg, { ...values, off: true }, io, Date.now())
   if (action === 'add' && arg && positionals.length === 2 && values.list === undefined)
     return add(stores, arg, values, io)
   if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
@@ -165,25 +179,6 @@ export const run: CliCommand = async (args, io) => {
     return removeWebhook(stores, arg2, io)
   io.stderr.write(HELP)
   return EXIT.usage
-}
-
-async function list(stores: DataStores, json: boolean, io: CliIO): Promise<number> {
-  const loaded = await stores.alerts.load()
-  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
-  const hooks = (await stores.webhooks.load()).value
-  const lists = (await stores.watchlists.load()).value.watchlists
-  if (json) {
-    for (const r of loaded.value.rules) writeJson(io.stdout, { type: 'alert-rule', ...r })
-    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
-    return EXIT.ok
-  }
-  if (loaded.value.rules.length === 0) io.stdout.write('No alerts.\n')
-  for (const r of loaded.value.rules)
-    io.stdout.write(
-      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}${r.enabled ? '' : '  (disabled)'}\n`,
-    )
-  for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
-  return EXIT.ok
 }
 
 async function add(

@@ -282,6 +282,42 @@ describe('alerts', () => {
     await waitFor(() => expect(within(panel).getByTestId('alert-state').textContent).toBe('armed'))
   })
 
+  it('says a moving-average alert waits for its bars instead of looking armed, until they come', async () => {
+    const rule = {
+      id: 'ma1',
+      key: 'crypto:BTCUSDT',
+      condition: { kind: 'maCross', ma: 'ema', period: 20, interval: '15m', direction: 'any' },
+      repeat: 'once',
+      hysteresisPct: 0.2,
+      cooldownSec: 60,
+      expiresAt: null,
+      note: '',
+      createdAt: 1,
+      enabled: true,
+    } as const
+    const waiting = {
+      ruleId: 'ma1',
+      status: 'armed',
+      lastFiredAt: null,
+      lastPrice: 100,
+      lastSeenAt: 1,
+      waitingBars: { have: 7, need: 20 },
+    } as const
+    const { api } = await setup({ alerts: [rule], alertStates: [waiting] })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'a' })
+    const state = within(screen.getByTestId('alerts-panel')).getByTestId('alert-state')
+    expect(state.textContent).toBe('waiting for bars (7 of 20)')
+    api.emit({
+      type: 'alerts',
+      alerts: [rule],
+      alertStates: [{ ...waiting, waitingBars: null }],
+      alertHistory: [],
+      webhooks: [],
+    })
+    await waitFor(() => expect(state.textContent).toBe('armed'))
+  })
+
   it('shows a toast when an alert fires, marked for status readers', async () => {
     const { api } = await setup()
     api.emit({

@@ -1,4 +1,7 @@
 import type { Market } from '../../../shared/market'
+import { formatClock } from '../../../shared/clock-text'
+
+export { formatClock }
 
 /**
  * Number and time formatting as a trader reads it. A price shows the decimals its instrument
@@ -131,24 +134,6 @@ export function formatAmount(value: number | null | undefined): string {
   if (abs === 0) return '0'
   const decimals = Math.min(8, Math.max(2, 2 - Math.floor(Math.log10(abs))))
   return fixed(decimals).format(value)
-}
-
-function pad(n: number): string {
-  return n < 10 ? `0${n}` : String(n)
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-
-/** Local wall-clock time, e.g. "14:03", or "Nov 21 14:03" when not today. */
-export function formatClock(ts: number, now: number): string {
-  const d = new Date(ts)
-  const today = new Date(now)
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`
-  const sameDay =
-    d.getFullYear() === today.getFullYear() &&
-    d.getMonth() === today.getMonth() &&
-    d.getDate() === today.getDate()
-  return sameDay ? hm : `${MONTHS[d.getMonth()] ?? ''} ${d.getDate()} ${hm}`
 }
 
 const AGE_STEP_S = 5

@@ -371,6 +371,9 @@ export class FakeTickdeskApi implements TickdeskApi {
       const moved = moveLevel(rule.condition, level, price)
       if (!moved.ok) throw new BridgeError('INVALID_INPUT', moved.message)
       rule.condition = moved.condition
+      // As the app: a moved level is armed afresh (alert-engine.ts).
+      const st = this.state.alertStates.find((s) => s.ruleId === id)
+      if (st && rule.enabled) Object.assign(st, { status: 'armed', lastFiredAt: null })
       this.emitAlerts()
       return { ...rule }
     },

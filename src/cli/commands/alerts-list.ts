@@ -1,0 +1,107 @@
+import { MaTracker } from '../../core/alert-ma'
+import { CandleBuilder } from '../../core/candle-builder'
+import type { DataStores } from '../../core/persistence/stores'
+import type { AlertRule, AlertRuleState } from '../../shared/alert'
+import {
+  describeCondition,
+  ruleStatusText,
+  snoozeText,
+  webhookHealth,
+} from '../../shared/alert-describe'
+import { listRuleCounts, ruleTarget } from '../../shared/alert-list'
+import { inQuietHours, quietHoursText } from '../../shared/quiet-hours'
+import { EXIT, type CliIO } from '../io'
+import { writeJson } from '../output'
+
+/**
+ * `tickdesk alerts list`: each rule with its state as the last host that evaluated it saved it
+ * (snoozed until when, waiting for bars, triggered), whether quiet hours are in force now, and
+ * each webhook's failure count. --json: one `quiet-hours` line, then the rules and webhooks.
+ */
+export async function listAlerts(
+  stores: DataStores,
+  json: boolean,
+  io: CliIO,
+  now: number,
+): Promise<number> {
+  const loaded = await stores.alerts.load()
+  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
+  const hooks = (await stores.webhooks.load()).value
+  const lists = (await stores.watchlists.load()).value.watchlists
+  const quiet = (await stores.settings.load()).value.quietHours
+  const { rules } = loaded.value
+  const states = await withWarmup(stores, rules, loaded.value.states, now)
+  if (json) {
+    writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })
+    for (const r of rules) {
+      const state = states.find((s) => s.ruleId === r.id) ?? null
+      writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
+    }
+    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
+    return EXIT.ok
+  }
+  io.stdout.write(`${quietHoursText(quiet, now)}\n`)
+  if (rules.length === 0) io.stdout.write('No alerts.\n')
+  for (const r of rules)
+    io.stdout.write(
+      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
+    )
+  for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
+  return EXIT.ok
+}
+
+/** A rule's state in the panel's words; a rule no host has evaluated yet is as it starts. */
+function statusOf(rule: AlertRule, states: readonly AlertRuleState[], now: number): string {
+  if (!rule.enabled) return 'disabled'
+  const snoozed = snoozeText(rule, now)
+  if (snoozed !== null) return snoozed
+  if (rule.listId !== undefined) {
+    const counts = listRuleCounts(rule.id, states)
+    return counts.symbols === 0 ? 'armed' : `${counts.triggered} of ${counts.symbols} fired`
+  }
+  const state = states.find((s) => s.ruleId === rule.id)
+  if (state === undefined) return 'armed'
+  // A snooze that ran out while no host ran: armed again, as the engine will say.
+  return ruleStatusText(state.status === 'snoozed' ? { ...state, status: 'armed' } : state)
+}
+
+/**
+ * A moving-average rule no host has evaluated yet (just added, nothing running) has no word on
+ * its bars in the file: it is judged on the bars this data folder holds, as a host starting now
+ * would first see them, rather than shown armed.
+ */
+async function withWarmup(
+  stores: DataStores,
+  rules: readonly AlertRule[],
+  states: AlertRuleState[],
+  now: number,
+): Promise<AlertRuleState[]> {
+  const unjudged = rules.filter(
+    (r) =>
+      r.condition.kind === 'maCross' &&
+      r.listId === undefined &&
+      states.find((s) => s.ruleId === r.id)?.waitingBars === undefined,
+  )
+  if (unjudged.length === 0) return states
+  const candles = new CandleBuilder()
+  candles.import((await stores.bars.load()).value)
+  const bars = candles.bars.bind(candles)
+  const out = states.slice()
+  for (const rule of unjudged) {
+    const c = rule.condition
+    if (c.kind !== 'maCross') continue
+    const warm = new MaTracker(rule.key, c.ma, c.period, c.interval).warmup(bars, now)
+    const known = out.find((s) => s.ruleId === rule.id)
+    const state: AlertRuleState = known ?? {
+      ruleId: rule.id,
+      status: 'armed',
+      lastFiredAt: null,
+      lastPrice: null,
+      lastSeenAt: null,
+    }
+    const judged = { ...state, waitingBars: warm.have < warm.need ? warm : null }
+    if (known) out[out.indexOf(known)] = judged
+    else out.push(judged)
+  }
+  return out
+}
