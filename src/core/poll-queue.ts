@@ -361,13 +361,23 @@ export class PollQueue {
     const at = this.dueAt(t, now)
     if (t.market !== 'agri') {
       const until = sessionChangeAfter(t.market, t.symbol, now)
-      t.due = {
-        at,
-        from: now,
-        until,
-        attempt: t.lastAttemptAt,
-        background: t.background,
-        slow: this.slow,
+      // Worked out again each time a symbol is asked (~1000 a second): the memo is rewritten.
+      if (m === undefined)
+        t.due = {
+          at,
+          from: now,
+          until,
+          attempt: t.lastAttemptAt,
+          background: t.background,
+          slow: this.slow,
+        }
+      else {
+        m.at = at
+        m.from = now
+        m.until = until
+        m.attempt = t.lastAttemptAt
+        m.background = t.background
+        m.slow = this.slow
       }
     }
     return at
