@@ -238,6 +238,42 @@ export class PollQueue {
     return { ...route, keys }
   }
 
+  /**
+   * A batch with room, filled up with symbols of its family that fall due within `horizonMs`,
+   * soonest first: they ride a call that goes anyway, a little early, instead of going in one of
+   * their own a moment later. Symbols asked together fall due together, so batches thinned by a
+   * market that closed (a multi-market call of five markets with three at lunch carries 20) merge
+   * back into full ones within a round, and a round takes fewer calls. Refused parts, alias probes
+   * and kline calls are left as they are.
+   */
+  topUp(batch: Batch, now: number, horizonMs: number): Batch {
+    if (batch.kline || batch.split === true || batch.aliasProbe === true) return batch
+    const family = batch.route.family
+    const room = (this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+    if (room <= 0 || horizonMs <= 0) return batch
+    const until = now + horizonMs
+    const riders: Array<{ at: number; t: Tracked }> = []
+    // The heap holds every tracked symbol not due now, by the earliest time it may be.
+    this.waiting.visitBefore(
+      () => until + 1,
+      (_, t) => {
+        const at = this.dueAtMemo(t, now)
+        if (at > until || this.urgent.has(t.key) || !this.eligible(t, now)) return
+        const r = this.routeOf(t, now)
+        if (!r.kline && r.route.family === family) riders.push({ at, t })
+      },
+    )
+    if (riders.length === 0) return batch
+    const inBatch = new Set(batch.keys)
+    riders.sort((a, b) => a.at - b.at || (a.t.order ?? 0) - (b.t.order ?? 0))
+    const keys = [...batch.keys]
+    for (const { t } of riders) {
+      if (keys.length - batch.keys.length >= room) break
+      if (!inBatch.has(t.key)) keys.push(t.key)
+    }
+    return { ...batch, keys }
+  }
+
   /** When the next tracked symbol falls due (Infinity when none can). */
   nextDueAt(now: number): number {
     this.refreshIndex(now)
