@@ -237,6 +237,22 @@ describe('PollQueue.nextBatch', () => {
       expect(calls(t0 + 15_000, t0 + 20_000, 250)).toBe(4)
     })
 
+    it('takes no symbol falling due because its market opens: before the open it would get the close', () => {
+      const q = new PollQueue(new PollVerdicts(), 5_000)
+      // Monday 23 November 2026; Hong Kong is at lunch until 13:00 HKT (05:00 UTC).
+      const open = Date.UTC(2026, 10, 23, 5, 0)
+      q.setSymbols(['hk:00700', 'fx:EURUSD', 'fx:GBPUSD'])
+      ask(q, ['hk:00700'], open - 180_000)
+      ask(q, ['fx:EURUSD'], open - 5_200)
+      ask(q, ['fx:GBPUSD'], open - 5_100)
+      expect(q.nextDueAt(open - 200)).toBe(open - 200)
+      const due = q.nextBatch(open - 200) as Batch
+      expect(due.keys).toEqual(['fx:EURUSD'])
+      // GBPUSD rides; 00700, due at the open 200 ms on, waits for it.
+      expect(q.topUp(due, open - 200, 250).keys).toEqual(['fx:EURUSD', 'fx:GBPUSD'])
+      expect(q.nextBatch(open)?.keys).toContain('hk:00700')
+    })
+
     it('leaves refused parts, kline calls and full calls alone, and takes no symbol in flight', () => {
       const q = new PollQueue(new PollVerdicts(), 5_000)
       const [a, b] = [crypto(0, 20), crypto(20, 20)]

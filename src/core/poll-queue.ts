@@ -258,7 +258,9 @@ export class PollQueue {
       () => until + 1,
       (_, t) => {
         const at = this.dueAtMemo(t, now)
-        if (at > until || this.urgent.has(t.key) || !this.eligible(t, now)) return
+        // Not one due because its market opens: asked before the open, it would get the close.
+        if (at > until || t.due === undefined || at >= t.due.until) return
+        if (this.urgent.has(t.key) || !this.eligible(t, now)) return
         const r = this.routeOf(t, now)
         if (!r.kline && r.route.family === family) riders.push({ at, t })
       },
