@@ -11,7 +11,7 @@ import { parseSymbolKey, type Plan } from '../src/shared/market'
 import { startSimulator, type SimServer } from '../src/sim'
 import { SYNTHETIC_LETTER, type SimMarket } from '../src/sim/instruments'
 import { sleep } from './chromium-page'
-import { spawnHost } from './render/processes'
+import { profileArgs, spawnHost } from './render/processes'
 import { TreeMeter } from './render/proc-stats'
 import {
   atMost,
@@ -39,6 +39,8 @@ import {
  *     batches of 50 per endpoint family, the poller's pacing), printed beside the measurement.
  * Default: the four sizes on their natural plans, 30 s each after warm-up (about 3 min); --full:
  * every size on every plan (Free at 5000 symbols excepted: one round takes ~4 min), 120 s each.
+ * BENCH_SCALE_SYMBOLS=5000 runs only the cases of that size; BENCH_HOST_PROF=dir makes the host
+ * write a V8 CPU profile there (main thread and the worker the host runs in).
  */
 interface ScaleCase {
   symbols: number
@@ -55,14 +57,15 @@ const SIZES: Array<[symbols: number, lists: number]> = [
 const PLANS: Plan[] = ['free', 'growth', 'pro', 'enterprise']
 
 function cases(full: boolean): ScaleCase[] {
-  if (!full) return SIZES.map(([symbols, lists], i) => ({ symbols, lists, plan: PLANS[i] as Plan }))
-  return PLANS.flatMap((plan) =>
-    SIZES.filter(([symbols]) => !(plan === 'free' && symbols > 1000)).map(([symbols, lists]) => ({
-      symbols,
-      lists,
-      plan,
-    })),
-  )
+  const all = full
+    ? PLANS.flatMap((plan) =>
+        SIZES.filter(([symbols]) => !(plan === 'free' && symbols > 1000)).map(
+          ([symbols, lists]) => ({ symbols, lists, plan }),
+        ),
+      )
+    : SIZES.map(([symbols, lists], i) => ({ symbols, lists, plan: PLANS[i] as Plan }))
+  const only = Number(process.env.BENCH_SCALE_SYMBOLS ?? NaN)
+  return Number.isFinite(only) ? all.filter((c) => c.symbols === only) : all
 }
 
 /** A trader's mix, interleaved so every list holds some of each: 40 % coins, 10 % perpetuals. */
@@ -101,6 +104,12 @@ interface CaseResult {
   boundMs: number | null
   hostCpuPct: number
   hostPssMB: number
+  /** Quote and kline calls a second the host made in the window (the service's count). */
+  restPerSec: number
+  /** The calls a second the budget preview counts for this watch (every market open). */
+  budgetPerSec: number
+  /** Symbols those calls named, on average. */
+  symbolsPerCall: number
   http429: number
   windowS: number
 }
@@ -112,7 +121,7 @@ export async function scaleBench(ctx: BenchContext): Promise<BenchResult> {
   for (const c of cases(ctx.full)) {
     const r = await runCase(ctx, bin, c)
     ctx.log(
-      `scale ${c.symbols} symbols / ${c.lists} lists / ${c.plan}: polled median ${r.pollMedianMs ?? '-'} ms (bound ${r.boundMs ?? '-'}), host CPU ${r.hostCpuPct}% PSS ${r.hostPssMB} MB, 429s ${r.http429}, ${r.quiet} polled in closed markets left out`,
+      `scale ${c.symbols} symbols / ${c.lists} lists / ${c.plan}: polled median ${r.pollMedianMs ?? '-'} ms (bound ${r.boundMs ?? '-'}), host CPU ${r.hostCpuPct}% PSS ${r.hostPssMB} MB, ${r.restPerSec} calls/s of ${r.symbolsPerCall} symbols (budget ${r.budgetPerSec}/s), 429s ${r.http429}, ${r.quiet} polled in closed markets left out`,
     )
     out.push(r)
   }
@@ -144,6 +153,8 @@ export async function scaleBench(ctx: BenchContext): Promise<BenchResult> {
   return { name: 'scale', rows, json: out.map((r) => ({ ...r })) }
 }
 
+const sumValues = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0)
+
 async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<CaseResult> {
   const keys = benchKeys(c.symbols)
   const bound = planBudgetOnPlan(
@@ -167,7 +178,7 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
   writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>bench</title>')
   const sim: SimServer = await startSimulator({ seed: 5 })
   const host = await spawnHost(
-    [bin, 'web', '--port', '0'],
+    [...profileArgs(), bin, 'web', '--port', '0'],
     {
       ...process.env,
       BROWSER: 'none',
@@ -204,6 +215,7 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
     const ages: number[] = []
     let polledCount = 0
     let quietCount = 0
+    const before = sim.stats()
     meter.start()
     const endAt = Date.now() + windowS * 1000
     while (Date.now() < endAt) {
@@ -224,6 +236,9 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
       }
     }
     const cpu = meter.stop()
+    const after = sim.stats()
+    const calls = after.restRequests - before.restRequests
+    const named = sumValues(after.symbolAsks) - sumValues(before.symbolAsks)
     return {
       ...c,
       polled: polledCount,
@@ -233,6 +248,9 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
       boundMs: bound.pollMedianBoundMs,
       hostCpuPct: round(cpu.cpuPct),
       hostPssMB: round(cpu.maxPssMB),
+      restPerSec: round(calls / windowS),
+      budgetPerSec: round(bound.requestsPerMinute / 60),
+      symbolsPerCall: calls > 0 ? round(named / calls) : 0,
       // Start-up included.
       http429: sim.stats().http429,
       windowS,

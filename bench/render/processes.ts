@@ -32,6 +32,12 @@ export async function startFeed(): Promise<FeedServer> {
   }
 }
 
+/** `node --cpu-prof` for the host when BENCH_HOST_PROF names a folder (where its time goes). */
+export function profileArgs(): string[] {
+  const dir = process.env.BENCH_HOST_PROF
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
+}
+
 export interface Spawned {
   child: ChildProcess
   /** The first match of `pattern` in the child's stdout. */

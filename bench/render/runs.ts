@@ -8,7 +8,14 @@ import { ensureDataDir } from '../../src/core/persistence/data-dir'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { sleep } from '../chromium-page'
 import { PageProbe, RECORDER_SCRIPT, type PageSample } from './page-recorder'
-import { FEED_KEY, launchBrowser, spawnHost, startFeed, type FeedServer } from './processes'
+import {
+  FEED_KEY,
+  launchBrowser,
+  profileArgs,
+  spawnHost,
+  startFeed,
+  type FeedServer,
+} from './processes'
 import { TreeMeter } from './proc-stats'
 
 /**
@@ -252,10 +259,4 @@ function summary(p: Phase): string {
           .join(', ')}\n    top: ${p.sample.trace.top}\n    long: ${p.sample.trace.longTasks}`
       : '')
   )
-}
-
-/** `node --cpu-prof` for the host when BENCH_HOST_PROF names a folder (where its time goes). */
-function profileArgs(): string[] {
-  const dir = process.env.BENCH_HOST_PROF
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
 }

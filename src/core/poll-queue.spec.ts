@@ -184,6 +184,90 @@ describe('PollQueue.nextBatch', () => {
     expect(q.nextBatch(now + 5_000)?.keys).toEqual(['fx:EURUSD'])
   })
 
+  describe('topUp', () => {
+    /** Asks `keys` at `at` as one call that comes back answered. */
+    const ask = (q: PollQueue, keys: SymbolKey[], at: number): void => {
+      const b = { ...q.nextBatch(at), keys } as Batch
+      q.begin(b, at)
+      q.end(b, false)
+    }
+    const crypto = (from: number, n: number): SymbolKey[] =>
+      Array.from({ length: n }, (_, i) => symbolKey('crypto', `C${from + i}`))
+    const t0 = Date.UTC(2026, 10, 23, 15, 0)
+
+    it('fills a call with room with symbols of its family falling due soonest, up to 50', () => {
+      const q = new PollQueue(new PollVerdicts(), 5_000)
+      const [a, b, c, d] = [crypto(0, 20), crypto(20, 20), crypto(40, 20), crypto(60, 20)]
+      q.setSymbols([...a, ...b, ...c, ...d, 'usdt-futures:P1'])
+      // Four groups of 20 asked 100, 200 and 400 ms apart; a perpetual with them.
+      ask(q, a, t0)
+      ask(q, b, t0 + 100)
+      ask(q, ['usdt-futures:P1'], t0 + 100)
+      ask(q, c, t0 + 200)
+      ask(q, d, t0 + 400)
+      const due = q.nextBatch(t0 + 5_000) as Batch
+      expect(due.keys).toEqual(a)
+      // b and c fall due within 250 ms and fill the call (10 of c: 50 in all); d and the
+      // perpetual (another family) do not ride.
+      expect(q.topUp(due, t0 + 5_000, 250).keys).toEqual([...a, ...b, ...c.slice(0, 10)])
+      expect(q.topUp(due, t0 + 5_000, 150).keys).toEqual([...a, ...b])
+      expect(q.topUp(due, t0 + 5_000, 0).keys).toEqual(a)
+    })
+
+    it('merges groups thinned apart into full calls: a round takes fewer calls', () => {
+      const q = new PollQueue(new PollVerdicts(), 5_000)
+      const groups = Array.from({ length: 10 }, (_, i) => crypto(i * 20, 20))
+      q.setSymbols(groups.flat())
+      groups.forEach((g, i) => ask(q, g, t0 + i * 100))
+      const calls = (from: number, to: number, ride: number): number => {
+        let n = 0
+        for (let now = from; now < to; now += 25) {
+          for (let b = q.nextBatch(now); b !== null; b = q.nextBatch(now)) {
+            const full = q.topUp(b, now, ride)
+            q.begin(full, now)
+            q.end(full, false)
+            n++
+          }
+        }
+        return n
+      }
+      // Without riders the ten groups of 20 stay ten calls a round; with them, four, then four.
+      expect(calls(t0 + 5_000, t0 + 10_000, 0)).toBe(10)
+      expect(calls(t0 + 10_000, t0 + 15_000, 250)).toBe(4)
+      expect(calls(t0 + 15_000, t0 + 20_000, 250)).toBe(4)
+    })
+
+    it('takes no symbol falling due because its market opens: before the open it would get the close', () => {
+      const q = new PollQueue(new PollVerdicts(), 5_000)
+      // Monday 23 November 2026; Hong Kong is at lunch until 13:00 HKT (05:00 UTC).
+      const open = Date.UTC(2026, 10, 23, 5, 0)
+      q.setSymbols(['hk:00700', 'fx:EURUSD', 'fx:GBPUSD'])
+      ask(q, ['hk:00700'], open - 180_000)
+      ask(q, ['fx:EURUSD'], open - 5_200)
+      ask(q, ['fx:GBPUSD'], open - 5_100)
+      expect(q.nextDueAt(open - 200)).toBe(open - 200)
+      const due = q.nextBatch(open - 200) as Batch
+      expect(due.keys).toEqual(['fx:EURUSD'])
+      // GBPUSD rides; 00700, due at the open 200 ms on, waits for it.
+      expect(q.topUp(due, open - 200, 250).keys).toEqual(['fx:EURUSD', 'fx:GBPUSD'])
+      expect(q.nextBatch(open)?.keys).toContain('hk:00700')
+    })
+
+    it('leaves refused parts, kline calls and full calls alone, and takes no symbol in flight', () => {
+      const q = new PollQueue(new PollVerdicts(), 5_000)
+      const [a, b] = [crypto(0, 20), crypto(20, 20)]
+      q.setSymbols([...a, ...b])
+      ask(q, a, t0)
+      ask(q, b, t0 + 100)
+      const due = q.nextBatch(t0 + 5_000) as Batch
+      expect(q.topUp({ ...due, split: true }, t0 + 5_000, 250).keys).toEqual(a)
+      expect(q.topUp({ ...due, keys: crypto(0, 50) }, t0 + 5_000, 250).keys).toHaveLength(50)
+      const inFlight = { ...due, keys: b.slice(0, 5) }
+      q.begin(inFlight, t0 + 5_000)
+      expect(q.topUp(due, t0 + 5_000, 250).keys).toEqual([...a, ...b.slice(5)])
+    })
+  })
+
   it('puts the symbol most overdue for its own pace first (background at a sixth of the pace)', () => {
     const q = new PollQueue(new PollVerdicts(), 5_000)
     const t0 = Date.UTC(2026, 10, 23, 15, 0)

@@ -241,6 +241,44 @@ export class PollQueue {
   }
 
   /**
+   * A batch with room, filled up with symbols of its family that fall due within `horizonMs`,
+   * soonest first: they ride a call that goes anyway, a little early, instead of going in one of
+   * their own a moment later. Symbols asked together fall due together, so batches thinned by a
+   * market that closed (a multi-market call of five markets with three at lunch carries 20) merge
+   * back into full ones within a round, and a round takes fewer calls. Refused parts, alias probes
+   * and kline calls are left as they are.
+   */
+  topUp(batch: Batch, now: number, horizonMs: number): Batch {
+    if (batch.kline || batch.split === true || batch.aliasProbe === true) return batch
+    const family = batch.route.family
+    const room = (this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+    if (room <= 0 || horizonMs <= 0) return batch
+    const until = now + horizonMs
+    const riders: Array<{ at: number; t: Tracked }> = []
+    // The heap holds every tracked symbol not due now, by the earliest time it may be.
+    this.waiting.visitBefore(
+      () => until + 1,
+      (_, t) => {
+        const at = this.dueAtMemo(t, now)
+        // Not one due because its market opens: asked before the open, it would get the close.
+        if (at > until || t.due === undefined || at >= t.due.until) return
+        if (this.urgent.has(t.key) || !this.eligible(t, now)) return
+        const r = this.routeOf(t, now)
+        if (!r.kline && r.route.family === family) riders.push({ at, t })
+      },
+    )
+    if (riders.length === 0) return batch
+    const inBatch = new Set(batch.keys)
+    riders.sort((a, b) => a.at - b.at || (a.t.order ?? 0) - (b.t.order ?? 0))
+    const keys = [...batch.keys]
+    for (const { t } of riders) {
+      if (keys.length - batch.keys.length >= room) break
+      if (!inBatch.has(t.key)) keys.push(t.key)
+    }
+    return { ...batch, keys }
+  }
+
+  /**
    * The batch, with symbols of closed markets added where it has room: a request costs the same
    * whatever it carries (spec: Limits count calls), so a closed market asked only every few
    * minutes to save calls rides along in calls made anyway, as often as an open one would be
@@ -389,14 +427,25 @@ export class PollQueue {
     const at = this.dueAt(t, now)
     if (t.market !== 'agri') {
       const until = sessionChangeAfter(t.market, t.symbol, now)
-      t.due = {
-        at,
-        from: now,
-        until,
-        attempt: t.lastAttemptAt,
-        background: t.background,
-        slow: this.slow,
-        quiet: isQuiet(t.market, t.symbol, now),
+      // Worked out again each time a symbol is asked (~1000 a second): the memo is rewritten.
+      if (m === undefined)
+        t.due = {
+          at,
+          from: now,
+          until,
+          attempt: t.lastAttemptAt,
+          background: t.background,
+          slow: this.slow,
+          quiet: isQuiet(t.market, t.symbol, now),
+        }
+      else {
+        m.at = at
+        m.from = now
+        m.until = until
+        m.attempt = t.lastAttemptAt
+        m.background = t.background
+        m.slow = this.slow
+        m.quiet = isQuiet(t.market, t.symbol, now)
       }
     }
     return at

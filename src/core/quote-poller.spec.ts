@@ -301,6 +301,51 @@ describe('QuotePoller', () => {
     expect(r.updates.find((u) => u.symbol === 'ZC1!')?.market).toBe('agri')
   })
 
+  it('asks a symbol watched in two multi markets once and answers both', async () => {
+    const r = await rig(service())
+    r.p.setSymbols(['fx:XAUUSD', 'commodity:XAUUSD', 'fx:EURUSD'])
+    r.p.start()
+    await r.run(1_000)
+    expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['XAUUSD', 'EURUSD'])
+    const got = r.updates.map((u) => `${u.market}:${u.symbol}=${u.fields.last}`).sort()
+    expect(got).toEqual(['commodity:XAUUSD=6', 'fx:EURUSD=6', 'fx:XAUUSD=6'])
+    expect(r.statuses.filter((s) => s.code === 'OK').map((s) => s.key)).toHaveLength(3)
+  })
+
+  it("takes a lone symbol's answer under the service's spelling, not an answer for another", async () => {
+    const r = await rig((req) =>
+      req.query.get('symbols') === 'EURUSD'
+        ? ok([{ symbol: 'OANDA:eurusd.x', last: 1.1 }])
+        : ok([
+            { symbol: 'SOMETHING', last: 2 },
+            { symbol: 'ZZZ', last: 3 },
+          ]),
+    )
+    r.p.setSymbols(['fx:EURUSD', 'crypto:AAA', 'crypto:BBB'])
+    r.p.start()
+    await r.run(1_000)
+    expect(r.updates.map((u) => `${u.market}:${u.symbol}=${u.fields.last}`)).toEqual([
+      'fx:EURUSD=1.1',
+    ])
+    expect(r.statuses.find((s) => s.key === 'crypto:AAA')?.code).toBe('NO_DATA')
+  })
+
+  it('does not ingest the answer for a symbol dropped from the poll set while its call was out', async () => {
+    let whileAsked = (): void => undefined
+    const answer = service()
+    const r = await rig((req) => {
+      whileAsked()
+      return answer(req)
+    })
+    whileAsked = () => r.p.setSymbols(['crypto:BBB'])
+    r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
+    r.p.start()
+    await r.run(1_000)
+    expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
+    expect(r.updates.map((u) => u.symbol)).toContain('BBB')
+    expect(r.updates.map((u) => u.symbol)).not.toContain('AAA')
+  })
+
   it('falls back to the latest 1m agri bar only for the agri symbols the quote refuses, once a minute', async () => {
     const r = await rig(service({ unknown: ['ZW1!'] }))
     r.p.setSymbols(['agri:ZC1!', 'agri:ZW1!', 'fx:EURUSD'])

@@ -1,4 +1,4 @@
-import { symbolKey, type Market, type SymbolKey } from '../shared/market'
+import type { Market, SymbolKey } from '../shared/market'
 import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
 import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
@@ -17,8 +17,10 @@ import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
  *
  * Loop: a self-rescheduling setTimeout on the injected clock (never setInterval). Each tick sends
  * at most one request: the batch holding the stalest due symbol, filled with up to 50 other due
- * symbols of the same endpoint family (spec: Limits, 1 to 50 symbols). Ticks are paced evenly at
- * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs.
+ * symbols of the same endpoint family (spec: Limits, 1 to 50 symbols), then, while it has room,
+ * with symbols of that family falling due within RIDE_ALONG_MS. Ticks are paced evenly at
+ * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs
+ * (less RIDE_ALONG_MS when it rides along a call with room).
  * Polls are the governor's background kind: they spend what nobody else needs. The
  * governor gates every tick: while it blocks REST (pause, quota, stop) the loop sleeps and its
  * onChange wakes the loop again. Urgent work skips the pacing, never the budget: pollNow()
@@ -51,7 +53,7 @@ export interface QuotePollerOptions {
    * budget, which polls give back to candles and handshakes when they wait: rate-governor).
    */
   share?: number
-  /** No symbol is polled more often than this (default 5 s). */
+  /** No symbol is polled more often than this (default 5 s), but for RIDE_ALONG_MS early. */
   minIntervalMs?: number
   maxInFlight?: number
   /** Recheck of a blocked family/market (default 15 min). */
@@ -61,6 +63,20 @@ export interface QuotePollerOptions {
 }
 
 export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
+
+/**
+ * A call with room takes symbols of its family falling due within this long (PollQueue.topUp):
+ * they cost no call, and come at most this much before their pace (5 % of the 5 s floor).
+ */
+export const RIDE_ALONG_MS = 250
+
+/** A call's quotes, each beside the key of the polled symbol it answers. */
+interface Answer {
+  updates: QuoteUpdate[]
+  keys: SymbolKey[]
+}
+const NO_ANSWER: Answer = { updates: [], keys: [] }
+const NONE: readonly Tracked[] = []
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
@@ -186,13 +202,15 @@ export class QuotePoller {
     const hurry = this.queue.hasUrgentWork(now)
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
     const next = this.queue.nextBatch(now)
-    if (!next) {
+    const batch =
+      next && this.queue.withQuietRiders(this.queue.topUp(next, now, RIDE_ALONG_MS), now)
+    if (!batch) {
       // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
       const due = this.queue.nextDueAt(now) - now
       return this.schedule(Math.max(1, Math.min(due, this.minIntervalMs)))
     }
     this.nextPaceAt = now + this.spacing()
-    void this.send(this.queue.withQuietRiders(next, now))
+    void this.send(batch)
     this.schedule(hurry ? 0 : this.spacing())
   }
 
@@ -212,8 +230,8 @@ export class QuotePoller {
     this.queue.begin(batch, now)
     let splitFurther = false
     try {
-      const updates = batch.kline ? await this.pollKline(batch) : await this.pollQuotes(batch)
-      splitFurther = this.accept(batch, updates, now)
+      const answer = batch.kline ? await this.pollKline(batch) : await this.pollQuotes(batch)
+      splitFurther = this.accept(batch, answer, now)
     } catch (error) {
       splitFurther = this.reject(
         batch,
@@ -229,49 +247,66 @@ export class QuotePoller {
     }
   }
 
-  private async pollQuotes(batch: Batch): Promise<QuoteUpdate[]> {
-    const refs = batch.keys
-      .map((k) => this.queue.lookup(k))
-      .filter((t): t is Tracked => t !== undefined)
-    const first = refs[0]
-    if (!first) return []
-    const symbols = [...new Set(refs.map((t) => t.symbol))]
+  private async pollQuotes(batch: Batch): Promise<Answer> {
+    // Each symbol's first owner, and the rare others: a multi-market call may name one symbol
+    // for two markets, asked once and answered for both.
+    const bySymbol = new Map<string, Tracked>()
+    let others: Map<string, Tracked[]> | null = null
+    for (const key of batch.keys) {
+      const t = this.queue.lookup(key)
+      if (t === undefined) continue
+      const owner = bySymbol.get(t.symbol)
+      if (owner === undefined) bySymbol.set(t.symbol, t)
+      else {
+        others ??= new Map()
+        others.set(t.symbol, [...(others.get(t.symbol) ?? []), t])
+      }
+    }
+    const first = bySymbol.values().next().value
+    if (first === undefined) return NO_ANSWER
     const { data } = await this.opts.client.get(
       batch.route.path,
-      { [this.paramName.get(batch.route.family) ?? 'symbols']: symbols.join(',') },
+      { [this.paramName.get(batch.route.family) ?? 'symbols']: [...bySymbol.keys()].join(',') },
       this.abort.signal,
       'poll',
     )
-    const bySymbol = new Map<string, Tracked[]>()
-    for (const t of refs) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), t])
-    const out: QuoteUpdate[] = []
+    const lone = bySymbol.size === 1 && others === null ? first : undefined
+    const answer: Answer = { updates: [], keys: [] }
     for (const u of parseTickerQuotes(data, first.market, this.clock.now()).updates) {
       // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
-      const owners = bySymbol.get(u.symbol) ?? (refs.length === 1 ? refs : [])
-      for (const t of owners) out.push({ ...u, market: t.market, symbol: t.symbol })
+      const owner = bySymbol.get(u.symbol) ?? lone
+      if (owner === undefined) continue
+      // The parsed update is this poll's own: its owner's names go in place, no copy.
+      u.market = owner.market
+      u.symbol = owner.symbol
+      answer.updates.push(u)
+      answer.keys.push(owner.key)
+      for (const t of others?.get(u.symbol) ?? NONE) {
+        answer.updates.push({ ...u, market: t.market, symbol: t.symbol })
+        answer.keys.push(t.key)
+      }
     }
-    return out
+    return answer
   }
 
-  private async pollKline(batch: Batch): Promise<QuoteUpdate[]> {
+  private async pollKline(batch: Batch): Promise<Answer> {
     const t = batch.keys[0] ? this.queue.lookup(batch.keys[0]) : undefined
-    if (!t) return []
+    if (!t) return NO_ANSWER
     const query = { symbol: t.symbol, interval: '1', limit: '1' }
     const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal, 'poll')
     const update = quoteFromLatestBar(data, t.market, t.symbol, this.clock.now())
-    return update ? [update] : []
+    return update ? { updates: [update], keys: [t.key] } : NO_ANSWER
   }
 
   /** Returns true when the batch is asked again (its symbols are still owed). */
-  private accept(batch: Batch, updates: QuoteUpdate[], sentAt: number): boolean {
-    if (batch.aliasProbe && updates.length === 0) {
+  private accept(batch: Batch, answer: Answer, sentAt: number): boolean {
+    if (batch.aliasProbe && answer.updates.length === 0) {
       // An answer without a single quote to `symbol`: the service ignored it. Back to `symbols`.
       this.paramName.delete(batch.route.family)
       return this.queue.queue([{ ...batch, aliasProbe: false }])
     }
     const now = this.clock.now()
-    const seen = new Set<SymbolKey>()
-    for (const u of updates) seen.add(symbolKey(u.market, u.symbol))
+    const seen = new Set<SymbolKey>(answer.keys)
     for (const key of batch.keys) {
       const t = this.queue.lookup(key)
       if (!t) continue
@@ -284,7 +319,11 @@ export class QuotePoller {
         this.setStatus(key, 'NO_DATA', `The service returned no quote for ${t.symbol}`)
       }
     }
-    const live = updates.filter((u) => this.queue.lookup(symbolKey(u.market, u.symbol)))
+    // Symbols dropped from the poll set while the call was out are not ingested.
+    const { updates, keys } = answer
+    const live = keys.every((k) => this.queue.lookup(k) !== undefined)
+      ? updates
+      : updates.filter((_, i) => this.queue.lookup(keys[i] as SymbolKey) !== undefined)
     if (live.length > 0) this.opts.onUpdates(live)
     return false
   }

@@ -126,6 +126,15 @@ export class QuoteStore {
     return this.byKey.get(key)?.quote
   }
 
+  /** Every quote, the store's own objects: read them, do not keep or mutate them. */
+  live(): IterableIterator<Readonly<Quote>> {
+    return this.liveQuotes()
+  }
+
+  private *liveQuotes(): IterableIterator<Quote> {
+    for (const entry of this.byKey.values()) yield entry.quote
+  }
+
   /** Copies of every quote (for the disk cache and snapshots). */
   all(): Quote[] {
     const out: Quote[] = []

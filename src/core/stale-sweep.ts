@@ -33,8 +33,10 @@ export class StaleSweep {
     this.timer = this.clock.setTimeout(() => {
       const now = this.clock.now()
       const old: SymbolKey[] = []
-      for (const q of this.quotes.all()) {
-        if (!q.stale && now - q.receivedAt > staleAfterMs(q.market, q.symbol, now)) old.push(q.key)
+      // Read in place every 5 s (no copy of 5000 quotes); the session only of the old enough.
+      for (const q of this.quotes.live()) {
+        if (q.stale || now - q.receivedAt <= STALE_AFTER_MS) continue
+        if (now - q.receivedAt > staleAfterMs(q.market, q.symbol, now)) old.push(q.key)
       }
       if (old.length) this.quotes.markStale(old)
       this.afterSweep()

@@ -54,10 +54,16 @@ export function chooseStreams(
   const take = (c: ChoiceCandidate, reason: StreamReason): void => {
     streamed.add(c.key)
     reasons.set(c.key, reason)
-    names.set(c.symbol, (names.get(c.symbol) ?? new Set()).add(c.market))
+    const markets = names.get(c.symbol)
+    if (markets === undefined) names.set(c.symbol, new Set([c.market]))
+    else markets.add(c.market)
   }
-  const clashes = (c: ChoiceCandidate): boolean =>
-    [...(names.get(c.symbol) ?? [])].some((m) => m !== c.market)
+  const clashes = (c: ChoiceCandidate): boolean => {
+    const markets = names.get(c.symbol)
+    if (markets === undefined) return false
+    for (const m of markets) if (m !== c.market) return true
+    return false
+  }
   let free = opts.available ? Math.max(0, Math.floor(opts.cap)) : 0
   for (const members of byPriority(candidates)) {
     const open: ChoiceCandidate[] = []
@@ -73,19 +79,19 @@ export function chooseStreams(
     }
     if (free > 0) {
       const polled = candidates.filter((c) => !streamed.has(c.key))
-      const ranked = (list: ChoiceCandidate[]): ChoiceCandidate[] =>
-        [...list].sort((a, b) => preference(a, b, opts.incumbents, clashes))
-      const quota = allocate(open, polled, free, opts.incumbents)
-      const count = (family: EndpointFamily): number =>
-        open.filter((c) => familyOf(c) === family).length
+      const byFamily = groupByFamily(open)
+      const quota = allocate(byFamily, familyCounts(polled), free, opts.incumbents)
+      const count = (family: EndpointFamily): number => byFamily.get(family)?.length ?? 0
       // Families streamed whole go first: the others then avoid their symbols' names.
       const order = [...quota].sort((a, b) => count(a[0]) - a[1] - (count(b[0]) - b[1]))
       for (const [family, k] of order)
-        for (const c of ranked(open.filter((c) => familyOf(c) === family)).slice(0, k))
+        for (const c of firstRanked(byFamily.get(family) ?? [], k, opts.incumbents, clashes))
           take(c, 'saves-call')
       const spare = free - [...quota.values()].reduce((a, b) => a + b, 0)
-      for (const c of ranked(open.filter((c) => !streamed.has(c.key))).slice(0, spare))
-        take(c, 'spare-slot')
+      if (spare > 0) {
+        const rest = open.filter((c) => !streamed.has(c.key))
+        for (const c of firstRanked(rest, spare, opts.incumbents, clashes)) take(c, 'spare-slot')
+      }
       free = 0
     }
     for (const c of open) if (!streamed.has(c.key)) reasons.set(c.key, 'outranked')
@@ -116,7 +122,22 @@ function familyOf(c: { market: Market }): EndpointFamily {
 
 function familyCounts(list: Iterable<{ market: Market }>): Map<EndpointFamily, number> {
   const out = new Map<EndpointFamily, number>()
-  for (const c of list) out.set(familyOf(c), (out.get(familyOf(c)) ?? 0) + 1)
+  for (const c of list) {
+    const family = familyOf(c)
+    out.set(family, (out.get(family) ?? 0) + 1)
+  }
+  return out
+}
+
+/** The candidates of each endpoint family, in their order. */
+function groupByFamily(list: readonly ChoiceCandidate[]): Map<EndpointFamily, ChoiceCandidate[]> {
+  const out = new Map<EndpointFamily, ChoiceCandidate[]>()
+  for (const c of list) {
+    const family = familyOf(c)
+    const group = out.get(family)
+    if (group === undefined) out.set(family, [c])
+    else group.push(c)
+  }
   return out
 }
 
@@ -127,17 +148,18 @@ function familyCounts(list: Iterable<{ market: Market }>): Map<EndpointFamily, n
  * 3 families and cap / 50 + 2 counts each. Spare slots are filled by the caller.
  */
 function allocate(
-  open: readonly ChoiceCandidate[],
-  polled: readonly ChoiceCandidate[],
+  open: ReadonlyMap<EndpointFamily, readonly ChoiceCandidate[]>,
+  n: ReadonlyMap<EndpointFamily, number>,
   slots: number,
   incumbents: ReadonlySet<SymbolKey>,
 ): Map<EndpointFamily, number> {
-  const n = familyCounts(polled)
-  const families = [...familyCounts(open).entries()]
+  const families = [...open.entries()]
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([family, c]) => {
+    .map(([family, members]) => {
+      const c = members.length
       const total = n.get(family) ?? 0
-      const held = open.filter((o) => familyOf(o) === family && incumbents.has(o.key)).length
+      let held = 0
+      for (const o of members) if (incumbents.has(o.key)) held++
       const counts = [0]
       for (
         let k = ((total - 1) % MAX_SYMBOLS_PER_CALL) + 1;
@@ -180,18 +202,23 @@ function allocate(
 /** Symbols in natural order (S2 before S10), the same on every machine. */
 const NAME_ORDER = new Intl.Collator('en', { numeric: true })
 
-/** Incumbents first, then symbols not streamed under another market, then market and symbol. */
-function preference(
-  a: ChoiceCandidate,
-  b: ChoiceCandidate,
+/**
+ * The first `k` of `list` in preference order: incumbents first, then symbols not streamed under
+ * another market, then market and symbol. Each candidate's standing is read once, not in every
+ * comparison: this ranks the thousands of symbols of a big watch on every replan.
+ */
+function firstRanked(
+  list: readonly ChoiceCandidate[],
+  k: number,
   incumbents: ReadonlySet<SymbolKey>,
   clashes: (c: ChoiceCandidate) => boolean,
-): number {
-  const held = Number(incumbents.has(b.key)) - Number(incumbents.has(a.key))
-  if (held !== 0) return held
-  const clash = Number(clashes(a)) - Number(clashes(b))
-  if (clash !== 0) return clash
-  const market = MARKETS.indexOf(a.market) - MARKETS.indexOf(b.market)
-  if (market !== 0) return market
-  return NAME_ORDER.compare(a.symbol, b.symbol)
+): ChoiceCandidate[] {
+  if (k <= 0) return []
+  const ranked = list.map((c) => ({
+    c,
+    // Held and not clashing first; then the market's place.
+    rank: (incumbents.has(c.key) ? 0 : 2) + (clashes(c) ? 1 : 0) + MARKETS.indexOf(c.market) / 100,
+  }))
+  ranked.sort((a, b) => a.rank - b.rank || NAME_ORDER.compare(a.c.symbol, b.c.symbol))
+  return ranked.slice(0, k).map((r) => r.c)
 }

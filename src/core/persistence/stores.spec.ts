@@ -160,6 +160,20 @@ describe('openDataStores', () => {
     expect((await openDataStores(dir).settings.load()).value.grid).toEqual(grid)
   })
 
+  it('refuses to save a quotes cache holding a damaged quote, and keeps the last one', async () => {
+    const stores = openDataStores(dir)
+    const good = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
+    await stores.quotes.save([good])
+    const error = await stores.quotes
+      .save([good, { ...good, key: 'crypto:BTCUSDT', symbol: 'BTCUSDT', last: NaN }])
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/1\.last/),
+    })
+    expect((await openDataStores(dir).quotes.load()).value).toEqual([good])
+  })
+
   it('reads a v1 quotes cache (no trade count) instead of moving it aside', async () => {
     const { trades, ...v1 } = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
     expect(trades).toBeNull()

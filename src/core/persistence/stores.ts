@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Clock } from '../clock'
 import { CandleSeriesSchema, type CandleSeries } from '../candle-builder'
 import { JsonStore } from './json-store'
+import { quoteListProblem } from './quote-list-check'
 import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
 import { QUOTE_CACHE_MIGRATIONS, QUOTE_CACHE_VERSION } from './quote-cache-migrations'
 import type { AtomicWriter } from './atomic-file'
@@ -137,6 +138,7 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       migrations: QUOTE_CACHE_MIGRATIONS,
       name: 'quotes-cache',
       schema: z.array(QuoteSchema),
+      saveCheck: quoteListProblem,
       defaults: () => [],
     }),
     bars: new JsonStore({
