@@ -1,4 +1,4 @@
-import type { QuotePatch } from '../shared/quote'
+import type { QuoteFrame } from '../shared/quote-frame'
 
 /**
  * Turns a stream of store changes into bridge batches, changed fields only, sent as soon as the
@@ -50,8 +50,8 @@ export class QuoteBatcher {
 
   constructor(
     private readonly timing: BatchTiming,
-    private readonly drain: () => QuotePatch[],
-    private readonly emit: (patches: QuotePatch[]) => void,
+    private readonly drain: () => QuoteFrame,
+    private readonly emit: (frame: QuoteFrame) => void,
   ) {}
 
   /** Something changed in the store: make sure a flush is due once this turn of the loop ends. */
@@ -67,11 +67,11 @@ export class QuoteBatcher {
   flush(): void {
     this.cancel?.()
     this.cancel = null
-    const patches = this.drain()
-    if (patches.length === 0) return
+    const frame = this.drain()
+    if (frame.keys.length === 0) return
     this.lastFlush = this.timing.now()
     this.batches++
-    this.emit(patches)
+    this.emit(frame)
   }
 
   batchCount(): number {
