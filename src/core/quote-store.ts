@@ -1,7 +1,12 @@
 import type { Clock } from './clock'
 import { QUOTE_FIELDS, type QuoteField, type QuoteFields, type QuoteUpdate } from './quote-fields'
 import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
-import { decodeQuoteFrame, FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../shared/quote-frame'
+import {
+  decodeQuoteFrame,
+  FRAME_FIELDS,
+  QUOTE_SOURCES,
+  type QuoteFrame,
+} from '../shared/quote-frame'
 import type { Market, SymbolKey } from '../shared/market'
 
 /**
