@@ -102,7 +102,7 @@ describe('QuoteBatcher', () => {
     expect(order).toEqual(['batch', 'timer 0 ms'])
   })
 
-  it('keeps a quarter frame between batches: ticks right after a batch wait for the rest of it', () => {
+  it('keeps MIN_GAP_MS between batches: ticks right after a batch wait for the rest of it', () => {
     const loop = manual()
     const pending: QuotePatch[] = []
     const sent: number[] = []
