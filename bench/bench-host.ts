@@ -6,7 +6,6 @@ import {
   type Snapshot,
 } from '../src/shared/bridge'
 import type { FiredAlert } from '../src/shared/alert'
-import { encodeQuoteFrame } from '../src/shared/quote-frame'
 import { SettingsSchema } from '../src/shared/settings'
 import { VERSION } from '../src/shared/version'
 import { SyntheticFeed } from './synthetic-feed'
@@ -24,7 +23,7 @@ export class BenchHost implements AppHostApi {
     this.feed = new SyntheticFeed({
       symbols: opts.symbols,
       ticksPerSec: opts.ticksPerSec,
-      onBatch: (quotes) => this.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
+      onBatch: (frame) => this.emit({ type: 'quotes', frame }),
     })
   }
 

@@ -1,5 +1,4 @@
-import type { QuotePatch } from '../src/shared/quote'
-import { encodeQuoteFrame } from '../src/shared/quote-frame'
+import { decodeQuoteFrame, type QuoteFrame } from '../src/shared/quote-frame'
 import { atMost, percentile, report, round, type BenchContext, type BenchResult } from './stats'
 import { SyntheticFeed } from './synthetic-feed'
 
@@ -21,10 +20,10 @@ export async function bridgeBench(ctx: BenchContext): Promise<BenchResult> {
   const feed = new SyntheticFeed({
     symbols: 200,
     ticksPerSec: 10_000,
-    onBatch: (batch: QuotePatch[]) => {
+    onBatch: (frame: QuoteFrame) => {
       batchTimes.push(performance.now())
       const now = Date.now()
-      const frame = encodeQuoteFrame(batch)
+      const batch = decodeQuoteFrame(frame)
       bytes += JSON.stringify({ kind: 'event', event: { type: 'quotes', frame } }).length
       for (const p of batch) {
         patches++

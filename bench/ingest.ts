@@ -8,7 +8,6 @@ import { QuoteStore } from '../src/core/quote-store'
 import { RateGovernor } from '../src/core/rate-governor'
 import { StreamClient } from '../src/core/stream-client'
 import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
-import { encodeQuoteFrame } from '../src/shared/quote-frame'
 import { AlertRuleSchema } from '../src/shared/alert'
 import { symbolKey, type SymbolKey } from '../src/shared/market'
 import type { Quote } from '../src/shared/quote'
@@ -107,8 +106,8 @@ async function corePathRun(
   let patches = 0
   const batcher = new QuoteBatcher(
     realTiming,
-    () => store.drainPatches(),
-    (p) => (patches += encodeQuoteFrame(p).keys.length),
+    () => store.drainFrame(),
+    (frame) => (patches += frame.keys.length),
   )
   const stream = new StreamClient({
     url,

@@ -3,7 +3,7 @@ import { systemClock } from '../src/core/clock'
 import { seededRandom } from '../src/core/random'
 import { QuoteStore } from '../src/core/quote-store'
 import { symbolKey, type SymbolKey } from '../src/shared/market'
-import type { QuotePatch } from '../src/shared/quote'
+import type { QuoteFrame } from '../src/shared/quote-frame'
 import { BENCH_MARKET, benchSymbols } from './frames'
 
 /**
@@ -15,7 +15,7 @@ import { BENCH_MARKET, benchSymbols } from './frames'
 export interface SyntheticFeedOptions {
   symbols: number
   ticksPerSec: number
-  onBatch: (patches: QuotePatch[]) => void
+  onBatch: (frame: QuoteFrame) => void
   seed?: number
 }
 
@@ -35,10 +35,10 @@ export class SyntheticFeed {
     this.keys = this.symbols.map((s) => symbolKey(BENCH_MARKET, s))
     this.prices = this.symbols.map((_, i) => 10 + i)
     this.random = seededRandom(opts.seed ?? 7)
-    this.batcher = new QuoteBatcher(realTiming, () => this.store.drainPatches(), opts.onBatch)
+    this.batcher = new QuoteBatcher(realTiming, () => this.store.drainFrame(), opts.onBatch)
     // Every symbol has a full quote before the first batch (the snapshot the page loads).
     for (let i = 0; i < this.symbols.length; i++) this.tick(i, 1)
-    this.store.drainPatches()
+    this.store.drainFrame()
   }
 
   start(): void {

@@ -1,7 +1,6 @@
 import type { Clock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
 import type { EventHub } from './event-hub'
-import { encodeQuoteFrame } from '../shared/quote-frame'
 import type { AlertLoop } from './alert-loop'
 import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
@@ -25,8 +24,8 @@ export function connectFeedEvents(
   const { hub, alerts } = app
   const batcher = new QuoteBatcher(
     app.batchTiming ?? realTiming,
-    () => engine.quotes.drainPatches(),
-    (quotes) => hub.emit({ type: 'quotes', frame: encodeQuoteFrame(quotes) }),
+    () => engine.quotes.drainFrame(),
+    (frame) => hub.emit({ type: 'quotes', frame }),
   )
   const unsubscribes = [
     engine.onQuote((q) => {

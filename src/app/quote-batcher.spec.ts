@@ -1,6 +1,7 @@
 import { stat } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from '../shared/quote'
+import { encodeQuoteFrame, type QuoteFrame } from '../shared/quote-frame'
 import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /** Timing stepped by hand: the test says when the loop's turn ends and how time moves. */
@@ -48,10 +49,10 @@ describe('QuoteBatcher', () => {
   it('sends everything that changed in one turn of the loop as one batch, right after it', () => {
     const loop = manual()
     const pending: QuotePatch[] = []
-    const sent: QuotePatch[][] = []
+    const sent: QuoteFrame[] = []
     const batcher = new QuoteBatcher(
       loop.schedule,
-      () => pending.splice(0),
+      () => encodeQuoteFrame(pending.splice(0)),
       (b) => sent.push(b),
     )
     for (let i = 0; i < 100; i++) {
@@ -62,14 +63,14 @@ describe('QuoteBatcher', () => {
     expect(sent).toHaveLength(0)
     loop.endTurn()
     expect(sent).toHaveLength(1)
-    expect(sent[0]).toHaveLength(100)
+    expect(sent[0]?.keys).toHaveLength(100)
   })
 
   it('schedules nothing while nothing changes, and sends no empty batch', () => {
     const loop = manual()
     const batcher = new QuoteBatcher(
       loop.schedule,
-      () => [],
+      () => encodeQuoteFrame([]),
       () => undefined,
     )
     expect(loop.due()).toBe(0)
@@ -84,7 +85,7 @@ describe('QuoteBatcher', () => {
     const order: string[] = []
     const batcher = new QuoteBatcher(
       realTiming,
-      () => pending.splice(0),
+      () => encodeQuoteFrame(pending.splice(0)),
       () => order.push('batch'),
     )
     // Ticks arrive in an I/O callback (a socket read); Node runs setImmediate before timers then.
@@ -101,14 +102,14 @@ describe('QuoteBatcher', () => {
     expect(order).toEqual(['batch', 'timer 0 ms'])
   })
 
-  it('keeps a quarter frame between batches: ticks right after a batch wait for the rest of it', () => {
+  it('keeps MIN_GAP_MS between batches: ticks right after a batch wait for the rest of it', () => {
     const loop = manual()
     const pending: QuotePatch[] = []
     const sent: number[] = []
     const batcher = new QuoteBatcher(
       loop.schedule,
-      () => pending.splice(0),
-      (b) => sent.push(b.length),
+      () => encodeQuoteFrame(pending.splice(0)),
+      (b) => sent.push(b.keys.length),
     )
     pending.push({ key: 'a', last: 1 })
     batcher.request()
@@ -125,10 +126,10 @@ describe('QuoteBatcher', () => {
 
   it('stop() cancels a due flush', () => {
     const loop = manual()
-    const sent: QuotePatch[][] = []
+    const sent: QuoteFrame[] = []
     const batcher = new QuoteBatcher(
       loop.schedule,
-      () => [{ key: 'fx:EURUSD', last: 1 }],
+      () => encodeQuoteFrame([{ key: 'fx:EURUSD', last: 1 }]),
       (b) => sent.push(b),
     )
     batcher.request()

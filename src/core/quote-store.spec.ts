@@ -3,6 +3,7 @@ import { FakeClock } from './clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import type { Quote } from '../shared/quote'
+import { FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
   return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }
@@ -124,13 +125,31 @@ describe('QuoteStore', () => {
     expect(fresh).toMatchObject({ last: 3001, source: 'poll', stale: false })
   })
 
-  it('sends a full patch for a symbol the first time it appears', () => {
+  it('sends every field for a symbol the first time it appears', () => {
     const store = new QuoteStore(new FakeClock())
     store.apply(tick({ last: 1 }))
     store.apply(tick({ bid: 0.5 }))
     const [patch] = store.drainPatches()
-    expect(patch).toMatchObject({ key: 'crypto:BTCUSDT', market: 'crypto', symbol: 'BTCUSDT' })
-    expect(patch).toMatchObject({ last: 1, bid: 0.5, ask: null, source: 'stream', stale: false })
+    expect(Object.keys(patch ?? {}).sort()).toEqual(['key', ...FRAME_FIELDS].sort())
+    expect(patch).toMatchObject({ key: 'crypto:BTCUSDT', last: 1, bid: 0.5, ask: null })
+    expect(patch).toMatchObject({ source: 'stream', stale: false })
+  })
+
+  it('drains straight into one bridge frame: keys, masks of FRAME_FIELDS, values in order', () => {
+    const clock = new FakeClock()
+    const store = new QuoteStore(clock)
+    store.apply(tick({ last: 1 }))
+    store.apply(tick({ last: 1 }, { symbol: 'ETHUSDT' }))
+    store.drainFrame()
+    store.apply(tick({ last: 2, bid: 1.5 }))
+    store.markStale(['crypto:ETHUSDT'])
+    const frame = store.drainFrame()
+    expect(isQuoteFrame(frame)).toBe(true)
+    expect(frame.keys).toEqual(['crypto:BTCUSDT', 'crypto:ETHUSDT'])
+    const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
+    expect(frame.masks).toEqual([bit('last') | bit('bid'), bit('stale')])
+    expect(frame.values).toEqual([2, 1.5, 1])
+    expect(store.drainFrame()).toEqual({ keys: [], masks: [], values: [] })
   })
 
   it('drains only the fields that changed since the last drain', () => {

@@ -1,6 +1,12 @@
 import type { Clock } from './clock'
 import { QUOTE_FIELDS, type QuoteField, type QuoteFields, type QuoteUpdate } from './quote-fields'
 import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
+import {
+  decodeQuoteFrame,
+  FRAME_FIELDS,
+  QUOTE_SOURCES,
+  type QuoteFrame,
+} from '../shared/quote-frame'
 import type { Market, SymbolKey } from '../shared/market'
 
 /**
@@ -15,15 +21,18 @@ import type { Market, SymbolKey } from '../shared/market'
  * Hot path (>= 100k updates/s): apply() mutates the stored Quote in place, looks it up through a
  * two-level map (market -> symbol) so no key string is built per update (the quote's `key` is
  * built once, so consumers use it instead of building their own), and records what changed
- * as a bit mask. drainPatches() turns the masks into "changed fields only" patches for the bridge.
+ * as a bit mask in the bridge frame's own field order (shared/quote-frame), so drainFrame() writes
+ * the "changed fields only" frame straight from the quotes: no patch object per symbol per flush.
  * Objects returned by apply() and get() are the store's own: read them, do not keep or mutate them.
  */
 
 const FIELD_COUNT = QUOTE_FIELDS.length
-const BIT_TS = 1 << FIELD_COUNT
-const BIT_RECEIVED = 1 << (FIELD_COUNT + 1)
-const BIT_SOURCE = 1 << (FIELD_COUNT + 2)
-const BIT_STALE = 1 << (FIELD_COUNT + 3)
+// The frame's bits: QUOTE_FIELDS first (FRAME_FIELDS starts with the same list), then these.
+const BIT_TS = 1 << FRAME_FIELDS.indexOf('ts')
+const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
+const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
+const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
+const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
 const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
 const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
 /** change/changePercent are derived only when one of these moved in the update. */
@@ -153,15 +162,29 @@ export class QuoteStore {
     }
   }
 
-  /** Changed fields since the last drain, one patch per changed key; new keys get every field. */
-  drainPatches(): QuotePatch[] {
-    const patches: QuotePatch[] = []
+  /**
+   * Changed fields since the last drain as one bridge frame, one entry per changed key; new keys
+   * carry every field. A field back at the value last drained is left out, and a key with nothing
+   * left is not sent.
+   */
+  drainFrame(): QuoteFrame {
+    const keys: string[] = []
+    const masks: number[] = []
+    const values: Array<number | null> = []
     for (const entry of this.dirtyList) {
-      patches.push(toPatch(entry, entry.dirty))
+      const mask = writeEntry(entry, values)
       entry.dirty = 0
+      if (mask === 0) continue
+      keys.push(entry.quote.key)
+      masks.push(mask)
     }
     this.dirtyList = []
-    return patches
+    return { keys, masks, values }
+  }
+
+  /** drainFrame as patches (tests, tools). */
+  drainPatches(): QuotePatch[] {
+    return decodeQuoteFrame(this.drainFrame())
   }
 
   hasDirty(): boolean {
@@ -302,26 +325,26 @@ function mergeFields(q: Quote, f: QuoteFields): number {
   return mask
 }
 
-function toPatch(entry: Entry, mask: number): QuotePatch {
+/** Appends the entry's changed values to `values` in frame order; returns the frame mask. */
+function writeEntry(entry: Entry, values: Array<number | null>): number {
   const q = entry.quote
   const sent = entry.sent
-  if (mask === FULL) {
-    for (let i = 0; i < FIELD_COUNT; i++) sent[i] = q[QUOTE_FIELDS[i] as QuoteField]
-    return { ...q }
-  }
-  const patch: QuotePatch = { key: q.key }
+  const full = entry.dirty === FULL
+  let mask = full ? ALL_BITS : entry.dirty
   for (let i = 0; i < FIELD_COUNT; i++) {
-    if ((mask & (1 << i)) !== 0) {
-      const name = QUOTE_FIELDS[i] as QuoteField
-      const v = q[name]
-      if (sent[i] === v) continue
-      sent[i] = v
-      patch[name] = v
+    const b = 1 << i
+    if ((mask & b) === 0) continue
+    const v = q[QUOTE_FIELDS[i] as QuoteField]
+    if (!full && sent[i] === v) {
+      mask &= ~b
+      continue
     }
+    sent[i] = v
+    values.push(v)
   }
-  if ((mask & BIT_TS) !== 0) patch.ts = q.ts
-  if ((mask & BIT_RECEIVED) !== 0) patch.receivedAt = q.receivedAt
-  if ((mask & BIT_SOURCE) !== 0) patch.source = q.source
-  if ((mask & BIT_STALE) !== 0) patch.stale = q.stale
-  return patch
+  if ((mask & BIT_TS) !== 0) values.push(q.ts)
+  if ((mask & BIT_RECEIVED) !== 0) values.push(q.receivedAt)
+  if ((mask & BIT_SOURCE) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
+  if ((mask & BIT_STALE) !== 0) values.push(q.stale ? 1 : 0)
+  return mask
 }

@@ -25,9 +25,14 @@ export class SubscriptionBook {
   private left = new Map<string, number>()
   /** symbol → market for pushes that do not name their market; first market wins on a clash. */
   private marketBySymbol = new Map<string, Market>()
+  /** route()'s last market and its wanted set: pushes come in runs of one market. */
+  private lastTagged: Market | null = null
+  private lastWanted: Set<string> | undefined = undefined
 
   setDesired(byMarket: Map<Market, Set<string>>): void {
     this.desired = new Map()
+    this.lastTagged = null
+    this.lastWanted = undefined
     this.marketBySymbol = new Map()
     for (const [market, symbols] of byMarket) {
       if (symbols.size === 0) continue
@@ -92,7 +97,13 @@ export class SubscriptionBook {
    * a symbol we do not want (left, or never asked for): its push is not ours to show.
    */
   route(tagged: Market | null, symbol: string): Market | null {
-    if (tagged !== null && this.desired.get(tagged)?.has(symbol) === true) return tagged
+    if (tagged !== null) {
+      if (tagged !== this.lastTagged) {
+        this.lastTagged = tagged
+        this.lastWanted = this.desired.get(tagged)
+      }
+      if (this.lastWanted?.has(symbol) === true) return tagged
+    }
     return this.marketBySymbol.get(symbol) ?? null
   }
 

@@ -8,6 +8,8 @@ import { SymbolStatusCodeSchema, type SymbolStatus } from '../shared/quote'
 export class SymbolStatusBook {
   private readonly statuses = new Map<SymbolKey, SymbolStatus>()
   private readonly listeners = new Set<(s: SymbolStatus) => void>()
+  /** How many held statuses are not OK: while none are, priced() looks nothing up. */
+  private problems = 0
 
   constructor(private readonly isWatched: (key: SymbolKey) => boolean) {}
 
@@ -15,12 +17,15 @@ export class SymbolStatusBook {
     const prev = this.statuses.get(status.key)
     if (prev && prev.code === status.code && prev.message === status.message) return
     if (!this.isWatched(status.key)) return
+    this.problems +=
+      (status.code !== 'OK' ? 1 : 0) - (prev !== undefined && prev.code !== 'OK' ? 1 : 0)
     this.statuses.set(status.key, status)
     for (const l of this.listeners) l(status)
   }
 
-  /** A price arrived: whatever was wrong with the symbol is not any more. Hot path: one look-up. */
+  /** A price arrived: whatever was wrong with the symbol is not any more. Hot path: no look-up. */
   priced(key: SymbolKey): void {
+    if (this.problems === 0) return
     const status = this.statuses.get(key)
     if (status !== undefined && status.code !== 'OK') this.set({ key, code: 'OK', message: '' })
   }
@@ -33,6 +38,8 @@ export class SymbolStatusBook {
   }
 
   delete(key: SymbolKey): void {
+    const prev = this.statuses.get(key)
+    if (prev !== undefined && prev.code !== 'OK') this.problems--
     this.statuses.delete(key)
   }
 
