@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { parseSymbolKey, symbolKey } from '../shared/market'
-import type { Watchlist } from '../shared/watchlist'
+import { MAX_SYMBOLS_PER_LIST, type Watchlist } from '../shared/watchlist'
 import { TickdeskError } from '../core/errors'
 
 export interface WatchlistState {
@@ -9,7 +9,6 @@ export interface WatchlistState {
 }
 
 const MAX_LISTS = 50
-const MAX_SYMBOLS = 500
 
 function notFound(id: string): TickdeskError {
   return new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${id}` })
@@ -70,10 +69,10 @@ export const WatchlistBook = {
     const key = canonicalKey(input)
     return update(state, id, (w) => {
       if (w.symbols.includes(key)) return w
-      if (w.symbols.length >= MAX_SYMBOLS) {
+      if (w.symbols.length >= MAX_SYMBOLS_PER_LIST) {
         throw new TickdeskError({
           code: 'INVALID_INPUT',
-          message: `At most ${MAX_SYMBOLS} symbols a list`,
+          message: `At most ${MAX_SYMBOLS_PER_LIST} symbols a list`,
         })
       }
       return { ...w, symbols: [...w.symbols, key] }

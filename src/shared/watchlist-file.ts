@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { parseSymbolKey, symbolKey } from './market'
 import { LotInputSchema, parseDecimal, type Lot } from './position'
-import type { Watchlist } from './watchlist'
+import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'
 
 /**
  * Watchlists as files, for export and import. JSON: {"watchlists":[{"name","symbols":["market:SYMBOL"]}]}
@@ -35,7 +35,7 @@ export type WatchlistFile =
 
 const ImportedListSchema = z.object({
   name: z.string().trim().min(1).max(64),
-  symbols: z.array(z.string().max(64)).max(500),
+  symbols: z.array(z.string().max(64)).max(MAX_SYMBOLS_PER_LIST),
   lots: z.array(z.unknown()).max(5000).optional(),
 })
 const JsonImportSchema = z.union([
@@ -127,7 +127,7 @@ function parseCsv(text: string): ListFromFile[] {
   }
   return [...lists.entries()].slice(0, 50).map(([name, symbols]) => ({
     name,
-    symbols: symbols.slice(0, 500),
+    symbols: symbols.slice(0, MAX_SYMBOLS_PER_LIST),
     lots: (lots.get(name) ?? []).slice(0, 5000),
   }))
 }

@@ -60,6 +60,23 @@ function defaultRequestFrame(): RequestFrame {
   return (run) => queueMicrotask(run)
 }
 
+/**
+ * The lists of an update, each the object already held when nothing in it changed: a list of
+ * 5000 symbols is not re-sorted, re-measured or re-sent to the host because another one changed.
+ */
+export function keepUnchanged(held: readonly Watchlist[], next: Watchlist[]): Watchlist[] {
+  const byId = new Map(held.map((w) => [w.id, w]))
+  const same = (a: Watchlist, b: Watchlist): boolean =>
+    a.name === b.name &&
+    a.symbols.length === b.symbols.length &&
+    a.symbols.every((s, i) => s === b.symbols[i])
+  const out = next.map((w) => {
+    const old = byId.get(w.id)
+    return old !== undefined && same(old, w) ? old : w
+  })
+  return out.length === held.length && out.every((w, i) => w === held[i]) ? (held as Watchlist[]) : out
+}
+
 export class AppState {
   watchlists = $state.raw<Watchlist[]>([])
   activeWatchlistId = $state<string | null>(null)
@@ -95,6 +112,10 @@ export class AppState {
   /** Seeds each row's sparkline with the last hour the host has. */
   private readonly sparks: SparkSeeder
 
+  /** The active list as the host last said, and a tab clicked that the host has not yet answered. */
+  private hostActiveId: string | null = null
+  private switchingTo: string | null = null
+
   private readonly clockNow: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
 
@@ -110,6 +131,26 @@ export class AppState {
     )
     this.now = this.clockNow()
     this.sparks = new SparkSeeder(api, (key, bars) => this.book.seedSpark(key, bars), this.setTimer)
+  }
+
+  /**
+   * Shows a list at once and then tells the host, as a sort or a column change does: the host
+   * re-plans the watch for the list on screen (100 ms and more at 5000 symbols), which the tab
+   * does not wait for. If the host refuses, its own active list comes back.
+   */
+  async showWatchlist(id: string): Promise<void> {
+    if (id === this.activeWatchlistId && this.switchingTo === null) return
+    this.switchingTo = id
+    this.activeWatchlistId = id
+    this.sparks.want(this.activeWatchlist?.symbols ?? [])
+    try {
+      await this.api.invoke('setActiveWatchlist', { id })
+    } catch (err) {
+      if (this.switchingTo === id) this.activeWatchlistId = this.hostActiveId
+      throw err
+    } finally {
+      if (this.switchingTo === id) this.switchingTo = null
+    }
   }
 
   get activeWatchlist(): Watchlist | null {
@@ -129,6 +170,7 @@ export class AppState {
 
   applySnapshot(s: Snapshot): void {
     this.watchlists = s.watchlists
+    this.hostActiveId = s.activeWatchlistId
     this.activeWatchlistId = s.activeWatchlistId
     this.status = s.status
     this.alerts = s.alerts
@@ -176,8 +218,10 @@ export class AppState {
         this.book.applyStatuses(event.statuses, false)
         break
       case 'watchlists':
-        this.watchlists = event.watchlists
-        this.activeWatchlistId = event.activeWatchlistId
+        this.watchlists = keepUnchanged(this.watchlists, event.watchlists)
+        this.hostActiveId = event.activeWatchlistId
+        // A tab clicked since shows until the host answers for it (showWatchlist).
+        this.activeWatchlistId = this.switchingTo ?? event.activeWatchlistId
         this.sparks.want(this.activeWatchlist?.symbols ?? [])
         break
       case 'alerts':
