@@ -48,6 +48,8 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
   const skipped: string[] = []
   const out = lists.map((l) => {
     const symbols: string[] = []
+    // A Set beside the array: a 5000-symbol list is not 12.5M string comparisons.
+    const listed = new Set<string>()
     for (const raw of l.symbols) {
       const ref = parseSymbolKey(raw)
       if (!ref) {
@@ -55,7 +57,10 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
         continue
       }
       const key = symbolKey(ref.market, ref.symbol)
-      if (!symbols.includes(key)) symbols.push(key)
+      if (!listed.has(key)) {
+        listed.add(key)
+        symbols.push(key)
+      }
     }
     const lots: LotFromFile[] = []
     for (const raw of l.lots ?? []) {
@@ -68,7 +73,10 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
         continue
       }
       lots.push(lot.data)
-      if (!symbols.includes(lot.data.key)) symbols.push(lot.data.key)
+      if (!listed.has(lot.data.key)) {
+        listed.add(lot.data.key)
+        symbols.push(lot.data.key)
+      }
     }
     return { name: l.name, symbols, lots }
   })
