@@ -134,8 +134,7 @@ class Recorder {
     await input()
     const timing = await this.page
       .waitForFunction(
-        () =>
-          (globalThis as unknown as { __bigRec: { done: Timing[] } }).__bigRec.done[0] ?? null,
+        () => (globalThis as unknown as { __bigRec: { done: Timing[] } }).__bigRec.done[0] ?? null,
         null,
         { timeout: 15_000, polling: 50 },
       )
@@ -145,11 +144,17 @@ class Recorder {
           rec: JSON.stringify((globalThis as unknown as { __bigRec: unknown }).__bigRec),
           rows: document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount'),
           first: document.querySelector('tbody tr[data-key]')?.getAttribute('data-key'),
-          sorts: [...document.querySelectorAll('thead th[aria-sort]')].map((t) => t.getAttribute('aria-sort')).join(),
-          tabs: [...document.querySelectorAll('[role=tab]')].map((t) => `${t.textContent}:${t.getAttribute('aria-selected')}`),
+          sorts: [...document.querySelectorAll('thead th[aria-sort]')]
+            .map((t) => t.getAttribute('aria-sort'))
+            .join(),
+          tabs: [...document.querySelectorAll('[role=tab]')].map(
+            (t) => `${t.textContent}:${t.getAttribute('aria-selected')}`,
+          ),
           errors: [...document.querySelectorAll('[role=alert]')].map((t) => t.textContent),
         }))
-        throw new Error(`${JSON.stringify(shown)} never shown: ${JSON.stringify(state)} (${String(e)})`)
+        throw new Error(
+          `${JSON.stringify(shown)} never shown: ${JSON.stringify(state)} (${String(e)})`,
+        )
       })
     const after = await mainThread(this.cdp)
     if (!timed) return
@@ -165,7 +170,12 @@ class Recorder {
     return {
       frameP95: round(percentile(frames, 95)),
       frameP50: round(percentile(frames, 50)),
-      mutationP95: round(percentile(this.timings.map((t) => t.mutation), 95)),
+      mutationP95: round(
+        percentile(
+          this.timings.map((t) => t.mutation),
+          95,
+        ),
+      ),
       script: round(k.script / n),
       style: round(k.style / n),
       layout: round(k.layout / n),
@@ -285,7 +295,9 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     await cdp.send('Performance.enable')
     await page.goto(host.url)
     await untilRows(page, SMALL).catch(async (e) => {
-      throw new Error(`the small list never showed: ${await page.content().then((c) => c.slice(0, 3000))} ${String(e)}`)
+      throw new Error(
+        `the small list never showed: ${await page.content().then((c) => c.slice(0, 3000))} ${String(e)}`,
+      )
     })
     ctx.log('biglist: page up')
     // Let the first snapshots of 5000 symbols land before timing anything.
@@ -303,10 +315,10 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     }
     const switching = new Recorder(page, cdp)
     await profile('switch', async () => {
-    for (let i = 0; i < WARM_UPS + REPS; i++) {
-      await switchTo(page, switching, 'Desk 5000', BIG, i >= WARM_UPS)
-      await switchTo(page, new Recorder(page, cdp), 'Small', SMALL, false)
-    }
+      for (let i = 0; i < WARM_UPS + REPS; i++) {
+        await switchTo(page, switching, 'Desk 5000', BIG, i >= WARM_UPS)
+        await switchTo(page, new Recorder(page, cdp), 'Small', SMALL, false)
+      }
     })
     ctx.log(`biglist switch: ${JSON.stringify(switching.figures())}`)
     await switchTo(page, new Recorder(page, cdp), 'Desk 5000', BIG, false)
@@ -314,7 +326,7 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     const sorting = new Recorder(page, cdp)
     const cycles = Math.ceil(REPS / 3)
     await profile('sort', async () => {
-    for (let i = 0; i < cycles + 1; i++) await sortCycle(page, sorting, big, i >= 1)
+      for (let i = 0; i < cycles + 1; i++) await sortCycle(page, sorting, big, i >= 1)
     })
     ctx.log(`biglist sort: ${JSON.stringify(sorting.figures())}`)
 
@@ -326,8 +338,8 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     const adding = new Recorder(page, cdp)
     const added = big.at(-1) as string
     await profile('add', async () => {
-    for (let i = 0; i < WARM_UPS + REPS; i++)
-      await addOnce(page, adding, bridge, added, i >= WARM_UPS)
+      for (let i = 0; i < WARM_UPS + REPS; i++)
+        await addOnce(page, adding, bridge, added, i >= WARM_UPS)
     })
     const listed = await rowCount(page)
     ctx.log(`biglist add: ${JSON.stringify(adding.figures())}`)

@@ -67,7 +67,10 @@ describe('addSymbols', () => {
   })
 
   it('fills a list up to 5000 symbols and refuses the rest of a paste, in order', async () => {
-    const held = Array.from({ length: 4990 }, (_, i) => `crypto:ZC${String(i + 1).padStart(5, '0')}`)
+    const held = Array.from(
+      { length: 4990 },
+      (_, i) => `crypto:ZC${String(i + 1).padStart(5, '0')}`,
+    )
     const h = host(held)
     const inputs = parseCatalogue(shipped)
       .filter((i) => i.market !== 'agri' && i.key !== 'crypto:SOLUSDT')

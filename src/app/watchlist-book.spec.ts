@@ -35,9 +35,9 @@ describe('WatchlistBook', () => {
     expect(() => WatchlistBook.addSymbol(s, 'a', 'crypto:ZC05001')).toThrow(
       'At most 5000 symbols a list',
     )
-    expect(WatchlistBook.moveSymbol(s, 'a', 'crypto:ZC00001', 4999).watchlists[0]?.symbols.at(-1)).toBe(
-      'crypto:ZC00001',
-    )
+    expect(
+      WatchlistBook.moveSymbol(s, 'a', 'crypto:ZC00001', 4999).watchlists[0]?.symbols.at(-1),
+    ).toBe('crypto:ZC00001')
   })
 
   it('moves a symbol to a new position and keeps every other symbol', () => {

@@ -109,7 +109,10 @@ export const COMMANDS = {
   setActiveWatchlist: command(z.object({ id }), z.null()),
   addSymbol: command(z.object({ id, key: z.string().min(1).max(64) }), z.null()),
   removeSymbol: command(z.object({ id, key }), z.null()),
-  moveSymbol: command(z.object({ id, key, toIndex: z.number().int().min(0).max(MAX_SYMBOLS_PER_LIST) }), z.null()),
+  moveSymbol: command(
+    z.object({ id, key, toIndex: z.number().int().min(0).max(MAX_SYMBOLS_PER_LIST) }),
+    z.null(),
+  ),
   importWatchlists: command(
     z.object({ format: ExportFormatSchema, text: z.string().max(1_000_000) }),
     z.array(WatchlistSchema),

@@ -90,4 +90,14 @@ describe('ColumnWidths', () => {
     while (slices.length > 0) slices.shift()?.()
     expect(widths.ch.last).toBe(short)
   })
+
+  it('widens for rows added at the end without narrowing for the rest', () => {
+    const rows = [rowWith('crypto:AUSDT', 20_000_000)]
+    const { widths } = setup(rows)
+    const wide = widths.ch.last ?? 0
+    widths.grow(() => [rowWith('crypto:BUSDT', 1.5)])
+    expect(widths.ch.last).toBe(wide)
+    widths.grow(() => [rowWith('crypto:CUSDT', 123_456_789.12)])
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
+  })
 })

@@ -56,6 +56,14 @@ function whenIdle(run: () => void): void {
 }
 
 const isFigure = (c: ColumnDef): boolean => CAP_CH[c.kind] > 0
+
+/** Raises each column's need to the width of this row's figure, where wider. */
+function widen(need: Map<GridColumn, number>, figures: readonly ColumnDef[], row: FigureRow): void {
+  for (const col of figures) {
+    const w = textCh(cellText(col, row.newest, row.market, row.symbol))
+    if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
+  }
+}
 const roundUp = (ch: number): number => Math.ceil(ch * 2) / 2
 
 /* eslint-disable svelte/prefer-svelte-reactivity -- the maps are bookkeeping; what cells react to is `version` and `ch`. */
@@ -96,6 +104,19 @@ export class ColumnWidths {
     untrack(() => this.recompute())
   }
 
+  /**
+   * Widens the columns for rows added to the list measured last (a symbol added at its end):
+   * only those rows are read, and nothing narrows.
+   */
+  grow(rows: () => Iterable<FigureRow>): void {
+    untrack(() => {
+      const figures = this.columns.filter(isFigure)
+      const need = new Map(figures.map((c) => [c.id, 0]))
+      for (const row of rows()) widen(need, figures, row)
+      this.apply(figures, need, true)
+    })
+  }
+
   /** Until measured, a column does not shorten anything. */
   private budgetOf(id: GridColumn): FitBudget {
     let b = this.budgets.get(id)
@@ -131,13 +152,7 @@ export class ColumnWidths {
     let done = 0
     const slice = (): void => {
       const end = Math.min(rows.length, done + MEASURE_SLICE)
-      for (; done < end; done++) {
-        const row = rows[done] as FigureRow
-        for (const col of figures) {
-          const w = textCh(cellText(col, row.newest, row.market, row.symbol))
-          if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
-        }
-      }
+      for (; done < end; done++) widen(need, figures, rows[done] as FigureRow)
     }
     const more = (): void => {
       if (run !== this.runs) return

@@ -14,12 +14,11 @@ import type { AppState } from './app-state.svelte'
  */
 export class GridView {
   private unanswered = $state.raw<GridPatch[]>([])
-  readonly grid = $derived.by(
-    (): GridSettings =>
-      this.unanswered.reduce<GridSettings>(
-        (grid, patch) => mergeGrid(grid, patch),
-        this.app.settings.grid,
-      ),
+  readonly grid = $derived.by((): GridSettings =>
+    this.unanswered.reduce<GridSettings>(
+      (grid, patch) => mergeGrid(grid, patch),
+      this.app.settings.grid,
+    ),
   )
   /**
    * The same array while the chosen columns are the same: a sort or density change re-measures

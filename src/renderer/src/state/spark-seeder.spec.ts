@@ -68,7 +68,11 @@ describe('the sparkline seeder', () => {
     }
     const keys = Array.from({ length: 5000 }, (_, i) => `crypto:ZC${String(i).padStart(5, '0')}`)
     const seeded = new Set<string>()
-    const seeder = new SparkSeeder(api, (key) => seeded.add(key).has(key), () => undefined)
+    const seeder = new SparkSeeder(
+      api,
+      (key) => seeded.add(key).has(key),
+      () => undefined,
+    )
     seeder.want(keys)
     seeder.want(keys)
     await vi.waitFor(() => expect(seeded.size).toBe(5000))
