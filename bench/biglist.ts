@@ -13,6 +13,7 @@ import { startSimulator } from '../src/sim'
 import { builtRendererOrSkip, sleep } from './chromium-page'
 import { mainThread, type MainThread } from './render/page-recorder'
 import { launchBrowser, spawnHost } from './render/processes'
+import { MainThreadTrace } from './render/trace'
 import { benchKeys } from './scale'
 import {
   atMost,
@@ -309,6 +310,17 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
 
     const prof = process.env.BIGLIST_PROF
     const profile = async (name: string, body: () => Promise<void>): Promise<void> => {
+      if (ctx.trace === true) {
+        // --trace: the phase's main thread by kind and busiest events (tracing costs time too).
+        const trace = new MainThreadTrace(cdp)
+        const t0 = performance.now()
+        await trace.start()
+        await body()
+        const t = await trace.stop((performance.now() - t0) / 1000)
+        const kinds = Object.entries(t.kinds).map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        ctx.log(`biglist ${name} trace ms/s: ${kinds.join(', ')}\n    top: ${t.top}`)
+        return
+      }
       if (!prof) return body()
       await cdp.send('Profiler.enable')
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
