@@ -68,6 +68,41 @@ describe.skipIf(!chromiumPath)('a 5000-symbol watchlist in Chromium', () => {
     expect((await renderedKeys(page)).length).toBeLessThan(80)
   })
 
+  it('sorts it with every row in view showing its own symbol and price', async () => {
+    await page.evaluate(() => {
+      let pane = document.querySelector('table')?.parentElement ?? null
+      while (pane && getComputedStyle(pane).overflowY !== 'auto') pane = pane.parentElement
+      if (pane) pane.scrollTop = 0
+    })
+    const header = page.locator('thead button.sort').first()
+    await header.click()
+    await header.click()
+    await expect.poll(async () => (await renderedKeys(page))[0]).toBe(keys.at(-1))
+    // The simulator prices crypto:ZC<n> near 10 + n % 997 (ZC05000 near 25, ZC04999 near 24):
+    // a price drawn into another symbol's row would be off by far more than 3%.
+    const rows = (): Promise<Array<{ key: string; symbol: string; last: string }>> =>
+      page.locator('tbody tr[data-key]').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          key: tr.getAttribute('data-key') ?? '',
+          symbol: tr.querySelector('th.symbol button')?.textContent?.trim() ?? '',
+          last: tr.querySelector('[data-field="last"]')?.textContent?.trim() ?? '',
+        })),
+      )
+    const priced = async (): Promise<number> =>
+      (await rows()).filter((r) => Number.isFinite(Number.parseFloat(r.last))).length
+    // Rows far down the list get their first price with the first poll round of all 5000.
+    await expect.poll(priced, { timeout: 60_000 }).toBeGreaterThan(5)
+    for (const r of await rows()) {
+      expect(`crypto:${r.symbol}`).toBe(r.key)
+      const last = Number.parseFloat(r.last.replace(/,/g, ''))
+      if (!Number.isFinite(last)) continue
+      const level = 10 + (Number(r.key.slice('crypto:ZC'.length)) % 997)
+      expect(Math.abs(last / level - 1)).toBeLessThan(0.03)
+    }
+    await header.click()
+    await expect.poll(async () => (await renderedKeys(page))[0]).toBe(keys[0])
+  })
+
   it('refuses a symbol past the cap and says why', async () => {
     await page.getByLabel('Add symbol').fill('crypto:ZC05001')
     await page.keyboard.press('Enter')
