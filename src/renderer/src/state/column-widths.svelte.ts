@@ -4,6 +4,7 @@ import type { Market } from '../../../shared/market'
 import { cellText } from '../lib/cell-text'
 import type { ColumnDef, ColumnKind } from '../lib/columns'
 import { textCh, type FitBudget } from '../lib/fit-number'
+import { whenIdle } from '../lib/when-idle'
 import type { PriceValues } from './price-fields'
 
 /**
@@ -49,12 +50,6 @@ export function headerCh(label: string): number {
 /** Rows measured in one go (about 4 ms of formatting for 250 rows of eight figure columns). */
 export const MEASURE_SLICE = 250
 
-/** An idle callback where there is one (Chromium), else a task of its own (jsdom). */
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => run(), { timeout: 500 })
-  else setTimeout(run, 0)
-}
-
 const isFigure = (c: ColumnDef): boolean => CAP_CH[c.kind] > 0
 
 /** Raises each column's need to the width of this row's figure, where wider. */
@@ -82,7 +77,7 @@ export class ColumnWidths {
   constructor(
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
     /** Where the slices after the first run: each in an idle moment, after the frame is drawn. */
-    private readonly later: (run: () => void) => void = whenIdle,
+    private readonly later: (run: () => void) => void = (run) => void whenIdle(run),
   ) {}
 
   /**
