@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { biglistBench } from './biglist'
 import { bridgeBench } from './bridge'
 import { chartBench } from './chart'
 import { coldStartBench } from './cold-start'
@@ -32,6 +33,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   coldStart: coldStartBench,
   freshness: freshnessBench,
   scale: scaleBench,
+  biglist: biglistBench,
 }
 
 interface Args {

@@ -82,7 +82,7 @@ const MIX: SimMarket[] = [
   'commodity',
 ]
 
-function benchKeys(n: number): string[] {
+export function benchKeys(n: number): string[] {
   const counts = new Map<SimMarket, number>()
   return Array.from({ length: n }, (_, i) => {
     const market = MIX[i % MIX.length] as SimMarket

@@ -59,7 +59,7 @@ export interface PageSample {
   trace?: { kinds: Record<string, number>; top: string; longTasks: string }
 }
 
-async function mainThread(cdp: CDPSession): Promise<MainThread> {
+export async function mainThread(cdp: CDPSession): Promise<MainThread> {
   const { metrics } = await cdp.send('Performance.getMetrics')
   const get = (name: string): number => metrics.find((m) => m.name === name)?.value ?? 0
   return {

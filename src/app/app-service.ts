@@ -291,12 +291,13 @@ export class AppService implements AppHostApi, CommandContext {
     this.state = { ...this.state, lists: next }
     // List-wide alerts follow their list's symbols (and stream priority follows them).
     this.alerts.setLists(next.watchlists)
-    this.syncWatches()
+    // The window shows the change first: planning the watch of a 5000-symbol list takes a while.
     this.hub.emit({
       type: 'watchlists',
       watchlists: next.watchlists,
       activeWatchlistId: next.activeId,
     })
+    this.syncWatches()
   }
 
   async setRules(rules: AlertRule[]): Promise<void> {

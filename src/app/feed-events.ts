@@ -22,6 +22,8 @@ export function connectFeedEvents(
   },
 ): () => void {
   const { hub, alerts } = app
+  let statusesQueued = false
+  let connected = true
   const batcher = new QuoteBatcher(
     app.batchTiming ?? realTiming,
     () => engine.quotes.drainFrame(),
@@ -38,12 +40,20 @@ export function connectFeedEvents(
       batcher.request()
       hub.emit({ type: 'status', status })
     }),
-    engine.onSymbolStatus(() =>
-      hub.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() }),
-    ),
+    // One event carries every symbol's status: a replan that changes thousands of them (a
+    // 5000-symbol list coming into view) sends it once, not once per symbol (5000 x 5000).
+    engine.onSymbolStatus(() => {
+      if (statusesQueued) return
+      statusesQueued = true
+      queueMicrotask(() => {
+        statusesQueued = false
+        if (connected) hub.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() })
+      })
+    }),
     engine.onResume((gapMs) => alerts.markGap(app.clock.now() - gapMs)),
   ]
   return () => {
+    connected = false
     for (const unsubscribe of unsubscribes) unsubscribe()
     batcher.stop()
   }

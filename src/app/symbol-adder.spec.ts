@@ -66,6 +66,24 @@ describe('addSymbols', () => {
     expect(rest()).toBe(0)
   })
 
+  it('fills a list up to 5000 symbols and refuses the rest of a paste, in order', async () => {
+    const held = Array.from(
+      { length: 4990 },
+      (_, i) => `crypto:ZC${String(i + 1).padStart(5, '0')}`,
+    )
+    const h = host(held)
+    const inputs = parseCatalogue(shipped)
+      .filter((i) => i.market !== 'agri' && i.key !== 'crypto:SOLUSDT')
+      .slice(0, 20)
+      .map((i) => i.key)
+    const report = await addSymbols(h, 'w', inputs)
+    expect(report.added.map((a) => a.key)).toEqual(inputs.slice(0, 10))
+    expect(report.rejected.map((r) => [r.input, r.message])).toEqual(
+      inputs.slice(10).map((k) => [k, 'At most 5000 symbols a list']),
+    )
+    expect(h.state.watchlists[0]?.symbols).toEqual([...held, ...inputs.slice(0, 10)])
+  })
+
   it('checks a symbol the catalogue lacks with exactly one quote call, then remembers it', async () => {
     const h = host()
     const report = await addSymbols(h, 'w', ['crypto:solusdt'])

@@ -5,7 +5,7 @@ import type { ProbeVerdict } from '../core/symbol-probe'
 import type { AddReport } from '../shared/instrument'
 import { parseSymbolKey, type SymbolKey } from '../shared/market'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
-import { WatchlistBook, type WatchlistState } from './watchlist-book'
+import { fullMessage, WatchlistBook, type WatchlistState } from './watchlist-book'
 
 /**
  * Adding symbols to a watchlist, one or a pasted list, with a report of what happened to each
@@ -51,6 +51,7 @@ export async function addSymbols(
     throw new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${listId}` })
   const report: AddReport = { added: [], present: [], rejected: [] }
   const seen = new Set<SymbolKey>()
+  const listed = new Set(list.symbols)
   const ready: Pending[] = []
   const unknown: Pending[] = []
   inputs.forEach((raw, order) => {
@@ -59,7 +60,7 @@ export async function addSymbols(
     if (!r.ok) return report.rejected.push({ input, code: r.code, message: redact(r.message) })
     if (seen.has(r.key)) return
     seen.add(r.key)
-    if (list.symbols.includes(r.key)) return report.present.push({ input, key: r.key })
+    if (listed.has(r.key)) return report.present.push({ input, key: r.key })
     ;(r.known ? ready : unknown).push({ order, input, key: r.key, note: '' })
   })
 
@@ -87,18 +88,21 @@ export async function addSymbols(
   })
 
   ready.sort((a, b) => a.order - b.order)
-  let next = host.lists
+  const { state: next, full } = WatchlistBook.addSymbols(
+    host.lists,
+    listId,
+    ready.map((p) => p.key),
+  )
+  const refused = new Set(full)
   for (const p of ready) {
-    try {
-      next = WatchlistBook.addSymbol(next, listId, p.key)
-      report.added.push({ input: p.input, key: p.key, note: p.note })
-      // Adopted before setLists below: the list change starts the engine watching, and a watched
-      // symbol without a quote is sent for its first snapshot at once.
-      if (p.probed) host.adopt(p.probed)
-    } catch (e) {
-      const message = e instanceof TickdeskError ? e.message : String(e)
-      report.rejected.push({ input: p.input, code: 'INVALID_INPUT', message })
+    if (refused.has(p.key)) {
+      report.rejected.push({ input: p.input, code: 'INVALID_INPUT', message: fullMessage })
+      continue
     }
+    report.added.push({ input: p.input, key: p.key, note: p.note })
+    // Adopted before setLists below: the list change starts the engine watching, and a watched
+    // symbol without a quote is sent for its first snapshot at once.
+    if (p.probed) host.adopt(p.probed)
   }
   // Refusals read in the order they were pasted, whichever step refused them.
   const position = new Map(inputs.map((raw, i) => [redact(raw.trim()).slice(0, 64), i] as const))

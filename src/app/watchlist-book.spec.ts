@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { TickdeskError } from '../core/errors'
 import { canonicalKey, WatchlistBook, type WatchlistState } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
+import { MAX_SYMBOLS_PER_LIST } from '../shared/watchlist'
+
+const synthetic = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `crypto:ZC${String(i + 1).padStart(5, '0')}`)
 
 const start = (): WatchlistState => ({
   watchlists: [{ id: 'a', name: 'Crypto', symbols: ['crypto:BTCUSDT', 'crypto:ETHUSDT'] }],
@@ -20,6 +24,20 @@ describe('WatchlistBook', () => {
     expect(() => WatchlistBook.addSymbol(s, 'a', 'BTCUSDT')).toThrow(/market:SYMBOL/)
     expect(() => WatchlistBook.addSymbol(s, 'a', 'stocks:AAPL')).toThrow(TickdeskError)
     expect(s.watchlists[0]?.symbols).toHaveLength(2)
+  })
+
+  it('holds 5000 symbols a list and refuses the next, changing nothing', () => {
+    expect(MAX_SYMBOLS_PER_LIST).toBe(5000)
+    let s: WatchlistState = { watchlists: [{ id: 'a', name: 'Desk', symbols: [] }], activeId: 'a' }
+    s = { ...s, watchlists: [{ id: 'a', name: 'Desk', symbols: synthetic(4999) }] }
+    s = WatchlistBook.addSymbol(s, 'a', 'crypto:ZC05000')
+    expect(s.watchlists[0]?.symbols).toHaveLength(5000)
+    expect(() => WatchlistBook.addSymbol(s, 'a', 'crypto:ZC05001')).toThrow(
+      'At most 5000 symbols a list',
+    )
+    expect(
+      WatchlistBook.moveSymbol(s, 'a', 'crypto:ZC00001', 4999).watchlists[0]?.symbols.at(-1),
+    ).toBe('crypto:ZC00001')
   })
 
   it('moves a symbol to a new position and keeps every other symbol', () => {
@@ -60,6 +78,15 @@ describe('WatchlistBook', () => {
 })
 
 describe('watchlist import and export', () => {
+  it('imports a 5000-symbol list whole from JSON and CSV; CSV keeps the first 5000 of more', () => {
+    const keys = synthetic(5000)
+    const json = importWatchlists('json', JSON.stringify({ name: 'Desk', symbols: keys }))
+    expect(json.watchlists[0]?.symbols).toEqual(keys)
+    const rows = synthetic(5001).map((k) => `Desk,${k}`)
+    const csv = importWatchlists('csv', `watchlist,symbol\n${rows.join('\n')}\n`)
+    expect(csv.watchlists[0]?.symbols).toEqual(keys)
+  })
+
   it('round-trips a list through CSV, quoting names with commas', () => {
     const list = { id: 'x', name: 'Asia, HK', symbols: ['hk:00700', 'cn:600519'] }
     const csv = exportWatchlist(list, 'csv')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { parseSymbolKey, symbolKey } from '../shared/market'
-import type { Watchlist } from '../shared/watchlist'
+import { MAX_SYMBOLS_PER_LIST, type Watchlist } from '../shared/watchlist'
 import { TickdeskError } from '../core/errors'
 
 export interface WatchlistState {
@@ -9,7 +9,9 @@ export interface WatchlistState {
 }
 
 const MAX_LISTS = 50
-const MAX_SYMBOLS = 500
+
+/** Why a symbol was not added to a full list. */
+export const fullMessage = `At most ${MAX_SYMBOLS_PER_LIST} symbols a list`
 
 function notFound(id: string): TickdeskError {
   return new TickdeskError({ code: 'NOT_FOUND', message: `No watchlist with id ${id}` })
@@ -70,14 +72,43 @@ export const WatchlistBook = {
     const key = canonicalKey(input)
     return update(state, id, (w) => {
       if (w.symbols.includes(key)) return w
-      if (w.symbols.length >= MAX_SYMBOLS) {
+      if (w.symbols.length >= MAX_SYMBOLS_PER_LIST) {
         throw new TickdeskError({
           code: 'INVALID_INPUT',
-          message: `At most ${MAX_SYMBOLS} symbols a list`,
+          message: fullMessage,
         })
       }
       return { ...w, symbols: [...w.symbols, key] }
     })
+  },
+
+  /**
+   * addSymbol for many keys at once, in order: one copy of the list, not one per key (a paste
+   * of 5000). Keys past the cap are returned in `full`, the rest added; nothing throws but an
+   * unknown list or a malformed key.
+   */
+  addSymbols(
+    state: WatchlistState,
+    id: string,
+    inputs: readonly string[],
+  ): { state: WatchlistState; full: string[] } {
+    const keys = inputs.map(canonicalKey)
+    const full: string[] = []
+    const next = update(state, id, (w) => {
+      const symbols = [...w.symbols]
+      const listed = new Set(symbols)
+      for (const key of keys) {
+        if (listed.has(key)) continue
+        if (symbols.length >= MAX_SYMBOLS_PER_LIST) {
+          full.push(key)
+          continue
+        }
+        listed.add(key)
+        symbols.push(key)
+      }
+      return { ...w, symbols }
+    })
+    return { state: next, full }
   },
 
   removeSymbol(state: WatchlistState, id: string, key: string): WatchlistState {

@@ -18,7 +18,7 @@ import { command } from './bridge-command'
 import { POSITION_COMMANDS } from './bridge-positions'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
-import { WatchlistSchema } from './watchlist'
+import { MAX_SYMBOLS_PER_LIST, WatchlistSchema } from './watchlist'
 
 /**
  * The bridge contract: the one source of truth for what crosses between a host (Electron main or
@@ -29,6 +29,12 @@ import { WatchlistSchema } from './watchlist'
 const id = z.string().min(1).max(64)
 const key = z.string().min(1).max(64)
 const name = z.string().trim().min(1).max(64)
+
+/**
+ * Keys per getSparkHistory call: each answers up to an hour of bars per key, so a 5000-symbol
+ * list is seeded in batches (renderer state/spark-seeder.ts), each reply a bounded parse.
+ */
+export const SPARK_HISTORY_BATCH = 500
 
 export const SnapshotSchema = z.object({
   watchlists: z.array(WatchlistSchema),
@@ -104,7 +110,10 @@ export const COMMANDS = {
   setActiveWatchlist: command(z.object({ id }), z.null()),
   addSymbol: command(z.object({ id, key: z.string().min(1).max(64) }), z.null()),
   removeSymbol: command(z.object({ id, key }), z.null()),
-  moveSymbol: command(z.object({ id, key, toIndex: z.number().int().min(0).max(500) }), z.null()),
+  moveSymbol: command(
+    z.object({ id, key, toIndex: z.number().int().min(0).max(MAX_SYMBOLS_PER_LIST) }),
+    z.null(),
+  ),
   importWatchlists: command(
     z.object({ format: ExportFormatSchema, text: z.string().max(1_000_000) }),
     z.array(WatchlistSchema),
@@ -121,25 +130,25 @@ export const COMMANDS = {
    * catalogue does not know is checked with one quote call first. Says what was and was not added.
    */
   addSymbols: command(
-    z.object({ id, inputs: z.array(z.string().max(64)).min(1).max(500) }),
+    z.object({ id, inputs: z.array(z.string().max(64)).min(1).max(MAX_SYMBOLS_PER_LIST) }),
     AddReportSchema,
   ),
   /** What the list costs on the current plan, optionally with symbols about to be added. */
   previewBudget: command(
-    z.object({ id, add: z.array(z.string().max(64)).max(500).optional() }),
+    z.object({ id, add: z.array(z.string().max(64)).max(MAX_SYMBOLS_PER_LIST).optional() }),
     BudgetPreviewSchema,
   ),
   /** Shows a symbol's detail in the main window (the ticker strip's click). */
   openSymbol: command(z.object({ key }), z.null()),
   /** Which symbols are on screen: they get stream priority. */
-  setVisibleSymbols: command(z.object({ keys: z.array(key).max(500) }), z.null()),
+  setVisibleSymbols: command(z.object({ keys: z.array(key).max(MAX_SYMBOLS_PER_LIST) }), z.null()),
   getCandles: command(
     z.object({ key, interval: IntervalSchema, limit: z.number().int().min(1).max(5000) }),
     z.array(BarSchema),
   ),
   /** The last hour of 1-minute bars per symbol for the rows' sparklines (see engine.sparkHistory). */
   getSparkHistory: command(
-    z.object({ keys: z.array(key).max(500) }),
+    z.object({ keys: z.array(key).max(SPARK_HISTORY_BATCH) }),
     z.array(z.object({ key, bars: z.array(BarSchema) })),
   ),
   addAlert: command(AlertRuleInputSchema, AlertRuleSchema),

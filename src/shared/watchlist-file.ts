@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { parseSymbolKey, symbolKey } from './market'
 import { LotInputSchema, parseDecimal, type Lot } from './position'
-import type { Watchlist } from './watchlist'
+import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'
 
 /**
  * Watchlists as files, for export and import. JSON: {"watchlists":[{"name","symbols":["market:SYMBOL"]}]}
@@ -35,7 +35,7 @@ export type WatchlistFile =
 
 const ImportedListSchema = z.object({
   name: z.string().trim().min(1).max(64),
-  symbols: z.array(z.string().max(64)).max(500),
+  symbols: z.array(z.string().max(64)).max(MAX_SYMBOLS_PER_LIST),
   lots: z.array(z.unknown()).max(5000).optional(),
 })
 const JsonImportSchema = z.union([
@@ -48,6 +48,8 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
   const skipped: string[] = []
   const out = lists.map((l) => {
     const symbols: string[] = []
+    // A Set beside the array: a 5000-symbol list is not 12.5M string comparisons.
+    const listed = new Set<string>()
     for (const raw of l.symbols) {
       const ref = parseSymbolKey(raw)
       if (!ref) {
@@ -55,7 +57,10 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
         continue
       }
       const key = symbolKey(ref.market, ref.symbol)
-      if (!symbols.includes(key)) symbols.push(key)
+      if (!listed.has(key)) {
+        listed.add(key)
+        symbols.push(key)
+      }
     }
     const lots: LotFromFile[] = []
     for (const raw of l.lots ?? []) {
@@ -68,7 +73,10 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
         continue
       }
       lots.push(lot.data)
-      if (!symbols.includes(lot.data.key)) symbols.push(lot.data.key)
+      if (!listed.has(lot.data.key)) {
+        listed.add(lot.data.key)
+        symbols.push(lot.data.key)
+      }
     }
     return { name: l.name, symbols, lots }
   })
@@ -127,7 +135,7 @@ function parseCsv(text: string): ListFromFile[] {
   }
   return [...lists.entries()].slice(0, 50).map(([name, symbols]) => ({
     name,
-    symbols: symbols.slice(0, 500),
+    symbols: symbols.slice(0, MAX_SYMBOLS_PER_LIST),
     lots: (lots.get(name) ?? []).slice(0, 5000),
   }))
 }

@@ -9,6 +9,7 @@ import { pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 import { SparkSeeder } from './spark-seeder'
+import { keepUnchanged } from '../lib/kept-lists'
 
 /**
  * The renderer's copy of the app: the snapshot, then kept current by bridge events. Whole
@@ -95,6 +96,10 @@ export class AppState {
   /** Seeds each row's sparkline with the last hour the host has. */
   private readonly sparks: SparkSeeder
 
+  /** The active list as the host last said, and a tab clicked that the host has not yet answered. */
+  private hostActiveId: string | null = null
+  private switchingTo: string | null = null
+
   private readonly clockNow: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
 
@@ -110,6 +115,26 @@ export class AppState {
     )
     this.now = this.clockNow()
     this.sparks = new SparkSeeder(api, (key, bars) => this.book.seedSpark(key, bars), this.setTimer)
+  }
+
+  /**
+   * Shows a list at once and then tells the host, as a sort or a column change does: the host
+   * re-plans the watch for the list on screen (100 ms and more at 5000 symbols), which the tab
+   * does not wait for. If the host refuses, its own active list comes back.
+   */
+  async showWatchlist(id: string): Promise<void> {
+    if (id === this.activeWatchlistId && this.switchingTo === null) return
+    this.switchingTo = id
+    this.activeWatchlistId = id
+    this.sparks.want(this.activeWatchlist?.symbols ?? [])
+    try {
+      await this.api.invoke('setActiveWatchlist', { id })
+    } catch (err) {
+      if (this.switchingTo === id) this.activeWatchlistId = this.hostActiveId
+      throw err
+    } finally {
+      if (this.switchingTo === id) this.switchingTo = null
+    }
   }
 
   get activeWatchlist(): Watchlist | null {
@@ -129,6 +154,7 @@ export class AppState {
 
   applySnapshot(s: Snapshot): void {
     this.watchlists = s.watchlists
+    this.hostActiveId = s.activeWatchlistId
     this.activeWatchlistId = s.activeWatchlistId
     this.status = s.status
     this.alerts = s.alerts
@@ -176,8 +202,10 @@ export class AppState {
         this.book.applyStatuses(event.statuses, false)
         break
       case 'watchlists':
-        this.watchlists = event.watchlists
-        this.activeWatchlistId = event.activeWatchlistId
+        this.watchlists = keepUnchanged(this.watchlists, event.watchlists)
+        this.hostActiveId = event.activeWatchlistId
+        // A tab clicked since shows until the host answers for it (showWatchlist).
+        this.activeWatchlistId = this.switchingTo ?? event.activeWatchlistId
         this.sparks.want(this.activeWatchlist?.symbols ?? [])
         break
       case 'alerts':

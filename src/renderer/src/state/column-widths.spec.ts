@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { columnDefs } from '../lib/columns'
 import { textCh } from '../lib/fit-number'
-import { ColumnWidths, headerCh, type FigureRow } from './column-widths.svelte'
+import { ColumnWidths, headerCh, MEASURE_SLICE, type FigureRow } from './column-widths.svelte'
 import { RowState } from './row-state.svelte'
 
 function rowWith(key: string, last: number): RowState {
@@ -54,5 +54,50 @@ describe('ColumnWidths', () => {
     expect(widths.ch.last).toBe(14)
     widths.budget('last').onOver()
     expect(pending()).toBe(0)
+  })
+
+  it('measures a long list in slices, the widest figure past the first slice included', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
+    rows[4999]?.apply({ key: 'crypto:Z4999USDT', last: 20_000_000 }, 1)
+    const slices: Array<() => void> = []
+    const widths = new ColumnWidths(
+      () => undefined,
+      (fn) => slices.push(fn),
+    )
+    widths.measure(columnDefs(['last']), () => rows)
+    const first = widths.ch.last ?? 0
+    expect(first).toBeLessThan(textCh('20,000,000.00'))
+    let tasks = 0
+    while (slices.length > 0) {
+      slices.shift()?.()
+      tasks++
+    }
+    expect(tasks).toBe(5000 / MEASURE_SLICE - 1)
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
+  })
+
+  it('drops the slices of a list it no longer shows', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
+    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
+    const slices: Array<() => void> = []
+    const widths = new ColumnWidths(
+      () => undefined,
+      (fn) => slices.push(fn),
+    )
+    widths.measure(columnDefs(['last']), () => long)
+    widths.measure(columnDefs(['last']), () => [rowWith('crypto:AUSDT', 1.5)])
+    const short = widths.ch.last
+    while (slices.length > 0) slices.shift()?.()
+    expect(widths.ch.last).toBe(short)
+  })
+
+  it('widens for rows added at the end without narrowing for the rest', () => {
+    const rows = [rowWith('crypto:AUSDT', 20_000_000)]
+    const { widths } = setup(rows)
+    const wide = widths.ch.last ?? 0
+    widths.grow(() => [rowWith('crypto:BUSDT', 1.5)])
+    expect(widths.ch.last).toBe(wide)
+    widths.grow(() => [rowWith('crypto:CUSDT', 123_456_789.12)])
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
   })
 })

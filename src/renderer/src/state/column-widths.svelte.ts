@@ -4,6 +4,7 @@ import type { Market } from '../../../shared/market'
 import { cellText } from '../lib/cell-text'
 import type { ColumnDef, ColumnKind } from '../lib/columns'
 import { textCh, type FitBudget } from '../lib/fit-number'
+import { whenIdle } from '../lib/when-idle'
 import type { PriceValues } from './price-fields'
 
 /**
@@ -46,7 +47,18 @@ export function headerCh(label: string): number {
   return w * 1.1 + 1.4
 }
 
+/** Rows measured in one go (about 4 ms of formatting for 250 rows of eight figure columns). */
+export const MEASURE_SLICE = 250
+
 const isFigure = (c: ColumnDef): boolean => CAP_CH[c.kind] > 0
+
+/** Raises each column's need to the width of this row's figure, where wider. */
+function widen(need: Map<GridColumn, number>, figures: readonly ColumnDef[], row: FigureRow): void {
+  for (const col of figures) {
+    const w = textCh(cellText(col, row.newest, row.market, row.symbol))
+    if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
+  }
+}
 const roundUp = (ch: number): number => Math.ceil(ch * 2) / 2
 
 /* eslint-disable svelte/prefer-svelte-reactivity -- the maps are bookkeeping; what cells react to is `version` and `ch`. */
@@ -59,9 +71,13 @@ export class ColumnWidths {
   private columns: readonly ColumnDef[] = []
   private rows: () => Iterable<FigureRow> = () => []
   private scheduled = false
+  /** Bumped by each measure: slices of an older one stop. */
+  private runs = 0
 
   constructor(
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
+    /** Where the slices after the first run: each in an idle moment, after the frame is drawn. */
+    private readonly later: (run: () => void) => void = (run) => void whenIdle(run),
   ) {}
 
   /**
@@ -81,6 +97,19 @@ export class ColumnWidths {
     this.columns = columns
     this.rows = rows
     untrack(() => this.recompute())
+  }
+
+  /**
+   * Widens the columns for rows added to the list measured last (a symbol added at its end):
+   * only those rows are read, and nothing narrows.
+   */
+  grow(rows: () => Iterable<FigureRow>): void {
+    untrack(() => {
+      const figures = this.columns.filter(isFigure)
+      const need = new Map(figures.map((c) => [c.id, 0]))
+      for (const row of rows()) widen(need, figures, row)
+      this.apply(figures, need, true)
+    })
   }
 
   /** Until measured, a column does not shorten anything. */
@@ -104,16 +133,35 @@ export class ColumnWidths {
     })
   }
 
+  /**
+   * Measures the rows in slices: the first MEASURE_SLICE at once, the rest one slice a task
+   * after, each widening what it must. A 5000-row list is twenty short tasks, not one of ~70 ms in
+   * the frame that switches to it; a figure wider than its column meanwhile is shown shorter,
+   * inside its cell, until its slice is measured. A newer measure drops the older one's slices.
+   */
   private recompute(growOnly = false): void {
-    const widths: Partial<Record<GridColumn, number>> = {}
+    const run = ++this.runs
+    const rows = [...this.rows()]
     const figures = this.columns.filter(isFigure)
     const need = new Map(figures.map((c) => [c.id, headerCh(c.label)]))
-    for (const row of this.rows()) {
-      for (const col of figures) {
-        const w = textCh(cellText(col, row.newest, row.market, row.symbol))
-        if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
-      }
+    let done = 0
+    const slice = (): void => {
+      const end = Math.min(rows.length, done + MEASURE_SLICE)
+      for (; done < end; done++) widen(need, figures, rows[done] as FigureRow)
     }
+    const more = (): void => {
+      if (run !== this.runs) return
+      slice()
+      untrack(() => this.apply(figures, need, true))
+      if (done < rows.length) this.later(more)
+    }
+    slice()
+    this.apply(figures, need, growOnly)
+    if (done < rows.length) this.later(more)
+  }
+
+  private apply(figures: ColumnDef[], need: Map<GridColumn, number>, growOnly: boolean): void {
+    const widths: Partial<Record<GridColumn, number>> = {}
     let changed = false
     for (const col of figures) {
       let w = Math.min(CAP_CH[col.kind], roundUp((need.get(col.id) ?? 0) + SLACK_CH))

@@ -8,11 +8,29 @@ import type { AppState } from './app-state.svelte'
 /**
  * The main window's view of the active watchlist: which columns, how dense, and its rows in
  * display order. It follows settings.grid; a change shows at once and is then saved (`save`),
- * so a click never waits for the host's answer.
+ * so a click never waits for the host's answer. Changes not yet answered stay over the host's
+ * settings: a settings event sent before them (the host re-plans on each, 100 ms and more at
+ * 5000 symbols) does not undo a header clicked meanwhile.
  */
 export class GridView {
-  grid = $derived.by((): GridSettings => this.app.settings.grid)
-  readonly columns = $derived.by((): ColumnDef[] => columnDefs(this.grid.columns))
+  private unanswered = $state.raw<GridPatch[]>([])
+  readonly grid = $derived.by((): GridSettings =>
+    this.unanswered.reduce<GridSettings>(
+      (grid, patch) => mergeGrid(grid, patch),
+      this.app.settings.grid,
+    ),
+  )
+  /**
+   * The same array while the chosen columns are the same: a sort or density change re-measures
+   * no widths and repaints no cells (a 5000-row list's widths take a while to measure).
+   */
+  readonly columns = $derived.by((): ColumnDef[] => {
+    const next = columnDefs(this.grid.columns)
+    const last = this.lastColumns
+    if (next.length === last.length && next.every((c, i) => c === last[i])) return last
+    return (this.lastColumns = next)
+  })
+  private lastColumns: ColumnDef[] = []
   readonly active = $derived.by((): Watchlist | null => this.app.activeWatchlist)
   /** The active list's remembered sort; null shows the list's own order. */
   readonly sort = $derived.by((): SortSpec | null =>
@@ -23,8 +41,9 @@ export class GridView {
     const symbols = this.active?.symbols ?? []
     const sort = this.sort
     if (sort === null) return symbols
-    // Sorting reads every row's newest (plain) value, painted or not, and re-sorts each frame.
-    void this.app.book.frame
+    // Sorting reads every row's newest (plain) value, painted or not, and re-sorts each frame;
+    // a symbol's order never changes with its prices.
+    if (sort.column !== 'symbol') void this.app.book.frame
     return sortKeys(symbols, sort, (key, column) => {
       const row = this.app.book.row(key)
       return column === 'symbol' ? row.key : row.value(column)
@@ -33,12 +52,15 @@ export class GridView {
 
   constructor(
     private readonly app: AppState,
-    private readonly save: (patch: GridPatch) => void,
+    private readonly save: (patch: GridPatch) => Promise<unknown>,
   ) {}
 
   change(patch: GridPatch): void {
-    this.grid = mergeGrid(this.grid, patch)
-    this.save(patch)
+    this.unanswered = [...this.unanswered, patch]
+    const answered = (): void => {
+      this.unanswered = this.unanswered.filter((p) => p !== patch)
+    }
+    this.save(patch).then(answered, answered)
   }
 
   setSort(next: SortSpec | null): void {

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Bar } from '../../../shared/quote'
+import { SPARK_HISTORY_BATCH } from '../../../shared/bridge'
 import { SPARK_RETRY_MS, SparkSeeder } from './spark-seeder'
 
 const bar = (t: number, close: number): Bar => ({
@@ -47,5 +48,37 @@ describe('the sparkline seeder', () => {
     expect(seeded).toEqual(['crypto:BTCUSDT', 'futures:ES1!'])
     seeder.want(['crypto:BTCUSDT', 'futures:ES1!'])
     expect(asked).toHaveLength(2)
+  })
+
+  it('asks a long list in batches, one call at a time, every symbol once', async () => {
+    const asked: string[][] = []
+    let inFlight = 0
+    let most = 0
+    const api = {
+      invoke: ((_: 'getSparkHistory', p: { keys: string[] }) => {
+        asked.push(p.keys)
+        most = Math.max(most, ++inFlight)
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            inFlight--
+            resolve(p.keys.map((key) => ({ key, bars: [bar(0, 1), bar(60_000, 2)] })))
+          }, 0),
+        )
+      }) as never,
+    }
+    const keys = Array.from({ length: 5000 }, (_, i) => `crypto:ZC${String(i).padStart(5, '0')}`)
+    const seeded = new Set<string>()
+    const seeder = new SparkSeeder(
+      api,
+      (key) => seeded.add(key).has(key),
+      () => undefined,
+    )
+    seeder.want(keys)
+    seeder.want(keys)
+    await vi.waitFor(() => expect(seeded.size).toBe(5000))
+    expect(asked).toHaveLength(5000 / SPARK_HISTORY_BATCH)
+    expect(asked.every((a) => a.length === SPARK_HISTORY_BATCH)).toBe(true)
+    expect(new Set(asked.flat()).size).toBe(5000)
+    expect(most).toBe(1)
   })
 })
