@@ -7,7 +7,7 @@ import { createAppService, type AppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import { COMMAND_NAMES, COMMANDS, ErrorPayloadSchema } from '../../src/shared/bridge'
 import { check, fuzzTimeout, printTally } from './counted'
-import { startDemoService } from '../../src/sim'
+import { startDemoService, startSimulator, type SimServer } from '../../src/sim'
 
 /**
  * Every bridge command with random payloads, through the real AppService (what a compromised or
@@ -76,16 +76,22 @@ const payload = fc.oneof(
 const SLOW = new Set(['testConnection', 'setApiKey', 'clearApiKey', 'getCandles'])
 
 let app: AppService
+let sim: SimServer
 beforeAll(async () => {
+  // The service address comes from the environment, as a flag or TICKDESK_BASE_URL would give
+  // it, so no fuzzed base URL in the settings is ever dialled: with a fuzzed key, Test connection
+  // and the feed talk to this simulator on loopback, never to a random host (nor wait on DNS).
+  sim = await startSimulator({ port: 0, seed: 5, tickIntervalMs: 1000 })
   app = await createAppService({
     dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-fuzz-bridge-')),
-    env: {},
+    env: { TICKDESK_BASE_URL: sim.url },
     secretStore: memorySecretStore(),
     demo: () => startDemoService({ seed: 5, tickIntervalMs: 1000 }),
   })
 })
 afterAll(async () => {
   await app.close()
+  await sim.close()
   printTally('bridge commands')
 })
 
