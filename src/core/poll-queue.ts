@@ -249,9 +249,8 @@ export class PollQueue {
    * and kline calls are left as they are.
    */
   topUp(batch: Batch, now: number, horizonMs: number): Batch {
-    if (batch.kline || batch.split === true || batch.aliasProbe === true) return batch
     const family = batch.route.family
-    const room = (this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+    const room = this.roomIn(batch)
     if (room <= 0 || horizonMs <= 0) return batch
     const until = now + horizonMs
     const riders: Array<{ at: number; t: Tracked }> = []
@@ -285,9 +284,8 @@ export class PollQueue {
    * asked. Never in a part of a refused batch (its split must stay as planned).
    */
   withQuietRiders(batch: Batch, now: number): Batch {
-    if (batch.kline || batch.split || batch.aliasProbe) return batch
     const family = batch.route.family
-    const room = (this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+    const room = this.roomIn(batch)
     if (room <= 0) return batch
     const riders: Tracked[] = []
     for (const t of this.tracked.values()) {
@@ -302,6 +300,15 @@ export class PollQueue {
     if (riders.length === 0) return batch
     riders.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)
     return { ...batch, keys: [...batch.keys, ...riders.slice(0, room).map((t) => t.key)] }
+  }
+
+  /**
+   * How many more symbols a batch may take: none for a kline call, a part of a refused batch (its
+   * split must stay as planned) or an alias probe.
+   */
+  private roomIn(batch: Batch): number {
+    if (batch.kline || batch.split === true || batch.aliasProbe === true) return 0
+    return (this.batchCap.get(batch.route.family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
   }
 
   /** When the next tracked symbol falls due (Infinity when none can). */
