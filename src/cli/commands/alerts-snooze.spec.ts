@@ -98,6 +98,22 @@ describe('tickdesk alerts snooze', () => {
     }
   })
 
+  it('with --json prints the stored rule as one alert-rule line, snoozed and woken', async () => {
+    const id = await addRule()
+    const snoozed = runCli(alerts, ['snooze', id, '--for', '30m', '--json'], { env: env() })
+    expect(await snoozed.exit).toBe(0)
+    const [stored] = await storedRules()
+    expect(stored!.snoozedUntil).not.toBeNull()
+    expect(snoozed.lines()).toEqual([{ type: 'alert-rule', ...stored }])
+    expect(snoozed.stderr()).toBe('')
+
+    const woken = runCli(alerts, ['unsnooze', id, '--json'], { env: env() })
+    expect(await woken.exit).toBe(0)
+    const [after] = await storedRules()
+    expect(after!.snoozedUntil).toBeNull()
+    expect(woken.lines()).toEqual([{ type: 'alert-rule', ...after }])
+  })
+
   it.each([
     [['snooze', 'no-such-id', '--for', '15m'], 1, /no alert with id no-such-id/],
     [['unsnooze', 'no-such-id'], 1, /no alert with id no-such-id/],
