@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/core/random'
 import { startSimulator, type SimServer } from '../../src/sim'
-import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 import { tempDir } from './harness'
-import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
+import { addOnceAlerts, levelCrosser, LEVEL, startCli, SYMBOLS, type CliRun } from './once-alerts'
 
 /**
  * Alerts exactly once through `tickdesk watch --json`, the real process against the simulator on
@@ -13,29 +10,12 @@ import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
  * the level): while watching, just after the service dropped the socket, while the process was
  * stopped (a laptop sleep) and the socket dropped, while nothing ran (after kill -9), and after
  * the restart. Then kill -9 at random moments around fires (ALERT_CRASH_TRIALS, default 16;
- * the long mode runs hundreds). Every fire is counted by id on stdout across all runs.
+ * the long mode runs hundreds), killing `watch` and the headless `alerts run` in turn. Every fire
+ * is counted by id on stdout across all runs. The runner's five-alert run and its webhook are in
+ * alerts-runner.spec.ts.
  */
 
-/** The real entry point, as a user runs it (the built CLI; `npm test` builds first). */
-const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
 const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 16)
-
-interface AlertLine {
-  type: 'alert'
-  id: string
-  ruleId: string
-  symbol: string
-  whileAway: boolean
-  awaySince: number | null
-}
-
-interface Watch {
-  child: ChildProcess
-  alerts: AlertLine[]
-  quotes: Set<string>
-  waitFor(pred: () => boolean, what: string, ms?: number): Promise<void>
-  exited: Promise<void>
-}
 
 let sim: SimServer
 beforeAll(async () => {
@@ -45,64 +25,12 @@ afterAll(async () => {
   await sim.close()
 })
 
-function watch(dir: string, symbols: readonly string[]): Watch {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'watch', '--json', ...symbols.map((s) => `crypto:${s}`)],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TICKDESK_BASE_URL: `http://127.0.0.1:${sim.port}`,
-        TICKDESK_API_KEY: DEMO_KEYS.pro,
-        TICKDESK_PLAN: 'pro',
-        TICKDESK_DATA_DIR: dir,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  const w: Watch = {
-    child,
-    alerts: [],
-    quotes: new Set(),
-    waitFor: (pred, what, ms = 30_000) =>
-      new Promise((resolve, reject) => {
-        const started = Date.now()
-        const check = (): void => {
-          if (pred()) return resolve()
-          if (Date.now() - started > ms)
-            return reject(
-              new Error(
-                `timed out waiting for ${what}; alerts so far: ${JSON.stringify(w.alerts.map((a) => a.symbol))}; stderr: ${stderr}`,
-              ),
-            )
-          setTimeout(check, 20)
-        }
-        check()
-      }),
-    exited: new Promise((resolve) => child.on('exit', () => resolve())),
-  }
-  let buffered = ''
-  let stderr = ''
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
-  child.stdout!.on('data', (d: Buffer) => {
-    buffered += d.toString()
-    const lines = buffered.split('\n')
-    buffered = lines.pop() ?? ''
-    for (const line of lines) {
-      const parsed = JSON.parse(line) as { type: string; symbol?: string; source?: string }
-      if (parsed.type === 'alert') w.alerts.push(parsed as AlertLine)
-      if (parsed.type === 'quote' && parsed.source !== 'cache') w.quotes.add(parsed.symbol ?? '')
-    }
-  })
-  return w
-}
-
+type Watch = CliRun
+const watch = (dir: string, symbols: readonly string[]): Watch =>
+  startCli(sim, dir, ['watch', '--json', ...symbols.map((s) => `crypto:${s}`)])
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const cross = (symbol: string, level: number): void => sim.pinPrice('crypto', symbol, level * 1.01)
-const release = (): void => {
-  for (const s of SYMBOLS) sim.pinPrice('crypto', s, null)
-}
+const cross = (symbol: string, level: number): void => levelCrosser(sim).cross(symbol, level)
+const release = (): void => levelCrosser(sim).release()
 
 describe('alerts exactly once through tickdesk watch --json', () => {
   it('fires five once-alerts once each: live, after a drop, across a sleep, while nothing ran (marked away), after the restart', async () => {
@@ -163,7 +91,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     expect(afterWake).toBeLessThan(5_000)
   }, 90_000)
 
-  it(`kill -9 at random moments around fires (${TRIALS} trials): no fire lost, none repeated`, async () => {
+  it(`kill -9 at random moments around fires (${TRIALS} trials, watch and alerts run in turn): no fire lost, none repeated`, async () => {
     const dir = await tempDir()
     release()
     const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2311))
@@ -173,15 +101,22 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       const level = LEVEL[symbol] * (2 + trial * 0.01)
       const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
       const ruleId = ids.get(symbol)!
-      const first = watch(dir, [symbol])
-      await first.waitFor(() => first.quotes.has(symbol), `trial ${trial}: first quote`)
+      // The headless runner shares the alert loop and the fire journal with watch: every other
+      // trial kills it instead. It prints no quotes, so it is ready once its feed says live.
+      const runner = trial % 2 === 1
+      const start = (): CliRun =>
+        runner ? startCli(sim, dir, ['alerts', 'run', '--json']) : watch(dir, [symbol])
+      const ready = (r: CliRun): boolean =>
+        runner ? r.stderr().includes('feed live') : r.quotes.has(symbol)
+      const first = start()
+      await first.waitFor(() => ready(first), `trial ${trial}: first quote`)
       cross(symbol, level)
       // Somewhere from before the fire reaches the process to well after it printed.
       await sleep(Math.floor(random() * 400))
       first.child.kill('SIGKILL')
       await first.exited
-      const second = watch(dir, [symbol])
-      await second.waitFor(() => second.quotes.has(symbol), `trial ${trial}: quote after restart`)
+      const second = start()
+      await second.waitFor(() => ready(second), `trial ${trial}: quote after restart`)
       await second.waitFor(
         () => [...first.alerts, ...second.alerts].some((a) => a.ruleId === ruleId),
         `trial ${trial}: the fire`,

@@ -1,0 +1,146 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDataStores } from '../../src/core/persistence/stores'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { tempDir } from './harness'
+import { addOnceAlerts, levelCrosser, LEVEL, startCli, SYMBOLS, type CliRun } from './once-alerts'
+
+/**
+ * Alerts exactly once through the headless runner, `tickdesk alerts run --json`, the real process
+ * against the simulator on loopback, with a webhook receiver on 127.0.0.1 that is down for the
+ * first minute: the same five once-alerts as `watch` and the browser host (crossed while running,
+ * just after a dropped socket, during a stop with the socket dropped, while nothing ran after
+ * kill -9, and after the restart). Each fire is printed once across both runs, and the receiver
+ * gets each fire id once when it comes up, including the fires of the run that was killed.
+ */
+
+const DOWN_MS = 60_000
+
+let sim: SimServer
+let receiver: Server | null = null
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 31 })
+})
+afterAll(async () => {
+  receiver?.closeAllConnections()
+  receiver?.close()
+  await sim.close()
+})
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+  const port = (probe.address() as AddressInfo).port
+  await new Promise((r) => probe.close(r))
+  return port
+}
+
+/** A webhook receiver that keeps every POSTed fire id in arrival order. */
+function listen(port: number, posted: string[]): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        posted.push((JSON.parse(body) as { fireId: string }).fireId)
+        res.writeHead(200).end()
+      })
+    })
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
+
+describe('alerts exactly once through tickdesk alerts run', () => {
+  it('fires five once-alerts once each and POSTs each once to a webhook that was down for a minute', async () => {
+    const { cross, release } = levelCrosser(sim)
+    const dir = tempDir()
+    release()
+    const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
+    const ids = await addOnceAlerts(dir, 'runner', levels)
+    const port = await freePort()
+    await openDataStores(dir).webhooks.save([
+      {
+        id: 'w1',
+        url: `http://127.0.0.1:${port}/hook`,
+        addedAt: 0,
+        failures: 0,
+        lastError: null,
+        lastDeliveredAt: null,
+      },
+    ])
+    const posted: string[] = []
+    const startedAt = Date.now()
+    const receiverUp = sleep(DOWN_MS).then(async () => {
+      receiver = await listen(port, posted)
+    })
+    const fired = (r: CliRun, symbol: string): boolean =>
+      r.alerts.some((a) => a.ruleId === ids.get(symbol))
+    const live = (r: CliRun): boolean => r.stderr().includes('feed live')
+
+    const first = startCli(sim, dir, ['alerts', 'run', '--json'])
+    await first.waitFor(() => live(first), 'the first run to go live')
+    // 1. while running
+    cross('BTCUSDT', levels.BTCUSDT!)
+    await first.waitFor(() => fired(first, 'BTCUSDT'), 'BTCUSDT fire')
+    // 2. just after the service dropped the socket
+    sim.faults.dropSockets()
+    cross('ETHUSDT', levels.ETHUSDT!)
+    await first.waitFor(() => fired(first, 'ETHUSDT'), 'ETHUSDT fire')
+    await sleep(1500)
+    // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
+    first.child.kill('SIGSTOP')
+    sim.faults.dropSockets()
+    cross('SOLUSDT', levels.SOLUSDT!)
+    await sleep(8_000)
+    const woke = Date.now()
+    first.child.kill('SIGCONT')
+    await first.waitFor(() => fired(first, 'SOLUSDT'), 'SOLUSDT fire')
+    const afterWake = Date.now() - woke
+    // 4. while nothing ran
+    first.child.kill('SIGKILL')
+    await first.exited
+    cross('BNBUSDT', levels.BNBUSDT!)
+    await sleep(300)
+    const second = startCli(sim, dir, ['alerts', 'run', '--json'])
+    await second.waitFor(() => fired(second, 'BNBUSDT'), 'BNBUSDT fire')
+    await second.waitFor(() => live(second), 'the second run to go live')
+    // 5. after the restart
+    cross('AVAXUSDT', levels.AVAXUSDT!)
+    await second.waitFor(() => fired(second, 'AVAXUSDT'), 'AVAXUSDT fire')
+    expect(Date.now() - startedAt, 'every fire happened while the receiver was down').toBeLessThan(
+      DOWN_MS,
+    )
+    expect(posted).toEqual([])
+    await receiverUp
+    // Back-off doubles to at most 30 s between attempts.
+    await second.waitFor(() => new Set(posted).size === SYMBOLS.length, 'five POSTs', 45_000)
+    await sleep(1_500) // room for a repeat to show up
+    second.child.kill('SIGTERM')
+    await second.exited
+    release()
+
+    const all = [...first.alerts, ...second.alerts]
+    for (const symbol of SYMBOLS) {
+      const lines = all.filter((a) => a.ruleId === ids.get(symbol))
+      expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
+    }
+    const bySymbol = new Map(all.map((a) => [a.symbol, a]))
+    expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
+    expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
+    expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
+    expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
+    expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
+    // The receiver got exactly the fires printed, each once, the killed run's owed ones included.
+    expect([...posted].sort()).toEqual(all.map((a) => a.id).sort())
+    const [hook] = (await openDataStores(dir).webhooks.load()).value
+    expect(hook?.failures, 'the minute down is counted').toBeGreaterThan(0)
+    expect(hook?.lastError).toBeNull()
+    console.log(
+      `alerts run: fired ${afterWake} ms after an 8 s stop; webhook down ${DOWN_MS / 1000} s, ${hook?.failures} failed attempts, ${posted.length} POSTs for ${all.length} fires`,
+    )
+    expect(afterWake).toBeLessThan(5_000)
+  }, 150_000)
+})
