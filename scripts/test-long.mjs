@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 // `npm run test:long [-- <files>]`: the crash and fuzz tests at scale, not in CI. TICKDESK_LONG=1
-// makes test/faults/kill-mid-save.spec.ts run 1000 kill -9 trials and test/fuzz ~1M inputs (a
-// fresh seed each run, printed with any failure). Runs at low priority, one file at a time, and
-// ends with the counts gathered from every file's output.
+// makes test/faults/kill-mid-save.spec.ts run 1000 kill -9 trials, the alert crash tests 300
+// (watch and alerts run) and 200 (the browser host) kill -9 trials around fires, and test/fuzz
+// ~1M inputs (a fresh seed each run, printed with any failure). Runs at low priority, one file at
+// a time, and ends with the counts gathered from every file's output.
 import { spawn } from 'node:child_process'
 import { setPriority } from 'node:os'
 import { stripVTControlCharacters } from 'node:util'
 
 const bin = new URL('../node_modules/.bin/vitest', import.meta.url).pathname
 const files = process.argv.slice(2)
-const targets = files.length ? files : ['test/faults/kill-mid-save.spec.ts', 'test/fuzz']
+const targets = files.length
+  ? files
+  : [
+      'test/faults/kill-mid-save.spec.ts',
+      'test/faults/alerts-exactly-once.spec.ts',
+      'test/faults/alerts-browser-host.spec.ts',
+      'test/fuzz',
+    ]
 const started = Date.now()
 const child = spawn(
   bin,
@@ -39,7 +47,7 @@ const reader = (out) => {
         fuzzInputs += Number(fuzz[2])
         summary.push(line)
       }
-      if (/^kill -9 x\d+/.test(line)) summary.push(line)
+      if (/^kill -9 x\d+/.test(line) || /crash trials: \d+/.test(line)) summary.push(line)
     }
   }
 }

@@ -23,7 +23,9 @@ import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
  */
 
 const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
-const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 4)
+const TRIALS = Number(
+  process.env.ALERT_CRASH_TRIALS ?? (process.env.TICKDESK_LONG === '1' ? 200 : 4),
+)
 
 interface Host {
   child: ChildProcess

@@ -15,7 +15,9 @@ import { addOnceAlerts, levelCrosser, LEVEL, startCli, SYMBOLS, type CliRun } fr
  * alerts-runner.spec.ts.
  */
 
-const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? 16)
+const TRIALS = Number(
+  process.env.ALERT_CRASH_TRIALS ?? (process.env.TICKDESK_LONG === '1' ? 300 : 16),
+)
 
 let sim: SimServer
 beforeAll(async () => {
