@@ -5,7 +5,13 @@
  * Chromium, each cycle ("hour") carrying a trading day's events: a steady tick load, dropped
  * sockets, a half-open stall, a handshake stall, a sleep (SIGSTOP of the host), list edits, an
  * alert added, fired and removed, the strip opened and closed, the chart opened and closed, a
- * list switch. Samples, taken from outside: the page's JS heap after a forced GC and its DOM
+ * list switch, and the service's day roll-over twice: once with the stream up (every change % on
+ * the page must be measured from the service's new previous close within 5 s), once with the
+ * host's daily quota spent shortly before the day ends (the host must wait for the reset the
+ * Retry-After names, sending at most 3 requests meanwhile, be fresh within 5 s after it, and its
+ * status bar's "calls today" must start again).
+ * The simulator's day ends on demand (sim.day, src/sim/trading-day.ts) while its timestamps stay
+ * on the real clock. Samples, taken from outside: the page's JS heap after a forced GC and its DOM
  * nodes and event listeners (DevTools protocol), the host's PSS and open files (/proc), and the
  * sizes of the files it keeps. Each metric is judged by a robust line through the second half
  * of its samples (scripts/soak-trend.ts), written as a table and an SVG plot.
@@ -13,8 +19,8 @@
  *   npm run soak -- --hours 0.05          CI: 3 minutes
  *   npm run soak -- --hours 2 --out docs/soak
  *
- * Not covered here: day roll-over (the simulator's day follows the wall clock) and Electron's own
- * processes (the tray and the strip window are tested against the fake electron).
+ * Not covered here: Electron's own processes (the tray and the strip window are tested against the
+ * fake electron).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -171,6 +177,51 @@ async function freshAgain(page: Page, startedAt: number): Promise<number> {
   }
 }
 
+const CRYPTO = SYMBOLS.filter((k) => k.startsWith('crypto:')).map((k) => k.slice('crypto:'.length))
+
+/**
+ * The service's previous close of the crypto rows, asked as another customer would (another key,
+ * so the host's meters are untouched): what a change % on the new day is measured from.
+ */
+async function servicePrevCloses(sim: SimServer): Promise<Map<string, number>> {
+  const res = await fetch(`${sim.url}/api/v1/market/crypto/quote?symbols=${CRYPTO.join(',')}`, {
+    headers: { 'X-API-Key': sim.keys.enterprise },
+  })
+  const body = (await res.json()) as { data: Array<{ symbol: string; prevClose: number }> }
+  return new Map(body.data.map((r) => [`crypto:${r.symbol}`, r.prevClose]))
+}
+
+/** The crypto rows of the page as a trader reads them: key, last and change % as shown. */
+function shownRows(page: Page): Promise<string[][]> {
+  return page.$$eval('tbody tr[data-key^="crypto:"]', (trs) =>
+    trs.map((tr) => [
+      tr.getAttribute('data-key') ?? '',
+      tr.querySelector('[data-field="last"]')?.textContent ?? '',
+      tr.querySelector('[data-field="changePercent"]')?.textContent ?? '',
+    ]),
+  )
+}
+
+/**
+ * The rows whose shown change % is not measured from these previous closes (beyond the display's
+ * two decimals); null when no row could be read.
+ */
+function rowsOffDay(rows: string[][], closes: Map<string, number>): string[] | null {
+  const num = (text: string): number =>
+    Number(text.replace(/\u2212/g, '-').replace(/[^0-9.+-]/g, ''))
+  let read = 0
+  const off: string[] = []
+  for (const [key, lastText, pctText] of rows) {
+    const prev = closes.get(key as string)
+    const last = num(lastText as string)
+    const pct = num(pctText as string)
+    if (prev === undefined || !Number.isFinite(last) || !Number.isFinite(pct)) continue
+    read++
+    if (Math.abs(pct - (last / prev - 1) * 100) > 0.011) off.push(key as string)
+  }
+  return read === 0 ? null : off
+}
+
 interface Event {
   at: number
   name: string
@@ -205,6 +256,25 @@ async function main(): Promise<number> {
   let strip: Page | null = null
   const recoveries: Array<{ fault: string; ms: number; ends: boolean }> = []
   /**
+   * Each day roll while streaming: the rows whose change % the roll must move (read just before
+   * it), and ms until every row showed the new day's for 2 s.
+   */
+  const dayRolls: Array<{ rowsOnOldDay: number; rows: number; ms: number }> = []
+  /**
+   * Each day that ended with the host's quota spent: what the service saw from the host while it
+   * was locked out, and how long after the day ended prices were fresh again.
+   */
+  const quotaDays: Array<{
+    lockoutMs: number
+    requests: number
+    http429: number
+    shown: boolean
+    freshMs: number
+    /** The status bar's "calls today" late in the locked-out day and once fresh on the next. */
+    callsBefore: number
+    callsAfter: number
+  }> = []
+  /**
    * A fault, then how long until prices are fresh again, timed from when the fault ends (the
    * process resumes, the service answers again). A half-open socket has no such moment: the
    * client must notice the silence, so its figure is the time to notice and is reported apart.
@@ -220,6 +290,13 @@ async function main(): Promise<number> {
   // A lunch-break laptop sleep: 60 s in a cycle of 15 minutes or more, shorter in the CI run.
   const sleepMs = Math.round(Math.min(60_000, Math.max(3_000, cycleMs * 0.07)))
   const stallMs = Math.round(Math.min(35_000, Math.max(10_000, cycleMs * 0.04)))
+  // The key's quota runs out this long before the day ends: 60 s in a cycle of 25 minutes or more.
+  const lockoutMs = Math.round(Math.min(60_000, Math.max(8_000, cycleMs * 0.04)))
+  const hostKey = sim.keys.pro
+  const keyCounts = (): { requests: number; http429: number } => {
+    const k = sim.stats().byKey[hostKey]
+    return { requests: k?.requests ?? 0, http429: k?.http429 ?? 0 }
+  }
   const day: Array<Omit<Event, 'at'> & { frac: number }> = [
     {
       frac: 0.05,
@@ -290,6 +367,41 @@ async function main(): Promise<number> {
       run: fault('half-open', () => sim.faults.forgetSockets(), false),
     },
     {
+      frac: 0.5,
+      name: 'day rolled over',
+      run: async () => {
+        // Midnight on the service while the stream is up: every change % restarts from the day's
+        // last price. Measured on the page against the service's new previous close.
+        const before = await shownRows(page)
+        sim.day.roll()
+        const startedAt = Date.now()
+        const closes = await servicePrevCloses(sim)
+        // The rows as they were just before the roll, against the new day: what must change.
+        const atRoll = rowsOffDay(before, closes) ?? []
+        // Until every row is on the new day and stays there for 2 s: a tick without a change
+        // must not bring back the old day's (derived from the old previous close).
+        let ms = Number.POSITIVE_INFINITY
+        let rows = 0
+        let settled: number | null = null
+        while (Date.now() - startedAt < 30_000) {
+          const off = rowsOffDay(await shownRows(page), closes)
+          rows = off === null ? 0 : CRYPTO.length - off.length
+          if (off === null || off.length > 0) settled = null
+          else if (settled === null) settled = Date.now()
+          if (settled !== null && Date.now() - settled >= 2_000) {
+            ms = settled - startedAt
+            break
+          }
+          await pause(100)
+        }
+        dayRolls.push({ rowsOnOldDay: atRoll.length, rows, ms })
+        console.log(
+          `  day rolled: ${atRoll.length} of ${CRYPTO.length} crypto rows showed the old day's change, all on the new day (and staying there) after ${ms} ms`,
+        )
+        return null
+      },
+    },
+    {
       frac: 0.55,
       name: 'strip closed',
       run: async () => (await (strip as Page | null)?.close(), (strip = null), null),
@@ -321,6 +433,53 @@ async function main(): Promise<number> {
         await pause(2_000)
         await bridge.invoke('setActiveWatchlist', { id: listId })
         return null
+      },
+    },
+    {
+      frac: 0.84,
+      name: 'daily quota spent',
+      run: async () => {
+        // Another tool on the same key spends what is left of today's quota; the stream drops, so
+        // the reconnect meets 429 DAILY_LIMIT_EXCEEDED with a Retry-After to the day's end.
+        sim.day.endsIn(lockoutMs)
+        const dayEnds = Date.now() + lockoutMs
+        sim.day.spendQuota(hostKey)
+        sim.faults.dropSockets()
+        const at = keyCounts()
+        let shown = false
+        while (Date.now() < dayEnds - 250) {
+          const state = await page
+            .getByTestId('connection-state')
+            .textContent()
+            .catch(() => '')
+          shown ||= /quota/i.test(state ?? '')
+          await pause(250)
+        }
+        const callsText = (): Promise<string> =>
+          page
+            .getByTestId('calls-today')
+            .textContent()
+            .then((t) => t ?? '')
+            .catch(() => '')
+        const callsBefore = parseInt(await callsText(), 10)
+        await pause(Math.max(0, dayEnds - Date.now()))
+        const during = keyCounts()
+        const freshMs = await freshAgain(page, dayEnds)
+        // The status bar's count starts again with the service's day, not at the host's midnight.
+        const callsAfter = parseInt(await callsText(), 10)
+        quotaDays.push({
+          lockoutMs,
+          requests: during.requests - at.requests,
+          http429: keyCounts().http429 - at.http429,
+          shown,
+          freshMs,
+          callsBefore,
+          callsAfter,
+        })
+        console.log(
+          `  quota spent ${lockoutMs / 1000} s before the day ended: ${during.requests - at.requests} request(s) from the host meanwhile${shown ? ', the page said "quota"' : ''}; calls today ${callsBefore} before the day ended, ${callsAfter} after`,
+        )
+        return freshMs
       },
     },
     {
@@ -425,8 +584,16 @@ async function main(): Promise<number> {
   console.log(
     `faults: ${recoveries.length}; after a drop, a sleep or a stall prices were fresh again within ${worst} ms at worst; a half-open socket was noticed and replaced within ${halfOpen} ms`,
   )
+  const worstRoll = Math.max(0, ...dayRolls.map((d) => d.ms))
   console.log(
-    `service saw: ${stats.requests} requests, ${stats.http429} x 429, at most ${stats.maxWsOpen} socket(s) open`,
+    `day roll-over: ${dayRolls.length}; change % measured from the new previous close on every crypto row within ${worstRoll} ms at worst (${dayRolls.map((d) => `${d.rowsOnOldDay}/${CRYPTO.length}`).join(', ')} rows on the old day at the roll)`,
+  )
+  const quota429 = quotaDays.reduce((n, q) => n + q.http429, 0)
+  console.log(
+    `daily quota: ${quotaDays.length} lockout(s) of ${lockoutMs / 1000} s; the host sent at most ${Math.max(0, ...quotaDays.map((q) => q.requests))} request(s) while locked out; fresh again ${Math.max(0, ...quotaDays.map((q) => q.freshMs))} ms after the day ended at worst`,
+  )
+  console.log(
+    `service saw: ${stats.requests} requests, ${stats.http429} x 429 (${quota429} in quota lockouts), at most ${stats.maxWsOpen} socket(s) open`,
   )
   const svg = plotSvg(
     `Tickdesk browser host, ${hours} h soak (${SYMBOLS.length} symbols, tick every ${tickMs} ms)`,
@@ -438,13 +605,23 @@ async function main(): Promise<number> {
     freshWithin5s: recoveries.every((r) => !r.ends || r.ms <= 5_000),
     halfOpenNoticed: recoveries.every((r) => r.ends || r.ms <= 40_000),
     oneSocket: stats.maxWsOpen <= 1,
-    no429: stats.http429 === 0,
+    // rowsOnOldDay > 0: the check could see the old day (no row had its new change by chance).
+    dayRollFollowed:
+      dayRolls.length > 0 &&
+      dayRolls.every((d) => d.ms <= 5_000 && d.rows > 0 && d.rowsOnOldDay > 0),
+    // Retry-After honoured: the reconnect that met the 429 and at most a request or two on the way.
+    quotaWaited: quotaDays.length > 0 && quotaDays.every((q) => q.requests <= 3 && q.shown),
+    callsTodayRestart: quotaDays.every((q) => q.callsAfter < q.callsBefore),
+    freshAfterDayEnd: quotaDays.every((q) => q.freshMs <= 5_000),
+    no429OutsideLockouts: stats.http429 === quota429,
   }
   const result = {
     soak: Object.values(checks).every(Boolean) ? 'ok' : 'failed',
     hours,
     trends: trends.map((t) => ({ ...t, slopePerHour: +t.slopePerHour.toFixed(3) })),
     recoveries,
+    dayRolls,
+    quotaDays,
     samples: samples.map((x) => ({
       t: Math.round(x.t),
       ...Object.fromEntries(names.map((n, i) => [n, +(x.v[i] as number).toFixed(2)])),

@@ -87,6 +87,37 @@ describe('QuoteStore', () => {
     expect(q.changePercent).toBe(3.4)
   })
 
+  it("follows the service's new day: a push whose change implies another previous close moves it", () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(
+      tick({ last: 210, prevClose: 200, change: 10, changePercent: 5 }, { source: 'poll' }),
+    )
+    // Midnight: the service measures from 210 now; the push carries change but no prevClose.
+    let q = store.apply(tick({ last: 211, change: 1, changePercent: 0.4762 }))
+    expect(q.prevClose).toBe(210)
+    // A later tick without change is derived from the new day's close, not the old one.
+    q = store.apply(tick({ last: 212 }))
+    expect(q.change).toBe(2)
+    expect(q.changePercent).toBeCloseTo(0.952, 3)
+    // Float noise of last - change is not kept (84386.5, not 84386.49999999999).
+    q = store.apply(tick({ last: 85139.23, change: 752.73 }))
+    expect(q.prevClose).toBe(84386.5)
+    // From changePercent alone when the push has no change.
+    q = store.apply(tick({ last: 90000, changePercent: 20 }))
+    expect(q.prevClose).toBe(75000)
+  })
+
+  it('keeps the held previous close when a push disagrees with it only by rounding', () => {
+    const store = new QuoteStore(new FakeClock())
+    store.apply(tick({ last: 3000, prevClose: 2990.004, change: 9.996, changePercent: 0.3343 }))
+    // change rounded to the cent and changePercent to two decimals: both within rounding.
+    expect(store.apply(tick({ last: 3001, change: 11 })).prevClose).toBe(2990.004)
+    expect(store.apply(tick({ last: 3002, changePercent: 0.4 })).prevClose).toBe(2990.004)
+    // No previous close held: nothing to follow, nothing invented.
+    const other = store.apply(tick({ last: 5, change: 1 }, { symbol: 'ETHUSDT' }))
+    expect(other.prevClose).toBeNull()
+  })
+
   it('leaves change null when prevClose is unknown, and changePercent null when prevClose is 0', () => {
     const store = new QuoteStore(new FakeClock())
     expect(store.apply(tick({ last: 5 })).change).toBeNull()

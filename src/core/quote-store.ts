@@ -37,6 +37,13 @@ const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
 const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
 /** change/changePercent are derived only when one of these moved in the update. */
 const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.indexOf('prevClose'))
+/**
+ * How far the previous close a push's change implies may sit from the held one before the held
+ * one counts as another day's: relative, well above the rounding of a service's change (a tick)
+ * or changePercent (0.01 % at two decimals is 5e-5), and a day's close that sits closer to the
+ * last one than this shifts change % by under 0.01 points.
+ */
+const DAY_TOLERANCE = 1e-4
 /** A symbol the renderer has not seen yet: its patch carries every field. */
 const FULL = -1
 
@@ -82,6 +89,11 @@ export class QuoteStore {
     const q = entry.quote
     const fields = update.fields
     let mask = mergeFields(q, fields)
+    if (
+      fields.prevClose === undefined &&
+      (fields.change !== undefined || fields.changePercent !== undefined)
+    )
+      mask |= this.followDay(q, fields.change !== undefined)
     if ((mask & PRICE_BITS) !== 0) {
       mask |= this.deriveChange(q, fields.change !== undefined, fields.changePercent !== undefined)
     }
@@ -202,6 +214,25 @@ export class QuoteStore {
     if (mask === 0) return
     if (entry.dirty === 0) this.dirtyList.push(entry)
     entry.dirty |= mask
+  }
+
+  /**
+   * Pushes rarely carry prevClose, but their change implies one. When it disagrees with the held
+   * previous close, the service's day has rolled over (or the held close is from an older day: the
+   * cache, a poll before midnight), so the implied one is taken: otherwise every later tick without
+   * a change would be derived from the old day's close, and change % would flip between the days.
+   */
+  private followDay(q: Quote, fromChange: boolean): number {
+    if (q.last === null || q.prevClose === null) return 0
+    let implied: number | null = null
+    if (fromChange && q.change !== null) implied = q.last - q.change
+    else if (q.changePercent !== null && q.changePercent !== -100)
+      implied = q.last / (1 + q.changePercent / 100)
+    if (implied === null || !Number.isFinite(implied)) return 0
+    if (Math.abs(implied - q.prevClose) <= DAY_TOLERANCE * Math.abs(q.prevClose)) return 0
+    // 12 significant digits drop the float noise of the subtraction (84386.49999999999).
+    q.prevClose = Number(implied.toPrecision(12))
+    return B_PREV_CLOSE
   }
 
   /**

@@ -210,6 +210,22 @@ describe('RateGovernor policy', () => {
     expect(g.tryAcquire('handshake')).toBe(true)
   })
 
+  it("starts calls today again when the service's day begins by its Retry-After, not only at UTC midnight", () => {
+    const { g, clock } = governor(3000)
+    for (let i = 0; i < 5; i++) g.tryAcquire('rest')
+    g.report({ ok: false, error: err(429, 'DAILY_LIMIT_EXCEEDED', 90_000) })
+    clock.advance(89_000)
+    expect(g.snapshot().callsToday).toBe(5)
+    clock.advance(1_000)
+    expect(g.snapshot()).toMatchObject({ state: 'open', callsToday: 0 })
+    expect(g.tryAcquire('rest')).toBe(true)
+    expect(g.snapshot().callsToday).toBe(1)
+    // A rate-limit pause ending is not a new day.
+    g.report({ ok: false, error: err(429, 'RATE_LIMIT_EXCEEDED', 1_000) })
+    clock.advance(1_000)
+    expect(g.snapshot()).toMatchObject({ state: 'open', callsToday: 1 })
+  })
+
   it('stops REST until the first of next month UTC on MONTHLY_LIMIT_EXCEEDED, or Retry-After when given', () => {
     const { g, clock } = governor(600)
     g.report({ ok: false, error: err(429, 'MONTHLY_LIMIT_EXCEEDED') })

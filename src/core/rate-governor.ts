@@ -24,6 +24,7 @@ import { fullJitterDelay, type Random } from './random'
  *            else the next UTC midnight (daily) or the first of next month UTC (monthly): the
  *            handshake counts against the quota too (spec: Limits), so a dropped stream waits for
  *            the reset like REST does. An open stream keeps running (pushes are not metered).
+ *            When a daily one ends, callsToday starts again (the service's day has begun).
  *   paused   any other 429: one global pause of rest and handshake for Retry-After (seconds or
  *            HTTP date), without it exponential backoff with full jitter (1 s base, 60 s cap).
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
@@ -335,6 +336,9 @@ export class RateGovernor {
 
   private expire(): void {
     if (this.state === 'open' || this.retryAt === null || this.clock.now() < this.retryAt) return
+    // The service's new day began when its Retry-After said, which need not be our UTC midnight
+    // (a service on another day boundary, a clock that differs): calls today count from there.
+    if (this.state === 'quota' && this.code === 'DAILY_LIMIT_EXCEEDED') this.callsToday = 0
     this.toOpen()
     this.changed(true)
   }

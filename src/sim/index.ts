@@ -11,7 +11,7 @@ export { DIALECTS, type Dialect, type DialectName } from './dialects'
 export type { FaultHooks } from './faults'
 export { DEMO_KEYS, QUOTA_LIMITED_DAILY, type DemoKeys } from './plans-and-keys'
 export { KLINE_SOURCE } from './rest-routes'
-export { startSimulator, type SimOptions, type SimServer } from './server'
+export { startSimulator, type SimDay, type SimOptions, type SimServer } from './server'
 export type { SimStats } from './stats'
 export { STREAM_PATH } from './stream'
 

@@ -1,6 +1,7 @@
 import type { SimPlan } from './plans'
 import type { KeyRecord, RpmOverride } from './plans-and-keys'
 import { rpmFor } from './plans-and-keys'
+import { TradingDay } from './trading-day'
 
 /**
  * Metering (spec: Limits): REST quote/kline calls and stream handshakes count toward the
@@ -9,7 +10,6 @@ import { rpmFor } from './plans-and-keys'
  */
 
 const WINDOW_MS = 60_000
-const DAY_MS = 86_400_000
 
 export interface LimitVerdict {
   code: 'RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED'
@@ -40,25 +40,40 @@ export class SlidingWindow {
   }
 }
 
-/** A daily counter that resets at UTC midnight. */
+/** A daily counter that resets when the trading day rolls (UTC midnight unless moved). */
 export class DailyQuota {
   private day = -1
   private used = 0
+  private spent = false
 
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    private readonly days: TradingDay = new TradingDay(),
+  ) {}
 
-  /** Null when one more request fits; otherwise ms until the next UTC midnight. */
+  /** Null when one more request fits; otherwise ms until the next day begins. */
   check(now: number): number | null {
-    const day = Math.floor(now / DAY_MS)
-    if (day !== this.day) {
-      this.day = day
-      this.used = 0
-    }
-    return this.used < this.limit ? null : (day + 1) * DAY_MS - now
+    this.roll(now)
+    return this.used < this.limit && !this.spent ? null : this.days.msLeft(now)
   }
 
   record(): void {
     this.used++
+  }
+
+  /** Uses up what is left of today's quota, as another client on the same key would. */
+  spend(now: number): void {
+    this.roll(now)
+    this.spent = true
+  }
+
+  private roll(now: number): void {
+    const day = this.days.index(now)
+    if (day !== this.day) {
+      this.day = day
+      this.used = 0
+      this.spent = false
+    }
   }
 }
 
@@ -71,7 +86,10 @@ export class KeyMeters {
   private readonly windows = new Map<string, SlidingWindow>()
   private readonly quotas = new Map<string, DailyQuota>()
 
-  constructor(private readonly rpmOverride: RpmOverride | undefined) {}
+  constructor(
+    private readonly rpmOverride: RpmOverride | undefined,
+    private readonly days: TradingDay = new TradingDay(),
+  ) {}
 
   rpm(plan: SimPlan): number {
     return rpmFor(plan, this.rpmOverride)
@@ -82,15 +100,15 @@ export class KeyMeters {
    * checked first: it is the longer wait, so its Retry-After is the honest one.
    */
   admit(key: KeyRecord, now: number): LimitVerdict | null {
-    let quota: DailyQuota | undefined
-    if (key.dailyQuota !== null) {
-      quota = this.quotas.get(key.key)
-      if (!quota) this.quotas.set(key.key, (quota = new DailyQuota(key.dailyQuota)))
+    const quota = this.quotas.get(key.key) ?? this.quotaOf(key)
+    if (quota) {
       const wait = quota.check(now)
       if (wait !== null) {
         return {
           code: 'DAILY_LIMIT_EXCEEDED',
-          message: `daily quota of ${key.dailyQuota} requests exceeded`,
+          message: Number.isFinite(quota.limit)
+            ? `daily quota of ${quota.limit} requests exceeded`
+            : 'daily quota exceeded',
           retryAfterSec: seconds(wait),
         }
       }
@@ -108,6 +126,25 @@ export class KeyMeters {
     window.record(now)
     quota?.record()
     return null
+  }
+
+  /**
+   * Today's quota of `key` is used up, as if another client on the same key had spent it; the key
+   * is refused with DAILY_LIMIT_EXCEEDED until the next day begins. A key without a daily quota
+   * (null in its record) is refused for the rest of today only.
+   */
+  spendQuota(key: KeyRecord, now: number): void {
+    let quota = this.quotas.get(key.key) ?? this.quotaOf(key)
+    if (!quota)
+      this.quotas.set(key.key, (quota = new DailyQuota(Number.POSITIVE_INFINITY, this.days)))
+    quota.spend(now)
+  }
+
+  private quotaOf(key: KeyRecord): DailyQuota | undefined {
+    if (key.dailyQuota === null) return undefined
+    const quota = new DailyQuota(key.dailyQuota, this.days)
+    this.quotas.set(key.key, quota)
+    return quota
   }
 
   clear(): void {

@@ -1,10 +1,13 @@
 import { seededRandom, type Random } from '../util/random'
 import { roundToTick, type Instrument } from './instruments'
+import { TradingDay } from './trading-day'
 
 /**
  * Seeded per-symbol random walks. Each symbol has its own generator seeded from (seed, market,
  * symbol), and moves one step per REST quote or stream tick, never per wall-clock time: two
  * simulators with the same seed answer the same sequence of requests with the same prices.
+ * When the trading day rolls (trading-day.ts), the next step starts a new day: the last price
+ * becomes the previous close and the day's open, high and low, and the day's volume starts at 0.
  */
 
 /** TickerQuote with every field of the spec (Resources: TickerQuote). */
@@ -23,7 +26,7 @@ export interface TickerQuote {
   ask: number
   bidSize: number
   askSize: number
-  /** Start of the current UTC day, epoch ms (the spec's "window open"). */
+  /** Start of the current trading day, epoch ms (the spec's "window open"). */
   openTime: number
   /** Time of this snapshot, epoch ms. */
   closeTime: number
@@ -50,7 +53,6 @@ export function hashSeed(seed: number, name: string): number {
   return h >>> 0
 }
 
-const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
 
 interface WalkState {
@@ -68,6 +70,8 @@ interface WalkState {
   bidSize: number
   askSize: number
   minute: SimBar | null
+  /** The trading day these figures belong to; null until the walk is first read at a time. */
+  day: number | null
 }
 
 function round(n: number, digits: number): number {
@@ -79,7 +83,10 @@ export class PriceBook {
   /** Prices a test holds still ("market:SYMBOL" -> last): the walk does not move them. */
   private readonly pinned = new Map<string, number>()
 
-  constructor(private readonly seed: number) {}
+  constructor(
+    private readonly seed: number,
+    private readonly days: TradingDay = new TradingDay(),
+  ) {}
 
   /**
    * Holds a symbol at `last` (null lets it walk again from there), so a test can cross an alert
@@ -101,7 +108,7 @@ export class PriceBook {
 
   /** Moves the symbol one step and returns the new snapshot. */
   step(inst: Instrument, now: number): TickerQuote {
-    const s = this.state(inst)
+    const s = this.today(inst, now)
     const r = s.rng
     // Symmetric step plus a gentle pull back to the level, so long demos stay plausible.
     const move = (r() * 2 - 1) * inst.stepVol * s.last + (inst.level - s.last) * 0.002
@@ -120,13 +127,30 @@ export class PriceBook {
 
   /** The current snapshot without moving the walk. */
   peek(inst: Instrument, now: number): TickerQuote {
-    return this.snapshot(inst, this.state(inst), now)
+    return this.snapshot(inst, this.today(inst, now), now)
   }
 
   /** The live 1-minute bar the stream's candle pushes report; null before the first step. */
   minuteBar(inst: Instrument): SimBar | null {
     const bar = this.state(inst).minute
     return bar ? { ...bar } : null
+  }
+
+  /** The walk at `now`, rolled over to a new day if one has begun since it was last read. */
+  private today(inst: Instrument, now: number): WalkState {
+    const s = this.state(inst)
+    const day = this.days.index(now)
+    if (s.day !== null && s.day !== day) {
+      s.prevClose = s.last
+      s.open = s.last
+      s.high = s.last
+      s.low = s.last
+      s.volume = 0
+      s.quoteVolume = 0
+      s.trades = 0
+    }
+    s.day = day
+    return s
   }
 
   private state(inst: Instrument): WalkState {
@@ -164,6 +188,7 @@ export class PriceBook {
       bidSize: 0,
       askSize: 0,
       minute: null,
+      day: null,
     }
     this.quoteAround(inst, s)
     return s
@@ -217,7 +242,7 @@ export class PriceBook {
       ask: s.ask,
       bidSize: s.bidSize,
       askSize: s.askSize,
-      openTime: Math.floor(now / DAY_MS) * DAY_MS,
+      openTime: this.days.startOf(now),
       closeTime: now,
       trades: s.trades,
     }

@@ -7,13 +7,14 @@ import { requestIdOf, sendData, sendDenial } from './envelope'
 import { createFaultHooks, FaultState, type FaultHooks } from './faults'
 import { Gate, injectedDenial, type Denial } from './gate'
 import { KeyMeters } from './limits'
-import { apiKeyFrom, DEMO_KEYS, type DemoKeys, type RpmOverride } from './plans-and-keys'
+import { apiKeyFrom, DEMO_KEYS, lookupKey, type DemoKeys, type RpmOverride } from './plans-and-keys'
 import type { SimPlan } from './plans'
 import { findInstrument, type SimMarket } from './instruments'
 import { PriceBook } from './price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
 import { STREAM_PATH, StreamHub } from './stream'
+import { TradingDay } from './trading-day'
 
 /**
  * The simulator process: one HTTP server on 127.0.0.1 serving the REST routes and upgrading
@@ -27,7 +28,7 @@ export interface SimOptions {
   tickIntervalMs?: number
   heartbeatMs?: number
   rpmOverride?: RpmOverride
-  /** Drives the RPM window, quota day, stream timers and slow(); default systemClock. */
+  /** Drives the RPM window, trading day, stream timers and slow(); default systemClock. */
   clock?: Clock
   /** How often candle pushes are sent; default 60_000 (once per minute). */
   candleEveryMs?: number
@@ -37,12 +38,35 @@ export interface SimOptions {
   behaviour?: Partial<ServiceBehaviour>
 }
 
+/**
+ * The service's trading day, on demand: the daily quota and the quotes' previous close and day
+ * range roll over when it ends (UTC midnight until moved), while every timestamp stays real.
+ */
+export interface SimDay {
+  /**
+   * The current day ends `ms` from now (at most a day): the quota's Retry-After counts down to
+   * that moment, as a real service's counts down to its midnight.
+   */
+  endsIn(ms: number): void
+  /** The next day begins now: endsIn(0). */
+  roll(): void
+  /** ms until the next day begins. */
+  msLeft(): number
+  /**
+   * Today's daily quota of `key` is used up, as if another tool on the same key had spent it:
+   * every metered request (REST call, stream handshake) gets 429 DAILY_LIMIT_EXCEEDED until the
+   * day ends. Open sockets keep streaming (pushes are not metered, spec: Limits).
+   */
+  spendQuota(key: string): void
+}
+
 export interface SimServer {
   readonly url: string
   readonly streamUrl: string
   readonly port: number
   readonly keys: DemoKeys
   readonly faults: FaultHooks
+  readonly day: SimDay
   /**
    * Holds a symbol's price at `last` (null: let it walk again), so a test crosses an alert level
    * at a moment it chooses. REST quotes and stream ticks both carry it.
@@ -65,10 +89,12 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const seed = options.seed ?? 1
   const dialect = resolveDialect(options.dialect)
   const behaviour = resolveBehaviour(options.behaviour)
-  const book = new PriceBook(seed)
+  const days = new TradingDay()
+  const book = new PriceBook(seed, days)
   const stats = new StatsCounter()
   const faults = new FaultState(clock)
-  const gate = new Gate(new KeyMeters(options.rpmOverride), faults, clock, behaviour)
+  const meters = new KeyMeters(options.rpmOverride, days)
+  const gate = new Gate(meters, faults, clock, behaviour)
   const hub = new StreamHub({
     book,
     dialect,
@@ -181,6 +207,16 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     port,
     keys: DEMO_KEYS,
     faults: hooks,
+    day: {
+      endsIn: (ms) => days.endsIn(clock.now(), ms),
+      roll: () => days.endsIn(clock.now(), 0),
+      msLeft: () => days.msLeft(clock.now()),
+      spendQuota: (key) => {
+        const record = lookupKey(key)
+        if (!record) throw new Error(`the simulator has no key ${key}`)
+        meters.spendQuota(record, clock.now())
+      },
+    },
     pinPrice: (market, symbol, last) => {
       const inst = findInstrument(market as SimMarket, symbol)
       if (!inst) throw new Error(`the simulator has no ${market}:${symbol}`)
