@@ -1,3 +1,5 @@
+import type { Clock } from '../core/clock'
+
 /** What a CLI command needs from the outside world, injected so tests can run commands in-process. */
 export interface CliIO {
   stdout: NodeJS.WritableStream
@@ -7,6 +9,8 @@ export interface CliIO {
   signal: AbortSignal
   /** --verbose anywhere on the line: debug lines in the log file, and every log line on stderr. */
   verbose?: boolean
+  /** The clock of doctor's waits (the stream's 1.5 s cap grace, timeouts); default the system's. */
+  clock?: Clock
 }
 
 /** Exit codes shared by every command (issue 4, CLI). */

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { exportWatchlist, importWatchlists } from '../../src/app/watchlist-io'
 import { main } from '../../src/cli/index'
+import { systemClock, type Clock } from '../../src/core/clock'
 import { isTickdeskError } from '../../src/core/errors'
 import type { JsonStore } from '../../src/core/persistence/json-store'
 import { openDataStores } from '../../src/core/persistence/stores'
@@ -67,6 +68,17 @@ const argv = fc.array(
   { maxLength: 6 },
 )
 
+/**
+ * Real time, timers 50x shorter: a doctor run that gets as far as the stream check waited out the
+ * 1.5 s connection-cap grace (~1.5% of runs, most of the property's time). Its REST calls and
+ * handshake still go to the demo simulator; a timeout cut short is still an answer (exit 1).
+ */
+const hurried: Clock = {
+  now: () => systemClock.now(),
+  setTimeout: (fn, ms) => systemClock.setTimeout(fn, ms / 50),
+  clearTimeout: (handle) => systemClock.clearTimeout(handle),
+}
+
 describe('fuzz: command line', () => {
   it(
     'every CLI command, any arguments: no throw, exit code 0-4',
@@ -93,7 +105,13 @@ describe('fuzz: command line', () => {
           async (command, args) => {
             const stdout = sink()
             const stderr = sink()
-            const code = await main([command, ...args], { stdout, stderr, env, signal })
+            const code = await main([command, ...args], {
+              stdout,
+              stderr,
+              env,
+              signal,
+              clock: hurried,
+            })
             expect([0, 1, 2, 3, 4]).toContain(code)
             if (code === 2) expect(stderr.text.length + stdout.text.length).toBeGreaterThan(0)
           },
@@ -200,41 +218,46 @@ function emptyDir(dir: string): void {
 }
 
 describe('fuzz: settings files on disk', () => {
-  it('loads whatever is in settings.json as valid settings, moving a damaged file aside', async () => {
-    const good = JSON.stringify({ version: 1, data: SettingsSchema.parse({}) })
-    const text = fc.oneof(
-      fc.string(),
-      fc.json(),
-      fc.nat({ max: good.length }).map((n) => good.slice(0, n)),
-      fc.anything({ maxDepth: 3 }).map((d) => JSON.stringify({ version: 1, data: d })),
-      fc
-        .record(
-          {
-            theme: fc.anything(),
-            plan: fc.anything(),
-            pinned: fc.anything(),
-            baseUrl: fc.anything(),
-          },
-          { requiredKeys: [] },
-        )
-        .map((d) => JSON.stringify({ version: 1, data: d })),
-      fc.integer().map((v) => JSON.stringify({ version: v, data: {} })),
-    )
-    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-fuzz-settings-'))
-    await check(
-      'settings files (JsonStore.load)',
-      fc.asyncProperty(text, async (content) => {
-        emptyDir(dir)
-        writeFileSync(join(dir, 'settings.json'), content)
-        const { value, problem } = await openDataStores(dir).settings.load()
-        expect(SettingsSchema.safeParse(value).success).toBe(true)
-        if (problem)
-          expect(readdirSync(dir).some((f) => f.startsWith('settings.corrupt-'))).toBe(true)
-        else expect(readdirSync(dir)).toEqual(['settings.json'])
-      }),
-      1500,
-    )
-  })
+  it(
+    'loads whatever is in settings.json as valid settings, moving a damaged file aside',
+    async () => {
+      const good = JSON.stringify({ version: 1, data: SettingsSchema.parse({}) })
+      const text = fc.oneof(
+        fc.string(),
+        fc.json(),
+        fc.nat({ max: good.length }).map((n) => good.slice(0, n)),
+        fc.anything({ maxDepth: 3 }).map((d) => JSON.stringify({ version: 1, data: d })),
+        fc
+          .record(
+            {
+              theme: fc.anything(),
+              plan: fc.anything(),
+              pinned: fc.anything(),
+              baseUrl: fc.anything(),
+            },
+            { requiredKeys: [] },
+          )
+          .map((d) => JSON.stringify({ version: 1, data: d })),
+        fc.integer().map((v) => JSON.stringify({ version: v, data: {} })),
+      )
+      const dir = mkdtempSync(join(tmpdir(), 'tickdesk-fuzz-settings-'))
+      await check(
+        'settings files (JsonStore.load)',
+        fc.asyncProperty(text, async (content) => {
+          emptyDir(dir)
+          writeFileSync(join(dir, 'settings.json'), content)
+          const { value, problem } = await openDataStores(dir).settings.load()
+          expect(SettingsSchema.safeParse(value).success).toBe(true)
+          if (problem)
+            expect(readdirSync(dir).some((f) => f.startsWith('settings.corrupt-'))).toBe(true)
+          else expect(readdirSync(dir)).toEqual(['settings.json'])
+        }),
+        1500,
+      )
+    },
+    // ~3 ms an input (a file written and read back): x25 is two minutes, past vitest's 20 s.
+    fuzzTimeout(20_000),
+  )
 })
 
 describe('fuzz: every file in the data dir', () => {

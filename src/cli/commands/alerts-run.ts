@@ -75,7 +75,9 @@ export async function runAlerts(
   })
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()
-  io.signal.addEventListener('abort', onSignal, { once: true })
+  // Ctrl-C during start-up (demo service, stores, rules) has already fired: no event will come.
+  if (io.signal.aborted) stop.abort()
+  else io.signal.addEventListener('abort', onSignal, { once: true })
   let exitCode: number = EXIT.ok
   try {
     loop.addTarget({

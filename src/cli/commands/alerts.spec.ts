@@ -69,6 +69,13 @@ describe('tickdesk alerts', () => {
     expect(r.stdout()).toBe('')
   })
 
+  // SIGINT's handler is `once`: a Ctrl-C before the runner listened was lost, and it ran on.
+  it('alerts run exits 0 on a Ctrl-C that came before it was listening', async () => {
+    const r = runCli(alerts, ['run', '--json'], { env: env() })
+    r.abort()
+    expect(await r.exit).toBe(0)
+  }, 10_000)
+
   it('answers --help and --version', async () => {
     const h = runCli(alerts, ['--help'])
     expect(await h.exit).toBe(0)

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FakeClock } from '../../core/clock'
+import { CAP_GRACE_MS } from '../../core/stream-caps'
 import { startSimulator, STREAM_PATH, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run } from './doctor'
@@ -76,6 +78,25 @@ describe('tickdesk doctor', () => {
   it('exits 4 on an expired subscription', async () => {
     const r = doctor(sim.keys.expired)
     expect(await r.exit).toBe(4)
+  })
+
+  it("waits on the injected clock: the stream's cap grace is its, not the system's", async () => {
+    const clock = new FakeClock(Date.now())
+    const r = runCli(run, ['--json'], {
+      env: serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' }),
+      clock,
+    })
+    let done = false
+    void r.exit.finally(() => (done = true))
+    // Past the real grace: the handshake is open, and only the fake clock can end the wait.
+    await new Promise((resolve) => setTimeout(resolve, CAP_GRACE_MS + 500))
+    expect(done).toBe(false)
+    clock.advance(CAP_GRACE_MS)
+    expect(await r.exit).toBe(0)
+    const stream = (r.lines()[0]!.checks as { name: string; ok: boolean }[]).find(
+      (c) => c.name === 'stream',
+    )
+    expect(stream?.ok).toBe(true)
   })
 
   it('answers --help and --version, and exits 2 on an unknown flag', async () => {

@@ -45,6 +45,7 @@ export const run: CliCommand = async (args, io) => {
       apiKey: c.apiKey,
       plan: c.plan,
       rpm: c.rpm,
+      clock: io.clock,
     })
     // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
     // what the plan does not include").

@@ -315,3 +315,12 @@ describe('tickdesk watch: arguments', () => {
     expect(r.lines().some(isQuote('BTCUSDT'))).toBe(true)
   })
 })
+
+describe('tickdesk watch stopped while it starts', () => {
+  // SIGINT's handler is `once`: a Ctrl-C before watch listened was lost, and it ran on.
+  it('exits 0 on a Ctrl-C that came before it was listening', async () => {
+    const r = watch(['crypto:BTCUSDT'])
+    r.abort()
+    expect(await r.exit).toBe(0)
+  }, 10_000)
+})

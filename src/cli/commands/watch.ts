@@ -114,7 +114,9 @@ async function watch(
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()
-  io.signal.addEventListener('abort', onSignal, { once: true })
+  // Ctrl-C during start-up (demo service, stores, rules) has already fired: no event will come.
+  if (io.signal.aborted) stop.abort()
+  else io.signal.addEventListener('abort', onSignal, { once: true })
   // A closed pipe (`| head`) is an ordinary way to stop reading: shut down, do not crash.
   const onStdoutError = (): void => stop.abort()
   io.stdout.on('error', onStdoutError)

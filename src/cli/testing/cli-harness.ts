@@ -30,6 +30,7 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv
   /** Pretend stdout is a terminal (live table, colour unless NO_COLOR). */
   tty?: boolean
+  clock?: CliIO['clock']
 }
 
 export function runCli(command: CliCommand, args: string[], options: RunOptions = {}): CliRun {
@@ -45,7 +46,13 @@ export function runCli(command: CliCommand, args: string[], options: RunOptions 
   })
   err.on('data', (c: Buffer) => (stderr += c.toString()))
   const controller = new AbortController()
-  const io: CliIO = { stdout: out, stderr: err, env: options.env ?? {}, signal: controller.signal }
+  const io: CliIO = {
+    stdout: out,
+    stderr: err,
+    env: options.env ?? {},
+    signal: controller.signal,
+    clock: options.clock,
+  }
   const exit = command(args, io)
   // Only newline-terminated lines: a half-written one is not a line yet.
   const completeLines = (): Record<string, unknown>[] =>
