@@ -123,6 +123,36 @@ describe.skipIf(!chromiumPath)(
       await expect.poll(() => rowKeys(page)).toContain('crypto:ETHUSDT')
     })
 
+    it('shows a typed symbol at once, pending, and takes it away with the reason when the service does not list it', async () => {
+      // Whether a pending row for it was ever in the DOM, and before any answer came (the
+      // report below the field is what the answer writes).
+      await page.evaluate(() => {
+        const seen = { pendingRow: false, beforeReport: false }
+        Object.assign(globalThis, { __pendingSeen: seen })
+        new MutationObserver(() => {
+          const row = document.querySelector('tr[data-key="crypto:NOTLISTED"][aria-busy="true"]')
+          if (row === null || seen.pendingRow) return
+          seen.pendingRow = /adding/.test(row.textContent ?? '')
+          seen.beforeReport = !/NOTLISTED/.test(
+            document.querySelector('[data-testid="add-report"]')?.textContent ?? '',
+          )
+        }).observe(document.body, { subtree: true, childList: true, attributes: true })
+      })
+      const before = await rowKeys(page)
+      await page.getByRole('combobox', { name: 'Add symbol' }).fill('crypto:NOTLISTED')
+      await page.keyboard.press('Enter')
+      await expect
+        .poll(() => page.getByTestId('add-report').textContent(), { timeout: 20_000 })
+        .toMatch(/crypto:NOTLISTED \(Unknown symbol/)
+      expect(await page.getByTestId('add-report').getAttribute('role')).toBe('alert')
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as { __pendingSeen: unknown }).__pendingSeen,
+        ),
+      ).toEqual({ pendingRow: true, beforeReport: true })
+      await expect.poll(() => rowKeys(page)).toEqual(before)
+    })
+
     it('adds all 20 symbols of a pasted list and says so', async () => {
       await page.getByRole('button', { name: 'Watchlist actions' }).click()
       await page.getByRole('menuitem', { name: 'New list…' }).click()
