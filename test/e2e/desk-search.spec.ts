@@ -104,6 +104,34 @@ describe.skipIf(!chromiumPath)(
       await box.fill('')
     })
 
+    it('lists the matches of a keystroke before the host could have answered it', async () => {
+      const box = page.getByRole('combobox', { name: 'Add symbol' })
+      await box.fill('')
+      await box.focus()
+      // Typed and read back within one task: the host's answer (a socket message, a task of
+      // its own) cannot have arrived, so what is listed was found in the page.
+      const listed = await page.evaluate(async () => {
+        const input = document.querySelector<HTMLInputElement>('#add-symbol-input')
+        if (input === null) throw new Error('no add box')
+        input.value = 'tencent'
+        input.dispatchEvent(new InputEvent('input', { bubbles: true }))
+        for (let i = 0; i < 20; i++) await Promise.resolve()
+        return [...document.querySelectorAll('#symbol-search-listbox [role="option"]')].map((o) =>
+          o.getAttribute('data-key'),
+        )
+      })
+      expect(listed[0]).toBe('hk:00700')
+      // The host's answer, when it comes, agrees: the same options stay.
+      await page.waitForTimeout(300)
+      expect(
+        await page
+          .getByRole('listbox')
+          .getByRole('option')
+          .evaluateAll((os) => os.map((o) => o.getAttribute('data-key'))),
+      ).toEqual(listed)
+      await box.fill('')
+    })
+
     it('adds what was typed on Enter, unless the arrows moved to an option', async () => {
       const box = page.getByRole('combobox', { name: 'Add symbol' })
       const options = page.getByRole('listbox').getByRole('option')
