@@ -133,6 +133,28 @@ describe('application service', () => {
     expect(next).toMatchObject({ closeToTray: false, theme: 'dark' })
   })
 
+  it('re-plans the watch for pinned symbols but not for a layout change, and answers setVisibleSymbols before re-planning once', async () => {
+    const a = await start()
+    const engine = a.feed.engine
+    const real = engine.setPriorities.bind(engine)
+    let plans = 0
+    engine.setPriorities = (priorities) => {
+      plans++
+      real(priorities)
+    }
+    await ok(a.invoke('updateSettings', { layout: { alertsOpen: true } }))
+    expect(plans).toBe(0)
+    await ok(a.invoke('updateSettings', { pinned: ['crypto:BTCUSDT'] }))
+    expect(plans).toBe(1)
+    await Promise.all([
+      ok(a.invoke('setVisibleSymbols', { keys: ['crypto:BTCUSDT'] })),
+      ok(a.invoke('setVisibleSymbols', { keys: ['crypto:ETHUSDT'] })),
+    ])
+    expect(plans).toBe(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(plans).toBe(2)
+  })
+
   it('answers openLogFolder with the host folder, opened or not, and NOT_SUPPORTED without one', async () => {
     const a = await start()
     expect(await a.invoke('openLogFolder', {})).toMatchObject({

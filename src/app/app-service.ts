@@ -68,6 +68,8 @@ export class AppService implements AppHostApi, CommandContext {
     positions: PositionsFile
   }
   private closed = false
+  /** A re-plan is due after the current turn (setVisible). */
+  private replanArmed = false
 
   private constructor(
     private readonly stores: DataStores,
@@ -335,7 +337,9 @@ export class AppService implements AppHostApi, CommandContext {
     this.state = { ...this.state, settings: next }
     this.alerts.setPaused(next.alertsPaused)
     if (choosesOtherFeed(previous, next)) await this.switchFeed()
-    else this.syncWatches()
+    // Of the settings, only the pinned symbols change what is watched: a header click (a grid
+    // sort) or a layout change does not re-plan 5000 symbols.
+    else if (!sameKeys(previous.pinned, next.pinned)) this.syncWatches()
     this.emitSettings()
     await this.saves.now(() => this.stores.settings.save(next))
   }
@@ -356,9 +360,18 @@ export class AppService implements AppHostApi, CommandContext {
     return this.keys.info()
   }
 
+  /**
+   * The rows on screen stream first. Re-planned after the command has answered (100 ms and
+   * more at 5000 symbols), once for every change of one turn.
+   */
   setVisible(keys: readonly string[]): void {
     this.watches.setVisible(keys)
-    this.syncWatches()
+    if (this.replanArmed) return
+    this.replanArmed = true
+    setImmediate(() => {
+      this.replanArmed = false
+      if (!this.closed) this.syncWatches()
+    })
   }
 
   saveConfirmed(keys: SymbolKey[]): Promise<void> {
@@ -488,4 +501,8 @@ export class AppService implements AppHostApi, CommandContext {
 
 export function createAppService(opts: AppServiceOptions): Promise<AppService> {
   return AppService.create(opts)
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i])
 }

@@ -4,7 +4,7 @@ import { waitUntil } from '../core/testing/ws-test-server'
 import { startSimulator, type SimServer } from '../sim'
 import type { SymbolKey } from '../shared/market'
 import { InstrumentCatalogue, parseCatalogue } from './catalogue/instrument-catalogue'
-import shipped from './catalogue/instruments.json'
+import shipped from '../shared/catalogue/instruments.json'
 import { AddQueue, addSymbols, type AdderHost } from './symbol-adder'
 import type { WatchlistState } from './watchlist-book'
 

@@ -103,6 +103,44 @@ describe.skipIf(!chromiumPath)('a 5000-symbol watchlist in Chromium', () => {
     await expect.poll(async () => (await renderedKeys(page))[0]).toBe(keys[0])
   })
 
+  it('comes back from a short list on the same row elements, the spares hidden meanwhile', async () => {
+    const tabs = page.getByRole('tablist', { name: 'Watchlists' }).getByRole('tab')
+    const short = (await tabs.allTextContents()).find((t) => t.trim() !== 'Desk 5000')?.trim()
+    if (short === undefined) throw new Error('no other list')
+    // Each row of the big list marked, as an element: a row created anew has no mark.
+    const { marked, total } = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll('tbody tr[data-key]')]
+      rows.forEach((tr, i) => Object.assign(tr, { __mark: i }))
+      // Spares the scroll to the end left (its window was longer) count as rows to keep.
+      return {
+        marked: rows.length,
+        total: document.querySelectorAll('tbody tr:not(.spacer)').length,
+      }
+    })
+    await page.getByRole('tab', { name: short, exact: true }).click()
+    await expect.poll(() => rowCount(page)).toBeLessThan(20)
+    const small = await rowCount(page)
+    const spares = await page.evaluate(() =>
+      [...document.querySelectorAll('tbody tr:not(.spacer):not([data-key])')].map((tr) => ({
+        hidden: (tr as HTMLElement).hidden,
+        rowindex: tr.getAttribute('aria-rowindex'),
+        shown: (tr as HTMLElement).offsetHeight > 0,
+      })),
+    )
+    expect(spares.length).toBe(total - small)
+    expect(spares.every((s) => s.hidden && s.rowindex === null && !s.shown)).toBe(true)
+    expect((await renderedKeys(page)).length).toBe(small)
+    await page.getByRole('tab', { name: 'Desk 5000' }).click()
+    await expect.poll(() => rowCount(page)).toBe(5000)
+    const back = await page.evaluate(() =>
+      [...document.querySelectorAll('tbody tr[data-key]')].map(
+        (tr) => (tr as unknown as { __mark?: number }).__mark ?? null,
+      ),
+    )
+    expect(back).toEqual(Array.from({ length: marked }, (_, i) => i))
+    expect(await renderedKeys(page)).toEqual(keys.slice(0, marked))
+  })
+
   it('refuses a symbol past the cap and says why', async () => {
     await page.getByLabel('Add symbol').fill('crypto:ZC05001')
     await page.keyboard.press('Enter')

@@ -104,6 +104,34 @@ describe.skipIf(!chromiumPath)(
       await box.fill('')
     })
 
+    it('lists the matches of a keystroke before the host could have answered it', async () => {
+      const box = page.getByRole('combobox', { name: 'Add symbol' })
+      await box.fill('')
+      await box.focus()
+      // Typed and read back within one task: the host's answer (a socket message, a task of
+      // its own) cannot have arrived, so what is listed was found in the page.
+      const listed = await page.evaluate(async () => {
+        const input = document.querySelector<HTMLInputElement>('#add-symbol-input')
+        if (input === null) throw new Error('no add box')
+        input.value = 'tencent'
+        input.dispatchEvent(new InputEvent('input', { bubbles: true }))
+        for (let i = 0; i < 20; i++) await Promise.resolve()
+        return [...document.querySelectorAll('#symbol-search-listbox [role="option"]')].map((o) =>
+          o.getAttribute('data-key'),
+        )
+      })
+      expect(listed[0]).toBe('hk:00700')
+      // The host's answer, when it comes, agrees: the same options stay.
+      await page.waitForTimeout(300)
+      expect(
+        await page
+          .getByRole('listbox')
+          .getByRole('option')
+          .evaluateAll((os) => os.map((o) => o.getAttribute('data-key'))),
+      ).toEqual(listed)
+      await box.fill('')
+    })
+
     it('adds what was typed on Enter, unless the arrows moved to an option', async () => {
       const box = page.getByRole('combobox', { name: 'Add symbol' })
       const options = page.getByRole('listbox').getByRole('option')
@@ -121,6 +149,36 @@ describe.skipIf(!chromiumPath)(
       await page.keyboard.press('ArrowDown')
       await page.keyboard.press('Enter')
       await expect.poll(() => rowKeys(page)).toContain('crypto:ETHUSDT')
+    })
+
+    it('shows a typed symbol at once, pending, and takes it away with the reason when the service does not list it', async () => {
+      // Whether a pending row for it was ever in the DOM, and before any answer came (the
+      // report below the field is what the answer writes).
+      await page.evaluate(() => {
+        const seen = { pendingRow: false, beforeReport: false }
+        Object.assign(globalThis, { __pendingSeen: seen })
+        new MutationObserver(() => {
+          const row = document.querySelector('tr[data-key="crypto:NOTLISTED"][aria-busy="true"]')
+          if (row === null || seen.pendingRow) return
+          seen.pendingRow = /adding/.test(row.textContent ?? '')
+          seen.beforeReport = !/NOTLISTED/.test(
+            document.querySelector('[data-testid="add-report"]')?.textContent ?? '',
+          )
+        }).observe(document.body, { subtree: true, childList: true, attributes: true })
+      })
+      const before = await rowKeys(page)
+      await page.getByRole('combobox', { name: 'Add symbol' }).fill('crypto:NOTLISTED')
+      await page.keyboard.press('Enter')
+      await expect
+        .poll(() => page.getByTestId('add-report').textContent(), { timeout: 20_000 })
+        .toMatch(/crypto:NOTLISTED \(Unknown symbol/)
+      expect(await page.getByTestId('add-report').getAttribute('role')).toBe('alert')
+      expect(
+        await page.evaluate(
+          () => (globalThis as unknown as { __pendingSeen: unknown }).__pendingSeen,
+        ),
+      ).toEqual({ pendingRow: true, beforeReport: true })
+      await expect.poll(() => rowKeys(page)).toEqual(before)
     })
 
     it('adds all 20 symbols of a pasted list and says so', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { MARKETS } from '../../shared/market'
 import { INSTRUMENTS } from '../../sim/instruments'
 import { InstrumentCatalogue, parseCatalogue } from './instrument-catalogue'
-import shipped from './instruments.json'
+import shipped from '../../shared/catalogue/instruments.json'
 
 const catalogue = new InstrumentCatalogue()
 const keys = (query: string, limit = 12): string[] =>

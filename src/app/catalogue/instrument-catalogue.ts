@@ -1,70 +1,20 @@
-import { z } from 'zod'
 import type { InstrumentMatch } from '../../shared/instrument'
-import {
-  MARKETS,
-  parseSymbolKey,
-  symbolKey,
-  type Market,
-  type SymbolKey,
-} from '../../shared/market'
-import shipped from './instruments.json'
-import { exactKey, rank, type Searchable } from './instrument-search'
+import { parseCatalogue, searchIn, type Instrument } from '../../shared/catalogue/instrument-list'
+import shipped from '../../shared/catalogue/instruments.json'
+import { exactKey } from '../../shared/catalogue/instrument-search'
+import { MARKETS, parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 
-/**
- * The instruments Tickdesk can find by name: the list that ships with the app (instruments.json,
- * per market of the spec: crypto spot, USDT-M perpetuals, continuous futures, FX, commodities,
- * A-shares, HK stocks, indices, agriculture) plus the symbols the service has confirmed at run
- * time (a quote came back for them), which the app persists.
- */
-export interface Instrument extends Searchable {
-  key: SymbolKey
-  source: 'catalogue' | 'confirmed'
-}
-
-const EntrySchema = z.union([
-  z.tuple([z.string(), z.string()]),
-  z.tuple([z.string(), z.string(), z.string()]),
-])
-const CatalogueFileSchema = z.object({
-  version: z.literal(1),
-  markets: z.partialRecord(z.enum(MARKETS), z.array(EntrySchema)),
-})
-
-/** Crypto pairs are searched by their base asset too ("btc", "eth"), as traders say them. */
-function baseAsset(market: Market, symbol: string): string {
-  if (market !== 'crypto' && market !== 'usdt-futures') return ''
-  return symbol
-    .replace(/^1000/, '')
-    .replace(/(USDT|USDC|BTC)$/, '')
-    .toLowerCase()
-}
-
-/** Parses the shipped list; an entry whose symbol is not a valid code is a build error, not data. */
-export function parseCatalogue(raw: unknown): Instrument[] {
-  const file = CatalogueFileSchema.parse(raw)
-  const out: Instrument[] = []
-  for (const market of MARKETS) {
-    for (const [code, name, words = ''] of file.markets[market] ?? []) {
-      const ref = parseSymbolKey(`${market}:${code}`)
-      if (ref === null) throw new Error(`instruments.json: ${market}:${code} is not a symbol`)
-      const extra = [words.toLowerCase(), baseAsset(market, ref.symbol)].filter(Boolean).join(' ')
-      out.push({
-        key: symbolKey(market, ref.symbol),
-        market,
-        symbol: ref.symbol,
-        name,
-        words: extra,
-        source: 'catalogue',
-      })
-    }
-  }
-  return out
-}
+export { parseCatalogue, type Instrument }
 
 export type Resolution =
   | { ok: true; key: SymbolKey; known: boolean }
   | { ok: false; code: 'INVALID_INPUT' | 'NOT_FOUND'; message: string }
 
+/**
+ * The instruments Tickdesk can find by name: the shipped list (shared/catalogue) plus the
+ * symbols the service has confirmed at run time (a quote came back for them), which the app
+ * persists.
+ */
 export class InstrumentCatalogue {
   private readonly items: Instrument[]
   private readonly byKey = new Map<SymbolKey, Instrument>()
@@ -110,16 +60,7 @@ export class InstrumentCatalogue {
    * so "hk:tencent" still offers hk:00700 first while "crypto:NEWCOIN" can be added as typed.
    */
   search(query: string, limit = 12): InstrumentMatch[] {
-    const typed = exactKey(query)
-    const unchecked = typed !== null && !this.byKey.has(typed)
-    const found: InstrumentMatch[] = rank(this.items, query, unchecked ? limit - 1 : limit).map(
-      toMatch,
-    )
-    if (unchecked) {
-      const ref = parseSymbolKey(typed) as { market: Market; symbol: string }
-      found.push({ key: typed, ...ref, name: '', source: 'unchecked' })
-    }
-    return found
+    return searchIn(this.items, (key) => this.byKey.has(key), query, limit)
   }
 
   /**
@@ -155,8 +96,4 @@ export class InstrumentCatalogue {
     same.push(i)
     this.bySymbol.set(i.symbol, same)
   }
-}
-
-function toMatch(i: Instrument): InstrumentMatch {
-  return { key: i.key, market: i.market, symbol: i.symbol, name: i.name, source: i.source }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCatalogue } from './instrument-catalogue'
-import shipped from './instruments.json'
+import shipped from '../../shared/catalogue/instruments.json'
 import { CurrencyTable } from './instrument-currency'
 
 describe('CurrencyTable', () => {

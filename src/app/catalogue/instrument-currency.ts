@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { MARKETS, parseSymbolKey, type Market, type SymbolKey } from '../../shared/market'
 import { CurrencySchema, type Currency } from '../../shared/position'
-import shipped from './instruments.json'
+import shipped from '../../shared/catalogue/instruments.json'
 
 /**
  * Each instrument's quote currency, as shipped with the catalogue (instruments.json, currencies):

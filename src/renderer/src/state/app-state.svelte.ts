@@ -7,6 +7,7 @@ import type { Watchlist } from '../../../shared/watchlist'
 import { errorMessage } from '../bridge/bridge-error'
 import { pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
+import { PendingAdds } from './pending-adds.svelte'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 import { SparkSeeder } from './spark-seeder'
 import { keepUnchanged } from '../lib/kept-lists'
@@ -91,6 +92,8 @@ export class AppState {
   openKey = $state<string | null>(null)
   now = $state(0)
   readonly book: QuoteBook
+  /** Symbols shown in their list before the host has answered their add (pending-adds.svelte.ts). */
+  readonly adding = new PendingAdds()
   /** Quote batches wait here for the next animation frame (see PatchCoalescer). */
   readonly pending: PatchCoalescer
   /** Seeds each row's sparkline with the last hour the host has. */
@@ -137,10 +140,32 @@ export class AppState {
     }
   }
 
-  get activeWatchlist(): Watchlist | null {
-    return (
+  /** The active list as shown: the host's, with the symbols added and not yet answered at its end. */
+  readonly activeWatchlist = $derived.by((): Watchlist | null => {
+    const list =
       this.watchlists.find((w) => w.id === this.activeWatchlistId) ?? this.watchlists[0] ?? null
-    )
+    return list === null ? null : this.adding.overlay(list)
+  })
+
+  /**
+   * Shows at once, at the end of the list, the entries of an add that name a symbol exactly;
+   * returns their keys for settleAdd() when the host answers.
+   */
+  showAdd(listId: string, inputs: readonly string[]): string[] {
+    const list = this.watchlists.find((w) => w.id === listId)
+    return list === undefined ? [] : this.adding.propose(list, inputs)
+  }
+
+  /** The host answered an add: `added` the keys it added, null when the add failed whole. */
+  settleAdd(listId: string, keys: readonly string[], added: readonly string[] | null): void {
+    const list = this.watchlists.find((w) => w.id === listId) ?? null
+    this.adding.settle(listId, keys, added, list)
+  }
+
+  /** A row of the active list shown ahead of the host's answer. */
+  isAdding(key: string): boolean {
+    const id = this.activeWatchlist?.id
+    return id !== undefined && this.adding.has(id, key)
   }
 
   async load(): Promise<void> {
@@ -203,6 +228,7 @@ export class AppState {
         break
       case 'watchlists':
         this.watchlists = keepUnchanged(this.watchlists, event.watchlists)
+        this.adding.seen(this.watchlists)
         this.hostActiveId = event.activeWatchlistId
         // A tab clicked since shows until the host answers for it (showWatchlist).
         this.activeWatchlistId = this.switchingTo ?? event.activeWatchlistId

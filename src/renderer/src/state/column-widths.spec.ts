@@ -91,6 +91,38 @@ describe('ColumnWidths', () => {
     expect(widths.ch.last).toBe(short)
   })
 
+  it('gives a list measured whole before its widths at once, and measures it again after', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
+    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
+    const list = long.map((r) => r.key)
+    const slices: Array<() => void> = []
+    const widths = new ColumnWidths(
+      () => undefined,
+      (fn) => slices.push(fn),
+    )
+    const columns = columnDefs(['last'])
+    let read = 0
+    const rows = (): RowState[] => {
+      read++
+      return long
+    }
+    widths.measure(columns, rows, list)
+    while (slices.length > 0) slices.shift()?.()
+    const wide = widths.ch.last ?? 0
+    expect(wide).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
+    widths.measure(columns, () => [rowWith('crypto:AUSDT', 1.5)], ['crypto:AUSDT'])
+    expect(widths.ch.last).toBeLessThan(wide)
+    read = 0
+    widths.measure(columns, rows, list)
+    // In the frame of the switch: the widths it had, no row read.
+    expect(widths.ch.last).toBe(wide)
+    expect(read).toBe(0)
+    long[5]?.apply({ key: 'crypto:Z5USDT', last: 123_456_789.12 }, 2)
+    while (slices.length > 0) slices.shift()?.()
+    expect(read).toBe(1)
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
+  })
+
   it('widens for rows added at the end without narrowing for the rest', () => {
     const rows = [rowWith('crypto:AUSDT', 20_000_000)]
     const { widths } = setup(rows)

@@ -73,6 +73,14 @@ export class ColumnWidths {
   private scheduled = false
   /** Bumped by each measure: slices of an older one stop. */
   private runs = 0
+  /**
+   * What each list needed when last measured whole, by list (its array) and columns: shown
+   * again, it gets those widths in the switch's frame and is measured again in idle slices.
+   */
+  private readonly known = new WeakMap<
+    object,
+    { columns: readonly ColumnDef[]; need: ReadonlyMap<GridColumn, number> }
+  >()
 
   constructor(
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
@@ -93,10 +101,10 @@ export class ColumnWidths {
    * Measures every figure column over every row of the list (on a list or column change). What it
    * reads is not tracked: the caller's effect depends on the list and the columns only.
    */
-  measure(columns: readonly ColumnDef[], rows: () => Iterable<FigureRow>): void {
+  measure(columns: readonly ColumnDef[], rows: () => Iterable<FigureRow>, list?: object): void {
     this.columns = columns
     this.rows = rows
-    untrack(() => this.recompute())
+    untrack(() => this.recompute(false, list))
   }
 
   /**
@@ -138,26 +146,40 @@ export class ColumnWidths {
    * after, each widening what it must. A 5000-row list is twenty short tasks, not one of ~70 ms in
    * the frame that switches to it; a figure wider than its column meanwhile is shown shorter,
    * inside its cell, until its slice is measured. A newer measure drops the older one's slices.
+   * A list measured whole before starts from what it needed then, and measures nothing in the
+   * frame.
    */
-  private recompute(growOnly = false): void {
+  private recompute(growOnly = false, list?: object): void {
     const run = ++this.runs
-    const rows = [...this.rows()]
-    const figures = this.columns.filter(isFigure)
+    const columns = this.columns
+    const figures = columns.filter(isFigure)
     const need = new Map(figures.map((c) => [c.id, headerCh(c.label)]))
+    const seen = list === undefined ? undefined : this.known.get(list)
+    let rows: FigureRow[] | null = null
     let done = 0
-    const slice = (): void => {
+    const slice = (): boolean => {
+      rows ??= [...this.rows()]
       const end = Math.min(rows.length, done + MEASURE_SLICE)
       for (; done < end; done++) widen(need, figures, rows[done] as FigureRow)
+      if (done < rows.length) return false
+      if (list !== undefined) this.known.set(list, { columns, need: new Map(need) })
+      return true
     }
     const more = (): void => {
       if (run !== this.runs) return
-      slice()
+      const whole = slice()
       untrack(() => this.apply(figures, need, true))
-      if (done < rows.length) this.later(more)
+      if (!whole) this.later(more)
     }
-    slice()
+    if (seen !== undefined && seen.columns === columns) {
+      // Measured whole before: those widths now, every row again after the frame.
+      this.apply(figures, new Map(seen.need), growOnly)
+      this.later(more)
+      return
+    }
+    const whole = slice()
     this.apply(figures, need, growOnly)
-    if (done < rows.length) this.later(more)
+    if (!whole) this.later(more)
   }
 
   private apply(figures: ColumnDef[], need: Map<GridColumn, number>, growOnly: boolean): void {

@@ -2,7 +2,7 @@ import { mergeGrid, type GridPatch, type GridSettings } from '../../../shared/gr
 import type { Watchlist } from '../../../shared/watchlist'
 import { columnDefs, type ColumnDef } from '../lib/columns'
 import { sortPatch } from '../lib/grid-prefs'
-import { sortKeys, type SortSpec } from '../lib/sort'
+import { sortKeys, symbolOrder, type SortSpec } from '../lib/sort'
 import type { AppState } from './app-state.svelte'
 
 /**
@@ -37,17 +37,15 @@ export class GridView {
     this.active ? (this.grid.sorts[this.active.id] ?? null) : null,
   )
   /** The rows in display order. */
-  readonly keys = $derived.by((): string[] => {
+  readonly keys = $derived.by((): readonly string[] => {
     const symbols = this.active?.symbols ?? []
     const sort = this.sort
     if (sort === null) return symbols
-    // Sorting reads every row's newest (plain) value, painted or not, and re-sorts each frame;
-    // a symbol's order never changes with its prices.
-    if (sort.column !== 'symbol') void this.app.book.frame
-    return sortKeys(symbols, sort, (key, column) => {
-      const row = this.app.book.row(key)
-      return column === 'symbol' ? row.key : row.value(column)
-    })
+    if (sort.column === 'symbol') return symbolOrder(symbols, sort.direction)
+    // Sorting reads every row's newest (plain) value, painted or not, and re-sorts each frame.
+    void this.app.book.frame
+    const column = sort.column
+    return sortKeys(symbols, sort, (key) => this.app.book.row(key).value(column))
   })
 
   constructor(
