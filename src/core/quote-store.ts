@@ -8,6 +8,7 @@ import {
   type QuoteFrame,
 } from '../shared/quote-frame'
 import type { Market, SymbolKey } from '../shared/market'
+import { newSymbolSlot, type SymbolSlot } from './symbol-slot'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.
@@ -40,7 +41,13 @@ const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.inde
 /** A symbol the renderer has not seen yet: its patch carries every field. */
 const FULL = -1
 
-interface Entry {
+/** A symbol's place in the store: its quote and the per-symbol state ticks keep beside it. */
+export interface QuoteEntry {
+  readonly quote: Readonly<Quote>
+  readonly slot: SymbolSlot
+}
+
+interface Entry extends QuoteEntry {
   quote: Quote
   /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
   dirty: number
@@ -62,6 +69,11 @@ export class QuoteStore {
 
   /** Merges an update, marks the changed fields dirty and returns the merged quote. */
   apply(update: QuoteUpdate): Quote {
+    return this.applyEntry(update).quote
+  }
+
+  /** apply(), returning the symbol's entry: its slot saves the tick's other look-ups. */
+  applyEntry(update: QuoteUpdate): QuoteEntry {
     const now = update.receivedAt ?? this.clock.now()
     // Pushes arrive in runs of one market: reuse its symbol map instead of looking it up again.
     let symbols = update.market === this.lastMarket ? this.lastSymbols : undefined
@@ -103,7 +115,7 @@ export class QuoteStore {
       mask |= BIT_STALE
     }
     this.markDirty(entry, mask)
-    return q
+    return entry
   }
 
   /** Restores quotes from the on-disk cache; live data already in the store wins. */
@@ -192,7 +204,12 @@ export class QuoteStore {
   }
 
   private insert(quote: Quote): Entry {
-    const entry: Entry = { quote, dirty: 0, sent: new Array<number | null>(FIELD_COUNT).fill(null) }
+    const entry: Entry = {
+      quote,
+      slot: newSymbolSlot(),
+      dirty: 0,
+      sent: new Array<number | null>(FIELD_COUNT).fill(null),
+    }
     this.byKey.set(quote.key, entry)
     this.markDirty(entry, FULL)
     return entry
