@@ -51,15 +51,7 @@ export function parseFrame(
   now: number,
   into?: FrameBuffer,
 ): ParsedFrame[] {
-  // As `ws` delivers a message: one Buffer, fragments, or an ArrayBuffer.
-  const raw =
-    typeof text === 'string'
-      ? text
-      : Buffer.isBuffer(text)
-        ? text.toString('utf8')
-        : Array.isArray(text)
-          ? Buffer.concat(text).toString('utf8')
-          : Buffer.from(text).toString('utf8')
+  const raw = frameText(text)
   // Plain-text heartbeats exist in the wild (`ping` / `pong`); they are not JSON.
   if (raw.length <= 6) {
     const bare = raw.trim().toLowerCase()
@@ -81,6 +73,17 @@ export function parseFrame(
   }
   if (out.frames.length === 0) out.push(IGNORED)
   return out.frames
+}
+
+/** A message as `ws` delivers it (one Buffer, fragments, or an ArrayBuffer) as text. */
+export function frameText(text: string | Buffer | ArrayBuffer | Buffer[]): string {
+  return typeof text === 'string'
+    ? text
+    : Buffer.isBuffer(text)
+      ? text.toString('utf8')
+      : Array.isArray(text)
+        ? Buffer.concat(text).toString('utf8')
+        : Buffer.from(text).toString('utf8')
 }
 
 type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
@@ -217,7 +220,11 @@ function isErrorShaped(obj: Obj): boolean {
 
 function readMarket(obj: Obj): Market | null {
   const v = typeof obj.market === 'string' ? obj.market : obj.m
-  if (typeof v !== 'string') return null
+  return typeof v === 'string' ? marketNamed(v) : null
+}
+
+/** A pushed market name as ours, or null (push-scan.ts reads it the same way). */
+export function marketNamed(v: string): Market | null {
   // Most pushes already use our lower-case names: skip the toLowerCase copy for them.
   if (MARKET_SET.has(v)) return v as Market
   const lower = v.toLowerCase()
@@ -234,7 +241,11 @@ function readSymbol(obj: Obj, kind: Kind | null): string | null {
           kind !== 'error' && typeof obj.code === 'string' && !isErrorShaped(obj)
           ? obj.code
           : null
-  if (v === null) return null
+  return v === null ? null : normaliseSymbol(v)
+}
+
+/** A pushed symbol as ours (trimmed, upper case), or null (push-scan.ts reads it the same way). */
+export function normaliseSymbol(v: string): string | null {
   const seen = NORMALISED_SYMBOLS.get(v)
   if (seen !== undefined) return seen
   const trimmed = v.trim()

@@ -1,7 +1,8 @@
 import type WebSocket from 'ws'
 import type { RawData } from 'ws'
 import type { Logger } from './log'
-import { FrameBuffer, parseFrame, type ParsedFrame } from './push-parser'
+import { FrameBuffer, frameText, parseFrame, type ParsedFrame } from './push-parser'
+import { scanTickBatch } from './push-scan'
 import { refillUpdate, reusableUpdate } from './quote-fields'
 import type { StreamCaps } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
@@ -35,7 +36,11 @@ export class InboundFrames {
 
   read(ws: WebSocket, data: RawData, now: number): void {
     this.counters.framesIn++
-    const frames = parseFrame(data, now, this.frames)
+    // The batch dialect is scanned in place (push-scan.ts); anything else is parsed as JSON.
+    const text = frameText(data)
+    const frames = scanTickBatch(text, now, this.frames)
+      ? this.frames.frames
+      : parseFrame(text, now, this.frames)
     for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
   }
 
