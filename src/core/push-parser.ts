@@ -4,6 +4,7 @@ import { MARKETS } from '../shared/market'
 import type { Bar, Interval } from '../shared/quote'
 import { quoteTime, toEpochMs } from './bar-time'
 import type { QuoteFields } from './quote-fields'
+import type { SymbolRef } from './symbol-slot'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
 
@@ -28,7 +29,15 @@ import { KIND_FIELDS, readKind, type Kind } from './push-kind'
  * Hot path (>= 100k ticks/s): one JSON.parse per frame, no closures or regexes per tick.
  */
 export type ParsedFrame =
-  | { kind: 'tick'; market: Market | null; symbol: string; fields: QuoteFields; ts: number | null }
+  | {
+      kind: 'tick'
+      market: Market | null
+      symbol: string
+      fields: QuoteFields
+      ts: number | null
+      /** The symbol's handle when the push scanner read the tick (push-scan.ts). */
+      ref?: SymbolRef | undefined
+    }
   | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
   | { kind: 'ping'; reply: string | null }
   | { kind: 'pong' }
@@ -107,16 +116,23 @@ export class FrameBuffer {
     this.frames.push(frame)
   }
 
-  tick(market: Market | null, symbol: string, fields: QuoteFields, ts: number | null): void {
+  tick(
+    market: Market | null,
+    symbol: string,
+    fields: QuoteFields,
+    ts: number | null,
+    ref?: SymbolRef,
+  ): void {
     let t = this.ticks[this.used]
     if (t === undefined) {
-      t = { kind: 'tick', market, symbol, fields, ts }
+      t = { kind: 'tick', market, symbol, fields, ts, ref }
       this.ticks.push(t)
     } else {
       t.market = market
       t.symbol = symbol
       t.fields = fields
       t.ts = ts
+      t.ref = ref
     }
     this.used++
     this.frames.push(t)

@@ -3,6 +3,7 @@ import { quoteTime } from './bar-time'
 import { KIND_FIELDS, readKind } from './push-kind'
 import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
 import type { QuoteFields } from './quote-fields'
+import { newSymbolRef, type SymbolRef } from './symbol-slot'
 
 /**
  * The hot push dialect read straight from the frame's text, without JSON.parse: a batch
@@ -153,6 +154,7 @@ function scanItem(raw: string, now: number, out: FrameBuffer): boolean {
   if (raw.charCodeAt(pos++) !== LBRACE) return false
   let seen = 0
   let symbol: string | null = null
+  let ref: SymbolRef | undefined
   let market: Market | null = null
   for (let n = 0; ; n++) {
     // The key where the previous item had it, `"name":` compared in one go; else looked up.
@@ -175,6 +177,7 @@ function scanItem(raw: string, now: number, out: FrameBuffer): boolean {
       pos = scanSymbol(raw, pos)
       if (pos < 0) return false
       symbol = scanned.symbol
+      ref = scanned.ref
     } else if (k === MARKET) {
       pos = scanMarket(raw, pos)
       if (pos < 0) return false
@@ -193,13 +196,20 @@ function scanItem(raw: string, now: number, out: FrameBuffer): boolean {
   const fields = fieldsOf(seen)
   // No symbol or no numbers: parseFrame calls the item malformed; let it say so.
   if (symbol === null || fields === null) return false
-  out.tick(market, symbol, fields, (seen & (1 << TS)) !== 0 ? quoteTime(values[TS], now) : null)
+  const ts = (seen & (1 << TS)) !== 0 ? quoteTime(values[TS], now) : null
+  out.tick(market, symbol, fields, ts, ref)
   return true
 }
 
 // What the last scanSymbol, scanMarket or scanNumber read (they return the position after it).
-const scanned: { symbol: string | null; market: Market | null; number: number } = {
+const scanned: {
+  symbol: string | null
+  ref: SymbolRef | undefined
+  market: Market | null
+  number: number
+} = {
   symbol: null,
+  ref: undefined,
   market: null,
   number: 0,
 }
@@ -213,11 +223,13 @@ function fieldsOf(seen: number): QuoteFields | null {
   return f
 }
 
-// Raw symbol spans seen lately and their normalised forms, by a hash of the span's characters:
-// a hit costs no string and no Map look-up. A collision only overwrites the slot.
+// Raw symbol spans seen lately, their normalised forms and handles (symbol-slot.ts), by a hash
+// of the span's characters: a hit costs no string and no Map look-up, and its handle saves the
+// route's and the store's. A collision only overwrites the slot.
 const SYMBOL_SLOTS = 1024
 const slotRaw: string[] = new Array<string>(SYMBOL_SLOTS).fill('')
 const slotSymbol: (string | null)[] = new Array<string | null>(SYMBOL_SLOTS).fill(null)
+const slotRef: (SymbolRef | undefined)[] = new Array<SymbolRef | undefined>(SYMBOL_SLOTS)
 
 /** Reads the symbol string at `at`, normalised as parseFrame does; the position after, or -1. */
 function scanSymbol(raw: string, at: number): number {
@@ -231,11 +243,15 @@ function scanSymbol(raw: string, at: number): number {
       const known = slotRaw[slot] as string
       if (known.length === i - start && known.length > 0 && raw.startsWith(known, start)) {
         scanned.symbol = slotSymbol[slot] as string | null
+        scanned.ref = slotRef[slot]
       } else {
         const text = raw.slice(start, i)
-        scanned.symbol = normaliseSymbol(text)
+        const symbol = normaliseSymbol(text)
+        scanned.symbol = symbol
+        scanned.ref = symbol === null ? undefined : newSymbolRef(symbol)
         slotRaw[slot] = text
-        slotSymbol[slot] = scanned.symbol
+        slotSymbol[slot] = symbol
+        slotRef[slot] = scanned.ref
       }
       return scanned.symbol === null ? -1 : i + 1
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from './clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
+import { newSymbolRef } from './symbol-slot'
 import type { Quote } from '../shared/quote'
 import { FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
 
@@ -37,6 +38,30 @@ function cachedQuote(over: Partial<Quote> = {}): Quote {
 }
 
 describe('QuoteStore', () => {
+  it("trusts a symbol handle's entry only while it is this store's, live and the same symbol", () => {
+    const store = new QuoteStore(new FakeClock())
+    const other = new QuoteStore(new FakeClock())
+    const ref = newSymbolRef('BTCUSDT')
+    const first = store.applyEntry(tick({ last: 1 }, { ref }))
+    expect(ref.entry).toBe(first)
+    expect(store.applyEntry(tick({ last: 2 }, { ref }))).toBe(first)
+    // Another store (another engine in this process) looks its own entry up.
+    const theirs = other.applyEntry(tick({ last: 3 }, { ref }))
+    expect(theirs).not.toBe(first)
+    expect(store.applyEntry(tick({ last: 4 }, { ref })).quote.last).toBe(4)
+    expect(other.get('crypto:BTCUSDT')?.last).toBe(3)
+    // A removed entry is never written again: the symbol gets a fresh one.
+    store.remove('crypto:BTCUSDT')
+    const again = store.applyEntry(tick({ last: 5 }, { ref }))
+    expect(again).not.toBe(first)
+    expect(store.get('crypto:BTCUSDT')).toBe(again.quote)
+    // A handle pointing at another symbol's entry is not taken for this one.
+    expect(store.applyEntry(tick({ last: 6 }, { symbol: 'ETHUSDT', ref })).quote.symbol).toBe(
+      'ETHUSDT',
+    )
+    expect(store.get('crypto:BTCUSDT')?.last).toBe(5)
+  })
+
   it('merges partial updates, keeping fields the update did not carry', () => {
     const store = new QuoteStore(new FakeClock())
     store.apply(tick({ last: 100, bid: 99, ask: 101, volume: 5 }))

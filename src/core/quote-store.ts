@@ -8,7 +8,7 @@ import {
   type QuoteFrame,
 } from '../shared/quote-frame'
 import type { Market, SymbolKey } from '../shared/market'
-import { newSymbolSlot, type SymbolSlot } from './symbol-slot'
+import { newSymbolSlot, type QuoteEntry } from './symbol-slot'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.
@@ -41,14 +41,13 @@ const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.inde
 /** A symbol the renderer has not seen yet: its patch carries every field. */
 const FULL = -1
 
-/** A symbol's place in the store: its quote and the per-symbol state ticks keep beside it. */
-export interface QuoteEntry {
-  readonly quote: Readonly<Quote>
-  readonly slot: SymbolSlot
-}
+export type { QuoteEntry }
 
 interface Entry extends QuoteEntry {
   quote: Quote
+  /** The store holding it, and whether it still does: checked before trusting a SymbolRef. */
+  readonly owner: QuoteStore
+  live: boolean
   /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
   dirty: number
   /**
@@ -86,10 +85,22 @@ export class QuoteStore {
       this.lastMarket = update.market
       this.lastSymbols = symbols
     }
-    let entry = symbols.get(update.symbol)
-    if (entry === undefined) {
-      entry = this.insert(blankQuote(update.market, update.symbol, now, 'poll'))
-      symbols.set(update.symbol, entry)
+    // A pushed symbol's handle names the entry its last tick went to: no look-up while it holds.
+    const ref = update.ref
+    let entry = ref?.entry as Entry | null | undefined
+    if (
+      entry == null ||
+      entry.owner !== this ||
+      !entry.live ||
+      entry.quote.symbol !== update.symbol ||
+      entry.quote.market !== update.market
+    ) {
+      entry = symbols.get(update.symbol)
+      if (entry === undefined) {
+        entry = this.insert(blankQuote(update.market, update.symbol, now, 'poll'))
+        symbols.set(update.symbol, entry)
+      }
+      if (ref !== undefined) ref.entry = entry
     }
     const q = entry.quote
     const fields = update.fields
@@ -168,6 +179,7 @@ export class QuoteStore {
     if (entry === undefined) return
     this.byKey.delete(key)
     this.byMarket.get(entry.quote.market)?.delete(entry.quote.symbol)
+    entry.live = false
     if (entry.dirty !== 0) {
       entry.dirty = 0
       this.dirtyList = this.dirtyList.filter((e) => e !== entry)
@@ -207,6 +219,8 @@ export class QuoteStore {
     const entry: Entry = {
       quote,
       slot: newSymbolSlot(),
+      owner: this,
+      live: true,
       dirty: 0,
       sent: new Array<number | null>(FIELD_COUNT).fill(null),
     }

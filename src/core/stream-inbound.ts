@@ -1,5 +1,6 @@
 import type WebSocket from 'ws'
 import type { RawData } from 'ws'
+import type { Market } from '../shared/market'
 import type { Logger } from './log'
 import { FrameBuffer, frameText, parseFrame, type ParsedFrame } from './push-parser'
 import { scanTickBatch } from './push-scan'
@@ -48,10 +49,28 @@ export class InboundFrames {
     const { book, emit } = this.deps
     switch (f.kind) {
       case 'tick': {
-        const market = book.route(f.market, f.symbol)
+        // The symbol's handle remembers the route for this book as it stands: no look-up.
+        const ref = f.ref
+        let market: Market | null
+        if (
+          ref !== undefined &&
+          ref.routeBook === book &&
+          ref.routeEpoch === book.epoch &&
+          ref.routeTag === f.market
+        ) {
+          market = ref.routed
+        } else {
+          market = book.route(f.market, f.symbol)
+          if (ref !== undefined) {
+            ref.routeBook = book
+            ref.routeEpoch = book.epoch
+            ref.routeTag = f.market
+            ref.routed = market
+          }
+        }
         if (market === null) return this.deps.resync.unwantedPush(book.leftAt(f.symbol), now)
         this.counters.ticksIn++
-        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now))
+        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now, ref))
         return
       }
       case 'candle': {

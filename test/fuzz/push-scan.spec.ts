@@ -23,7 +23,11 @@ function scanned(text: string): unknown[] | null {
 
 /** A frame as plain data, with each fields object's key order made visible. */
 function plain(f: ParsedFrame): unknown {
-  return f.kind === 'tick' ? { ...f, fields: { ...f.fields }, order: Object.keys(f.fields) } : f
+  if (f.kind !== 'tick') return f
+  // The scanner hands its symbol's handle along (parseFrame has none): the same symbol's.
+  const { ref, ...tick } = f
+  if (ref !== undefined) expect(ref.symbol).toBe(f.symbol)
+  return { ...tick, fields: { ...f.fields }, order: Object.keys(f.fields) }
 }
 
 /** Both readings of one frame; asserts they agree when the scanner took it. */
