@@ -3,7 +3,7 @@ import { FakeClock } from './clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { newSymbolRef } from './symbol-slot'
-import type { Quote } from '../shared/quote'
+import { QUOTE_FIGURES, type Quote } from '../shared/quote'
 import { FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
@@ -38,6 +38,14 @@ function cachedQuote(over: Partial<Quote> = {}): Quote {
 }
 
 describe('QuoteStore', () => {
+  it('drains every figure under its own name', () => {
+    const store = new QuoteStore(new FakeClock())
+    const fields = Object.fromEntries(QUOTE_FIGURES.map((f, i) => [f, 1000 + i]))
+    store.apply(tick(fields, { ts: 5 }))
+    const [patch] = store.drainPatches()
+    for (const f of QUOTE_FIGURES) expect(patch?.[f], f).toBe(fields[f])
+  })
+
   it("trusts a symbol handle's entry only while it is this store's, live and the same symbol", () => {
     const store = new QuoteStore(new FakeClock())
     const other = new QuoteStore(new FakeClock())

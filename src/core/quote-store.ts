@@ -356,6 +356,45 @@ function mergeFields(q: Quote, f: QuoteFields): number {
   return mask
 }
 
+/**
+ * QUOTE_FIELDS[i] of the quote. A switch of named reads: the keyed read `q[QUOTE_FIELDS[i]]` went
+ * megamorphic in drainFrame (~1.5% of the host at 10k ticks/s, perf).
+ */
+function figure(q: Quote, i: number): number | null {
+  switch (i) {
+    case 0:
+      return q.last
+    case 1:
+      return q.change
+    case 2:
+      return q.changePercent
+    case 3:
+      return q.open
+    case 4:
+      return q.high
+    case 5:
+      return q.low
+    case 6:
+      return q.prevClose
+    case 7:
+      return q.volume
+    case 8:
+      return q.quoteVolume
+    case 9:
+      return q.bid
+    case 10:
+      return q.ask
+    case 11:
+      return q.bidSize
+    case 12:
+      return q.askSize
+    case 13:
+      return q.trades
+    default:
+      return null
+  }
+}
+
 /** Appends the entry's changed values to `values` in frame order; returns the frame mask. */
 function writeEntry(entry: Entry, values: Array<number | null>): number {
   const q = entry.quote
@@ -365,7 +404,7 @@ function writeEntry(entry: Entry, values: Array<number | null>): number {
   for (let i = 0; i < FIELD_COUNT; i++) {
     const b = 1 << i
     if ((mask & b) === 0) continue
-    const v = q[QUOTE_FIELDS[i] as QuoteField]
+    const v = figure(q, i)
     if (!full && sent[i] === v) {
       mask &= ~b
       continue
