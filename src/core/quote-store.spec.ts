@@ -4,7 +4,7 @@ import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { newSymbolRef } from './symbol-slot'
 import { QUOTE_FIGURES, type Quote } from '../shared/quote'
-import { FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
+import { decodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
   return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }
@@ -182,7 +182,34 @@ describe('QuoteStore', () => {
     const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
     expect(frame.masks).toEqual([bit('last') | bit('bid'), bit('stale')])
     expect(frame.values).toEqual([2, 1.5, 1])
-    expect(store.drainFrame()).toEqual({ keys: [], masks: [], values: [] })
+    expect(store.drainFrame()).toEqual({ keys: [], masks: [], values: [], base: clock.now() })
+  })
+
+  it('sends times as small offsets from the frame base, and absolute when one is not whole', () => {
+    const clock = new FakeClock()
+    const store = new QuoteStore(clock)
+    store.drainFrame()
+    const t0 = clock.now()
+    store.apply(tick({ last: 1 }, { ts: t0 - 3, receivedAt: t0 - 1 }))
+    clock.advance(7)
+    const frame = store.drainFrame()
+    expect(frame.base).toBe(t0 + 7)
+    const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
+    const times = frame.values.filter((_, i) => i >= frame.values.length - 4).slice(0, 2)
+    expect((frame.masks[0] ?? 0) & (bit('ts') | bit('receivedAt'))).not.toBe(0)
+    expect(times).toEqual([-10, -8])
+    expect(decodeQuoteFrame(JSON.parse(JSON.stringify(frame)))[0]).toMatchObject({
+      ts: t0 - 3,
+      receivedAt: t0 - 1,
+    })
+    store.apply(tick({ last: 2 }, { ts: t0 + 0.25, receivedAt: t0 + 5 }))
+    store.apply(tick({ last: 3 }, { symbol: 'ETHUSDT', ts: t0 + 2, receivedAt: t0 + 5 }))
+    const mixed = store.drainFrame()
+    expect(mixed.base).toBe(0)
+    expect(decodeQuoteFrame(mixed).map((p) => [p.ts, p.receivedAt])).toEqual([
+      [t0 + 0.25, t0 + 5],
+      [t0 + 2, t0 + 5],
+    ])
   })
 
   it('drains only the fields that changed since the last drain', () => {

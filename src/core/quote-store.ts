@@ -195,6 +195,9 @@ export class QuoteStore {
     const keys: string[] = []
     const masks: number[] = []
     const values: Array<number | null> = []
+    times.base = Math.floor(this.clock.now())
+    times.at.length = 0
+    times.absolute = !Number.isSafeInteger(times.base)
     for (const entry of this.dirtyList) {
       const mask = writeEntry(entry, values)
       entry.dirty = 0
@@ -203,7 +206,10 @@ export class QuoteStore {
       masks.push(mask)
     }
     this.dirtyList = []
-    return { keys, masks, values }
+    if (!times.absolute) return { keys, masks, values, base: times.base }
+    // A time that is not a whole ms: the frame carries absolute times (base 0) instead.
+    for (const i of times.at) values[i] = (values[i] as number) + times.base
+    return { keys, masks, values, base: 0 }
   }
 
   /** drainFrame as patches (tests, tools). */
@@ -395,6 +401,24 @@ function figure(q: Quote, i: number): number | null {
   }
 }
 
+/**
+ * The frame's times as offsets from its base (shared/quote-frame): a whole-ms time goes as a
+ * small integer and its index is kept, in case a later time is not whole and the frame must
+ * fall back to absolute times. Module state: one drain runs at a time.
+ */
+const times = { base: 0, at: [] as number[], absolute: false }
+
+function pushTime(values: Array<number | null>, t: number): void {
+  const offset = t - times.base
+  if (Number.isSafeInteger(t) && Number.isSafeInteger(offset)) {
+    times.at.push(values.length)
+    values.push(offset)
+  } else {
+    times.absolute = true
+    values.push(t)
+  }
+}
+
 /** Appends the entry's changed values to `values` in frame order; returns the frame mask. */
 function writeEntry(entry: Entry, values: Array<number | null>): number {
   const q = entry.quote
@@ -412,8 +436,8 @@ function writeEntry(entry: Entry, values: Array<number | null>): number {
     sent[i] = v
     values.push(v)
   }
-  if ((mask & BIT_TS) !== 0) values.push(q.ts)
-  if ((mask & BIT_RECEIVED) !== 0) values.push(q.receivedAt)
+  if ((mask & BIT_TS) !== 0) pushTime(values, q.ts)
+  if ((mask & BIT_RECEIVED) !== 0) pushTime(values, q.receivedAt)
   if ((mask & BIT_SOURCE) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
   if ((mask & BIT_STALE) !== 0) values.push(q.stale ? 1 : 0)
   return mask
