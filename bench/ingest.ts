@@ -6,6 +6,7 @@ import { systemClock } from '../src/core/clock'
 import { FeedPlanner } from '../src/core/feed-planner'
 import { QuoteStore } from '../src/core/quote-store'
 import { RateGovernor } from '../src/core/rate-governor'
+import { tradedSince } from '../src/core/traded-volume'
 import { StreamClient } from '../src/core/stream-client'
 import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
 import { AlertRuleSchema } from '../src/shared/alert'
@@ -101,7 +102,6 @@ async function corePathRun(
   const planner = new FeedPlanner({ cap: SYMBOLS, clock })
   planner.setWatched(symbols.map((s) => ({ key: symbolKey(BENCH_MARKET, s), priority: 0 })))
   planner.setStreamAvailable(true)
-  const lastVolume = new Map<SymbolKey, { volume: number }>()
   const statuses = new Map<SymbolKey, { code: string }>()
   let patches = 0
   const batcher = new QuoteBatcher(
@@ -132,22 +132,21 @@ async function corePathRun(
       },
     ]
     stream.on('tick', (u) => {
-      const quote = store.apply(u)
+      const entry = store.applyEntry(u)
+      const quote = entry.quote
+      const slot = entry.slot
       if (quote.last !== null) {
-        const held = lastVolume.get(quote.key)
-        const volume = quote.volume ?? held?.volume ?? 0
-        let traded = 0
-        if (held === undefined) lastVolume.set(quote.key, { volume })
-        else {
-          traded = Math.max(0, volume - held.volume)
-          held.volume = volume
+        if (slot.ringEpoch !== candles.epoch || slot.ring === null) {
+          slot.ring = candles.minuteRing(quote.key)
+          slot.ringEpoch = candles.epoch
         }
-        candles.add(quote.key, quote.ts, quote.last, traded)
+        candles.addTo(slot.ring, quote.ts, quote.last, tradedSince(slot, quote.volume))
       }
       const status = statuses.get(quote.key)
       if (status && status.code !== 'OK') statuses.set(quote.key, { code: 'OK' })
       for (const l of quoteListeners) l(quote)
-      planner.noteTick(quote.key)
+      if (slot.plannerEpoch !== planner.tickEpoch && planner.noteTick(quote.key))
+        slot.plannerEpoch = planner.tickEpoch
       if (++ticks === expected) resolve(ticks / ((performance.now() - t0) / 1000))
     })
   })

@@ -39,6 +39,22 @@ describe('CandleBuilder', () => {
     ])
   })
 
+  it('a ring kept from minuteRing is the symbol own until remove moves the epoch', () => {
+    const c = new CandleBuilder()
+    const ring = c.minuteRing(K)
+    const epoch = c.epoch
+    c.addTo(ring, T0, 1.1, 2)
+    c.add(K, T0 + 1000, 1.3, 1)
+    expect(c.minuteRing(K)).toBe(ring)
+    expect(c.bars(K, '1m', 5)).toMatchObject([{ open: 1.1, high: 1.3, close: 1.3, volume: 3 }])
+    c.remove('fx:NEVER') // nothing held: nothing to invalidate
+    expect(c.epoch).toBe(epoch)
+    c.remove(K)
+    expect(c.epoch).not.toBe(epoch)
+    expect(c.minuteRing(K)).not.toBe(ring)
+    expect(c.bars(K, '1m', 5)).toEqual([])
+  })
+
   it('starts a new bar each minute and aggregates to 5m on read', () => {
     const cb = new CandleBuilder()
     for (let m = 0; m < 10; m++) cb.add(K, T0 + m * MIN, 100 + m, 1)

@@ -46,7 +46,7 @@ export type CandleSeries = z.infer<typeof CandleSeriesSchema>
 /** Bars a ring holds room for at first; it doubles as bars arrive, up to its capacity. */
 const FIRST_ROOM = 64
 
-class BarRing {
+export class BarRing {
   t: Float64Array
   o: Float64Array
   h: Float64Array
@@ -160,6 +160,7 @@ export class CandleBuilder {
   /** The '1m' rings of `series` again, keyed by symbol alone: add()'s one look-up per tick. */
   private readonly minuteRings = new Map<SymbolKey, BarRing>()
   private readonly capacity: number
+  private dropped = 0
 
   constructor(opts: { capacity?: number } = {}) {
     this.capacity = opts.capacity ?? 1000
@@ -170,9 +171,26 @@ export class CandleBuilder {
    * volume). A late tick updates the bar it belongs to if still held, else it is dropped.
    */
   add(key: SymbolKey, ts: number, price: number, volume = 0): void {
+    this.addTo(this.minuteRing(key), ts, price, volume)
+  }
+
+  /**
+   * Bumped whenever a held ring is dropped (remove): a ring kept from minuteRing() is the
+   * symbol's own only while the epoch it was taken in is current (symbol-slot.ts).
+   */
+  get epoch(): number {
+    return this.dropped
+  }
+
+  /** The symbol's 1m ring, made if missing: for addTo() without a look-up per tick. */
+  minuteRing(key: SymbolKey): BarRing {
+    // One look-up in the flat 1m index instead of two through `series` (bench/ingest).
+    return this.minuteRings.get(key) ?? this.ring(key, '1m')
+  }
+
+  /** add() into a ring from minuteRing() of the current epoch. */
+  addTo(ring: BarRing, ts: number, price: number, volume = 0): void {
     if (!Number.isFinite(price) || !Number.isFinite(ts)) return
-    // One look-up per tick in the flat 1m index instead of two through `series` (bench/ingest).
-    const ring = this.minuteRings.get(key) ?? this.ring(key, '1m')
     const t = Math.floor(ts / MINUTE) * MINUTE // bucketStart('1m', ts)
     const lastT = ring.count > 0 ? (ring.t[ring.slot(ring.count - 1)] as number) : -Infinity
     if (t > lastT) {
@@ -212,7 +230,7 @@ export class CandleBuilder {
 
   remove(key: SymbolKey): void {
     this.series.delete(key)
-    this.minuteRings.delete(key)
+    if (this.minuteRings.delete(key)) this.dropped++
   }
 
   export(): CandleSeries[] {

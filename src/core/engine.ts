@@ -12,13 +12,13 @@ import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
 import { SymbolStatusBook } from './symbol-statuses'
-import { TradedVolume } from './traded-volume'
+import { tradedSince } from './traded-volume'
 import { klineRoute } from './market-routes'
 import { SparkHistory } from './spark-history'
 import { BarBackfill, type BarNeed } from './bar-backfill'
 import { requireSymbolRef } from './symbol-input'
 import { QuotePoller } from './quote-poller'
-import { QuoteStore } from './quote-store'
+import { QuoteStore, type QuoteEntry } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
@@ -68,7 +68,6 @@ export class MarketEngine {
   private readonly watched = new WatchedSymbols()
   private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
   private readonly snapshotted = new Set<SymbolKey>()
-  private readonly traded = new TradedVolume()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
@@ -298,7 +297,14 @@ export class MarketEngine {
       logger: this.logger,
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
-    stream.on('tick', (u) => this.planner.noteTick(this.ingest(u).key))
+    stream.on('tick', (u) => {
+      const entry = this.ingestEntry(u)
+      const slot = entry.slot
+      // Once the planner has seen a symbol's slot tick, it needs telling again only after it
+      // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
+      if (slot.plannerEpoch === this.planner.tickEpoch) return
+      if (this.planner.noteTick(entry.quote.key)) slot.plannerEpoch = this.planner.tickEpoch
+    })
     stream.on('candle', (c) =>
       this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
     )
@@ -337,12 +343,25 @@ export class MarketEngine {
   }
 
   private ingest(update: QuoteUpdate): Quote {
-    const quote = this.quotes.apply(update)
-    if (quote.last !== null)
-      this.candles.add(quote.key, quote.ts, quote.last, this.traded.since(quote.key, quote.volume))
+    return this.ingestEntry(update).quote
+  }
+
+  /** One look-up for the whole tick: the store's entry carries the symbol's slot. */
+  private ingestEntry(update: QuoteUpdate): QuoteEntry {
+    const entry = this.quotes.applyEntry(update)
+    const quote = entry.quote
+    if (quote.last !== null) {
+      const slot = entry.slot
+      const candles = this.candles
+      if (slot.ringEpoch !== candles.epoch || slot.ring === null) {
+        slot.ring = candles.minuteRing(quote.key)
+        slot.ringEpoch = candles.epoch
+      }
+      candles.addTo(slot.ring, quote.ts, quote.last, tradedSince(slot, quote.volume))
+    }
     this.statuses.priced(quote.key)
     for (const l of this.quoteListeners) l(quote)
-    return quote
+    return entry
   }
 
   private onStreamState(state: StreamState): void {

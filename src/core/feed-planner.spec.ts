@@ -80,6 +80,22 @@ describe('FeedPlanner', () => {
     expect(streamedKeys(p)).toEqual(['crypto:S0', 'crypto:S2'])
   })
 
+  it('says when a tick settles a slot, and moves tickEpoch only when a ticked slot goes', () => {
+    const clock = new FakeClock()
+    const p = planner(1, clock)
+    p.setWatched(keys(2))
+    expect(p.noteTick('crypto:S1')).toBe(false) // polled: no slot to settle
+    const epoch = p.tickEpoch
+    expect(p.noteTick('crypto:S0')).toBe(true)
+    expect(p.noteTick('crypto:S0')).toBe(true)
+    expect(p.tickEpoch).toBe(epoch)
+    // S0 is no longer watched, its slot goes to S1: a caller that cached S0 must ask again.
+    p.setWatched(keys(2).slice(1))
+    expect(streamedKeys(p)).toEqual(['crypto:S1'])
+    expect(p.tickEpoch).not.toBe(epoch)
+    expect(p.noteTick('crypto:S0')).toBe(false)
+  })
+
   it('remembers a demotion for 10 minutes, then tries the symbol again', () => {
     const clock = new FakeClock()
     const p = planner(1, clock)

@@ -64,6 +64,7 @@ export class FeedPlanner {
   /** When each streamed symbol got its slot (only while the stream is available). */
   private readonly slotSince = new Map<SymbolKey, number>()
   private readonly ticked = new Set<SymbolKey>()
+  private untickedCount = 0
   private readonly demotedUntil = new Map<SymbolKey, number>()
   private readonly listeners = new Set<() => void>()
   private current: { streamed: Entry[]; polled: SymbolKey[]; background: Set<SymbolKey> } = {
@@ -140,9 +141,21 @@ export class FeedPlanner {
   }
 
   /** A push arrived for this symbol: it has earned its slot. */
-  noteTick(key: SymbolKey): void {
-    // Once a slot has ticked, every later tick costs one look-up (10k ticks/s: render bench).
-    if (!this.ticked.has(key) && this.slotSince.has(key)) this.ticked.add(key)
+  /**
+   * A streamed symbol ticked. True when its slot is now known to have ticked: the caller may
+   * skip later calls for it while tickEpoch stays the same (symbol-slot.ts; 10k ticks/s: render
+   * bench).
+   */
+  noteTick(key: SymbolKey): boolean {
+    if (this.ticked.has(key)) return true
+    if (!this.slotSince.has(key)) return false
+    this.ticked.add(key)
+    return true
+  }
+
+  /** Changes whenever a symbol stops counting as ticked (its slot went): see noteTick. */
+  get tickEpoch(): number {
+    return this.untickedCount
   }
 
   /** A fresh copy; callers may keep or change it. */
@@ -221,7 +234,7 @@ export class FeedPlanner {
     for (const k of [...this.slotSince.keys()]) {
       if (chosen.has(k)) continue
       this.slotSince.delete(k)
-      this.ticked.delete(k)
+      if (this.ticked.delete(k)) this.untickedCount++
     }
     for (const k of chosen) if (!this.slotSince.has(k)) this.slotSince.set(k, now)
     this.current = { streamed, polled, background }

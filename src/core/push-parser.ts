@@ -4,6 +4,7 @@ import { MARKETS } from '../shared/market'
 import type { Bar, Interval } from '../shared/quote'
 import { quoteTime, toEpochMs } from './bar-time'
 import type { QuoteFields } from './quote-fields'
+import type { SymbolRef } from './symbol-slot'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
 
@@ -28,7 +29,15 @@ import { KIND_FIELDS, readKind, type Kind } from './push-kind'
  * Hot path (>= 100k ticks/s): one JSON.parse per frame, no closures or regexes per tick.
  */
 export type ParsedFrame =
-  | { kind: 'tick'; market: Market | null; symbol: string; fields: QuoteFields; ts: number | null }
+  | {
+      kind: 'tick'
+      market: Market | null
+      symbol: string
+      fields: QuoteFields
+      ts: number | null
+      /** The symbol's handle when the push scanner read the tick (push-scan.ts). */
+      ref?: SymbolRef | undefined
+    }
   | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
   | { kind: 'ping'; reply: string | null }
   | { kind: 'pong' }
@@ -51,15 +60,7 @@ export function parseFrame(
   now: number,
   into?: FrameBuffer,
 ): ParsedFrame[] {
-  // As `ws` delivers a message: one Buffer, fragments, or an ArrayBuffer.
-  const raw =
-    typeof text === 'string'
-      ? text
-      : Buffer.isBuffer(text)
-        ? text.toString('utf8')
-        : Array.isArray(text)
-          ? Buffer.concat(text).toString('utf8')
-          : Buffer.from(text).toString('utf8')
+  const raw = frameText(text)
   // Plain-text heartbeats exist in the wild (`ping` / `pong`); they are not JSON.
   if (raw.length <= 6) {
     const bare = raw.trim().toLowerCase()
@@ -83,6 +84,17 @@ export function parseFrame(
   return out.frames
 }
 
+/** A message as `ws` delivers it (one Buffer, fragments, or an ArrayBuffer) as text. */
+export function frameText(text: string | Buffer | ArrayBuffer | Buffer[]): string {
+  return typeof text === 'string'
+    ? text
+    : Buffer.isBuffer(text)
+      ? text.toString('utf8')
+      : Array.isArray(text)
+        ? Buffer.concat(text).toString('utf8')
+        : Buffer.from(text).toString('utf8')
+}
+
 type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
 
 /**
@@ -104,16 +116,23 @@ export class FrameBuffer {
     this.frames.push(frame)
   }
 
-  tick(market: Market | null, symbol: string, fields: QuoteFields, ts: number | null): void {
+  tick(
+    market: Market | null,
+    symbol: string,
+    fields: QuoteFields,
+    ts: number | null,
+    ref?: SymbolRef,
+  ): void {
     let t = this.ticks[this.used]
     if (t === undefined) {
-      t = { kind: 'tick', market, symbol, fields, ts }
+      t = { kind: 'tick', market, symbol, fields, ts, ref }
       this.ticks.push(t)
     } else {
       t.market = market
       t.symbol = symbol
       t.fields = fields
       t.ts = ts
+      t.ref = ref
     }
     this.used++
     this.frames.push(t)
@@ -217,7 +236,11 @@ function isErrorShaped(obj: Obj): boolean {
 
 function readMarket(obj: Obj): Market | null {
   const v = typeof obj.market === 'string' ? obj.market : obj.m
-  if (typeof v !== 'string') return null
+  return typeof v === 'string' ? marketNamed(v) : null
+}
+
+/** A pushed market name as ours, or null (push-scan.ts reads it the same way). */
+export function marketNamed(v: string): Market | null {
   // Most pushes already use our lower-case names: skip the toLowerCase copy for them.
   if (MARKET_SET.has(v)) return v as Market
   const lower = v.toLowerCase()
@@ -234,7 +257,11 @@ function readSymbol(obj: Obj, kind: Kind | null): string | null {
           kind !== 'error' && typeof obj.code === 'string' && !isErrorShaped(obj)
           ? obj.code
           : null
-  if (v === null) return null
+  return v === null ? null : normaliseSymbol(v)
+}
+
+/** A pushed symbol as ours (trimmed, upper case), or null (push-scan.ts reads it the same way). */
+export function normaliseSymbol(v: string): string | null {
   const seen = NORMALISED_SYMBOLS.get(v)
   if (seen !== undefined) return seen
   const trimmed = v.trim()

@@ -1,5 +1,6 @@
 import type { Market } from '../shared/market'
 import { QUOTE_FIGURES, type Quote, type QuoteFigure } from '../shared/quote'
+import type { SymbolRef } from './symbol-slot'
 
 /** The price fields a REST snapshot or a push may carry; any subset (pushes are often partial). */
 export const QUOTE_FIELDS = QUOTE_FIGURES
@@ -19,11 +20,21 @@ export interface QuoteUpdate {
    * sets it once per frame so the store need not read the clock once per tick.
    */
   receivedAt?: number
+  /** The pushed symbol's handle (push-scan.ts), saving the store its look-up; absent for polls. */
+  ref?: SymbolRef | undefined
 }
 
 /** An update to refill per tick (StreamClient reuses one instead of allocating one per tick). */
 export function reusableUpdate(source: QuoteUpdate['source']): QuoteUpdate {
-  return { market: 'crypto', symbol: '', fields: {}, ts: null, source, receivedAt: 0 }
+  return {
+    market: 'crypto',
+    symbol: '',
+    fields: {},
+    ts: null,
+    source,
+    receivedAt: 0,
+    ref: undefined,
+  }
 }
 
 /** Refills `u` in place for the next tick; returns it. */
@@ -34,7 +45,9 @@ export function refillUpdate(
   fields: QuoteFields,
   ts: number | null,
   receivedAt: number,
+  ref?: SymbolRef,
 ): QuoteUpdate {
+  u.ref = ref
   u.market = market
   u.symbol = symbol
   u.fields = fields

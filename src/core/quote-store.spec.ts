@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from './clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
-import type { Quote } from '../shared/quote'
-import { FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
+import { newSymbolRef } from './symbol-slot'
+import { QUOTE_FIGURES, type Quote } from '../shared/quote'
+import { decodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
   return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }
@@ -37,6 +38,38 @@ function cachedQuote(over: Partial<Quote> = {}): Quote {
 }
 
 describe('QuoteStore', () => {
+  it('drains every figure under its own name', () => {
+    const store = new QuoteStore(new FakeClock())
+    const fields = Object.fromEntries(QUOTE_FIGURES.map((f, i) => [f, 1000 + i]))
+    store.apply(tick(fields, { ts: 5 }))
+    const [patch] = store.drainPatches()
+    for (const f of QUOTE_FIGURES) expect(patch?.[f], f).toBe(fields[f])
+  })
+
+  it("trusts a symbol handle's entry only while it is this store's, live and the same symbol", () => {
+    const store = new QuoteStore(new FakeClock())
+    const other = new QuoteStore(new FakeClock())
+    const ref = newSymbolRef('BTCUSDT')
+    const first = store.applyEntry(tick({ last: 1 }, { ref }))
+    expect(ref.entry).toBe(first)
+    expect(store.applyEntry(tick({ last: 2 }, { ref }))).toBe(first)
+    // Another store (another engine in this process) looks its own entry up.
+    const theirs = other.applyEntry(tick({ last: 3 }, { ref }))
+    expect(theirs).not.toBe(first)
+    expect(store.applyEntry(tick({ last: 4 }, { ref })).quote.last).toBe(4)
+    expect(other.get('crypto:BTCUSDT')?.last).toBe(3)
+    // A removed entry is never written again: the symbol gets a fresh one.
+    store.remove('crypto:BTCUSDT')
+    const again = store.applyEntry(tick({ last: 5 }, { ref }))
+    expect(again).not.toBe(first)
+    expect(store.get('crypto:BTCUSDT')).toBe(again.quote)
+    // A handle pointing at another symbol's entry is not taken for this one.
+    expect(store.applyEntry(tick({ last: 6 }, { symbol: 'ETHUSDT', ref })).quote.symbol).toBe(
+      'ETHUSDT',
+    )
+    expect(store.get('crypto:BTCUSDT')?.last).toBe(5)
+  })
+
   it('merges partial updates, keeping fields the update did not carry', () => {
     const store = new QuoteStore(new FakeClock())
     store.apply(tick({ last: 100, bid: 99, ask: 101, volume: 5 }))
@@ -180,7 +213,34 @@ describe('QuoteStore', () => {
     const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
     expect(frame.masks).toEqual([bit('last') | bit('bid'), bit('stale')])
     expect(frame.values).toEqual([2, 1.5, 1])
-    expect(store.drainFrame()).toEqual({ keys: [], masks: [], values: [] })
+    expect(store.drainFrame()).toEqual({ keys: [], masks: [], values: [], base: clock.now() })
+  })
+
+  it('sends times as small offsets from the frame base, and absolute when one is not whole', () => {
+    const clock = new FakeClock()
+    const store = new QuoteStore(clock)
+    store.drainFrame()
+    const t0 = clock.now()
+    store.apply(tick({ last: 1 }, { ts: t0 - 3, receivedAt: t0 - 1 }))
+    clock.advance(7)
+    const frame = store.drainFrame()
+    expect(frame.base).toBe(t0 + 7)
+    const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
+    const times = frame.values.filter((_, i) => i >= frame.values.length - 4).slice(0, 2)
+    expect((frame.masks[0] ?? 0) & (bit('ts') | bit('receivedAt'))).not.toBe(0)
+    expect(times).toEqual([-10, -8])
+    expect(decodeQuoteFrame(JSON.parse(JSON.stringify(frame)))[0]).toMatchObject({
+      ts: t0 - 3,
+      receivedAt: t0 - 1,
+    })
+    store.apply(tick({ last: 2 }, { ts: t0 + 0.25, receivedAt: t0 + 5 }))
+    store.apply(tick({ last: 3 }, { symbol: 'ETHUSDT', ts: t0 + 2, receivedAt: t0 + 5 }))
+    const mixed = store.drainFrame()
+    expect(mixed.base).toBe(0)
+    expect(decodeQuoteFrame(mixed).map((p) => [p.ts, p.receivedAt])).toEqual([
+      [t0 + 0.25, t0 + 5],
+      [t0 + 2, t0 + 5],
+    ])
   })
 
   it('drains only the fields that changed since the last drain', () => {

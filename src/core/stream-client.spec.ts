@@ -103,6 +103,37 @@ describe('StreamClient frames', () => {
     expect(candles[0]).toMatchObject({ market: 'usdt-futures', symbol: 'BTCUSDT', interval: '1m' })
   })
 
+  it('routes a scanned symbol by the subscriptions as they are now, not as its handle last saw them', async () => {
+    const c = makeClient()
+    const ticks: string[] = []
+    c.on('tick', (t) => ticks.push(`${t.market}:${t.symbol}:${t.fields.last}`))
+    c.setSubscriptions(subs([['crypto', ['ROUTEA', 'ROUTEB']]]))
+    c.start()
+    await untilConnections(1)
+    // The batch dialect the push scanner reads (its symbol handles cache the route).
+    const batch = (last: number): string =>
+      JSON.stringify({
+        event: 'ticker',
+        data: [
+          { symbol: 'ROUTEA', market: 'crypto', last },
+          { symbol: 'ROUTEB', market: 'crypto', last },
+        ],
+      })
+    conn(0).socket.send(batch(1))
+    await waitUntil(() => ticks.length === 2, 'first batch')
+    c.setSubscriptions(subs([['crypto', ['ROUTEB']]]))
+    conn(0).socket.send(batch(2))
+    await waitUntil(() => ticks.length === 3, 'second batch')
+    conn(0).socket.send(batch(3))
+    await waitUntil(() => ticks.length === 4, 'third batch')
+    expect(ticks).toEqual([
+      'crypto:ROUTEA:1',
+      'crypto:ROUTEB:1',
+      'crypto:ROUTEB:2',
+      'crypto:ROUTEB:3',
+    ])
+  })
+
   it('hands each tick of a batch its own fields, which a listener may keep across later ticks', async () => {
     const c = makeClient()
     const keptFields: QuoteUpdate['fields'][] = []

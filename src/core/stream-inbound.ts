@@ -1,7 +1,9 @@
 import type WebSocket from 'ws'
 import type { RawData } from 'ws'
+import type { Market } from '../shared/market'
 import type { Logger } from './log'
-import { FrameBuffer, parseFrame, type ParsedFrame } from './push-parser'
+import { FrameBuffer, frameText, parseFrame, type ParsedFrame } from './push-parser'
+import { scanTickBatch } from './push-scan'
 import { refillUpdate, reusableUpdate } from './quote-fields'
 import type { StreamCaps } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
@@ -35,7 +37,11 @@ export class InboundFrames {
 
   read(ws: WebSocket, data: RawData, now: number): void {
     this.counters.framesIn++
-    const frames = parseFrame(data, now, this.frames)
+    // The batch dialect is scanned in place (push-scan.ts); anything else is parsed as JSON.
+    const text = frameText(data)
+    const frames = scanTickBatch(text, now, this.frames)
+      ? this.frames.frames
+      : parseFrame(text, now, this.frames)
     for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
   }
 
@@ -43,10 +49,28 @@ export class InboundFrames {
     const { book, emit } = this.deps
     switch (f.kind) {
       case 'tick': {
-        const market = book.route(f.market, f.symbol)
+        // The symbol's handle remembers the route for this book as it stands: no look-up.
+        const ref = f.ref
+        let market: Market | null
+        if (
+          ref !== undefined &&
+          ref.routeBook === book &&
+          ref.routeEpoch === book.epoch &&
+          ref.routeTag === f.market
+        ) {
+          market = ref.routed
+        } else {
+          market = book.route(f.market, f.symbol)
+          if (ref !== undefined) {
+            ref.routeBook = book
+            ref.routeEpoch = book.epoch
+            ref.routeTag = f.market
+            ref.routed = market
+          }
+        }
         if (market === null) return this.deps.resync.unwantedPush(book.leftAt(f.symbol), now)
         this.counters.ticksIn++
-        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now))
+        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now, ref))
         return
       }
       case 'candle': {

@@ -29,7 +29,11 @@ export class SubscriptionBook {
   private lastTagged: Market | null = null
   private lastWanted: Set<string> | undefined = undefined
 
+  /** Changes whenever route()'s answers may (setDesired): a SymbolRef's cached route is this epoch's. */
+  epoch = 0
+
   setDesired(byMarket: Map<Market, Set<string>>): void {
+    this.epoch++
     this.desired = new Map()
     this.lastTagged = null
     this.lastWanted = undefined

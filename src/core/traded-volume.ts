@@ -1,22 +1,15 @@
-import type { SymbolKey } from '../shared/market'
-
 /**
  * Quotes carry the day's cumulative volume; a bar built from ticks wants what traded since the
- * previous tick. The held total is updated in place: one look-up per tick (bench/ingest).
+ * previous tick. The held total lives on the symbol's slot (symbol-slot.ts), updated in place:
+ * no look-up of its own per tick.
  */
-export class TradedVolume {
-  private readonly held = new Map<SymbolKey, { volume: number }>()
-
-  /** What traded since the last call for this symbol (0 on the first, or when the total fell). */
-  since(key: SymbolKey, dayVolume: number | null): number {
-    const held = this.held.get(key)
-    const volume = dayVolume ?? held?.volume ?? 0
-    if (held === undefined) {
-      this.held.set(key, { volume })
-      return 0
-    }
-    const traded = Math.max(0, volume - held.volume)
-    held.volume = volume
-    return traded
-  }
+export function tradedSince(
+  held: { heldVolume: number | undefined },
+  dayVolume: number | null,
+): number {
+  const prev = held.heldVolume
+  const volume = dayVolume ?? prev ?? 0
+  held.heldVolume = volume
+  // 0 on the first tick, or when the total fell (a new day, a corrected total).
+  return prev === undefined ? 0 : Math.max(0, volume - prev)
 }

@@ -16,6 +16,19 @@ describe('quote frames (the bridge form of quote patches)', () => {
     expect(decodeQuoteFrame(JSON.parse(JSON.stringify(frame)))).toEqual(patches)
   })
 
+  it('carry times as offsets from the frame base, read back exactly', () => {
+    const frame = {
+      keys: ['crypto:BTCUSDT'],
+      masks: [(1 << FRAME_FIELDS.indexOf('ts')) | (1 << FRAME_FIELDS.indexOf('receivedAt'))],
+      values: [-12, 3],
+      base: 1_764_140_000_000,
+    }
+    expect(isQuoteFrame(frame)).toBe(true)
+    expect(decodeQuoteFrame(frame)).toEqual([
+      { key: 'crypto:BTCUSDT', ts: 1_764_139_999_988, receivedAt: 1_764_140_000_003 },
+    ])
+  })
+
   it('are accepted by the bridge contract, and anything malformed is rejected at the edge', () => {
     const frame = encodeQuoteFrame(patches)
     expect(EventSchema.safeParse({ type: 'quotes', frame }).success).toBe(true)
@@ -31,11 +44,13 @@ describe('quote frames (the bridge form of quote patches)', () => {
       { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('ts')], values: [null] },
       { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('source')], values: [7] },
       { keys: ['a'], masks: [1 << FRAME_FIELDS.indexOf('stale')], values: [2] },
+      { keys: ['a'], masks: [1], values: [1], base: 1.5 },
+      { keys: ['a'], masks: [1], values: [1], base: '1' },
       { keys: ['a'], masks: [1], values: [1], extra: 'ignored' },
       null,
       { quotes: patches },
     ]
     const accepted = bad.map((f) => EventSchema.safeParse({ type: 'quotes', frame: f }).success)
-    expect(accepted).toEqual([...Array(11).fill(false), true, false, false])
+    expect(accepted).toEqual([...Array(13).fill(false), true, false, false])
   })
 })

@@ -11,7 +11,11 @@ import { QUOTE_FIGURES, QuoteSourceSchema, type QuotePatch } from './quote'
  *   masks[i]  which FRAME_FIELDS patch i carries (bit f = FRAME_FIELDS[f])
  *   values    the carried values, patch after patch, in FRAME_FIELDS order; numbers or null
  *             (a field the service cleared). `source` travels as its index in QUOTE_SOURCES,
- *             `stale` as 0 or 1.
+ *             `stale` as 0 or 1, `ts` and `receivedAt` as offsets from `base`.
+ *   base      epoch ms the frame's times are offsets from (absent: 0). Two 13-digit times a
+ *             patch were most of the doubles JSON.stringify wrote at 10k ticks/s (render bench,
+ *             perf); offsets from the drain time are a few ms, small integers. The host uses a
+ *             base only when every time of the frame is an integer, so base + offset is exact.
  *
  * QuotePatch (./quote) stays the meaning of each entry; encode/decode convert both ways.
  */
@@ -23,13 +27,15 @@ const SOURCE_BIT = 1 << FRAME_FIELDS.indexOf('source')
 const STALE_BIT = 1 << FRAME_FIELDS.indexOf('stale')
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
 /** Fields that must carry a number (never null) when present: QuoteSchema's ts, receivedAt. */
-const NUMBER_BITS = (1 << FRAME_FIELDS.indexOf('ts')) | (1 << FRAME_FIELDS.indexOf('receivedAt'))
+const TIME_BITS = (1 << FRAME_FIELDS.indexOf('ts')) | (1 << FRAME_FIELDS.indexOf('receivedAt'))
+const NUMBER_BITS = TIME_BITS
 const MAX_KEY_LENGTH = 64
 
 export interface QuoteFrame {
   keys: string[]
   masks: number[]
   values: Array<number | null>
+  base?: number
 }
 
 export function encodeQuoteFrame(patches: readonly QuotePatch[]): QuoteFrame {
@@ -61,15 +67,20 @@ export function decodeQuoteFrame(frame: QuoteFrame): QuotePatch[] {
     const mask = frame.masks[i] ?? 0
     for (let f = 0; f < FRAME_FIELDS.length; f++) {
       if ((mask & (1 << f)) === 0) continue
-      patch[FRAME_FIELDS[f] as FrameField] = frameValue(1 << f, frame.values[at++] ?? null)
+      patch[FRAME_FIELDS[f] as FrameField] = frameValue(
+        1 << f,
+        frame.values[at++] ?? null,
+        frame.base ?? 0,
+      )
     }
     out.push(patch as QuotePatch)
   }
   return out
 }
 
-/** One carried value as the patch field it stands for (`source` and `stale` are coded). */
-export function frameValue(bit: number, v: number | null): QuotePatch[FrameField] {
+/** One carried value as the patch field it stands for (`source`, `stale` and times are coded). */
+export function frameValue(bit: number, v: number | null, base: number): QuotePatch[FrameField] {
+  if ((bit & TIME_BITS) !== 0) return (v as number) + base
   if (bit === SOURCE_BIT) return QUOTE_SOURCES[v ?? 0]
   if (bit === STALE_BIT) return v === 1
   return v
@@ -82,8 +93,9 @@ export function frameValue(bit: number, v: number | null): QuotePatch[FrameField
  */
 export function isQuoteFrame(value: unknown): value is QuoteFrame {
   if (typeof value !== 'object' || value === null) return false
-  const { keys, masks, values } = value as Partial<QuoteFrame>
+  const { keys, masks, values, base = 0 } = value as Partial<QuoteFrame>
   if (!Array.isArray(keys) || !Array.isArray(masks) || !Array.isArray(values)) return false
+  if (typeof base !== 'number' || !Number.isSafeInteger(base)) return false
   if (keys.length !== masks.length) return false
   let at = 0
   for (let i = 0; i < keys.length; i++) {

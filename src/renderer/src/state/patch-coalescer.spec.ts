@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from '../../../shared/quote'
-import { encodeQuoteFrame } from '../../../shared/quote-frame'
+import { encodeQuoteFrame, FRAME_FIELDS } from '../../../shared/quote-frame'
 import { PatchCoalescer } from './patch-coalescer'
 
 /** The coalescer fed patches as the host encodes them (quote-frame.ts). */
@@ -60,6 +60,18 @@ describe('PatchCoalescer', () => {
     runFrame()
     expect(applied[0]?.rows.map(defined)).toEqual([
       { key: 'a', last: 1, ts: 100, receivedAt: 101, source: 'stream', stale: false, volume: 5 },
+    ])
+  })
+
+  it('reads times as offsets from the frame base (the host sends them so)', () => {
+    const { coalescer, applied, runFrame } = setup()
+    const base = 1_764_140_000_000
+    const ts = 1 << FRAME_FIELDS.indexOf('ts')
+    const receivedAt = 1 << FRAME_FIELDS.indexOf('receivedAt')
+    coalescer.push({ keys: ['a'], masks: [1 | ts | receivedAt], values: [7, -12, 3], base })
+    runFrame()
+    expect(applied[0]?.rows.map(defined)).toEqual([
+      { key: 'a', last: 7, ts: base - 12, receivedAt: base + 3 },
     ])
   })
 

@@ -45,6 +45,7 @@ export class PatchCoalescer {
 
   push(frame: QuoteFrame): void {
     const { keys, masks, values } = frame
+    const base = frame.base ?? 0
     let at = 0
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string
@@ -55,7 +56,7 @@ export class PatchCoalescer {
         const bit = 1 << f
         if (bit > mask) break
         if ((mask & bit) === 0) continue
-        fields[FRAME_FIELDS[f] as FrameField] = frameValue(bit, values[at++] ?? null)
+        fields[FRAME_FIELDS[f] as FrameField] = frameValue(bit, values[at++] ?? null, base)
       }
       if (!slot.pending) {
         slot.pending = true

@@ -1,0 +1,366 @@
+import type { Market } from '../shared/market'
+import { quoteTime } from './bar-time'
+import { KIND_FIELDS, readKind } from './push-kind'
+import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
+import type { QuoteFields } from './quote-fields'
+import { newSymbolRef, type SymbolRef } from './symbol-slot'
+
+/**
+ * The hot push dialect read straight from the frame's text, without JSON.parse: a batch
+ * `{"event":"ticker","data":[{"symbol":"X","market":"crypto","last":1.5,…,"ts":…},…]}` as
+ * JSON.stringify writes it (no whitespace, no escapes). At 10k ticks/s JSON.parse and its
+ * objects were ~15% of the host's CPU, half of it V8 internalising keys and short strings
+ * (README, issue 25): here keys are matched in place, numbers read from their digits and symbols
+ * found in a small table, so a tick costs its fields object and nothing else.
+ *
+ * It fills `out` exactly as parseFrame would, or declines (returns false, `out` to be refilled
+ * by parseFrame) on anything else: another kind or key, a key twice, a string with an escape or
+ * outside printable ASCII, a quoted number, null, a number that is not finite, whitespace, an
+ * item parseFrame would call malformed. test/fuzz/push-scan.spec.ts checks the two agree.
+ */
+export function scanTickBatch(text: string, now: number, out: FrameBuffer): boolean {
+  cur.raw = text
+  cur.pos = 0
+  out.reset()
+  if (!scanEnvelopeHead(text)) return false
+  if (text.charCodeAt(cur.pos) === RBRACKET) return false // an empty batch: parseFrame says ignored
+  for (;;) {
+    if (!scanItem(text, now, out)) return false
+    const c = text.charCodeAt(cur.pos++)
+    if (c === COMMA) continue
+    // `]}` and the end: JSON.parse would reject trailing bytes, and whitespace is declined.
+    return c === RBRACKET && text.charCodeAt(cur.pos) === RBRACE && cur.pos + 1 === text.length
+  }
+}
+
+// Where the scan is: one object's field, so the helpers share it without closures or
+// module-level `let` (whose every read V8 checks for the temporal dead zone).
+const cur = { raw: '', pos: 0 }
+
+const QUOTE = 0x22
+const COMMA = 0x2c
+const COLON = 0x3a
+const LBRACE = 0x7b
+const RBRACE = 0x7d
+const RBRACKET = 0x5d
+const MINUS = 0x2d
+const DOT = 0x2e
+const ZERO = 0x30
+const NINE = 0x39
+const BACKSLASH = 0x5c
+
+/** `{"<kind field>":"<a tick kind>","data":[` — the one envelope read here. */
+function scanEnvelopeHead(raw: string): boolean {
+  if (raw.charCodeAt(0) !== LBRACE) return false
+  const keyStart = 2
+  const keyEnd = stringEnd(raw, 1)
+  if (keyEnd < 0 || raw.charCodeAt(keyEnd + 1) !== COLON) return false
+  const valueStart = keyEnd + 3
+  const valueEnd = stringEnd(raw, keyEnd + 2)
+  if (valueEnd < 0 || !isTickKind(raw, keyStart, keyEnd, valueStart, valueEnd)) return false
+  if (!raw.startsWith(',"data":[', valueEnd + 1)) return false
+  cur.pos = valueEnd + 10
+  return true
+}
+
+// The last envelope head seen to name a tick kind: the same head arrives on every frame.
+const lastHead = { key: '', value: '' }
+
+function isTickKind(
+  raw: string,
+  keyStart: number,
+  keyEnd: number,
+  valueStart: number,
+  valueEnd: number,
+): boolean {
+  const { key, value } = lastHead
+  if (
+    keyEnd - keyStart === key.length &&
+    valueEnd - valueStart === value.length &&
+    key.length > 0 &&
+    raw.startsWith(key, keyStart) &&
+    raw.startsWith(value, valueStart)
+  )
+    return true
+  const k = raw.slice(keyStart, keyEnd)
+  if (!(KIND_FIELDS as readonly string[]).includes(k)) return false
+  const v = raw.slice(valueStart, valueEnd)
+  if (readKind({ [k]: v }) !== 'tick') return false
+  lastHead.key = k
+  lastHead.value = v
+  return true
+}
+
+/**
+ * The index of the closing quote of the string opening at `at`, or -1 when there is none or
+ * the string holds an escape or anything outside printable ASCII.
+ */
+function stringEnd(raw: string, at: number): number {
+  if (raw.charCodeAt(at) !== QUOTE) return -1
+  for (let i = at + 1; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c === QUOTE) return i
+    if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1
+  }
+  return -1
+}
+
+/**
+ * The keys an item may have: a quote field under its own name (QUOTE_FIGURES, in
+ * pickQuoteFieldsIfAny's order, which is also the order the fields object is built in), then the
+ * symbol, market and time. Any other key could be an alias, a kind or an error marker: declined.
+ */
+const FIELD_KEYS = [
+  'last',
+  'change',
+  'changePercent',
+  'open',
+  'high',
+  'low',
+  'prevClose',
+  'volume',
+  'quoteVolume',
+  'bid',
+  'ask',
+  'bidSize',
+  'askSize',
+  'trades',
+] as const
+const SYMBOL = FIELD_KEYS.length
+const MARKET = SYMBOL + 1
+const TS = SYMBOL + 2
+const KEYS: readonly string[] = [...FIELD_KEYS, 'symbol', 'market', 'ts']
+
+// The keys of the previous item in their order: items of one feed share it, so the n-th key is
+// first looked for where the previous item had it, as its whole `"name":`.
+const lastOrder: number[] = []
+const KEY_HEADS: readonly string[] = KEYS.map((k) => `"${k}":`)
+
+/** Which of KEYS the key at [start, end) is, or -1. */
+function keyAt(raw: string, start: number, end: number): number {
+  const len = end - start
+  for (let k = 0; k < KEYS.length; k++) {
+    const name = KEYS[k] as string
+    if (name.length === len && raw.startsWith(name, start)) return k
+  }
+  return -1
+}
+
+// One item's numbers by KEYS index; `seen` has bit k set when key k was read.
+const values = new Float64Array(KEYS.length)
+
+function scanItem(raw: string, now: number, out: FrameBuffer): boolean {
+  let pos = cur.pos
+  if (raw.charCodeAt(pos++) !== LBRACE) return false
+  let seen = 0
+  let symbol: string | null = null
+  let ref: SymbolRef | undefined
+  let market: Market | null = null
+  for (let n = 0; ; n++) {
+    // The key where the previous item had it, `"name":` compared in one go; else looked up.
+    const guess = lastOrder[n]
+    let k: number
+    if (guess !== undefined && raw.startsWith(KEY_HEADS[guess] as string, pos)) {
+      k = guess
+      pos += (KEY_HEADS[guess] as string).length
+    } else {
+      const keyEnd = stringEnd(raw, pos)
+      if (keyEnd < 0 || raw.charCodeAt(keyEnd + 1) !== COLON) return false
+      k = keyAt(raw, pos + 1, keyEnd)
+      if (k < 0) return false
+      lastOrder[n] = k
+      pos = keyEnd + 2
+    }
+    if ((seen & (1 << k)) !== 0) return false
+    seen |= 1 << k
+    if (k === SYMBOL) {
+      pos = scanSymbol(raw, pos)
+      if (pos < 0) return false
+      symbol = scanned.symbol
+      ref = scanned.ref
+    } else if (k === MARKET) {
+      pos = scanMarket(raw, pos)
+      if (pos < 0) return false
+      market = scanned.market
+    } else {
+      pos = scanNumber(raw, pos)
+      const v = scanned.number
+      if (pos < 0 || v !== v || v === Infinity || v === -Infinity) return false
+      values[k] = v
+    }
+    const c = raw.charCodeAt(pos++)
+    if (c === RBRACE) break
+    if (c !== COMMA) return false
+  }
+  cur.pos = pos
+  const fields = fieldsOf(seen)
+  // No symbol or no numbers: parseFrame calls the item malformed; let it say so.
+  if (symbol === null || fields === null) return false
+  const ts = (seen & (1 << TS)) !== 0 ? quoteTime(values[TS], now) : null
+  out.tick(market, symbol, fields, ts, ref)
+  return true
+}
+
+// What the last scanSymbol, scanMarket or scanNumber read (they return the position after it).
+const scanned: {
+  symbol: string | null
+  ref: SymbolRef | undefined
+  market: Market | null
+  number: number
+} = {
+  symbol: null,
+  ref: undefined,
+  market: null,
+  number: 0,
+}
+
+/**
+ * The fields object as pickQuoteFieldsIfAny builds it: same keys, same order. Written out field
+ * by field: a keyed store `f[name]` in a loop went megamorphic (~2% of the host at 10k ticks/s,
+ * perf), named stores follow one chain of shapes.
+ */
+function fieldsOf(seen: number): QuoteFields | null {
+  if ((seen & ((1 << SYMBOL) - 1)) === 0) return null
+  const f: QuoteFields = {}
+  if ((seen & 1) !== 0) f.last = values[0] as number
+  if ((seen & 2) !== 0) f.change = values[1] as number
+  if ((seen & 4) !== 0) f.changePercent = values[2] as number
+  if ((seen & 8) !== 0) f.open = values[3] as number
+  if ((seen & 16) !== 0) f.high = values[4] as number
+  if ((seen & 32) !== 0) f.low = values[5] as number
+  if ((seen & 64) !== 0) f.prevClose = values[6] as number
+  if ((seen & 128) !== 0) f.volume = values[7] as number
+  if ((seen & 256) !== 0) f.quoteVolume = values[8] as number
+  if ((seen & 512) !== 0) f.bid = values[9] as number
+  if ((seen & 1024) !== 0) f.ask = values[10] as number
+  if ((seen & 2048) !== 0) f.bidSize = values[11] as number
+  if ((seen & 4096) !== 0) f.askSize = values[12] as number
+  if ((seen & 8192) !== 0) f.trades = values[13] as number
+  return f
+}
+
+// Raw symbol spans seen lately, their normalised forms and handles (symbol-slot.ts), by a hash
+// of the span's characters: a hit costs no string and no Map look-up, and its handle saves the
+// route's and the store's. A collision only overwrites the slot.
+const SYMBOL_SLOTS = 1024
+const SYMBOL_PROBES = 4
+const slotRaw: string[] = new Array<string>(SYMBOL_SLOTS).fill('')
+const slotSymbol: (string | null)[] = new Array<string | null>(SYMBOL_SLOTS).fill(null)
+const slotRef: (SymbolRef | undefined)[] = new Array<SymbolRef | undefined>(SYMBOL_SLOTS)
+
+/** Reads the symbol string at `at`, normalised as parseFrame does; the position after, or -1. */
+function scanSymbol(raw: string, at: number): number {
+  if (raw.charCodeAt(at) !== QUOTE) return -1
+  const start = at + 1
+  let h = 0x811c9dc5
+  for (let i = start; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c === QUOTE) {
+      const len = i - start
+      const home = (h >>> 0) & (SYMBOL_SLOTS - 1)
+      // Linear probing over a few slots: with one slot per hash, ~8% of a 200-symbol feed
+      // collided and its symbols kept evicting each other (a new string and handle per tick).
+      let free = -1
+      for (let p = 0; p < SYMBOL_PROBES; p++) {
+        const slot = (home + p) & (SYMBOL_SLOTS - 1)
+        const known = slotRaw[slot] as string
+        if (known.length === 0) {
+          free = slot
+          break
+        }
+        if (known.length === len && raw.startsWith(known, start)) {
+          scanned.symbol = slotSymbol[slot] as string | null
+          scanned.ref = slotRef[slot]
+          return scanned.symbol === null ? -1 : i + 1
+        }
+      }
+      const slot = free < 0 ? home : free
+      const text = raw.slice(start, i)
+      const symbol = normaliseSymbol(text)
+      scanned.symbol = symbol
+      scanned.ref = symbol === null ? undefined : newSymbolRef(symbol)
+      // An empty span is never stored: '' marks a free slot.
+      if (len > 0) {
+        slotRaw[slot] = text
+        slotSymbol[slot] = symbol
+        slotRef[slot] = scanned.ref
+      }
+      return scanned.symbol === null ? -1 : i + 1
+    }
+    if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1
+    h = Math.imul(h ^ c, 16777619)
+  }
+  return -1
+}
+
+// The last market name read and what it means: one or two names per stream.
+const lastMarket: { raw: string; value: Market | null } = { raw: '', value: null }
+
+/** Reads the market string at `at` as parseFrame does; the position after, or -1. */
+function scanMarket(raw: string, at: number): number {
+  const end = stringEnd(raw, at)
+  if (end < 0) return -1
+  const start = at + 1
+  const len = end - start
+  if (len !== lastMarket.raw.length || len === 0 || !raw.startsWith(lastMarket.raw, start)) {
+    lastMarket.raw = raw.slice(start, end)
+    lastMarket.value = marketNamed(lastMarket.raw)
+  }
+  scanned.market = lastMarket.value
+  return end + 1
+}
+
+const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i)
+
+/**
+ * Reads the JSON number at `at` into scanned.number; the position after it, or -1. Up to 15
+ * significant digits and 22 decimals it is digits / 10^decimals: both exact doubles, so the one
+ * division rounds correctly, as JSON.parse does. Longer numbers and exponents go through
+ * Number(), which rounds the same way.
+ */
+function scanNumber(raw: string, at: number): number {
+  let i = at
+  let c = raw.charCodeAt(i)
+  const negative = c === MINUS
+  if (negative) c = raw.charCodeAt(++i)
+  if (c < ZERO || c > NINE) return -1
+  let mantissa = 0
+  let digits = 0
+  let decimals = 0
+  if (c === ZERO) {
+    c = raw.charCodeAt(++i)
+    if (c >= ZERO && c <= NINE) return -1 // a leading zero: not JSON
+  } else {
+    while (c >= ZERO && c <= NINE) {
+      mantissa = mantissa * 10 + (c - ZERO)
+      digits++
+      c = raw.charCodeAt(++i)
+    }
+  }
+  if (c === DOT) {
+    c = raw.charCodeAt(++i)
+    if (c < ZERO || c > NINE) return -1
+    while (c >= ZERO && c <= NINE) {
+      mantissa = mantissa * 10 + (c - ZERO)
+      if (mantissa !== 0) digits++
+      decimals++
+      c = raw.charCodeAt(++i)
+    }
+  }
+  if (c === 0x65 || c === 0x45) {
+    // An exponent: rare in pushes, checked here and converted by Number().
+    c = raw.charCodeAt(++i)
+    if (c === 0x2b || c === MINUS) c = raw.charCodeAt(++i)
+    if (c < ZERO || c > NINE) return -1
+    while (c >= ZERO && c <= NINE) c = raw.charCodeAt(++i)
+    scanned.number = Number(raw.slice(at, i))
+    return i
+  }
+  if (digits > 15 || decimals > 22) {
+    scanned.number = Number(raw.slice(at, i))
+    return i
+  }
+  const v = decimals === 0 ? mantissa : mantissa / (POW10[decimals] as number)
+  scanned.number = negative ? -v : v
+  return i
+}
