@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/core/random'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { tempDir } from './harness'
-import { addOnceAlerts, levelCrosser, LEVEL, startCli, SYMBOLS, type CliRun } from './once-alerts'
+import {
+  addOnceAlerts,
+  crossFiveWays,
+  expectFiveOnce,
+  levelCrosser,
+  LEVEL,
+  startCli,
+  SYMBOLS,
+  type CliRun,
+} from './once-alerts'
 
 /**
  * Alerts exactly once through `tickdesk watch --json`, the real process against the simulator on
@@ -40,55 +49,21 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
     const ids = await addOnceAlerts(dir, 'five', levels)
-    const fired = (w: Watch, symbol: string): boolean =>
-      w.alerts.some((a) => a.ruleId === ids.get(symbol))
-
-    const first = watch(dir, SYMBOLS)
-    await first.waitFor(() => SYMBOLS.every((s) => first.quotes.has(s)), 'first quotes')
-    // 1. while watching
-    cross('BTCUSDT', levels.BTCUSDT!)
-    await first.waitFor(() => fired(first, 'BTCUSDT'), 'BTCUSDT fire')
-    // 2. just after the service dropped the socket
-    sim.faults.dropSockets()
-    cross('ETHUSDT', levels.ETHUSDT!)
-    await first.waitFor(() => fired(first, 'ETHUSDT'), 'ETHUSDT fire')
-    await sleep(1500)
-    // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
-    first.child.kill('SIGSTOP')
-    sim.faults.dropSockets()
-    cross('SOLUSDT', levels.SOLUSDT!)
-    await sleep(8_000)
-    const woke = Date.now()
-    first.child.kill('SIGCONT')
-    await first.waitFor(() => fired(first, 'SOLUSDT'), 'SOLUSDT fire')
-    const afterWake = Date.now() - woke
-    // 4. while nothing ran
-    first.child.kill('SIGKILL')
-    await first.exited
-    cross('BNBUSDT', levels.BNBUSDT!)
-    await sleep(300)
-    const second = watch(dir, SYMBOLS)
-    await second.waitFor(() => fired(second, 'BNBUSDT'), 'BNBUSDT fire')
-    await second.waitFor(() => SYMBOLS.every((s) => second.quotes.has(s)), 'quotes after restart')
-    // 5. after the restart
-    cross('AVAXUSDT', levels.AVAXUSDT!)
-    await second.waitFor(() => fired(second, 'AVAXUSDT'), 'AVAXUSDT fire')
+    const { first, second, afterWake } = await crossFiveWays(
+      sim,
+      { ids, levels },
+      {
+        start: () => watch(dir, SYMBOLS),
+        ready: (w) => SYMBOLS.every((s) => w.quotes.has(s)),
+      },
+    )
     await sleep(1_500) // room for a repeat to show up
     second.child.kill('SIGTERM')
     await second.exited
     release()
 
     const all = [...first.alerts, ...second.alerts]
-    for (const symbol of SYMBOLS) {
-      const lines = all.filter((a) => a.ruleId === ids.get(symbol))
-      expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
-    }
-    const bySymbol = new Map(all.map((a) => [a.symbol, a]))
-    expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
-    expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
-    expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
-    expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
-    expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
+    expectFiveOnce(all, ids)
     console.log(`alerts: level crossed during an 8 s stop fired ${afterWake} ms after SIGCONT`)
     expect(afterWake).toBeLessThan(5_000)
   }, 90_000)

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { tempDir } from './harness'
-import { addOnceAlerts, levelCrosser, LEVEL, startCli, SYMBOLS, type CliRun } from './once-alerts'
+import {
+  addOnceAlerts,
+  crossFiveWays,
+  expectFiveOnce,
+  levelCrosser,
+  LEVEL,
+  startCli,
+  SYMBOLS,
+} from './once-alerts'
 
 /**
  * Alerts exactly once through the headless runner, `tickdesk alerts run --json`, the real process
@@ -55,7 +63,7 @@ function listen(port: number, posted: string[]): Promise<Server> {
 
 describe('alerts exactly once through tickdesk alerts run', () => {
   it('fires five once-alerts once each and POSTs each once to a webhook that was down for a minute', async () => {
-    const { cross, release } = levelCrosser(sim)
+    const { release } = levelCrosser(sim)
     const dir = tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
@@ -76,40 +84,14 @@ describe('alerts exactly once through tickdesk alerts run', () => {
     const receiverUp = sleep(DOWN_MS).then(async () => {
       receiver = await listen(port, posted)
     })
-    const fired = (r: CliRun, symbol: string): boolean =>
-      r.alerts.some((a) => a.ruleId === ids.get(symbol))
-    const live = (r: CliRun): boolean => r.stderr().includes('feed live')
-
-    const first = startCli(sim, dir, ['alerts', 'run', '--json'])
-    await first.waitFor(() => live(first), 'the first run to go live')
-    // 1. while running
-    cross('BTCUSDT', levels.BTCUSDT!)
-    await first.waitFor(() => fired(first, 'BTCUSDT'), 'BTCUSDT fire')
-    // 2. just after the service dropped the socket
-    sim.faults.dropSockets()
-    cross('ETHUSDT', levels.ETHUSDT!)
-    await first.waitFor(() => fired(first, 'ETHUSDT'), 'ETHUSDT fire')
-    await sleep(1500)
-    // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
-    first.child.kill('SIGSTOP')
-    sim.faults.dropSockets()
-    cross('SOLUSDT', levels.SOLUSDT!)
-    await sleep(8_000)
-    const woke = Date.now()
-    first.child.kill('SIGCONT')
-    await first.waitFor(() => fired(first, 'SOLUSDT'), 'SOLUSDT fire')
-    const afterWake = Date.now() - woke
-    // 4. while nothing ran
-    first.child.kill('SIGKILL')
-    await first.exited
-    cross('BNBUSDT', levels.BNBUSDT!)
-    await sleep(300)
-    const second = startCli(sim, dir, ['alerts', 'run', '--json'])
-    await second.waitFor(() => fired(second, 'BNBUSDT'), 'BNBUSDT fire')
-    await second.waitFor(() => live(second), 'the second run to go live')
-    // 5. after the restart
-    cross('AVAXUSDT', levels.AVAXUSDT!)
-    await second.waitFor(() => fired(second, 'AVAXUSDT'), 'AVAXUSDT fire')
+    const { first, second, afterWake } = await crossFiveWays(
+      sim,
+      { ids, levels },
+      {
+        start: () => startCli(sim, dir, ['alerts', 'run', '--json']),
+        ready: (r) => r.stderr().includes('feed live'),
+      },
+    )
     expect(Date.now() - startedAt, 'every fire happened while the receiver was down').toBeLessThan(
       DOWN_MS,
     )
@@ -123,16 +105,7 @@ describe('alerts exactly once through tickdesk alerts run', () => {
     release()
 
     const all = [...first.alerts, ...second.alerts]
-    for (const symbol of SYMBOLS) {
-      const lines = all.filter((a) => a.ruleId === ids.get(symbol))
-      expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
-    }
-    const bySymbol = new Map(all.map((a) => [a.symbol, a]))
-    expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
-    expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
-    expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
-    expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
-    expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
+    expectFiveOnce(all, ids)
     // The receiver got exactly the fires printed, each once, the killed run's owed ones included.
     expect([...posted].sort()).toEqual(all.map((a) => a.id).sort())
     const [hook] = (await openDataStores(dir).webhooks.load()).value

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { expect } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { openDataStores } from '../../src/core/persistence/stores'
 import type { AlertRule } from '../../src/shared/alert'
@@ -125,4 +126,68 @@ export function levelCrosser(sim: SimServer): {
       for (const s of SYMBOLS) sim.pinPrice('crypto', s, null)
     },
   }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The five crossings every CLI host is put through, one once-alert each: while running, just
+ * after the service dropped the socket, during an 8 s stop (a laptop sleep) with the socket
+ * dropped, while nothing ran (after kill -9), and after the restart. Returns with the second
+ * run still running, once the fifth fired.
+ */
+export async function crossFiveWays(
+  sim: SimServer,
+  rules: { ids: Map<string, string>; levels: Record<string, number> },
+  host: { start(): CliRun; ready(run: CliRun): boolean },
+): Promise<{ first: CliRun; second: CliRun; afterWake: number }> {
+  const { cross } = levelCrosser(sim)
+  const fired = (r: CliRun, symbol: string): boolean =>
+    r.alerts.some((a) => a.ruleId === rules.ids.get(symbol))
+  const crossAndWait = async (r: CliRun, symbol: string): Promise<void> => {
+    cross(symbol, rules.levels[symbol]!)
+    await r.waitFor(() => fired(r, symbol), `${symbol} fire`)
+  }
+  const first = host.start()
+  await first.waitFor(() => host.ready(first), 'the first run to be ready')
+  // 1. while running
+  await crossAndWait(first, 'BTCUSDT')
+  // 2. just after the service dropped the socket
+  sim.faults.dropSockets()
+  await crossAndWait(first, 'ETHUSDT')
+  await sleep(1500)
+  // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
+  first.child.kill('SIGSTOP')
+  sim.faults.dropSockets()
+  cross('SOLUSDT', rules.levels.SOLUSDT!)
+  await sleep(8_000)
+  const woke = Date.now()
+  first.child.kill('SIGCONT')
+  await first.waitFor(() => fired(first, 'SOLUSDT'), 'SOLUSDT fire')
+  const afterWake = Date.now() - woke
+  // 4. while nothing ran
+  first.child.kill('SIGKILL')
+  await first.exited
+  cross('BNBUSDT', rules.levels.BNBUSDT!)
+  await sleep(300)
+  const second = host.start()
+  await second.waitFor(() => fired(second, 'BNBUSDT'), 'BNBUSDT fire')
+  await second.waitFor(() => host.ready(second), 'the second run to be ready')
+  // 5. after the restart
+  await crossAndWait(second, 'AVAXUSDT')
+  return { first, second, afterWake }
+}
+
+/** Each of the five fired once across both runs, the stopped and the crashed ones marked away. */
+export function expectFiveOnce(all: readonly AlertLine[], ids: Map<string, string>): void {
+  for (const symbol of SYMBOLS) {
+    const lines = all.filter((a) => a.ruleId === ids.get(symbol))
+    expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
+  }
+  const bySymbol = new Map(all.map((a) => [a.symbol, a]))
+  expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)
+  expect(bySymbol.get('BNBUSDT')?.awaySince).not.toBeNull()
+  expect(bySymbol.get('SOLUSDT')?.whileAway, 'crossed while the process was stopped').toBe(true)
+  expect(bySymbol.get('BTCUSDT')?.whileAway).toBe(false)
+  expect(bySymbol.get('AVAXUSDT')?.whileAway).toBe(false)
 }
