@@ -1,4 +1,5 @@
 import type { Market } from '../shared/market'
+import { QUOTE_FIGURES } from '../shared/quote'
 import { quoteTime } from './bar-time'
 import { KIND_FIELDS, readKind } from './push-kind'
 import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
@@ -110,22 +111,7 @@ function stringEnd(raw: string, at: number): number {
  * pickQuoteFieldsIfAny's order, which is also the order the fields object is built in), then the
  * symbol, market and time. Any other key could be an alias, a kind or an error marker: declined.
  */
-const FIELD_KEYS = [
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'quoteVolume',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-  'trades',
-] as const
+const FIELD_KEYS = QUOTE_FIGURES
 const SYMBOL = FIELD_KEYS.length
 const MARKET = SYMBOL + 1
 const TS = SYMBOL + 2
