@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
 import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
+import type { TickerQuote } from './price-walk'
 import { getJson, openStream } from './spec-client'
 import { DAY_MS, TradingDay } from './trading-day'
 
@@ -12,19 +13,8 @@ afterEach(async () => {
   sim = null
 })
 
-interface Quote {
-  last: number
-  change: number
-  changePercent: number
-  open: number
-  high: number
-  low: number
-  prevClose: number
-  volume: number
-  trades: number
-  openTime: number
-  closeTime: number
-}
+/** The quote as the service sends it: the simulator's own TickerQuote. */
+type Quote = TickerQuote
 
 async function btc(s: SimServer): Promise<Quote> {
   const reply = await getJson(s.url, QUOTE, s.keys.enterprise)
