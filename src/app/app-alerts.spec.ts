@@ -1,6 +1,5 @@
 import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -9,6 +8,7 @@ import type { BridgeEvent, Snapshot } from '../shared/bridge'
 import { startDemoService, startSimulator, type SimServer } from '../sim'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
+import { freePort, listenForFires } from './testing/webhook-receiver'
 
 /**
  * The app's alerts end to end on loopback: the simulator crosses a level at a moment the test
@@ -27,29 +27,11 @@ afterEach(async () => {
   app = sim = receiver = null
 })
 
-function listen(port: number, got: string[]): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (c: Buffer) => (body += c.toString()))
-      req.on('end', () => {
-        const fireId = (JSON.parse(body) as { fireId: string }).fireId
-        if (!got.includes(fireId)) got.push(fireId) // a receiver de-duplicates by fire id
-        got.push(`raw:${fireId}`)
-        res.writeHead(200).end()
-      })
-    })
-    server.listen(port, '127.0.0.1', () => resolve(server))
+const listen = (port: number, got: string[]): Promise<Server> =>
+  listenForFires(port, (fireId) => {
+    if (!got.includes(fireId)) got.push(fireId) // a receiver de-duplicates by fire id
+    got.push(`raw:${fireId}`)
   })
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise((r) => probe.close(r))
-  return port
-}
 
 describe('alerts in the app', () => {
   it('POSTs a fire to a webhook that was down when it fired, once, and shows its failure count', async () => {

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
+import { freePort, listenForFires } from '../../src/app/testing/webhook-receiver'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { tempDir } from './harness'
 import {
@@ -38,29 +38,6 @@ afterAll(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise((r) => probe.close(r))
-  return port
-}
-
-/** A webhook receiver that keeps every POSTed fire id in arrival order. */
-function listen(port: number, posted: string[]): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (c: Buffer) => (body += c.toString()))
-      req.on('end', () => {
-        posted.push((JSON.parse(body) as { fireId: string }).fireId)
-        res.writeHead(200).end()
-      })
-    })
-    server.listen(port, '127.0.0.1', () => resolve(server))
-  })
-}
-
 describe('alerts exactly once through tickdesk alerts run', () => {
   it('fires five once-alerts once each and POSTs each once to a webhook that was down for a minute', async () => {
     const { release } = levelCrosser(sim)
@@ -82,7 +59,7 @@ describe('alerts exactly once through tickdesk alerts run', () => {
     const posted: string[] = []
     const startedAt = Date.now()
     const receiverUp = sleep(DOWN_MS).then(async () => {
-      receiver = await listen(port, posted)
+      receiver = await listenForFires(port, (fireId) => posted.push(fireId))
     })
     const { first, second, afterWake } = await crossFiveWays(
       sim,
