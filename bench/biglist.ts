@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CDPSession, Page } from 'playwright-core'
+import type { Browser, CDPSession, Page } from 'playwright-core'
 import { connectBridge, type BridgeClient } from '../test/e2e/bridge-client'
 import { findChromium } from '../test/e2e/chromium'
 import { ensureDataDir } from '../src/core/persistence/data-dir'
@@ -266,6 +268,133 @@ function row(action: string, f: ActionFigures, what: string): BenchRow {
   )
 }
 
+type Profile = (name: string, body: () => Promise<void>) => Promise<void>
+const plain: Profile = (_name, body) => body()
+
+/**
+ * Where a phase's time goes: `--trace` logs the page's main thread by kind and its busiest events
+ * (tracing costs time too); BIGLIST_PROF=dir writes a CPU profile per phase there, named with
+ * `prefix` (the reference page's are `ref-switch`, `ref-sort`).
+ */
+function profiler(ctx: BenchContext, cdp: CDPSession, prefix = ''): Profile {
+  const prof = process.env.BIGLIST_PROF
+  return async (phase, body) => {
+    const name = prefix + phase
+    if (ctx.trace === true) {
+      const trace = new MainThreadTrace(cdp)
+      const t0 = performance.now()
+      await trace.start()
+      await body()
+      const t = await trace.stop((performance.now() - t0) / 1000)
+      const kinds = Object.entries(t.kinds).map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      ctx.log(`biglist ${name} trace ms/s: ${kinds.join(', ')}\n    top: ${t.top}`)
+      return
+    }
+    if (!prof) return body()
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    await cdp.send('Profiler.start')
+    await body()
+    const { profile: p } = await cdp.send('Profiler.stop')
+    writeFileSync(join(prof, `${name}.cpuprofile`), JSON.stringify(p))
+  }
+}
+
+/** Switches to the big list and back, REPS times each after warm-up; the way back is the floor. */
+async function timeSwitches(page: Page, cdp: CDPSession, profile: Profile = plain) {
+  const switching = new Recorder(page, cdp)
+  // The way back, to the 10-symbol list: the same action on a list too short to cost
+  // anything, so the machine's own delay (a shared 2-core box) is read in the same run.
+  const switchingBack = new Recorder(page, cdp)
+  await profile('switch', async () => {
+    for (let i = 0; i < WARM_UPS + REPS; i++) {
+      await switchTo(page, switching, 'Desk 5000', BIG, i >= WARM_UPS)
+      await switchTo(page, switchingBack, 'Small', SMALL, i >= WARM_UPS)
+    }
+  })
+  await switchTo(page, new Recorder(page, cdp), 'Desk 5000', BIG, false)
+  return { switching, switchingBack }
+}
+
+/** Symbol-header sort cycles on the big list (ascending, descending, the list's order). */
+async function timeSorts(
+  page: Page,
+  cdp: CDPSession,
+  keys: readonly string[],
+  profile: Profile = plain,
+): Promise<Recorder> {
+  const sorting = new Recorder(page, cdp)
+  const cycles = Math.ceil(REPS / 3)
+  await profile('sort', async () => {
+    for (let i = 0; i < cycles + 1; i++) await sortCycle(page, sorting, keys, i >= 1)
+  })
+  return sorting
+}
+
+/** Cell texts the page writes a second in its grid's body while nobody touches it (3 s). */
+async function backgroundTexts(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let texts = 0
+        const body = document.querySelector('tbody')
+        if (body === null) return resolve(0)
+        const observer = new MutationObserver((records) => {
+          for (const r of records) if (r.type !== 'attributes') texts++
+        })
+        observer.observe(body, { subtree: true, childList: true, characterData: true })
+        setTimeout(() => {
+          observer.disconnect()
+          resolve(Math.round(texts / 3))
+        }, 3000)
+      }),
+  )
+}
+
+/**
+ * The lean reference (bench/biglist-reference.html: the same grid written by hand, no Tickdesk
+ * code) through the same switches and sorts, served over http on 127.0.0.1, in the same browser
+ * and run, ticking in the background as many cell texts a second as Tickdesk's page did.
+ */
+async function referenceFigures(
+  ctx: BenchContext,
+  browser: Browser,
+  big: readonly string[],
+  cellsPerSecond: number,
+): Promise<{ switch: ActionFigures; switchSmall: ActionFigures; sort: ActionFigures }> {
+  const html = readFileSync(fileURLToPath(new URL('./biglist-reference.html', import.meta.url)))
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const page = await browser.newPage({ viewport: VIEWPORT })
+  try {
+    await page.addInitScript(
+      (lists) => Object.defineProperty(globalThis, '__refLists', { value: lists }),
+      { small: big.slice(0, SMALL), big: [...big], cellsPerSecond },
+    )
+    await page.addInitScript(RECORDER)
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Performance.enable')
+    await page.goto(`http://127.0.0.1:${port}/`)
+    await untilRows(page, SMALL)
+    await sleep(1000)
+    const profile = profiler(ctx, cdp, 'ref-')
+    const { switching, switchingBack } = await timeSwitches(page, cdp, profile)
+    const sorting = await timeSorts(page, cdp, big, profile)
+    return {
+      switch: switching.figures(),
+      switchSmall: switchingBack.figures(),
+      sort: sorting.figures(),
+    }
+  } finally {
+    await page.close()
+    server.close()
+  }
+}
+
 export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('biglist', 'the app is not built')
   const chromium = findChromium()
@@ -312,46 +441,13 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     // Let the first snapshots of 5000 symbols land before timing anything.
     await sleep(5000)
 
-    const prof = process.env.BIGLIST_PROF
-    const profile = async (name: string, body: () => Promise<void>): Promise<void> => {
-      if (ctx.trace === true) {
-        // --trace: the phase's main thread by kind and busiest events (tracing costs time too).
-        const trace = new MainThreadTrace(cdp)
-        const t0 = performance.now()
-        await trace.start()
-        await body()
-        const t = await trace.stop((performance.now() - t0) / 1000)
-        const kinds = Object.entries(t.kinds).map(([k, v]) => `${k} ${v.toFixed(1)}`)
-        ctx.log(`biglist ${name} trace ms/s: ${kinds.join(', ')}\n    top: ${t.top}`)
-        return
-      }
-      if (!prof) return body()
-      await cdp.send('Profiler.enable')
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-      await cdp.send('Profiler.start')
-      await body()
-      const { profile: p } = await cdp.send('Profiler.stop')
-      writeFileSync(join(prof, `${name}.cpuprofile`), JSON.stringify(p))
-    }
-    const switching = new Recorder(page, cdp)
-    // The way back, to the 10-symbol list: the same action on a list too short to cost
-    // anything, so the machine's own delay (a shared 2-core box) is read in the same run.
-    const switchingBack = new Recorder(page, cdp)
-    await profile('switch', async () => {
-      for (let i = 0; i < WARM_UPS + REPS; i++) {
-        await switchTo(page, switching, 'Desk 5000', BIG, i >= WARM_UPS)
-        await switchTo(page, switchingBack, 'Small', SMALL, i >= WARM_UPS)
-      }
-    })
+    const profile = profiler(ctx, cdp)
+    const cellsPerSecond = await backgroundTexts(page)
+    ctx.log(`biglist background: ${cellsPerSecond} cell texts written a second`)
+    const { switching, switchingBack } = await timeSwitches(page, cdp, profile)
     ctx.log(`biglist switch: ${JSON.stringify(switching.figures())}`)
     ctx.log(`biglist floor (switch to ${SMALL}): ${JSON.stringify(switchingBack.figures())}`)
-    await switchTo(page, new Recorder(page, cdp), 'Desk 5000', BIG, false)
-
-    const sorting = new Recorder(page, cdp)
-    const cycles = Math.ceil(REPS / 3)
-    await profile('sort', async () => {
-      for (let i = 0; i < cycles + 1; i++) await sortCycle(page, sorting, big, i >= 1)
-    })
+    const sorting = await timeSorts(page, cdp, big, profile)
     ctx.log(`biglist sort: ${JSON.stringify(sorting.figures())}`)
 
     const searching = new Recorder(page, cdp)
@@ -368,17 +464,29 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     const listed = await rowCount(page)
     ctx.log(`biglist add: ${JSON.stringify(adding.figures())}`)
 
+    await page.close()
+    const ref = await referenceFigures(ctx, browser.browser, big, cellsPerSecond)
+    ctx.log(`biglist reference: ${JSON.stringify(ref)}`)
+
     const f = {
       switchSmall: switchingBack.figures(),
       switch: switching.figures(),
       sort: sorting.figures(),
       search: searching.figures(),
       add: adding.figures(),
+      backgroundCellsPerSecond: cellsPerSecond,
+      reference: ref,
     }
     return {
       name: 'biglist',
       rows: [
         row('switch to it', f.switch, `tab click until the grid counts ${BIG} rows`),
+        report(
+          'lean reference page: switch to the 5000-symbol list, p95',
+          f.reference.switch.frameP95,
+          'ms',
+          `the same grid by hand (bench/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p95 ${f.reference.switchSmall.frameP95} ms`,
+        ),
         report(
           `baseline: switch to the ${SMALL}-symbol list, p95`,
           f.switchSmall.frameP95,
@@ -386,6 +494,12 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
           `the same click on a list too short to cost anything: this machine's delay in this run; p50 ${f.switchSmall.frameP50} ms`,
         ),
         row('sort it', f.sort, 'Symbol header click until the first row is the new first'),
+        report(
+          'lean reference page: sort the 5000-symbol list, p95',
+          f.reference.sort.frameP95,
+          'ms',
+          `the same clicks; p50 ${f.reference.sort.frameP50} ms, DOM p95 ${f.reference.sort.mutationP95} ms`,
+        ),
         row('search', f.search, 'a name typed until its matches are listed'),
         row('add a symbol', f.add, `Enter until the grid counts ${listed} rows`),
       ],
