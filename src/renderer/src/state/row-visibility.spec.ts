@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { QuoteBook } from './quote-book.svelte'
 import { RowVisibility, type Paintable } from './row-visibility'
@@ -42,6 +43,51 @@ describe('RowVisibility', () => {
     ])
     expect(calls).toEqual([])
     expect(v.isInView('a')).toBe(true)
+  })
+})
+
+describe('RowVisibility.reportList', () => {
+  const key = fc.constantFrom(...'abcdefghij'.split(''))
+  const report = fc.record({
+    keys: fc.uniqueArray(key, { maxLength: 10 }),
+    window: fc.uniqueArray(key, { maxLength: 6 }),
+    spares: fc.uniqueArray(key, { maxLength: 6 }),
+  })
+
+  it('leaves every row as update() with one entry per key (spares first) does', () => {
+    fc.assert(
+      fc.property(fc.array(report, { minLength: 1, maxLength: 8 }), (reports) => {
+        const a = recorder()
+        const b = recorder()
+        const byEntries = new RowVisibility(a.rowOf)
+        const byList = new RowVisibility(b.rowOf)
+        for (const r of reports) {
+          // The table's window is always part of its list.
+          const window = new Set(r.window.filter((k) => r.keys.includes(k)))
+          const shownA = byEntries.update([
+            ...r.spares.map((k) => ({ key: k, inView: false })),
+            ...r.keys.map((k) => ({ key: k, inView: window.has(k) })),
+          ])
+          const shownB = byList.reportList(r.keys, window, r.spares)
+          expect(shownB).toBe(shownA)
+          expect([...b.calls].sort()).toEqual([...a.calls].sort())
+          a.calls.length = 0
+          b.calls.length = 0
+        }
+        for (const k of 'abcdefghij') expect(byList.isInView(k)).toBe(byEntries.isInView(k))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('hides the list out of the window and the spares, and shows what scrolls in', () => {
+    const { rowOf, calls } = recorder()
+    const v = new RowVisibility(rowOf)
+    v.reportList(['a', 'b', 'c'], new Set(['a']), ['x'])
+    expect(calls).toEqual(['hide x', 'hide b', 'hide c'])
+    expect(v.reportList(['a', 'b', 'c'], new Set(['b', 'c']))).toBe(2)
+    expect(v.isInView('a')).toBe(false)
+    expect(v.isInView('x')).toBe(false)
   })
 })
 

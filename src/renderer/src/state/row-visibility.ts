@@ -42,18 +42,41 @@ export class RowVisibility {
     const latest = new Map<string, boolean>()
     for (const e of entries) latest.set(e.key, e.inView)
     let shown = 0
-    for (const [key, inView] of latest) {
-      const wasHidden = this.hidden.has(key)
-      if (inView && wasHidden) {
-        this.hidden.delete(key)
-        this.rowOf(key).show()
-        shown++
-      } else if (!inView && !wasHidden) {
-        this.hidden.add(key)
-        this.rowOf(key).hide()
-      }
-    }
+    for (const [key, inView] of latest) if (this.set(key, inView)) shown++
     return shown
+  }
+
+  /**
+   * Reports a table at once: `spares` (rows kept hidden past a shorter list) out of view, then
+   * every key of the list, in view when in `window`. The outcome of update() with one entry per
+   * key, spares first, without an entry object or a map per key: a sort, a switch or a scroll of
+   * a 5000-row list reports all 5000 in the input's own frame.
+   */
+  reportList(
+    keys: readonly string[],
+    window: ReadonlySet<string>,
+    spares: Iterable<string> = [],
+  ): number {
+    let shown = 0
+    // A spare in the window is the list's to report; one out of it is hidden either way.
+    for (const key of spares) if (!window.has(key)) this.set(key, false)
+    for (const key of keys) if (this.set(key, window.has(key))) shown++
+    return shown
+  }
+
+  /** Moves one row to `inView`; true when it came back into view. */
+  private set(key: string, inView: boolean): boolean {
+    const wasHidden = this.hidden.has(key)
+    if (inView && wasHidden) {
+      this.hidden.delete(key)
+      this.rowOf(key).show()
+      return true
+    }
+    if (!inView && !wasHidden) {
+      this.hidden.add(key)
+      this.rowOf(key).hide()
+    }
+    return false
   }
 
   /**
