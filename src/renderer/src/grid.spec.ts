@@ -73,4 +73,30 @@ describe('the grid’s columns and sort', () => {
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(document.activeElement).toBe(button)
   })
+  it('leaves no tone or flash of the symbol a row showed before a re-sort', async () => {
+    const { api, frame } = await renderApp({
+      quotes: [
+        quote('crypto:BTCUSDT', { last: 100, change: -2, ts: 1 }),
+        quote('fx:EURUSD', { last: 1, change: 0, ts: 1 }),
+      ],
+      watchlists: [LISTS[0] as (typeof LISTS)[number]],
+    })
+    const cellIn = (row: number, field: string): HTMLElement => {
+      const rows = document.querySelectorAll('tbody tr[data-key]')
+      return rows.item(row).querySelector(`[data-field="${field}"]`) as HTMLElement
+    }
+    api.pushQuotes([{ key: 'crypto:BTCUSDT', last: 101, change: -1 }])
+    await frame()
+    expect(rowKeys()).toEqual(['crypto:BTCUSDT', 'fx:EURUSD'])
+    expect(cellIn(0, 'last').classList.contains('flash-up')).toBe(true)
+    expect(cellIn(0, 'change').classList.contains('down')).toBe(true)
+    // Rows are kept by position: the first row now shows EURUSD, which neither moved nor fell.
+    await fireEvent.click(screen.getByRole('button', { name: 'Symbol' }))
+    await fireEvent.click(screen.getByRole('button', { name: 'Symbol' }))
+    await waitFor(() => expect(rowKeys()).toEqual(['fx:EURUSD', 'crypto:BTCUSDT']))
+    expect(cellIn(0, 'last').className).not.toMatch(/flash/)
+    expect(cellIn(0, 'change').classList.contains('down')).toBe(false)
+    expect(cellIn(1, 'last').classList.contains('flash-up')).toBe(true)
+    expect(cellIn(1, 'change').classList.contains('down')).toBe(true)
+  })
 })

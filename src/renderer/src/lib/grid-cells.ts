@@ -12,9 +12,9 @@ import type { FitBudget } from './fit-number'
  * touches the DOM only when the text, tone or flash actually changes.
  */
 export class FigureCell implements RowCell {
-  readonly reads: FieldMask
+  reads: FieldMask
   /** Only the Last column flashes. */
-  readonly flashes: boolean
+  flashes: boolean
   private readonly text: Text
   private written: string | null = null
   private toned: '' | 'up' | 'down' = ''
@@ -23,15 +23,32 @@ export class FigureCell implements RowCell {
   /** `cell`: the <td>; its first element child is the box the text goes in. */
   constructor(
     private readonly cell: HTMLElement,
-    private readonly col: ColumnDef,
-    private readonly market: Market,
-    private readonly symbol: string,
-    private readonly budget: FitBudget,
+    private col: ColumnDef,
+    private market: Market,
+    private symbol: string,
+    private budget: FitBudget,
   ) {
     this.reads = fieldMask(col.reads)
     this.flashes = col.id === 'last'
     this.text = cell.ownerDocument.createTextNode('')
     ;(cell.firstElementChild ?? cell).replaceChildren(this.text)
+  }
+
+  /**
+   * The same <td> for another symbol or width (a row rebound by a sort or a switch): what is on
+   * screen is still known, so the next render writes only what differs, and the tone or flash of
+   * the symbol before never stays behind.
+   */
+  retarget(col: ColumnDef, market: Market, symbol: string, budget: FitBudget): void {
+    if (col !== this.col) {
+      this.col = col
+      this.reads = fieldMask(col.reads)
+      this.flashes = col.id === 'last'
+      if (!this.flashes) this.flash(null)
+    }
+    this.market = market
+    this.symbol = symbol
+    this.budget = budget
   }
 
   render(values: Readonly<PriceValues>): void {
@@ -54,6 +71,24 @@ export class FigureCell implements RowCell {
     if (direction !== null) this.cell.classList.add(`flash-${direction}`)
     this.flashed = direction
   }
+}
+
+const figureCells = new WeakMap<HTMLElement, FigureCell>()
+
+/** The one FigureCell of a <td> for its whole life, pointed at the row it shows now. */
+export function figureCellOf(
+  td: HTMLElement,
+  col: ColumnDef,
+  market: Market,
+  symbol: string,
+  budget: FitBudget,
+): FigureCell {
+  let cell = figureCells.get(td)
+  if (cell === undefined) {
+    cell = new FigureCell(td, col, market, symbol, budget)
+    figureCells.set(td, cell)
+  } else cell.retarget(col, market, symbol, budget)
+  return cell
 }
 
 /**
