@@ -35,9 +35,11 @@ describe('the grid’s columns and sort', () => {
     const { api } = await renderApp({ quotes: QUOTES, watchlists: LISTS })
     await fireEvent.click(screen.getByRole('button', { name: 'Last' }))
     await waitFor(() => expect(rowKeys()).toEqual(['fx:EURUSD', 'crypto:BTCUSDT']))
-    expect(api.callsOf('updateSettings')).toEqual([
-      { grid: { sorts: { w1: { column: 'last', direction: 'ascending' } } } },
-    ])
+    await waitFor(() =>
+      expect(api.callsOf('updateSettings')).toEqual([
+        { grid: { sorts: { w1: { column: 'last', direction: 'ascending' } } } },
+      ]),
+    )
     await api.invoke('setActiveWatchlist', { id: 'w2' })
     await tick()
     expect(rowKeys()).toEqual(['fx:EURUSD', 'crypto:BTCUSDT'])
@@ -49,10 +51,12 @@ describe('the grid’s columns and sort', () => {
     await api.invoke('setActiveWatchlist', { id: 'w1' })
     await tick()
     expect(rowKeys()).toEqual(['fx:EURUSD', 'crypto:BTCUSDT'])
-    expect(api.state.settings.grid.sorts).toEqual({
-      w1: { column: 'last', direction: 'ascending' },
-      w2: { column: 'symbol', direction: 'descending' },
-    })
+    await waitFor(() =>
+      expect(api.state.settings.grid.sorts).toEqual({
+        w1: { column: 'last', direction: 'ascending' },
+        w2: { column: 'symbol', direction: 'descending' },
+      }),
+    )
   })
 
   it('changes density and columns from the chooser, by keyboard', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { TickdeskApi } from '../../../shared/bridge'
 import type { Watchlist } from '../../../shared/watchlist'
 import { AppState } from './app-state.svelte'
@@ -21,7 +21,14 @@ function slowHost() {
     },
     subscribe: () => () => undefined,
   } as unknown as TickdeskApi
-  return { api, answer: (ok: boolean) => answers.shift()?.(ok) }
+  return {
+    api,
+    // The host is told after the frame that shows the switch (afterPaint): wait for the ask.
+    answer: async (ok: boolean) => {
+      await vi.waitFor(() => expect(answers).toHaveLength(1))
+      answers.shift()?.(ok)
+    },
+  }
 }
 
 function started(api: TickdeskApi): AppState {
@@ -40,7 +47,7 @@ describe('switching lists', () => {
     app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'a' })
     expect(app.activeWatchlist?.id).toBe('b')
     app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'b' })
-    host.answer(true)
+    await host.answer(true)
     await switched
     app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'a' })
     expect(app.activeWatchlist?.id).toBe('a')
@@ -51,7 +58,7 @@ describe('switching lists', () => {
     const app = started(host.api)
     const switched = app.showWatchlist('b')
     expect(app.activeWatchlist?.id).toBe('b')
-    host.answer(false)
+    await host.answer(false)
     await expect(switched).rejects.toThrow('refused')
     expect(app.activeWatchlist?.id).toBe('a')
   })

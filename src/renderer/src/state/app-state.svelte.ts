@@ -11,6 +11,7 @@ import { PendingAdds } from './pending-adds.svelte'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
 import { SparkSeeder } from './spark-seeder'
 import { keepUnchanged } from '../lib/kept-lists'
+import { afterPaint } from '../lib/when-idle'
 
 /**
  * The renderer's copy of the app: the snapshot, then kept current by bridge events. Whole
@@ -131,6 +132,8 @@ export class AppState {
     this.activeWatchlistId = id
     this.sparks.want(this.activeWatchlist?.symbols ?? [])
     try {
+      // Told after the frame that shows the list: the click's frame does not encode and send it.
+      await afterPaint()
       await this.api.invoke('setActiveWatchlist', { id })
     } catch (err) {
       if (this.switchingTo === id) this.activeWatchlistId = this.hostActiveId

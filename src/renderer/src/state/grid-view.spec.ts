@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { TickdeskApi } from '../../../shared/bridge'
 import type { GridPatch } from '../../../shared/grid'
 import { SettingsSchema } from '../../../shared/settings'
@@ -32,6 +32,8 @@ describe('GridView', () => {
     // Its own echo, then the answer: the host's settings are the truth again.
     const after = { ...before, grid: { ...before.grid, sorts: { a: view.sort } } }
     app.handle({ type: 'settings', settings: after, keyInfo } as never)
+    // Saved after the frame that shows the sort (afterPaint).
+    await vi.waitFor(() => expect(saved).toHaveLength(1))
     answer()
     await Promise.resolve()
     await Promise.resolve()

@@ -3,6 +3,7 @@ import type { Watchlist } from '../../../shared/watchlist'
 import { columnDefs, type ColumnDef } from '../lib/columns'
 import { sortPatch } from '../lib/grid-prefs'
 import { sortKeys, symbolOrder, type SortSpec } from '../lib/sort'
+import { afterPaint } from '../lib/when-idle'
 import type { AppState } from './app-state.svelte'
 
 /**
@@ -58,7 +59,10 @@ export class GridView {
     const answered = (): void => {
       this.unanswered = this.unanswered.filter((p) => p !== patch)
     }
-    this.save(patch).then(answered, answered)
+    // Saved after the frame that shows it: the click's frame does not encode and send it.
+    void afterPaint()
+      .then(() => this.save(patch))
+      .then(answered, answered)
   }
 
   setSort(next: SortSpec | null): void {
