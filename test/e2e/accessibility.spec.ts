@@ -1,29 +1,29 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings } from './axe'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 
 const chromiumPath = chromiumOrSkip()
 
 /** Every view a trader opens, checked by axe-core in light and dark, as it stands with live data. */
 describe.skipIf(!chromiumPath)('accessibility of every view (axe-core in Chromium)', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
   let browser: Browser
   let page: Page
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      page: { viewport: { width: 1280, height: 800 } },
+    })
+    ;({ env, browser, page } = desk)
     await page.locator('tbody tr[data-key] [data-field="last"]').first().waitFor()
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('the desk: the grid, its sort headers named as they read, tabs and status bar', async () => {

@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_SYMBOLS_PER_LIST } from '../../src/shared/watchlist'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -24,21 +25,19 @@ const renderedKeys = (page: Page): Promise<string[]> =>
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key') ?? ''))
 
 describe.skipIf(!chromiumPath)('a 5000-symbol watchlist in Chromium', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
   let page: Page
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      page: { viewport: { width: 1400, height: 900 } },
+    })
+    ;({ env, page } = desk)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('is imported whole and shown with only the rows in view in the DOM', async () => {

@@ -1,9 +1,10 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AlertRule } from '../../src/shared/alert'
 import { axeFindings } from './axe'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
@@ -62,28 +63,27 @@ const levelOf = (r: AlertRule | undefined): number | null =>
   r && 'price' in r.condition ? r.condition.price : null
 
 describe.skipIf(!chromiumPath)('detail chart indicators and alert lines (browser host)', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
   let page: Page
   let candleRequests = 0
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1400, height: 1300 } })
-    page.on('websocket', (ws) =>
-      ws.on('framesent', (f) => {
-        if (String(f.payload).includes('"getCandles"')) candleRequests++
-      }),
-    )
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      page: { viewport: { width: 1400, height: 1300 } },
+      beforeLoad: (p) =>
+        p.on('websocket', (ws) =>
+          ws.on('framesent', (f) => {
+            if (String(f.payload).includes('"getCandles"')) candleRequests++
+          }),
+        ),
+    })
+    ;({ env, page } = desk)
     await addSymbol(page, KEY)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('adds an EMA and RSI from the keyboard-operable form and draws them with uPlot', async () => {

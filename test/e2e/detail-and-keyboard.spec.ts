@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
@@ -64,23 +65,21 @@ async function selectedKey(page: Page): Promise<string | null> {
 }
 
 describe.skipIf(!chromiumPath)('detail chart and keyboard in Chromium (browser host)', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
   let page: Page
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      page: { viewport: { width: 1600, height: 900 } },
+    })
+    ;({ env, page } = desk)
     await addSymbol(page, 'futures:ES1!')
     await addSymbol(page, 'crypto:BTCUSDT')
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('opens futures:ES1! by clicking its symbol and draws REST candles on a canvas', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip, launchChromium } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 
@@ -32,6 +33,7 @@ async function addSymbol(page: Page, key: string): Promise<void> {
 }
 
 describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
   let browser: Browser
   let page: Page
@@ -39,17 +41,16 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
   const received: string[] = []
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1600, height: 900 }, acceptDownloads: true })
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload))))
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      page: { viewport: { width: 1600, height: 900 }, acceptDownloads: true },
+      beforeLoad: (p) =>
+        p.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload)))),
+    })
+    ;({ env, browser, page } = desk)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('creates, renames, reorders and deletes a watchlist tab', async () => {

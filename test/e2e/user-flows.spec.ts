@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
@@ -17,21 +18,20 @@ async function textOf(page: Page, selector: string): Promise<string> {
 describe.skipIf(!chromiumPath)(
   'a trader using Tickdesk in Chromium (browser host on the simulator)',
   () => {
+    let desk: DeskInChromium
     let env: HostUnderTest
     let browser: Browser
     let page: Page
 
     beforeAll(async () => {
-      env = await startHostUnderTest()
-      browser = await launchChromium(chromiumPath as string)
-      page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-      await page.goto(env.host.url)
-      await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+      desk = await openDeskInChromium(chromiumPath as string, {
+        page: { viewport: { width: 1600, height: 900 } },
+      })
+      ;({ env, browser, page } = desk)
     })
 
     afterAll(async () => {
-      await browser?.close()
-      await env?.close()
+      await desk?.close()
     })
 
     it('adds crypto:SOLUSDT and sees it tick', async () => {
