@@ -1,5 +1,14 @@
 import type { Clock } from './clock'
-import { QUOTE_FIELDS, type QuoteField, type QuoteFields, type QuoteUpdate } from './quote-fields'
+import { QUOTE_FIELDS, type QuoteUpdate } from './quote-fields'
+import {
+  B_CHANGE,
+  B_CHANGE_PCT,
+  B_LAST,
+  B_PREV_CLOSE,
+  figure,
+  mergeFields,
+  mergePacked,
+} from './quote-merge'
 import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
 import {
   decodeQuoteFrame,
@@ -34,10 +43,8 @@ const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
 const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
 const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
-const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
-const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
 /** change/changePercent are derived only when one of these moved in the update. */
-const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.indexOf('prevClose'))
+const PRICE_BITS = B_LAST | B_PREV_CLOSE
 /**
  * How far the previous close a push's change implies may sit from the held one before the held
  * one counts as another day's: relative, well above the rounding of a service's change (a tick)
@@ -110,16 +117,25 @@ export class QuoteStore {
       if (ref !== undefined) ref.entry = entry
     }
     const q = entry.quote
-    const fields = update.fields
-    let mask = mergeFields(q, fields)
-    if (
-      fields.prevClose === undefined &&
-      (fields.change !== undefined || fields.changePercent !== undefined)
-    )
-      mask |= this.followDay(q, fields.change !== undefined)
-    if ((mask & PRICE_BITS) !== 0) {
-      mask |= this.deriveChange(q, fields.change !== undefined, fields.changePercent !== undefined)
+    // A scanned tick's figures merge as they were read (packed-figures.ts): no fields object.
+    const packed = update.packed
+    let mask: number
+    let present: number
+    if (packed !== undefined) {
+      present = packed.mask
+      mask = mergePacked(q, present, packed.values)
+    } else {
+      const fields = update.fields
+      mask = mergeFields(q, fields)
+      present =
+        (fields.change !== undefined ? B_CHANGE : 0) |
+        (fields.changePercent !== undefined ? B_CHANGE_PCT : 0) |
+        (fields.prevClose !== undefined ? B_PREV_CLOSE : 0)
     }
+    if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
+      mask |= this.followDay(q, (present & B_CHANGE) !== 0)
+    if ((mask & PRICE_BITS) !== 0)
+      mask |= this.deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0)
     const ts = update.ts ?? now
     if (q.ts !== ts) {
       q.ts = ts
@@ -285,150 +301,17 @@ export class QuoteStore {
       const change = q.last - q.prevClose
       if (q.change !== change) {
         q.change = change
-        mask |= BIT_CHANGE
+        mask |= B_CHANGE
       }
     }
     if (!hasPct && q.prevClose !== 0) {
       const pct = ((q.last - q.prevClose) / q.prevClose) * 100
       if (q.changePercent !== pct) {
         q.changePercent = pct
-        mask |= BIT_CHANGE_PCT
+        mask |= B_CHANGE_PCT
       }
     }
     return mask
-  }
-}
-
-const bit = (f: QuoteField): number => 1 << QUOTE_FIELDS.indexOf(f)
-const B_LAST = bit('last')
-const B_OPEN = bit('open')
-const B_HIGH = bit('high')
-const B_LOW = bit('low')
-const B_PREV_CLOSE = bit('prevClose')
-const B_VOLUME = bit('volume')
-const B_QUOTE_VOLUME = bit('quoteVolume')
-const B_BID = bit('bid')
-const B_ASK = bit('ask')
-const B_BID_SIZE = bit('bidSize')
-const B_ASK_SIZE = bit('askSize')
-const B_TRADES = bit('trades')
-
-/**
- * Copies the update's present fields into the quote; returns the bits of those that changed.
- * Hot path (bench/ingest): one plain property read per field name. A for-in over the update with
- * a name->bit table and keyed writes `q[name]` cost several times more per tick.
- */
-function mergeFields(q: Quote, f: QuoteFields): number {
-  let mask = 0
-  let v = f.last
-  if (v !== undefined && v !== q.last) {
-    q.last = v
-    mask |= B_LAST
-  }
-  v = f.change
-  if (v !== undefined && v !== q.change) {
-    q.change = v
-    mask |= BIT_CHANGE
-  }
-  v = f.changePercent
-  if (v !== undefined && v !== q.changePercent) {
-    q.changePercent = v
-    mask |= BIT_CHANGE_PCT
-  }
-  v = f.open
-  if (v !== undefined && v !== q.open) {
-    q.open = v
-    mask |= B_OPEN
-  }
-  v = f.high
-  if (v !== undefined && v !== q.high) {
-    q.high = v
-    mask |= B_HIGH
-  }
-  v = f.low
-  if (v !== undefined && v !== q.low) {
-    q.low = v
-    mask |= B_LOW
-  }
-  v = f.prevClose
-  if (v !== undefined && v !== q.prevClose) {
-    q.prevClose = v
-    mask |= B_PREV_CLOSE
-  }
-  v = f.volume
-  if (v !== undefined && v !== q.volume) {
-    q.volume = v
-    mask |= B_VOLUME
-  }
-  v = f.quoteVolume
-  if (v !== undefined && v !== q.quoteVolume) {
-    q.quoteVolume = v
-    mask |= B_QUOTE_VOLUME
-  }
-  v = f.bid
-  if (v !== undefined && v !== q.bid) {
-    q.bid = v
-    mask |= B_BID
-  }
-  v = f.ask
-  if (v !== undefined && v !== q.ask) {
-    q.ask = v
-    mask |= B_ASK
-  }
-  v = f.bidSize
-  if (v !== undefined && v !== q.bidSize) {
-    q.bidSize = v
-    mask |= B_BID_SIZE
-  }
-  v = f.askSize
-  if (v !== undefined && v !== q.askSize) {
-    q.askSize = v
-    mask |= B_ASK_SIZE
-  }
-  v = f.trades
-  if (v !== undefined && v !== q.trades) {
-    q.trades = v
-    mask |= B_TRADES
-  }
-  return mask
-}
-
-/**
- * QUOTE_FIELDS[i] of the quote. A switch of named reads: the keyed read `q[QUOTE_FIELDS[i]]` went
- * megamorphic in drainFrame (~1.5% of the host at 10k ticks/s, perf).
- */
-function figure(q: Quote, i: number): number | null {
-  switch (i) {
-    case 0:
-      return q.last
-    case 1:
-      return q.change
-    case 2:
-      return q.changePercent
-    case 3:
-      return q.open
-    case 4:
-      return q.high
-    case 5:
-      return q.low
-    case 6:
-      return q.prevClose
-    case 7:
-      return q.volume
-    case 8:
-      return q.quoteVolume
-    case 9:
-      return q.bid
-    case 10:
-      return q.ask
-    case 11:
-      return q.bidSize
-    case 12:
-      return q.askSize
-    case 13:
-      return q.trades
-    default:
-      return null
   }
 }
 
