@@ -24,80 +24,95 @@ const B_ASK_SIZE = bit('askSize')
 const B_TRADES = bit('trades')
 
 /**
- * Copies the update's present fields into the quote; returns the bits of those that changed.
+ * Copies the update's present fields into the quote and its mirror (figure-mirror.ts, the
+ * quote's numbers from offset `at`, null as NaN); returns the bits of those that changed.
  * Hot path (bench/ingest): one plain property read per field name. A for-in over the update with
  * a name->bit table and keyed writes `q[name]` cost several times more per tick.
  */
-export function mergeFields(q: Quote, f: QuoteFields): number {
+export function mergeFields(q: Quote, f: QuoteFields, m: Float64Array, at: number): number {
   let mask = 0
   let v = f.last
-  if (v !== undefined && v !== q.last) {
+  if (v !== undefined && v !== m[at + 0]) {
     q.last = v
+    m[at + 0] = v
     mask |= B_LAST
   }
   v = f.change
-  if (v !== undefined && v !== q.change) {
+  if (v !== undefined && v !== m[at + 1]) {
     q.change = v
+    m[at + 1] = v
     mask |= B_CHANGE
   }
   v = f.changePercent
-  if (v !== undefined && v !== q.changePercent) {
+  if (v !== undefined && v !== m[at + 2]) {
     q.changePercent = v
+    m[at + 2] = v
     mask |= B_CHANGE_PCT
   }
   v = f.open
-  if (v !== undefined && v !== q.open) {
+  if (v !== undefined && v !== m[at + 3]) {
     q.open = v
+    m[at + 3] = v
     mask |= B_OPEN
   }
   v = f.high
-  if (v !== undefined && v !== q.high) {
+  if (v !== undefined && v !== m[at + 4]) {
     q.high = v
+    m[at + 4] = v
     mask |= B_HIGH
   }
   v = f.low
-  if (v !== undefined && v !== q.low) {
+  if (v !== undefined && v !== m[at + 5]) {
     q.low = v
+    m[at + 5] = v
     mask |= B_LOW
   }
   v = f.prevClose
-  if (v !== undefined && v !== q.prevClose) {
+  if (v !== undefined && v !== m[at + 6]) {
     q.prevClose = v
+    m[at + 6] = v
     mask |= B_PREV_CLOSE
   }
   v = f.volume
-  if (v !== undefined && v !== q.volume) {
+  if (v !== undefined && v !== m[at + 7]) {
     q.volume = v
+    m[at + 7] = v
     mask |= B_VOLUME
   }
   v = f.quoteVolume
-  if (v !== undefined && v !== q.quoteVolume) {
+  if (v !== undefined && v !== m[at + 8]) {
     q.quoteVolume = v
+    m[at + 8] = v
     mask |= B_QUOTE_VOLUME
   }
   v = f.bid
-  if (v !== undefined && v !== q.bid) {
+  if (v !== undefined && v !== m[at + 9]) {
     q.bid = v
+    m[at + 9] = v
     mask |= B_BID
   }
   v = f.ask
-  if (v !== undefined && v !== q.ask) {
+  if (v !== undefined && v !== m[at + 10]) {
     q.ask = v
+    m[at + 10] = v
     mask |= B_ASK
   }
   v = f.bidSize
-  if (v !== undefined && v !== q.bidSize) {
+  if (v !== undefined && v !== m[at + 11]) {
     q.bidSize = v
+    m[at + 11] = v
     mask |= B_BID_SIZE
   }
   v = f.askSize
-  if (v !== undefined && v !== q.askSize) {
+  if (v !== undefined && v !== m[at + 12]) {
     q.askSize = v
+    m[at + 12] = v
     mask |= B_ASK_SIZE
   }
   v = f.trades
-  if (v !== undefined && v !== q.trades) {
+  if (v !== undefined && v !== m[at + 13]) {
     q.trades = v
+    m[at + 13] = v
     mask |= B_TRADES
   }
   return mask
@@ -106,106 +121,126 @@ export function mergeFields(q: Quote, f: QuoteFields): number {
 /**
  * mergeFields for a scanned tick's packed figures (packed-figures.ts): the same merge, the same
  * comparisons, read by bit and index instead of by name from a fields object made per tick.
- * quote-store-packed.spec.ts and test/fuzz/push-scan.spec.ts check the two leave equal stores.
+ * test/fuzz/push-scan.spec.ts checks the two leave equal stores, frame for frame.
  */
-export function mergePacked(q: Quote, present: number, f: Float64Array): number {
+export function mergePacked(
+  q: Quote,
+  present: number,
+  f: Float64Array,
+  m: Float64Array,
+  at: number,
+): number {
   let mask = 0
   let v: number
   if ((present & B_LAST) !== 0) {
     v = f[0] as number
-    if (v !== q.last) {
+    if (v !== m[at + 0]) {
       q.last = v
+      m[at + 0] = v
       mask |= B_LAST
     }
   }
   if ((present & B_CHANGE) !== 0) {
     v = f[1] as number
-    if (v !== q.change) {
+    if (v !== m[at + 1]) {
       q.change = v
+      m[at + 1] = v
       mask |= B_CHANGE
     }
   }
   if ((present & B_CHANGE_PCT) !== 0) {
     v = f[2] as number
-    if (v !== q.changePercent) {
+    if (v !== m[at + 2]) {
       q.changePercent = v
+      m[at + 2] = v
       mask |= B_CHANGE_PCT
     }
   }
   if ((present & B_OPEN) !== 0) {
     v = f[3] as number
-    if (v !== q.open) {
+    if (v !== m[at + 3]) {
       q.open = v
+      m[at + 3] = v
       mask |= B_OPEN
     }
   }
   if ((present & B_HIGH) !== 0) {
     v = f[4] as number
-    if (v !== q.high) {
+    if (v !== m[at + 4]) {
       q.high = v
+      m[at + 4] = v
       mask |= B_HIGH
     }
   }
   if ((present & B_LOW) !== 0) {
     v = f[5] as number
-    if (v !== q.low) {
+    if (v !== m[at + 5]) {
       q.low = v
+      m[at + 5] = v
       mask |= B_LOW
     }
   }
   if ((present & B_PREV_CLOSE) !== 0) {
     v = f[6] as number
-    if (v !== q.prevClose) {
+    if (v !== m[at + 6]) {
       q.prevClose = v
+      m[at + 6] = v
       mask |= B_PREV_CLOSE
     }
   }
   if ((present & B_VOLUME) !== 0) {
     v = f[7] as number
-    if (v !== q.volume) {
+    if (v !== m[at + 7]) {
       q.volume = v
+      m[at + 7] = v
       mask |= B_VOLUME
     }
   }
   if ((present & B_QUOTE_VOLUME) !== 0) {
     v = f[8] as number
-    if (v !== q.quoteVolume) {
+    if (v !== m[at + 8]) {
       q.quoteVolume = v
+      m[at + 8] = v
       mask |= B_QUOTE_VOLUME
     }
   }
   if ((present & B_BID) !== 0) {
     v = f[9] as number
-    if (v !== q.bid) {
+    if (v !== m[at + 9]) {
       q.bid = v
+      m[at + 9] = v
       mask |= B_BID
     }
   }
   if ((present & B_ASK) !== 0) {
     v = f[10] as number
-    if (v !== q.ask) {
+    if (v !== m[at + 10]) {
       q.ask = v
+      m[at + 10] = v
       mask |= B_ASK
     }
   }
   if ((present & B_BID_SIZE) !== 0) {
     v = f[11] as number
-    if (v !== q.bidSize) {
+    if (v !== m[at + 11]) {
       q.bidSize = v
+      m[at + 11] = v
       mask |= B_BID_SIZE
     }
   }
   if ((present & B_ASK_SIZE) !== 0) {
     v = f[12] as number
-    if (v !== q.askSize) {
+    if (v !== m[at + 12]) {
       q.askSize = v
+      m[at + 12] = v
       mask |= B_ASK_SIZE
     }
   }
   if ((present & B_TRADES) !== 0) {
     v = f[13] as number
-    if (v !== q.trades) {
+    if (v !== m[at + 13]) {
       q.trades = v
+      m[at + 13] = v
       mask |= B_TRADES
     }
   }
