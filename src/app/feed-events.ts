@@ -32,9 +32,13 @@ export function connectFeedEvents(
     (frame) => {
       hub.emit({ type: 'quotes', frame })
       // Nothing read before the next batch may go could reach the screen sooner: the stream's
-      // socket is left unread until just before then, and read in one go (stream-read-hold.ts).
-      // A millisecond early, as timers may fire that much early: the batch then waits for it.
-      timing.after(MIN_GAP_MS - 1, engine.holdStreamReads())
+      // socket is left unread until then and read in one go (stream-read-hold.ts), and what it
+      // brings goes out in the same turn of the loop: one wake-up a batch, not one a frame.
+      const release = engine.holdStreamReads()
+      timing.after(MIN_GAP_MS, () => {
+        release()
+        if (connected) timing.schedule(() => batcher.flush())
+      })
     },
   )
   const unsubscribes = [
