@@ -7,7 +7,7 @@ import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-
 /**
  * Connects one engine to the app: price changes reach the renderer in batches (QuoteBatcher,
  * changed fields only) and every tick reaches the alert engine as it is read (between two
- * batches the stream is read once, just before the second may go); feed and symbol statuses
+ * batches the stream is read once, when the second may go); feed and symbol statuses
  * go out as they change; going offline or waking from sleep is a gap for the alerts ("while you
  * were away"). Returns the disconnect, which also drops a batch not yet sent.
  */
