@@ -2,11 +2,12 @@ import type { Clock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
 import type { EventHub } from './event-hub'
 import type { AlertLoop } from './alert-loop'
-import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
+import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /**
  * Connects one engine to the app: price changes reach the renderer in batches (QuoteBatcher,
- * changed fields only) and every tick reaches the alert engine at once; feed and symbol statuses
+ * changed fields only) and every tick reaches the alert engine as it is read (between two
+ * batches the stream is read once, when the second may go); feed and symbol statuses
  * go out as they change; going offline or waking from sleep is a gap for the alerts ("while you
  * were away"). Returns the disconnect, which also drops a batch not yet sent.
  */
@@ -24,10 +25,21 @@ export function connectFeedEvents(
   const { hub, alerts } = app
   let statusesQueued = false
   let connected = true
+  const timing = app.batchTiming ?? realTiming
   const batcher = new QuoteBatcher(
-    app.batchTiming ?? realTiming,
+    timing,
     () => engine.quotes.drainFrame(),
-    (frame) => hub.emit({ type: 'quotes', frame }),
+    (frame) => {
+      hub.emit({ type: 'quotes', frame })
+      // Nothing read before the next batch may go could reach the screen sooner: the stream's
+      // socket is left unread until then and read in one go (stream-read-hold.ts), and what it
+      // brings goes out in the same turn of the loop: one wake-up a batch, not one a frame.
+      const release = engine.holdStreamReads()
+      timing.after(MIN_GAP_MS, () => {
+        release()
+        if (connected) timing.schedule(() => batcher.flush())
+      })
+    },
   )
   const unsubscribes = [
     engine.onQuote((q) => {

@@ -283,6 +283,11 @@ export class MarketEngine {
     return () => this.resumeListeners.delete(listener)
   }
 
+  /** StreamClient.holdReads: the stream's socket unread until the release (feed-events). */
+  holdStreamReads(): () => void {
+    return this.stream.holdReads()
+  }
+
   streamStats(): ReturnType<StreamClient['stats']> {
     return this.stream.stats()
   }

@@ -7,6 +7,10 @@ import type { QuoteFields } from './quote-fields'
 import type { SymbolRef } from './symbol-slot'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
+import { FrameBuffer } from './frame-buffer'
+import type { PackedFigures } from './packed-figures'
+
+export { FrameBuffer }
 
 /**
  * Turns one WebSocket text frame into normalised events.
@@ -37,6 +41,8 @@ export type ParsedFrame =
       ts: number | null
       /** The symbol's handle when the push scanner read the tick (push-scan.ts). */
       ref?: SymbolRef | undefined
+      /** The scanned tick's figures, packed (packed-figures.ts); `fields` unpacks them. */
+      packed?: PackedFigures | undefined
     }
   | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
   | { kind: 'ping'; reply: string | null }
@@ -93,50 +99,6 @@ export function frameText(text: string | Buffer | ArrayBuffer | Buffer[]): strin
       : Array.isArray(text)
         ? Buffer.concat(text).toString('utf8')
         : Buffer.from(text).toString('utf8')
-}
-
-type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
-
-/**
- * Where parseFrame puts its results. Passed in by the caller (StreamClient keeps one), its array
- * and tick objects are reused by the next parseFrame into it: no allocation per tick on the hot
- * path (bench/ingest). A tick's `fields` object is never reused, so it may be kept.
- */
-export class FrameBuffer {
-  readonly frames: ParsedFrame[] = []
-  private readonly ticks: TickFrame[] = []
-  private used = 0
-
-  reset(): void {
-    this.frames.length = 0
-    this.used = 0
-  }
-
-  push(frame: ParsedFrame): void {
-    this.frames.push(frame)
-  }
-
-  tick(
-    market: Market | null,
-    symbol: string,
-    fields: QuoteFields,
-    ts: number | null,
-    ref?: SymbolRef,
-  ): void {
-    let t = this.ticks[this.used]
-    if (t === undefined) {
-      t = { kind: 'tick', market, symbol, fields, ts, ref }
-      this.ticks.push(t)
-    } else {
-      t.market = market
-      t.symbol = symbol
-      t.fields = fields
-      t.ts = ts
-      t.ref = ref
-    }
-    this.used++
-    this.frames.push(t)
-  }
 }
 
 function parseItem(

@@ -3,7 +3,7 @@ import { QUOTE_FIGURES } from '../shared/quote'
 import { quoteTime } from './bar-time'
 import { KIND_FIELDS, readKind } from './push-kind'
 import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
-import type { QuoteFields } from './quote-fields'
+import { FIGURE_BITS } from './packed-figures'
 import { newSymbolRef, type SymbolRef } from './symbol-slot'
 
 /**
@@ -12,9 +12,11 @@ import { newSymbolRef, type SymbolRef } from './symbol-slot'
  * JSON.stringify writes it (no whitespace, no escapes). At 10k ticks/s JSON.parse and its
  * objects were ~15% of the host's CPU, half of it V8 internalising keys and short strings
  * (README, issue 25): here keys are matched in place, numbers read from their digits and symbols
- * found in a small table, so a tick costs its fields object and nothing else.
+ * found in a small table, and a tick's figures stay packed in numbers (packed-figures.ts): no
+ * object per tick.
  *
- * It fills `out` exactly as parseFrame would, or declines (returns false, `out` to be refilled
+ * It fills `out` with the ticks parseFrame would make (a scanned tick's `fields` unpacks to
+ * parseFrame's object), or declines (returns false, `out` to be refilled
  * by parseFrame) on anything else: another kind or key, a key twice, a string with an escape or
  * outside printable ASCII, a quoted number, null, a number that is not finite, whitespace, an
  * item parseFrame would call malformed. test/fuzz/push-scan.spec.ts checks the two agree.
@@ -108,7 +110,7 @@ function stringEnd(raw: string, at: number): number {
 
 /**
  * The keys an item may have: a quote field under its own name (QUOTE_FIGURES, in
- * pickQuoteFieldsIfAny's order, which is also the order the fields object is built in), then the
+ * pickQuoteFieldsIfAny's order, which is also the packed figures' order), then the
  * symbol, market and time. Any other key could be an alias, a kind or an error marker: declined.
  */
 const FIELD_KEYS = QUOTE_FIGURES
@@ -179,11 +181,11 @@ function scanItem(raw: string, now: number, out: FrameBuffer): boolean {
     if (c !== COMMA) return false
   }
   cur.pos = pos
-  const fields = fieldsOf(seen)
   // No symbol or no numbers: parseFrame calls the item malformed; let it say so.
-  if (symbol === null || fields === null) return false
+  if (symbol === null || (seen & FIGURE_BITS) === 0) return false
   const ts = (seen & (1 << TS)) !== 0 ? quoteTime(values[TS], now) : null
-  out.tick(market, symbol, fields, ts, ref)
+  // The figures go packed (packed-figures.ts): no fields object per tick.
+  out.scanned(market, symbol, seen, values, ts, ref)
   return true
 }
 
@@ -198,31 +200,6 @@ const scanned: {
   ref: undefined,
   market: null,
   number: 0,
-}
-
-/**
- * The fields object as pickQuoteFieldsIfAny builds it: same keys, same order. Written out field
- * by field: a keyed store `f[name]` in a loop went megamorphic (~2% of the host at 10k ticks/s,
- * perf), named stores follow one chain of shapes.
- */
-function fieldsOf(seen: number): QuoteFields | null {
-  if ((seen & ((1 << SYMBOL) - 1)) === 0) return null
-  const f: QuoteFields = {}
-  if ((seen & 1) !== 0) f.last = values[0] as number
-  if ((seen & 2) !== 0) f.change = values[1] as number
-  if ((seen & 4) !== 0) f.changePercent = values[2] as number
-  if ((seen & 8) !== 0) f.open = values[3] as number
-  if ((seen & 16) !== 0) f.high = values[4] as number
-  if ((seen & 32) !== 0) f.low = values[5] as number
-  if ((seen & 64) !== 0) f.prevClose = values[6] as number
-  if ((seen & 128) !== 0) f.volume = values[7] as number
-  if ((seen & 256) !== 0) f.quoteVolume = values[8] as number
-  if ((seen & 512) !== 0) f.bid = values[9] as number
-  if ((seen & 1024) !== 0) f.ask = values[10] as number
-  if ((seen & 2048) !== 0) f.bidSize = values[11] as number
-  if ((seen & 4096) !== 0) f.askSize = values[12] as number
-  if ((seen & 8192) !== 0) f.trades = values[13] as number
-  return f
 }
 
 // Raw symbol spans seen lately, their normalised forms and handles (symbol-slot.ts), by a hash

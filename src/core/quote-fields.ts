@@ -1,5 +1,6 @@
 import type { Market } from '../shared/market'
 import { QUOTE_FIGURES, type Quote, type QuoteFigure } from '../shared/quote'
+import { unpackFigures, type PackedFigures } from './packed-figures'
 import type { SymbolRef } from './symbol-slot'
 
 /** The price fields a REST snapshot or a push may carry; any subset (pushes are often partial). */
@@ -22,38 +23,66 @@ export interface QuoteUpdate {
   receivedAt?: number
   /** The pushed symbol's handle (push-scan.ts), saving the store its look-up; absent for polls. */
   ref?: SymbolRef | undefined
+  /**
+   * A scanned tick's figures as the push scanner read them (packed-figures.ts): when set, the
+   * store merges these, and `fields` holds the same values.
+   */
+  packed?: PackedFigures | undefined
 }
 
-/** An update to refill per tick (StreamClient reuses one instead of allocating one per tick). */
-export function reusableUpdate(source: QuoteUpdate['source']): QuoteUpdate {
-  return {
-    market: 'crypto',
-    symbol: '',
-    fields: {},
-    ts: null,
-    source,
-    receivedAt: 0,
-    ref: undefined,
+const NO_FIELDS: QuoteFields = Object.freeze({})
+
+/**
+ * The stream's one update, refilled per tick instead of allocated per tick (bench/ingest). A
+ * scanned tick keeps its figures packed for the store; `fields` unpacks them, a new object on
+ * each read, for anyone else who reads the update. `fields` is an own enumerable property, so a
+ * listener's copy (`{ ...update }`) carries the fields as a poll's update would; the packed
+ * figures are not copied (they are the next tick's once this one is done).
+ */
+export class StreamUpdate implements QuoteUpdate {
+  market: Market = 'crypto'
+  symbol = ''
+  ts: number | null = null
+  readonly source = 'stream'
+  receivedAt = 0
+  ref: SymbolRef | undefined = undefined
+  declare readonly fields: QuoteFields
+  #parsed: QuoteFields = NO_FIELDS
+  #packed: PackedFigures | undefined = undefined
+
+  constructor() {
+    Object.defineProperty(this, 'fields', {
+      enumerable: true,
+      get: (): QuoteFields => {
+        const p = this.#packed
+        return p === undefined ? this.#parsed : (unpackFigures(p.mask, p.values) ?? {})
+      },
+    })
   }
-}
 
-/** Refills `u` in place for the next tick; returns it. */
-export function refillUpdate(
-  u: QuoteUpdate,
-  market: Market,
-  symbol: string,
-  fields: QuoteFields,
-  ts: number | null,
-  receivedAt: number,
-  ref?: SymbolRef,
-): QuoteUpdate {
-  u.ref = ref
-  u.market = market
-  u.symbol = symbol
-  u.fields = fields
-  u.ts = ts
-  u.receivedAt = receivedAt
-  return u
+  get packed(): PackedFigures | undefined {
+    return this.#packed
+  }
+
+  /** Refills it for the next tick: from a fields object, or (fields null) from packed figures. */
+  refill(
+    market: Market,
+    symbol: string,
+    fields: QuoteFields | null,
+    packed: PackedFigures | undefined,
+    ts: number | null,
+    receivedAt: number,
+    ref: SymbolRef | undefined,
+  ): this {
+    this.ref = ref
+    this.market = market
+    this.symbol = symbol
+    this.#parsed = fields ?? NO_FIELDS
+    this.#packed = fields === null ? packed : undefined
+    this.ts = ts
+    this.receivedAt = receivedAt
+    return this
+  }
 }
 
 /** Services send numbers as numbers or as strings; anything else (NaN, '', objects) is absent. */

@@ -1,5 +1,14 @@
 import type { Clock } from './clock'
-import { QUOTE_FIELDS, type QuoteField, type QuoteFields, type QuoteUpdate } from './quote-fields'
+import { QUOTE_FIELDS, type QuoteUpdate } from './quote-fields'
+import {
+  B_CHANGE,
+  B_CHANGE_PCT,
+  B_LAST,
+  B_PREV_CLOSE,
+  mergeFields,
+  mergePacked,
+} from './quote-merge'
+import { AT_RECEIVED, AT_TS, FigureMirror, held } from './figure-mirror'
 import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
 import {
   decodeQuoteFrame,
@@ -34,10 +43,12 @@ const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
 const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
 const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
-const BIT_CHANGE = 1 << QUOTE_FIELDS.indexOf('change')
-const BIT_CHANGE_PCT = 1 << QUOTE_FIELDS.indexOf('changePercent')
+const I_LAST = QUOTE_FIELDS.indexOf('last')
+const I_CHANGE = QUOTE_FIELDS.indexOf('change')
+const I_CHANGE_PCT = QUOTE_FIELDS.indexOf('changePercent')
+const I_PREV_CLOSE = QUOTE_FIELDS.indexOf('prevClose')
 /** change/changePercent are derived only when one of these moved in the update. */
-const PRICE_BITS = (1 << QUOTE_FIELDS.indexOf('last')) | (1 << QUOTE_FIELDS.indexOf('prevClose'))
+const PRICE_BITS = B_LAST | B_PREV_CLOSE
 /**
  * How far the previous close a push's change implies may sit from the held one before the held
  * one counts as another day's: relative, well above the rounding of a service's change (a tick)
@@ -58,10 +69,11 @@ interface Entry extends QuoteEntry {
   /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
   dirty: number
   /**
-   * QUOTE_FIELDS values as last drained: a field that moved and moved back within one frame
-   * (A -> B -> A) is not sent again (bench/bridge: "changed fields only").
+   * Its offset in the store's FigureMirror: its numbers, and its figures as last drained (a field
+   * that moved and moved back within one frame, A -> B -> A, is not sent again: bench/bridge,
+   * "changed fields only").
    */
-  sent: Array<number | null>
+  readonly at: number
 }
 
 export class QuoteStore {
@@ -70,6 +82,7 @@ export class QuoteStore {
   private dirtyList: Entry[] = []
   private lastMarket: Market | null = null
   private lastSymbols: Map<string, Entry> | undefined = undefined
+  private readonly mirror = new FigureMirror()
 
   constructor(private readonly clock: Clock) {}
 
@@ -110,23 +123,37 @@ export class QuoteStore {
       if (ref !== undefined) ref.entry = entry
     }
     const q = entry.quote
-    const fields = update.fields
-    let mask = mergeFields(q, fields)
-    if (
-      fields.prevClose === undefined &&
-      (fields.change !== undefined || fields.changePercent !== undefined)
-    )
-      mask |= this.followDay(q, fields.change !== undefined)
-    if ((mask & PRICE_BITS) !== 0) {
-      mask |= this.deriveChange(q, fields.change !== undefined, fields.changePercent !== undefined)
+    // Compared with the mirror, not the quote (figure-mirror.ts), and written to both.
+    const m = this.mirror.figs
+    const at = entry.at
+    // A scanned tick's figures merge as they were read (packed-figures.ts): no fields object.
+    const packed = update.packed
+    let mask: number
+    let present: number
+    if (packed !== undefined) {
+      present = packed.mask
+      mask = mergePacked(q, present, packed.values, m, at)
+    } else {
+      const fields = update.fields
+      mask = mergeFields(q, fields, m, at)
+      present =
+        (fields.change !== undefined ? B_CHANGE : 0) |
+        (fields.changePercent !== undefined ? B_CHANGE_PCT : 0) |
+        (fields.prevClose !== undefined ? B_PREV_CLOSE : 0)
     }
+    if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
+      mask |= followDay(q, (present & B_CHANGE) !== 0, m, at)
+    if ((mask & PRICE_BITS) !== 0)
+      mask |= deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0, m, at)
     const ts = update.ts ?? now
-    if (q.ts !== ts) {
+    if (m[at + AT_TS] !== ts) {
       q.ts = ts
+      m[at + AT_TS] = ts
       mask |= BIT_TS
     }
-    if (q.receivedAt !== now) {
+    if (m[at + AT_RECEIVED] !== now) {
       q.receivedAt = now
+      m[at + AT_RECEIVED] = now
       mask |= BIT_RECEIVED
     }
     if (q.source !== update.source) {
@@ -192,6 +219,7 @@ export class QuoteStore {
     this.byKey.delete(key)
     this.byMarket.get(entry.quote.market)?.delete(entry.quote.symbol)
     entry.live = false
+    this.mirror.release(entry.at)
     if (entry.dirty !== 0) {
       entry.dirty = 0
       this.dirtyList = this.dirtyList.filter((e) => e !== entry)
@@ -211,7 +239,7 @@ export class QuoteStore {
     times.at.length = 0
     times.absolute = !Number.isSafeInteger(times.base)
     for (const entry of this.dirtyList) {
-      const mask = writeEntry(entry, values)
+      const mask = writeEntry(entry, values, this.mirror)
       entry.dirty = 0
       if (mask === 0) continue
       keys.push(entry.quote.key)
@@ -240,7 +268,7 @@ export class QuoteStore {
       owner: this,
       live: true,
       dirty: 0,
-      sent: new Array<number | null>(FIELD_COUNT).fill(null),
+      at: this.mirror.take(quote),
     }
     this.byKey.set(quote.key, entry)
     this.markDirty(entry, FULL)
@@ -252,184 +280,67 @@ export class QuoteStore {
     if (entry.dirty === 0) this.dirtyList.push(entry)
     entry.dirty |= mask
   }
-
-  /**
-   * Pushes rarely carry prevClose, but their change implies one. When it disagrees with the held
-   * previous close, the service's day has rolled over (or the held close is from an older day: the
-   * cache, a poll before midnight), so the implied one is taken: otherwise every later tick without
-   * a change would be derived from the old day's close, and change % would flip between the days.
-   */
-  private followDay(q: Quote, fromChange: boolean): number {
-    if (q.last === null || q.prevClose === null) return 0
-    let implied: number | null = null
-    if (fromChange && q.change !== null) implied = q.last - q.change
-    else if (q.changePercent !== null && q.changePercent !== -100)
-      implied = q.last / (1 + q.changePercent / 100)
-    if (implied === null || !Number.isFinite(implied)) return 0
-    if (Math.abs(implied - q.prevClose) <= DAY_TOLERANCE * Math.abs(q.prevClose)) return 0
-    // 12 significant digits drop the float noise of the subtraction (84386.49999999999).
-    q.prevClose = Number(implied.toPrecision(12))
-    return B_PREV_CLOSE
-  }
-
-  /**
-   * The TickerQuote carries change and changePercent (spec: TickerQuote), but pushes are often
-   * partial: a tick with only `last` would leave an old change beside a new price. So when last or
-   * prevClose moved, the service's values are kept if this update carries them and recomputed
-   * from prevClose otherwise; an update that moves neither (bid/ask only) leaves them alone.
-   */
-  private deriveChange(q: Quote, hasChange: boolean, hasPct: boolean): number {
-    if (q.last === null || q.prevClose === null) return 0
-    let mask = 0
-    if (!hasChange) {
-      const change = q.last - q.prevClose
-      if (q.change !== change) {
-        q.change = change
-        mask |= BIT_CHANGE
-      }
-    }
-    if (!hasPct && q.prevClose !== 0) {
-      const pct = ((q.last - q.prevClose) / q.prevClose) * 100
-      if (q.changePercent !== pct) {
-        q.changePercent = pct
-        mask |= BIT_CHANGE_PCT
-      }
-    }
-    return mask
-  }
 }
 
-const bit = (f: QuoteField): number => 1 << QUOTE_FIELDS.indexOf(f)
-const B_LAST = bit('last')
-const B_OPEN = bit('open')
-const B_HIGH = bit('high')
-const B_LOW = bit('low')
-const B_PREV_CLOSE = bit('prevClose')
-const B_VOLUME = bit('volume')
-const B_QUOTE_VOLUME = bit('quoteVolume')
-const B_BID = bit('bid')
-const B_ASK = bit('ask')
-const B_BID_SIZE = bit('bidSize')
-const B_ASK_SIZE = bit('askSize')
-const B_TRADES = bit('trades')
+/**
+ * Pushes rarely carry prevClose, but their change implies one. When it disagrees with the held
+ * previous close, the service's day has rolled over (or the held close is from an older day: the
+ * cache, a poll before midnight), so the implied one is taken: otherwise every later tick without
+ * a change would be derived from the old day's close, and change % would flip between the days.
+ * Reads the quote's numbers from its mirror `m` at `at` (NaN is null) and writes both.
+ */
+function followDay(q: Quote, fromChange: boolean, m: Float64Array, at: number): number {
+  const last = m[at + I_LAST] as number
+  const prevClose = m[at + I_PREV_CLOSE] as number
+  if (last !== last || prevClose !== prevClose) return 0
+  const change = m[at + I_CHANGE] as number
+  const pct = m[at + I_CHANGE_PCT] as number
+  let implied: number | null = null
+  if (fromChange && change === change) implied = last - change
+  else if (pct === pct && pct !== -100) implied = last / (1 + pct / 100)
+  if (implied === null || !Number.isFinite(implied)) return 0
+  if (Math.abs(implied - prevClose) <= DAY_TOLERANCE * Math.abs(prevClose)) return 0
+  // 12 significant digits drop the float noise of the subtraction (84386.49999999999).
+  const close = Number(implied.toPrecision(12))
+  q.prevClose = close
+  m[at + I_PREV_CLOSE] = close
+  return B_PREV_CLOSE
+}
 
 /**
- * Copies the update's present fields into the quote; returns the bits of those that changed.
- * Hot path (bench/ingest): one plain property read per field name. A for-in over the update with
- * a name->bit table and keyed writes `q[name]` cost several times more per tick.
+ * The TickerQuote carries change and changePercent (spec: TickerQuote), but pushes are often
+ * partial: a tick with only `last` would leave an old change beside a new price. So when last or
+ * prevClose moved, the service's values are kept if this update carries them and recomputed
+ * from prevClose otherwise; an update that moves neither (bid/ask only) leaves them alone.
  */
-function mergeFields(q: Quote, f: QuoteFields): number {
+function deriveChange(
+  q: Quote,
+  hasChange: boolean,
+  hasPct: boolean,
+  m: Float64Array,
+  at: number,
+): number {
+  const last = m[at + I_LAST] as number
+  const prevClose = m[at + I_PREV_CLOSE] as number
+  if (last !== last || prevClose !== prevClose) return 0
   let mask = 0
-  let v = f.last
-  if (v !== undefined && v !== q.last) {
-    q.last = v
-    mask |= B_LAST
+  if (!hasChange) {
+    const change = last - prevClose
+    if (m[at + I_CHANGE] !== change) {
+      q.change = change
+      m[at + I_CHANGE] = change
+      mask |= B_CHANGE
+    }
   }
-  v = f.change
-  if (v !== undefined && v !== q.change) {
-    q.change = v
-    mask |= BIT_CHANGE
-  }
-  v = f.changePercent
-  if (v !== undefined && v !== q.changePercent) {
-    q.changePercent = v
-    mask |= BIT_CHANGE_PCT
-  }
-  v = f.open
-  if (v !== undefined && v !== q.open) {
-    q.open = v
-    mask |= B_OPEN
-  }
-  v = f.high
-  if (v !== undefined && v !== q.high) {
-    q.high = v
-    mask |= B_HIGH
-  }
-  v = f.low
-  if (v !== undefined && v !== q.low) {
-    q.low = v
-    mask |= B_LOW
-  }
-  v = f.prevClose
-  if (v !== undefined && v !== q.prevClose) {
-    q.prevClose = v
-    mask |= B_PREV_CLOSE
-  }
-  v = f.volume
-  if (v !== undefined && v !== q.volume) {
-    q.volume = v
-    mask |= B_VOLUME
-  }
-  v = f.quoteVolume
-  if (v !== undefined && v !== q.quoteVolume) {
-    q.quoteVolume = v
-    mask |= B_QUOTE_VOLUME
-  }
-  v = f.bid
-  if (v !== undefined && v !== q.bid) {
-    q.bid = v
-    mask |= B_BID
-  }
-  v = f.ask
-  if (v !== undefined && v !== q.ask) {
-    q.ask = v
-    mask |= B_ASK
-  }
-  v = f.bidSize
-  if (v !== undefined && v !== q.bidSize) {
-    q.bidSize = v
-    mask |= B_BID_SIZE
-  }
-  v = f.askSize
-  if (v !== undefined && v !== q.askSize) {
-    q.askSize = v
-    mask |= B_ASK_SIZE
-  }
-  v = f.trades
-  if (v !== undefined && v !== q.trades) {
-    q.trades = v
-    mask |= B_TRADES
+  if (!hasPct && prevClose !== 0) {
+    const pct = ((last - prevClose) / prevClose) * 100
+    if (m[at + I_CHANGE_PCT] !== pct) {
+      q.changePercent = pct
+      m[at + I_CHANGE_PCT] = pct
+      mask |= B_CHANGE_PCT
+    }
   }
   return mask
-}
-
-/**
- * QUOTE_FIELDS[i] of the quote. A switch of named reads: the keyed read `q[QUOTE_FIELDS[i]]` went
- * megamorphic in drainFrame (~1.5% of the host at 10k ticks/s, perf).
- */
-function figure(q: Quote, i: number): number | null {
-  switch (i) {
-    case 0:
-      return q.last
-    case 1:
-      return q.change
-    case 2:
-      return q.changePercent
-    case 3:
-      return q.open
-    case 4:
-      return q.high
-    case 5:
-      return q.low
-    case 6:
-      return q.prevClose
-    case 7:
-      return q.volume
-    case 8:
-      return q.quoteVolume
-    case 9:
-      return q.bid
-    case 10:
-      return q.ask
-    case 11:
-      return q.bidSize
-    case 12:
-      return q.askSize
-    case 13:
-      return q.trades
-    default:
-      return null
-  }
 }
 
 /**
@@ -450,25 +361,32 @@ function pushTime(values: Array<number | null>, t: number): void {
   }
 }
 
-/** Appends the entry's changed values to `values` in frame order; returns the frame mask. */
-function writeEntry(entry: Entry, values: Array<number | null>): number {
-  const q = entry.quote
-  const sent = entry.sent
+/**
+ * Appends the entry's changed values to `values` in frame order; returns the frame mask. Reads
+ * the mirror, not the quote (figure-mirror.ts), but for source and stale.
+ */
+function writeEntry(entry: Entry, values: Array<number | null>, mirror: FigureMirror): number {
+  const figs = mirror.figs
+  const sent = mirror.sent
+  const at = entry.at
   const full = entry.dirty === FULL
   let mask = full ? ALL_BITS : entry.dirty
   for (let i = 0; i < FIELD_COUNT; i++) {
     const b = 1 << i
     if ((mask & b) === 0) continue
-    const v = figure(q, i)
-    if (!full && sent[i] === v) {
+    const v = figs[at + i] as number
+    const was = sent[at + i] as number
+    // A dirty figure holds a number (fields never go back to null): no NaN to compare.
+    if (!full && v === was) {
       mask &= ~b
       continue
     }
-    sent[i] = v
-    values.push(v)
+    sent[at + i] = v
+    values.push(held(v))
   }
-  if ((mask & BIT_TS) !== 0) pushTime(values, q.ts)
-  if ((mask & BIT_RECEIVED) !== 0) pushTime(values, q.receivedAt)
+  if ((mask & BIT_TS) !== 0) pushTime(values, figs[at + AT_TS] as number)
+  if ((mask & BIT_RECEIVED) !== 0) pushTime(values, figs[at + AT_RECEIVED] as number)
+  const q = entry.quote
   if ((mask & BIT_SOURCE) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
   if ((mask & BIT_STALE) !== 0) values.push(q.stale ? 1 : 0)
   return mask

@@ -33,6 +33,7 @@ import { StreamEmitter } from './stream-events'
 import { StreamCaps } from './stream-caps'
 import { StreamHeartbeat } from './stream-heartbeat'
 import { InboundFrames } from './stream-inbound'
+import { HOLDABLE_SOCKET, ReadHold } from './stream-read-hold'
 import { ResyncSchedule } from './stream-resync'
 import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
 import { SubscriptionBook } from './subscription-book'
@@ -82,6 +83,7 @@ export class StreamClient {
   /** Bumped by anything received; a health ping is answered when it moves (the clock may not). */
   private heard = 0
   private readonly inbound: InboundFrames
+  private readonly readHold: ReadHold
   private readonly counters = { connects: 0, reconnects: 0 }
 
   constructor(opts: StreamClientOptions) {
@@ -89,6 +91,7 @@ export class StreamClient {
     this.clock = opts.clock
     this.log = opts.logger ?? silentLogger
     this.events = new StreamEmitter(this.log)
+    this.readHold = new ReadHold()
     this.WS = opts.WebSocketImpl ?? WebSocket
     this.heartbeatMs = opts.heartbeatMs ?? 5_000
     this.silenceMs = opts.silenceTimeoutMs ?? 10_000
@@ -192,6 +195,18 @@ export class StreamClient {
     return this.current
   }
 
+  /**
+   * Reads nothing more from the socket until the returned release is called (or the socket is
+   * let go): what the service sends meanwhile is read in one go then (stream-read-hold.ts). For
+   * a caller that could not show it sooner anyway.
+   */
+  holdReads(): () => void {
+    if (this.ws !== null) this.readHold.hold(this.ws)
+    return this.release
+  }
+
+  private readonly release = (): void => this.readHold.release()
+
   nextRetryAt(): number | null {
     return this.retry.at
   }
@@ -232,7 +247,10 @@ export class StreamClient {
     if (!budget.tryAcquire('handshake'))
       return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
     this.connectStartedAt = this.clock.now()
-    const ws = new this.WS(this.opts.url, { headers: { 'X-API-Key': this.key } })
+    const ws = new this.WS(this.opts.url, {
+      headers: { 'X-API-Key': this.key },
+      ...HOLDABLE_SOCKET,
+    })
     this.ws = ws
     ws.on('open', () => this.onOpen(ws))
     ws.on('message', (data: RawData) => this.onMessage(ws, data))
@@ -385,6 +403,7 @@ export class StreamClient {
   private detach(): WebSocket | null {
     const ws = this.ws
     this.ws = null
+    this.readHold.release()
     if (ws !== null && ws.readyState !== WebSocket.CLOSED) this.closing = ws
     this.heartbeat?.stop()
     this.heartbeat = null

@@ -4,7 +4,7 @@ import type { Market } from '../shared/market'
 import type { Logger } from './log'
 import { FrameBuffer, frameText, parseFrame, type ParsedFrame } from './push-parser'
 import { scanTickBatch } from './push-scan'
-import { refillUpdate, reusableUpdate } from './quote-fields'
+import { StreamUpdate } from './quote-fields'
 import type { StreamCaps } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
 import type { StreamEvents } from './stream-events'
@@ -30,7 +30,7 @@ export interface InboundDeps {
  */
 export class InboundFrames {
   readonly counters = { malformed: 0, framesIn: 0, ticksIn: 0 }
-  private readonly tickScratch = reusableUpdate('stream')
+  private readonly tickScratch = new StreamUpdate()
   private readonly frames = new FrameBuffer()
 
   constructor(private readonly deps: InboundDeps) {}
@@ -70,7 +70,10 @@ export class InboundFrames {
         }
         if (market === null) return this.deps.resync.unwantedPush(book.leftAt(f.symbol), now)
         this.counters.ticksIn++
-        emit('tick', refillUpdate(this.tickScratch, market, f.symbol, f.fields, f.ts, now, ref))
+        // A scanned tick's figures stay packed (its `fields` would unpack them into an object).
+        const packed = f.packed
+        const fields = packed === undefined ? f.fields : null
+        emit('tick', this.tickScratch.refill(market, f.symbol, fields, packed, f.ts, now, ref))
         return
       }
       case 'candle': {

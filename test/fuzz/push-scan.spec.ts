@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
+import { FakeClock } from '../../src/core/clock'
 import { FrameBuffer, parseFrame, type ParsedFrame } from '../../src/core/push-parser'
 import { scanTickBatch } from '../../src/core/push-scan'
+import { StreamUpdate, type QuoteUpdate } from '../../src/core/quote-fields'
+import { QuoteStore } from '../../src/core/quote-store'
 import { KIND_FIELDS } from '../../src/core/push-kind'
 import { QUOTE_FIGURES } from '../../src/shared/quote'
 import { check, fuzzTimeout, printTally } from './counted'
@@ -10,7 +13,9 @@ import { check, fuzzTimeout, printTally } from './counted'
  * The batch scanner (push-scan.ts) against parseFrame, frame for frame: whenever the scanner
  * takes a frame, its ticks are parseFrame's, to the key order of each fields object and the
  * sign of a zero; otherwise it declines and parseFrame reads the frame. Frames come in many
- * shapes (the bench feed's, other kinds, aliases, odd values), then mutated byte by byte.
+ * shapes (the bench feed's, other kinds, aliases, odd values), then mutated byte by byte. And
+ * the store a run of scanned frames leaves, its ticks merged from their packed figures, is the
+ * store the same frames leave through parseFrame's fields objects, frame for frame.
  */
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30)
@@ -24,8 +29,9 @@ function scanned(text: string): unknown[] | null {
 /** A frame as plain data, with each fields object's key order made visible. */
 function plain(f: ParsedFrame): unknown {
   if (f.kind !== 'tick') return f
-  // The scanner hands its symbol's handle along (parseFrame has none): the same symbol's.
-  const { ref, ...tick } = f
+  // The scanner hands its symbol's handle along (parseFrame has none): the same symbol's. Its
+  // packed figures are checked through `fields`, which unpacks them.
+  const { ref, packed: _packed, ...tick } = f
   if (ref !== undefined) expect(ref.symbol).toBe(f.symbol)
   return { ...tick, fields: { ...f.fields }, order: Object.keys(f.fields) }
 }
@@ -151,6 +157,62 @@ const mutated = fc
     return s
   })
 
+/** Items on a few symbols with any of the figures, in any order: the store's state carries over. */
+const storeItem = fc
+  .record(
+    {
+      symbol: fc.constantFrom('A', 'B', 'C'),
+      market: fc.constantFrom('crypto', 'crypto', 'us'),
+      ts: fc.integer({ min: NOW - 1000, max: NOW }),
+      ...Object.fromEntries(QUOTE_FIGURES.map((k) => [k, number])),
+      // change and changePercent that agree with a close of 100 or 101 (followDay's two ways).
+      change: fc.oneof(number, fc.constantFrom(1, 0.5, -0.25)),
+      changePercent: fc.oneof(number, fc.constantFrom(1, 0.5, -0.25)),
+      prevClose: fc.oneof(number, fc.constantFrom(100, 101)),
+      last: fc.oneof(number, fc.constantFrom(101, 100.5, 99.75)),
+    },
+    { requiredKeys: ['symbol'] },
+  )
+  .chain((o) => fc.shuffledSubarray(Object.entries(o), { minLength: 1 }))
+  .map((entries) => Object.fromEntries(entries))
+const storeFrames = fc.array(
+  fc
+    .array(storeItem, { minLength: 1, maxLength: 5 })
+    .map((items) => JSON.stringify({ event: 'ticker', data: items })),
+  { minLength: 1, maxLength: 12 },
+)
+
+/** Both stores after each frame: packed merges in `fast`, fields objects in `slow`. */
+function sameStores(texts: string[]): void {
+  const clock = new FakeClock(NOW)
+  const fast = new QuoteStore(clock)
+  const slow = new QuoteStore(clock)
+  const update = new StreamUpdate()
+  const out = new FrameBuffer()
+  for (const text of texts) {
+    if (!scanTickBatch(text, NOW, out)) continue
+    for (const f of out.frames) {
+      if (f.kind !== 'tick') continue
+      expect(f.packed).toBeDefined()
+      fast.apply(update.refill(f.market ?? 'crypto', f.symbol, null, f.packed, f.ts, NOW, f.ref))
+    }
+    for (const f of parseFrame(text, NOW)) {
+      if (f.kind !== 'tick') continue
+      const u: QuoteUpdate = {
+        market: f.market ?? 'crypto',
+        symbol: f.symbol,
+        fields: f.fields,
+        ts: f.ts,
+        source: 'stream',
+        receivedAt: NOW,
+      }
+      slow.apply(u)
+    }
+    expect(fast.all(), text).toEqual(slow.all())
+    expect(fast.drainFrame(), text).toEqual(slow.drainFrame())
+  }
+}
+
 afterAll(() => printTally('push-scan'))
 
 describe('fuzz: the batch scanner agrees with parseFrame', () => {
@@ -196,6 +258,18 @@ describe('fuzz: the batch scanner agrees with parseFrame', () => {
         3000,
       )
       expect(taken).toBeGreaterThan(100)
+    },
+    fuzzTimeout(30_000),
+  )
+
+  it(
+    'leaves the store as parseFrame’s ticks do, frame for frame (packed figures merged)',
+    () => {
+      check(
+        'push scan: store after packed merges',
+        fc.property(storeFrames, (texts) => sameStores(texts)),
+        1500,
+      )
     },
     fuzzTimeout(30_000),
   )

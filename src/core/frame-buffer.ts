@@ -1,0 +1,108 @@
+import type { Market } from '../shared/market'
+import {
+  FIGURE_BITS,
+  FIGURE_COUNT,
+  newPackedFigures,
+  unpackFigures,
+  type PackedFigures,
+} from './packed-figures'
+import type { ParsedFrame } from './push-parser'
+import type { QuoteFields } from './quote-fields'
+import type { SymbolRef } from './symbol-slot'
+
+type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
+
+/**
+ * A tick the push scanner read (push-scan.ts): its figures stay packed for the store, and
+ * `fields` unpacks them, a new object on each read, for anyone else.
+ */
+class ScannedTick implements TickFrame {
+  readonly kind = 'tick'
+  readonly packed: PackedFigures = newPackedFigures()
+
+  constructor(
+    public market: Market | null,
+    public symbol: string,
+    public ts: number | null,
+    public ref: SymbolRef | undefined,
+  ) {}
+
+  get fields(): QuoteFields {
+    return unpackFigures(this.packed.mask, this.packed.values) ?? {}
+  }
+}
+
+/**
+ * Where parseFrame and the push scanner put their results. Passed in by the caller (StreamClient
+ * keeps one), its array and tick objects are reused by the next frame read into it: no
+ * allocation per tick on the hot path (bench/ingest). A parsed tick's `fields` object is never
+ * reused, so it may be kept; a scanned tick's packed figures are overwritten by the next frame.
+ */
+export class FrameBuffer {
+  readonly frames: ParsedFrame[] = []
+  private readonly ticks: TickFrame[] = []
+  private used = 0
+  private readonly scannedTicks: ScannedTick[] = []
+  private scannedUsed = 0
+
+  reset(): void {
+    this.frames.length = 0
+    this.used = 0
+    this.scannedUsed = 0
+  }
+
+  push(frame: ParsedFrame): void {
+    this.frames.push(frame)
+  }
+
+  tick(
+    market: Market | null,
+    symbol: string,
+    fields: QuoteFields,
+    ts: number | null,
+    ref?: SymbolRef,
+  ): void {
+    let t = this.ticks[this.used]
+    if (t === undefined) {
+      t = { kind: 'tick', market, symbol, fields, ts, ref }
+      this.ticks.push(t)
+    } else {
+      t.market = market
+      t.symbol = symbol
+      t.fields = fields
+      t.ts = ts
+      t.ref = ref
+    }
+    this.used++
+    this.frames.push(t)
+  }
+
+  /**
+   * A scanned tick: `mask` has bit i set for QUOTE_FIELDS[i] read, its value in values[i]
+   * (copied: the scanner reuses its array).
+   */
+  scanned(
+    market: Market | null,
+    symbol: string,
+    mask: number,
+    values: Float64Array,
+    ts: number | null,
+    ref: SymbolRef | undefined,
+  ): void {
+    let t = this.scannedTicks[this.scannedUsed]
+    if (t === undefined) {
+      t = new ScannedTick(market, symbol, ts, ref)
+      this.scannedTicks.push(t)
+    } else {
+      t.market = market
+      t.symbol = symbol
+      t.ts = ts
+      t.ref = ref
+    }
+    const packed = t.packed
+    packed.mask = mask & FIGURE_BITS
+    for (let i = 0; i < FIGURE_COUNT; i++) packed.values[i] = values[i] as number
+    this.scannedUsed++
+    this.frames.push(t)
+  }
+}
