@@ -6,7 +6,7 @@ import {
   unpackFigures,
   type PackedFigures,
 } from './packed-figures'
-import type { ParsedFrame } from './push-parser'
+import type { ParsedFrame } from './parsed-frame'
 import type { QuoteFields } from './quote-fields'
 import type { SymbolRef } from './symbol-slot'
 

@@ -1,5 +1,7 @@
-import { QUOTE_FIGURES } from '../shared/quote'
-import type { QuoteFields } from './quote-fields'
+import { QUOTE_FIGURES, type QuoteFigure } from '../shared/quote'
+
+/** quote-fields.ts's QuoteFields, spelt out here: that module unpacks through this one. */
+type QuoteFields = Partial<Record<QuoteFigure, number>>
 
 /**
  * A tick's figures as the push scanner read them, kept in numbers instead of a fields object

@@ -1,14 +1,11 @@
 import { barCloseTime, normaliseInterval } from '../shared/intervals'
 import type { Market } from '../shared/market'
 import { MARKETS } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
 import { quoteTime, toEpochMs } from './bar-time'
-import type { QuoteFields } from './quote-fields'
-import type { SymbolRef } from './symbol-slot'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
 import { FrameBuffer } from './frame-buffer'
-import type { PackedFigures } from './packed-figures'
+import type { ParsedFrame } from './parsed-frame'
 
 export { FrameBuffer }
 
@@ -32,25 +29,7 @@ export { FrameBuffer }
  *
  * Hot path (>= 100k ticks/s): one JSON.parse per frame, no closures or regexes per tick.
  */
-export type ParsedFrame =
-  | {
-      kind: 'tick'
-      market: Market | null
-      symbol: string
-      fields: QuoteFields
-      ts: number | null
-      /** The symbol's handle when the push scanner read the tick (push-scan.ts). */
-      ref?: SymbolRef | undefined
-      /** The scanned tick's figures, packed (packed-figures.ts); `fields` unpacks them. */
-      packed?: PackedFigures | undefined
-    }
-  | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
-  | { kind: 'ping'; reply: string | null }
-  | { kind: 'pong' }
-  | { kind: 'subscribed'; market: Market | null; symbols: string[] }
-  | { kind: 'error'; code: string; message: string; symbols: string[] }
-  | { kind: 'ignored' }
-  | { kind: 'malformed'; reason: string }
+export type { ParsedFrame } from './parsed-frame'
 
 type Obj = Record<string, unknown>
 
