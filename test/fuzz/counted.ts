@@ -5,9 +5,9 @@ import { LONG } from '../long-mode'
  * fc.assert with a tally: every property reports how many inputs it tried, printed at the end of
  * the file's run so the Reliability table in the README has real numbers. The long mode
  * (TICKDESK_LONG=1, npm run test:long) multiplies every count by FUZZ_SCALE and draws a fresh
- * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. x25 of CI's 43,950 is
- * 1,098,750 inputs: parsers 600,000, bridge commands 242,500, CLI args, imports and data files
- * 256,250 (each property x25, none run fewer times than the others).
+ * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. CI runs 64,950: parsers
+ * 24,000, bridge commands 9,700, CLI args, imports and data files 10,250, the push scanner 19,500
+ * and the quote store 1,500; x25 is 1,623,750 (each property x25, none run fewer times).
  */
 export const FUZZ_SCALE = Number(process.env.TICKDESK_FUZZ_SCALE ?? (LONG ? 25 : 1))
 const SEED = Number(
