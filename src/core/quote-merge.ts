@@ -1,5 +1,6 @@
 import { QUOTE_FIELDS, type QuoteField, type QuoteFields } from './quote-fields'
 import type { Quote } from '../shared/quote'
+import { newPackedFigures, packFields } from './packed-figures'
 
 /**
  * Merging a tick's figures into a stored Quote (QuoteStore.applyEntry), from a fields object or
@@ -23,105 +24,22 @@ const B_BID_SIZE = bit('bidSize')
 const B_ASK_SIZE = bit('askSize')
 const B_TRADES = bit('trades')
 
+/** mergeFields' packing space: one tick is merged at a time, and nothing keeps it past the call. */
+const scratch = newPackedFigures().values
+
 /**
  * Copies the update's present fields into the quote and its mirror (figure-mirror.ts, the
  * quote's numbers from offset `at`, null as NaN); returns the bits of those that changed.
- * Hot path (bench/ingest): one plain property read per field name. A for-in over the update with
- * a name->bit table and keyed writes `q[name]` cost several times more per tick.
+ * Packs the fields and merges them as a scanned tick's, so there is one merge.
  */
 export function mergeFields(q: Quote, f: QuoteFields, m: Float64Array, at: number): number {
-  let mask = 0
-  let v = f.last
-  if (v !== undefined && v !== m[at + 0]) {
-    q.last = v
-    m[at + 0] = v
-    mask |= B_LAST
-  }
-  v = f.change
-  if (v !== undefined && v !== m[at + 1]) {
-    q.change = v
-    m[at + 1] = v
-    mask |= B_CHANGE
-  }
-  v = f.changePercent
-  if (v !== undefined && v !== m[at + 2]) {
-    q.changePercent = v
-    m[at + 2] = v
-    mask |= B_CHANGE_PCT
-  }
-  v = f.open
-  if (v !== undefined && v !== m[at + 3]) {
-    q.open = v
-    m[at + 3] = v
-    mask |= B_OPEN
-  }
-  v = f.high
-  if (v !== undefined && v !== m[at + 4]) {
-    q.high = v
-    m[at + 4] = v
-    mask |= B_HIGH
-  }
-  v = f.low
-  if (v !== undefined && v !== m[at + 5]) {
-    q.low = v
-    m[at + 5] = v
-    mask |= B_LOW
-  }
-  v = f.prevClose
-  if (v !== undefined && v !== m[at + 6]) {
-    q.prevClose = v
-    m[at + 6] = v
-    mask |= B_PREV_CLOSE
-  }
-  v = f.volume
-  if (v !== undefined && v !== m[at + 7]) {
-    q.volume = v
-    m[at + 7] = v
-    mask |= B_VOLUME
-  }
-  v = f.quoteVolume
-  if (v !== undefined && v !== m[at + 8]) {
-    q.quoteVolume = v
-    m[at + 8] = v
-    mask |= B_QUOTE_VOLUME
-  }
-  v = f.bid
-  if (v !== undefined && v !== m[at + 9]) {
-    q.bid = v
-    m[at + 9] = v
-    mask |= B_BID
-  }
-  v = f.ask
-  if (v !== undefined && v !== m[at + 10]) {
-    q.ask = v
-    m[at + 10] = v
-    mask |= B_ASK
-  }
-  v = f.bidSize
-  if (v !== undefined && v !== m[at + 11]) {
-    q.bidSize = v
-    m[at + 11] = v
-    mask |= B_BID_SIZE
-  }
-  v = f.askSize
-  if (v !== undefined && v !== m[at + 12]) {
-    q.askSize = v
-    m[at + 12] = v
-    mask |= B_ASK_SIZE
-  }
-  v = f.trades
-  if (v !== undefined && v !== m[at + 13]) {
-    q.trades = v
-    m[at + 13] = v
-    mask |= B_TRADES
-  }
-  return mask
+  return mergePacked(q, packFields(f, scratch), scratch, m, at)
 }
 
 /**
- * mergeFields for a scanned tick's packed figures (packed-figures.ts): the same merge, the same
- * comparisons, read by bit and index instead of by name from a fields object made per tick.
- * test/fuzz/push-scan.spec.ts checks the two leave equal stores, frame for frame.
+ * Merges a scanned tick's packed figures (packed-figures.ts) into the quote and its mirror, read
+ * by bit and index instead of by name from a fields object made per tick; returns the changed
+ * bits. test/fuzz/push-scan.spec.ts checks this and the fields path leave equal stores.
  */
 export function mergePacked(
   q: Quote,
