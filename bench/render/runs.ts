@@ -17,6 +17,7 @@ import {
   type FeedServer,
 } from './processes'
 import { TreeMeter } from './proc-stats'
+import { PageProfiler } from './page-profiler'
 
 /**
  * One side of the render benchmark (Tickdesk or the reference), start to finish, in processes of
@@ -71,6 +72,7 @@ async function measure(
   browser: TreeMeter,
   seconds: number,
 ): Promise<Phase> {
+  const profiler = await PageProfiler.startIfAsked(page)
   await probe.start()
   host.start()
   browser.start()
@@ -82,7 +84,7 @@ async function measure(
   const h = host.stop()
   const b = browser.stop()
   const sample = await probe.stop()
-  void page
+  await profiler?.stop()
   return {
     sample,
     seconds: h.seconds,
