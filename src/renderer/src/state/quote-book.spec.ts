@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock, type TimerHandle } from '../../../util/clock'
 import { SPARK_MAX_STEP_MS } from '../lib/sparkline'
 import { fieldMask } from './price-fields'
-import { FLASH_GRACE_MS, QuoteBook } from './quote-book.svelte'
+import { FLASH_GRACE_MS, QuoteBook, SPARK_GRACE_MS, SPARK_PASS_MS } from './quote-book.svelte'
 import { FLASH_MS } from './row-state.svelte'
 
 const KEY = 'crypto:BTCUSDT'
@@ -106,6 +106,47 @@ describe('QuoteBook flash sweep', () => {
     clock.advance(FLASH_MS + FLASH_GRACE_MS)
     expect(b.row(KEY).flash).toBeNull()
     expect(clock.pendingTimers()).toBe(0)
+  })
+
+  it('draws sparklines in a once-a-second feed’s own frames, even after a pass drawn between them', () => {
+    const { book: b, clock } = timedBook()
+    b.setGridFields(fieldMask(['last']), true)
+    let price = 100
+    b.applyPatches([{ key: KEY, last: price }])
+    // A snapshot arrives between two price frames and its pass is drawn at once: the next pass
+    // is due a second later, off the feed's beat.
+    clock.advance(860)
+    b.load([], [])
+    clock.advance(140)
+    const row = b.row(KEY)
+    let drawnBetweenFrames = 0
+    let drawnInFrames = 0
+    for (let s = 0; s < 20; s++) {
+      const before = row.sparkVersion
+      b.applyPatches([{ key: KEY, last: ++price }])
+      if (row.sparkVersion !== before) drawnInFrames++
+      const drawn = row.sparkVersion
+      clock.advance(1000)
+      if (row.sparkVersion !== drawn) drawnBetweenFrames++
+    }
+    expect(drawnInFrames).toBeGreaterThan(0)
+    expect(drawnBetweenFrames).toBe(0)
+  })
+
+  it('still draws the last point of a feed that stops, by a timer', () => {
+    const { book: b, clock } = timedBook()
+    b.setGridFields(fieldMask(['last']), true)
+    b.applyPatches([{ key: KEY, last: 100 }])
+    const row = b.row(KEY)
+    const first = row.sparkVersion
+    clock.advance(600)
+    // A new point (the line samples every 500 ms at first), before the next pass is due.
+    b.applyPatches([{ key: KEY, last: 101 }])
+    expect(row.sparkVersion).toBe(first)
+    clock.advance(SPARK_PASS_MS + SPARK_GRACE_MS - 600 - 1)
+    expect(row.sparkVersion).toBe(first)
+    clock.advance(1)
+    expect(row.sparkVersion).toBeGreaterThan(first)
   })
 
   it('ends a row’s flash in a later frame that does not move it', () => {

@@ -16,6 +16,13 @@ export const SPARK_PASS_MS = 1000
  */
 export const SPARK_SLACK_MS = 250
 /**
+ * A pass that is due waits this much longer for a price frame to draw it in; only a feed that
+ * went quiet gets a frame of its own for its last points. A timer set for the due time itself
+ * drew a pass put off the feed's beat (by a history drawn between two frames) in a frame of its
+ * own, every second from then on: two frames a second at rest instead of one (render bench).
+ */
+export const SPARK_GRACE_MS = 500
+/**
  * A flash ends in the first price frame after FLASH_MS, painting nothing extra; only when no
  * price frame comes within this much longer does a timer end it in a frame of its own.
  */
@@ -137,7 +144,7 @@ export class QuoteBook {
     if (this.flashing.size > 0) this.armSweep(FLASH_MS + FLASH_GRACE_MS)
     if (this.sparkMoved.size > 0) {
       if (now >= this.nextSparkPass - SPARK_SLACK_MS) this.sparkPass(now)
-      else this.scheduleSparkPass(this.nextSparkPass - now)
+      else this.scheduleSparkPass(this.nextSparkPass + SPARK_GRACE_MS - now)
     }
     if (patches.length > 0) this.frame++
   }
@@ -171,7 +178,7 @@ export class QuoteBook {
     this.nextSparkPass = now + SPARK_PASS_MS
   }
 
-  /** The last points of a feed that went quiet still get drawn. */
+  /** The last points of a feed that went quiet still get drawn, `ms` from now at the latest. */
   private scheduleSparkPass(ms: number): void {
     if (this.sparkTimerSet) return
     this.sparkTimerSet = true
@@ -180,7 +187,7 @@ export class QuoteBook {
       const now = this.now()
       if (this.sparkMoved.size === 0) return
       if (now >= this.nextSparkPass) this.sparkPass(now)
-      else this.scheduleSparkPass(this.nextSparkPass - now)
+      else this.scheduleSparkPass(this.nextSparkPass + SPARK_GRACE_MS - now)
     }, ms)
   }
 
