@@ -57,16 +57,29 @@ const SMALL = 10
 const VIEWPORT = { width: 1400, height: 900 }
 const QUERIES = ['gold', 'btc', 'tencent', 's&p', 'euro', 'oil', 'nasdaq', 'silver', 'eth', 'yen']
 
+/**
+ * Where the probes find the grid: Tickdesk's and the table reference's are a <table>, the div
+ * reference's says the same with ARIA roles (grid, row, columnheader).
+ */
+const GRID = {
+  table: 'table[aria-rowcount], [role=grid][aria-rowcount]',
+  firstRow: 'tbody tr[data-key], [role=rowgroup] > [role=row][data-key]',
+  headers: 'thead th[aria-sort], [role=columnheader][aria-sort]',
+  sortButton: 'thead button.sort, [role=columnheader] button.sort',
+}
+
 /** The recorder injected into the page: one armed probe at a time, resolved by a DOM condition. */
 const RECORDER = `
 (() => {
+  const GRID = ${JSON.stringify(GRID)};
   const rec = { armed: null, done: [] };
   Object.defineProperty(globalThis, '__bigRec', { value: rec });
-  const rowCount = () => Number(document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount') ?? 0) - 1;
-  const firstKey = () => document.querySelector('tbody tr[data-key]')?.getAttribute('data-key') ?? null;
+  const rowCount = () => Number(document.querySelector(GRID.table)?.getAttribute('aria-rowcount') ?? 0) - 1;
+  const firstKey = () => document.querySelector(GRID.firstRow)?.getAttribute('data-key') ?? null;
+  const sorted = (dir) => [...document.querySelectorAll(GRID.headers)].some((h) => h.getAttribute('aria-sort') === dir);
   const shown = {
     rows: (a) => rowCount() === a.rows,
-    first: (a) => firstKey() === a.key && document.querySelector('thead th[aria-sort="' + a.sort + '"]') !== null,
+    first: (a) => firstKey() === a.key && sorted(a.sort),
     options: () => document.querySelectorAll('#symbol-search-listbox [role="option"]').length > 0,
   };
   for (const type of ['click', 'keydown', 'input'])
@@ -148,18 +161,21 @@ class Recorder {
       )
       .then((h) => h.jsonValue() as Promise<Timing>)
       .catch(async (e: unknown) => {
-        const state = await this.page.evaluate(() => ({
-          rec: JSON.stringify((globalThis as unknown as { __bigRec: unknown }).__bigRec),
-          rows: document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount'),
-          first: document.querySelector('tbody tr[data-key]')?.getAttribute('data-key'),
-          sorts: [...document.querySelectorAll('thead th[aria-sort]')]
-            .map((t) => t.getAttribute('aria-sort'))
-            .join(),
-          tabs: [...document.querySelectorAll('[role=tab]')].map(
-            (t) => `${t.textContent}:${t.getAttribute('aria-selected')}`,
-          ),
-          errors: [...document.querySelectorAll('[role=alert]')].map((t) => t.textContent),
-        }))
+        const state = await this.page.evaluate(
+          (grid) => ({
+            rec: JSON.stringify((globalThis as unknown as { __bigRec: unknown }).__bigRec),
+            rows: document.querySelector(grid.table)?.getAttribute('aria-rowcount'),
+            first: document.querySelector(grid.firstRow)?.getAttribute('data-key'),
+            sorts: [...document.querySelectorAll(grid.headers)]
+              .map((t) => t.getAttribute('aria-sort'))
+              .join(),
+            tabs: [...document.querySelectorAll('[role=tab]')].map(
+              (t) => `${t.textContent}:${t.getAttribute('aria-selected')}`,
+            ),
+            errors: [...document.querySelectorAll('[role=alert]')].map((t) => t.textContent),
+          }),
+          GRID,
+        )
         throw new Error(
           `${JSON.stringify(shown)} never shown: ${JSON.stringify(state)} (${String(e)})`,
         )
@@ -195,15 +211,14 @@ class Recorder {
 
 const rowCount = (page: Page): Promise<number> =>
   page.evaluate(
-    () => Number(document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount')) - 1,
+    (table) => Number(document.querySelector(table)?.getAttribute('aria-rowcount')) - 1,
+    GRID.table,
   )
 
 async function untilRows(page: Page, rows: number): Promise<void> {
   await page.waitForFunction(
-    (n) =>
-      Number(document.querySelector('table[aria-rowcount]')?.getAttribute('aria-rowcount')) - 1 ===
-      n,
-    rows,
+    ([table, n]) => Number(document.querySelector(table)?.getAttribute('aria-rowcount')) - 1 === n,
+    [GRID.table, rows] as const,
     { timeout: 15_000 },
   )
 }
@@ -221,7 +236,7 @@ async function sortCycle(page: Page, rec: Recorder, keys: readonly string[], tim
     { sort: 'descending', key: sorted.at(-1) },
     { sort: 'none', key: keys[0] },
   ] as const
-  const header = page.locator('thead button.sort').first()
+  const header = page.locator(GRID.sortButton).first()
   for (const s of steps)
     await rec.time(
       'click',
@@ -351,18 +366,27 @@ async function backgroundTexts(page: Page): Promise<number> {
   )
 }
 
+interface ReferenceFigures {
+  switch: ActionFigures
+  switchSmall: ActionFigures
+  sort: ActionFigures
+}
+
 /**
- * The lean reference (bench/biglist-reference.html: the same grid written by hand, no Tickdesk
- * code) through the same switches and sorts, served over http on 127.0.0.1, in the same browser
- * and run, ticking in the background as many cell texts a second as Tickdesk's page did.
+ * A lean reference page (the same grid written by hand, no Tickdesk code: `biglist-reference.html`
+ * a <table>, `biglist-reference-divs.html` divs with ARIA roles) through the same switches and
+ * sorts, served over http on 127.0.0.1, in the same browser and run, ticking in the background as
+ * many cell texts a second as Tickdesk's page did. Profiles and traces are named `prefix`-phase.
  */
 async function referenceFigures(
   ctx: BenchContext,
   browser: Browser,
   big: readonly string[],
   cellsPerSecond: number,
-): Promise<{ switch: ActionFigures; switchSmall: ActionFigures; sort: ActionFigures }> {
-  const html = readFileSync(fileURLToPath(new URL('./biglist-reference.html', import.meta.url)))
+  file: string,
+  prefix: string,
+): Promise<ReferenceFigures> {
+  const html = readFileSync(fileURLToPath(new URL(`./${file}`, import.meta.url)))
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
     res.end(html)
@@ -381,7 +405,7 @@ async function referenceFigures(
     await page.goto(`http://127.0.0.1:${port}/`)
     await untilRows(page, SMALL)
     await sleep(1000)
-    const profile = profiler(ctx, cdp, 'ref-')
+    const profile = profiler(ctx, cdp, prefix)
     const { switching, switchingBack } = await timeSwitches(page, cdp, profile)
     const sorting = await timeSorts(page, cdp, big, profile)
     return {
@@ -465,8 +489,24 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
     ctx.log(`biglist add: ${JSON.stringify(adding.figures())}`)
 
     await page.close()
-    const ref = await referenceFigures(ctx, browser.browser, big, cellsPerSecond)
+    const ref = await referenceFigures(
+      ctx,
+      browser.browser,
+      big,
+      cellsPerSecond,
+      'biglist-reference.html',
+      'ref-',
+    )
     ctx.log(`biglist reference: ${JSON.stringify(ref)}`)
+    const divs = await referenceFigures(
+      ctx,
+      browser.browser,
+      big,
+      cellsPerSecond,
+      'biglist-reference-divs.html',
+      'divs-',
+    )
+    ctx.log(`biglist div reference: ${JSON.stringify(divs)}`)
 
     const f = {
       switchSmall: switchingBack.figures(),
@@ -476,6 +516,7 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
       add: adding.figures(),
       backgroundCellsPerSecond: cellsPerSecond,
       reference: ref,
+      referenceDivs: divs,
     }
     return {
       name: 'biglist',
@@ -485,7 +526,13 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
           'lean reference page: switch to the 5000-symbol list, p95',
           f.reference.switch.frameP95,
           'ms',
-          `the same grid by hand (bench/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p95 ${f.reference.switchSmall.frameP95} ms`,
+          `the same grid by hand (bench/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.reference.switchSmall.frameP50} ms, p95 ${f.reference.switchSmall.frameP95} ms`,
+        ),
+        report(
+          'lean div reference page: switch to the 5000-symbol list, p95',
+          f.referenceDivs.switch.frameP95,
+          'ms',
+          `the same grid in divs with ARIA roles, each row contain: strict and placed by a transform (bench/biglist-reference-divs.html), same clicks and background; p50 ${f.referenceDivs.switch.frameP50} ms, DOM p95 ${f.referenceDivs.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.referenceDivs.switchSmall.frameP50} ms, p95 ${f.referenceDivs.switchSmall.frameP95} ms`,
         ),
         report(
           `baseline: switch to the ${SMALL}-symbol list, p95`,
@@ -499,6 +546,12 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
           f.reference.sort.frameP95,
           'ms',
           `the same clicks; p50 ${f.reference.sort.frameP50} ms, DOM p95 ${f.reference.sort.mutationP95} ms`,
+        ),
+        report(
+          'lean div reference page: sort the 5000-symbol list, p95',
+          f.referenceDivs.sort.frameP95,
+          'ms',
+          `the same clicks; p50 ${f.referenceDivs.sort.frameP50} ms, DOM p95 ${f.referenceDivs.sort.mutationP95} ms`,
         ),
         row('search', f.search, 'a name typed until its matches are listed'),
         row('add a symbol', f.add, `Enter until the grid counts ${listed} rows`),
