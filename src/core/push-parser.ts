@@ -70,6 +70,15 @@ export function parseFrame(
 }
 
 /** A message as `ws` delivers it (one Buffer, fragments, or an ArrayBuffer) as text. */
+/** A frame's bytes as the socket gave them (push-scan.ts reads these; no string is decoded). */
+export function frameBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  return Buffer.isBuffer(data)
+    ? data
+    : Array.isArray(data)
+      ? Buffer.concat(data)
+      : new Uint8Array(data)
+}
+
 export function frameText(text: string | Buffer | ArrayBuffer | Buffer[]): string {
   return typeof text === 'string'
     ? text

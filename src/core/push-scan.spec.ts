@@ -7,7 +7,7 @@ const NOW = Date.UTC(2026, 0, 5, 14, 30)
 function refs(symbols: readonly string[]): unknown[] {
   const out = new FrameBuffer()
   const data = symbols.map((symbol, i) => ({ symbol, market: 'crypto', last: i + 1 }))
-  expect(scanTickBatch(JSON.stringify({ event: 'ticker', data }), NOW, out)).toBe(true)
+  expect(scanTickBatch(Buffer.from(JSON.stringify({ event: 'ticker', data })), NOW, out)).toBe(true)
   return out.frames.map((f: ParsedFrame) => (f.kind === 'tick' ? f.ref : undefined))
 }
 

@@ -2,7 +2,7 @@ import type WebSocket from 'ws'
 import type { RawData } from 'ws'
 import type { Market } from '../shared/market'
 import type { Logger } from './log'
-import { FrameBuffer, frameText, parseFrame, type ParsedFrame } from './push-parser'
+import { FrameBuffer, frameBytes, frameText, parseFrame, type ParsedFrame } from './push-parser'
 import { scanTickBatch } from './push-scan'
 import { StreamUpdate } from './quote-fields'
 import type { StreamCaps } from './stream-caps'
@@ -37,11 +37,11 @@ export class InboundFrames {
 
   read(ws: WebSocket, data: RawData, now: number): void {
     this.counters.framesIn++
-    // The batch dialect is scanned in place (push-scan.ts); anything else is parsed as JSON.
-    const text = frameText(data)
-    const frames = scanTickBatch(text, now, this.frames)
+    // The batch dialect is scanned in place, from the socket's bytes (push-scan.ts); anything
+    // else is decoded and parsed as JSON.
+    const frames = scanTickBatch(frameBytes(data), now, this.frames)
       ? this.frames.frames
-      : parseFrame(text, now, this.frames)
+      : parseFrame(frameText(data), now, this.frames)
     for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)
   }
 

@@ -23,7 +23,8 @@ const NOW = Date.UTC(2026, 0, 5, 14, 30)
 /** The scanner's result as plain data, or null when it declined. */
 function scanned(text: string): unknown[] | null {
   const out = new FrameBuffer()
-  return scanTickBatch(text, NOW, out) ? out.frames.map(plain) : null
+  // The socket's bytes, as the stream client scans them.
+  return scanTickBatch(Buffer.from(text), NOW, out) ? out.frames.map(plain) : null
 }
 
 /** A frame as plain data, with each fields object's key order made visible. */
@@ -190,7 +191,7 @@ function sameStores(texts: string[]): void {
   const update = new StreamUpdate()
   const out = new FrameBuffer()
   for (const text of texts) {
-    if (!scanTickBatch(text, NOW, out)) continue
+    if (!scanTickBatch(Buffer.from(text), NOW, out)) continue
     for (const f of out.frames) {
       if (f.kind !== 'tick') continue
       expect(f.packed).toBeDefined()
