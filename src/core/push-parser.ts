@@ -69,7 +69,6 @@ export function parseFrame(
   return out.frames
 }
 
-/** A message as `ws` delivers it (one Buffer, fragments, or an ArrayBuffer) as text. */
 /** A frame's bytes as the socket gave them (push-scan.ts reads these; no string is decoded). */
 export function frameBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
   return Buffer.isBuffer(data)
@@ -79,6 +78,7 @@ export function frameBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
       : new Uint8Array(data)
 }
 
+/** A message as `ws` delivers it (one Buffer, fragments, or an ArrayBuffer) as text. */
 export function frameText(text: string | Buffer | ArrayBuffer | Buffer[]): string {
   return typeof text === 'string'
     ? text
