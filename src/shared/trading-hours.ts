@@ -66,7 +66,7 @@ export function tradesOutsideHours(
   movedAt: number | null,
   now: number,
 ): boolean {
-  if (movedAt === null || movedAt <= 0 || now - movedAt > OUTSIDE_HOURS_MS) return false
+  if (movedAt === null || movedAt <= 0 || Math.abs(now - movedAt) > OUTSIDE_HOURS_MS) return false
   if (tradingWindow(market, symbol, now).trading) return false
   return !tradingWindow(market, symbol, movedAt).trading
 }
