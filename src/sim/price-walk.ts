@@ -223,12 +223,15 @@ export class PriceBook {
   private initial(inst: Instrument): WalkState {
     const rng = seededRandom(hashSeed(this.seed, `${inst.market}:${inst.symbol}`))
     const t = inst.tick
-    const level = inst.level * (1 + (rng() - 0.5) * 0.02)
-    const prevClose = roundToTick(level * (1 + (rng() - 0.5) * 0.03), t)
-    const open = roundToTick(prevClose * (1 + (rng() - 0.5) * 0.004), t)
+    // The day so far: a start near the level, yesterday's close and today's range around it
+    // (a stablecoin's, startSpread, far narrower).
+    const k = inst.startSpread === undefined ? 1 : inst.startSpread / 0.02
+    const level = inst.level * (1 + (rng() - 0.5) * 0.02 * k)
+    const prevClose = roundToTick(level * (1 + (rng() - 0.5) * 0.03 * k), t)
+    const open = roundToTick(prevClose * (1 + (rng() - 0.5) * 0.004 * k), t)
     const last = roundToTick(level, t)
-    const high = roundToTick(Math.max(open, last) * (1 + rng() * 0.008), t)
-    const low = roundToTick(Math.min(open, last) * (1 - rng() * 0.008), t)
+    const high = roundToTick(Math.max(open, last) * (1 + rng() * 0.008 * k), t)
+    const low = roundToTick(Math.min(open, last) * (1 - rng() * 0.008 * k), t)
     const volume = round(inst.lot * (400 + rng() * 4000), 4)
     const s: WalkState = {
       rng,

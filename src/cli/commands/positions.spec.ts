@@ -108,17 +108,28 @@ describe('tickdesk positions against the simulator', () => {
   })
 
   it('keeps a currency without an FX quote out of the total and names it', async () => {
-    await cli(['add', 'crypto:BTCUSDT', '--qty', '0.5', '--cost', '60000'])
-    const list = await cli(['--json'])
-    const [btc, total] = list.lines
-    expect(btc).toMatchObject({ currency: 'USDT', basePnl: null, fxRate: null })
-    expect(btc?.pnl).toBeCloseTo(0.5 * ((btc?.last as number) - 60_000), 9)
-    expect(btc?.baseNote).toMatch(/USDT/)
+    // The simulator quotes no Brazilian real: HKD cannot be put in BRL.
+    await cli(['add', 'hk:00700', '--qty', '100', '--cost', '350'])
+    const list = await cli(['--json', '--base', 'BRL'])
+    const [lot, total] = list.lines
+    expect(lot).toMatchObject({ currency: 'HKD', basePnl: null, fxRate: null })
+    expect(lot?.pnl).toBeCloseTo(100 * ((lot?.last as number) - 350), 9)
+    expect(lot?.baseNote).toMatch(/HKD/)
     expect(total).toMatchObject({
       rows: 0,
       pnl: 0,
-      unconverted: [{ currency: 'USDT', keys: ['crypto:BTCUSDT'] }],
+      unconverted: [{ currency: 'HKD', keys: ['hk:00700'] }],
     })
+  })
+
+  it('puts a USDT lot in the USD total through the service quote of USDT against the dollar', async () => {
+    await cli(['add', 'crypto:BTCUSDT', '--qty', '0.5', '--cost', '60000'])
+    const [btc, total] = (await cli(['--json'])).lines
+    expect(btc).toMatchObject({ currency: 'USDT', baseCurrency: 'USD', fxVia: ['crypto:USDTUSD'] })
+    const rate = btc?.fxRate as number
+    expect(Math.abs(rate - 1)).toBeLessThan(0.005)
+    expect(btc?.baseValue).toBeCloseTo((btc?.value as number) * rate, 6)
+    expect(total).toMatchObject({ rows: 1, unconverted: [], pegs: [] })
   })
 
   it.each([

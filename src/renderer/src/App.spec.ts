@@ -580,6 +580,21 @@ describe('positions', () => {
     expect(api.state.positions?.currencies).toEqual({ 'crypto:BTCUSDT': 'USD' })
   })
 
+  it('counts USDT at 1.00 USD only once the trader sets the peg, and names the peg in the total', async () => {
+    const { api } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await addLotOnFirstRow('1', '90')
+    const totals = await screen.findByTestId('positions-totals')
+    expect(totals.textContent).toContain('not converted (no USDT rate)')
+    await fireEvent.click(screen.getByLabelText('Count USDT and USDC at 1.00 USD'))
+    await waitFor(() => expect(totals.textContent).toContain('Total in USD: value 100.00 USD'))
+    expect(screen.getByTestId('positions-peg').textContent).toBe('· USDT at 1.00 USD (peg you set)')
+    expect(totals.textContent).not.toContain('not converted')
+    expect(api.state.positions?.pegStablecoins).toBe(true)
+  })
+
   it('refuses a lot with a cost below zero and stores nothing', async () => {
     const { api } = await setup({
       quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
