@@ -10,7 +10,13 @@ import { fetchSnapshot } from '../../core/quote-snapshot'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
 import type { SymbolKey } from '../../shared/market'
-import { listTotals, type FxQuotes, type ListTotals, type PriceView } from '../../shared/pnl'
+import {
+  fxRate,
+  listTotals,
+  type FxQuotes,
+  type ListTotals,
+  type PriceView,
+} from '../../shared/pnl'
 import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
@@ -289,10 +295,14 @@ function printTable(lots: LotLine[], totals: ListTotals, fx: FxQuotes, io: CliIO
     `Total (${t.baseCurrency}): value ${n(t.value)}  P&L ${signed(t.pnl)}  day ${signed(t.dayPnl)}  fees ${n(t.fees)}  net ${signed(t.netPnl)}\n`,
   )
   if (t.pegs.length > 0) io.stdout.write(`  at your peg: ${t.pegs.join('; ')}\n`)
-  for (const u of t.unconverted)
+  for (const u of t.unconverted) {
+    // Named only where the peg would put it in this total (the rest of the way is quoted).
+    const pegHelps = fxRate(u.currency, t.baseCurrency, fx, { peg: true }) !== null
+    const peg = pegHelps ? '; `tickdesk positions peg on` counts it at 1.00 USD' : ''
     io.stdout.write(
-      `  not in the total: ${u.currency} (no FX quote to ${t.baseCurrency}): value ${n(u.value)}  P&L ${signed(u.pnl)}  [${u.keys.join(', ')}]\n`,
+      `  not in the total: ${u.currency} (no FX quote to ${t.baseCurrency}${peg}): value ${n(u.value)}  P&L ${signed(u.pnl)}  [${u.keys.join(', ')}]\n`,
     )
+  }
   if (t.unpriced.length > 0) io.stdout.write(`  no price yet: ${t.unpriced.join(', ')}\n`)
   if (fx.size > 0)
     io.stdout.write(`  FX: ${[...fx].map(([pair, last]) => `${pair} ${last}`).join('  ')}\n`)
