@@ -141,7 +141,8 @@ export class PriceBook {
     const held = this.pinned.get(`${inst.market}:${inst.symbol}`)
     s.last = held ?? Math.max(inst.tick, roundToTick(s.last + move, inst.tick))
     // The open is the day's first trade: after a gap, that is the gapped price.
-    if (rolled && s.gapDue) s.open = s.high = s.low = s.last
+    const opening = s.gapDue
+    if (rolled && opening) s.open = s.high = s.low = s.last
     s.gapDue = false
     s.high = Math.max(s.high, s.last)
     s.low = Math.min(s.low, s.last)
@@ -150,7 +151,7 @@ export class PriceBook {
     s.quoteVolume = round(s.quoteVolume + traded * s.last, 2)
     s.trades += 1 + Math.floor(r() * 6)
     this.quoteAround(inst, s)
-    this.updateMinute(s, traded, now)
+    this.updateMinute(s, traded, now, opening)
     return this.snapshot(inst, s, now)
   }
 
@@ -184,10 +185,13 @@ export class PriceBook {
     return sign * Math.max(inst.tick, size)
   }
 
-  /** The live 1-minute bar the stream's candle pushes report; null before the first step. */
+  /**
+   * The live 1-minute bar the stream's candle pushes report; null before the first step, and from
+   * a close until the next trade (the last bar belongs to the session before).
+   */
   minuteBar(inst: Instrument): SimBar | null {
-    const bar = this.state(inst).minute
-    return bar ? { ...bar } : null
+    const s = this.state(inst)
+    return s.minute && !s.gapDue ? { ...s.minute } : null
   }
 
   /**
@@ -266,9 +270,10 @@ export class PriceBook {
     s.askSize = round(inst.lot * (0.5 + r() * 8), 4)
   }
 
-  private updateMinute(s: WalkState, traded: number, now: number): void {
+  /** `opening`: the first trade after a close, whose bar starts at the gap, not at the close. */
+  private updateMinute(s: WalkState, traded: number, now: number, opening: boolean): void {
     const openTime = Math.floor(now / MINUTE_MS) * MINUTE_MS
-    const bar = s.minute
+    const bar = opening ? null : s.minute
     if (!bar || bar.openTime !== openTime) {
       s.minute = {
         openTime,
