@@ -22,7 +22,9 @@ export interface TradingWindow {
 /** A session change flips trading within a few changes (open -> post -> closed at most). */
 const MAX_CHANGES = 8
 
-const memo = new Map<string, TradingWindow & { from: number }>()
+const memo = new Map<string, { window: TradingWindow; from: number; to: number }>()
+/** How long an answer without a known end is reused before the timetable is asked again. */
+const RECHECK_MS = 3_600_000
 
 /** Whether the market trades at `at`, and until when that holds. Reused until it changes. */
 export function tradingWindow(
@@ -32,7 +34,7 @@ export function tradingWindow(
 ): TradingWindow {
   const tt = timetableFor(market, symbol)
   const hit = memo.get(tt.id)
-  if (hit && at >= hit.from && (hit.until === null || at < hit.until)) return hit
+  if (hit && at >= hit.from && at < hit.to) return hit.window
   let info = sessionOf(tt, at)
   const trading = TRADING.has(info.state)
   let until: number | null = null
@@ -44,8 +46,10 @@ export function tradingWindow(
       break
     }
   }
-  const window = { trading, until, from: at }
-  memo.set(tt.id, window)
+  const window = { trading, until }
+  // 24/7 never changes; a window whose end lies beyond the timetable is asked again later.
+  const to = until ?? (tt.week === 'always' ? Infinity : at + RECHECK_MS)
+  memo.set(tt.id, { window, from: at, to })
   return window
 }
 
