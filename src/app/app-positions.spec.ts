@@ -103,6 +103,22 @@ describe('the trader’s book over the bridge', () => {
     expect(a.positions.lots).toEqual([])
   })
 
+  it('watches the stablecoin quote that puts a USDT lot in USD, and keeps the trader’s peg across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-book-'))
+    const a = await start(dir)
+    await invoke<Lot>(a, 'addLot', { key: 'crypto:ETHUSDT', qty: 2, cost: 3000 })
+    const snap = await invoke<Snapshot>(a, 'getSnapshot', {})
+    expect(snap.positions).toMatchObject({
+      quoteCurrencies: { 'crypto:ETHUSDT': 'USDT' },
+      fxKeys: ['crypto:USDTUSD'],
+      pegStablecoins: false,
+    })
+    await invoke(a, 'setStablecoinPeg', { on: true })
+    await a.close()
+    const b = await start(dir)
+    expect((await invoke<Snapshot>(b, 'getSnapshot', {})).positions?.pegStablecoins).toBe(true)
+  })
+
   it('keeps lots, base currency and overrides across a restart, in positions.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickdesk-book-'))
     const a = await start(dir)

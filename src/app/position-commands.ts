@@ -50,6 +50,10 @@ export const POSITION_HANDLERS: PositionHandlers = {
     await app.setPositions({ ...app.positions, baseCurrency: p.currency })
     return null
   },
+  setStablecoinPeg: async (app, p) => {
+    await app.setPositions({ ...app.positions, pegStablecoins: p.on })
+    return null
+  },
   setQuoteCurrency: async (app, p) => {
     const { [p.key]: _previous, ...others } = app.positions.currencies
     const currencies = p.currency === null ? others : { ...others, [p.key]: p.currency }

@@ -33,7 +33,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 }
 
 function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
+  // The summaries line up two spaces past the longest name, whatever names are added later.
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`)
   return `Usage: tickdesk <command> [options] [--verbose]\n\nCommands:\n${lines.join('\n')}\n\n${VERBOSE_HELP}\nRun 'tickdesk <command> --help' for a command's options.\n`
 }
 

@@ -16,6 +16,11 @@ export const POSITION_COMMANDS = {
   removeLot: command(z.object({ id: z.string().min(1).max(40) }), z.null()),
   /** The currency the totals are in. */
   setBaseCurrency: command(z.object({ currency: CurrencySchema }), z.null()),
+  /**
+   * USDT and USDC at 1.00 USD where the service quotes no rate for them (positions.json
+   * pegStablecoins); off by default, and named beside every total that uses it.
+   */
+  setStablecoinPeg: command(z.object({ on: z.boolean() }), z.null()),
   /** Overrides a symbol's quote currency; null goes back to the catalogue's. */
   setQuoteCurrency: command(
     z.object({ key: SymbolKeySchema, currency: CurrencySchema.nullable() }),

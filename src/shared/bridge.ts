@@ -101,7 +101,7 @@ export { command }
 
 export const COMMANDS = {
   getSnapshot: command(z.object({}), SnapshotSchema),
-  /** The trader's book: addLot, removeLot, setBaseCurrency, setQuoteCurrency. */
+  /** The trader's book: addLot, removeLot, setBaseCurrency, setStablecoinPeg, setQuoteCurrency. */
   ...POSITION_COMMANDS,
   createWatchlist: command(z.object({ name }), WatchlistSchema),
   renameWatchlist: command(z.object({ id, name }), z.null()),

@@ -29,6 +29,13 @@ export interface SessionInfo {
   stateName: string
   /** The next change in the venue's time: "opens 13:00 HKT", "closes Fri 16:00 ET". */
   label: string
+  /**
+   * What fits beside a badge in the Source column (issue 40): the state in one word ("Closed",
+   * "Lunch", "Halt") and the next change's time on the venue's clock, as short as its distance
+   * allows ("13:00", "Mon 09:30", "8 Oct"); the label says it whole.
+   */
+  shortName: string
+  nextShort: string
   /** The holiday that closes the market now, if one does ("Good Friday"). */
   holiday: string | null
   timetable: string
@@ -41,6 +48,8 @@ export const SessionInfoSchema = z.object({
   nextState: SessionStateSchema.nullable(),
   stateName: z.string(),
   label: z.string(),
+  shortName: z.string(),
+  nextShort: z.string(),
   holiday: z.string().nullable(),
   timetable: z.string(),
   venue: z.string(),
@@ -176,9 +185,11 @@ function describe(
     post: 'Post-market',
   }[state]
   let label = tt.week === 'always' ? 'open 24/7' : ''
+  let nextShort = ''
   if (nextState !== null && nextChange !== null) {
     const when = `${whenText(tt, at, nextChange)} ${tt.zone}`
     label = `${verb(state, nextState, tt)} ${when}`
+    nextShort = whenText(tt, at, nextChange, true)
   }
   return {
     state,
@@ -186,10 +197,20 @@ function describe(
     nextState,
     stateName,
     label,
+    shortName: SHORT_NAMES[stateName] ?? stateName,
+    nextShort,
     holiday: state === 'closed' ? holiday : null,
     timetable: tt.id,
     venue: tt.venue,
   }
+}
+
+/** One word per state, for the Source column's badge (the rest is in its title). */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  'Lunch break': 'Lunch',
+  'Daily halt': 'Halt',
+  'Pre-market': 'Pre',
+  'Post-market': 'Post',
 }
 
 function verb(state: SessionState, next: SessionState, tt: Timetable): string {
@@ -223,8 +244,11 @@ const MONTH_NAMES = [
   'Dec',
 ]
 
-/** "13:00" today, "Mon 09:30" within the week, "8 Oct 09:30" beyond it (venue's wall clock). */
-function whenText(tt: Timetable, at: number, change: number): string {
+/**
+ * "13:00" today, "Mon 09:30" within the week, "8 Oct 09:30" beyond it (venue's wall clock);
+ * `short` drops the time beyond the week ("8 Oct").
+ */
+function whenText(tt: Timetable, at: number, change: number, short = false): string {
   const now = toWall(at, tt.timeZone)
   const then = toWall(change, tt.timeZone)
   const d = new Date(then)
@@ -233,7 +257,8 @@ function whenText(tt: Timetable, at: number, change: number): string {
   if (sameDay) return hhmm
   const days = (wallOfDate(wallDate(then)) - wallOfDate(wallDate(now))) / DAY_MS
   if (days < 7) return `${WEEKDAY_NAMES[d.getUTCDay()]} ${hhmm}`
-  return `${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${hhmm}`
+  const date = `${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]}`
+  return short ? date : `${date} ${hhmm}`
 }
 
 /** The venue's calendar date at `at` ('YYYY-MM-DD'): tells a lot opened today (day P&L). */

@@ -1,5 +1,8 @@
+import { fxRate, isPegNote, type FxOptions, type FxQuotes } from './fx-rates'
 import type { SymbolKey } from './market'
 import type { Currency, Lot } from './position'
+
+export { fxPairsFor, fxRate, type FxOptions, type FxQuotes, type Rate } from './fx-rates'
 
 /**
  * Profit and loss of lots, pure and in the instrument's own currency, then totals in one base
@@ -100,68 +103,6 @@ export function rowFigures(
   }
 }
 
-/** FX pair symbol ('USDCNH') to its last price (units of the second currency per first). */
-export type FxQuotes = ReadonlyMap<string, number>
-
-/** A conversion rate and the FX pairs it came from ('fx:USDCNH'); [] for the same currency. */
-export interface Rate {
-  rate: number
-  via: string[]
-}
-
-/**
- * FX quotes name the offshore yuan (CNH); A-shares trade in onshore CNY. The offshore rate
- * stands in for it, and `via` says so ("CNH for CNY"), so the substitution is never silent.
- */
-const PROXY: Readonly<Record<string, string>> = { CNY: 'CNH' }
-const proxied = (c: Currency): string => PROXY[c] ?? c
-
-function direct(from: string, to: string, fx: FxQuotes): Rate | null {
-  if (from === to) return { rate: 1, via: [] }
-  const straight = fx.get(`${from}${to}`)
-  if (straight !== undefined && straight > 0) return { rate: straight, via: [`fx:${from}${to}`] }
-  const inverse = fx.get(`${to}${from}`)
-  if (inverse !== undefined && inverse > 0) return { rate: 1 / inverse, via: [`fx:${to}${from}`] }
-  return null
-}
-
-/** How many `to` one `from` buys: a pair either way round, or through USD; null without one. */
-export function fxRate(from: Currency, to: Currency, fx: FxQuotes): Rate | null {
-  if (from === to) return { rate: 1, via: [] }
-  const a = proxied(from)
-  const b = proxied(to)
-  const notes = [from, to].filter((c) => PROXY[c]).map((c) => `${PROXY[c]} for ${c}`)
-  const found = direct(a, b, fx) ?? viaUsd(a, b, fx)
-  return found === null ? null : { rate: found.rate, via: [...found.via, ...notes] }
-}
-
-function viaUsd(a: string, b: string, fx: FxQuotes): Rate | null {
-  const first = direct(a, 'USD', fx)
-  const second = direct('USD', b, fx)
-  if (first === null || second === null) return null
-  return { rate: first.rate * second.rate, via: [...first.via, ...second.via] }
-}
-
-/** The FX pairs that could convert these currencies to the base (ask the ones that exist). */
-export function fxPairsFor(currencies: Iterable<Currency>, base: Currency): string[] {
-  const out = new Set<string>()
-  const b = proxied(base)
-  for (const c of currencies) {
-    const a = proxied(c)
-    if (a === b) continue
-    for (const [x, y] of [
-      [a, b],
-      [b, a],
-      [a, 'USD'],
-      ['USD', a],
-      ['USD', b],
-      [b, 'USD'],
-    ] as const)
-      if (x !== y) out.add(`${x}${y}`)
-  }
-  return [...out]
-}
-
 /** A row with its quote currency, as the totals take it. */
 export interface PricedRow {
   row: RowFigures
@@ -192,7 +133,13 @@ export interface Figures {
   fees: number
 }
 
-export function toBase(r: Figures, currency: Currency, base: Currency, fx: FxQuotes): BaseFigures {
+export function toBase(
+  r: Figures,
+  currency: Currency,
+  base: Currency,
+  fx: FxQuotes,
+  opts: FxOptions = {},
+): BaseFigures {
   if (r.value === null || r.pnl === null || r.netPnl === null)
     return {
       converted: false,
@@ -200,7 +147,7 @@ export function toBase(r: Figures, currency: Currency, base: Currency, fx: FxQuo
       reason: 'NO_PRICE',
       message: `${r.key} has no price yet`,
     }
-  const rate = fxRate(currency, base, fx)
+  const rate = fxRate(currency, base, fx, opts)
   if (rate === null)
     return {
       converted: false,
@@ -233,9 +180,16 @@ export interface ListTotals extends Money {
   unpriced: SymbolKey[]
   /** Per currency without an FX quote to the base: its own totals, kept out of the base ones. */
   unconverted: Array<{ currency: Currency; keys: SymbolKey[] } & Money>
+  /** The trader's pegs the totals lean on ("USDT at 1.00 USD (peg you set)"), to show beside them. */
+  pegs: string[]
 }
 
-export function listTotals(rows: readonly PricedRow[], base: Currency, fx: FxQuotes): ListTotals {
+export function listTotals(
+  rows: readonly PricedRow[],
+  base: Currency,
+  fx: FxQuotes,
+  opts: FxOptions = {},
+): ListTotals {
   const totals: ListTotals = {
     baseCurrency: base,
     value: 0,
@@ -247,11 +201,13 @@ export function listTotals(rows: readonly PricedRow[], base: Currency, fx: FxQuo
     dayPnlPartial: false,
     unpriced: [],
     unconverted: [],
+    pegs: [],
   }
   for (const p of rows) {
-    const b = toBase(p.row, p.currency, base, fx)
+    const b = toBase(p.row, p.currency, base, fx, opts)
     if (b.converted) {
       add(totals, b)
+      for (const v of b.via) if (isPegNote(v) && !totals.pegs.includes(v)) totals.pegs.push(v)
       totals.rows += 1
       if (p.row.dayPnl === null) totals.dayPnlPartial = true
     } else if (b.reason === 'NO_PRICE') totals.unpriced.push(p.row.key)

@@ -1,5 +1,6 @@
 import { parseSymbolKey, type SymbolKey } from './market'
 import { tradingDate } from './market-sessions'
+import { isStablePair, pairKey } from './fx-rates'
 import {
   fxPairsFor,
   listTotals,
@@ -52,6 +53,7 @@ export function positionReport(
   opts: { keys?: readonly SymbolKey[]; base?: Currency } = {},
 ): PositionReport {
   const base = opts.base ?? file.baseCurrency
+  const fxOptions = { peg: file.pegStablecoins }
   const wanted = opts.keys ? new Set(opts.keys) : null
   const lots = file.lots.filter((l) => wanted === null || wanted.has(l.key))
   const today = (key: SymbolKey): string | undefined => {
@@ -66,7 +68,7 @@ export function positionReport(
           reason: 'NO_FX_RATE',
           message: `the quote currency of ${f.key} is not known`,
         }
-      : toBase(f, c, base, fx)
+      : toBase(f, c, base, fx, fxOptions)
   const lotLines = lots.map((lot): LotLine => {
     const price = prices.get(lot.key)
     const f = lotFigures(lot, price, today(lot.key))
@@ -88,11 +90,15 @@ export function positionReport(
     rows.map((r) => ({ row: r, currency: r.currency ?? '?' })),
     base,
     fx,
+    fxOptions,
   )
   return { baseCurrency: base, lots: lotLines, rows, totals }
 }
 
-/** The fx: keys worth asking to convert these lots to the base: pairs `listed` knows. */
+/**
+ * The keys worth asking to convert these lots to the base: pairs `listed` knows, FX pairs on fx
+ * and the stablecoins' on crypto (fx-rates.ts).
+ */
 export function fxKeysFor(
   lots: PositionsFile['lots'],
   currencyOf: CurrencyOf,
@@ -104,19 +110,19 @@ export function fxKeysFor(
     const c = currencyOf(lot.key)
     if (c !== null) used.add(c)
   }
-  return fxPairsFor(used, base)
-    .map((pair) => `fx:${pair}`)
-    .filter(listed)
+  return fxPairsFor(used, base).map(pairKey).filter(listed)
 }
 
-/** FX quotes keyed by pair ('USDHKD' -> last) from quotes keyed market:SYMBOL. */
+/** FX quotes keyed by pair ('USDHKD', 'USDTUSD' -> last) from quotes keyed market:SYMBOL. */
 export function fxQuotesOf(
   quotes: Iterable<{ key: SymbolKey; last: number | null }>,
 ): Map<string, number> {
   const fx = new Map<string, number>()
   for (const q of quotes) {
     const ref = parseSymbolKey(q.key)
-    if (ref?.market === 'fx' && q.last !== null) fx.set(ref.symbol, q.last)
+    if (ref === null || q.last === null) continue
+    if (ref.market === 'fx' || (ref.market === 'crypto' && isStablePair(ref.symbol)))
+      fx.set(ref.symbol, q.last)
   }
   return fx
 }

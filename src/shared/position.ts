@@ -61,6 +61,11 @@ export const PositionsFileSchema = z.object({
   baseCurrency: CurrencySchema.default('USD'),
   /** Per market:SYMBOL, a quote currency other than the catalogue's. */
   currencies: z.record(z.string(), CurrencySchema).default({}),
+  /**
+   * USDT and USDC count at 1.00 USD where the service quotes no rate for them: the trader's
+   * choice, off until turned on, and named beside every total that uses it (fx-rates.ts).
+   */
+  pegStablecoins: z.boolean().default(false),
 })
 export type PositionsFile = z.infer<typeof PositionsFileSchema>
 

@@ -17,7 +17,11 @@ export interface SimDemoService {
   close(): Promise<void>
 }
 
-export type DemoServiceOptions = Pick<SimOptions, 'seed' | 'tickIntervalMs'>
+/**
+ * `hours`: the venues' timetables, which the hosts hand over from the client's shipped table
+ * (market-hours.ts says why); a demo without them trades every market around the clock.
+ */
+export type DemoServiceOptions = Pick<SimOptions, 'seed' | 'tickIntervalMs' | 'hours'>
 
 const DEMO_PLAN: SimPlan = 'pro'
 
@@ -26,6 +30,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
   const sim = await startSimulator({
     seed: options.seed ?? Date.now() % 100_000,
     tickIntervalMs: options.tickIntervalMs ?? 500,
+    hours: options.hours,
   })
   return {
     url: sim.url,

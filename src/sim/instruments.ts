@@ -29,6 +29,8 @@ export interface Instrument {
   lot: number
   /** Relative move per walk step (one tick or one quote request). */
   stepVol: number
+  /** How far from `level` a walk may start, relative (default 0.02: ±1%). */
+  startSpread?: number
 }
 
 type Row = [symbol: string, level: number, tick: number, lot: number]
@@ -160,6 +162,13 @@ export const INSTRUMENTS: readonly Instrument[] = [
     ['SANDUSDT', 0.45, 0.0001, 3_000],
     ['MANAUSDT', 0.43, 0.0001, 3_000],
   ]),
+  // The dollar stablecoins against the dollar and each other, as crypto venues quote them (a
+  // USDT lot is converted to USD through these): pinned near 1, moving in hundredths of a cent.
+  ...rows('crypto', 0.00003, [
+    ['USDTUSD', 0.9998, 0.00001, 50_000],
+    ['USDCUSD', 1.0, 0.00001, 50_000],
+    ['USDCUSDT', 1.0002, 0.00001, 50_000],
+  ]).map((inst) => ({ ...inst, startSpread: 0.0004 })),
 ]
 
 const BY_KEY = new Map(INSTRUMENTS.map((i) => [`${i.market}:${i.symbol}`, i]))

@@ -1,5 +1,6 @@
 import { seededRandom, type Random } from '../util/random'
 import { roundToTick, type Instrument } from './instruments'
+import { AROUND_THE_CLOCK, type MarketHours } from './market-hours'
 import { TradingDay } from './trading-day'
 
 /**
@@ -8,6 +9,9 @@ import { TradingDay } from './trading-day'
  * simulators with the same seed answer the same sequence of requests with the same prices.
  * When the trading day rolls (trading-day.ts), the next step starts a new day: the last price
  * becomes the previous close and the day's open, high and low, and the day's volume starts at 0.
+ * Markets keep their hours (market-hours.ts): outside them a step leaves the price where it closed
+ * (REST quotes and the stream's snapshot repeat it), a day rolls only once the market trades again,
+ * and the first trade after a close opens with a gap from that close, as real opens do.
  */
 
 /** TickerQuote with every field of the spec (Resources: TickerQuote). */
@@ -54,6 +58,8 @@ export function hashSeed(seed: number, name: string): number {
 }
 
 const MINUTE_MS = 60_000
+/** A day number no trading day has: the walk's figures are from before the days it has seen. */
+const BEFORE_ANY_DAY = -1
 
 interface WalkState {
   rng: Random
@@ -72,6 +78,10 @@ interface WalkState {
   minute: SimBar | null
   /** The trading day these figures belong to; null until the walk is first read at a time. */
   day: number | null
+  /** When the session of the last trade ends (market-hours.ts); null: it never does. */
+  tradingUntil: number | null
+  /** The market has been closed since the last trade: the next one opens with a gap. */
+  gapDue: boolean
 }
 
 function round(n: number, digits: number): number {
@@ -86,7 +96,13 @@ export class PriceBook {
   constructor(
     private readonly seed: number,
     private readonly days: TradingDay = new TradingDay(),
+    private readonly hours: MarketHours = AROUND_THE_CLOCK,
   ) {}
+
+  /** Whether the instrument's market trades at `now` (the stream pushes only while it does). */
+  trades(inst: Instrument, now: number): boolean {
+    return this.hours(inst.market, inst.symbol, now).trading
+  }
 
   /**
    * Holds a symbol at `last` (null lets it walk again from there), so a test can cross an alert
@@ -106,14 +122,28 @@ export class PriceBook {
     this.quoteAround(inst, s)
   }
 
-  /** Moves the symbol one step and returns the new snapshot. */
+  /**
+   * Moves the symbol one step and returns the new snapshot; outside its market's hours it does
+   * not move (the snapshot of its last trade, at `now`).
+   */
   step(inst: Instrument, now: number): TickerQuote {
-    const s = this.today(inst, now)
+    const window = this.hours(inst.market, inst.symbol, now)
+    if (!window.trading) return this.closed(inst, now)
+    const s = this.state(inst)
+    if (s.tradingUntil !== null && now >= s.tradingUntil) s.gapDue = true
+    s.tradingUntil = window.until
+    const rolled = this.roll(s, now)
     const r = s.rng
     // Symmetric step plus a gentle pull back to the level, so long demos stay plausible.
-    const move = (r() * 2 - 1) * inst.stepVol * s.last + (inst.level - s.last) * 0.002
+    const move = s.gapDue
+      ? this.gap(inst, s)
+      : (r() * 2 - 1) * inst.stepVol * s.last + (inst.level - s.last) * 0.002
     const held = this.pinned.get(`${inst.market}:${inst.symbol}`)
     s.last = held ?? Math.max(inst.tick, roundToTick(s.last + move, inst.tick))
+    // The open is the day's first trade: after a gap, that is the gapped price.
+    const opening = s.gapDue
+    if (rolled && opening) s.open = s.high = s.low = s.last
+    s.gapDue = false
     s.high = Math.max(s.high, s.last)
     s.low = Math.min(s.low, s.last)
     const traded = inst.lot * (0.2 + r() * 3)
@@ -121,26 +151,57 @@ export class PriceBook {
     s.quoteVolume = round(s.quoteVolume + traded * s.last, 2)
     s.trades += 1 + Math.floor(r() * 6)
     this.quoteAround(inst, s)
-    this.updateMinute(s, traded, now)
+    this.updateMinute(s, traded, now, opening)
     return this.snapshot(inst, s, now)
   }
 
   /** The current snapshot without moving the walk. */
   peek(inst: Instrument, now: number): TickerQuote {
-    return this.snapshot(inst, this.today(inst, now), now)
-  }
-
-  /** The live 1-minute bar the stream's candle pushes report; null before the first step. */
-  minuteBar(inst: Instrument): SimBar | null {
-    const bar = this.state(inst).minute
-    return bar ? { ...bar } : null
-  }
-
-  /** The walk at `now`, rolled over to a new day if one has begun since it was last read. */
-  private today(inst: Instrument, now: number): WalkState {
+    if (!this.trades(inst, now)) return this.closed(inst, now)
     const s = this.state(inst)
+    this.roll(s, now)
+    return this.snapshot(inst, s, now)
+  }
+
+  /** The last trade's figures while the market is shut; its next trade opens with a gap. */
+  private closed(inst: Instrument, now: number): TickerQuote {
+    const s = this.state(inst)
+    s.gapDue = true
+    // First read while shut: its figures are the last session's, so its next trade starts a day.
+    if (s.day === null) s.day = BEFORE_ANY_DAY
+    return this.snapshot(inst, s, now)
+  }
+
+  /**
+   * The open's move from the last close: 5 to 25 walk steps either way (for an A-share about
+   * 0.2% to 1%), at least a tick, so an open is visibly a new price.
+   */
+  private gap(inst: Instrument, s: WalkState): number {
+    const r = s.rng
+    const size = s.last * inst.stepVol * (5 + r() * 20)
+    const pull = inst.level >= s.last ? 1 : -1
+    // Leaning a little towards the level, like the walk, so days of gaps do not drift away.
+    const sign = r() < 0.45 ? -pull : pull
+    return sign * Math.max(inst.tick, size)
+  }
+
+  /**
+   * The live 1-minute bar the stream's candle pushes report; null before the first step, and from
+   * a close until the next trade (the last bar belongs to the session before).
+   */
+  minuteBar(inst: Instrument): SimBar | null {
+    const s = this.state(inst)
+    return s.minute && !s.gapDue ? { ...s.minute } : null
+  }
+
+  /**
+   * Rolls the walk over to a new day if one has begun since it last traded; true when it did.
+   * Called only while the market trades: a closed market keeps yesterday's figures until it opens.
+   */
+  private roll(s: WalkState, now: number): boolean {
     const day = this.days.index(now)
-    if (s.day !== null && s.day !== day) {
+    const rolled = s.day !== null && s.day !== day
+    if (rolled) {
       s.prevClose = s.last
       s.open = s.last
       s.high = s.last
@@ -150,7 +211,7 @@ export class PriceBook {
       s.trades = 0
     }
     s.day = day
-    return s
+    return rolled
   }
 
   private state(inst: Instrument): WalkState {
@@ -166,12 +227,15 @@ export class PriceBook {
   private initial(inst: Instrument): WalkState {
     const rng = seededRandom(hashSeed(this.seed, `${inst.market}:${inst.symbol}`))
     const t = inst.tick
-    const level = inst.level * (1 + (rng() - 0.5) * 0.02)
-    const prevClose = roundToTick(level * (1 + (rng() - 0.5) * 0.03), t)
-    const open = roundToTick(prevClose * (1 + (rng() - 0.5) * 0.004), t)
+    // The day so far: a start near the level, yesterday's close and today's range around it
+    // (a stablecoin's, startSpread, far narrower).
+    const k = inst.startSpread === undefined ? 1 : inst.startSpread / 0.02
+    const level = inst.level * (1 + (rng() - 0.5) * 0.02 * k)
+    const prevClose = roundToTick(level * (1 + (rng() - 0.5) * 0.03 * k), t)
+    const open = roundToTick(prevClose * (1 + (rng() - 0.5) * 0.004 * k), t)
     const last = roundToTick(level, t)
-    const high = roundToTick(Math.max(open, last) * (1 + rng() * 0.008), t)
-    const low = roundToTick(Math.min(open, last) * (1 - rng() * 0.008), t)
+    const high = roundToTick(Math.max(open, last) * (1 + rng() * 0.008 * k), t)
+    const low = roundToTick(Math.min(open, last) * (1 - rng() * 0.008 * k), t)
     const volume = round(inst.lot * (400 + rng() * 4000), 4)
     const s: WalkState = {
       rng,
@@ -189,6 +253,8 @@ export class PriceBook {
       askSize: 0,
       minute: null,
       day: null,
+      tradingUntil: null,
+      gapDue: false,
     }
     this.quoteAround(inst, s)
     return s
@@ -204,9 +270,10 @@ export class PriceBook {
     s.askSize = round(inst.lot * (0.5 + r() * 8), 4)
   }
 
-  private updateMinute(s: WalkState, traded: number, now: number): void {
+  /** `opening`: the first trade after a close, whose bar starts at the gap, not at the close. */
+  private updateMinute(s: WalkState, traded: number, now: number, opening: boolean): void {
     const openTime = Math.floor(now / MINUTE_MS) * MINUTE_MS
-    const bar = s.minute
+    const bar = opening ? null : s.minute
     if (!bar || bar.openTime !== openTime) {
       s.minute = {
         openTime,

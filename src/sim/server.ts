@@ -10,6 +10,7 @@ import { KeyMeters } from './limits'
 import { apiKeyFrom, DEMO_KEYS, lookupKey, type DemoKeys, type RpmOverride } from './plans-and-keys'
 import type { SimPlan } from './plans'
 import { findInstrument, type SimMarket } from './instruments'
+import type { MarketHours } from './market-hours'
 import { PriceBook } from './price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
@@ -36,6 +37,8 @@ export interface SimOptions {
   wsSymbolsOverride?: Partial<Record<SimPlan, number>>
   /** Readings of the spec where it is silent (behaviour.ts); default: DEFAULT_BEHAVIOUR. */
   behaviour?: Partial<ServiceBehaviour>
+  /** When each market trades (market-hours.ts); default: around the clock. */
+  hours?: MarketHours
 }
 
 /**
@@ -90,7 +93,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
   const dialect = resolveDialect(options.dialect)
   const behaviour = resolveBehaviour(options.behaviour)
   const days = new TradingDay()
-  const book = new PriceBook(seed, days)
+  const book = new PriceBook(seed, days, options.hours)
   const stats = new StatsCounter()
   const faults = new FaultState(clock)
   const meters = new KeyMeters(options.rpmOverride, days)

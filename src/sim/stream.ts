@@ -262,14 +262,20 @@ export class StreamHub {
   private tick(): void {
     if (this.o.faults.isSilent()) return
     const now = this.o.clock.now()
-    const pushes = new Map<string, TickPush>()
+    // null: the symbol's market is shut and pushes nothing this beat.
+    const pushes = new Map<string, TickPush | null>()
     for (const peer of this.peers) {
       for (const [key, inst] of peer.subs) {
         if (!pushes.has(key)) pushes.set(key, this.source.tick(inst, now))
       }
     }
     for (const peer of this.peers) {
-      const mine = [...peer.subs.keys()].map((k) => pushes.get(k) as TickPush)
+      const mine: TickPush[] = []
+      for (const k of peer.subs.keys()) {
+        const push = pushes.get(k)
+        if (push) mine.push(push)
+      }
+      if (mine.length === 0) continue
       for (const frame of tickFrames(this.o.dialect, mine)) this.send(peer, frame)
     }
   }
@@ -277,7 +283,7 @@ export class StreamHub {
   private candles(): void {
     if (this.o.faults.isSilent()) return
     for (const peer of this.peers) {
-      const candles = this.source.candles(peer.subs.values())
+      const candles = this.source.candles(peer.subs.values(), this.o.clock.now())
       for (const frame of candleFrames(this.o.dialect, candles)) this.send(peer, frame)
     }
   }

@@ -18,8 +18,12 @@ export class TickSource {
     this.partial = seededRandom(hashSeed(seed, 'stream-partial-fields'))
   }
 
-  /** Steps the walk once and returns a possibly partial tick. */
-  tick(inst: Instrument, now: number): TickPush {
+  /**
+   * Steps the walk once and returns a possibly partial tick; null while the instrument's market
+   * is shut (a closed market pushes nothing).
+   */
+  tick(inst: Instrument, now: number): TickPush | null {
+    if (!this.book.trades(inst, now)) return null
     const q = this.book.step(inst, now)
     const r = this.partial
     const t: TickPush = { symbol: inst.symbol, market: inst.market, last: q.last, ts: now }
@@ -40,11 +44,11 @@ export class TickSource {
     return full(inst, this.book.peek(inst, now), now)
   }
 
-  /** The live 1m bars of these instruments (those that have traded). */
-  candles(insts: Iterable<Instrument>): CandlePush[] {
+  /** The live 1m bars of these instruments (those that have traded and trade now). */
+  candles(insts: Iterable<Instrument>, now: number): CandlePush[] {
     const out: CandlePush[] = []
     for (const inst of insts) {
-      const bar = this.book.minuteBar(inst)
+      const bar = this.book.trades(inst, now) ? this.book.minuteBar(inst) : null
       if (bar) out.push({ symbol: inst.symbol, market: inst.market, interval: '1m', bar })
     }
     return out

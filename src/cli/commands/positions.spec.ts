@@ -20,13 +20,17 @@ afterEach(async () => {
 const env = (): NodeJS.ProcessEnv =>
   serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
 
-async function cli(args: string[]): Promise<{
+/** `runEnv`: another environment, e.g. demo mode's (no service configured). */
+async function cli(
+  args: string[],
+  runEnv: NodeJS.ProcessEnv = env(),
+): Promise<{
   code: number
   lines: Record<string, unknown>[]
   stdout: string
   stderr: string
 }> {
-  const r = runCli(positions, args, { env: env() })
+  const r = runCli(positions, args, { env: runEnv })
   const code = await r.exit
   // Human output is not JSON: only --json lines are parsed.
   const lines = r
@@ -108,17 +112,28 @@ describe('tickdesk positions against the simulator', () => {
   })
 
   it('keeps a currency without an FX quote out of the total and names it', async () => {
-    await cli(['add', 'crypto:BTCUSDT', '--qty', '0.5', '--cost', '60000'])
-    const list = await cli(['--json'])
-    const [btc, total] = list.lines
-    expect(btc).toMatchObject({ currency: 'USDT', basePnl: null, fxRate: null })
-    expect(btc?.pnl).toBeCloseTo(0.5 * ((btc?.last as number) - 60_000), 9)
-    expect(btc?.baseNote).toMatch(/USDT/)
+    // The simulator quotes no Brazilian real: HKD cannot be put in BRL.
+    await cli(['add', 'hk:00700', '--qty', '100', '--cost', '350'])
+    const list = await cli(['--json', '--base', 'BRL'])
+    const [lot, total] = list.lines
+    expect(lot).toMatchObject({ currency: 'HKD', basePnl: null, fxRate: null })
+    expect(lot?.pnl).toBeCloseTo(100 * ((lot?.last as number) - 350), 9)
+    expect(lot?.baseNote).toMatch(/HKD/)
     expect(total).toMatchObject({
       rows: 0,
       pnl: 0,
-      unconverted: [{ currency: 'USDT', keys: ['crypto:BTCUSDT'] }],
+      unconverted: [{ currency: 'HKD', keys: ['hk:00700'] }],
     })
+  })
+
+  it('puts a USDT lot in the USD total through the service quote of USDT against the dollar', async () => {
+    await cli(['add', 'crypto:BTCUSDT', '--qty', '0.5', '--cost', '60000'])
+    const [btc, total] = (await cli(['--json'])).lines
+    expect(btc).toMatchObject({ currency: 'USDT', baseCurrency: 'USD', fxVia: ['crypto:USDTUSD'] })
+    const rate = btc?.fxRate as number
+    expect(Math.abs(rate - 1)).toBeLessThan(0.005)
+    expect(btc?.baseValue).toBeCloseTo((btc?.value as number) * rate, 6)
+    expect(total).toMatchObject({ rows: 1, unconverted: [], pegs: [] })
   })
 
   it.each([
@@ -175,5 +190,25 @@ describe('tickdesk positions against the simulator', () => {
     expect(r.stderr).toMatch(/positions.json was damaged .*moved/)
     expect((await readdir(data.dir)).some((f) => f.startsWith('positions.corrupt-'))).toBe(true)
     expect(await lotsOnDisk()).toHaveLength(1)
+  })
+})
+
+describe('tickdesk positions in demo mode', () => {
+  it('puts a 2 ETHUSDT lot in the USD total (the simulator quotes the stablecoin pairs)', async () => {
+    // No service configured: the command starts the embedded simulator itself (the CLI's demo
+    // feed, src/cli/demo.ts), exactly as a new user's first `tickdesk positions` does.
+    const demo = { TICKDESK_DATA_DIR: data.dir }
+    expect((await cli(['add', 'crypto:ETHUSDT', '--qty', '2', '--cost', '3000'], demo)).code).toBe(
+      0,
+    )
+    const list = await cli(['--json', '--base', 'USD'], demo)
+    expect(list.code).toBe(0)
+    const [eth, total] = list.lines
+    expect(eth).toMatchObject({ key: 'crypto:ETHUSDT', currency: 'USDT', baseCurrency: 'USD' })
+    expect(eth?.baseNote).toBeNull()
+    expect(eth?.fxVia).toEqual(['crypto:USDTUSD'])
+    expect(total).toMatchObject({ type: 'total', baseCurrency: 'USD', rows: 1, unconverted: [] })
+    expect(total?.value).toBeCloseTo(eth?.baseValue as number, 6)
+    expect(total?.value as number).toBeGreaterThan(0)
   })
 })

@@ -10,7 +10,13 @@ import { fetchSnapshot } from '../../core/quote-snapshot'
 import { RateGovernor } from '../../core/rate-governor'
 import { RestClient } from '../../core/rest-client'
 import type { SymbolKey } from '../../shared/market'
-import { listTotals, type FxQuotes, type ListTotals, type PriceView } from '../../shared/pnl'
+import {
+  fxRate,
+  listTotals,
+  type FxQuotes,
+  type ListTotals,
+  type PriceView,
+} from '../../shared/pnl'
 import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
@@ -26,18 +32,22 @@ const HELP = `Usage:
   tickdesk positions add <market:SYMBOL> --qty N --cost P [--date YYYY-MM-DD] [--fee F]
   tickdesk positions remove <id>
   tickdesk positions base <CUR>
+  tickdesk positions peg on|off
 
 Your lots, stored in the data folder next to the watchlists (positions.json). A short position
 is a negative quantity: --qty=-2 (with '=', as the value starts with a dash).
 
 Listing asks the service once for each symbol's last price and previous close, and for the FX
 quotes (fx:USDHKD, fx:USDCNH …) that turn each lot's currency into the base currency (default
-USD; \`positions base HKD\` changes it). P&L = qty x (last - cost); fees are shown apart. A
-currency without an FX quote is totalled on its own and named, never counted 1:1.
+USD; \`positions base HKD\` changes it). USDT and USDC go through the service's own stablecoin
+quotes (crypto:USDTUSD, crypto:USDCUSDT …). P&L = qty x (last - cost); fees are shown apart. A
+currency without an FX quote is totalled on its own and named, never counted 1:1, unless you set
+the peg (\`positions peg on\`: USDT and USDC at 1.00 USD where no quote is found, named in the
+total as "USDT at 1.00 USD (peg you set)").
 
 --json: one line per lot {"type":"position", id, key, qty, cost, date, fee, last, prevClose,
 value, pnl, pnlPct, netPnl, dayPnl, currency, baseCurrency, baseValue, basePnl, baseDayPnl,
-fxRate, fxVia, baseNote}, then {"type":"total", …}. Figures without a price are null.
+fxRate, fxVia, baseNote}, then {"type":"total", …, pegs}. Figures without a price are null.
 
 Options:
   --json             NDJSON output
@@ -79,6 +89,8 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'add' && arg && positionals.length === 2) return add(stores, arg, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
   if (action === 'base' && arg && positionals.length === 2) return setBase(stores, arg, io)
+  if (action === 'peg' && (arg === 'on' || arg === 'off') && positionals.length === 2)
+    return setPeg(stores, arg === 'on', io)
   return usageError('positions', `unexpected arguments: ${positionals.join(' ')}`, HELP, io)
 }
 
@@ -124,6 +136,18 @@ async function remove(stores: DataStores, id: string, io: CliIO): Promise<number
     return EXIT.failure
   }
   io.stdout.write(`Removed ${id}\n`)
+  return EXIT.ok
+}
+
+async function setPeg(stores: DataStores, on: boolean, io: CliIO): Promise<number> {
+  const loaded = await stores.positions.load()
+  if (loaded.problem) io.stderr.write(`tickdesk positions: ${loaded.problem.message}\n`)
+  await stores.positions.save({ ...loaded.value, pegStablecoins: on })
+  io.stdout.write(
+    on
+      ? 'Peg on: USDT and USDC count at 1.00 USD where the service quotes no rate (named in the total)\n'
+      : 'Peg off: USDT and USDC count only through the service quotes\n',
+  )
   return EXIT.ok
 }
 
@@ -270,10 +294,15 @@ function printTable(lots: LotLine[], totals: ListTotals, fx: FxQuotes, io: CliIO
   io.stdout.write(
     `Total (${t.baseCurrency}): value ${n(t.value)}  P&L ${signed(t.pnl)}  day ${signed(t.dayPnl)}  fees ${n(t.fees)}  net ${signed(t.netPnl)}\n`,
   )
-  for (const u of t.unconverted)
+  if (t.pegs.length > 0) io.stdout.write(`  at your peg: ${t.pegs.join('; ')}\n`)
+  for (const u of t.unconverted) {
+    // Named only where the peg would put it in this total (the rest of the way is quoted).
+    const pegHelps = fxRate(u.currency, t.baseCurrency, fx, { peg: true }) !== null
+    const peg = pegHelps ? '; `tickdesk positions peg on` counts it at 1.00 USD' : ''
     io.stdout.write(
-      `  not in the total: ${u.currency} (no FX quote to ${t.baseCurrency}): value ${n(u.value)}  P&L ${signed(u.pnl)}  [${u.keys.join(', ')}]\n`,
+      `  not in the total: ${u.currency} (no FX quote to ${t.baseCurrency}${peg}): value ${n(u.value)}  P&L ${signed(u.pnl)}  [${u.keys.join(', ')}]\n`,
     )
+  }
   if (t.unpriced.length > 0) io.stdout.write(`  no price yet: ${t.unpriced.join(', ')}\n`)
   if (fx.size > 0)
     io.stdout.write(`  FX: ${[...fx].map(([pair, last]) => `${pair} ${last}`).join('  ')}\n`)

@@ -4,6 +4,7 @@ import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
+import { tradingWindow } from '../../shared/trading-hours'
 import { rendererBuilt, rendererDir, startWebHost } from '../../web'
 import { parseCommand } from '../command-args'
 import { openCommandLog } from '../command-log'
@@ -79,8 +80,9 @@ async function serve(
     dataDir,
     env: io.env,
     secretStore,
-    // No service configured: demo mode on the embedded simulator (the host injects it).
-    demo: () => startDemoService(),
+    // No service configured: demo mode on the embedded simulator (the host injects it, with
+    // the shipped timetables it trades by).
+    demo: () => startDemoService({ hours: tradingWindow }),
     logger: log.logger,
     // A page cannot open a local folder: the Settings panel shows this path to copy instead.
     logFolder: { path: log.dir, open: async () => false },

@@ -189,6 +189,7 @@ describe('openDataStores', () => {
       lots: [],
       baseCurrency: 'USD',
       currencies: {},
+      pegStablecoins: false,
     })
     const lot = {
       id: 'a1',
@@ -203,6 +204,7 @@ describe('openDataStores', () => {
       lots: [lot],
       baseCurrency: 'HKD',
       currencies: { 'hk:00700': 'CNY' },
+      pegStablecoins: false,
     })
     expect((await readdir(dir)).filter((f) => f.startsWith('positions'))).toEqual([
       'positions.json',
@@ -213,6 +215,7 @@ describe('openDataStores', () => {
       lots: [lot],
       baseCurrency: 'HKD',
       currencies: { 'hk:00700': 'CNY' },
+      pegStablecoins: false,
     })
   })
 })

@@ -441,9 +441,41 @@ describe('market sessions on the rows', () => {
     })
     const hk = row('hk:00700')
     expect(within(hk).getByTestId('source-badge').textContent).toBe('Closed')
-    expect(within(hk).getByTestId('session-next').textContent).toMatch(/^opens Mon 09:30 HKT$/)
+    // Short enough for the column (issue 40); the tooltip has it whole, zone and all.
+    expect(within(hk).getByTestId('session-next').textContent).toBe('Mon 09:30')
+    await fireEvent.pointerEnter(within(hk).getByTestId('source-badge').closest('td') as Element)
+    expect(within(hk).getByTestId('source-badge').closest('td')?.title).toMatch(
+      /^Closed, opens Mon 09:30 HKT/,
+    )
     expect(hk.classList.contains('stale')).toBe(false)
     expect(within(row('crypto:BTCUSDT')).getByTestId('source-badge').textContent).toBe('Live')
+  })
+
+  it('believes a price that moves while the timetable says closed: live, trading off-hours', async () => {
+    // Saturday 00:30 in Shanghai, yet the service pushes new prices for an A-share.
+    const { api, clock, timers, frame } = await setup({
+      quotes: [quote('cn:600519', { last: 1600, ts: 1, source: 'stream' })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['cn:600519'] }],
+    })
+    const cn = row('cn:600519')
+    expect(within(cn).getByTestId('source-badge').textContent).toBe('Closed')
+    for (const last of [1601, 1602.5]) {
+      clock.now += 1000
+      api.pushQuotes([{ key: 'cn:600519', last, source: 'stream', ts: clock.now }])
+      await frame()
+      for (const fn of timers.splice(0)) fn()
+      await tick()
+    }
+    expect(within(cn).getByTestId('source-badge').textContent).toBe('Live')
+    expect(within(cn).getByTestId('outside-hours').textContent).toBe('off-hours')
+    const td = within(cn).getByTestId('source-badge').closest('td') as HTMLElement
+    await fireEvent.pointerEnter(td)
+    expect(td.title).toMatch(/^Trading outside listed hours: .* Closed \(opens Mon 09:30 BJT\)/)
+    // Once the prices stop for longer than the window, the timetable is believed again.
+    clock.now += 6 * 60_000
+    for (const fn of timers.splice(0)) fn()
+    await tick()
+    expect(within(cn).getByTestId('source-badge').textContent).toBe('Closed')
   })
 })
 
@@ -546,6 +578,21 @@ describe('positions', () => {
     await waitFor(() => expect(totals.textContent).toContain('Total in USD: value 100.00 USD'))
     expect(totals.textContent).not.toContain('not converted')
     expect(api.state.positions?.currencies).toEqual({ 'crypto:BTCUSDT': 'USD' })
+  })
+
+  it('counts USDT at 1.00 USD only once the trader sets the peg, and names the peg in the total', async () => {
+    const { api } = await setup({
+      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+    })
+    await addLotOnFirstRow('1', '90')
+    const totals = await screen.findByTestId('positions-totals')
+    expect(totals.textContent).toContain('not converted (no USDT rate)')
+    await fireEvent.click(screen.getByLabelText('Count USDT and USDC at 1.00 USD'))
+    await waitFor(() => expect(totals.textContent).toContain('Total in USD: value 100.00 USD'))
+    expect(screen.getByTestId('positions-peg').textContent).toBe('· USDT at 1.00 USD (peg you set)')
+    expect(totals.textContent).not.toContain('not converted')
+    expect(api.state.positions?.pegStablecoins).toBe(true)
   })
 
   it('refuses a lot with a cost below zero and stores nothing', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   formatAge,
+  formatAgeShort,
+  formatAsOf,
   formatChange,
   formatPercent,
   formatPrice,
@@ -79,5 +81,11 @@ describe('quote age', () => {
   it('says "as of HH:MM" for older values, with the date when not today', () => {
     expect(formatAge(new Date(2025, 10, 21, 14, 3).getTime(), now)).toBe('as of 14:03')
     expect(formatAge(new Date(2025, 10, 20, 9, 5).getTime(), now)).toBe('as of Nov 20 09:05')
+  })
+  it('says less in the Source column: the date alone for another day (the tooltip has the time)', () => {
+    expect(formatAgeShort(now - 5 * 60_000, now)).toBe('5 min ago')
+    expect(formatAgeShort(new Date(2025, 10, 21, 14, 3).getTime(), now)).toBe('as of 14:03')
+    expect(formatAgeShort(new Date(2025, 10, 20, 9, 5).getTime(), now)).toBe('Nov 20')
+    expect(formatAsOf(now - 60_000, now)).toMatch(/^as of \d\d:\d\d$/)
   })
 })

@@ -151,3 +151,19 @@ export function formatAge(ts: number, now: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`
   return `as of ${formatClock(ts, now)}`
 }
+
+/**
+ * When a price that is not live was made, short enough to sit beside its badge in the Source
+ * column (issue 40: "as of Nov 21 14:03" was cut): "as of 14:03" today, the date alone ("Nov 21")
+ * before; the tooltip keeps the time.
+ */
+export function formatAsOf(ts: number, now: number): string {
+  const clock = formatClock(ts, now)
+  const space = clock.lastIndexOf(' ')
+  return space < 0 ? `as of ${clock}` : clock.slice(0, space)
+}
+
+/** formatAge for the Source column: past the hour, formatAsOf. */
+export function formatAgeShort(ts: number, now: number): string {
+  return now - ts < 3_600_000 ? formatAge(ts, now) : formatAsOf(ts, now)
+}

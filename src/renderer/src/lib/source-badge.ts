@@ -45,7 +45,12 @@ export interface BadgeInput {
    * The market's session now (src/shared/market-sessions.ts). A closed market (or one at lunch,
    * in its daily halt) shows that instead of "Stale": its last price is simply the last trade.
    */
-  session?: { state: string; stateName: string } | null
+  session?: { state: string; stateName: string; shortName?: string } | null
+  /**
+   * The price moved while the timetable says the market is shut (shared/trading-hours.ts): the
+   * data outranks the timetable, so the badge says where the price comes from, not "Closed".
+   */
+  outsideHours?: boolean
 }
 
 const QUIET_SESSIONS = new Set(['closed', 'break'])
@@ -65,7 +70,12 @@ function kindOf(input: BadgeInput): BadgeKind {
     default:
       break
   }
-  if (input.session && QUIET_SESSIONS.has(input.session.state) && input.source !== null)
+  if (
+    input.session &&
+    QUIET_SESSIONS.has(input.session.state) &&
+    input.source !== null &&
+    input.outsideHours !== true
+  )
     return 'closed'
   if (input.source === null) return input.statusCode === 'NO_DATA' ? 'no-data' : 'waiting'
   if (input.source === 'cache') return 'cached'
@@ -75,7 +85,55 @@ function kindOf(input: BadgeInput): BadgeKind {
 
 export function sourceBadge(input: BadgeInput): Badge {
   const kind = kindOf(input)
-  return { kind, label: kind === 'closed' ? (input.session?.stateName ?? 'Closed') : LABELS[kind] }
+  const session = input.session
+  const label =
+    kind === 'closed' ? (session?.shortName ?? session?.stateName ?? 'Closed') : LABELS[kind]
+  return { kind, label }
+}
+
+/** What sits beside the badge: short enough for the column, the whole of it in `title`. */
+export interface SourceNote {
+  text: string
+  testid: string | undefined
+  /** For the cell's tooltip; '' when the text says it all. */
+  title: string
+}
+
+export interface NoteSession {
+  stateName: string
+  label: string
+  nextShort: string
+  holiday: string | null
+}
+
+/**
+ * A shut market: when it next changes ("13:00", "Mon 09:30"; the venue's clock, its zone in the
+ * title). A market trading outside its listed hours: "off-hours", with the timetable's word in
+ * the title. Otherwise the price's age when it is not live.
+ */
+export function sourceNote(
+  badge: Badge,
+  session: NoteSession,
+  outsideHours: boolean,
+  age: string,
+): SourceNote {
+  if (badge.kind === 'closed') {
+    const why = session.holiday === null ? '' : ` (${session.holiday})`
+    return {
+      text: session.nextShort,
+      testid: 'session-next',
+      title: `${session.stateName}${why}${session.label === '' ? '' : `, ${session.label}`}`,
+    }
+  }
+  if (outsideHours && (badge.kind === 'live' || badge.kind === 'polled')) {
+    return {
+      text: 'off-hours',
+      testid: 'outside-hours',
+      title: `Trading outside listed hours: prices are moving while the timetable says ${session.stateName} (${session.label})`,
+    }
+  }
+  if (badge.kind !== 'live' && age !== '') return { text: age, testid: 'quote-age', title: '' }
+  return { text: '', testid: undefined, title: '' }
 }
 
 /** Rows show stale styling whenever the price cannot be trusted to be current. */

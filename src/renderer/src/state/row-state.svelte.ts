@@ -54,6 +54,11 @@ export class RowState implements Paintable {
    * work for texts that change per second).
    */
   ts = 0
+  /**
+   * Epoch ms of the last change of `last` (the quote's time, else the arrival): whether the
+   * market is trading outside its listed hours (shared/trading-hours.ts). Not reactive, like ts.
+   */
+  movedAt = 0
   /** Whether any timed value arrived (flips once); the reactive stand-in for `ts > 0`. */
   hasTime = $state(false)
   source = $state<QuoteSource | null>(null)
@@ -244,7 +249,10 @@ export class RowState implements Paintable {
     if (patch.stale !== undefined) this.stale = patch.stale
     const next = latest.last
     if (patch.last !== undefined && next !== null) {
-      if (prev !== null && next !== prev) direction = next > prev ? 'up' : 'down'
+      if (prev !== null && next !== prev) {
+        direction = next > prev ? 'up' : 'down'
+        this.movedAt = this.ts > 0 ? this.ts : now
+      }
       if (this.spark.push(next, now)) this.sparkMoved = true
     }
     return direction

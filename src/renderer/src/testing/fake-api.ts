@@ -183,6 +183,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       lots: [],
       baseCurrency: 'USD',
       currencies: {},
+      pegStablecoins: false,
       quoteCurrencies: {},
       fxKeys: [],
     }
@@ -315,6 +316,12 @@ export class FakeTickdeskApi implements TickdeskApi {
     setBaseCurrency: ({ currency }) => {
       const book = this.book()
       book.baseCurrency = currency
+      this.emit({ type: 'positions', positions: structuredClone(book) })
+      return null
+    },
+    setStablecoinPeg: ({ on }) => {
+      const book = this.book()
+      book.pegStablecoins = on
       this.emit({ type: 'positions', positions: structuredClone(book) })
       return null
     },
