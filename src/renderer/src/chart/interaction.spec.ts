@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { alertKeyStep, chartKeyAction, priceAtY } from './interaction'
+
+const key = (
+  k: string,
+  mods: Partial<Record<'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey', boolean>> = {},
+) => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  ...mods,
+})
+
+describe('chart interaction rules', () => {
+  it('an arrow on an alert line moves it a hundredth of the visible range, never less than a tick', () => {
+    expect(alertKeyStep({ min: 100, max: 200 }, 2)).toBe(1)
+    expect(alertKeyStep({ min: 1.1, max: 1.1001 }, 4)).toBeCloseTo(0.0001, 10)
+    expect(alertKeyStep(undefined, 2)).toBe(0.01)
+  })
+
+  it('reads the price under the pointer at the symbol precision, and nothing off the scale', () => {
+    expect(priceAtY(10, (y) => 100 - y / 3, 2)).toBe(96.67)
+    expect(priceAtY(10, () => Number.NaN, 2)).toBeNull()
+    expect(priceAtY(10, () => -1, 2)).toBeNull()
+  })
+
+  it('A opens the alert form and the menu key (or Shift+F10) the menu; shortcuts with Ctrl are not the chart’s', () => {
+    expect(chartKeyAction(key('a'))).toBe('alert')
+    expect(chartKeyAction(key('ContextMenu'))).toBe('menu')
+    expect(chartKeyAction(key('F10', { shiftKey: true }))).toBe('menu')
+    expect(chartKeyAction(key('F10'))).toBeNull()
+    expect(chartKeyAction(key('a', { ctrlKey: true }))).toBeNull()
+  })
+})

@@ -1,0 +1,57 @@
+import type uPlot from 'uplot'
+
+/**
+ * How the trader moves around the chart, as plain rules the components call: the x range of a
+ * lone bar, the price under the pointer, the step of an arrow key on an alert line and the keys
+ * the focused chart answers. Zoom is uPlot's own x drag (price-plot.ts), reset by fitting the bars;
+ * the crosshair follows across the price plot and the RSI pane through uPlot's cursor sync key.
+ */
+
+/** uPlot cannot place a single point on a zero-width range: one bar gets a bar's width each side. */
+export function loneBarRange(barSeconds: () => number): uPlot.Range.Function {
+  return (_u, min, max) => (min === max ? [min - barSeconds(), max + barSeconds()] : [min, max])
+}
+
+export function roundPrice(price: number, decimals: number): number {
+  return Number(price.toFixed(decimals))
+}
+
+/** The price at a pointer's height over the plot, at the symbol's precision; null off the scale. */
+export function priceAtY(plotY: number, posToVal: (y: number) => number, decimals: number) {
+  const p = posToVal(plotY)
+  return Number.isFinite(p) && p > 0 ? roundPrice(p, decimals) : null
+}
+
+/** One arrow press on an alert line: a hundredth of the visible price range, at least one tick. */
+export function alertKeyStep(
+  y: { min?: number | null; max?: number | null } | undefined,
+  decimals: number,
+): number {
+  const span = y?.min != null && y.max != null ? y.max - y.min : 1
+  return Math.max(10 ** -decimals, roundPrice(span / 100, decimals))
+}
+
+/** Steps per key on a focused alert line; Enter commits, the rest are not the line's. */
+export const LINE_STEPS: Readonly<Record<string, number>> = {
+  ArrowUp: 1,
+  ArrowDown: -1,
+  PageUp: 10,
+  PageDown: -10,
+}
+
+/** Held arrows send one command when they stop, not one per step. */
+export const LINE_COMMIT_MS = 600
+
+/** What a key on the focused chart itself does: A opens the alert form, the menu key the menu. */
+export function chartKeyAction(e: {
+  key: string
+  shiftKey: boolean
+  ctrlKey: boolean
+  metaKey: boolean
+  altKey: boolean
+}): 'alert' | 'menu' | null {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null
+  if (e.key === 'a' || e.key === 'A') return 'alert'
+  if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) return 'menu'
+  return null
+}
