@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { alertKeyStep, chartKeyAction, priceAtY } from './interaction'
+import type uPlot from 'uplot'
+import { alertKeyStep, chartKeyAction, fitRange, loneBarRange, priceAtY } from './interaction'
 
 const key = (
   k: string,
@@ -32,5 +33,19 @@ describe('chart interaction rules', () => {
     expect(chartKeyAction(key('F10', { shiftKey: true }))).toBe('menu')
     expect(chartKeyAction(key('F10'))).toBeNull()
     expect(chartKeyAction(key('a', { ctrlKey: true }))).toBeNull()
+  })
+
+  it('fits the x range to the bars that exist: a lone bar gets one bar each side, not years', () => {
+    expect(fitRange([7200], 3600)).toEqual({ min: 3600, max: 10800 })
+    expect(fitRange([0, 60, 120], 60)).toEqual({ min: 0, max: 120 })
+    expect(fitRange([], 60)).toBeNull()
+  })
+
+  it('keeps a lone bar on a bar-wide axis where uPlot would pick 1000 days of its own', () => {
+    const range = loneBarRange(() => 3600)
+    const oneBar = { data: [[7200]] } as unknown as uPlot
+    expect(range(oneBar, 7200, 7200 + 86_400_000, 'x')).toEqual([3600, 10800])
+    const twoBars = { data: [[0, 3600]] } as unknown as uPlot
+    expect(range(twoBars, 0, 3600, 'x')).toEqual([0, 3600])
   })
 })

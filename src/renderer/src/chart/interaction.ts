@@ -7,9 +7,34 @@ import type uPlot from 'uplot'
  * the crosshair follows across the price plot and the RSI pane through uPlot's cursor sync key.
  */
 
-/** uPlot cannot place a single point on a zero-width range: one bar gets a bar's width each side. */
+/**
+ * uPlot cannot place a single point on a zero-width range, and for a lone time point it picks a
+ * 1000-day range of its own (autoScaleX: 86400 / ms with seconds on x): one candle under a time
+ * axis of years (issue 40). A lone bar gets a bar's width each side instead.
+ */
 export function loneBarRange(barSeconds: () => number): uPlot.Range.Function {
-  return (_u, min, max) => (min === max ? [min - barSeconds(), max + barSeconds()] : [min, max])
+  return (u, min, max) => {
+    const xs = u.data[0]
+    const t = xs.length === 1 ? xs[0] : min === max ? min : undefined
+    return t === undefined || t === null ? [min, max] : [t - barSeconds(), t + barSeconds()]
+  }
+}
+
+/**
+ * The x range that shows every bar and no more (Reset zoom, a new series): a lone bar gets a bar's
+ * width each side. uPlot accepts an explicit zero-width range for a single point, and its time
+ * axis then spans years (issue 40: one ETHUSDT candle under "Jan 2027 .. Jul 2029").
+ */
+export function fitRange(
+  times: readonly number[],
+  barSeconds: number,
+): { min: number; max: number } | null {
+  const first = times[0]
+  const last = times[times.length - 1]
+  if (first === undefined || last === undefined) return null
+  return first === last
+    ? { min: first - barSeconds, max: last + barSeconds }
+    : { min: first, max: last }
 }
 
 export function roundPrice(price: number, decimals: number): number {
