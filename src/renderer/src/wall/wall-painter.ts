@@ -73,11 +73,14 @@ export class WallPainter {
 export class TilePrice {
   private shown: number | null = null
 
-  constructor(private readonly el: HTMLElement) {}
+  constructor(
+    private readonly el: HTMLElement,
+    private readonly format: (price: number) => string,
+  ) {}
 
-  show(last: number | null, decimals: number): void {
+  show(last: number | null): void {
     if (last === null || last === this.shown) return
     this.shown = last
-    this.el.textContent = last.toFixed(decimals)
+    this.el.textContent = this.format(last)
   }
 }
