@@ -61,4 +61,26 @@ describe.skipIf(!chromiumPath)('a chart with a short history (browser host)', ()
     await page.getByRole('button', { name: 'Reset zoom' }).click()
     expect(await xSpan(page)).toBeLessThanOrEqual((bars + 1) * 3600)
   })
+
+  it('loads older bars when zoomed out past the first bar (issue 36), a request at a time', async () => {
+    const key = 'futures:ES1!'
+    await page.keyboard.press('Escape')
+    await page.getByLabel('Add symbol').fill(key)
+    await page.getByRole('button', { name: 'Add', exact: true }).click()
+    await page.locator(row(key)).waitFor({ timeout: 20_000 })
+    await page.locator(`${row(key)} th button`).click()
+    const chart = page.getByTestId('candle-chart')
+    await expect
+      .poll(() => page.getByTestId('detail-view').locator('h2').textContent(), { timeout: 20_000 })
+      .toBe(key)
+    await expect.poll(() => chart.getAttribute('data-bars'), { timeout: 20_000 }).toBe('300')
+    await chart.focus()
+    await page.keyboard.press('-')
+    await expect.poll(() => chart.getAttribute('data-bars'), { timeout: 20_000 }).toBe('600')
+    // The wheel does the same over the plot.
+    const box = await chart.boundingBox()
+    await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 100)
+    await page.mouse.wheel(0, 120)
+    await expect.poll(() => chart.getAttribute('data-bars'), { timeout: 20_000 }).toBe('1200')
+  })
 })

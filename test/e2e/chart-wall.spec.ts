@@ -20,6 +20,23 @@ const paintedPixels = (index: number): string => `(() => {
   return n
 })()`
 
+/** Pixels of a tile's canvas in the accent colour (its alert lines), within a small tolerance. */
+const accentPixels = (key: string): string => `(() => {
+  const tile = document.querySelector('[data-testid="wall-tile"][data-key="${key}"]')
+  const canvas = tile && tile.querySelector('canvas')
+  const ctx = canvas && canvas.getContext('2d')
+  if (!ctx) return -1
+  const probe = document.createElement('canvas').getContext('2d')
+  probe.fillStyle = getComputedStyle(tile).getPropertyValue('--accent').trim()
+  const hex = probe.fillStyle
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+  const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data
+  let n = 0
+  for (let i = 0; i < data.length; i += 4)
+    if (data[i + 3] > 200 && Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) < 40) n++
+  return n
+})()`
+
 const focusedKey = (page: Page): Promise<string | null> =>
   page.evaluate(`document.activeElement?.getAttribute('data-key') ?? null`)
 
@@ -98,6 +115,24 @@ describe.skipIf(!chromiumPath)('the chart wall (browser host)', () => {
       .poll(() => page.getByTestId('detail-view').locator('h2').textContent(), { timeout: 20_000 })
       .toBe(keys[1])
     await page.keyboard.press('Escape')
+  })
+
+  it("draws a symbol's alert level on its tile as a line", async () => {
+    const key = 'futures:ES1!'
+    expect(await page.evaluate(accentPixels(key))).toBe(0)
+    await page.locator(`[data-testid="wall-tile"][data-key="${key}"]`).click()
+    const chart = page.getByTestId('candle-chart')
+    await expect.poll(() => chart.getAttribute('data-bars'), { timeout: 20_000 }).not.toBe('0')
+    await chart.focus()
+    await page.keyboard.press('a')
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => env.app.rules.filter((r) => r.key === key).length, { timeout: 5000 })
+      .toBe(1)
+    await page.getByRole('button', { name: 'Close detail' }).click()
+    await expect
+      .poll(() => page.evaluate(accentPixels(key)), { timeout: 10_000 })
+      .toBeGreaterThan(20)
   })
 
   it('remembers the interval; a new interval redraws the same tiles', async () => {

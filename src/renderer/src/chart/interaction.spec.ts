@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type uPlot from 'uplot'
-import { alertKeyStep, chartKeyAction, fitRange, loneBarRange, priceAtY } from './interaction'
+import {
+  alertKeyStep,
+  chartKeyAction,
+  fitRange,
+  loneBarRange,
+  priceAtY,
+  zoomStep,
+  ZOOM_STEP,
+} from './interaction'
 
 const key = (
   k: string,
@@ -47,5 +55,23 @@ describe('chart interaction rules', () => {
     expect(range(oneBar, 7200, 7200 + 86_400_000, 'x')).toEqual([3600, 10800])
     const twoBars = { data: [[0, 3600]] } as unknown as uPlot
     expect(range(twoBars, 0, 3600, 'x')).toEqual([0, 3600])
+  })
+
+  it('zooms around the pointer within the bars, and asks for older bars when out meets the first', () => {
+    const bars = { first: 0, last: 1000, barSeconds: 1 }
+    const zin = zoomStep({ min: 0, max: 1000 }, 0.5, false, bars)
+    expect(zin.max - zin.min).toBeCloseTo(1000 / ZOOM_STEP)
+    expect((zin.min + zin.max) / 2).toBeCloseTo(500)
+    expect(zin.older).toBe(false)
+    const zout = zoomStep({ min: 400, max: 600 }, 0.5, true, bars)
+    expect(zout).toEqual({ min: 375, max: 625, older: false })
+    // The whole series in view: zooming out can only mean older bars.
+    expect(zoomStep({ min: 0, max: 1000 }, 0.5, true, bars)).toEqual({
+      min: 0,
+      max: 1000,
+      older: true,
+    })
+    expect(chartKeyAction(key('-'))).toBe('zoomOut')
+    expect(chartKeyAction(key('+'))).toBe('zoomIn')
   })
 })

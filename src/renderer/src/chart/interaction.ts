@@ -67,16 +67,47 @@ export const LINE_STEPS: Readonly<Record<string, number>> = {
 /** Held arrows send one command when they stop, not one per step. */
 export const LINE_COMMIT_MS = 600
 
-/** What a key on the focused chart itself does: A opens the alert form, the menu key the menu. */
+/**
+ * What a key on the focused chart itself does: A opens the alert form, the menu key the menu,
+ * minus zooms out and plus zooms in (the wheel's steps, around the middle of the view).
+ */
 export function chartKeyAction(e: {
   key: string
   shiftKey: boolean
   ctrlKey: boolean
   metaKey: boolean
   altKey: boolean
-}): 'alert' | 'menu' | null {
+}): 'alert' | 'menu' | 'zoomOut' | 'zoomIn' | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null
   if (e.key === 'a' || e.key === 'A') return 'alert'
   if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) return 'menu'
+  if (e.key === '-' || e.key === '_') return 'zoomOut'
+  if (e.key === '+' || e.key === '=') return 'zoomIn'
   return null
+}
+
+/** One wheel notch (or one key press) widens or narrows the view by this factor. */
+export const ZOOM_STEP = 1.25
+
+/**
+ * The x range after one zoom step around `anchor` (0 = left edge, 1 = right edge of the view):
+ * out widens it, in narrows it, kept within the bars (`first`..`last`) and at least a few bars
+ * wide. `older` is true when zooming out met the first bar: the chart asks for older bars (issue
+ * 36: up to the spec's 5000 a request).
+ */
+export function zoomStep(
+  view: { min: number; max: number },
+  anchor: number,
+  out: boolean,
+  bars: { first: number; last: number; barSeconds: number },
+): { min: number; max: number; older: boolean } {
+  const span = view.max - view.min
+  const next = Math.max(bars.barSeconds * 5, out ? span * ZOOM_STEP : span / ZOOM_STEP)
+  const at = view.min + span * Math.min(1, Math.max(0, anchor))
+  let min = at - (at - view.min) * (next / span)
+  let max = min + next
+  const older = out && min <= bars.first
+  if (min < bars.first) [min, max] = [bars.first, bars.first + next]
+  if (max > bars.last) [min, max] = [Math.max(bars.first, bars.last - next), bars.last]
+  return { min, max, older }
 }
