@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { axeFindings } from './axe'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import type { HostUnderTest } from './in-process-host'
@@ -90,6 +91,10 @@ describe.skipIf(!chromiumPath)('the chart wall (browser host)', () => {
       .toMatch(/^Wall: \d+ candle calls? \(one per symbol, one every [\d.]+ s/)
     await expect.poll(() => env.app.settings.chart.wall?.view, { timeout: 5000 }).toBe('wall')
     await readmeScreenshot(page, 'wall-1440x900')
+  })
+
+  it('has no serious accessibility finding on the wall', async () => {
+    expect(await axeFindings(page, '[data-testid="chart-wall"]')).toEqual([])
   })
 
   it('moves between tiles with the arrow keys', async () => {

@@ -1,7 +1,8 @@
-import uPlot from 'uplot'
+import type uPlot from 'uplot'
 import type { CandleColumns } from './chart-data'
 import type { Overlay } from './chart-studies'
 import { loneBarRange } from './interaction'
+import { strokeLevels } from './level-lines'
 import type { AxisLayout } from './plot-link'
 
 /** The RSI pane's plot height in CSS pixels, under the prices. */
@@ -25,22 +26,8 @@ export function rsiPlotOptions(setup: {
   barSeconds: () => number
   guideColour: () => string
 }): uPlot.Options {
-  const guides = (u: uPlot): void => {
-    const ctx = u.ctx
-    const { left, width } = u.bbox
-    ctx.save()
-    ctx.setLineDash([4, 4])
-    ctx.strokeStyle = setup.guideColour()
-    ctx.lineWidth = uPlot.pxRatio
-    for (const level of RSI_GUIDES) {
-      const y = Math.round(u.valToPos(level, 'rsi', true)) + 0.5
-      ctx.beginPath()
-      ctx.moveTo(left, y)
-      ctx.lineTo(left + width, y)
-      ctx.stroke()
-    }
-    ctx.restore()
-  }
+  const guides = (u: uPlot): void =>
+    strokeLevels(u, RSI_GUIDES, { scale: 'rsi', colour: setup.guideColour(), dash: [4, 4] })
   return {
     width: setup.layout().width,
     height: RSI_HEIGHT,

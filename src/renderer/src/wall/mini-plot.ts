@@ -1,6 +1,7 @@
 import type uPlot from 'uplot'
 import { candleSeries } from '../chart/candle-series'
 import { loneBarRange } from '../chart/interaction'
+import { strokeLevels } from '../chart/level-lines'
 
 /**
  * A wall tile's uPlot options: the detail chart's candle series and painter (chart/candle-draw),
@@ -15,26 +16,8 @@ export function miniPlotOptions(setup: {
   levels: () => readonly number[]
   lineColour: () => string
 }): uPlot.Options {
-  const alertLines = (u: uPlot): void => {
-    const levels = setup.levels()
-    if (levels.length === 0) return
-    const ctx = u.ctx
-    const { left, top, width, height } = u.bbox
-    ctx.save()
-    ctx.setLineDash([4, 3])
-    ctx.strokeStyle = setup.lineColour()
-    ctx.lineWidth = 1
-    for (const level of levels) {
-      const y =
-        Math.round(Math.min(top + height - 1, Math.max(top + 1, u.valToPos(level, 'y', true)))) +
-        0.5
-      ctx.beginPath()
-      ctx.moveTo(left, y)
-      ctx.lineTo(left + width, y)
-      ctx.stroke()
-    }
-    ctx.restore()
-  }
+  const alertLines = (u: uPlot): void =>
+    strokeLevels(u, setup.levels(), { scale: 'y', colour: setup.lineColour(), dash: [4, 3] })
   return {
     width: setup.width,
     height: setup.height,
