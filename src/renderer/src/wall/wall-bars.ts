@@ -1,5 +1,6 @@
 import { PLAN_LIMITS, parseSymbolKey, hasCandleEndpoint, type Plan } from '../../../shared/market'
 import type { Bar, Interval } from '../../../shared/quote'
+import { errorMessage } from '../bridge/bridge-error'
 import { TILE_BARS, TileSeries } from './tile-series'
 
 /**
@@ -128,7 +129,7 @@ export class WallBars {
         this.done(item)
       },
       (err: unknown) => {
-        this.errors.set(id, err instanceof Error ? err.message : String(err))
+        this.errors.set(id, errorMessage(err))
         this.done(item)
       },
     )
