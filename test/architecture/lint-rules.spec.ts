@@ -105,6 +105,16 @@ describe('lint holds the layer map', () => {
     ).toEqual(['no-restricted-globals'])
   })
 
+  it('fails shipped code that imports a testing/ folder, and lets specs and testing/ use one', async () => {
+    const fake = "import { fakeClock } from './testing/fake-clock'\nexport const c = fakeClock\n"
+    const up = "import { fakeApi } from '../testing/fake-api'\nexport const a = fakeApi\n"
+    expect(await ruleIds('src/core/probe.ts', fake)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/renderer/src/lib/probe.ts', up)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/main/probe.ts', up)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/core/probe.spec.ts', fake)).toEqual([])
+    expect(await ruleIds('src/core/testing/probe.ts', fake)).toEqual([])
+  })
+
   it('fails a dynamic import() that leaves its folder, which the import rules cannot see', async () => {
     expect(
       await ruleIds('src/app/probe.ts', "export const load = () => import('../sim')\n"),
