@@ -108,7 +108,6 @@ export const COMMANDS = {
   deleteWatchlist: command(z.object({ id }), z.null()),
   reorderWatchlists: command(z.object({ ids: z.array(id).max(100) }), z.null()),
   setActiveWatchlist: command(z.object({ id }), z.null()),
-  addSymbol: command(z.object({ id, key: z.string().min(1).max(64) }), z.null()),
   removeSymbol: command(z.object({ id, key }), z.null()),
   moveSymbol: command(
     z.object({ id, key, toIndex: z.number().int().min(0).max(MAX_SYMBOLS_PER_LIST) }),
@@ -119,7 +118,6 @@ export const COMMANDS = {
     z.array(WatchlistSchema),
   ),
   exportWatchlist: command(z.object({ id, format: ExportFormatSchema }), z.string()),
-  suggestSymbols: command(z.object({ query: z.string().max(64) }), z.array(z.string())),
   /** Instruments matching part of a code or a name, across markets, best first. */
   searchInstruments: command(
     z.object({ query: z.string().max(64), limit: z.number().int().min(1).max(50).optional() }),

@@ -82,7 +82,7 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     const off = renderer.subscribe((e) => events.push(e))
     const created = await renderer.invoke('createWatchlist', { name: 'Metals' })
     expect(app.lists.watchlists.map((w) => w.id)).toContain(created.id)
-    await renderer.invoke('addSymbol', { id: created.id, key: 'commodity:XAUUSD' })
+    await renderer.invoke('addSymbols', { id: created.id, inputs: ['commodity:XAUUSD'] })
     const last = events.filter((e) => e.type === 'watchlists').at(-1)
     expect(last).toMatchObject({
       type: 'watchlists',

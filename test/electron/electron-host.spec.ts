@@ -72,7 +72,7 @@ describe('startElectronHost, run whole against the fake electron module', () => 
     expect(snapshot.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
 
     const list = await renderer.invoke('createWatchlist', { name: 'Desk' })
-    await renderer.invoke('addSymbol', { id: list.id, key: 'crypto:BTCUSDT' })
+    await renderer.invoke('addSymbols', { id: list.id, inputs: ['crypto:BTCUSDT'] })
     await renderer.invoke('updateSettings', { pinned: ['crypto:BTCUSDT'] })
     await expect
       .poll(() => FakeTray.instances[0]?.tooltip ?? '', { timeout: 10_000 })

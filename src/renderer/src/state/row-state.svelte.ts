@@ -61,12 +61,6 @@ export class RowState implements Paintable {
   statusCode = $state<SymbolStatusCode | null>(null)
   statusMessage = $state('')
   flash = $state<Flash>(null)
-  /**
-   * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points;
-   * bound trend cells are redrawn at the same moment. A plain count, not $state: the lines are
-   * drawn by the row (TrendCell), nothing re-renders on it.
-   */
-  sparkVersion = 0
   /** A point was added since the last sparkline pass. */
   sparkMoved = false
   readonly spark = new SparkSeries()
@@ -165,7 +159,6 @@ export class RowState implements Paintable {
 
   /** The series gained points: every view of the line draws it again. */
   redrawTrend(): void {
-    this.sparkVersion++
     for (const cell of this.trendCells) cell.draw()
   }
 
