@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createAppService } from '../../src/app/app-service'
+import { startHostedApp } from '../../src/app/hosted-app'
 import type { BridgeEvent } from '../../src/shared/bridge'
 import {
   connectRenderer,
@@ -45,8 +45,8 @@ afterAll(async () => {
 describe('startElectronHost, run whole against the fake electron module', () => {
   it('wires window, IPC, alerts, notifications, tray and an orderly quit', async () => {
     await startElectronHost({
-      createService: (opts) =>
-        createAppService({
+      startApp: (opts) =>
+        startHostedApp({
           ...opts,
           demo: () => startDemoService({ seed: 21, tickIntervalMs: 50 }),
         }),
