@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isCommandOutcome, type CommandOutcome } from './command-outcome'
 import {
   AlertRuleInputSchema,
   AlertRuleSchema,
@@ -214,10 +215,12 @@ export const EventSchema = z.discriminatedUnion('type', [
 export type BridgeEvent = z.infer<typeof EventSchema>
 
 export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() })
-export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>
+export type { CommandOutcome, ErrorPayload } from './command-outcome'
 
-/** What a command returns across any transport: errors are values, since a thrown error loses its code over IPC. */
-export type CommandOutcome<T> = { ok: true; result: T } | { ok: false; error: ErrorPayload }
+/** Any command's outcome, parsed (the shape is checked by command-outcome.ts, used everywhere). */
+export const CommandOutcomeSchema = z.custom<CommandOutcome<unknown>>(isCommandOutcome, {
+  message: 'Expected { ok: true, result } or { ok: false, error: { code, message } }',
+})
 
 /** The API the renderer sees as `window.tickdesk` (Electron preload) or builds over the web bridge. */
 export interface TickdeskApi {
