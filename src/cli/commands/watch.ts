@@ -10,8 +10,7 @@ import type { FeedStatus } from '../../shared/status'
 import { accountStop } from '../account-stop'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
-import { cliDemo } from '../demo'
-import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
 import { untilAborted } from '../until-aborted'
@@ -61,16 +60,9 @@ export const run: CliCommand = async (args, io) => {
   const duration = values.duration === undefined ? undefined : Number(values.duration)
   if (duration !== undefined && !(Number.isFinite(duration) && duration > 0))
     return usageError('watch', '--duration must be a positive number of seconds', HELP, io)
-  let feed
+  const feed = await openCliFeed('watch', values, io, HELP)
+  if (typeof feed === 'number') return feed
   try {
-    feed = await chooseCliFeed(values, io.env, cliDemo)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError('watch', e.message, HELP, io)
-    throw e
-  }
-  try {
-    // The demo banner is a message, not data: stderr, so `--json` stdout stays pure NDJSON.
-    if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
     const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
     const stores = openDataStores(await ensureDataDir(dataDir))
     const log = openCommandLog(io, dataDir)

@@ -1,11 +1,9 @@
-import { createAppService } from '../../app'
-import { logAppActivity } from '../../app/logs/app-activity-log'
 import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
 import { tradingWindow } from '../../shared/trading-hours'
-import { rendererBuilt, rendererDir, startWebHost } from '../../web'
+import { rendererBuilt, rendererDir, startBrowserHost } from '../../web'
 import { parseCommand } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand, type CliIO } from '../io'
@@ -76,7 +74,7 @@ async function serve(
     safeStorage: null,
     profile: keychainProfile(io.env),
   })
-  const app = await createAppService({
+  const { app, host, close } = await startBrowserHost({
     dataDir,
     env: io.env,
     secretStore,
@@ -86,19 +84,16 @@ async function serve(
     logger: log.logger,
     // A page cannot open a local folder: the Settings panel shows this path to copy instead.
     logFolder: { path: log.dir, open: async () => false },
+    rendererDir,
+    port,
   })
-  const stopActivityLog = logAppActivity(app, log.logger)
-  app.announceOwedAlerts()
-  const host = await startWebHost({ app, rendererDir, port })
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
   openBrowser(host.url, io.env)
   await untilAborted(io.signal)
-  await host.close()
-  await app.close()
-  stopActivityLog()
+  await close()
   log.logger.log('info', 'browser host stopped')
   return EXIT.ok
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   COMMANDS,
-  ErrorPayloadSchema,
+  CommandOutcomeSchema,
   EventSchema,
   isCommandName,
   type BridgeEvent,
@@ -58,10 +58,7 @@ export interface WebApiOptions {
 const ResponseFrameSchema = z.object({
   kind: z.literal('response'),
   id: z.number().int(),
-  outcome: z.union([
-    z.object({ ok: z.literal(true), result: z.unknown() }),
-    z.object({ ok: z.literal(false), error: ErrorPayloadSchema }),
-  ]),
+  outcome: CommandOutcomeSchema,
 })
 const EventFrameSchema = z.object({ kind: z.literal('event'), event: z.unknown() })
 
