@@ -75,6 +75,12 @@ export interface AppServiceOptions {
   logFolder?: LogFolder
   /** How files are written (default: temp + fsync + rename); the disk-full tests pass a failing one. */
   writer?: AtomicWriter
+  /**
+   * Asks the trader, outside the page (Electron: a main-process dialog), whether the kept API key
+   * may go to the service a settings change now names. None (browser host): the key waits for a
+   * fresh entry. Resolves true only on an explicit yes.
+   */
+  confirmKeyHost?: (change: { from: string; to: string }) => Promise<boolean>
   /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
   batchTiming?: BatchTiming
 }

@@ -11,6 +11,7 @@ import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
 import { isAppUrl, rendererLocation, rendererUrl, stripUrl } from './app-url'
 import { HostSettings } from './host-settings'
+import { confirmKeyHostInDialog } from './key-host-dialog'
 import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { createMainWindow, revealWindow } from './main-window'
@@ -40,6 +41,8 @@ export interface ElectronHostOptions {
     secretStore: SecretStore
     logger: Logger
     logFolder: LogFolder
+    /** Asks in a main-process dialog before the API key follows a base URL to another host. */
+    confirmKeyHost: (change: { from: string; to: string }) => Promise<boolean>
   }): Promise<AppHostApi>
   /** Folder of the built main bundle (out/main). */
   mainDir: string
@@ -92,6 +95,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     secretStore,
     logger: log.logger,
     logFolder,
+    confirmKeyHost: confirmKeyHostInDialog(() => win),
   })
   const stopActivityLog = logAppActivity(service, log.logger)
 

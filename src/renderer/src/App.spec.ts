@@ -422,6 +422,8 @@ describe('the first minute', () => {
         storage: 'keychain',
         warning: null,
         warningDetail: null,
+        forHost: null,
+        withheld: null,
       },
     })
     api.emit({ type: 'status', status: baseStatus({ demo: false }) })

@@ -78,6 +78,8 @@ export class AppState {
     storage: 'none',
     warning: null,
     warningDetail: null,
+    forHost: null,
+    withheld: null,
   })
   notices = $state.raw<Notice[]>([])
   version = $state('')
