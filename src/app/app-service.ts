@@ -261,7 +261,7 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
       settings: this.state.settings,
       keyInfo: this.keys.info(this.serviceUrl()),
       notices: this.notices.all(),
@@ -512,7 +512,7 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
     })
   }
 

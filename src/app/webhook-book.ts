@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock'
 import type { JsonStore } from '../core/persistence/json-store'
-import type { Webhook } from '../shared/alert'
+import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
 import type { AlertLoop } from './alert-loop'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 
@@ -25,8 +25,9 @@ export class WebhookBook {
     },
   ) {}
 
-  list(): Webhook[] {
-    return this.hooks
+  /** What the page may see: the host and the record, never the URL (a bearer secret). */
+  views(): WebhookView[] {
+    return this.hooks.map(webhookView)
   }
 
   /** Reads webhooks.json and adds or removes targets to match it. */
