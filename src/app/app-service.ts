@@ -153,6 +153,7 @@ export class AppService implements AppHostApi, CommandContext {
       loop: this.alerts,
       onProblem: (code, message) => this.addNotice('warning', code, message),
       onChange: () => this.emitAlerts(),
+      secrets: this.opts.webhookSecrets ?? null,
     })
     await this.webhooks.sync()
     this.state = {

@@ -4,6 +4,7 @@ import type { Logger } from '../core/log'
 import type { AtomicWriter } from '../core/persistence/atomic-file'
 import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
 import type { DemoStarter } from './feed-chooser'
+import type { WebhookSecrets } from './secrets/webhook-secrets'
 
 /**
  * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
@@ -67,6 +68,8 @@ export interface AppServiceOptions {
   dataDir: string
   env: NodeJS.ProcessEnv
   secretStore: SecretStore
+  /** Signed webhooks' secrets (the OS keychain); none: a signed webhook's deliveries fail, in words. */
+  webhookSecrets?: WebhookSecrets
   /** Starts demo mode's service when no service is configured (the host injects the simulator). */
   demo: DemoStarter
   clock?: Clock

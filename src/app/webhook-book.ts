@@ -2,6 +2,8 @@ import type { Clock } from '../core/clock'
 import type { JsonStore } from '../core/persistence/json-store'
 import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
 import type { AlertLoop } from './alert-loop'
+import type { WebhookSecrets } from './secrets/webhook-secrets'
+import { signatureHeaders } from './webhook-signing'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 
 /**
@@ -20,6 +22,8 @@ export class WebhookBook {
       clock: Clock
       loop: Pick<AlertLoop, 'addTarget' | 'removeTarget'>
       onProblem: (code: string, message: string) => void
+      /** Where signed webhooks' secrets are (the OS keychain); none: a signed webhook fails, in words. */
+      secrets?: WebhookSecrets | null
       /** After the counts changed (the app re-sends its alerts panel). */
       onChange?: () => void
     },
@@ -48,6 +52,7 @@ export class WebhookBook {
         webhook: hook,
         clock: this.opts.clock,
         onOutcome: (id, outcome) => this.record(id, outcome),
+        ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
       })
       this.live.set(hook.id, target)
       this.opts.loop.addTarget(target)
@@ -58,6 +63,13 @@ export class WebhookBook {
     for (const target of this.live.values()) target.stop()
     this.live.clear()
     await this.saving
+  }
+
+  /** Never sent unsigned: a receiver that checks signatures would take it for a forgery. */
+  private async sign(id: string, body: string): Promise<Record<string, string>> {
+    const secret = await this.opts.secrets?.get(id).catch(() => null)
+    if (!secret) throw new Error('signing secret not found in the OS keychain')
+    return signatureHeaders(secret, body, this.opts.clock.now())
   }
 
   private record(id: string, outcome: WebhookOutcome): void {

@@ -3,6 +3,7 @@ import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
 import { parseSymbolKey } from '../shared/market'
 import type { AlertTarget } from './alert-loop'
+import { webhookUrlProblem } from './webhook-url-policy'
 
 /**
  * Fired alerts POSTed to a trader's webhook (a chat bot, a phone push service, their own
@@ -64,6 +65,8 @@ export interface WebhookTargetOptions {
   giveUpMs?: number
   /** The first back-off (doubling to 30 s); tests shorten it. */
   firstRetryMs?: number
+  /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
+  sign?: (body: string) => Promise<Record<string, string>>
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -85,6 +88,11 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     })
 
   const attempt = async (alert: FiredAlert): Promise<void> => {
+    // Policy (https but loopback, no credentials) before any byte leaves: a hand-edited file too.
+    const refused = webhookUrlProblem(webhook.url)
+    if (refused !== null) throw new Error(refused)
+    const body = JSON.stringify(webhookBody(alert))
+    const signature = (await opts.sign?.(body)) ?? {}
     const abort = new AbortController()
     aborts.add(abort)
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
@@ -96,8 +104,9 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
           'content-type': 'application/json',
           'idempotency-key': alert.id,
           'user-agent': 'Tickdesk alerts',
+          ...signature,
         },
-        JSON.stringify(webhookBody(alert)),
+        body,
         abort.signal,
       )
       status = reply.status

@@ -29,6 +29,7 @@ describe('webhooks on the bridge', () => {
         failures: 2,
         lastError: 'HTTP 500',
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     app = await createAppService({
@@ -50,6 +51,7 @@ describe('webhooks on the bridge', () => {
         failures: 2,
         lastError: 'HTTP 500',
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     await app.invoke('addAlert', {
@@ -69,6 +71,7 @@ describe('webhooks on the bridge', () => {
       failures: 0,
       lastError: null,
       lastDeliveredAt: null,
+      signed: false,
     }
     const base = SnapshotSchema.safeParse({ webhooks: [hook] })
     const withUrl = SnapshotSchema.safeParse({ webhooks: [{ ...hook, url: URL_WITH_TOKEN }] })

@@ -16,6 +16,7 @@ import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { createMainWindow, revealWindow } from './main-window'
 import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
+import { keychainWebhookSecrets, type WebhookSecrets } from '../app/secrets/webhook-secrets'
 import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
@@ -43,6 +44,7 @@ export interface ElectronHostOptions {
     logFolder: LogFolder
     /** Asks in a main-process dialog before the API key follows a base URL to another host. */
     confirmKeyHost: (change: { from: string; to: string }) => Promise<boolean>
+    webhookSecrets: WebhookSecrets
   }): Promise<AppHostApi>
   /** Folder of the built main bundle (out/main). */
   mainDir: string
@@ -96,6 +98,10 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     logger: log.logger,
     logFolder,
     confirmKeyHost: confirmKeyHostInDialog(() => win),
+    webhookSecrets: keychainWebhookSecrets({
+      profile: keychainProfile(opts.env),
+      importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+    }),
   })
   const stopActivityLog = logAppActivity(service, log.logger)
 

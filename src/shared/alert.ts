@@ -155,6 +155,8 @@ export const WebhookSchema = z.object({
   failures: z.number().int().min(0).default(0),
   lastError: z.string().max(300).nullable().default(null),
   lastDeliveredAt: z.number().nullable().default(null),
+  /** Each delivery carries an HMAC signature; the secret is in the OS keychain, never here. */
+  signed: z.boolean().default(false),
 })
 export type Webhook = z.infer<typeof WebhookSchema>
 
@@ -171,6 +173,7 @@ export const WebhookViewSchema = z
     failures: z.number().int().min(0),
     lastError: z.string().max(300).nullable(),
     lastDeliveredAt: z.number().nullable(),
+    signed: z.boolean(),
   })
   .strict()
 export type WebhookView = z.infer<typeof WebhookViewSchema>
@@ -183,6 +186,7 @@ export function webhookView(w: Webhook): WebhookView {
     failures: w.failures,
     lastError: w.lastError,
     lastDeliveredAt: w.lastDeliveredAt,
+    signed: w.signed,
   }
 }
 

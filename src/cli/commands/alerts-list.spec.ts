@@ -113,6 +113,7 @@ describe('tickdesk alerts list', () => {
         failures: 3,
         lastError: 'HTTP 500',
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     expect((await list()).stdout()).toContain(
@@ -127,6 +128,7 @@ describe('tickdesk alerts list', () => {
       failures: 3,
       lastError: 'HTTP 500',
       lastDeliveredAt: null,
+      signed: false,
     })
     expect((await list()).stdout() + json.stdout()).not.toMatch(/SECRET/)
   })

@@ -57,4 +57,26 @@ describe('tickdesk alerts webhook', () => {
     expect(text).not.toContain('XXXXSECRETXXXX')
     expect(text).toContain('DISCORD-SECRET-TOKEN')
   })
+
+  it('refuses plain http off this machine and a URL with a user name or password', async () => {
+    for (const url of ['http://example.com/hook', 'https://me:pw@example.com/hook']) {
+      const r = await cli(['webhook', 'add', url])
+      expect(await r.exit).toBe(2)
+      expect(r.stderr()).toMatch(/https|user name or password/)
+      expect(r.stderr()).not.toContain('pw@')
+    }
+    expect((await openDataStores(data.dir).webhooks.load()).value).toEqual([])
+  })
+
+  it('adds a signed webhook only with its secret in the OS keychain, and says so where there is none', async () => {
+    const r = await cli(['webhook', 'add', '--sign', SLACK])
+    const saved = (await openDataStores(data.dir).webhooks.load()).value
+    if ((await r.exit) === 0) {
+      expect(r.stdout()).toMatch(/Signing secret .*: tdwh_[0-9a-f]{64}\n/)
+      expect(saved).toMatchObject([{ url: SLACK, signed: true }])
+    } else {
+      expect(r.stderr()).toMatch(/keychain.*the webhook was not added/)
+      expect(saved).toEqual([])
+    }
+  })
 })

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { DataStores } from '../../core/persistence/stores'
 import { maskedWebhookUrl, WebhookSchema } from '../../shared/alert'
+import { keychainProfile } from '../../app/secrets/secret-store'
+import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
+import { webhookUrlProblem } from '../../app/webhook-url-policy'
+import { newSigningSecret } from '../../app/webhook-signing'
 import { EXIT, type CliIO } from '../io'
 
 /**
@@ -10,6 +14,7 @@ import { EXIT, type CliIO } from '../io'
  */
 export const WEBHOOK_OPTIONS = {
   'url-stdin': { type: 'boolean' },
+  sign: { type: 'boolean' },
 } as const
 
 /** A URL is one line; anything longer than this on stdin is not one. */
@@ -31,7 +36,7 @@ export async function webhookCommand(
       io.stderr.write('tickdesk alerts: no webhook URL on stdin (one line, http(s)://...)\n')
       return EXIT.usage
     }
-    return addWebhook(stores, url ?? '', io)
+    return addWebhook(stores, url ?? '', values.sign === true, io)
   }
   if (sub === 'remove' && arg && positionals.length === 3) return removeWebhook(stores, arg, io)
   return null
@@ -49,10 +54,21 @@ async function readUrl(io: CliIO): Promise<string | null> {
   return line === '' ? null : line
 }
 
-async function addWebhook(stores: DataStores, url: string, io: CliIO): Promise<number> {
-  const hook = WebhookSchema.safeParse({ id: randomUUID().slice(0, 8), url, addedAt: Date.now() })
-  if (!hook.success) {
-    io.stderr.write(`tickdesk alerts: webhook URL refused: ${hook.error.issues[0]?.message}\n`)
+async function addWebhook(
+  stores: DataStores,
+  url: string,
+  sign: boolean,
+  io: CliIO,
+): Promise<number> {
+  const hook = WebhookSchema.safeParse({
+    id: randomUUID().slice(0, 8),
+    url,
+    addedAt: Date.now(),
+    signed: sign,
+  })
+  const problem = hook.success ? webhookUrlProblem(url) : hook.error.issues[0]?.message
+  if (!hook.success || problem) {
+    io.stderr.write(`tickdesk alerts: webhook URL refused: ${problem}\n`)
     return EXIT.usage
   }
   const hooks = (await stores.webhooks.load()).value
@@ -60,10 +76,24 @@ async function addWebhook(stores: DataStores, url: string, io: CliIO): Promise<n
     io.stderr.write(`tickdesk alerts: that webhook is already there\n`)
     return EXIT.usage
   }
+  // The secret is in the keychain before the webhook exists: no signed webhook without one.
+  const secret = sign ? newSigningSecret() : null
+  if (secret !== null) {
+    try {
+      await keychainWebhookSecrets({ profile: keychainProfile(io.env) }).set(hook.data.id, secret)
+    } catch (e) {
+      io.stderr.write(`tickdesk alerts: ${(e as Error).message}; the webhook was not added\n`)
+      return EXIT.failure
+    }
+  }
   await stores.webhooks.save([...hooks, hook.data])
   io.stdout.write(
     `Added webhook ${hook.data.id}: fired alerts are POSTed to ${maskedWebhookUrl(url)}\n`,
   )
+  if (secret !== null)
+    io.stdout.write(
+      `Signing secret (shown once; the receiver checks X-Tickdesk-Signature with it, see SECURITY.md): ${secret}\n`,
+    )
   return EXIT.ok
 }
 
@@ -74,6 +104,10 @@ async function removeWebhook(stores: DataStores, id: string, io: CliIO): Promise
     return EXIT.failure
   }
   await stores.webhooks.save(hooks.filter((h) => h.id !== id))
+  if (hooks.some((h) => h.id === id && h.signed))
+    await keychainWebhookSecrets({ profile: keychainProfile(io.env) })
+      .clear(id)
+      .catch(() => undefined)
   io.stdout.write(`Removed webhook ${id}\n`)
   return EXIT.ok
 }

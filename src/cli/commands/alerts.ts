@@ -28,7 +28,7 @@ const HELP = `Usage:
   tickdesk alerts remove <id>
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
-  tickdesk alerts webhook add <https://URL | - | --url-stdin>
+  tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
   tickdesk alerts webhook remove <id>
   tickdesk alerts run [--json] [--duration S] [feed options]
 
@@ -40,6 +40,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
           POSTs it to every webhook (JSON body with the fire id; retried with back-off).
   webhook where fired alerts are POSTed; \`alerts list\` shows each one's host and failure count.
           The URL is a secret: \`-\` or --url-stdin reads it from stdin (out of shell history).
+          https only (http to 127.0.0.1/localhost); --sign adds an HMAC-SHA256 signature header
+          with a secret kept in the OS keychain (SECURITY.md shows a receiver's check).
   snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
           fires again if its condition still holds. A running app takes it in within seconds.
   list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet

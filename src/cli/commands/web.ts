@@ -2,6 +2,7 @@ import { createAppService } from '../../app'
 import { logAppActivity } from '../../app/logs/app-activity-log'
 import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
+import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
 import { rendererBuilt, rendererDir, startWebHost } from '../../web'
@@ -86,6 +87,7 @@ async function serve(
     dataDir,
     env: io.env,
     secretStore,
+    webhookSecrets: keychainWebhookSecrets({ profile: keychainProfile(io.env) }),
     // No service configured: demo mode on the embedded simulator (the host injects it).
     demo: () => startDemoService(),
     logger: log.logger,
