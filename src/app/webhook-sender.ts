@@ -15,6 +15,8 @@ import { webhookUrlProblem } from './webhook-url-policy'
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5_000
+/** Of a receiver's answer, this much is kept (for `webhook test`); the rest is read and dropped. */
+export const WEBHOOK_REPLY_KEEP_BYTES = 4096
 /** Back-off between attempts: 1 s doubling to 30 s, for up to WEBHOOK_GIVE_UP_MS. */
 const FIRST_RETRY_MS = 1_000
 const MAX_RETRY_MS = 30_000
@@ -108,6 +110,7 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
         },
         body,
         abort.signal,
+        WEBHOOK_REPLY_KEEP_BYTES,
       )
       status = reply.status
     } catch (e) {

@@ -45,6 +45,14 @@ const JsonImportSchema = z.union([
   ImportedListSchema,
 ])
 
+/**
+ * A cell from the file as a notice or the log may show it: at most 64 characters (finding 6). A
+ * file of megabyte-long cells is parsed, never echoed.
+ */
+function shown(cell: string): string {
+  return cell.length > 64 ? `${cell.slice(0, 63)}…` : cell
+}
+
 function canonical(lists: ListFromFile[]): WatchlistFile {
   const skipped: string[] = []
   const out = lists.map((l) => {
@@ -54,7 +62,7 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
     for (const raw of l.symbols) {
       const ref = parseSymbolKey(raw)
       if (!ref) {
-        skipped.push(raw)
+        skipped.push(shown(raw))
         continue
       }
       const key = symbolKey(ref.market, ref.symbol)
