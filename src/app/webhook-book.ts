@@ -3,6 +3,7 @@ import type { JsonStore } from '../core/persistence/json-store'
 import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
 import type { AlertLoop } from './alert-loop'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
+import { webhookRequest } from './webhook-formats'
 import { signatureHeaders } from './webhook-signing'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 
@@ -52,6 +53,7 @@ export class WebhookBook {
         webhook: hook,
         clock: this.opts.clock,
         onOutcome: (id, outcome) => this.record(id, outcome),
+        request: (alert) => webhookRequest(hook, alert),
         ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
       })
       this.live.set(hook.id, target)

@@ -67,6 +67,8 @@ export interface WebhookTargetOptions {
   giveUpMs?: number
   /** The first back-off (doubling to 30 s); tests shorten it. */
   firstRetryMs?: number
+  /** The request in the webhook's format (webhook-formats.ts); none: Tickdesk's JSON to its URL. */
+  request?: (alert: FiredAlert) => { url: URL; headers: Record<string, string>; body: string }
   /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
   sign?: (body: string) => Promise<Record<string, string>>
 }
@@ -91,9 +93,14 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
 
   const attempt = async (alert: FiredAlert): Promise<void> => {
     // Policy (https but loopback, no credentials) before any byte leaves: a hand-edited file too.
-    const refused = webhookUrlProblem(webhook.url)
+    const request = opts.request?.(alert) ?? {
+      url: new URL(webhook.url),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(webhookBody(alert)),
+    }
+    const refused = webhookUrlProblem(request.url.href)
     if (refused !== null) throw new Error(refused)
-    const body = JSON.stringify(webhookBody(alert))
+    const { body } = request
     const signature = (await opts.sign?.(body)) ?? {}
     const abort = new AbortController()
     aborts.add(abort)
@@ -101,9 +108,9 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     let status: number
     try {
       const reply = await httpPost(
-        new URL(webhook.url),
+        request.url,
         {
-          'content-type': 'application/json',
+          ...request.headers,
           'idempotency-key': alert.id,
           'user-agent': 'Tickdesk alerts',
           ...signature,

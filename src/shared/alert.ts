@@ -157,7 +157,16 @@ export const WebhookSchema = z.object({
   lastDeliveredAt: z.number().nullable().default(null),
   /** Each delivery carries an HMAC signature; the secret is in the OS keychain, never here. */
   signed: z.boolean().default(false),
+  /** The body's shape: Tickdesk's JSON (absent), or a chat service's own (webhook-formats.ts). */
+  format: z.enum(['json', 'slack', 'discord', 'telegram', 'ntfy']).optional(),
+  /** Telegram's chat_id (a number, or @channelname) for format telegram. */
+  chatId: z
+    .string()
+    .regex(/^(-?\d{1,20}|@\w{4,64})$/)
+    .optional(),
 })
+export const WEBHOOK_FORMATS = ['json', 'slack', 'discord', 'telegram', 'ntfy'] as const
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export type Webhook = z.infer<typeof WebhookSchema>
 
 /**
@@ -182,7 +191,7 @@ export function webhookView(w: Webhook): WebhookView {
   return {
     id: w.id,
     host: webhookHost(w.url),
-    kind: 'json',
+    kind: w.format ?? 'json',
     failures: w.failures,
     lastError: w.lastError,
     lastDeliveredAt: w.lastDeliveredAt,

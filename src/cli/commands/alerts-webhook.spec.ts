@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises'
+import type { Server } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { shapeReceiver } from '../../app/testing/shape-receiver'
 import { openDataStores } from '../../core/persistence/stores'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
@@ -11,7 +13,14 @@ const env = (): NodeJS.ProcessEnv => ({ TICKDESK_DATA_DIR: data.dir })
 beforeEach(async () => {
   data = await tempDataDir()
 })
-afterEach(() => data.remove())
+const servers: Server[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections()
+    await new Promise((r) => s.close(r))
+  }
+  await data.remove()
+})
 
 const SLACK = 'https://hooks.slack.com/services/T000/B000/XXXXSECRETXXXX'
 const DISCORD = 'https://discord.com/api/webhooks/123/DISCORD-SECRET-TOKEN'
@@ -27,7 +36,7 @@ describe('tickdesk alerts webhook', () => {
     const r = await cli(['webhook', 'add', SLACK])
     expect(await r.exit).toBe(0)
     expect(r.stdout()).toMatch(
-      /^Added webhook \w+: fired alerts are POSTed to https:\/\/hooks\.slack\.com\/…\n$/,
+      /^Added webhook \w+ \(json\): fired alerts are POSTed to https:\/\/hooks\.slack\.com\/…\n$/,
     )
     expect(r.stdout() + r.stderr()).not.toContain('SECRET')
   })
@@ -78,5 +87,36 @@ describe('tickdesk alerts webhook', () => {
       expect(r.stderr()).toMatch(/keychain.*the webhook was not added/)
       expect(saved).toEqual([])
     }
+  })
+
+  it('adds a webhook per format (telegram with its chat id) and `webhook test` exits 0 only on the receiver’s 2xx', async () => {
+    const telegram = await shapeReceiver('telegram')
+    const slack = await shapeReceiver('slack')
+    servers.push(telegram.server, slack.server)
+    const noChat = await cli(['webhook', 'add', '--format', 'telegram', telegram.url])
+    expect(await noChat.exit).toBe(2)
+    expect(noChat.stderr()).toContain('--chat-id')
+    const t = await cli(['webhook', 'add', '--format', 'telegram', '--chat-id', '42', telegram.url])
+    expect(await t.exit).toBe(0)
+    expect(t.stdout()).toContain('(telegram)')
+    // A Slack URL added as plain JSON: Slack refuses Tickdesk's own body, and the test says so.
+    const wrong = await cli(['webhook', 'add', slack.url])
+    expect(await wrong.exit).toBe(0)
+    const [tg, js] = (await openDataStores(data.dir).webhooks.load()).value
+    const ok = await cli(['webhook', 'test', tg!.id])
+    expect(await ok.exit).toBe(0)
+    expect(ok.stdout()).toMatch(
+      new RegExp(`^webhook ${tg!.id} \\(telegram 127\\.0\\.0\\.1:\\d+\\): HTTP 200 — .*"ok":true`),
+    )
+    expect(ok.stdout()).not.toContain('SECRET')
+    const bad = await cli(['webhook', 'test', js!.id])
+    expect(await bad.exit).toBe(1)
+    expect(bad.stdout()).toContain('HTTP 400 — invalid_payload')
+    const all = await cli(['webhook', 'test'])
+    expect(await all.exit).toBe(1)
+    expect(all.stdout().trim().split('\n')).toHaveLength(2)
+    const listed = runCli(alerts, ['list'], { env: env() })
+    await listed.exit
+    expect(listed.stdout()).toContain(`webhook ${tg!.id}  telegram  http://127.0.0.1:`)
   })
 })

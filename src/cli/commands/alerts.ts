@@ -29,6 +29,8 @@ const HELP = `Usage:
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
   tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
+                      [--format json|slack|discord|telegram|ntfy] [--chat-id N]
+  tickdesk alerts webhook test [id]
   tickdesk alerts webhook remove <id>
   tickdesk alerts run [--json] [--duration S] [feed options]
 
@@ -42,6 +44,9 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
           The URL is a secret: \`-\` or --url-stdin reads it from stdin (out of shell history).
           https only (http to 127.0.0.1/localhost); --sign adds an HMAC-SHA256 signature header
           with a secret kept in the OS keychain (SECURITY.md shows a receiver's check).
+          --format: the body each service expects (Slack, Discord, ntfy: the URL they give you;
+          telegram: the bot URL https://api.telegram.org/bot<TOKEN> and --chat-id; it posts to
+          URL/sendMessage). \`webhook test\` sends a marked test and prints the receiver's answer.
   snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
           fires again if its condition still holds. A running app takes it in within seconds.
   list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet
