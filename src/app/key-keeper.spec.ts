@@ -86,4 +86,21 @@ describe('the key keeper', () => {
       ['KEYCHAIN_UNAVAILABLE', KEY_NOT_KEPT, cause, 2],
     ])
   })
+
+  it('binds a bare key from before the binding once: to no service in demo mode, not to the base URL a later start finds', async () => {
+    const store = memorySecretStore(KEY)
+    const first = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
+    await first.load(undefined)
+    const later = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
+    await later.load('https://elsewhere.example')
+    expect(later.keyFor('https://elsewhere.example')).toBeNull()
+    expect(later.withheldFrom('https://elsewhere.example')).toEqual({
+      from: 'no service (demo mode)',
+      to: 'elsewhere.example',
+    })
+    await later.set(KEY, 'https://elsewhere.example')
+    expect(later.keyFor('https://elsewhere.example/api')).toBe(KEY)
+    expect(later.keyFor('http://elsewhere.example')).toBeNull()
+    expect(later.keyFor('https://elsewhere.example:8443')).toBeNull()
+  })
 })

@@ -56,7 +56,9 @@ export class KeyKeeper {
     const read = unpackKey(stored)
     registerSecret(read.key)
     this.bound = read.legacy ? { key: read.key, origin: serviceOrigin(baseUrl) } : read
-    if (read.legacy && this.bound.origin !== null) await this.persist()
+    // Bound once and for good, demo mode's "no service" too: a later start must not bind the key
+    // to whatever base URL settings.json names by then.
+    if (read.legacy) await this.persist()
   }
 
   /** The key to send to the service at `baseUrl`, or null: none, or entered for another one. */
