@@ -153,6 +153,7 @@ export class AppService implements AppHostApi, CommandContext {
       loop: this.alerts,
       onProblem: (code, message) => this.addNotice('warning', code, message),
       onChange: () => this.emitAlerts(),
+      secrets: this.opts.webhookSecrets ?? null,
     })
     await this.webhooks.sync()
     this.state = {
@@ -163,7 +164,7 @@ export class AppService implements AppHostApi, CommandContext {
     }
     this.noteRunnerFires(data.history)
     for (const key of data.confirmed) this.catalogue.confirm(key)
-    await this.keys.load()
+    await this.keys.load(this.serviceUrl())
     const cache = await loadMarketCache(this.stores, note)
     // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
@@ -261,9 +262,9 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
       settings: this.state.settings,
-      keyInfo: this.keys.info(),
+      keyInfo: this.keys.info(this.serviceUrl()),
       notices: this.notices.all(),
       version: VERSION,
       positions: this.positionsView(),
@@ -336,7 +337,10 @@ export class AppService implements AppHostApi, CommandContext {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
     this.alerts.setPaused(next.alertsPaused)
-    if (choosesOtherFeed(previous, next)) await this.switchFeed()
+    if (choosesOtherFeed(previous, next)) {
+      await this.askToMoveKey()
+      await this.switchFeed()
+    }
     // Of the settings, only the pinned symbols change what is watched: a header click (a grid
     // sort) or a layout change does not re-plan 5000 symbols.
     else if (!sameKeys(previous.pinned, next.pinned)) this.syncWatches()
@@ -345,19 +349,30 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   async setApiKey(apiKey: string): Promise<KeyInfo> {
-    await this.keys.set(apiKey)
+    // A fresh entry is the trader's word: the key is for the service the base URL names now.
+    await this.keys.set(apiKey, this.serviceUrl())
     // Demo mode ends once a key is known (with a base URL); a running service just takes it.
     if (this.feeds.current.config.demo) await this.switchFeed()
     else this.feeds.current.engine.setApiKey(apiKey)
     this.emitSettings()
-    return this.keys.info()
+    return this.keys.info(this.serviceUrl())
   }
 
   async clearApiKey(): Promise<KeyInfo> {
     await this.keys.clear()
     await this.switchFeed()
     this.emitSettings()
-    return this.keys.info()
+    return this.keys.info(this.serviceUrl())
+  }
+
+  /**
+   * The host's confirmation, from outside the page (the CLI's `web --trust-base-url`): the kept
+   * key is for the service the base URL names now.
+   */
+  async confirmKeyHost(): Promise<void> {
+    await this.keys.confirm(this.serviceUrl())
+    await this.switchFeed()
+    this.emitSettings()
   }
 
   /**
@@ -431,10 +446,34 @@ export class AppService implements AppHostApi, CommandContext {
 
   // ---- inside ------------------------------------------------------------------------------
 
+  /**
+   * The one place the engine is given a key: keyFor hands it out only for the service it was
+   * entered for (key-binding.ts; the security scan holds this line). Elsewhere the feed pauses
+   * (demo prices meanwhile) and the page says why.
+   */
   private async switchFeed(): Promise<void> {
-    const saved = savedConfig(this.state.settings, this.keys.saved)
-    await this.feeds.switchTo(wantedConfig({ env: this.opts.env, saved }))
+    const wanted = wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) })
+    const apiKey = this.keys.keyFor(wanted.baseUrl) ?? undefined
+    this.keys.noteWithheld(
+      wanted.baseUrl,
+      this.opts.confirmKeyHost ? ' or confirm the change in the dialog' : '',
+    )
+    await this.feeds.switchTo({ ...wanted, apiKey })
     this.hub.emit({ type: 'status', status: this.feeds.current.engine.status() })
+  }
+
+  /** The base URL in effect (TICKDESK_BASE_URL over the saved one). */
+  private serviceUrl(): string | undefined {
+    return wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) }).baseUrl
+  }
+
+  /** Where the host can ask outside the page (Electron's dialog), a moved base URL may take the key. */
+  private async askToMoveKey(): Promise<void> {
+    const confirm = this.opts.confirmKeyHost
+    const change = this.keys.withheldFrom(this.serviceUrl())
+    if (!confirm || change === null) return
+    const yes = await confirm(change).catch(() => false)
+    if (yes) await this.keys.confirm(this.serviceUrl())
   }
 
   /**
@@ -474,7 +513,7 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
     })
   }
 
@@ -495,7 +534,11 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   private emitSettings(): void {
-    this.hub.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keys.info() })
+    this.hub.emit({
+      type: 'settings',
+      settings: this.state.settings,
+      keyInfo: this.keys.info(this.serviceUrl()),
+    })
   }
 }
 

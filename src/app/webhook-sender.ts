@@ -3,6 +3,7 @@ import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
 import { parseSymbolKey } from '../shared/market'
 import type { AlertTarget } from './alert-loop'
+import { webhookUrlProblem } from './webhook-url-policy'
 
 /**
  * Fired alerts POSTed to a trader's webhook (a chat bot, a phone push service, their own
@@ -14,6 +15,8 @@ import type { AlertTarget } from './alert-loop'
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5_000
+/** Of a receiver's answer, this much is kept (for `webhook test`); the rest is read and dropped. */
+export const WEBHOOK_REPLY_KEEP_BYTES = 4096
 /** Back-off between attempts: 1 s doubling to 30 s, for up to WEBHOOK_GIVE_UP_MS. */
 const FIRST_RETRY_MS = 1_000
 const MAX_RETRY_MS = 30_000
@@ -64,6 +67,10 @@ export interface WebhookTargetOptions {
   giveUpMs?: number
   /** The first back-off (doubling to 30 s); tests shorten it. */
   firstRetryMs?: number
+  /** The request in the webhook's format (webhook-formats.ts); none: Tickdesk's JSON to its URL. */
+  request?: (alert: FiredAlert) => { url: URL; headers: Record<string, string>; body: string }
+  /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
+  sign?: (body: string) => Promise<Record<string, string>>
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -85,20 +92,32 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     })
 
   const attempt = async (alert: FiredAlert): Promise<void> => {
+    // Policy (https but loopback, no credentials) before any byte leaves: a hand-edited file too.
+    const request = opts.request?.(alert) ?? {
+      url: new URL(webhook.url),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(webhookBody(alert)),
+    }
+    const refused = webhookUrlProblem(request.url.href)
+    if (refused !== null) throw new Error(refused)
+    const { body } = request
+    const signature = (await opts.sign?.(body)) ?? {}
     const abort = new AbortController()
     aborts.add(abort)
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
     let status: number
     try {
       const reply = await httpPost(
-        new URL(webhook.url),
+        request.url,
         {
-          'content-type': 'application/json',
+          ...request.headers,
           'idempotency-key': alert.id,
           'user-agent': 'Tickdesk alerts',
+          ...signature,
         },
-        JSON.stringify(webhookBody(alert)),
+        body,
         abort.signal,
+        WEBHOOK_REPLY_KEEP_BYTES,
       )
       status = reply.status
     } catch (e) {

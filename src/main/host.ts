@@ -9,11 +9,13 @@ import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
 import { isAppUrl, rendererLocation, rendererUrl, stripUrl } from './app-url'
 import { HostSettings } from './host-settings'
+import { confirmKeyHostInDialog } from './key-host-dialog'
 import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { revealWindow } from './main-window'
 import { openMainWindows, type MainWindows } from './main-windows'
 import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
+import { keychainWebhookSecrets, type WebhookSecrets } from '../app/secrets/webhook-secrets'
 import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
@@ -50,6 +52,9 @@ export interface ElectronHostOptions {
     logger: Logger
     logFolder: LogFolder
     clock: Clock
+    /** Asks in a main-process dialog before the API key follows a base URL to another host. */
+    confirmKeyHost: (change: { from: string; to: string }) => Promise<boolean>
+    webhookSecrets: WebhookSecrets
   }): Promise<{ app: AppHostApi; close(withinMs?: number): Promise<void> }>
   /** Folder of the built main bundle (out/main). */
   mainDir: string
@@ -94,6 +99,11 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     logger: log.logger,
     logFolder,
     clock,
+    confirmKeyHost: confirmKeyHostInDialog(() => windows?.window ?? null),
+    webhookSecrets: keychainWebhookSecrets({
+      profile: keychainProfile(opts.env),
+      importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+    }),
   })
   const service = hosted.app
   const shutdown = installShutdown({

@@ -6,7 +6,7 @@ import {
   AlertRuleStateSchema,
   FiredAlertSchema,
   MAX_SNOOZE_MINUTES,
-  WebhookSchema,
+  WebhookViewSchema,
 } from './alert'
 import { AlertLevelSchema } from './alert-level'
 import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
@@ -47,7 +47,7 @@ export const SnapshotSchema = z.object({
   alertStates: z.array(AlertRuleStateSchema),
   alertHistory: z.array(FiredAlertSchema),
   /** Where fired alerts are POSTed, with each one's failure count (set up with the CLI). */
-  webhooks: z.array(WebhookSchema).default([]),
+  webhooks: z.array(WebhookViewSchema).default([]),
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -200,7 +200,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     alerts: z.array(AlertRuleSchema),
     alertStates: z.array(AlertRuleStateSchema),
     alertHistory: z.array(FiredAlertSchema),
-    webhooks: z.array(WebhookSchema).default([]),
+    webhooks: z.array(WebhookViewSchema).default([]),
   }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),

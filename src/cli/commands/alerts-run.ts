@@ -1,5 +1,7 @@
 import { AlertLoop } from '../../app/alert-loop'
 import { inQuietHours } from '../../shared/quiet-hours'
+import { keychainProfile } from '../../app/secrets/secret-store'
+import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
 import { WebhookBook } from '../../app/webhook-book'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
@@ -72,6 +74,7 @@ export async function runAlerts(
     clock: systemClock,
     loop,
     onProblem: (_code, message) => say(message),
+    secrets: keychainWebhookSecrets({ profile: keychainProfile(io.env) }),
   })
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()

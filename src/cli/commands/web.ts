@@ -1,5 +1,6 @@
 import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
+import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
 import { tradingWindow } from '../../shared/trading-hours'
@@ -10,7 +11,7 @@ import { EXIT, type CliCommand, type CliIO } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
 
-const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR]
+const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR] [--trust-base-url]
 
 Runs Tickdesk in your browser: serves the app on 127.0.0.1 behind a per-launch token.
 Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embedded simulator.
@@ -18,6 +19,8 @@ Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embed
 Options:
   --port N        port to listen on (default: a free one)
   --data-dir DIR  settings and cache folder (default: TICKDESK_DATA_DIR or the OS app-data folder)
+  --trust-base-url  send the kept API key to the base URL saved now, though the key was
+                  entered for another host (the page cannot move the key; this flag can)
   -h, --help      show this help
   --version       print the version
 Environment: BROWSER=none opens no browser.
@@ -27,7 +30,11 @@ export const run: CliCommand = async (args, io) => {
   const parsed = parseCommand(
     'web',
     args,
-    { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'trust-base-url': { type: 'boolean' },
+    },
     HELP,
     io,
     { positionals: false },
@@ -49,7 +56,7 @@ export const run: CliCommand = async (args, io) => {
   const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
   const log = openCommandLog(io, dataDir, 'web')
   try {
-    return await serve(dataDir, dir, port, log, io)
+    return await serve(dataDir, dir, port, log, io, values['trust-base-url'] === true)
   } catch (error) {
     log.logger.log('error', 'browser host failed', { error })
     throw error
@@ -64,6 +71,7 @@ async function serve(
   port: number,
   log: HostLog,
   io: CliIO,
+  trustBaseUrl: boolean,
 ): Promise<number> {
   // The OS keychain through keytar, as in Electron minus safeStorage: where no keychain answers,
   // the key stays in memory and the app's notice says so (ARCHITECTURE: Secrets).
@@ -78,6 +86,7 @@ async function serve(
     dataDir,
     env: io.env,
     secretStore,
+    webhookSecrets: keychainWebhookSecrets({ profile: keychainProfile(io.env) }),
     // No service configured: demo mode on the embedded simulator (the host injects it, with
     // the shipped timetables it trades by).
     demo: () => startDemoService({ hours: tradingWindow }),
@@ -87,6 +96,8 @@ async function serve(
     rendererDir,
     port,
   })
+  // Before the page's address is printed: no page can reach the app until then.
+  if (trustBaseUrl) await app.confirmKeyHost()
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)
   if (app.feed.config.demo)

@@ -62,11 +62,16 @@ const ResponseFrameSchema = z.object({
 })
 const EventFrameSchema = z.object({ kind: z.literal('event'), event: z.unknown() })
 
-/** ws(s)://<host>/bridge?token=T from the page's own address (the token arrives in ?token=). */
+/**
+ * ws(s)://<host>/bridge from the page's own address. The browser host moves the token from the
+ * address into an HttpOnly cookie (the upgrade carries it); an address that still holds one (a
+ * dev server) passes it on in ?token=.
+ */
 export function bridgeUrl(location: { protocol: string; host: string; search: string }): string {
-  const token = new URLSearchParams(location.search).get('token') ?? ''
+  const token = new URLSearchParams(location.search).get('token')
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-  return `${scheme}//${location.host}/bridge?token=${encodeURIComponent(token)}`
+  const query = token === null ? '' : `?token=${encodeURIComponent(token)}`
+  return `${scheme}//${location.host}/bridge${query}`
 }
 
 interface Pending {

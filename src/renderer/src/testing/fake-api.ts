@@ -70,7 +70,15 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     alertHistory: [],
     webhooks: [],
     settings: SettingsSchema.parse({}),
-    keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null },
+    keyInfo: {
+      hasKey: false,
+      masked: '',
+      storage: 'none',
+      warning: null,
+      warningDetail: null,
+      forHost: null,
+      withheld: null,
+    },
     notices: [],
     version: '0.1.0-test',
     ...over,
@@ -203,13 +211,23 @@ export class FakeTickdeskApi implements TickdeskApi {
   private keyInfo(): KeyInfo {
     const k = this.storedKey
     return k === null
-      ? { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null }
+      ? {
+          hasKey: false,
+          masked: '',
+          storage: 'none',
+          warning: null,
+          warningDetail: null,
+          forHost: null,
+          withheld: null,
+        }
       : {
           hasKey: true,
           masked: `••••${k.slice(-4)}`,
           storage: 'memory',
           warning: null,
           warningDetail: null,
+          forHost: null,
+          withheld: null,
         }
   }
 
