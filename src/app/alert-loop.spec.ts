@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -101,6 +101,31 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     const again = heard(third)
     third.start()
     expect(again).toEqual([])
+  })
+
+  it('marks replayed a fire handed to a target before the crash, and not one never handed over', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    // stdout was handed the fire (it may have printed it) and the process died before "done";
+    // the webhook was owed it and never reached.
+    first.addTarget({ name: 'stdout', deliver: () => new Promise<void>(() => undefined) })
+    first.addTarget({ name: 'webhook:w1', deliver: () => new Promise<void>(() => undefined) })
+    first.evaluate(quote(101))
+    const fireId = first.history()[0]!.id
+    const journal = new FireJournal(f.stores.dir)
+    const lines = readFileSync(journal.path, 'utf8').trim().split('\n')
+    // Cut the webhook's "try" line: as if the kill landed between the two targets.
+    const cut = lines.filter((l) => !(l.includes('"try"') && l.includes('webhook:w1')))
+    expect(cut).toHaveLength(lines.length - 1)
+    writeFileSync(journal.path, cut.join('\n') + '\n')
+    const second = await open(f)
+    const printed = heard(second, 'stdout')
+    const posted = heard(second, 'webhook:w1')
+    second.start()
+    expect(printed.map((a) => [a.id, a.replayed])).toEqual([[fireId, true]])
+    expect(posted.map((a) => [a.id, a.replayed === true])).toEqual([[fireId, false]])
+    expect(second.history()[0]?.replayed).toBe(true)
   })
 
   it('owes a fire only to the targets there when it fired', async () => {

@@ -238,6 +238,7 @@ export class AlertLoop {
       alert,
       state: this.engine.stateOf(alert.ruleId) as AlertRuleState,
       done: new Set<string>(),
+      tried: new Set<string>(),
       seq: ++this.seq,
       owed,
     }))
@@ -385,6 +386,21 @@ export class AlertLoop {
   private deliverTo(entry: JournalEntry, name: string): void {
     const target = this.targets.get(name)
     if (target === undefined) return
+    // Handed to this target before (a run killed before its done record, a webhook that gave
+    // up): it may have it, so this delivery says it is a replay, and the history keeps that.
+    const replayed = entry.tried.has(name)
+    if (replayed && entry.alert.replayed !== true) {
+      entry.alert.replayed = true
+      this.changed()
+    }
+    if (!replayed) {
+      entry.tried.add(name)
+      try {
+        this.journal.tried(entry.alert.id, name)
+      } catch {
+        // Unrecorded, a repeat after a crash would not say it is one; the fire itself is on disk.
+      }
+    }
     const took = (): void => {
       entry.done.add(name)
       try {
@@ -395,7 +411,8 @@ export class AlertLoop {
     }
     let result: void | Promise<void>
     try {
-      result = target.deliver(entry.alert)
+      // Per target: the history's copy says a replay happened somewhere; this one says it is.
+      result = target.deliver({ ...entry.alert, replayed })
     } catch (e) {
       this.problem('ALERT_DELIVERY', `An alert could not reach ${name}: ${String(e)}`)
       return

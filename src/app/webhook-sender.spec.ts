@@ -80,8 +80,9 @@ describe('webhook delivery', () => {
     expect(headers['idempotency-key']).toBe('fire-1')
     expect(headers['content-type']).toBe('application/json')
     expect(body).toMatchObject({
-      type: 'tickdesk.alert',
-      fireId: 'fire-1',
+      type: 'alert',
+      id: 'fire-1',
+      replayed: false,
       symbol: 'BTCUSDT',
       market: 'crypto',
       price: 65_012.5,
@@ -95,7 +96,7 @@ describe('webhook delivery', () => {
     const r = await receiver((n) => (n <= 2 ? 500 : 200))
     const outcomes: WebhookOutcome[] = []
     await target(r.url, outcomes).deliver(alert)
-    expect(r.got.map((g) => g.body.fireId)).toEqual(['fire-1', 'fire-1', 'fire-1'])
+    expect(r.got.map((g) => g.body.id)).toEqual(['fire-1', 'fire-1', 'fire-1'])
     expect(outcomes.map((o) => (o.ok ? 'ok' : o.error))).toEqual(['HTTP 500', 'HTTP 500', 'ok'])
   })
 

@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../core/clock'
 import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
-import { parseSymbolKey } from '../shared/market'
+import { fireJson, type FireJson } from '../shared/fire-json'
 import type { AlertTarget } from './alert-loop'
 
 /**
@@ -20,37 +20,11 @@ const MAX_RETRY_MS = 30_000
 /** After this long the fire stays owed in the journal and is tried again at the next start. */
 export const WEBHOOK_GIVE_UP_MS = 15 * 60_000
 
-export interface WebhookBody {
-  type: 'tickdesk.alert'
-  fireId: string
-  ruleId: string
-  key: string
-  market: string | null
-  symbol: string
-  message: string
-  price: number
-  quoteAt: number | null
-  firedAt: number
-  whileAway: boolean
-  awaySince: number | null
-}
+/** The body POSTed: the one public shape of a fire, as `watch --json` prints it. */
+export type WebhookBody = FireJson
 
 export function webhookBody(a: FiredAlert): WebhookBody {
-  const ref = parseSymbolKey(a.key)
-  return {
-    type: 'tickdesk.alert',
-    fireId: a.id,
-    ruleId: a.ruleId,
-    key: a.key,
-    market: ref?.market ?? null,
-    symbol: ref?.symbol ?? a.key,
-    message: a.message,
-    price: a.price,
-    quoteAt: a.quoteAt,
-    firedAt: a.at,
-    whileAway: a.whileAway,
-    awaySince: a.awaySince,
-  }
+  return fireJson(a)
 }
 
 /** What a delivery attempt changed, for the webhook's counts on disk and in the app. */

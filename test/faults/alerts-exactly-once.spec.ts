@@ -106,6 +106,11 @@ describe('alerts exactly once through tickdesk watch --json', () => {
         sim.pinPrice('crypto', symbol, null)
         const lines = [...first.alerts, ...second.alerts].filter((a) => a.ruleId === ruleId)
         expect(new Set(lines.map((l) => l.id)).size, `trial ${trial}: fire ids`).toBe(1)
+        expect(lines[0]?.replayed, `trial ${trial}: first line`).toBe(false)
+        expect(
+          lines.slice(1).every((l) => l.replayed),
+          `trial ${trial}: repeats marked`,
+        ).toBe(true)
         duplicates += lines.length - 1
       }
       // A repeat can only be the same id printed again: a kill between printing a fire and

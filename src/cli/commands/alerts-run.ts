@@ -82,11 +82,18 @@ export async function runAlerts(
   try {
     loop.addTarget({
       name: 'stdout',
-      deliver: (a) => {
-        log.logger.log('info', 'alert fired', { key: a.key, detail: a.message, fireId: a.id })
-        if (json) writeJson(io.stdout, alertLine(a))
-        else io.stdout.write(`${a.whileAway ? 'while you were away: ' : ''}${a.message}\n`)
-      },
+      // Done in the write's callback: the pipe took the line (see watch.ts).
+      deliver: (a) =>
+        new Promise<void>((resolve, reject) => {
+          log.logger.log('info', 'alert fired', { key: a.key, detail: a.message, fireId: a.id })
+          const written = (e?: Error | null): void => (e ? reject(e) : resolve())
+          if (json) writeJson(io.stdout, alertLine(a), written)
+          else
+            io.stdout.write(
+              `${a.replayed === true ? '(again) ' : ''}${a.whileAway ? 'while you were away: ' : ''}${a.message}\n`,
+              written,
+            )
+        }),
     })
     const notifier = desktopNotifier(io.env)
     if (notifier) loop.addTarget(notifier)

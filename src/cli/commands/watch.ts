@@ -143,11 +143,15 @@ async function watch(
   let listening = true
   alerts.addTarget({
     name: 'stdout',
-    deliver: (a) => {
-      writer?.alert(a)
-      table?.note(`ALERT ${a.message}`)
-      if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
-    },
+    // Done once the pipe took the line (its write callback), not when write() returned: a kill
+    // before then would lose a line that was only queued in this process.
+    deliver: (a) =>
+      new Promise<void>((resolve, reject) => {
+        table?.note(`ALERT ${a.message}`)
+        if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
+        if (writer === null) return resolve()
+        writer.alert(a, (e) => (e ? reject(e) : resolve()))
+      }),
   })
   alerts.start()
   engine.onQuote((q) => {
