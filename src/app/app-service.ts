@@ -95,7 +95,6 @@ export class AppService implements AppHostApi, CommandContext {
       logger: this.logger,
       attach: (engine) => {
         this.watches.use(engine)
-        this.alerts.attachBars(engine)
         this.syncWatches()
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
