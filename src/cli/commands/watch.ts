@@ -214,9 +214,8 @@ async function watch(
   flush()
   // Shutdown is not news: the consumer asked for it (or the exit code says why).
   listening = false
-  // Before the engine stops: no fire is announced after the consumer asked to stop.
-  await duty.close()
   await engine.stop()
+  await duty.close()
   table?.finish()
   io.signal.removeEventListener('abort', onSignal)
   io.stdout.off('error', onStdoutError)
