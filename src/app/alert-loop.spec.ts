@@ -128,6 +128,20 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     expect(second.history()[0]?.replayed).toBe(true)
   })
 
+  it('still owes a fire a webhook gave up on at the next start, days later', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    first.addTarget({ name: 'webhook:w1', deliver: () => Promise.reject(new Error('gave up')) })
+    first.evaluate(quote(101))
+    await first.close()
+    f.clock.advance(3 * 24 * 3_600_000)
+    const second = await open(f)
+    const posted = heard(second, 'webhook:w1')
+    second.start()
+    expect(posted.map((a) => a.id)).toEqual(first.history().map((a) => a.id))
+  })
+
   it('owes a fire only to the targets there when it fired', async () => {
     const f = folder()
     const app = await open(f)

@@ -33,8 +33,6 @@ export const ALERT_SAVE_EVERY_MS = 500
  * often, so a restart after a crash knows since when it was away.
  */
 export const SEEN_SAVE_EVERY_MS = 60_000
-/** An owed fire older than this is dropped from the journal (the history still lists it). */
-const OWED_FOR_MS = 24 * 3_600_000
 
 /** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
 export interface AlertBars {
@@ -149,8 +147,8 @@ export class AlertLoop {
     this.fileRules = this.diskRules = file.value.rules
     this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
     this.engine.setHistory(fired)
-    const owedSince = this.opts.clock.now() - OWED_FOR_MS
-    this.entries = read.fires.filter((f) => f.alert.at >= owedSince).map((f) => ({ ...f, seq: 0 }))
+    // Whatever its age: a fire a webhook gave up on is still owed to it (issue 37).
+    this.entries = read.fires.map((f) => ({ ...f, seq: 0 }))
     if (read.fires.length > 0) {
       // The files catch up with the journal before it is compacted to what is still owed.
       this.saver.request(() => this.snapshot())

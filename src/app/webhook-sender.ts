@@ -83,6 +83,16 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
       clock.clearTimeout(timer)
       aborts.delete(abort)
     }
+    if (status >= 300 && status < 400)
+      // Following would POST the fire (and any token in its URL) to an address the trader never
+      // gave; a receiver that moved says so once, and the trader changes the URL.
+      throw new FinalAnswer(
+        `HTTP ${status}: the receiver redirects elsewhere; redirects are not followed (give the webhook its new URL)`,
+      )
+    if (status === 410)
+      throw new FinalAnswer(
+        'HTTP 410 Gone: the receiver says this webhook no longer exists; not retried (remove it or fix its URL)',
+      )
     if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
   }
 
@@ -91,15 +101,19 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     async deliver(alert) {
       const started = clock.now()
       let delay = opts.firstRetryMs ?? FIRST_RETRY_MS
+      let tries = 0
       for (;;) {
         if (stopped) throw new Error('stopped')
         try {
-          await attempt(alert)
+          // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
+          // dropped connection): the same id again, marked replayed.
+          await attempt(tries++ === 0 ? alert : { ...alert, replayed: true })
           opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
           return
         } catch (e) {
           const error = (e as Error).message
           opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error })
+          if (e instanceof FinalAnswer) throw e
           if (stopped || clock.now() - started + delay > giveUpMs) throw e
         }
         await wait(delay)
@@ -114,6 +128,9 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     },
   }
 }
+
+/** An answer that trying again cannot change (a redirect, 410 Gone): no more attempts this run. */
+class FinalAnswer extends Error {}
 
 /** A transport error in words, without the URL (it may carry the receiver's own token). */
 function errorWords(e: unknown): string {
