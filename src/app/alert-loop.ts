@@ -68,6 +68,12 @@ export interface AlertLoopOptions {
   onRulesMerged?: (rules: AlertRule[]) => void
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
+  /**
+   * Opened while another process runs this folder's alerts (alert-duty.ts): rules, states and
+   * history are read and rules can be edited, but the fire journal is neither read nor touched
+   * and nothing is evaluated or announced until activate().
+   */
+  standby?: boolean
   newId?: () => string
 }
 
@@ -92,10 +98,13 @@ export class AlertLoop {
   private lists: readonly Watchlist[] = []
   private paused = false
   private started = false
+  /** Holds the folder's alerts: evaluates, journals, announces (see standby). */
+  private active: boolean
   private seenTimer: TimerHandle | null = null
   private market: AlertBars | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
+    this.active = opts.standby !== true
     this.engine = new AlertEngine({
       clock: opts.clock,
       firedBy: opts.firedBy,
@@ -124,7 +133,7 @@ export class AlertLoop {
     this.lists = (await stores.watchlists.load()).value.watchlists
     const history = await stores.alertHistory.load()
     this.report(history.problem)
-    const read = this.journal.read()
+    const read = this.active ? this.journal.read() : { fires: [], skipped: 0 }
     if (read.skipped > 0)
       this.problem(
         'ALERT_JOURNAL_DAMAGED',
@@ -188,6 +197,23 @@ export class AlertLoop {
   }
 
   /**
+   * This process now runs the folder's alerts (it took the lock): the files and the journal the
+   * previous owner left are read afresh and what it still owed is delivered (once started).
+   */
+  async activate(): Promise<void> {
+    this.active = true
+    await this.load()
+    if (this.started) for (const target of this.targets.values()) this.deliverOwed(target)
+  }
+
+  /** Another process took the folder's alerts: stop evaluating and announcing at once. */
+  async deactivate(): Promise<void> {
+    await this.saver.flush()
+    this.active = false
+    this.entries = []
+  }
+
+  /**
    * Nothing ran (or the feed was down) since `since`: the first fresh quote per symbol that fires
    * is marked "while you were away" from then. Per symbol after a restart: the time of the last
    * price seen for it (none for a symbol never seen: a rule met at once "is above", not "was
@@ -218,6 +244,7 @@ export class AlertLoop {
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
   evaluate(quote: Quote): void {
+    if (!this.active) return
     const fires = this.engine.evaluate(quote)
     this.seenTimer ??= this.opts.clock.setTimeout(() => {
       this.seenTimer = null
@@ -376,6 +403,7 @@ export class AlertLoop {
   }
 
   private deliverOwed(target: AlertTarget): void {
+    if (!this.active) return
     for (const entry of this.entries)
       if (entry.owed.includes(target.name) && !entry.done.has(target.name))
         this.deliverTo(entry, target.name)
@@ -459,8 +487,14 @@ export class AlertLoop {
           .filter((st): st is AlertRuleState => st !== undefined),
       }
     }
+    if (!this.active) {
+      // States and history are the owner's: a stale copy written over them could re-arm a
+      // once-alert it fired. A standby loop saves only its rule edits.
+      const latest = await this.opts.stores.alerts.load()
+      file = { rules: file.rules, states: latest.value.states }
+    }
     const results = await Promise.allSettled([
-      this.opts.stores.alertHistory.save(s.history),
+      this.active ? this.opts.stores.alertHistory.save(s.history) : Promise.resolve(),
       this.opts.stores.alerts.save(file),
     ])
     const failed = results.find((r) => r.status === 'rejected')
@@ -474,6 +508,8 @@ export class AlertLoop {
    * still owed to a target.
    */
   private compact(savedSeq: number): void {
+    // The journal is the owner's: a standby loop never rewrites it.
+    if (!this.active) return
     const keep = this.entries.filter(
       (e) => e.seq > savedSeq || e.owed.some((name) => !e.done.has(name)),
     )

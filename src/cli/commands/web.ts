@@ -76,6 +76,7 @@ async function serve(
     profile: keychainProfile(io.env),
   })
   const app = await createAppService({
+    alertsHostName: '`tickdesk web`',
     dataDir,
     env: io.env,
     secretStore,
