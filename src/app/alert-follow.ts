@@ -1,7 +1,22 @@
 import type { Clock } from '../core/clock'
 import type { Quote } from '../shared/quote'
 import type { FeedStatus } from '../shared/status'
-import type { AlertBars, AlertLoop } from './alert-loop'
+import type { BarNeed } from '../core/bar-backfill'
+import type { SymbolKey } from '../shared/market'
+import type { Bar, Interval } from '../shared/quote'
+
+/** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
+export interface AlertBars {
+  candles: { bars(key: SymbolKey, interval: Interval, limit: number): Bar[] }
+  backfillBars(needs: readonly BarNeed[]): void
+}
+
+/** What of the alert loop the engine feeds. */
+export interface FollowingLoop {
+  evaluate(quote: Quote): void
+  markGap(since: number): void
+  attachBars(market: AlertBars | null): void
+}
 
 /** What of a market engine the alerts follow (MarketEngine has it all). */
 export interface FollowedEngine extends AlertBars {
@@ -18,7 +33,7 @@ export interface FollowedEngine extends AlertBars {
  */
 export function follow(
   engine: FollowedEngine,
-  loop: Pick<AlertLoop, 'evaluate' | 'markGap' | 'attachBars'>,
+  loop: FollowingLoop,
   clock: Clock,
   opts: {
     /**

@@ -9,6 +9,7 @@ import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
 import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
 import { alertRule } from '../core/testing/alert-rule'
+import { rulesEditedHere, rulesFromFile } from './alert-rule-source'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
@@ -34,7 +35,7 @@ async function open(
   return AlertLoop.open({
     stores: f.stores,
     clock: f.clock,
-    ownsRules: true,
+    rules: rulesEditedHere(),
     firedBy: 'app',
     onProblem: (code) => f.problems.push(code),
     ...over,
@@ -149,7 +150,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     heard(app, 'desktop')
     app.evaluate(quote(101))
     await app.close()
-    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
     const printed = heard(watch, 'stdout')
     watch.start()
     expect(printed).toEqual([])
@@ -250,7 +251,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
   it('a CLI loop keeps rules another process added while it ran', async () => {
     const f = folder()
     await f.stores.alerts.save({ rules: [rule('r1', { kind: 'above', price: 100 })], states: [] })
-    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
     heard(watch, 'stdout')
     const file = (await f.stores.alerts.load()).value
     await f.stores.alerts.save({

@@ -15,6 +15,7 @@ import { VERSION } from '../shared/version'
 import { inQuietHours } from '../shared/quiet-hours'
 import { AlertDuty } from './alert-duty'
 import { AlertLoop } from './alert-loop'
+import { rulesEditedHere } from './alert-rule-source'
 import { AlertLoopLock, ownerWords } from './alert-loop-lock'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
@@ -130,17 +131,16 @@ export class AppService implements AppHostApi, CommandContext {
     this.alerts = await AlertLoop.open({
       stores: this.stores,
       clock: this.clock,
-      ownsRules: true,
       firedBy: 'app',
       // Until the duty below finds no other process running this folder's alerts.
       standby: true,
       quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
-      onRulesMerged: (rules) => {
+      rules: rulesEditedHere((rules) => {
         this.state = { ...this.state, rules }
         this.syncWatches()
         this.emitAlerts()
-      },
+      }),
     })
     this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)

@@ -18,6 +18,7 @@ import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 import { untilAborted } from '../until-aborted'
 import { alertLine } from '../watch-lines'
+import { rulesFromFile } from '../../app/alert-rule-source'
 
 export const RUN_OPTIONS = { duration: { type: 'string' } } as const
 
@@ -137,7 +138,7 @@ async function runLoop(ctx: {
   const loop = await AlertLoop.open({
     stores,
     clock: systemClock,
-    ownsRules: false,
+    rules: rulesFromFile(),
     firedBy: 'runner',
     quietNow: ctx.quietNow,
     filter: (r) => r.enabled,

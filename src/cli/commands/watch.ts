@@ -19,6 +19,7 @@ import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
 import { untilAborted } from '../until-aborted'
 import { WatchJsonWriter } from '../watch-lines'
+import { rulesFromFile } from '../../app/alert-rule-source'
 
 export { quoteLine, statusLine } from '../watch-lines'
 
@@ -148,7 +149,7 @@ async function watch(
       const alerts = await AlertLoop.open({
         stores,
         clock: systemClock,
-        ownsRules: false,
+        rules: rulesFromFile(),
         firedBy: 'watch',
         filter: (r) => r.enabled && keys.includes(r.key),
         onProblem: (_code, message) => io.stderr.write(`tickdesk watch: ${message}\n`),
