@@ -1,5 +1,6 @@
 import { FireJournal, type JournalFire, type JournalRead } from '../core/persistence/fire-journal'
 import type { AlertRuleState, FiredAlert } from '../shared/alert'
+import { crashPoint } from './crash-points'
 
 /**
  * The alert loop's outbox: each fire made durable in the fire journal before any target hears of
@@ -98,8 +99,10 @@ export class AlertOutbox {
       seq: ++this.seq,
       owed,
     }))
+    crashPoint('evaluate')
     try {
       this.journal.fired(entries)
+      crashPoint('journal-append')
     } catch (e) {
       // A full disk must not swallow an alert: announce it anyway and say it may repeat.
       this.opts.problem(
@@ -141,9 +144,12 @@ export class AlertOutbox {
       (e) => e.seq > savedSeq || e.owed.some((name) => !e.done.has(name)),
     )
     if (keep.length === this.entries.length && keep.length > 0) return
+    const fired = this.entries.length > 0
+    if (fired) crashPoint('state-save')
     try {
       this.journal.rewrite(keep)
       this.entries = keep
+      if (fired) crashPoint('compaction')
     } catch {
       // A journal that stays long costs a little disk, nothing else; the next save tries again.
     }
@@ -177,6 +183,7 @@ export class AlertOutbox {
       entry.done.add(name)
       try {
         this.journal.done(entry.alert.id, name)
+        crashPoint('done', name)
       } catch {
         // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
       }
@@ -189,7 +196,11 @@ export class AlertOutbox {
       this.opts.problem('ALERT_DELIVERY', `An alert could not reach ${name}: ${String(e)}`)
       return
     }
-    if (result instanceof Promise) result.then(took, () => undefined)
-    else took()
+    const taken = (): void => {
+      crashPoint('deliver', name)
+      took()
+    }
+    if (result instanceof Promise) result.then(taken, () => undefined)
+    else taken()
   }
 }

@@ -66,7 +66,12 @@ export interface CliRun {
   exited: Promise<void>
 }
 
-export function startCli(sim: SimServer, dir: string, args: readonly string[]): CliRun {
+export function startCli(
+  sim: SimServer,
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): CliRun {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: {
       PATH: process.env.PATH,
@@ -75,6 +80,7 @@ export function startCli(sim: SimServer, dir: string, args: readonly string[]): 
       TICKDESK_API_KEY: DEMO_KEYS.pro,
       TICKDESK_PLAN: 'pro',
       TICKDESK_DATA_DIR: dir,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

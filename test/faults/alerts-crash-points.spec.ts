@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CRASH_POINTS } from '../../src/app/crash-points'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { tempDir } from './harness'
+import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
+
+/**
+ * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
+ * with TICKDESK_CRASH_AT set to one named step, a once-alert is crossed, the process kills itself
+ * (SIGKILL) exactly there, and a restart on the same folder must give the outcome
+ * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
+ * table says), never lost, a repeat always under the same id and marked replayed.
+ */
+
+/** What the stdout target hears across the crashed run and the restart, per the table. */
+const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; replayed: boolean }> = {
+  evaluate: { first: 0, replayed: false }, // nothing recorded: fires afresh after the restart
+  'journal-append': { first: 0, replayed: false }, // journalled, never handed over: late
+  deliver: { first: 1, replayed: true }, // handed over, not recorded done: again, marked
+  done: { first: 1, replayed: false },
+  'state-save': { first: 1, replayed: false },
+  compaction: { first: 1, replayed: false },
+}
+
+// A simulator per point: a killed process's stream socket would count against the next one's
+// connection limit until the simulator notices it is gone.
+let sim: SimServer
+beforeEach(async () => {
+  sim = await startSimulator({ port: 0, seed: 41 })
+})
+afterEach(async () => {
+  await sim.close()
+})
+
+describe('every crash point of a fire, through watch --json (stdout)', () => {
+  for (const point of CRASH_POINTS) {
+    it(`killed at "${point}": ${JSON.stringify(OUTCOME[point])}`, async () => {
+      const dir = tempDir()
+      const { cross, release } = levelCrosser(sim)
+      release()
+      const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
+      const args = ['watch', '--json', 'crypto:BTCUSDT']
+      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
+      let second: CliRun | null = null
+      try {
+        await first.waitFor(() => first.quotes.has('BTCUSDT'), 'first quote')
+        cross('BTCUSDT', LEVEL.BTCUSDT * 2)
+        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+          first.child.on('exit', (_code, s) => resolve(s)),
+        )
+        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+        expect(first.alerts, 'before the kill').toHaveLength(OUTCOME[point].first)
+        const s = startCli(sim, dir, args)
+        second = s
+        const all = (): CliRun['alerts'] => [...first.alerts, ...s.alerts]
+        await s.waitFor(() => s.quotes.has('BTCUSDT'), 'quote after restart')
+        if (OUTCOME[point].first === 0 || OUTCOME[point].replayed)
+          await s.waitFor(() => s.alerts.length > 0, 'the fire after restart')
+        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+        const lines = all().filter((a) => a.ruleId === ids.get('BTCUSDT'))
+        expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
+        expect(lines[0]?.replayed).toBe(false)
+        expect(lines.slice(1).map((l) => l.replayed)).toEqual(OUTCOME[point].replayed ? [true] : [])
+      } finally {
+        release()
+        first.child.kill('SIGKILL')
+        second?.child.kill('SIGTERM')
+        await second?.exited
+      }
+    }, 60_000)
+  }
+})
