@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDataStores } from '../../src/core/persistence/stores'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { tempDir } from './harness'
@@ -66,6 +69,80 @@ describe('every crash point of a fire, through watch --json (stdout)', () => {
         first.child.kill('SIGKILL')
         second?.child.kill('SIGTERM')
         await second?.exited
+      }
+    }, 60_000)
+  }
+})
+
+/** A webhook receiver on 127.0.0.1 that keeps every POST's fire id and replayed mark. */
+async function receiver(): Promise<{
+  url: string
+  got: { id: string; replayed: boolean }[]
+  server: Server
+}> {
+  const got: { id: string; replayed: boolean }[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      const b = JSON.parse(body) as { id: string; replayed: boolean }
+      got.push({ id: b.id, replayed: b.replayed })
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, server }
+}
+
+describe('every crash point of a fire, through alerts run and a webhook', () => {
+  for (const point of CRASH_POINTS) {
+    // A target's own steps are armed for the webhook; the others are shared by every target.
+    const armed = point === 'deliver' || point === 'done' ? `${point}:webhook` : point
+    it(`killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`, async () => {
+      const dir = tempDir()
+      const { cross, release } = levelCrosser(sim)
+      release()
+      await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+      const hook = await receiver()
+      await openDataStores(dir).webhooks.save([
+        {
+          id: 'w1',
+          url: hook.url,
+          addedAt: 0,
+          failures: 0,
+          lastError: null,
+          lastDeliveredAt: null,
+        },
+      ])
+      const args = ['alerts', 'run', '--json']
+      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: armed })
+      let second: CliRun | null = null
+      try {
+        await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
+        cross('ETHUSDT', LEVEL.ETHUSDT * 2)
+        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+          first.child.on('exit', (_code, s) => resolve(s)),
+        )
+        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+        expect(hook.got, 'before the kill').toHaveLength(OUTCOME[point].first)
+        second = startCli(sim, dir, args)
+        const expected =
+          OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
+        await second.waitFor(() => hook.got.length >= expected, 'the POSTs after restart')
+        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+        expect(new Set(hook.got.map((g) => g.id)), JSON.stringify(hook.got)).toEqual(
+          new Set([hook.got[0]?.id]),
+        )
+        expect(hook.got.map((g) => g.replayed)).toEqual(
+          OUTCOME[point].replayed ? [false, true] : [false],
+        )
+      } finally {
+        release()
+        first.child.kill('SIGKILL')
+        second?.child.kill('SIGTERM')
+        await second?.exited
+        hook.server.closeAllConnections()
+        await new Promise((r) => hook.server.close(r))
       }
     }, 60_000)
   }
