@@ -104,11 +104,9 @@ export class AlertOutbox {
       this.journal.fired(entries)
       crashPoint('journal-append')
     } catch (e) {
-      // A full disk must not swallow an alert: announce it anyway and say it may repeat.
-      this.opts.problem(
-        'ALERT_JOURNAL_WRITE',
-        `Could not record a fired alert on disk (${String(e)}); it is announced, but may be announced again after a crash.`,
-      )
+      // A full disk must not swallow an alert: announce it anyway, marked, and say why.
+      for (const entry of entries) entry.alert.notRecorded = true
+      this.opts.problem('ALERT_JOURNAL_WRITE', notRecordedWords(e))
     }
     this.entries.push(...entries)
     for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
@@ -203,4 +201,15 @@ export class AlertOutbox {
     if (result instanceof Promise) result.then(taken, () => undefined)
     else taken()
   }
+}
+
+function notRecordedWords(e: unknown): string {
+  const code = (e as { code?: unknown }).code
+  const why =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'the disk is full'
+      : code === 'EIO'
+        ? 'the disk failed to write (EIO)'
+        : `the disk refused it (${String(e)})`
+  return `A fired alert was announced but not recorded: ${why}. Free some space; until then a crash can announce it again or forget it fired.`
 }

@@ -140,6 +140,8 @@ export const FiredAlertSchema = z.object({
    * and recording it, a webhook retried): same id, so a consumer that has it drops it.
    */
   replayed: z.boolean().optional(),
+  /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
+  notRecorded: z.boolean().optional(),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
 

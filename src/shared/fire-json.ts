@@ -24,6 +24,8 @@ export interface FireJson {
   whileAway: boolean
   awaySince: number | null
   replayed: boolean
+  /** The disk could not record it (full): see the notice. */
+  notRecorded: boolean
 }
 
 export function fireJson(a: FiredAlert): FireJson {
@@ -42,5 +44,6 @@ export function fireJson(a: FiredAlert): FireJson {
     whileAway: a.whileAway,
     awaySince: a.awaySince,
     replayed: a.replayed === true,
+    notRecorded: a.notRecorded === true,
   }
 }

@@ -1,5 +1,15 @@
-import { closeSync, fdatasyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alert'
 import type { AlertRuleState } from '../../shared/alert'
@@ -134,6 +144,9 @@ export class FireJournal {
     const temp = `${this.path}.compact`
     writeDurably(temp, 'w', lines, true)
     renameSync(temp, this.path)
+    // The rename is an entry in the directory: without this a power cut can bring back the old
+    // journal (or none) with the old file gone.
+    syncDirectory(dirname(this.path))
   }
 
   private append(lines: string[], flush: boolean): void {
@@ -145,13 +158,45 @@ function firedLine(f: Omit<JournalFire, 'done' | 'tried'>): string {
   return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed })
 }
 
+/**
+ * Whole lines or nothing: a short write is continued until every byte is written, and a write
+ * that fails part-way (ENOSPC, EIO) is cut back to where it started, so a failed append can
+ * never glue half a line to the next one.
+ */
 function writeDurably(path: string, flags: 'a' | 'w', lines: string[], flush: boolean): void {
   const fd = openSync(path, flags, 0o600)
   try {
-    if (lines.length > 0) writeSync(fd, lines.join('\n') + '\n')
+    if (lines.length > 0) writeWhole(fd, Buffer.from(lines.join('\n') + '\n'))
     // A kill -9 keeps what reached the kernel; the sync is for a power cut or an OS crash.
     if (flush) fdatasyncSync(fd)
   } finally {
     closeSync(fd)
+  }
+}
+
+function writeWhole(fd: number, bytes: Buffer): void {
+  const start = fstatSync(fd).size
+  let written = 0
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written)
+  } catch (e) {
+    try {
+      ftruncateSync(fd, start)
+    } catch {
+      // The reader skips a torn last line; the fire's caller already knows it failed.
+    }
+    throw e
+  }
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | null = null
+  try {
+    fd = openSync(dir, 'r')
+    fsyncSync(fd)
+  } catch {
+    // Some filesystems refuse a directory fsync (EINVAL): nothing more can be done there.
+  } finally {
+    if (fd !== null) closeSync(fd)
   }
 }
