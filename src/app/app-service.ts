@@ -13,7 +13,10 @@ import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { inQuietHours } from '../shared/quiet-hours'
+import { AlertDuty } from './alert-duty'
 import { AlertLoop } from './alert-loop'
+import { rulesEditedHere } from './alert-rule-source'
+import { AlertLoopLock, ownerWords } from './alert-loop-lock'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
@@ -54,6 +57,8 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
   private alerts!: AlertLoop
+  /** Whether this process runs the folder's alerts (one loop per data folder). */
+  private duty!: AlertDuty
   private webhooks!: WebhookBook
   private readonly keys: KeyKeeper
   private readonly watches = new WatchSet()
@@ -95,7 +100,6 @@ export class AppService implements AppHostApi, CommandContext {
       logger: this.logger,
       attach: (engine) => {
         this.watches.use(engine)
-        this.alerts.attachBars(engine)
         this.syncWatches()
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -127,15 +131,16 @@ export class AppService implements AppHostApi, CommandContext {
     this.alerts = await AlertLoop.open({
       stores: this.stores,
       clock: this.clock,
-      ownsRules: true,
       firedBy: 'app',
+      // Until the duty below finds no other process running this folder's alerts.
+      standby: true,
       quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
-      onRulesMerged: (rules) => {
+      rules: rulesEditedHere((rules) => {
         this.state = { ...this.state, rules }
         this.syncWatches()
         this.emitAlerts()
-      },
+      }),
     })
     this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)
@@ -169,6 +174,32 @@ export class AppService implements AppHostApi, CommandContext {
     // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
     this.alerts.markRestartGap((key) => seen.get(key))
+    this.duty = new AlertDuty({
+      lock: new AlertLoopLock(
+        this.stores.dir,
+        this.opts.alertsHostName ?? 'the Tickdesk app',
+        this.clock.now(),
+      ),
+      clock: this.clock,
+      run: async () => {
+        await this.alerts.activate()
+        this.alerts.markRestartGap((key) => seen.get(key))
+        this.emitAlerts()
+        return () => this.alerts.deactivate()
+      },
+      onOwner: (owner) => {
+        if (owner === null)
+          this.addNotice('info', 'ALERTS_TAKEN_OVER', 'This app now runs the alerts.')
+        else
+          this.addNotice(
+            'info',
+            'ALERTS_ELSEWHERE',
+            `${ownerWords(owner)}: fires show here from the history; this app takes over when it stops.`,
+          )
+      },
+      onProblem: (message) => this.addNotice('warning', 'ALERTS_DUTY', message),
+    })
+    await this.duty.start()
     await this.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
@@ -440,6 +471,7 @@ export class AppService implements AppHostApi, CommandContext {
     const engine = this.feeds.current.engine
     await this.saves.close()
     await this.webhooks.close()
+    await this.duty.close()
     await this.alerts.close()
     await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }

@@ -86,4 +86,6 @@ export interface AppServiceOptions {
   confirmKeyHost?: (change: { from: string; to: string }) => Promise<boolean>
   /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
   batchTiming?: BatchTiming
+  /** Who runs the alerts, as other hosts on the data folder say it (default "the Tickdesk app"). */
+  alertsHostName?: string
 }

@@ -30,6 +30,8 @@ interface FireFacts {
   time: string
   fireId: string
   test: boolean
+  /** A delivery repeated after a crash (issue 37): the receiver may have it already. */
+  replayed: boolean
 }
 
 function factsOf(alert: FiredAlert, test: boolean): FireFacts {
@@ -41,10 +43,12 @@ function factsOf(alert: FiredAlert, test: boolean): FireFacts {
     time: new Date(alert.at).toISOString(),
     fireId: alert.id,
     test,
+    replayed: alert.replayed === true,
   }
 }
 
-const testMark = (f: FireFacts): string => (f.test ? '[TEST from Tickdesk] ' : '')
+const testMark = (f: FireFacts): string =>
+  (f.test ? '[TEST from Tickdesk] ' : '') + (f.replayed ? '(repeated delivery) ' : '')
 const oneLine = (f: FireFacts): string =>
   `${testMark(f)}${f.symbol}: ${f.condition} at ${f.price} (${f.time}, fire ${f.fireId})`
 

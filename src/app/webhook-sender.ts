@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../core/clock'
 import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
-import { parseSymbolKey } from '../shared/market'
+import { fireJson, type FireJson } from '../shared/fire-json'
 import type { AlertTarget } from './alert-loop'
 import { webhookUrlProblem } from './webhook-url-policy'
 
@@ -23,37 +23,11 @@ const MAX_RETRY_MS = 30_000
 /** After this long the fire stays owed in the journal and is tried again at the next start. */
 export const WEBHOOK_GIVE_UP_MS = 15 * 60_000
 
-export interface WebhookBody {
-  type: 'tickdesk.alert'
-  fireId: string
-  ruleId: string
-  key: string
-  market: string | null
-  symbol: string
-  message: string
-  price: number
-  quoteAt: number | null
-  firedAt: number
-  whileAway: boolean
-  awaySince: number | null
-}
+/** The body POSTed: the one public shape of a fire, as `watch --json` prints it. */
+export type WebhookBody = FireJson
 
 export function webhookBody(a: FiredAlert): WebhookBody {
-  const ref = parseSymbolKey(a.key)
-  return {
-    type: 'tickdesk.alert',
-    fireId: a.id,
-    ruleId: a.ruleId,
-    key: a.key,
-    market: ref?.market ?? null,
-    symbol: ref?.symbol ?? a.key,
-    message: a.message,
-    price: a.price,
-    quoteAt: a.quoteAt,
-    firedAt: a.at,
-    whileAway: a.whileAway,
-    awaySince: a.awaySince,
-  }
+  return fireJson(a)
 }
 
 /** What a delivery attempt changed, for the webhook's counts on disk and in the app. */
@@ -128,6 +102,16 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
       clock.clearTimeout(timer)
       aborts.delete(abort)
     }
+    if (status >= 300 && status < 400)
+      // Following would POST the fire (and any token in its URL) to an address the trader never
+      // gave; a receiver that moved says so once, and the trader changes the URL.
+      throw new FinalAnswer(
+        `HTTP ${status}: the receiver redirects elsewhere; redirects are not followed (give the webhook its new URL)`,
+      )
+    if (status === 410)
+      throw new FinalAnswer(
+        'HTTP 410 Gone: the receiver says this webhook no longer exists; not retried (remove it or fix its URL)',
+      )
     if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
   }
 
@@ -136,15 +120,19 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     async deliver(alert) {
       const started = clock.now()
       let delay = opts.firstRetryMs ?? FIRST_RETRY_MS
+      let tries = 0
       for (;;) {
         if (stopped) throw new Error('stopped')
         try {
-          await attempt(alert)
+          // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
+          // dropped connection): the same id again, marked replayed.
+          await attempt(tries++ === 0 ? alert : { ...alert, replayed: true })
           opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
           return
         } catch (e) {
           const error = (e as Error).message
           opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error })
+          if (e instanceof FinalAnswer) throw e
           if (stopped || clock.now() - started + delay > giveUpMs) throw e
         }
         await wait(delay)
@@ -159,6 +147,9 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     },
   }
 }
+
+/** An answer that trying again cannot change (a redirect, 410 Gone): no more attempts this run. */
+class FinalAnswer extends Error {}
 
 /** A transport error in words, without the URL (it may carry the receiver's own token). */
 function errorWords(e: unknown): string {

@@ -135,6 +135,13 @@ export const FiredAlertSchema = z.object({
   quiet: z.boolean().optional(),
   /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */
   firedBy: z.enum(['app', 'watch', 'runner']).default('app'),
+  /**
+   * Delivered again to a target an earlier attempt may have reached (a crash between announcing
+   * and recording it, a webhook retried): same id, so a consumer that has it drops it.
+   */
+  replayed: z.boolean().optional(),
+  /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
+  notRecorded: z.boolean().optional(),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
 

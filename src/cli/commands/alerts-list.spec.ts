@@ -9,6 +9,7 @@ import { blankQuote, type Bar } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
+import { rulesEditedHere } from '../../app/alert-rule-source'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
 
@@ -155,7 +156,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
     const loop = await AlertLoop.open({
       stores,
       clock,
-      ownsRules: true,
+      rules: rulesEditedHere(),
       firedBy: 'app',
       onProblem: () => undefined,
     })

@@ -83,6 +83,7 @@ async function serve(
     profile: keychainProfile(io.env),
   })
   const { app, host, close } = await startBrowserHost({
+    alertsHostName: '`tickdesk web`',
     dataDir,
     env: io.env,
     secretStore,
