@@ -32,6 +32,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.spec.ts'],
+          globalSetup: ['test/e2e/chromium-server.ts'],
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,
