@@ -7,6 +7,8 @@ import { startDemoService, startSimulator, type SimServer, type SimOptions } fro
 import { rendererDir, startBrowserHost, type BrowserHost, type WebHost } from '../../src/web'
 
 export interface HostUnderTest {
+  /** The desk's tokened address; a restart gives it another port. */
+  readonly url: string
   sim: SimServer
   app: AppService
   host: WebHost
@@ -57,6 +59,9 @@ export async function startHostUnderTest(
     },
     get host() {
       return current.host
+    },
+    get url() {
+      return current.host.url
     },
     async restart() {
       await current.close()
