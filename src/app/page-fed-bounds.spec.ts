@@ -28,7 +28,12 @@ afterEach(async () => {
 /** The book behind the position commands, in memory: enough to count what it would save. */
 function book(knows: (key: string) => boolean): PositionAccess & { saved: PositionsFile } {
   const access = {
-    saved: { lots: [], baseCurrency: 'USD', currencies: {}, pegStablecoins: false } as PositionsFile,
+    saved: {
+      lots: [],
+      baseCurrency: 'USD',
+      currencies: {},
+      pegStablecoins: false,
+    } as PositionsFile,
     get positions() {
       return access.saved
     },
