@@ -35,6 +35,12 @@ export interface FaultHooks {
   down(): Promise<void>
   up(): Promise<void>
   revokeKey(key: string): void
+  /**
+   * An account-level error frame on every open socket, e.g. SUBSCRIPTION_EXPIRED or
+   * DAILY_LIMIT_EXCEEDED arriving while connected: {"event":"error","code":…,"msg":…}. The
+   * socket stays open (whether a service closes it after is not shown).
+   */
+  accountFrame(code: string, msg?: string): void
   reset(): void
 }
 
@@ -132,6 +138,7 @@ export interface FaultControls {
   down(): Promise<void>
   up(): Promise<void>
   resetSockets(): void
+  accountFrame(code: string, msg: string): void
 }
 
 export function createFaultHooks(state: FaultState, controls: FaultControls): FaultHooks {
@@ -150,6 +157,8 @@ export function createFaultHooks(state: FaultState, controls: FaultControls): Fa
       // Open sockets of a revoked key close with 1008 so the client's reconnect meets the 401.
       controls.closeSocketsOf(key)
     },
+    accountFrame: (code, msg) =>
+      controls.accountFrame(code, msg ?? code.toLowerCase().replace(/_/g, ' ')),
     reset: () => {
       state.reset()
       controls.resetSockets()
