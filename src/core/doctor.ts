@@ -1,7 +1,14 @@
 import type { DoctorReport } from '../shared/bridge'
 import { PLAN_LIMITS, type Plan } from '../shared/market'
 import { systemClock, type Clock } from './clock'
-import { ACCOUNT_WIDE_403, MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import {
+  ACCOUNT_WIDE_403,
+  MARKET_403,
+  QUOTA_429,
+  RATE_429,
+  SYMBOL_400,
+  TickdeskError,
+} from './errors'
 import { probeStream, skippedCheck as skipped, type Check } from './doctor-stream'
 import { deriveStreamUrl } from './engine-config'
 import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
@@ -54,12 +61,6 @@ const PATHS: Record<EndpointFamily, { path: string; kline: boolean }> = {
 }
 const FAMILIES: EndpointFamily[] = ['usdt-futures', 'multi', 'futures-kline', 'agri-kline']
 const SPENT_WITHOUT_STATUS = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
-const RATE_429 = new Set([
-  'RATE_LIMIT_EXCEEDED',
-  'KEY_RATE_LIMIT_EXCEEDED',
-  'DAILY_LIMIT_EXCEEDED',
-  'MONTHLY_LIMIT_EXCEEDED',
-])
 
 export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
   const clock = config.clock ?? systemClock
@@ -201,6 +202,12 @@ function familyVerdict(
 function rateStop(error: TickdeskError | null): string | null {
   if (!error) return null
   const code = String(error.code)
-  if (code === 'UNAUTHORIZED' || ACCOUNT_WIDE_403.has(code) || RATE_429.has(code)) return code
+  if (
+    code === 'UNAUTHORIZED' ||
+    ACCOUNT_WIDE_403.has(code) ||
+    RATE_429.has(code) ||
+    QUOTA_429.has(code)
+  )
+    return code
   return null
 }

@@ -114,6 +114,7 @@ export class StreamClient {
       log: this.log,
       emit: (event, value) => this.emit(event, value),
       isCurrent: (ws) => ws === this.ws,
+      accountRefused: (error) => this.refused(error),
     })
     this.key = opts.apiKey
     registerSecret(opts.apiKey)
@@ -365,18 +366,35 @@ export class StreamClient {
     void readUpgradeRejection(res, () => this.clock.now()).then((error) => {
       ws.terminate()
       if (this.halt !== 'none' || this.ws !== null) return // stopped or re-keyed meanwhile
-      this.opts.budget.report({ ok: false, error })
-      this.emit('error', error)
-      if (error.status === 401) {
-        // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
-        this.halt = 'unauthorized'
-        this.retry.clear()
-        return this.setState('closed')
-      }
-      if (error.status === 403) return this.backoff('forbidden')
-      if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
-      this.backoff('drop')
+      this.refused(error)
     })
+  }
+
+  /**
+   * The service refused the key or the account, on the upgrade or in an error frame on an open
+   * socket: the same policy either way, and the same as REST's (the budget is the RateGovernor,
+   * whose report() stops, pauses or waits for the quota). 401 halts and 403 drops the socket
+   * and waits; a 429 on an open socket keeps it (pushes are not metered, spec: Limits), on the
+   * upgrade waits for Retry-After.
+   */
+  private refused(error: TickdeskError): void {
+    this.opts.budget.report({ ok: false, error })
+    this.emit('error', error)
+    const open = this.ws !== null
+    if (error.status === 401) {
+      // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
+      this.halt = 'unauthorized'
+      this.retry.clear()
+      this.detach()?.terminate()
+      return this.setState('closed')
+    }
+    if (error.status === 403) {
+      this.detach()?.terminate()
+      return this.backoff('forbidden')
+    }
+    if (open) return
+    if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
+    this.backoff('drop')
   }
 
   private backoff(
