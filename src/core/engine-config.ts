@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PLAN_LIMITS, PlanSchema, type Plan } from '../shared/market'
+import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../shared/market'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {
@@ -10,6 +10,11 @@ export interface EngineConfig {
   /** Per-key RPM when the user knows it is lower than the plan's. */
   rpm: number
   demo: boolean
+  /**
+   * The word the stream knows a market by, when the user knows it (Settings, --stream-market,
+   * TICKDESK_STREAM_MARKETS): beats anything learned (stream-market-names.ts).
+   */
+  streamMarkets?: Partial<Record<Market, string>>
 }
 
 const STREAM_PATH = '/api/v1/market/stream'

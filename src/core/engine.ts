@@ -24,6 +24,7 @@ import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
+import { StreamMarketNames, type MarketGate } from './stream-market-names'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
@@ -38,6 +39,14 @@ export interface EngineOptions {
   clock?: Clock
   random?: Random
   logger?: Logger
+  /** Stream market names that worked on this service before, and where to keep new ones. */
+  nameMemory?: StreamNameMemory
+}
+
+/** stream-name-memory.ts keeps these per service URL in the data folder. */
+export interface StreamNameMemory {
+  remembered: Partial<Record<Market, string>>
+  learned(market: Market, name: string): void
 }
 
 /**
@@ -62,6 +71,8 @@ export class MarketEngine {
   private readonly rest: RestClient
   private readonly poller: QuotePoller
   private readonly planner: FeedPlanner
+  /** What each market is called on the stream, learned (stream-market-names.ts). */
+  readonly streamNames: StreamMarketNames
   private replanQueued = false
   private stream: StreamClient
   private config: EngineConfig
@@ -96,6 +107,14 @@ export class MarketEngine {
       logger: this.logger,
     })
     this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
+    const memory = options.nameMemory
+    this.streamNames = new StreamMarketNames({
+      clock: this.clock,
+      ...(config.streamMarkets ? { overrides: config.streamMarkets } : {}),
+      ...(memory ? { remembered: memory.remembered } : {}),
+      onChange: (market, renamed) => this.onStreamName(market, renamed),
+      ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
+    })
     this.poller = new QuotePoller({
       client: this.rest,
       governor: this.governor,
@@ -105,6 +124,7 @@ export class MarketEngine {
       },
       onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
+      onServiceTag: (market, tag) => this.streamNames.serviceTag(market, tag),
     })
     this.backfill = new BarBackfill({
       candles: this.candles,
@@ -134,6 +154,7 @@ export class MarketEngine {
     this.backfill.stop()
     this.stopSleepWatch?.()
     this.sweep.stop()
+    this.streamNames.dispose()
     await this.stream.stop()
     this.onFeedChange()
   }
@@ -300,6 +321,7 @@ export class MarketEngine {
       clock: this.clock,
       random: this.random,
       logger: this.logger,
+      marketName: (market) => this.streamNames.wire(market),
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
     stream.on('tick', (u) => {
@@ -308,7 +330,14 @@ export class MarketEngine {
       // Once the planner has seen a symbol's slot tick, it needs telling again only after it
       // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
       if (slot.plannerEpoch === this.planner.tickEpoch) return
+      this.streamNames.pushed(entry.quote.market)
       if (this.planner.noteTick(entry.quote.key)) slot.plannerEpoch = this.planner.tickEpoch
+    })
+    stream.on('subscribeSent', ({ market }) => this.streamNames.sent(market))
+    stream.on('subscribed', ({ market }) => market !== null && this.streamNames.acked(market))
+    stream.on('marketRefused', ({ code, message }) => {
+      if (!this.streamNames.refusedFrame(code, message))
+        this.logger.log('warn', 'stream: market refusal matched no try', { code, message })
     })
     stream.on('candle', (c) =>
       this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
@@ -370,8 +399,21 @@ export class MarketEngine {
   }
 
   private onStreamState(state: StreamState): void {
+    if (state !== 'open') this.streamNames.socketLost()
     this.planner.setStreamAvailable(state === 'open')
     if (state !== 'open') this.quotes.markStale(this.streamedKeys())
+    this.onFeedChange()
+  }
+
+  /**
+   * A market's stream name failed or worked: its symbols poll or stream at once (the planner's
+   * gates), and a new name is subscribed afresh. The status line says it (feed-status.ts).
+   */
+  private onStreamName(market: Market, renamed: boolean): void {
+    if (renamed) this.stream.renamed(market)
+    const gates = new Map<Market, MarketGate>()
+    for (const r of this.streamNames.report()) gates.set(r.market, this.streamNames.gate(r.market))
+    this.planner.setMarketGates(gates)
     this.onFeedChange()
   }
 
@@ -442,6 +484,8 @@ export class MarketEngine {
       watchedCount: this.watched.size,
       plan: this.config.plan,
       demo: this.config.demo,
+      unstreamed: this.streamNames.notStreaming(),
+      pollEveryMs: this.poller.pacing().minIntervalMs,
     })
   }
 

@@ -413,8 +413,24 @@ export class StreamClient {
     }
   }
 
+  /**
+   * The market goes by another name now: its symbols are subscribed afresh under it, at the end
+   * of this run (the caller's new plan, set meanwhile, is what gets subscribed; not the old one).
+   */
+  renamed(market: Market): void {
+    this.book.forgetMarket(market)
+    queueMicrotask(() => {
+      if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.sync(this.ws)
+    })
+  }
+
   private sync(ws: WebSocket): void {
-    for (const msg of this.book.diff(this.clock.now())) ws.send(JSON.stringify(msg))
+    const name = this.opts.marketName
+    for (const msg of this.book.diff(this.clock.now())) {
+      const wire = name === undefined ? msg : { ...msg, market: name(msg.market) }
+      ws.send(JSON.stringify(wire))
+      if (msg.action === 'subscribe') this.emit('subscribeSent', { market: msg.market })
+    }
   }
 
   /** Forgets the current socket (its late events are ignored) and its timers; returns it. */

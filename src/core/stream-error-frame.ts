@@ -15,6 +15,8 @@ export type ErrorFrameAction =
   /** WS_CONN_LIMIT that says neither: the service closing the socket makes it the connection cap. */
   | { kind: 'cap-unclear'; error: TickdeskError }
   | { kind: 'symbols'; code: string; message: string; symbols: string[] }
+  /** About a market, naming no symbols: the name we subscribed it under may not be the service's. */
+  | { kind: 'market'; code: string; message: string }
   /** About the key or account: carries the status REST gives the same code (restStatusOf). */
   | { kind: 'account'; error: TickdeskError }
 
@@ -23,6 +25,7 @@ const ACCOUNT_FRAME = new Set(['UNAUTHORIZED', ...ACCOUNT_WIDE_403, ...QUOTA_429
 const SAYS_SYMBOLS = /symbol|subscri|instrument|topic/i
 const SAYS_CONNECTIONS = /connection|socket|\bconn\b/i
 const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
+const SAYS_MARKET = /market/i
 
 /**
  * What an error frame on the stream means for the client. The spec lists two stream caps
@@ -34,6 +37,7 @@ const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
  *   WS_CONN_LIMIT saying neither: unclear until the service closes the socket (connection cap)
  *     or keeps it open (symbol cap) (stream-client waits a moment to see);
  *   other codes naming symbols, or a symbol 400 / market 403: those symbols are refused;
+ *   any other whose message is about a market ("unknown market fx"): that market's name;
  *   anything else is about the account.
  */
 export function classifyErrorFrame(f: {
@@ -55,6 +59,7 @@ export function classifyErrorFrame(f: {
   if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
     return { kind: 'symbols', code: f.code, message: f.message, symbols: f.symbols }
   }
+  if (SAYS_MARKET.test(f.message)) return { kind: 'market', code: f.code, message: f.message }
   return { kind: 'account', error: accountError(f) }
 }
 

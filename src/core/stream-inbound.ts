@@ -93,8 +93,13 @@ export class InboundFrames {
         return
       case 'error':
         return this.onErrorFrame(ws, f)
+      case 'subscribed': {
+        const first = f.symbols[0]
+        const market = f.market ?? (first === undefined ? null : book.marketOf(first))
+        return emit('subscribed', { market })
+      }
       default:
-        return // pong, subscribed, ignored: liveness is already recorded
+        return // pong, ignored: liveness is already recorded
     }
   }
 
@@ -108,6 +113,10 @@ export class InboundFrames {
     if (action.kind === 'account') {
       log.log('warn', 'stream: account error frame', { code: f.code })
       return this.deps.accountRefused(action.error)
+    }
+    if (action.kind === 'market') {
+      log.log('warn', 'stream: market refused', { code: f.code, message: f.message })
+      return emit('marketRefused', { code: action.code, message: action.message })
     }
     if (action.kind !== 'symbols' && action.kind !== 'symbol-cap')
       return caps.onFrame(action, null, stillOpen)
