@@ -47,6 +47,7 @@ export function wantedConfig(sources: {
     apiKey: first('apiKey'),
     plan: first('plan'),
     rpm: first('rpm'),
+    streamMarkets: first('streamMarkets'),
   }
 }
 
@@ -57,6 +58,8 @@ export function savedConfig(settings: Settings, apiKey: string | null): ConfigIn
     apiKey: apiKey ?? undefined,
     plan: settings.plan,
     rpm: settings.rpmOverride ?? undefined,
+    streamMarkets:
+      Object.keys(settings.streamMarkets).length > 0 ? settings.streamMarkets : undefined,
   }
 }
 
@@ -65,7 +68,8 @@ export function choosesOtherFeed(before: Settings, after: Settings): boolean {
   return (
     before.baseUrl !== after.baseUrl ||
     before.plan !== after.plan ||
-    before.rpmOverride !== after.rpmOverride
+    before.rpmOverride !== after.rpmOverride ||
+    JSON.stringify(before.streamMarkets) !== JSON.stringify(after.streamMarkets)
   )
 }
 
@@ -94,6 +98,7 @@ export async function chooseFeed(
       plan: demo.plan,
       rpm: PLAN_LIMITS[demo.plan].rpm,
       demo: true,
+      ...(wanted.streamMarkets ? { streamMarkets: wanted.streamMarkets } : {}),
     },
     demo,
   }

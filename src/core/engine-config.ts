@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../shared/market'
+import {
+  MARKETS,
+  MarketSchema,
+  PLAN_LIMITS,
+  PlanSchema,
+  type Market,
+  type Plan,
+} from '../shared/market'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {
@@ -34,12 +41,38 @@ export function deriveStreamUrl(baseUrl: string): string {
   return `${scheme}//${url.host}${prefix}${STREAM_PATH}`
 }
 
+/** A stream market name as a service may spell it: short, no spaces or quotes. */
+const StreamNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)
+
+/**
+ * `fx=forex,crypto=spot` (TICKDESK_STREAM_MARKETS; --stream-market takes one pair a flag) into
+ * the names the stream knows markets by. Throws a readable message on a bad pair.
+ */
+export function parseStreamMarkets(pairs: readonly string[]): Partial<Record<Market, string>> {
+  const out: Partial<Record<Market, string>> = {}
+  for (const raw of pairs.flatMap((p) => p.split(','))) {
+    const pair = raw.trim()
+    if (pair === '') continue
+    const [market, name, extra] = pair.split('=').map((x) => x.trim())
+    const m = MarketSchema.safeParse(market?.toLowerCase())
+    if (!m.success)
+      throw new Error(
+        `stream market "${pair}": unknown market "${market ?? ''}" (one of ${MARKETS.join(', ')})`,
+      )
+    if (extra !== undefined || !StreamNameSchema.safeParse(name).success)
+      throw new Error(`stream market "${pair}": write it as market=name, e.g. fx=forex`)
+    out[m.data] = name as string
+  }
+  return out
+}
+
 const EnvSchema = z.object({
   TICKDESK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   TICKDESK_STREAM_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TICKDESK_API_KEY: z.string().min(1).optional(),
   TICKDESK_PLAN: PlanSchema.optional(),
   TICKDESK_RPM: z.coerce.number().int().min(1).max(100_000).optional(),
+  TICKDESK_STREAM_MARKETS: z.string().max(1000).optional(),
 })
 
 export interface ConfigInput {
@@ -48,6 +81,7 @@ export interface ConfigInput {
   apiKey?: string | undefined
   plan?: Plan | undefined
   rpm?: number | undefined
+  streamMarkets?: Partial<Record<Market, string>> | undefined
 }
 
 /** Reads TICKDESK_* variables; empty strings count as unset. Throws a readable message on bad values. */
@@ -71,6 +105,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ConfigInput {
     apiKey: e.TICKDESK_API_KEY,
     plan: e.TICKDESK_PLAN,
     rpm: e.TICKDESK_RPM,
+    streamMarkets: streamMarketsFromEnv(e.TICKDESK_STREAM_MARKETS),
+  }
+}
+
+function streamMarketsFromEnv(
+  value: string | undefined,
+): Partial<Record<Market, string>> | undefined {
+  if (value === undefined) return undefined
+  try {
+    return parseStreamMarkets([value])
+  } catch (e) {
+    throw new Error(`invalid TICKDESK_STREAM_MARKETS: ${(e as Error).message}`)
   }
 }
 
@@ -85,5 +131,6 @@ export function resolveConfig(input: ConfigInput): EngineConfig | null {
     plan,
     rpm: input.rpm ?? PLAN_LIMITS[plan].rpm,
     demo: false,
+    ...(input.streamMarkets ? { streamMarkets: input.streamMarkets } : {}),
   }
 }

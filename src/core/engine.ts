@@ -24,7 +24,7 @@ import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
 import { StreamClient } from './stream-client'
-import { StreamMarketNames, type MarketGate } from './stream-market-names'
+import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
@@ -41,12 +41,6 @@ export interface EngineOptions {
   logger?: Logger
   /** Stream market names that worked on this service before, and where to keep new ones. */
   nameMemory?: StreamNameMemory
-}
-
-/** stream-name-memory.ts keeps these per service URL in the data folder. */
-export interface StreamNameMemory {
-  remembered: Partial<Record<Market, string>>
-  learned(market: Market, name: string): void
 }
 
 /**

@@ -89,6 +89,12 @@ interface Entry {
   lastFailure: TryFailure | null
 }
 
+/** Names that streamed on this service before (persistence/stream-name-memory.ts keeps them). */
+export interface StreamNameMemory {
+  remembered: Partial<Record<Market, string>>
+  learned(market: Market, name: string): void
+}
+
 export interface StreamMarketNamesOptions {
   clock: Clock
   /** Explicit names (Settings, --stream-market, TICKDESK_STREAM_MARKETS): never learned over. */
