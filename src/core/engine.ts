@@ -23,6 +23,7 @@ import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
+import { SilentSymbolCheck } from './silent-symbol-check'
 import { StreamClient } from './stream-client'
 import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
 import { watchForSleep } from './sleep-detector'
@@ -82,6 +83,7 @@ export class MarketEngine {
   private lastStatus: FeedStatus | null = null
   private started = false
   private readonly sweep: StaleSweep
+  private readonly silentCheck: SilentSymbolCheck
   private stopSleepWatch: (() => void) | null = null
 
   constructor(config: EngineConfig, options: EngineOptions = {}) {
@@ -114,7 +116,10 @@ export class MarketEngine {
       governor: this.governor,
       clock: this.clock,
       onUpdates: (updates) => {
-        for (const u of updates) this.ingest(u)
+        for (const u of updates) {
+          const q = this.ingest(u)
+          this.silentCheck.answered(q.key, q.last)
+        }
       },
       onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
@@ -127,6 +132,16 @@ export class MarketEngine {
       fetch: (key, interval, limit) => fetchCandles(this.rest, key, interval, limit),
     })
     this.stream = this.createStream()
+    this.silentCheck = new SilentSymbolCheck({
+      clock: this.clock,
+      streamed: () => (this.stream.state() === 'open' ? this.streamedKeys() : []),
+      lastOf: (key) => this.quotes.get(key),
+      check: (keys) => this.poller.pollNow(keys),
+      missed: (key) => {
+        this.logger.log('warn', 'stream: a streamed symbol missed a move REST saw', { key })
+        this.planner.demote(key)
+      },
+    })
     this.governor.onChange(() => this.onFeedChange())
     this.planner.onChange(() => this.replan())
   }
@@ -138,6 +153,7 @@ export class MarketEngine {
     this.stream.start()
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
     this.sweep.start()
+    this.silentCheck.start()
     this.replan()
     this.onFeedChange()
   }
@@ -148,6 +164,7 @@ export class MarketEngine {
     this.backfill.stop()
     this.stopSleepWatch?.()
     this.sweep.stop()
+    this.silentCheck.stop()
     this.streamNames.dispose()
     await this.stream.stop()
     this.onFeedChange()

@@ -114,6 +114,16 @@ export class FeedPlanner {
     this.recompute()
   }
 
+  /**
+   * A streamed symbol the stream stopped feeding (silent-symbol-check.ts: REST saw a move no
+   * push brought): polled for DEMOTION_MEMORY_MS, its slot to the next candidate.
+   */
+  demote(key: SymbolKey): void {
+    if (!this.slotSince.has(key)) return
+    this.demotedUntil.set(key, this.clock.now() + DEMOTION_MEMORY_MS)
+    this.recompute()
+  }
+
   /** Keys that do not parse as `market:SYMBOL` are dropped; a repeated key keeps its first place. */
   setWatched(entries: { key: SymbolKey; priority: number }[]): void {
     const seen = new Set<SymbolKey>()

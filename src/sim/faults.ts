@@ -41,6 +41,11 @@ export interface FaultHooks {
    * socket stays open (whether a service closes it after is not shown).
    */
   accountFrame(code: string, msg?: string): void
+  /**
+   * The stream stops pushing this symbol (an illiquid one, or a feed the service lost) while
+   * REST keeps quoting it; null market: unmute all.
+   */
+  muteSymbol(market: string | null, symbol?: string): void
   reset(): void
 }
 
@@ -65,6 +70,8 @@ export class FaultState {
   private slowMs = 0
   private slowRemaining = 0
   readonly revoked = new Set<string>()
+  /** `market:SYMBOL`s the stream does not push (muteSymbol). */
+  readonly muted = new Set<string>()
 
   constructor(private readonly clock: Clock) {}
 
@@ -126,6 +133,7 @@ export class FaultState {
     this.slowMs = 0
     this.slowRemaining = 0
     this.revoked.clear()
+    this.muted.clear()
   }
 }
 
@@ -159,6 +167,10 @@ export function createFaultHooks(state: FaultState, controls: FaultControls): Fa
     },
     accountFrame: (code, msg) =>
       controls.accountFrame(code, msg ?? code.toLowerCase().replace(/_/g, ' ')),
+    muteSymbol: (market, symbol) => {
+      if (market === null) state.muted.clear()
+      else state.muted.add(`${market}:${symbol ?? ''}`)
+    },
     reset: () => {
       state.reset()
       controls.resetSockets()

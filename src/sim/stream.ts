@@ -283,11 +283,16 @@ export class StreamHub {
     const pushes = new Map<string, TickPush>()
     for (const peer of this.peers) {
       for (const [key, inst] of peer.subs) {
-        if (!pushes.has(key)) pushes.set(key, this.source.tick(inst, now))
+        if (!pushes.has(key) && !this.o.faults.muted.has(key))
+          pushes.set(key, this.source.tick(inst, now))
       }
     }
     for (const peer of this.peers) {
-      const mine = [...peer.subs.keys()].map((k) => pushes.get(k) as TickPush)
+      const mine: TickPush[] = []
+      for (const k of peer.subs.keys()) {
+        const push = pushes.get(k)
+        if (push !== undefined) mine.push(push)
+      }
       for (const frame of tickFrames(this.o.dialect, mine)) this.send(peer, frame)
     }
   }
