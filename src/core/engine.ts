@@ -23,6 +23,8 @@ import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
+import { aliasMarketName } from './market-aliases'
+import { forgetScannedMarket } from './push-scan'
 import { SilentSymbolCheck } from './silent-symbol-check'
 import { StreamClient } from './stream-client'
 import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
@@ -332,7 +334,11 @@ export class MarketEngine {
       clock: this.clock,
       random: this.random,
       logger: this.logger,
-      marketName: (market) => this.streamNames.wire(market),
+      marketName: (market) => {
+        const name = this.streamNames.wire(market)
+        if (aliasMarketName(name, market)) forgetScannedMarket()
+        return name
+      },
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
     stream.on('tick', (u) => {

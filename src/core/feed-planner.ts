@@ -234,6 +234,8 @@ export class FeedPlanner {
     const choice = chooseStreams(
       this.watched.map((e) => ({
         ...e,
+        // A probe tries a market's next name: it goes first, or the name is never tried.
+        priority: probes.has(e.key) ? PRIORITY.visible + 1 : e.priority,
         barred: !STREAMABLE_MARKETS.has(e.market)
           ? ('not-streamable' as const)
           : this.demotedUntil.has(e.key)

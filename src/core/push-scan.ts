@@ -282,6 +282,11 @@ function scanSymbol(raw: Bytes, at: number): number {
 // The last market name read and what it means: one or two names per stream.
 const lastMarket: { raw: string; value: Market | null } = { raw: '', value: null }
 
+/** A market word's meaning changed (push-parser aliasMarketName): read the next one afresh. */
+export function forgetScannedMarket(): void {
+  lastMarket.raw = ''
+}
+
 /** Reads the market string at `at` as parseFrame does; the position after, or -1. */
 function scanMarket(raw: Bytes, at: number): number {
   const end = stringEnd(raw, at)

@@ -109,6 +109,8 @@ export interface StreamMarketNamesOptions {
 
 export class StreamMarketNames {
   private readonly entries = new Map<Market, Entry>()
+  /** Every name a subscribe went out under. */
+  private readonly sentNames = new Set<string>()
 
   constructor(private readonly o: StreamMarketNamesOptions) {}
 
@@ -129,6 +131,7 @@ export class StreamMarketNames {
     if (e.state !== 'untried') return
     e.state = 'trying'
     e.acked = false
+    this.sentNames.add(e.name)
     this.arm(market, e)
   }
 
@@ -143,7 +146,7 @@ export class StreamMarketNames {
     this.o.clock.clearTimeout(e.timer)
     e.timer = null
     e.state = 'streaming'
-    e.tried.clear()
+    // The names that failed stay on record (the doctor says what each try met).
     e.probing = false
     e.lastFailure = null
     this.o.onLearned?.(market, e.name)
@@ -164,9 +167,9 @@ export class StreamMarketNames {
    */
   refusedFrame(code: string, message: string): boolean {
     const trying = [...this.entries].filter(([, e]) => e.state === 'trying')
-    const quoted = trying.find(([, e]) =>
-      new RegExp(`(^|[^\\w-])${escape(e.name)}($|[^\\w-])`).test(message),
-    )
+    const quoted = trying.find(([, e]) => quotes(message, e.name))
+    // A second refusal of a name already failed (two subscribes were on their way): not news.
+    if (quoted === undefined && [...this.sentNames].some((n) => quotes(message, n))) return true
     const blamed = quoted ?? trying.find(([, e]) => !e.acked)
     if (blamed === undefined) return false
     this.fail(blamed[0], { how: 'refused', code, message })
@@ -288,6 +291,11 @@ export class StreamMarketNames {
     e.nextRoundAt = null
     this.o.onChange(market, true)
   }
+}
+
+/** Whether the message names `name` as a word ("unknown market fx" names fx, not forex). */
+function quotes(message: string, name: string): boolean {
+  return new RegExp(`(^|[^\\w-])${escape(name)}($|[^\\w-])`).test(message)
 }
 
 function escape(s: string): string {
