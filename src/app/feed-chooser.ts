@@ -48,6 +48,7 @@ export function wantedConfig(sources: {
     plan: first('plan'),
     rpm: first('rpm'),
     streamMarkets: first('streamMarkets'),
+    auth: first('auth'),
   }
 }
 
@@ -69,6 +70,7 @@ export function choosesOtherFeed(before: Settings, after: Settings): boolean {
     before.baseUrl !== after.baseUrl ||
     before.plan !== after.plan ||
     before.rpmOverride !== after.rpmOverride ||
+    before.auth !== after.auth ||
     JSON.stringify(before.streamMarkets) !== JSON.stringify(after.streamMarkets)
   )
 }

@@ -11,6 +11,7 @@ export const FEED_OPTIONS = {
   rpm: { type: 'string' },
   'data-dir': { type: 'string' },
   'stream-market': { type: 'string' },
+  auth: { type: 'string' },
 } as const satisfies ParseArgsConfig['options']
 
 export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_URL); none: demo mode on the embedded simulator
@@ -20,6 +21,8 @@ export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_U
   --data-dir DIR     settings and cache folder (env TICKDESK_DATA_DIR)
   --stream-market M=NAME[,M=NAME]  the word the service's stream knows market M by, e.g.
                      fx=forex,crypto=spot (env TICKDESK_STREAM_MARKETS; default: learned)
+  --auth SCHEME      x-api-key (default) or bearer: send the key as Authorization: Bearer
+                     (env TICKDESK_AUTH)
   The API key comes from TICKDESK_API_KEY (never a flag: flags show up in process lists).`
 
 export class UsageError extends Error {}

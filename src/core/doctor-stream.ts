@@ -1,6 +1,7 @@
 import WebSocket from 'ws'
 import type { DoctorReport } from '../shared/bridge'
 import type { Clock } from './clock'
+import { authHeader, type AuthScheme } from './auth-header'
 import { TickdeskError } from './errors'
 import { parseFrame } from './push-parser'
 import type { RateGovernor } from './rate-governor'
@@ -24,7 +25,7 @@ export async function probeStream(
   governor: RateGovernor,
   clock: Clock,
   timeoutMs: number,
-  markets?: Omit<MarketProbeOptions, 'send' | 'clock'>,
+  markets?: Omit<MarketProbeOptions, 'send' | 'clock'> & { auth?: AuthScheme },
 ): Promise<{ check: Check; spent: boolean; markets: Check[] }> {
   if (!governor.tryAcquire('handshake')) {
     const code = governor.snapshot().code ?? 'RATE_LIMIT_EXCEEDED'
@@ -36,7 +37,7 @@ export async function probeStream(
   let rejected: TickdeskError | null = null
   let openedAt: number | null = null
   const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
-    const ws = new WebSocket(url, { headers: { 'X-API-Key': apiKey } })
+    const ws = new WebSocket(url, { headers: authHeader(apiKey, markets?.auth) })
     let settled = false
     const done = (r: { code: string | null; message: string }): void => {
       if (settled) return

@@ -1,4 +1,5 @@
 import type { DoctorReport } from '../shared/bridge'
+import type { AuthScheme } from './auth-header'
 import { PLAN_LIMITS, type Market, type Plan } from '../shared/market'
 import { systemClock, type Clock } from './clock'
 import {
@@ -40,6 +41,8 @@ export interface DoctorConfig {
   clock?: Clock
   timeoutMs?: number
   probeSymbols?: Partial<Record<EndpointFamily, string>>
+  /** How the key is sent (auth-header.ts). */
+  auth?: AuthScheme
   /** Explicit stream market names (Settings, --stream-market, TICKDESK_STREAM_MARKETS). */
   streamMarkets?: Partial<Record<Market, string>>
 }
@@ -76,6 +79,7 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
       governor,
       clock,
       timeoutMs: config.timeoutMs,
+      ...(config.auth ? { auth: config.auth } : {}),
     })
   const checks: Check[] = []
   let spent = 0

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { AuthScheme } from './auth-header'
 import {
   MARKETS,
   MarketSchema,
@@ -22,6 +23,8 @@ export interface EngineConfig {
    * TICKDESK_STREAM_MARKETS): beats anything learned (stream-market-names.ts).
    */
   streamMarkets?: Partial<Record<Market, string>>
+  /** X-API-Key (default) or Authorization: Bearer (auth-header.ts). */
+  auth?: AuthScheme
 }
 
 const STREAM_PATH = '/api/v1/market/stream'
@@ -73,6 +76,7 @@ const EnvSchema = z.object({
   TICKDESK_PLAN: PlanSchema.optional(),
   TICKDESK_RPM: z.coerce.number().int().min(1).max(100_000).optional(),
   TICKDESK_STREAM_MARKETS: z.string().max(1000).optional(),
+  TICKDESK_AUTH: z.enum(['x-api-key', 'bearer']).optional(),
 })
 
 export interface ConfigInput {
@@ -82,6 +86,7 @@ export interface ConfigInput {
   plan?: Plan | undefined
   rpm?: number | undefined
   streamMarkets?: Partial<Record<Market, string>> | undefined
+  auth?: AuthScheme | undefined
 }
 
 /** Reads TICKDESK_* variables; empty strings count as unset. Throws a readable message on bad values. */
@@ -106,6 +111,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ConfigInput {
     plan: e.TICKDESK_PLAN,
     rpm: e.TICKDESK_RPM,
     streamMarkets: streamMarketsFromEnv(e.TICKDESK_STREAM_MARKETS),
+    auth: e.TICKDESK_AUTH,
   }
 }
 
@@ -132,5 +138,6 @@ export function resolveConfig(input: ConfigInput): EngineConfig | null {
     rpm: input.rpm ?? PLAN_LIMITS[plan].rpm,
     demo: false,
     ...(input.streamMarkets ? { streamMarkets: input.streamMarkets } : {}),
+    ...(input.auth ? { auth: input.auth } : {}),
   }
 }

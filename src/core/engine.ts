@@ -103,6 +103,7 @@ export class MarketEngine {
       governor: this.governor,
       clock: this.clock,
       logger: this.logger,
+      ...(config.auth ? { auth: config.auth } : {}),
     })
     this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
     const memory = options.nameMemory
@@ -330,6 +331,7 @@ export class MarketEngine {
     const stream = new StreamClient({
       url: this.config.streamUrl,
       apiKey: this.config.apiKey,
+      ...(this.config.auth ? { auth: this.config.auth } : {}),
       budget: this.governor,
       clock: this.clock,
       random: this.random,

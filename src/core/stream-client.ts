@@ -26,6 +26,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
+import { authHeader } from './auth-header'
 import { TickdeskError } from './errors'
 import { registerSecret, silentLogger, type Logger } from './log'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
@@ -249,7 +250,7 @@ export class StreamClient {
       return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
     this.connectStartedAt = this.clock.now()
     const ws = new this.WS(this.opts.url, {
-      headers: { 'X-API-Key': this.key },
+      headers: authHeader(this.key, this.opts.auth),
       ...HOLDABLE_SOCKET,
     })
     this.ws = ws

@@ -1,5 +1,6 @@
 import type WebSocket from 'ws'
 import type { Market } from '../shared/market'
+import type { AuthScheme } from './auth-header'
 import type { Bar, Interval } from '../shared/quote'
 import type { StreamState } from '../shared/status'
 import type { Clock } from './clock'
@@ -18,6 +19,8 @@ export interface HandshakeBudget {
 export interface StreamClientOptions {
   url: string
   apiKey: string
+  /** How the key is sent on the upgrade (auth-header.ts); default X-API-Key. */
+  auth?: AuthScheme
   budget: HandshakeBudget
   clock: Clock
   random: Random

@@ -52,6 +52,8 @@ const settingsFields = {
    * Tickdesk learns it (spec: the market names are not shown; docs/open-readings.md).
    */
   streamMarkets: z.partialRecord(MarketSchema, z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)),
+  /** How the key is sent: X-API-Key, or Authorization: Bearer (spec: Authentication 2). */
+  auth: z.enum(['x-api-key', 'bearer']),
   theme: ThemeSchema,
   launchAtLogin: z.boolean(),
   closeToTray: z.boolean(),
@@ -74,6 +76,7 @@ export const SettingsSchema = z.object({
   plan: settingsFields.plan.default('free'),
   rpmOverride: settingsFields.rpmOverride.default(null),
   streamMarkets: settingsFields.streamMarkets.default(() => ({})),
+  auth: settingsFields.auth.default('x-api-key'),
   theme: settingsFields.theme.default('system'),
   launchAtLogin: settingsFields.launchAtLogin.default(false),
   closeToTray: settingsFields.closeToTray.default(true),

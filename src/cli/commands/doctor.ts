@@ -47,6 +47,7 @@ export const run: CliCommand = async (args, io) => {
       rpm: c.rpm,
       clock: io.clock,
       ...(c.streamMarkets ? { streamMarkets: c.streamMarkets } : {}),
+      ...(c.auth ? { auth: c.auth } : {}),
     })
     // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
     // what the plan does not include").
