@@ -68,6 +68,18 @@ const TRANSPORT_CODES = new Set([
  * a stop (401, account 403) beats a quota pause, which beats a rate pause, which beats being offline.
  */
 export function deriveFeedStatus(f: FeedFacts): FeedStatus {
+  const status = feedStatusOf(f)
+  // The failed call's trace id, for the trader to quote to the provider (spec: X-Request-Id).
+  const id = f.lastError?.requestId
+  if (id && status.code !== null && status.code === f.lastError?.code)
+    return {
+      ...status,
+      message: `${status.message} (request id ${id} - quote it to your provider)`,
+    }
+  return status
+}
+
+function feedStatusOf(f: FeedFacts): FeedStatus {
   const base = {
     stream: { state: f.streamState, symbols: f.streamSymbols, cap: f.streamCap },
     budget: {

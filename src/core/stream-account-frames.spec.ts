@@ -91,3 +91,26 @@ describe('an account-level error frame on an open socket', () => {
     },
   )
 })
+
+describe('a refused REST call', () => {
+  it('puts its X-Request-Id in the status message, for the trader to quote', async () => {
+    sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
+    sim.faults.failNext({ status: 403, code: 'SUBSCRIPTION_EXPIRED', times: 5 })
+    engine = new MarketEngine({
+      baseUrl: sim.url,
+      streamUrl: deriveStreamUrl(sim.url),
+      apiKey: sim.keys.pro,
+      plan: 'pro',
+      rpm: 600,
+      demo: false,
+    })
+    engine.watch('fx:EURUSD')
+    engine.start()
+    const status = await untilStatus(
+      engine,
+      (s) => s.code === 'SUBSCRIPTION_EXPIRED' && s.message.includes('request id'),
+      5_000,
+    )
+    expect(status.message).toMatch(/\(request id [\w-]+ - quote it to your provider\)$/)
+  })
+})
