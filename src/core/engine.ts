@@ -1,4 +1,10 @@
-import { PLAN_LIMITS, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  symbolKey,
+  type Market,
+  type SymbolKey,
+} from '../shared/market'
 import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
@@ -35,6 +41,10 @@ import type { TickdeskError } from './errors'
 import type { Random } from './random'
 
 export { PRIORITY }
+
+function marketOfKey(key: SymbolKey): Market {
+  return (parseSymbolKey(key) as { market: Market }).market
+}
 
 type Listener<T> = (value: T) => void
 
@@ -137,7 +147,11 @@ export class MarketEngine {
     this.stream = this.createStream()
     this.silentCheck = new SilentSymbolCheck({
       clock: this.clock,
-      streamed: () => (this.stream.state() === 'open' ? this.streamedKeys() : []),
+      // Only markets whose name is proven: a market still being named is stream-market-names'.
+      streamed: () =>
+        this.stream.state() === 'open'
+          ? this.streamedKeys().filter((k) => this.streamNames.streaming(marketOfKey(k)))
+          : [],
       lastOf: (key) => this.quotes.get(key),
       check: (keys) => this.poller.pollNow(keys),
       missed: (key) => {

@@ -125,6 +125,11 @@ export class StreamMarketNames {
     return e.state === 'streaming' || !e.probing ? 'open' : 'probe'
   }
 
+  /** Whether a push proved the market's current name. */
+  streaming(market: Market): boolean {
+    return this.entry(market).state === 'streaming'
+  }
+
   /** A subscribe for the market went out on an open socket: its try's clock starts. */
   sent(market: Market): void {
     const e = this.entry(market)
