@@ -1,7 +1,7 @@
 import { MarketEngine } from '../src/core/engine'
 import { deriveStreamUrl } from '../src/core/engine-config'
 import type { Market } from '../src/shared/market'
-import { startSimulator } from '../src/sim'
+import { startSimulator, type SimOptions } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/instruments'
 import { DIALECTS, type Dialect } from '../src/sim/dialects'
 import { seededRandom } from '../src/util/random'
@@ -51,12 +51,13 @@ interface FreshCase {
   name: string
   label: string
   dialect?: Dialect
+  behaviour?: SimOptions['behaviour']
   shuffle?: number
 }
 
 /**
  * The issue's mix in the issue's order, on the simulator's two ways of naming a push's market:
- * its pushes in the client's words, and in the service's own ("spot", "usdt-perp"), which a
+ * its pushes in the client's words, and in the service's own ("spot", "futures_usdt"), which a
  * client matches by symbol only: a coin and its perpetual streamed under one name then collide.
  * --full adds the same mix shuffled (the plan must not depend on the order).
  */
@@ -67,6 +68,17 @@ function cases(full: boolean): FreshCase[] {
       name: 'serviceWords',
       label: "issue order, pushes name markets in the service's words",
       dialect: { ...DIALECTS.typed, pushMarkets: 'service' },
+    },
+    // Issue 36: the stream knows markets only by its own words; ours are refused or left silent.
+    {
+      name: 'serviceNamesRefused',
+      label: 'stream refuses our market names',
+      behaviour: { marketNames: 'service', unknownMarket: 'refuse' },
+    },
+    {
+      name: 'serviceNamesSilent',
+      label: 'stream acks our market names and stays silent',
+      behaviour: { marketNames: 'service', unknownMarket: 'silent' },
     },
   ]
   if (full) out.push({ name: 'shuffled', label: 'shuffled order', shuffle: 7 })
@@ -102,7 +114,11 @@ async function runCase(
 ): Promise<{ rows: BenchRow[]; json: Record<string, number> }> {
   const windowS = ctx.full ? 180 : 60
   const warmupS = 10
-  const sim = await startSimulator({ seed: 11, ...(c.dialect ? { dialect: c.dialect } : {}) })
+  const sim = await startSimulator({
+    seed: 11,
+    ...(c.dialect ? { dialect: c.dialect } : {}),
+    ...(c.behaviour ? { behaviour: c.behaviour } : {}),
+  })
   const key = sim.keys.free
   const engine = new MarketEngine({
     baseUrl: sim.url,

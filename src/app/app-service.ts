@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
+import { streamNameMemory } from '../core/persistence/stream-name-memory'
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/bridge'
 import { parseSymbolKey, type SymbolKey } from '../shared/market'
@@ -98,6 +99,7 @@ export class AppService implements AppHostApi, CommandContext {
       startDemo: opts.demo,
       clock: this.clock,
       logger: this.logger,
+      nameMemory: (url) => streamNameMemory(stores.streamNames, url, this.logger),
       attach: (engine) => {
         this.watches.use(engine)
         this.syncWatches()

@@ -58,6 +58,8 @@ function sentence(reason: StreamReason, priority: number, plan: BudgetPlan): str
       return ' polled: silent or refused on the stream, tried again within 10 min'
     case 'stream-down':
       return ' polled: the stream is not open'
+    case 'stream-market':
+      return ' polled: the stream does not answer for this market under the names tried so far'
   }
 }
 

@@ -47,6 +47,8 @@ export function wantedConfig(sources: {
     apiKey: first('apiKey'),
     plan: first('plan'),
     rpm: first('rpm'),
+    streamMarkets: first('streamMarkets'),
+    auth: first('auth'),
   }
 }
 
@@ -59,6 +61,8 @@ export function savedConfig(settings: Settings): ConfigInput {
     baseUrl: settings.baseUrl || undefined,
     plan: settings.plan,
     rpm: settings.rpmOverride ?? undefined,
+    streamMarkets:
+      Object.keys(settings.streamMarkets).length > 0 ? settings.streamMarkets : undefined,
   }
 }
 
@@ -67,7 +71,9 @@ export function choosesOtherFeed(before: Settings, after: Settings): boolean {
   return (
     before.baseUrl !== after.baseUrl ||
     before.plan !== after.plan ||
-    before.rpmOverride !== after.rpmOverride
+    before.rpmOverride !== after.rpmOverride ||
+    before.auth !== after.auth ||
+    JSON.stringify(before.streamMarkets) !== JSON.stringify(after.streamMarkets)
   )
 }
 
@@ -96,6 +102,7 @@ export async function chooseFeed(
       plan: demo.plan,
       rpm: PLAN_LIMITS[demo.plan].rpm,
       demo: true,
+      ...(wanted.streamMarkets ? { streamMarkets: wanted.streamMarkets } : {}),
     },
     demo,
   }

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock'
 import type { ConfigInput, EngineConfig } from '../core/engine-config'
 import { MarketEngine } from '../core/engine'
+import type { StreamNameMemory } from '../core/stream-market-names'
 import type { Logger } from '../core/log'
 import { chooseFeed, type DemoService, type DemoStarter } from './feed-chooser'
 
@@ -33,6 +34,8 @@ export class FeedSwitcher {
       clock: Clock
       logger: Logger
       attach: (engine: MarketEngine) => () => void
+      /** The stream market names learned on a service, kept in the data folder. */
+      nameMemory?: (baseUrl: string) => Promise<StreamNameMemory>
     },
   ) {}
 
@@ -48,7 +51,12 @@ export class FeedSwitcher {
       await previous.engine.stop()
     }
     const { config, demo } = await chooseFeed(wanted, this.opts.startDemo, previous?.demo ?? null)
-    const engine = new MarketEngine(config, { clock: this.opts.clock, logger: this.opts.logger })
+    const nameMemory = await this.opts.nameMemory?.(config.baseUrl)
+    const engine = new MarketEngine(config, {
+      clock: this.opts.clock,
+      logger: this.opts.logger,
+      ...(nameMemory ? { nameMemory } : {}),
+    })
     const quotes = previous ? previous.engine.quotes.all() : []
     if (quotes.length) engine.seedFromCache(quotes)
     this.running = { engine, config, demo, detach: this.opts.attach(engine) }

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util'
-import type { ConfigInput } from '../core/engine-config'
+import { parseStreamMarkets, type ConfigInput } from '../core/engine-config'
 import { PlanSchema } from '../shared/market'
 import { chooseFeed, wantedConfig, type DemoStarter, type FeedChoice } from '../app/feed-chooser'
 import { usageError } from './command-args'
@@ -13,6 +13,8 @@ export const FEED_OPTIONS = {
   plan: { type: 'string' },
   rpm: { type: 'string' },
   'data-dir': { type: 'string' },
+  'stream-market': { type: 'string' },
+  auth: { type: 'string' },
 } as const satisfies ParseArgsConfig['options']
 
 export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_URL); none: demo mode on the embedded simulator
@@ -20,6 +22,10 @@ export const FEED_HELP = `  --base-url URL     service root (env TICKDESK_BASE_U
   --plan PLAN        free|growth|pro|enterprise, or trial|standard (env TICKDESK_PLAN; default free)
   --rpm N            per-key requests per minute if lower than the plan's (env TICKDESK_RPM)
   --data-dir DIR     settings and cache folder (env TICKDESK_DATA_DIR)
+  --stream-market M=NAME[,M=NAME]  the word the service's stream knows market M by, e.g.
+                     fx=forex,crypto=spot (env TICKDESK_STREAM_MARKETS; default: learned)
+  --auth SCHEME      x-api-key (default) or bearer: send the key as Authorization: Bearer
+                     (env TICKDESK_AUTH)
   The API key comes from TICKDESK_API_KEY (never a flag: flags show up in process lists).`
 
 export class UsageError extends Error {}
@@ -35,7 +41,20 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
   const baseUrl = values['base-url'] as string | undefined
   if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl))
     throw new UsageError('--base-url must start with http:// or https://')
-  return { baseUrl, streamUrl: values['stream-url'] as string | undefined, plan, rpm }
+  const pairs = values['stream-market'] as string | undefined
+  let streamMarkets
+  try {
+    streamMarkets = pairs === undefined ? undefined : parseStreamMarkets([pairs])
+  } catch (e) {
+    throw new UsageError(`--stream-market: ${(e as Error).message}`)
+  }
+  return {
+    baseUrl,
+    streamUrl: values['stream-url'] as string | undefined,
+    plan,
+    rpm,
+    streamMarkets,
+  }
 }
 
 /**

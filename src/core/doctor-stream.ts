@@ -1,12 +1,14 @@
 import WebSocket from 'ws'
 import type { DoctorReport } from '../shared/bridge'
 import type { Clock } from './clock'
+import { authHeader, type AuthScheme } from './auth-header'
 import { TickdeskError } from './errors'
 import { parseFrame } from './push-parser'
 import type { RateGovernor } from './rate-governor'
 import { CAP_GRACE_MS } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
 import { readUpgradeRejection } from './upgrade-rejection'
+import { StreamMarketProbe, type MarketProbeOptions } from './doctor-stream-markets'
 
 export type Check = DoctorReport['checks'][number]
 
@@ -23,16 +25,19 @@ export async function probeStream(
   governor: RateGovernor,
   clock: Clock,
   timeoutMs: number,
-): Promise<{ check: Check; spent: boolean }> {
+  markets?: Omit<MarketProbeOptions, 'send' | 'clock'> & { auth?: AuthScheme },
+): Promise<{ check: Check; spent: boolean; markets: Check[] }> {
   if (!governor.tryAcquire('handshake')) {
     const code = governor.snapshot().code ?? 'RATE_LIMIT_EXCEEDED'
-    return { check: skippedCheck('stream', code), spent: false }
+    return { check: skippedCheck('stream', code), spent: false, markets: [] }
   }
+  let marketChecks: Check[] = []
+  let prober: StreamMarketProbe | null = null
   const started = clock.now()
   let rejected: TickdeskError | null = null
   let openedAt: number | null = null
   const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
-    const ws = new WebSocket(url, { headers: { 'X-API-Key': apiKey } })
+    const ws = new WebSocket(url, { headers: authHeader(apiKey, markets?.auth) })
     let settled = false
     const done = (r: { code: string | null; message: string }): void => {
       if (settled) return
@@ -50,10 +55,25 @@ export async function probeStream(
     let grace: ReturnType<Clock['setTimeout']> | null = null
     ws.once('open', () => {
       openedAt = clock.now()
-      grace = clock.setTimeout(() => done({ code: null, message: 'stream OK' }), CAP_GRACE_MS)
+      clock.clearTimeout(timer)
+      grace = clock.setTimeout(() => {
+        if (markets === undefined || markets.markets.length === 0)
+          return done({ code: null, message: 'stream OK' })
+        // Per market on this same socket (one connection: the plan's cap, spec: Limits).
+        prober = new StreamMarketProbe({
+          ...markets,
+          clock,
+          send: (msg) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg)),
+        })
+        void prober.run().then((checks) => {
+          marketChecks = checks
+          done({ code: null, message: 'stream OK' })
+        })
+      }, CAP_GRACE_MS)
     })
     ws.on('message', (data: WebSocket.RawData) => {
       for (const f of parseFrame(data, clock.now())) {
+        prober?.onFrame(f)
         if (f.kind !== 'error') continue
         const action = classifyErrorFrame(f)
         if (action.kind === 'connection-cap' || action.kind === 'cap-unclear')
@@ -92,6 +112,7 @@ export async function probeStream(
       latencyMs: outcome.code === null && openedAt !== null ? openedAt - started : null,
     },
     spent: outcome.code !== 'NETWORK' || openedAt !== null,
+    markets: marketChecks,
   }
 }
 

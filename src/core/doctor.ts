@@ -1,7 +1,15 @@
 import type { DoctorReport } from '../shared/bridge'
-import { PLAN_LIMITS, type Plan } from '../shared/market'
+import type { AuthScheme } from './auth-header'
+import { PLAN_LIMITS, type Market, type Plan } from '../shared/market'
 import { systemClock, type Clock } from './clock'
-import { ACCOUNT_WIDE_403, MARKET_403, SYMBOL_400, TickdeskError } from './errors'
+import {
+  ACCOUNT_WIDE_403,
+  MARKET_403,
+  QUOTA_429,
+  RATE_429,
+  SYMBOL_400,
+  TickdeskError,
+} from './errors'
 import { probeStream, skippedCheck as skipped, type Check } from './doctor-stream'
 import { deriveStreamUrl } from './engine-config'
 import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
@@ -33,6 +41,10 @@ export interface DoctorConfig {
   clock?: Clock
   timeoutMs?: number
   probeSymbols?: Partial<Record<EndpointFamily, string>>
+  /** How the key is sent (auth-header.ts). */
+  auth?: AuthScheme
+  /** Explicit stream market names (Settings, --stream-market, TICKDESK_STREAM_MARKETS). */
+  streamMarkets?: Partial<Record<Market, string>>
 }
 
 const PROBES: Record<EndpointFamily, { symbol: string; label: string }> = {
@@ -54,12 +66,6 @@ const PATHS: Record<EndpointFamily, { path: string; kline: boolean }> = {
 }
 const FAMILIES: EndpointFamily[] = ['usdt-futures', 'multi', 'futures-kline', 'agri-kline']
 const SPENT_WITHOUT_STATUS = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
-const RATE_429 = new Set([
-  'RATE_LIMIT_EXCEEDED',
-  'KEY_RATE_LIMIT_EXCEEDED',
-  'DAILY_LIMIT_EXCEEDED',
-  'MONTHLY_LIMIT_EXCEEDED',
-])
 
 export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
   const clock = config.clock ?? systemClock
@@ -73,9 +79,12 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
       governor,
       clock,
       timeoutMs: config.timeoutMs,
+      ...(config.auth ? { auth: config.auth } : {}),
     })
   const checks: Check[] = []
   let spent = 0
+  /** The service's own market tags seen in REST answers (a multi-market quote's `market`). */
+  const tags = new Map<Market, string>()
 
   const probe = async (
     family: EndpointFamily,
@@ -87,7 +96,8 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
       : { symbols: symbol }
     const started = clock.now()
     try {
-      await client.get(path, query)
+      const { data } = await client.get(path, query)
+      if (family === 'multi') readTag(data, tags)
       spent += 1
       return { error: null, ms: clock.now() - started }
     } catch (e) {
@@ -100,7 +110,10 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
 
   const first = await probe('crypto')
   const keyCheck = keyVerdict(first.error, first.ms)
-  checks.push(keyCheck, familyVerdict('crypto', first.error, first.ms, config))
+  checks.push(
+    withRequestId(keyCheck, first.error),
+    withRequestId(familyVerdict('crypto', first.error, first.ms, config), first.error),
+  )
   let stopCode: string | null = keyCheck.ok ? rateStop(first.error) : keyCheck.code
   for (const family of FAMILIES) {
     if (stopCode) {
@@ -108,25 +121,54 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
       continue
     }
     const r = await probe(family)
-    checks.push(familyVerdict(family, r.error, r.ms, config))
+    checks.push(withRequestId(familyVerdict(family, r.error, r.ms, config), r.error))
     stopCode = rateStop(r.error)
   }
   if (config.stream) checks.push(await config.stream())
   else if (stopCode) checks.push(skipped('stream', stopCode))
   else {
     const url = config.streamUrl ?? deriveStreamUrl(config.baseUrl)
+    // The stream is probed per market the plan includes (its REST family answered).
+    const markets = STREAM_PROBED.filter((m) =>
+      checks.some((c) => c.name === quoteRoute(m).family && c.ok),
+    )
     const stream = await probeStream(
       url,
       config.apiKey,
       governor,
       clock,
       config.timeoutMs ?? 10_000,
+      {
+        markets,
+        tags,
+        ...(config.streamMarkets ? { overrides: config.streamMarkets } : {}),
+      },
     )
     if (stream.spent) spent += 1
-    checks.push(stream.check)
+    checks.push(stream.check, ...stream.markets)
   }
   const ok = checks.every((c) => c.ok || MARKET_403.has(c.code ?? ''))
   return { ok, baseUrl: config.baseUrl, plan: config.plan, requestsSpent: spent, checks }
+}
+
+/** One market per quote family; the others share the multi-market stream reading of FX. */
+const STREAM_PROBED: readonly Market[] = ['crypto', 'usdt-futures', 'fx']
+
+function readTag(data: unknown, tags: Map<Market, string>): void {
+  const row: unknown = Array.isArray(data) ? data[0] : null
+  const tag = (row as { market?: unknown } | null)?.market
+  if (typeof tag === 'string' && tag !== '') tags.set('fx', tag)
+}
+
+/** The failed call's request id, as the trader quotes it to the provider. */
+function withRequestId(check: Check, error: TickdeskError | null): Check {
+  const id = error?.requestId ?? null
+  if (id === null || check.ok) return check
+  return {
+    ...check,
+    requestId: id,
+    message: `${check.message} (request id ${id} - quote it to your provider)`,
+  }
 }
 
 function keyVerdict(error: TickdeskError | null, ms: number): Check {
@@ -201,6 +243,12 @@ function familyVerdict(
 function rateStop(error: TickdeskError | null): string | null {
   if (!error) return null
   const code = String(error.code)
-  if (code === 'UNAUTHORIZED' || ACCOUNT_WIDE_403.has(code) || RATE_429.has(code)) return code
+  if (
+    code === 'UNAUTHORIZED' ||
+    ACCOUNT_WIDE_403.has(code) ||
+    RATE_429.has(code) ||
+    QUOTA_429.has(code)
+  )
+    return code
   return null
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { PLAN_LIMITS, PlanSchema, type Plan } from '../shared/market'
+import type { AuthScheme } from './auth-header'
+import {
+  MARKETS,
+  MarketSchema,
+  PLAN_LIMITS,
+  PlanSchema,
+  type Market,
+  type Plan,
+} from '../shared/market'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {
@@ -10,6 +18,13 @@ export interface EngineConfig {
   /** Per-key RPM when the user knows it is lower than the plan's. */
   rpm: number
   demo: boolean
+  /**
+   * The word the stream knows a market by, when the user knows it (Settings, --stream-market,
+   * TICKDESK_STREAM_MARKETS): beats anything learned (stream-market-names.ts).
+   */
+  streamMarkets?: Partial<Record<Market, string>>
+  /** X-API-Key (default) or Authorization: Bearer (auth-header.ts). */
+  auth?: AuthScheme
 }
 
 const STREAM_PATH = '/api/v1/market/stream'
@@ -29,12 +44,39 @@ export function deriveStreamUrl(baseUrl: string): string {
   return `${scheme}//${url.host}${prefix}${STREAM_PATH}`
 }
 
+/** A stream market name as a service may spell it: short, no spaces or quotes. */
+const StreamNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)
+
+/**
+ * `fx=forex,crypto=spot` (TICKDESK_STREAM_MARKETS; --stream-market takes one pair a flag) into
+ * the names the stream knows markets by. Throws a readable message on a bad pair.
+ */
+export function parseStreamMarkets(pairs: readonly string[]): Partial<Record<Market, string>> {
+  const out: Partial<Record<Market, string>> = {}
+  for (const raw of pairs.flatMap((p) => p.split(','))) {
+    const pair = raw.trim()
+    if (pair === '') continue
+    const [market, name, extra] = pair.split('=').map((x) => x.trim())
+    const m = MarketSchema.safeParse(market?.toLowerCase())
+    if (!m.success)
+      throw new Error(
+        `stream market "${pair}": unknown market "${market ?? ''}" (one of ${MARKETS.join(', ')})`,
+      )
+    if (extra !== undefined || !StreamNameSchema.safeParse(name).success)
+      throw new Error(`stream market "${pair}": write it as market=name, e.g. fx=forex`)
+    out[m.data] = name as string
+  }
+  return out
+}
+
 const EnvSchema = z.object({
   TICKDESK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   TICKDESK_STREAM_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TICKDESK_API_KEY: z.string().min(1).optional(),
   TICKDESK_PLAN: PlanSchema.optional(),
   TICKDESK_RPM: z.coerce.number().int().min(1).max(100_000).optional(),
+  TICKDESK_STREAM_MARKETS: z.string().max(1000).optional(),
+  TICKDESK_AUTH: z.enum(['x-api-key', 'bearer']).optional(),
 })
 
 export interface ConfigInput {
@@ -43,6 +85,8 @@ export interface ConfigInput {
   apiKey?: string | undefined
   plan?: Plan | undefined
   rpm?: number | undefined
+  streamMarkets?: Partial<Record<Market, string>> | undefined
+  auth?: AuthScheme | undefined
 }
 
 /** Reads TICKDESK_* variables; empty strings count as unset. Throws a readable message on bad values. */
@@ -66,6 +110,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv): ConfigInput {
     apiKey: e.TICKDESK_API_KEY,
     plan: e.TICKDESK_PLAN,
     rpm: e.TICKDESK_RPM,
+    streamMarkets: streamMarketsFromEnv(e.TICKDESK_STREAM_MARKETS),
+    auth: e.TICKDESK_AUTH,
+  }
+}
+
+function streamMarketsFromEnv(
+  value: string | undefined,
+): Partial<Record<Market, string>> | undefined {
+  if (value === undefined) return undefined
+  try {
+    return parseStreamMarkets([value])
+  } catch (e) {
+    throw new Error(`invalid TICKDESK_STREAM_MARKETS: ${(e as Error).message}`)
   }
 }
 
@@ -80,5 +137,7 @@ export function resolveConfig(input: ConfigInput): EngineConfig | null {
     plan,
     rpm: input.rpm ?? PLAN_LIMITS[plan].rpm,
     demo: false,
+    ...(input.streamMarkets ? { streamMarkets: input.streamMarkets } : {}),
+    ...(input.auth ? { auth: input.auth } : {}),
   }
 }

@@ -1,4 +1,10 @@
-import { PLAN_LIMITS, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  symbolKey,
+  type Market,
+  type SymbolKey,
+} from '../shared/market'
 import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
@@ -23,7 +29,10 @@ import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
+import { aliasMarketName } from './market-aliases'
+import { SilentSymbolCheck } from './silent-symbol-check'
 import { StreamClient } from './stream-client'
+import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
@@ -32,12 +41,18 @@ import type { Random } from './random'
 
 export { PRIORITY }
 
+function marketOfKey(key: SymbolKey): Market {
+  return (parseSymbolKey(key) as { market: Market }).market
+}
+
 type Listener<T> = (value: T) => void
 
 export interface EngineOptions {
   clock?: Clock
   random?: Random
   logger?: Logger
+  /** Stream market names that worked on this service before, and where to keep new ones. */
+  nameMemory?: StreamNameMemory
 }
 
 /**
@@ -62,6 +77,8 @@ export class MarketEngine {
   private readonly rest: RestClient
   private readonly poller: QuotePoller
   private readonly planner: FeedPlanner
+  /** What each market is called on the stream, learned (stream-market-names.ts). */
+  readonly streamNames: StreamMarketNames
   private replanQueued = false
   private stream: StreamClient
   private config: EngineConfig
@@ -77,6 +94,7 @@ export class MarketEngine {
   private lastStatus: FeedStatus | null = null
   private started = false
   private readonly sweep: StaleSweep
+  private readonly silentCheck: SilentSymbolCheck
   private stopSleepWatch: (() => void) | null = null
 
   constructor(config: EngineConfig, options: EngineOptions = {}) {
@@ -94,17 +112,30 @@ export class MarketEngine {
       governor: this.governor,
       clock: this.clock,
       logger: this.logger,
+      ...(config.auth ? { auth: config.auth } : {}),
     })
     this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
+    const memory = options.nameMemory
+    this.streamNames = new StreamMarketNames({
+      clock: this.clock,
+      ...(config.streamMarkets ? { overrides: config.streamMarkets } : {}),
+      ...(memory ? { remembered: memory.remembered } : {}),
+      onChange: (market, renamed) => this.onStreamName(market, renamed),
+      ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
+    })
     this.poller = new QuotePoller({
       client: this.rest,
       governor: this.governor,
       clock: this.clock,
       onUpdates: (updates) => {
-        for (const u of updates) this.ingest(u)
+        for (const u of updates) {
+          const q = this.ingest(u)
+          this.silentCheck.answered(q.key, q.last)
+        }
       },
       onSymbolStatus: (s) => this.statuses.set(s),
       onError: (e) => this.noteError(e),
+      onServiceTag: (market, tag) => this.streamNames.serviceTag(market, tag),
     })
     this.backfill = new BarBackfill({
       candles: this.candles,
@@ -113,6 +144,20 @@ export class MarketEngine {
       fetch: (key, interval, limit) => fetchCandles(this.rest, key, interval, limit),
     })
     this.stream = this.createStream()
+    this.silentCheck = new SilentSymbolCheck({
+      clock: this.clock,
+      // Only markets whose name is proven: a market still being named is stream-market-names'.
+      streamed: () =>
+        this.stream.state() === 'open'
+          ? this.streamedKeys().filter((k) => this.streamNames.streaming(marketOfKey(k)))
+          : [],
+      lastOf: (key) => this.quotes.get(key),
+      check: (keys) => this.poller.pollNow(keys),
+      missed: (key) => {
+        this.logger.log('warn', 'stream: a streamed symbol missed a move REST saw', { key })
+        this.planner.demote(key)
+      },
+    })
     this.governor.onChange(() => this.onFeedChange())
     this.planner.onChange(() => this.replan())
   }
@@ -124,6 +169,7 @@ export class MarketEngine {
     this.stream.start()
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
     this.sweep.start()
+    this.silentCheck.start()
     this.replan()
     this.onFeedChange()
   }
@@ -134,6 +180,8 @@ export class MarketEngine {
     this.backfill.stop()
     this.stopSleepWatch?.()
     this.sweep.stop()
+    this.silentCheck.stop()
+    this.streamNames.dispose()
     await this.stream.stop()
     this.onFeedChange()
   }
@@ -292,10 +340,16 @@ export class MarketEngine {
     const stream = new StreamClient({
       url: this.config.streamUrl,
       apiKey: this.config.apiKey,
+      ...(this.config.auth ? { auth: this.config.auth } : {}),
       budget: this.governor,
       clock: this.clock,
       random: this.random,
       logger: this.logger,
+      marketName: (market) => {
+        const name = this.streamNames.wire(market)
+        aliasMarketName(name, market)
+        return name
+      },
     })
     // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
     stream.on('tick', (u) => {
@@ -304,7 +358,14 @@ export class MarketEngine {
       // Once the planner has seen a symbol's slot tick, it needs telling again only after it
       // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
       if (slot.plannerEpoch === this.planner.tickEpoch) return
+      this.streamNames.pushed(entry.quote.market)
       if (this.planner.noteTick(entry.quote.key)) slot.plannerEpoch = this.planner.tickEpoch
+    })
+    stream.on('subscribeSent', ({ market }) => this.streamNames.sent(market))
+    stream.on('subscribed', ({ market }) => market !== null && this.streamNames.acked(market))
+    stream.on('marketRefused', ({ code, message }) => {
+      if (!this.streamNames.refusedFrame(code, message))
+        this.logger.log('warn', 'stream: market refusal matched no try', { code, message })
     })
     stream.on('candle', (c) =>
       this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
@@ -366,8 +427,21 @@ export class MarketEngine {
   }
 
   private onStreamState(state: StreamState): void {
+    if (state !== 'open') this.streamNames.socketLost()
     this.planner.setStreamAvailable(state === 'open')
     if (state !== 'open') this.quotes.markStale(this.streamedKeys())
+    this.onFeedChange()
+  }
+
+  /**
+   * A market's stream name failed or worked: its symbols poll or stream at once (the planner's
+   * gates), and a new name is subscribed afresh. The status line says it (feed-status.ts).
+   */
+  private onStreamName(market: Market, renamed: boolean): void {
+    if (renamed) this.stream.renamed(market)
+    const gates = new Map<Market, MarketGate>()
+    for (const r of this.streamNames.report()) gates.set(r.market, this.streamNames.gate(r.market))
+    this.planner.setMarketGates(gates)
     this.onFeedChange()
   }
 
@@ -438,6 +512,8 @@ export class MarketEngine {
       watchedCount: this.watched.size,
       plan: this.config.plan,
       demo: this.config.demo,
+      unstreamed: this.streamNames.notStreaming(),
+      pollEveryMs: this.poller.pacing().minIntervalMs,
     })
   }
 

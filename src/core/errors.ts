@@ -45,6 +45,19 @@ export const ACCOUNT_WIDE_403 = new Set([
 export const MARKET_403 = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED'])
 export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED'])
 export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])
+/** The per-minute 429s (spec: Errors): a pause, not a quota. */
+export const RATE_429 = new Set(['RATE_LIMIT_EXCEEDED', 'KEY_RATE_LIMIT_EXCEEDED'])
+
+/**
+ * The HTTP status a service code comes with on REST (spec: Errors; 401's code is ours), so a
+ * code met elsewhere (an error frame on the stream, which has no status) is read the same way.
+ */
+export function restStatusOf(code: string): number | null {
+  if (code === 'UNAUTHORIZED') return 401
+  if (ACCOUNT_WIDE_403.has(code) || MARKET_403.has(code)) return 403
+  if (QUOTA_429.has(code) || RATE_429.has(code)) return 429
+  return null
+}
 
 /**
  * What a 403 refused is asked again only after this long, on REST and on the stream alike: an

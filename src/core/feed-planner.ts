@@ -2,6 +2,7 @@ import type { Market, SymbolKey } from '../shared/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
 import type { Clock, TimerHandle } from './clock'
 import { chooseStreams, type StreamReason } from './stream-choice'
+import type { MarketGate } from './stream-market-names'
 
 /**
  * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.
@@ -73,6 +74,8 @@ export class FeedPlanner {
     background: new Set(),
   }
   private reasons = new Map<SymbolKey, StreamReason>()
+  /** Markets whose stream name is being learned (stream-market-names.ts); absent: open. */
+  private gates: ReadonlyMap<Market, MarketGate> = new Map()
   private signature = ''
   private timer: TimerHandle | null = null
 
@@ -111,6 +114,16 @@ export class FeedPlanner {
     this.recompute()
   }
 
+  /**
+   * A streamed symbol the stream stopped feeding (silent-symbol-check.ts: REST saw a move no
+   * push brought): polled for DEMOTION_MEMORY_MS, its slot to the next candidate.
+   */
+  demote(key: SymbolKey): void {
+    if (!this.slotSince.has(key)) return
+    this.demotedUntil.set(key, this.clock.now() + DEMOTION_MEMORY_MS)
+    this.recompute()
+  }
+
   /** Keys that do not parse as `market:SYMBOL` are dropped; a repeated key keeps its first place. */
   setWatched(entries: { key: SymbolKey; priority: number }[]): void {
     const seen = new Set<SymbolKey>()
@@ -131,6 +144,16 @@ export class FeedPlanner {
     }
     this.watched = next
     for (const k of this.demotedUntil.keys()) if (!seen.has(k)) this.demotedUntil.delete(k)
+    this.recompute()
+  }
+
+  /**
+   * Per market, whether the stream answers under the name it is subscribed by: 'closed' polls
+   * the market's symbols and gives their slots to others, 'probe' lets its first symbol (by
+   * rank) try the next name while the rest poll.
+   */
+  setMarketGates(gates: ReadonlyMap<Market, MarketGate>): void {
+    this.gates = gates
     this.recompute()
   }
 
@@ -207,14 +230,19 @@ export class FeedPlanner {
         this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
       }
     }
+    const probes = this.probeSymbols()
     const choice = chooseStreams(
       this.watched.map((e) => ({
         ...e,
+        // A probe tries a market's next name: it goes first, or the name is never tried.
+        priority: probes.has(e.key) ? PRIORITY.visible + 1 : e.priority,
         barred: !STREAMABLE_MARKETS.has(e.market)
           ? ('not-streamable' as const)
           : this.demotedUntil.has(e.key)
             ? ('demoted' as const)
-            : null,
+            : (this.gates.get(e.market) ?? 'open') !== 'open' && !probes.has(e.key)
+              ? ('stream-market' as const)
+              : null,
       })),
       {
         cap: this.effectiveCap(),
@@ -244,6 +272,21 @@ export class FeedPlanner {
     if (signature === this.signature) return
     this.signature = signature
     for (const cb of this.listeners) cb()
+  }
+
+  /** The one symbol of each 'probe' market that tries the next name: its best ranked. */
+  private probeSymbols(): Set<SymbolKey> {
+    const out = new Set<SymbolKey>()
+    if (this.gates.size === 0) return out
+    const done = new Set<Market>()
+    const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
+    for (const e of byRank) {
+      if (done.has(e.market) || this.gates.get(e.market) !== 'probe') continue
+      if (this.demotedUntil.has(e.key) || !STREAMABLE_MARKETS.has(e.market)) continue
+      done.add(e.market)
+      out.add(e.key)
+    }
+    return out
   }
 
   /** One timer for the earliest demotion deadline or demotion expiry. */

@@ -1,4 +1,4 @@
-import type { Plan } from '../shared/market'
+import type { Market, Plan } from '../shared/market'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { TickdeskError } from './errors'
 import type { GovernorSnapshot } from './rate-governor'
@@ -14,6 +14,45 @@ export interface FeedFacts {
   watchedCount: number
   plan: Plan
   demo: boolean
+  /** Markets the stream does not answer for under any name tried yet (stream-market-names.ts). */
+  unstreamed?: ReadonlyArray<{
+    market: Market
+    how: 'refused' | 'silent' | 'no-answer'
+    code: string
+    message: string
+  }>
+  /** How often a polled symbol is asked at best (the poller's floor). */
+  pollEveryMs?: number
+}
+
+/** Markets in the trader's words, for the status line. */
+const MARKET_WORDS: Readonly<Record<Market, string>> = {
+  crypto: 'Crypto',
+  'usdt-futures': 'USDT-M perpetuals',
+  futures: 'Futures',
+  fx: 'FX',
+  commodity: 'Commodities',
+  cn: 'A-shares',
+  hk: 'HK stocks',
+  index: 'Indices',
+  agri: 'Agriculture',
+}
+
+/** "FX: the stream does not answer for this market; polled every 5 s", one clause a market. */
+export function unstreamedLine(
+  unstreamed: NonNullable<FeedFacts['unstreamed']>,
+  pollEveryMs: number,
+): string {
+  const every = `polled every ${Math.max(1, Math.round(pollEveryMs / 1000))} s`
+  return unstreamed
+    .map((u) => {
+      const why =
+        u.how === 'refused'
+          ? `the stream refuses this market (${u.code}: ${u.message})`
+          : 'the stream does not answer for this market'
+      return `${MARKET_WORDS[u.market]}: ${why}; ${every}`
+    })
+    .join('. ')
 }
 
 const TRANSPORT_CODES = new Set([
@@ -29,6 +68,18 @@ const TRANSPORT_CODES = new Set([
  * a stop (401, account 403) beats a quota pause, which beats a rate pause, which beats being offline.
  */
 export function deriveFeedStatus(f: FeedFacts): FeedStatus {
+  const status = feedStatusOf(f)
+  // The failed call's trace id, for the trader to quote to the provider (spec: X-Request-Id).
+  const id = f.lastError?.requestId
+  if (id && status.code !== null && status.code === f.lastError?.code)
+    return {
+      ...status,
+      message: `${status.message} (request id ${id} - quote it to your provider)`,
+    }
+  return status
+}
+
+function feedStatusOf(f: FeedFacts): FeedStatus {
   const base = {
     stream: { state: f.streamState, symbols: f.streamSymbols, cap: f.streamCap },
     budget: {
@@ -80,6 +131,16 @@ export function deriveFeedStatus(f: FeedFacts): FeedStatus {
       code: g.code,
       message: g.message || 'Polling paused',
       retryAt: g.retryAt,
+    }
+  }
+  if (streamOpen && f.unstreamed !== undefined && f.unstreamed.length > 0) {
+    // Live for the rest, but the trader must know these prices are polled, and why.
+    return {
+      ...base,
+      state: 'degraded',
+      code: 'STREAM_MARKET',
+      message: unstreamedLine(f.unstreamed, f.pollEveryMs ?? 5_000),
+      retryAt: null,
     }
   }
   if (streamOpen) return { ...base, state: 'live', code: null, message: 'Live', retryAt: null }

@@ -1,6 +1,7 @@
 import { barCloseTime, normaliseInterval } from '../shared/intervals'
 import type { Market } from '../shared/market'
 import { MARKETS } from '../shared/market'
+import { marketAlias } from './market-aliases'
 import { quoteTime, toEpochMs } from './bar-time'
 import { coerceNumber, pickQuoteFieldsIfAny } from './quote-fields'
 import { KIND_FIELDS, readKind, type Kind } from './push-kind'
@@ -194,7 +195,7 @@ export function marketNamed(v: string): Market | null {
   // Most pushes already use our lower-case names: skip the toLowerCase copy for them.
   if (MARKET_SET.has(v)) return v as Market
   const lower = v.toLowerCase()
-  return MARKET_SET.has(lower) ? (lower as Market) : null
+  return MARKET_SET.has(lower) ? (lower as Market) : marketAlias(v)
 }
 
 function readSymbol(obj: Obj, kind: Kind | null): string | null {

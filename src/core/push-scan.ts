@@ -1,6 +1,7 @@
 import type { Market } from '../shared/market'
 import { checkFigureTable, QUOTE_FIGURES } from '../shared/quote'
 import { quoteTime } from './bar-time'
+import { aliasGeneration } from './market-aliases'
 import { KIND_FIELDS, readKind } from './push-kind'
 import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
 import { newSymbolRef, type SymbolRef } from './symbol-slot'
@@ -115,6 +116,7 @@ export class PushScanner {
   // The last market name read and what it means: one or two names per stream.
   private marketRaw = ''
   private marketValue: Market | null = null
+  private aliasGeneration = -1
 
   /** `figures`: the figure table (a test passes an extended one). */
   constructor(figures: readonly string[] = QUOTE_FIGURES) {
@@ -302,9 +304,17 @@ export class PushScanner {
     if (end < 0) return -1
     const start = at + 1
     const len = end - start
-    if (len !== this.marketRaw.length || len === 0 || !bytesAt(raw, start, this.marketRaw)) {
+    // A word the service uses for one of our markets may be learned mid-stream
+    // (market-aliases.ts): the cached reading is then stale, whatever the bytes.
+    if (
+      len !== this.marketRaw.length ||
+      len === 0 ||
+      this.aliasGeneration !== aliasGeneration ||
+      !bytesAt(raw, start, this.marketRaw)
+    ) {
       this.marketRaw = ascii(raw, start, end)
       this.marketValue = marketNamed(this.marketRaw)
+      this.aliasGeneration = aliasGeneration
     }
     this.market = this.marketValue
     return end + 1

@@ -60,6 +60,8 @@ export interface QuotePollerOptions {
   recheckMs?: number
   /** Retry of a symbol the service called invalid or unknown (default 30 min). */
   badSymbolRetryMs?: number
+  /** A quote row carried the service's own tag for a market (ticker-quote.ts `tags`). */
+  onServiceTag?: (market: Market, tag: string) => void
 }
 
 export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
@@ -272,10 +274,13 @@ export class QuotePoller {
     )
     const lone = bySymbol.size === 1 && others === null ? first : undefined
     const answer: Answer = { updates: [], keys: [] }
-    for (const u of parseTickerQuotes(data, first.market, this.clock.now()).updates) {
+    const parsed = parseTickerQuotes(data, first.market, this.clock.now())
+    for (const u of parsed.updates) {
       // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
       const owner = bySymbol.get(u.symbol) ?? lone
       if (owner === undefined) continue
+      const tag = parsed.tags?.get(u.symbol)
+      if (tag !== undefined) this.opts.onServiceTag?.(owner.market, tag)
       // The parsed update is this poll's own: its owner's names go in place, no copy.
       u.market = owner.market
       u.symbol = owner.symbol

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { authHeader, type AuthScheme } from './auth-header'
 import { systemClock, type Clock } from './clock'
 import { parseRetryAfter, TickdeskError } from './errors'
 import { httpGet, type HttpReply } from './http-get'
@@ -19,6 +20,8 @@ import type { RateGovernor } from './rate-governor'
 export interface RestClientOptions {
   baseUrl: string
   apiKey: string
+  /** How the key is sent (auth-header.ts); default X-API-Key. */
+  auth?: AuthScheme
   governor: RateGovernor
   clock?: Clock
   timeoutMs?: number
@@ -39,8 +42,10 @@ export class RestClient {
   private readonly timeoutMs: number
   private readonly logger: Logger
   private apiKey: string
+  private readonly auth: AuthScheme
 
   constructor(opts: RestClientOptions) {
+    this.auth = opts.auth ?? 'x-api-key'
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
     this.governor = opts.governor
     this.clock = opts.clock ?? systemClock
@@ -102,7 +107,11 @@ export class RestClient {
       try {
         res = await httpGet(
           url,
-          { 'X-API-Key': this.apiKey, 'X-Request-Id': sentId, Accept: 'application/json' },
+          {
+            ...authHeader(this.apiKey, this.auth),
+            'X-Request-Id': sentId,
+            Accept: 'application/json',
+          },
           controller.signal,
         )
       } catch (cause) {

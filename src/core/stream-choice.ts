@@ -8,7 +8,9 @@ import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from './market-
  *                 poll round (a family's last symbols alone in their batch);
  *   spare-slot    streamed: slots no call could use; who gets them does not change the calls;
  *   outranked     polled: the slots went to higher classes or to batches they empty;
- *   not-streamable, demoted, stream-down: polled because the stream cannot carry it now.
+ *   not-streamable, demoted, stream-down: polled because the stream cannot carry it now;
+ *   stream-market  polled: the stream does not answer for its market under the names tried so
+ *                 far (stream-market-names.ts).
  */
 export type StreamReason =
   | 'priority'
@@ -18,6 +20,7 @@ export type StreamReason =
   | 'not-streamable'
   | 'demoted'
   | 'stream-down'
+  | 'stream-market'
 
 export interface ChoiceCandidate {
   key: SymbolKey
@@ -25,7 +28,7 @@ export interface ChoiceCandidate {
   symbol: string
   priority: number
   /** Why it may not take a slot now; null when it may. */
-  barred: 'not-streamable' | 'demoted' | null
+  barred: 'not-streamable' | 'demoted' | 'stream-market' | null
 }
 
 export interface StreamChoice {

@@ -26,6 +26,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
+import { authHeader } from './auth-header'
 import { TickdeskError } from './errors'
 import { registerSecret, silentLogger, type Logger } from './log'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
@@ -114,6 +115,7 @@ export class StreamClient {
       log: this.log,
       emit: (event, value) => this.emit(event, value),
       isCurrent: (ws) => ws === this.ws,
+      accountRefused: (error) => this.refused(error),
     })
     this.key = opts.apiKey
     registerSecret(opts.apiKey)
@@ -248,7 +250,7 @@ export class StreamClient {
       return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
     this.connectStartedAt = this.clock.now()
     const ws = new this.WS(this.opts.url, {
-      headers: { 'X-API-Key': this.key },
+      headers: authHeader(this.key, this.opts.auth),
       ...HOLDABLE_SOCKET,
     })
     this.ws = ws
@@ -365,18 +367,35 @@ export class StreamClient {
     void readUpgradeRejection(res, () => this.clock.now()).then((error) => {
       ws.terminate()
       if (this.halt !== 'none' || this.ws !== null) return // stopped or re-keyed meanwhile
-      this.opts.budget.report({ ok: false, error })
-      this.emit('error', error)
-      if (error.status === 401) {
-        // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
-        this.halt = 'unauthorized'
-        this.retry.clear()
-        return this.setState('closed')
-      }
-      if (error.status === 403) return this.backoff('forbidden')
-      if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
-      this.backoff('drop')
+      this.refused(error)
     })
+  }
+
+  /**
+   * The service refused the key or the account, on the upgrade or in an error frame on an open
+   * socket: the same policy either way, and the same as REST's (the budget is the RateGovernor,
+   * whose report() stops, pauses or waits for the quota). 401 halts and 403 drops the socket
+   * and waits; a 429 on an open socket keeps it (pushes are not metered, spec: Limits), on the
+   * upgrade waits for Retry-After.
+   */
+  private refused(error: TickdeskError): void {
+    this.opts.budget.report({ ok: false, error })
+    this.emit('error', error)
+    const open = this.ws !== null
+    if (error.status === 401) {
+      // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
+      this.halt = 'unauthorized'
+      this.retry.clear()
+      this.detach()?.terminate()
+      return this.setState('closed')
+    }
+    if (error.status === 403) {
+      this.detach()?.terminate()
+      return this.backoff('forbidden')
+    }
+    if (open) return
+    if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
+    this.backoff('drop')
   }
 
   private backoff(
@@ -395,8 +414,24 @@ export class StreamClient {
     }
   }
 
+  /**
+   * The market goes by another name now: its symbols are subscribed afresh under it, at the end
+   * of this run (the caller's new plan, set meanwhile, is what gets subscribed; not the old one).
+   */
+  renamed(market: Market): void {
+    this.book.forgetMarket(market)
+    queueMicrotask(() => {
+      if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.sync(this.ws)
+    })
+  }
+
   private sync(ws: WebSocket): void {
-    for (const msg of this.book.diff(this.clock.now())) ws.send(JSON.stringify(msg))
+    const name = this.opts.marketName
+    for (const msg of this.book.diff(this.clock.now())) {
+      const wire = name === undefined ? msg : { ...msg, market: name(msg.market) }
+      ws.send(JSON.stringify(wire))
+      if (msg.action === 'subscribe') this.emit('subscribeSent', { market: msg.market })
+    }
   }
 
   /** Forgets the current socket (its late events are ignored) and its timers; returns it. */

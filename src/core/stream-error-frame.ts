@@ -1,4 +1,12 @@
-import { ACCOUNT_WIDE_403, MARKET_403, QUOTA_429, SYMBOL_400, TickdeskError } from './errors'
+import {
+  ACCOUNT_WIDE_403,
+  MARKET_403,
+  QUOTA_429,
+  RATE_429,
+  SYMBOL_400,
+  TickdeskError,
+  restStatusOf,
+} from './errors'
 
 export type ErrorFrameAction =
   | { kind: 'connection-cap'; error: TickdeskError }
@@ -7,11 +15,17 @@ export type ErrorFrameAction =
   /** WS_CONN_LIMIT that says neither: the service closing the socket makes it the connection cap. */
   | { kind: 'cap-unclear'; error: TickdeskError }
   | { kind: 'symbols'; code: string; message: string; symbols: string[] }
+  /** About a market, naming no symbols: the name we subscribed it under may not be the service's. */
+  | { kind: 'market'; code: string; message: string }
+  /** About the key or account: carries the status REST gives the same code (restStatusOf). */
   | { kind: 'account'; error: TickdeskError }
+
+const ACCOUNT_FRAME = new Set(['UNAUTHORIZED', ...ACCOUNT_WIDE_403, ...QUOTA_429, ...RATE_429])
 
 const SAYS_SYMBOLS = /symbol|subscri|instrument|topic/i
 const SAYS_CONNECTIONS = /connection|socket|\bconn\b/i
 const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
+const SAYS_MARKET = /market/i
 
 /**
  * What an error frame on the stream means for the client. The spec lists two stream caps
@@ -23,6 +37,7 @@ const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
  *   WS_CONN_LIMIT saying neither: unclear until the service closes the socket (connection cap)
  *     or keeps it open (symbol cap) (stream-client waits a moment to see);
  *   other codes naming symbols, or a symbol 400 / market 403: those symbols are refused;
+ *   any other whose message is about a market ("unknown market fx"): that market's name;
  *   anything else is about the account.
  */
 export function classifyErrorFrame(f: {
@@ -30,8 +45,7 @@ export function classifyErrorFrame(f: {
   message: string
   symbols: string[]
 }): ErrorFrameAction {
-  if (ACCOUNT_WIDE_403.has(f.code) || QUOTA_429.has(f.code))
-    return { kind: 'account', error: new TickdeskError({ code: f.code, message: f.message }) }
+  if (ACCOUNT_FRAME.has(f.code)) return { kind: 'account', error: accountError(f) }
   const text = `${f.code} ${f.message}`
   const connLimit = f.code === 'WS_CONN_LIMIT'
   if ((connLimit && f.symbols.length > 0) || (SAYS_LIMIT.test(text) && SAYS_SYMBOLS.test(text)))
@@ -45,5 +59,10 @@ export function classifyErrorFrame(f: {
   if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
     return { kind: 'symbols', code: f.code, message: f.message, symbols: f.symbols }
   }
-  return { kind: 'account', error: new TickdeskError({ code: f.code, message: f.message }) }
+  if (SAYS_MARKET.test(f.message)) return { kind: 'market', code: f.code, message: f.message }
+  return { kind: 'account', error: accountError(f) }
+}
+
+function accountError(f: { code: string; message: string }): TickdeskError {
+  return new TickdeskError({ code: f.code, message: f.message, status: restStatusOf(f.code) })
 }

@@ -1,5 +1,6 @@
 import type WebSocket from 'ws'
 import type { Market } from '../shared/market'
+import type { AuthScheme } from './auth-header'
 import type { Bar, Interval } from '../shared/quote'
 import type { StreamState } from '../shared/status'
 import type { Clock } from './clock'
@@ -18,6 +19,8 @@ export interface HandshakeBudget {
 export interface StreamClientOptions {
   url: string
   apiKey: string
+  /** How the key is sent on the upgrade (auth-header.ts); default X-API-Key. */
+  auth?: AuthScheme
   budget: HandshakeBudget
   clock: Clock
   random: Random
@@ -30,6 +33,8 @@ export interface StreamClientOptions {
   /** After checkHealth(), how long a pong may take before the socket is replaced. */
   healthTimeoutMs?: number
   WebSocketImpl?: typeof WebSocket
+  /** The word a subscribe names the market by (stream-market-names.ts); default: ours. */
+  marketName?: (market: Market) => string
 }
 
 /** What a StreamClient tells its listeners (the engine). Public types live here, the socket in stream-client.ts. */
@@ -70,6 +75,12 @@ export interface StreamEvents {
   open: { reconnect: boolean; resync: boolean }
   symbolError: StreamSymbolError
   symbolCap: StreamSymbolCap
+  /** A subscribe for this market went out (under StreamClientOptions.marketName). */
+  subscribeSent: { market: Market }
+  /** The service acknowledged a subscribe; market null when neither its tag nor symbols say. */
+  subscribed: { market: Market | null }
+  /** An error frame about a market, naming no symbols (e.g. "unknown market fx"). */
+  marketRefused: { code: string; message: string }
   /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
   error: TickdeskError
 }
@@ -85,6 +96,9 @@ export class StreamEmitter {
     open: new Set(),
     symbolError: new Set(),
     symbolCap: new Set(),
+    subscribeSent: new Set(),
+    subscribed: new Set(),
+    marketRefused: new Set(),
     error: new Set(),
   }
 

@@ -1,6 +1,7 @@
 import type WebSocket from 'ws'
 import type { RawData } from 'ws'
 import type { Market } from '../shared/market'
+import type { TickdeskError } from './errors'
 import type { Logger } from './log'
 import { FrameBuffer, frameBytes, frameText, parseFrame, type ParsedFrame } from './push-parser'
 import { PushScanner } from './push-scan'
@@ -19,6 +20,8 @@ export interface InboundDeps {
   emit<K extends keyof StreamEvents>(event: K, value: StreamEvents[K]): void
   /** Whether this socket is still the client's current one. */
   isCurrent(ws: WebSocket): boolean
+  /** An error frame about the key or the account (stream-client acts as REST would). */
+  accountRefused(error: TickdeskError): void
 }
 
 /**
@@ -91,8 +94,13 @@ export class InboundFrames {
         return
       case 'error':
         return this.onErrorFrame(ws, f)
+      case 'subscribed': {
+        const first = f.symbols[0]
+        const market = f.market ?? (first === undefined ? null : book.marketOf(first))
+        return emit('subscribed', { market })
+      }
       default:
-        return // pong, subscribed, ignored: liveness is already recorded
+        return // pong, ignored: liveness is already recorded
     }
   }
 
@@ -104,8 +112,12 @@ export class InboundFrames {
     const stillOpen = (): boolean => this.deps.isCurrent(ws)
     const action = classifyErrorFrame(f)
     if (action.kind === 'account') {
-      log.log('warn', 'stream: error frame', { code: f.code })
-      return emit('error', action.error)
+      log.log('warn', 'stream: account error frame', { code: f.code })
+      return this.deps.accountRefused(action.error)
+    }
+    if (action.kind === 'market') {
+      log.log('warn', 'stream: market refused', { code: f.code, message: f.message })
+      return emit('marketRefused', { code: action.code, message: action.message })
     }
     if (action.kind !== 'symbols' && action.kind !== 'symbol-cap')
       return caps.onFrame(action, null, stillOpen)

@@ -45,6 +45,11 @@ export class SubscriptionBook {
     }
   }
 
+  /** The market goes by another name now: what was asked under the old one counts for nothing. */
+  forgetMarket(market: Market): void {
+    this.server.delete(market)
+  }
+
   resetServerSide(): void {
     this.server = new Map()
     this.left = new Map()

@@ -7,6 +7,11 @@ export interface ParsedTickerQuotes {
   updates: QuoteUpdate[]
   /** Entries without a usable symbol (or not objects at all). */
   skipped: number
+  /**
+   * symbol -> the service's own `market` tag on its row, when it sent one (the multi-market
+   * quote's rows; "Values of the market tag: not shown"): a name the stream may know it by.
+   */
+  tags: Map<string, string> | null
 }
 
 /**
@@ -33,6 +38,7 @@ export function parseTickerQuotes(
   }
   const updates: QuoteUpdate[] = []
   let skipped = 0
+  let tags: Map<string, string> | null = null
   for (const entry of list) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       skipped += 1
@@ -44,6 +50,7 @@ export function parseTickerQuotes(
       skipped += 1
       continue
     }
+    if (typeof r.market === 'string' && r.market !== '') (tags ??= new Map()).set(symbol, r.market)
     updates.push({
       market,
       symbol,
@@ -52,7 +59,7 @@ export function parseTickerQuotes(
       source: 'poll',
     })
   }
-  return { updates, skipped }
+  return { updates, skipped, tags }
 }
 
 /** "OANDA:EURUSD" -> "EURUSD": the symbol without a chart platform's exchange prefix. */

@@ -82,6 +82,8 @@ export const DoctorCheckSchema = z.object({
   code: z.string().nullable(),
   message: z.string(),
   latencyMs: z.number().nullable(),
+  /** The failed REST call's X-Request-Id, for the trader to quote to the provider. */
+  requestId: z.string().max(200).nullable().optional(),
 })
 export const DoctorReportSchema = z.object({
   ok: z.boolean(),

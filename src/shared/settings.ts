@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './grid'
-import { PlanSchema } from './market'
+import { MarketSchema, PlanSchema } from './market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
 import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './quiet-hours'
 
@@ -47,6 +47,13 @@ const settingsFields = {
   baseUrl: z.string().max(500),
   plan: PlanSchema,
   rpmOverride: z.number().int().min(1).max(100_000).nullable(),
+  /**
+   * The word the service's stream knows a market by, when the trader knows it better than
+   * Tickdesk learns it (spec: the market names are not shown; docs/open-readings.md).
+   */
+  streamMarkets: z.partialRecord(MarketSchema, z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)),
+  /** How the key is sent: X-API-Key, or Authorization: Bearer (spec: Authentication 2). */
+  auth: z.enum(['x-api-key', 'bearer']),
   theme: ThemeSchema,
   launchAtLogin: z.boolean(),
   closeToTray: z.boolean(),
@@ -68,6 +75,8 @@ export const SettingsSchema = z.object({
   baseUrl: settingsFields.baseUrl.default(''),
   plan: settingsFields.plan.default('free'),
   rpmOverride: settingsFields.rpmOverride.default(null),
+  streamMarkets: settingsFields.streamMarkets.default(() => ({})),
+  auth: settingsFields.auth.default('x-api-key'),
   theme: settingsFields.theme.default('system'),
   launchAtLogin: settingsFields.launchAtLogin.default(false),
   closeToTray: settingsFields.closeToTray.default(true),

@@ -1,3 +1,5 @@
+import type { MarketNaming } from './market-names'
+
 /**
  * Where the interface is silent, real services differ. Each switch plays one reading of the spec,
  * so the client is tested against every reading instead of sharing one guess with the simulator.
@@ -44,6 +46,18 @@ export interface ServiceBehaviour {
    * quote takes `symbols`, alias `symbol`). 'symbols': either name; 'symbol': only `symbol`.
    */
   multiQuoteParam: 'symbols' | 'symbol'
+  /**
+   * spec: WebSocket stream, field market "e.g. the crypto market"; Resources, "Values of the
+   * market tag: not shown". 'client': markets in the client's words; 'service': in the service's
+   * own (market-names.ts) on the stream (subscribe, acks, pushes) and in REST payloads' `market`.
+   */
+  marketNames: MarketNaming
+  /**
+   * What a subscribe naming a market the service does not know gets (not shown either).
+   * 'refuse': {"event":"error","code":"INVALID_REQUEST","msg":"unknown market <name>"}, naming
+   * no symbols; 'silent': an ack like any other, then nothing, ever.
+   */
+  unknownMarket: 'refuse' | 'silent'
 }
 
 export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
@@ -55,6 +69,8 @@ export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
   quotaRetryAfter: true,
   refusalNamesSymbols: true,
   multiQuoteParam: 'symbols',
+  marketNames: 'client',
+  unknownMarket: 'refuse',
 }
 
 /** The switches by name, for `tickdesk sim --behave a,b`: each turns one reading on. */
@@ -67,6 +83,8 @@ export const BEHAVIOUR_NAMES: Readonly<Record<string, Partial<ServiceBehaviour>>
   'quota-without-retry-after': { quotaRetryAfter: false },
   'generic-refusals': { refusalNamesSymbols: false },
   'multi-quote-symbol-param': { multiQuoteParam: 'symbol' },
+  'service-market-names': { marketNames: 'service' },
+  'silent-unknown-market': { unknownMarket: 'silent' },
 }
 
 /** Names to switches; the unknown names are returned so the caller can say which. */

@@ -1,4 +1,5 @@
-import { isSimMarket, type SimMarket } from './instruments'
+import type { SimMarket } from './instruments'
+import { marketNamed, type MarketNaming } from './market-names'
 
 /**
  * Parses what a stream client sends (spec: WebSocket stream: {action:"subscribe",market,
@@ -13,13 +14,8 @@ export type ClientCommand =
   | { kind: 'pong' }
   | { kind: 'malformed'; reason: string }
 
-/** Stream markets in the client's words; 'spot' is accepted for 'crypto'. */
-function streamMarket(value: unknown): SimMarket | null {
-  if (value === 'spot') return 'crypto'
-  return isSimMarket(value) ? value : null
-}
-
-export function parseClientMessage(text: string): ClientCommand {
+/** Stream markets are read under the service's naming (market-names.ts). */
+export function parseClientMessage(text: string, naming: MarketNaming = 'client'): ClientCommand {
   let msg: unknown
   try {
     msg = JSON.parse(text)
@@ -45,7 +41,7 @@ export function parseClientMessage(text: string): ClientCommand {
     return { kind: 'malformed', reason: 'symbols must be a non-empty array of strings' }
   }
   const wanted = [...new Set(symbols.map((s: string) => s.trim().toUpperCase()))]
-  const market = streamMarket(m.market)
+  const market = marketNamed(naming, m.market)
   if (!market) return { kind: 'unknown-market', market: m.market, symbols: wanted }
   return { kind: action, market, symbols: wanted }
 }

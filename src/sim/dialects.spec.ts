@@ -7,6 +7,6 @@ describe('push market words', () => {
   it("names the market in the client's words by default, in the service's own when asked", () => {
     expect(JSON.parse(tickFrames(DIALECTS.typed, [tick])[0] ?? '{}').market).toBe('usdt-futures')
     const service = { ...DIALECTS.typed, pushMarkets: 'service' as const }
-    expect(JSON.parse(tickFrames(service, [tick])[0] ?? '{}').market).toBe('usdt-perp')
+    expect(JSON.parse(tickFrames(service, [tick])[0] ?? '{}').market).toBe('futures_usdt')
   })
 })

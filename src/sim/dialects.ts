@@ -1,3 +1,5 @@
+import { isSimMarket } from './instruments'
+import { SERVICE_MARKETS } from './market-names'
 import type { SimBar } from './price-walk'
 
 /**
@@ -21,8 +23,9 @@ export interface Dialect {
   outOfRange: 'reject' | 'clamp'
   /**
    * How pushes name their market (spec: field market, e.g. "the crypto market"; names not
-   * shown): the client's own words (default), or the service's own ("spot", "usdt-perp", ...),
-   * which a client can only match by symbol.
+   * shown): the client's own words (default), or the service's own ("spot", "futures_usdt", ...:
+   * market-names.ts), which a client can only match by symbol. ServiceBehaviour.marketNames
+   * 'service' turns this on with the rest of the service's naming.
    */
   pushMarkets?: 'client' | 'service'
 }
@@ -126,21 +129,8 @@ function pushFrames(
   return [JSON.stringify({ event: kind === 'tick' ? 'ticker' : 'kline', data: shaped })]
 }
 
-/** The service's own market words, for dialects whose pushes do not use the client's. */
-const SERVICE_MARKETS: Readonly<Record<string, string>> = {
-  crypto: 'spot',
-  'usdt-futures': 'usdt-perp',
-  futures: 'cont-futures',
-  fx: 'forex',
-  commodity: 'cmdty',
-  cn: 'a-share',
-  hk: 'hkex',
-  index: 'indices',
-  agri: 'agriculture',
-}
-
 function pushMarket(d: Dialect, market: string): string {
-  return d.pushMarkets === 'service' ? (SERVICE_MARKETS[market] ?? market) : market
+  return d.pushMarkets === 'service' && isSimMarket(market) ? SERVICE_MARKETS[market] : market
 }
 
 export function tickFrames(d: Dialect, ticks: TickPush[]): string[] {

@@ -35,6 +35,17 @@ export interface FaultHooks {
   down(): Promise<void>
   up(): Promise<void>
   revokeKey(key: string): void
+  /**
+   * An account-level error frame on every open socket, e.g. SUBSCRIPTION_EXPIRED or
+   * DAILY_LIMIT_EXCEEDED arriving while connected: {"event":"error","code":…,"msg":…}. The
+   * socket stays open (whether a service closes it after is not shown).
+   */
+  accountFrame(code: string, msg?: string): void
+  /**
+   * The stream stops pushing this symbol (an illiquid one, or a feed the service lost) while
+   * REST keeps quoting it; null market: unmute all.
+   */
+  muteSymbol(market: string | null, symbol?: string): void
   reset(): void
 }
 
@@ -59,6 +70,8 @@ export class FaultState {
   private slowMs = 0
   private slowRemaining = 0
   readonly revoked = new Set<string>()
+  /** `market:SYMBOL`s the stream does not push (muteSymbol). */
+  readonly muted = new Set<string>()
 
   constructor(private readonly clock: Clock) {}
 
@@ -120,6 +133,7 @@ export class FaultState {
     this.slowMs = 0
     this.slowRemaining = 0
     this.revoked.clear()
+    this.muted.clear()
   }
 }
 
@@ -132,6 +146,7 @@ export interface FaultControls {
   down(): Promise<void>
   up(): Promise<void>
   resetSockets(): void
+  accountFrame(code: string, msg: string): void
 }
 
 export function createFaultHooks(state: FaultState, controls: FaultControls): FaultHooks {
@@ -149,6 +164,12 @@ export function createFaultHooks(state: FaultState, controls: FaultControls): Fa
       state.revoked.add(key)
       // Open sockets of a revoked key close with 1008 so the client's reconnect meets the 401.
       controls.closeSocketsOf(key)
+    },
+    accountFrame: (code, msg) =>
+      controls.accountFrame(code, msg ?? code.toLowerCase().replace(/_/g, ' ')),
+    muteSymbol: (market, symbol) => {
+      if (market === null) state.muted.clear()
+      else state.muted.add(`${market}:${symbol ?? ''}`)
     },
     reset: () => {
       state.reset()

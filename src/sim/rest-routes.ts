@@ -3,6 +3,7 @@ import type { Dialect } from './dialects'
 import { formatBar } from './dialects'
 import { findInMarkets, type Instrument, type SimMarket } from './instruments'
 import { historicalBars, normaliseInterval } from './kline-bars'
+import { nameOf } from './market-names'
 import type { Scope } from './plans-and-keys'
 import type { PriceBook } from './price-walk'
 
@@ -106,7 +107,9 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
       const data = found.map((inst) => {
         ctx.served?.(inst)
         const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
-        return spec.withMarket ? { ...quote, market: inst.market } : quote
+        return spec.withMarket
+          ? { ...quote, market: nameOf(ctx.behaviour.marketNames, inst.market) }
+          : quote
       })
       return { ok: true, data }
     },
@@ -156,7 +159,7 @@ function klineRoute(scope: Scope, market: SimMarket): Route {
           interval,
           bars: bars.map((b) => formatBar(ctx.dialect, b)),
           source: KLINE_SOURCE,
-          market,
+          market: nameOf(ctx.behaviour.marketNames, market),
         },
       }
     },

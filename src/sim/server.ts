@@ -90,8 +90,12 @@ export interface SimServer {
 export async function startSimulator(options: SimOptions = {}): Promise<SimServer> {
   const clock = options.clock ?? systemClock
   const seed = options.seed ?? 1
-  const dialect = resolveDialect(options.dialect)
   const behaviour = resolveBehaviour(options.behaviour)
+  // A service with its own market words pushes them too (market-names.ts).
+  const dialect: Dialect =
+    behaviour.marketNames === 'service'
+      ? { ...resolveDialect(options.dialect), pushMarkets: 'service' }
+      : resolveDialect(options.dialect)
   const days = new TradingDay()
   const book = new PriceBook(seed, days, options.hours)
   const stats = new StatsCounter()
@@ -202,6 +206,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<SimServe
     down: stop,
     up: () => (server.listening ? Promise.resolve() : listen(port)),
     resetSockets: () => hub.clearMalformed(),
+    accountFrame: (code, msg) => hub.accountFrame(code, msg),
   })
 
   return {

@@ -7,6 +7,7 @@ import { candleFrames, controlFrame, tickFrames, type Dialect, type TickPush } f
 import type { FaultState } from './faults'
 import { injectedDenial, scopeDenial, type Denial, type Gate } from './gate'
 import { parseClientMessage } from './client-messages'
+import { nameOf } from './market-names'
 import { findInstrument, type Instrument, type SimMarket } from './instruments'
 import { apiKeyFrom, type KeyRecord, type Scope } from './plans-and-keys'
 import { SIM_PLANS, type SimPlan } from './plans'
@@ -146,7 +147,7 @@ export class StreamHub {
 
   private onMessage(peer: Peer, text: string): void {
     peer.alive = true
-    const cmd = parseClientMessage(text)
+    const cmd = parseClientMessage(text, this.o.behaviour.marketNames)
     switch (cmd.kind) {
       case 'pong':
         return
@@ -156,17 +157,31 @@ export class StreamHub {
         this.o.stats.malformedClientFrame()
         return this.error(peer, { code: 'INVALID_REQUEST', message: cmd.reason })
       case 'unknown-market':
-        return this.error(peer, {
-          code: 'INVALID_REQUEST',
-          message: 'unknown market',
-          market: cmd.market,
-          symbols: cmd.symbols,
-        })
+        return this.unknownMarket(peer, cmd.market, cmd.symbols)
       case 'unsubscribe':
         return this.unsubscribe(peer, cmd.market, cmd.symbols)
       case 'subscribe':
         return this.subscribe(peer, cmd.market, cmd.symbols)
     }
+  }
+
+  /** A subscribe naming a market this service does not know (ServiceBehaviour.unknownMarket). */
+  private unknownMarket(peer: Peer, market: unknown, symbols: string[]): void {
+    if (this.o.behaviour.unknownMarket === 'silent')
+      return this.send(peer, controlFrame('subscribed', { market, symbols }))
+    const name = typeof market === 'string' ? market : JSON.stringify(market)
+    this.send(
+      peer,
+      controlFrame('error', { code: 'INVALID_REQUEST', msg: `unknown market ${String(name)}` }),
+    )
+  }
+
+  /**
+   * An account-level error frame on every open socket (the account expired, the quota ran out
+   * while connected): the socket stays open, as a service that only tells would leave it.
+   */
+  accountFrame(code: string, msg: string): void {
+    for (const peer of this.peers) this.send(peer, controlFrame('error', { code, msg }))
   }
 
   private error(peer: Peer, fields: Record<string, unknown>): void {
@@ -181,12 +196,13 @@ export class StreamHub {
   }
 
   private subscribe(peer: Peer, market: SimMarket, wanted: string[]): void {
+    const named = nameOf(this.o.behaviour.marketNames, market)
     const denied = scopeDenial(peer.key, scopeOf(market))
     if (denied) {
       return this.error(peer, {
         code: denied.code,
         message: denied.message,
-        market,
+        market: named,
         symbols: wanted,
       })
     }
@@ -195,7 +211,7 @@ export class StreamHub {
       this.error(peer, {
         code: 'UNKNOWN_SYMBOL',
         message: 'unknown symbol',
-        market,
+        market: named,
         symbols: unknown,
       })
     }
@@ -217,7 +233,7 @@ export class StreamHub {
           ? {
               code: 'WS_CONN_LIMIT',
               message: `symbol cap of ${cap} per key reached`,
-              market,
+              market: named,
               symbols: overflow,
             }
           : { code: 'WS_CONN_LIMIT', message: 'limit reached' },
@@ -231,7 +247,8 @@ export class StreamHub {
     }
     this.o.stats.subscribed(added.length)
     const acked = known.filter((s) => peer.subs.has(`${market}:${s}`))
-    if (acked.length > 0) this.send(peer, controlFrame('subscribed', { market, symbols: acked }))
+    if (acked.length > 0)
+      this.send(peer, controlFrame('subscribed', { market: named, symbols: acked }))
     // A full snapshot right after subscribing, so a client never waits a tick for its first price.
     const now = this.o.clock.now()
     const first = added.map((inst) => this.source.snapshot(inst, now))
@@ -239,13 +256,14 @@ export class StreamHub {
   }
 
   private unsubscribe(peer: Peer, market: SimMarket, symbols: string[]): void {
+    const named = nameOf(this.o.behaviour.marketNames, market)
     // Acknowledged either way; a service that ignores it keeps the subscriptions (and pushes).
     if (this.o.behaviour.ignoresUnsubscribe)
-      return this.send(peer, controlFrame('unsubscribed', { market, symbols }))
+      return this.send(peer, controlFrame('unsubscribed', { market: named, symbols }))
     let removed = 0
     for (const s of symbols) if (peer.subs.delete(`${market}:${s}`)) removed++
     this.o.stats.subscribed(-removed)
-    this.send(peer, controlFrame('unsubscribed', { market, symbols }))
+    this.send(peer, controlFrame('unsubscribed', { market: named, symbols }))
   }
 
   /** Every outgoing frame passes here: silence swallows it, malformed() replaces it. */
@@ -266,7 +284,8 @@ export class StreamHub {
     const pushes = new Map<string, TickPush | null>()
     for (const peer of this.peers) {
       for (const [key, inst] of peer.subs) {
-        if (!pushes.has(key)) pushes.set(key, this.source.tick(inst, now))
+        if (!pushes.has(key) && !this.o.faults.muted.has(key))
+          pushes.set(key, this.source.tick(inst, now))
       }
     }
     for (const peer of this.peers) {

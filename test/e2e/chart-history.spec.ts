@@ -25,7 +25,7 @@ describe.skipIf(!chromiumPath)('a chart with a short history (browser host)', ()
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1440, height: 900 } },
+      context: { viewport: { width: 1440, height: 900 } },
     })
     page = desk.page
     if ((await page.locator(row(KEY)).count()) === 0) {

@@ -54,7 +54,7 @@ describe.skipIf(!chromiumPath)('the chart wall (browser host)', () => {
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1440, height: 900 } },
+      context: { viewport: { width: 1440, height: 900 } },
     })
     ;({ env, page } = desk)
     for (const key of ADD) {

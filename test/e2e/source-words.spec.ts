@@ -58,7 +58,7 @@ describe.skipIf(!chromiumPath)(
       }
       writeFileSync(join(dataDir, 'watchlists.json'), JSON.stringify({ version: 1, data: lists }))
       desk = await openDeskInChromium(chromiumPath as string, {
-        page: { viewport: { width: 1440, height: 900 } },
+        context: { viewport: { width: 1440, height: 900 } },
         host: { dataDir },
       })
       page = desk.page

@@ -40,6 +40,8 @@ export const run: CliCommand = async (args, io) => {
       plan: c.plan,
       rpm: c.rpm,
       clock: io.clock,
+      ...(c.streamMarkets ? { streamMarkets: c.streamMarkets } : {}),
+      ...(c.auth ? { auth: c.auth } : {}),
     })
     // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
     // what the plan does not include").

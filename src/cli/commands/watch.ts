@@ -6,6 +6,8 @@ import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
 import type { Logger } from '../../core/log'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
+import { streamNameMemory } from '../../core/persistence/stream-name-memory'
+import type { StreamNameMemory } from '../../core/stream-market-names'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
@@ -72,7 +74,17 @@ export const run: CliCommand = async (args, io) => {
     const log = openCommandLog(io, dataDir)
     log.logger.log('info', 'watch', { symbols: keys, demo: feed.config.demo })
     try {
-      return await watch(keys, feed.config, stores, Boolean(values.json), duration, io, log.logger)
+      const names = await streamNameMemory(stores.streamNames, feed.config.baseUrl, log.logger)
+      return await watch(
+        keys,
+        feed.config,
+        stores,
+        names,
+        Boolean(values.json),
+        duration,
+        io,
+        log.logger,
+      )
     } finally {
       await log.close()
     }
@@ -85,12 +97,13 @@ async function watch(
   keys: SymbolKey[],
   config: ConstructorParameters<typeof MarketEngine>[0],
   stores: DataStores,
+  nameMemory: StreamNameMemory,
   json: boolean,
   duration: number | undefined,
   io: Parameters<CliCommand>[1],
   logger: Logger,
 ): Promise<number> {
-  const engine = new MarketEngine(config, { logger })
+  const engine = new MarketEngine(config, { logger, nameMemory })
   const cached = await stores.quotes.load()
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
   // Levels crossed while nothing ran fire "while you were away" from the last price seen.

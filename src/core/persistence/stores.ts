@@ -6,6 +6,7 @@ import { quoteListProblem } from './quote-list-check'
 import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
 import { QUOTE_CACHE_MIGRATIONS, QUOTE_CACHE_VERSION } from './quote-cache-migrations'
 import type { AtomicWriter } from './atomic-file'
+import { StreamNamesFileSchema, type StreamNamesFile } from './stream-name-memory'
 import {
   AlertRuleSchema,
   AlertRuleStateSchema,
@@ -56,6 +57,8 @@ export interface DataStores {
   bars: JsonStore<CandleSeries[]>
   /** Symbols outside the shipped catalogue that the service answered a quote for. */
   instruments: JsonStore<string[]>
+  /** The words each service's stream knows markets by, as learned (stream-name-memory.ts). */
+  streamNames: JsonStore<StreamNamesFile>
 }
 
 export interface DataStoreOptions {
@@ -156,6 +159,12 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'confirmed-instruments',
       schema: z.array(z.string().max(64)).max(5000),
       defaults: () => [],
+    }),
+    streamNames: new JsonStore({
+      ...common,
+      name: 'stream-names',
+      schema: StreamNamesFileSchema,
+      defaults: () => ({}),
     }),
   }
 }

@@ -1,0 +1,128 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../../sim'
+import {
+  deriveStreamUrl,
+  parseStreamMarkets,
+  configFromEnv,
+  type EngineConfig,
+} from '../engine-config'
+import { MarketEngine } from '../engine'
+import { openDataStores } from './stores'
+import { streamNameMemory } from './stream-name-memory'
+
+/**
+ * What a stream name learned on a service is worth on the next start, and an explicit name over
+ * learning: against the simulator that acks our words and stays silent (the slow reading to
+ * learn: each wrong name costs its bound).
+ */
+let dir: string
+let sim: SimServer | null = null
+const engines: MarketEngine[] = []
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tickdesk-names-'))
+})
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.stop()
+  await sim?.close()
+  sim = null
+  await rm(dir, { recursive: true, force: true })
+})
+
+const WATCH = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'usdt-futures:DOGEUSDT']
+
+function config(s: SimServer, extra: Partial<EngineConfig> = {}): EngineConfig {
+  return {
+    baseUrl: s.url,
+    streamUrl: deriveStreamUrl(s.url),
+    apiKey: s.keys.pro,
+    plan: 'pro',
+    rpm: 600,
+    demo: false,
+    ...extra,
+  }
+}
+
+async function allStreaming(e: MarketEngine, s: SimServer): Promise<void> {
+  await expect
+    .poll(
+      () => WATCH.every((k) => s.streamedKeys().has(k) && e.quotes.get(k)?.source === 'stream'),
+      {
+        timeout: 30_000,
+        interval: 200,
+      },
+    )
+    .toBe(true)
+}
+
+describe('stream market names across starts', () => {
+  it('remembers what streamed per service URL and subscribes under it first on the next start', async () => {
+    sim = await startSimulator({
+      seed: 4,
+      tickIntervalMs: 200,
+      behaviour: { marketNames: 'service', unknownMarket: 'silent' },
+    })
+    const stores = openDataStores(dir)
+    const first = new MarketEngine(config(sim), {
+      nameMemory: await streamNameMemory(stores.streamNames, sim.url),
+    })
+    engines.push(first)
+    for (const k of WATCH) first.watch(k)
+    first.start()
+    await allStreaming(first, sim)
+    await first.stop()
+    const saved = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8'))
+    expect(saved.data[sim.url]).toEqual({ crypto: 'spot', 'usdt-futures': 'futures_usdt' })
+
+    const again = new MarketEngine(config(sim), {
+      nameMemory: await streamNameMemory(openDataStores(dir).streamNames, sim.url),
+    })
+    engines.push(again)
+    const codes: Array<string | null> = []
+    again.onStatus((st) => codes.push(st.code))
+    for (const k of WATCH) again.watch(k)
+    again.start()
+    await allStreaming(again, sim)
+    expect(codes).not.toContain('STREAM_MARKET')
+    for (const r of again.streamNames.report()) {
+      expect(r).toMatchObject({ source: 'remembered', state: 'streaming', failures: [] })
+    }
+  }, 60_000)
+
+  it('moves a damaged file aside and starts learning again', async () => {
+    await writeFile(
+      join(dir, 'stream-names.json'),
+      '{"version":1,"data":{"x":{"fx":"no spaces allowed"}}}',
+    )
+    const memory = await streamNameMemory(openDataStores(dir).streamNames, 'http://127.0.0.1:1')
+    expect(memory.remembered).toEqual({})
+    expect((await readdir(dir)).some((f) => f.startsWith('stream-names.corrupt-'))).toBe(true)
+  })
+
+  it('takes an explicit name over learning: setting, flag or TICKDESK_STREAM_MARKETS', async () => {
+    expect(parseStreamMarkets(['fx=forex,crypto=spot'])).toEqual({ fx: 'forex', crypto: 'spot' })
+    expect(
+      configFromEnv({ TICKDESK_STREAM_MARKETS: 'usdt-futures=futures_usdt' }).streamMarkets,
+    ).toEqual({
+      'usdt-futures': 'futures_usdt',
+    })
+    expect(() => parseStreamMarkets(['forex=fx'])).toThrow(/unknown market "forex"/)
+    expect(() => parseStreamMarkets(['fx'])).toThrow(/market=name/)
+    sim = await startSimulator({
+      seed: 4,
+      tickIntervalMs: 200,
+      behaviour: { marketNames: 'service', unknownMarket: 'silent' },
+    })
+    const e = new MarketEngine(
+      config(sim, { streamMarkets: { crypto: 'spot', 'usdt-futures': 'futures_usdt' } }),
+    )
+    engines.push(e)
+    for (const k of WATCH) e.watch(k)
+    e.start()
+    await allStreaming(e, sim)
+    for (const r of e.streamNames.report())
+      expect(r).toMatchObject({ source: 'setting', failures: [] })
+  }, 60_000)
+})

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { MarketSchema, type Market } from '../../shared/market'
+import type { StreamNameMemory } from '../stream-market-names'
+import type { Logger } from '../log'
+import type { JsonStore } from './json-store'
+
+/** A stream market name as a service may spell it: short, no spaces or quotes. */
+export const StreamMarketNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)
+
+/**
+ * stream-names.json: per service base URL, the word each market streamed under there
+ * (stream-market-names.ts learns it). Written atomically and validated by JsonStore like every
+ * file in the data folder; a damaged one is moved aside and learning starts over.
+ */
+export const StreamNamesFileSchema = z.record(
+  z.string().max(500),
+  z.partialRecord(MarketSchema, StreamMarketNameSchema),
+)
+export type StreamNamesFile = z.infer<typeof StreamNamesFileSchema>
+
+/** The names remembered for `serviceUrl`, and a `learned` that keeps new ones (saved at once). */
+export async function streamNameMemory(
+  store: JsonStore<StreamNamesFile>,
+  serviceUrl: string,
+  logger?: Logger,
+): Promise<StreamNameMemory> {
+  const loaded = await store.load()
+  if (loaded.problem) logger?.log('warn', loaded.problem.message)
+  const file = loaded.value
+  const remembered: Partial<Record<Market, string>> = { ...(file[serviceUrl] ?? {}) }
+  return {
+    remembered,
+    learned(market, name) {
+      if (file[serviceUrl]?.[market] === name) return
+      file[serviceUrl] = { ...(file[serviceUrl] ?? {}), [market]: name }
+      store.save(file).catch((e: unknown) => {
+        logger?.log('warn', 'could not save the stream market names', { error: String(e) })
+      })
+    },
+  }
+}

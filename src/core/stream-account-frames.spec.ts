@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../sim'
+import type { FeedStatus } from '../shared/status'
+import { FakeClock } from './clock'
+import { deriveStreamUrl } from './engine-config'
+import { MarketEngine } from './engine'
+import { TickdeskError, restStatusOf } from './errors'
+import { RateGovernor } from './rate-governor'
+
+/**
+ * An account-level error frame on an open socket acts within that frame as the REST refusal of
+ * the same code would (issue 36): the status leaves Live within a second with REST's message,
+ * and polling stops where REST's refusal stops it.
+ */
+let sim: SimServer | null = null
+let engine: MarketEngine | null = null
+afterEach(async () => {
+  await engine?.stop()
+  engine = null
+  await sim?.close()
+  sim = null
+})
+
+/** What the status says after a REST refusal of this code (the governor's words), digits aside. */
+function restMessage(code: string): string {
+  const g = new RateGovernor({ rpm: 600, clock: new FakeClock(), random: () => 0.5 })
+  g.report({
+    ok: false,
+    error: new TickdeskError({ code, message: code, status: restStatusOf(code) }),
+  })
+  return shape(g.snapshot().message)
+}
+const shape = (m: string): string => m.replace(/[\d][\d:.TZ-]*/g, '#')
+
+function untilStatus(
+  e: MarketEngine,
+  pred: (s: FeedStatus) => boolean,
+  ms: number,
+): Promise<FeedStatus> {
+  return new Promise((resolve, reject) => {
+    if (pred(e.status())) return resolve(e.status())
+    const timer = setTimeout(() => reject(new Error(`status: ${JSON.stringify(e.status())}`)), ms)
+    const off = e.onStatus((s) => {
+      if (!pred(s)) return
+      clearTimeout(timer)
+      off()
+      resolve(s)
+    })
+  })
+}
+
+const STOPS = ['UNAUTHORIZED', 'NO_SUBSCRIPTION', 'SUBSCRIPTION_EXPIRED', 'IP_DENIED', 'GEO_DENIED']
+const QUOTAS = ['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED']
+const RATES = ['RATE_LIMIT_EXCEEDED', 'KEY_RATE_LIMIT_EXCEEDED']
+
+describe('an account-level error frame on an open socket', () => {
+  it.each([...STOPS, ...QUOTAS, ...RATES])(
+    '%s: the status leaves Live within 1 s with the REST refusal’s message',
+    async (code) => {
+      sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
+      engine = new MarketEngine({
+        baseUrl: sim.url,
+        streamUrl: deriveStreamUrl(sim.url),
+        apiKey: sim.keys.pro,
+        plan: 'pro',
+        rpm: 600,
+        demo: false,
+      })
+      for (const s of ['BTCUSDT', 'ETHUSDT']) engine.watch(`crypto:${s}`)
+      engine.watch('fx:EURUSD')
+      engine.start()
+      await untilStatus(engine, (s) => s.state === 'live', 10_000)
+      // The first snapshots answered: a call already on its way is not the frame's to stop.
+      await expect.poll(() => sim?.stats().restRequests, { timeout: 5_000 }).toBe(2)
+      const sentAt = Date.now()
+      sim.faults.accountFrame(code)
+      const status = await untilStatus(engine, (s) => s.state !== 'live', 5_000)
+      const tookMs = Date.now() - sentAt
+      expect(tookMs).toBeLessThan(1_000)
+      expect(status.code).toBe(code)
+      expect(shape(status.message)).toBe(restMessage(code))
+      expect(status.state).toBe(
+        RATES.includes(code) ? 'paused' : STOPS.includes(code) ? 'stopped' : 'paused',
+      )
+      if (RATES.includes(code)) return // a pause ends in a second or so, as REST's would
+      // Polling stops as it would after the REST refusal: no request reaches the service.
+      const before = sim.stats().restRequests
+      await new Promise((r) => setTimeout(r, 1_500))
+      expect(sim.stats().restRequests).toBe(before)
+      expect(engine.status().state).not.toBe('live')
+    },
+  )
+})
+
+describe('a refused REST call', () => {
+  it('puts its X-Request-Id in the status message, for the trader to quote', async () => {
+    sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
+    sim.faults.failNext({ status: 403, code: 'SUBSCRIPTION_EXPIRED', times: 5 })
+    engine = new MarketEngine({
+      baseUrl: sim.url,
+      streamUrl: deriveStreamUrl(sim.url),
+      apiKey: sim.keys.pro,
+      plan: 'pro',
+      rpm: 600,
+      demo: false,
+    })
+    engine.watch('fx:EURUSD')
+    engine.start()
+    const status = await untilStatus(
+      engine,
+      (s) => s.code === 'SUBSCRIPTION_EXPIRED' && s.message.includes('request id'),
+      5_000,
+    )
+    expect(status.message).toMatch(/\(request id [\w-]+ - quote it to your provider\)$/)
+  })
+})

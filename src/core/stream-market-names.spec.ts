@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../sim'
+import type { FeedStatus } from '../shared/status'
+import { deriveStreamUrl } from './engine-config'
+import { MarketEngine } from './engine'
+import { isQuiet } from './session-pacing'
+
+/**
+ * A service whose stream knows markets by its own words (the simulator's 'service' naming:
+ * spot, futures_usdt, forex), refusing ours with an error frame or acking them and staying
+ * silent (issue 36, targets): from the sixth second no quote is older than 10 s, the trader is
+ * told within 30 s, and every symbol streams again under the service's word within 60 s.
+ * Observed from outside: the simulator's own subscriptions and the engine's quote ages.
+ */
+let sim: SimServer | null = null
+let engine: MarketEngine | null = null
+afterEach(async () => {
+  await engine?.stop()
+  engine = null
+  await sim?.close()
+  sim = null
+})
+
+const WATCH = [
+  'crypto:BTCUSDT',
+  'crypto:ETHUSDT',
+  'crypto:SOLUSDT',
+  'crypto:XRPUSDT',
+  'usdt-futures:DOGEUSDT',
+  'usdt-futures:ADAUSDT',
+  'fx:EURUSD',
+  'fx:USDJPY',
+]
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+describe.each(['refuse', 'silent'] as const)(
+  'a service that calls its markets otherwise and %ss ours',
+  (unknownMarket) => {
+    it('polls at once, says so, and streams again under the service’s word', async () => {
+      sim = await startSimulator({
+        seed: 9,
+        tickIntervalMs: 200,
+        behaviour: { marketNames: 'service', unknownMarket },
+      })
+      const s = sim
+      engine = new MarketEngine({
+        baseUrl: s.url,
+        streamUrl: deriveStreamUrl(s.url),
+        apiKey: s.keys.pro,
+        plan: 'pro',
+        rpm: 600,
+        demo: false,
+      })
+      const e = engine
+      const fxOpen = !isQuiet('fx', 'EURUSD', Date.now())
+      const wanted = fxOpen ? WATCH : WATCH.filter((k) => !k.startsWith('fx:'))
+      for (const k of WATCH) e.watch(k)
+      const t0 = Date.now()
+      e.start()
+      let toldAt: number | null = null
+      let told: FeedStatus | null = null
+      e.onStatus((st) => {
+        if (toldAt === null && st.code === 'STREAM_MARKET') {
+          toldAt = Date.now() - t0
+          told = st
+        }
+      })
+      let worstAge = 0
+      let streamingAt: number | null = null
+      while (Date.now() - t0 < 60_000) {
+        await sleep(500)
+        const now = Date.now()
+        if (now - t0 > 5_000) {
+          for (const k of WATCH) {
+            const q = e.quotes.get(k)
+            worstAge = Math.max(worstAge, q === undefined ? Infinity : now - q.receivedAt)
+          }
+        }
+        const onStream = s.streamedKeys()
+        const allStreamed = wanted.every(
+          (k) => onStream.has(k) && e.quotes.get(k)?.source === 'stream',
+        )
+        if (allStreamed && toldAt !== null) {
+          streamingAt = now - t0
+          break
+        }
+      }
+      expect(worstAge).toBeLessThanOrEqual(10_000)
+      expect(toldAt).not.toBeNull()
+      expect(toldAt ?? Infinity).toBeLessThanOrEqual(30_000)
+      expect((told as FeedStatus | null)?.message).toMatch(
+        /^(Crypto|USDT-M perpetuals|FX): the stream/,
+      )
+      expect(streamingAt).not.toBeNull()
+      expect(streamingAt ?? Infinity).toBeLessThanOrEqual(60_000)
+      const names = Object.fromEntries(e.streamNames.report().map((r) => [r.market, r.name]))
+      expect(names).toMatchObject({ crypto: 'spot', 'usdt-futures': 'futures_usdt' })
+      if (fxOpen) expect(names.fx).toBe('forex')
+      // A try is a subscribe, never a handshake: one socket, one handshake.
+      expect(s.stats()).toMatchObject({ wsHandshakes: 1, http429: 0 })
+      console.log(
+        `${unknownMarket}: told at ${toldAt} ms, all streaming at ${streamingAt} ms, worst quote age after 5 s ${worstAge} ms`,
+      )
+    }, 70_000)
+  },
+)
