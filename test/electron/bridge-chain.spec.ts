@@ -74,6 +74,8 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
       storage: 'none',
       warning: null,
       warningDetail: null,
+      forHost: null,
+      withheld: null,
     })
   })
 
