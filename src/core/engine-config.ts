@@ -1,13 +1,7 @@
 import { z } from 'zod'
 import type { AuthScheme } from './auth-header'
-import {
-  MARKETS,
-  MarketSchema,
-  PLAN_LIMITS,
-  PlanSchema,
-  type Market,
-  type Plan,
-} from '../shared/market'
+import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../shared/market'
+import { parseStreamMarkets } from '../shared/stream-markets'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {
@@ -44,30 +38,8 @@ export function deriveStreamUrl(baseUrl: string): string {
   return `${scheme}//${url.host}${prefix}${STREAM_PATH}`
 }
 
-/** A stream market name as a service may spell it: short, no spaces or quotes. */
-const StreamNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)
-
-/**
- * `fx=forex,crypto=spot` (TICKDESK_STREAM_MARKETS; --stream-market takes one pair a flag) into
- * the names the stream knows markets by. Throws a readable message on a bad pair.
- */
-export function parseStreamMarkets(pairs: readonly string[]): Partial<Record<Market, string>> {
-  const out: Partial<Record<Market, string>> = {}
-  for (const raw of pairs.flatMap((p) => p.split(','))) {
-    const pair = raw.trim()
-    if (pair === '') continue
-    const [market, name, extra] = pair.split('=').map((x) => x.trim())
-    const m = MarketSchema.safeParse(market?.toLowerCase())
-    if (!m.success)
-      throw new Error(
-        `stream market "${pair}": unknown market "${market ?? ''}" (one of ${MARKETS.join(', ')})`,
-      )
-    if (extra !== undefined || !StreamNameSchema.safeParse(name).success)
-      throw new Error(`stream market "${pair}": write it as market=name, e.g. fx=forex`)
-    out[m.data] = name as string
-  }
-  return out
-}
+// Re-exported for the CLI: the one parser lives in src/shared, where Settings reads it too.
+export { parseStreamMarkets }
 
 const EnvSchema = z.object({
   TICKDESK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),

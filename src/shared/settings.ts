@@ -3,6 +3,7 @@ import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './
 import { MarketSchema, PlanSchema } from './market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
 import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './quiet-hours'
+import { StreamNameSchema } from './stream-markets'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 
@@ -51,7 +52,7 @@ const settingsFields = {
    * The word the service's stream knows a market by, when the trader knows it better than
    * Tickdesk learns it (spec: the market names are not shown; docs/open-readings.md).
    */
-  streamMarkets: z.partialRecord(MarketSchema, z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)),
+  streamMarkets: z.partialRecord(MarketSchema, StreamNameSchema),
   /** How the key is sent: X-API-Key, or Authorization: Bearer (spec: Authentication 2). */
   auth: z.enum(['x-api-key', 'bearer']),
   theme: ThemeSchema,
