@@ -102,6 +102,26 @@ export default tseslint.config(
       ],
     },
   },
+  // Nothing shipped exists only for a test (ARCHITECTURE): a shipped module that imports a
+  // `testing/` folder would bundle its fakes into the product. Its own rule (not the layer rule
+  // above), so a folder's layer options cannot replace it.
+  {
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)testing(/|$)',
+              message: 'shipped code never imports a testing/ folder: only specs and testing/ may.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/shared/**/*.ts'],
     ignores: TESTS,
@@ -195,7 +215,8 @@ export default tseslint.config(
           'the preload is the narrow bridge API: electron and the contract in src/shared only.',
         ),
         {
-          group: ['**/shared', '**/shared/**'],
+          // command-outcome.ts imports nothing: the one outcome check, shared with the renderer.
+          regex: '(^|/)shared(/(?!command-outcome$).*)?$',
           allowTypeImports: true,
           message:
             'the sandboxed preload takes only types from src/shared: a runtime import would bundle zod into it.',

@@ -4,9 +4,16 @@ import { svelteTesting } from '@testing-library/svelte/vite'
 
 // Two projects on purpose: node code must resolve `ws` to its Node build, while
 // Svelte components need the browser condition and a DOM. End-to-end flows run
-// in real Chromium through the browser host (test/e2e), one file at a time.
+// in real Chromium through the browser host (test/e2e), two files at a time, each
+// in its own contexts of the one Chromium the e2e global set-up launches.
+//
+// maxWorkers: vitest's default is one less than the cores, so a 2-core machine ran one
+// file at a time, and the many files that wait on real processes, sockets and timers
+// (test/faults, the CLI specs) left the second core idle. Two files at a time keep
+// both cores busy; the timing checks compare ratios and allow for a loaded machine.
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -32,9 +39,10 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.spec.ts'],
+          globalSetup: ['test/e2e/chromium-server.ts'],
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
+          maxWorkers: 2,
         },
       },
     ],

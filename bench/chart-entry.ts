@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot'
-import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/lib/candle-columns'
-import { createCandlePainter } from '../src/renderer/src/lib/candle-draw'
-import { candleSeries } from '../src/renderer/src/lib/candle-series'
+import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/chart/candle-columns'
+import { createCandlePainter } from '../src/renderer/src/chart/candle-draw'
+import { candleSeries } from '../src/renderer/src/chart/candle-series'
 
 /**
  * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the update logic
- * mirror src/renderer/src/components/CandleChart.svelte (keep them in step: the component itself
+ * mirror src/renderer/src/chart/CandleChart.svelte (keep them in step: the component itself
  * cannot be loaded without Svelte's compiler); the candle painter and the update classification
  * are the component's own modules. Times are measured to the end of uPlot's draw hook.
  */

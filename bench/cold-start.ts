@@ -43,7 +43,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       .slice(0, SYMBOLS)
       .map((i) => `${i.market}:${i.symbol}`)
     const listId = first.lists.activeId ?? first.lists.watchlists[0]?.id ?? ''
-    for (const key of keys) await first.invoke('addSymbol', { id: listId, key })
+    await first.invoke('addSymbols', { id: listId, inputs: keys })
     const shown = first.lists.watchlists.find((w) => w.id === listId)?.symbols ?? []
     for (
       let i = 0;

@@ -11,6 +11,7 @@ import { ingestBench } from './ingest'
 import { memoryBench } from './memory'
 import { parseBench } from './parse'
 import { renderBench } from './render'
+import { wallBench } from './wall'
 import { scaleBench } from './scale'
 import type { Benchmark, BenchResult } from './stats'
 
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   parse: parseBench,
   memory: memoryBench,
   render: renderBench,
+  wall: wallBench,
   chart: chartBench,
   coldStart: coldStartBench,
   freshness: freshnessBench,

@@ -250,7 +250,7 @@ async function main(): Promise<number> {
   }
   const listId = snap.result.activeWatchlistId
   const otherList = snap.result.watchlists.find((w) => w.id !== listId)?.id ?? listId
-  for (const key of SYMBOLS) await bridge.invoke('addSymbol', { id: listId, key })
+  for (const key of SYMBOLS) await bridge.invoke('addSymbols', { id: listId, inputs: [key] })
 
   let alertId: string | null = null
   let strip: Page | null = null
@@ -340,7 +340,7 @@ async function main(): Promise<number> {
       frac: 0.3,
       name: 'symbol added',
       run: async () => (
-        await bridge.invoke('addSymbol', { id: listId, key: 'crypto:TRXUSDT' }),
+        await bridge.invoke('addSymbols', { id: listId, inputs: ['crypto:TRXUSDT'] }),
         null
       ),
     },

@@ -5,6 +5,9 @@
  * global checks (navigation limits, permission handler, CSP) see the handlers in main; then
  * `npm audit --omit=dev --audit-level=high`.
  *
+ * First the static checks of scripts/security-static.mjs (webhook URLs off the bridge, the key
+ * bound to its host); `--static` runs only those.
+ *
  * Exit 1 on any Electronegativity finding not in ALLOWED below, or on a high/critical advisory
  * in a production dependency. An unreachable audit endpoint (offline machine) is reported and
  * does not fail the scan. Electronegativity exits 0 even with findings, so its SARIF report is read.
@@ -13,6 +16,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { STATIC_CHECKS } from './security-static.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -148,8 +152,23 @@ function audit() {
   return serious > 0 ? 1 : 0
 }
 
-const scan = electronegativity()
-const advisories = audit()
-const failed = scan.failures + advisories > 0
+function staticChecks() {
+  const read = (path) => readFileSync(join(root, path), 'utf8')
+  let failures = 0
+  console.log('Static checks over the source')
+  for (const [name, check] of STATIC_CHECKS) {
+    const found = check(read)
+    failures += found.length
+    console.log(`  ${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}`)
+    for (const f of found) console.log(`       ${f}`)
+  }
+  return failures
+}
+
+const staticFailures = staticChecks()
+const only = process.argv.includes('--static')
+const scan = only ? { failures: 0 } : electronegativity()
+const advisories = only ? 0 : audit()
+const failed = staticFailures + scan.failures + advisories > 0
 console.log(failed ? 'security scan: FAILED' : 'security scan: ok')
 process.exitCode = failed ? 1 : 0

@@ -103,7 +103,7 @@ const rowCount = (page: Page): Promise<number> =>
   })
 
 /** Types each key into the "Add symbol" field and presses Enter, without waiting in between. */
-async function typeSymbols(page: Page, keys: readonly string[]): Promise<void> {
+export async function typeSymbols(page: Page, keys: readonly string[]): Promise<void> {
   await page.getByLabel('Add symbol').focus()
   for (const key of keys) {
     await page.keyboard.insertText(key)
@@ -111,7 +111,7 @@ async function typeSymbols(page: Page, keys: readonly string[]): Promise<void> {
   }
 }
 
-async function waitForRows(page: Page, n: number, timeoutMs: number): Promise<number> {
+export async function waitForRows(page: Page, n: number, timeoutMs: number): Promise<number> {
   const until = Date.now() + timeoutMs
   let rows = await rowCount(page)
   while (rows < n && Date.now() < until) {
@@ -121,7 +121,7 @@ async function waitForRows(page: Page, n: number, timeoutMs: number): Promise<nu
   return rows
 }
 
-async function withSide<T>(
+export async function withSide<T>(
   opts: RunOptions,
   startHost: (feed: FeedServer) => Promise<{ pid: number; url: string; stop(): Promise<void> }>,
   body: (ctx: {
@@ -188,64 +188,73 @@ export async function runReference(opts: RunOptions): Promise<SideResult> {
   )
 }
 
-export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
-  const bin = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
+/** A data folder with one empty list to type into (a fresh one would start with the demo lists). */
+export async function benchDataDir(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-render-'))
-  // One empty list to type into (a fresh data folder would start with the demo lists).
   const stores = openDataStores(await ensureDataDir(dataDir))
   await stores.watchlists.save({
     watchlists: [{ id: 'bench', name: 'Bench', symbols: [] }],
     activeId: 'bench',
   })
-  try {
-    return await withSide(
-      opts,
-      async (feed) => {
-        const h = await spawnHost(
-          // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).
-          [...profileArgs(), bin, 'web', '--port', '0'],
-          {
-            ...process.env,
-            BROWSER: 'none',
-            TICKDESK_BASE_URL: feed.baseUrl,
-            TICKDESK_STREAM_URL: feed.streamUrl,
-            TICKDESK_API_KEY: FEED_KEY,
-            TICKDESK_PLAN: 'enterprise',
-            TICKDESK_DATA_DIR: dataDir,
-          },
-          /Tickdesk is running at (http:\S+)/,
-        )
-        return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
+  return dataDir
+}
+
+/** The built `tickdesk web` host on the bench feed, as its own process. */
+export function tickdeskHost(
+  dataDir: string,
+  plan = 'enterprise',
+): (feed: FeedServer) => Promise<{ pid: number; url: string; stop(): Promise<void> }> {
+  const bin = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
+  return async (feed) => {
+    const h = await spawnHost(
+      // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).
+      [...profileArgs(), bin, 'web', '--port', '0'],
+      {
+        ...process.env,
+        BROWSER: 'none',
+        TICKDESK_BASE_URL: feed.baseUrl,
+        TICKDESK_STREAM_URL: feed.streamUrl,
+        TICKDESK_API_KEY: FEED_KEY,
+        TICKDESK_PLAN: plan,
+        TICKDESK_DATA_DIR: dataDir,
       },
-      async ({ feed, page, url, phase }) => {
-        feed.mode('idle')
-        await page.goto(url)
-        await typeSymbols(page, benchKeys(0, IDLE_SYMBOLS))
-        await waitForRows(page, IDLE_SYMBOLS, 30_000)
-        // Done adding: Escape leaves the field, as a trader would (no caret blinking meanwhile).
-        await page.keyboard.press('Escape')
-        const idle = await phase(opts.idleSeconds)
-        opts.log(`tickdesk idle: ${summary(idle)}`)
-        feed.mode('spread')
-        const spread = await phase(opts.spreadSeconds)
-        opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
-        feed.mode('hot', HOT_TICKS_PER_SEC)
-        await sleep(1000)
-        await typeSymbols(page, benchKeys(IDLE_SYMBOLS, HOT_SYMBOLS))
-        const listed = await waitForRows(page, HOT_SYMBOLS, 30_000)
-        await page.keyboard.press('Escape')
-        opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed after typing under load`)
-        const hot = await phase(opts.hotSeconds)
-        opts.log(`tickdesk hot: ${summary(hot)}`)
-        return { idle, spread, hot, typed: { asked: HOT_SYMBOLS, listed } }
-      },
+      /Tickdesk is running at (http:\S+)/,
     )
+    return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
+  }
+}
+
+export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
+  const dataDir = await benchDataDir()
+  try {
+    return await withSide(opts, tickdeskHost(dataDir), async ({ feed, page, url, phase }) => {
+      feed.mode('idle')
+      await page.goto(url)
+      await typeSymbols(page, benchKeys(0, IDLE_SYMBOLS))
+      await waitForRows(page, IDLE_SYMBOLS, 30_000)
+      // Done adding: Escape leaves the field, as a trader would (no caret blinking meanwhile).
+      await page.keyboard.press('Escape')
+      const idle = await phase(opts.idleSeconds)
+      opts.log(`tickdesk idle: ${summary(idle)}`)
+      feed.mode('spread')
+      const spread = await phase(opts.spreadSeconds)
+      opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
+      feed.mode('hot', HOT_TICKS_PER_SEC)
+      await sleep(1000)
+      await typeSymbols(page, benchKeys(IDLE_SYMBOLS, HOT_SYMBOLS))
+      const listed = await waitForRows(page, HOT_SYMBOLS, 30_000)
+      await page.keyboard.press('Escape')
+      opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed after typing under load`)
+      const hot = await phase(opts.hotSeconds)
+      opts.log(`tickdesk hot: ${summary(hot)}`)
+      return { idle, spread, hot, typed: { asked: HOT_SYMBOLS, listed } }
+    })
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-function summary(p: Phase): string {
+export function summary(p: Phase): string {
   const lat = [...p.sample.latencies].sort((a, b) => a - b)
   const q = (f: number): number => lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] ?? NaN
   const m = p.sample.mainThread

@@ -11,6 +11,7 @@ import { blankQuote, type Quote } from '../shared/quote'
 import type { Watchlist } from '../shared/watchlist'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../core/testing/alert-rule'
+import { rulesEditedHere, rulesFromFile } from './alert-rule-source'
 
 /** Watchlist-wide rules: one stored rule, each symbol of the list fires once per arming. */
 
@@ -36,7 +37,7 @@ async function setup(
   const loop = await AlertLoop.open({
     stores,
     clock,
-    ownsRules: true,
+    rules: rulesEditedHere(),
     firedBy: 'app',
     onProblem: () => undefined,
   })
@@ -85,7 +86,7 @@ describe('AlertLoop: a rule on a whole watchlist', () => {
     const again = await AlertLoop.open({
       stores,
       clock,
-      ownsRules: false,
+      rules: rulesFromFile(),
       firedBy: 'runner',
       onProblem: () => undefined,
     })

@@ -8,6 +8,7 @@ import { alertRule } from '../core/testing/alert-rule'
 import type { FiredAlert } from '../shared/alert'
 import { blankQuote } from '../shared/quote'
 import { AlertLoop } from './alert-loop'
+import { rulesEditedHere } from './alert-rule-source'
 
 /** A level moved after its rule fired, in a real data folder; "a crash" is a loop not closed. */
 
@@ -20,7 +21,7 @@ function open(stores: DataStores, clock: FakeClock): Promise<AlertLoop> {
   return AlertLoop.open({
     stores,
     clock,
-    ownsRules: true,
+    rules: rulesEditedHere(),
     firedBy: 'app',
     onProblem: () => undefined,
   })

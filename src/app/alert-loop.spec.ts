@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
 import { blankQuote, type Quote } from '../shared/quote'
 import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
 import { alertRule } from '../core/testing/alert-rule'
+import { rulesEditedHere, rulesFromFile } from './alert-rule-source'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
@@ -34,7 +35,7 @@ async function open(
   return AlertLoop.open({
     stores: f.stores,
     clock: f.clock,
-    ownsRules: true,
+    rules: rulesEditedHere(),
     firedBy: 'app',
     onProblem: (code) => f.problems.push(code),
     ...over,
@@ -103,6 +104,45 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     expect(again).toEqual([])
   })
 
+  it('marks replayed a fire handed to a target before the crash, and not one never handed over', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    // stdout was handed the fire (it may have printed it) and the process died before "done";
+    // the webhook was owed it and never reached.
+    first.addTarget({ name: 'stdout', deliver: () => new Promise<void>(() => undefined) })
+    first.addTarget({ name: 'webhook:w1', deliver: () => new Promise<void>(() => undefined) })
+    first.evaluate(quote(101))
+    const fireId = first.history()[0]!.id
+    const journal = new FireJournal(f.stores.dir)
+    const lines = readFileSync(journal.path, 'utf8').trim().split('\n')
+    // Cut the webhook's "try" line: as if the kill landed between the two targets.
+    const cut = lines.filter((l) => !(l.includes('"try"') && l.includes('webhook:w1')))
+    expect(cut).toHaveLength(lines.length - 1)
+    writeFileSync(journal.path, cut.join('\n') + '\n')
+    const second = await open(f)
+    const printed = heard(second, 'stdout')
+    const posted = heard(second, 'webhook:w1')
+    second.start()
+    expect(printed.map((a) => [a.id, a.replayed])).toEqual([[fireId, true]])
+    expect(posted.map((a) => [a.id, a.replayed === true])).toEqual([[fireId, false]])
+    expect(second.history()[0]?.replayed).toBe(true)
+  })
+
+  it('still owes a fire a webhook gave up on at the next start, days later', async () => {
+    const f = folder()
+    const first = await open(f)
+    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    first.addTarget({ name: 'webhook:w1', deliver: () => Promise.reject(new Error('gave up')) })
+    first.evaluate(quote(101))
+    await first.close()
+    f.clock.advance(3 * 24 * 3_600_000)
+    const second = await open(f)
+    const posted = heard(second, 'webhook:w1')
+    second.start()
+    expect(posted.map((a) => a.id)).toEqual(first.history().map((a) => a.id))
+  })
+
   it('owes a fire only to the targets there when it fired', async () => {
     const f = folder()
     const app = await open(f)
@@ -110,7 +150,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     heard(app, 'desktop')
     app.evaluate(quote(101))
     await app.close()
-    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
     const printed = heard(watch, 'stdout')
     watch.start()
     expect(printed).toEqual([])
@@ -211,7 +251,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
   it('a CLI loop keeps rules another process added while it ran', async () => {
     const f = folder()
     await f.stores.alerts.save({ rules: [rule('r1', { kind: 'above', price: 100 })], states: [] })
-    const watch = await open(f, { ownsRules: false, firedBy: 'watch' })
+    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
     heard(watch, 'stdout')
     const file = (await f.stores.alerts.load()).value
     await f.stores.alerts.save({

@@ -1,109 +1,94 @@
 import { AlertEngine } from '../core/alert-engine'
 import { barsNeeded } from '../core/alert-ma'
 import type { BarNeed } from '../core/bar-backfill'
-import type { Bar, Interval } from '../shared/quote'
 import type { Clock, TimerHandle } from '../core/clock'
-import { FireJournal, type JournalFire } from '../core/persistence/fire-journal'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { ThrottledSave } from '../core/persistence/throttled-save'
-import type { AlertsFile, DataStores } from '../core/persistence/stores'
+import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
-import { expandRules, parentRuleId } from '../shared/alert-list'
-import { mergeRules } from './alert-rules-merge'
+import { expandRules } from '../shared/alert-list'
+import type { AlertBars } from './alert-follow'
+import type { RuleSource } from './alert-rule-source'
+import { AlertOutbox, type AlertTarget } from './alert-outbox'
 import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 
 /**
- * The one alert loop every host runs (`tickdesk watch`, `tickdesk alerts run`, the browser host
- * and Electron through AppService): rules from the data folder, evaluated on every fresh quote,
- * each fire made durable in the fire journal before any target hears of it, and announced to
- * each target exactly once by fire id. A fire a target did not take before a crash is delivered
- * to it at the next start with the same id (late, never lost, never twice).
+ * The alert loop: the one place alerts are evaluated, recorded and announced, for every host
+ * (the app in Electron or the browser host, `tickdesk watch`, `tickdesk alerts run`).
  *
- * Targets are what announce a fire: stdout for `watch --json`, the desktop notification, a
- * webhook. Each fire remembers which targets it was owed to when it fired, so a fire from the
- * app is not printed by a later `tickdesk watch`, and one owed to a webhook is retried by whichever
- * host has that webhook.
+ * The alert area, in the order a fire goes through it (src/app unless named):
+ *   alert-duty.ts, alert-loop-lock.ts  one loop per data folder: who holds alerts.lock runs it
+ *   alert-follow.ts                    follow(engine): quotes evaluated, gaps marked, bars
+ *   alert-loop.ts (here)               rules (list rules expanded, filtered), states, history,
+ *                                      saves; composes the parts below
+ *   alert-rule-source.ts               rules edited here (the app) or read from the file (CLI)
+ *   alert-outbox.ts                    the fire journal (core/persistence/fire-journal.ts) and
+ *                                      delivery once per target; webhook-*.ts: webhook targets
+ *   src/shared/fire-json.ts            the one public JSON shape of a fire
+ *   src/core/alert-engine.ts           conditions and rule states (pure)
+ * It may import src/core, src/shared and src/util; hosts import it, never the other way round.
+ * Promises, with the outcome of a crash at each step: docs/alerts-guarantees.md.
+ * Tests: src/app/alert-*.spec.ts and webhook-sender.spec.ts (a real temp folder, a FakeClock);
+ * test/faults/alerts-*.spec.ts (real processes on the simulator: kill -9, SIGSTOP, two hosts).
  */
+
+export type { AlertTarget } from './alert-outbox'
+export type { AlertBars } from './alert-follow'
 
 export const ALERT_SAVE_EVERY_MS = 500
-/**
- * While prices move and nothing fires, the rule states (last price seen, and when) are saved this
- * often, so a restart after a crash knows since when it was away.
- */
+/** Rule states (last price seen, and when) saved this often: a restart knows since when it was away. */
 export const SEEN_SAVE_EVERY_MS = 60_000
-/** An owed fire older than this is dropped from the journal (the history still lists it). */
-const OWED_FOR_MS = 24 * 3_600_000
-
-/** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
-export interface AlertBars {
-  candles: { bars(key: SymbolKey, interval: Interval, limit: number): Bar[] }
-  backfillBars(needs: readonly BarNeed[]): void
-}
-
-export interface AlertTarget {
-  readonly name: string
-  /** Resolves (or returns) once the target took the fire; a rejection leaves it owed. */
-  deliver(alert: FiredAlert): void | Promise<void>
-}
 
 export interface AlertLoopOptions {
   stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory' | 'watchlists'>
   clock: Clock
-  /**
-   * true: this host edits the rules (the app) and its rule list is saved as is. false (CLI
-   * hosts): the file's rules are re-read before each save, so rules added elsewhere survive.
-   */
-  ownsRules: boolean
+  /** Where the rules come from, and so what a save writes back (alert-rule-source.ts). */
+  rules: RuleSource
   /** Which of the file's rules this loop evaluates (watch: the symbols it was given). */
   filter?: (rule: AlertRule) => boolean
   /** A damaged file or a failed save, in words for the trader. */
   onProblem: (code: string, message: string) => void
   /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
   quietNow?: () => boolean
-  /**
-   * ownsRules only: a CLI command changed the rules file since this loop last read or wrote it
-   * and the change was merged in at a save (alert-rules-merge.ts), before the host's own look at
-   * the file saw it; the host shows these rules.
-   */
-  onRulesMerged?: (rules: AlertRule[]) => void
   /** Written on each fire, so the app can say what the runner fired while it was closed. */
   firedBy: FiredAlert['firedBy']
+  /**
+   * Another process runs this folder's alerts (alert-duty.ts): rules can be read and edited, but
+   * the journal is not touched and nothing is evaluated or announced until activate().
+   */
+  standby?: boolean
   newId?: () => string
-}
-
-interface JournalEntry extends JournalFire {
-  /** Order of firing in this run (0: read from the journal at start). */
-  seq: number
 }
 
 export class AlertLoop {
   private readonly engine: AlertEngine
-  private readonly journal: FireJournal
-  private readonly targets = new Map<string, AlertTarget>()
+  private readonly outbox: AlertOutbox
   private readonly saver: ThrottledSave<AlertsSnapshot>
   private readonly listeners = new Set<() => void>()
-  /** Fires since the journal was last compacted, and older ones still owed to a target. */
-  private entries: JournalEntry[] = []
-  private seq = 0
   private fileRules: AlertRule[] = []
   /** The rules as this loop last read or wrote them: the base of a merge with a CLI's edit. */
   private diskRules: AlertRule[] = []
   /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
   private lists: readonly Watchlist[] = []
   private paused = false
-  private started = false
+  /** Holds the folder's alerts: evaluates, journals, announces (see standby). */
+  private active: boolean
   private seenTimer: TimerHandle | null = null
   private market: AlertBars | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
+    this.active = opts.standby !== true
     this.engine = new AlertEngine({
       clock: opts.clock,
       firedBy: opts.firedBy,
       ...(opts.newId ? { newId: opts.newId } : {}),
     })
-    this.journal = new FireJournal(opts.stores.dir)
+    this.outbox = new AlertOutbox(opts.stores.dir, {
+      problem: (code, message) => this.problem(code, message),
+      changed: () => this.changed(),
+    })
     this.saver = new ThrottledSave({
       clock: opts.clock,
       intervalMs: ALERT_SAVE_EVERY_MS,
@@ -126,12 +111,7 @@ export class AlertLoop {
     this.lists = (await stores.watchlists.load()).value.watchlists
     const history = await stores.alertHistory.load()
     this.report(history.problem)
-    const read = this.journal.read()
-    if (read.skipped > 0)
-      this.problem(
-        'ALERT_JOURNAL_DAMAGED',
-        `${read.skipped} line(s) of the alert fire journal could not be read (a crash mid-write); the rest was kept.`,
-      )
+    const read = this.active ? this.outbox.readJournal() : { fires: [], skipped: 0 }
     const states = new Map(file.value.states.map((s) => [s.ruleId, s]))
     const fired = history.value.slice()
     const inHistory = new Set(fired.map((a) => a.id))
@@ -149,8 +129,6 @@ export class AlertLoop {
     this.fileRules = this.diskRules = file.value.rules
     this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
     this.engine.setHistory(fired)
-    const owedSince = this.opts.clock.now() - OWED_FOR_MS
-    this.entries = read.fires.filter((f) => f.alert.at >= owedSince).map((f) => ({ ...f, seq: 0 }))
     if (read.fires.length > 0) {
       // The files catch up with the journal before it is compacted to what is still owed.
       this.saver.request(() => this.snapshot())
@@ -176,17 +154,32 @@ export class AlertLoop {
 
   /** Registered before start(); start() delivers what a previous run still owed them. */
   addTarget(target: AlertTarget): void {
-    this.targets.set(target.name, target)
-    if (this.started) this.deliverOwed(target)
+    this.outbox.addTarget(target)
   }
 
   removeTarget(name: string): void {
-    this.targets.delete(name)
+    this.outbox.removeTarget(name)
   }
 
   start(): void {
-    this.started = true
-    for (const target of this.targets.values()) this.deliverOwed(target)
+    this.outbox.start()
+  }
+
+  /**
+   * This process now runs the folder's alerts (it took the lock): the files and the journal the
+   * previous owner left are read afresh and what it still owed is delivered (once started).
+   */
+  async activate(): Promise<void> {
+    this.active = true
+    await this.load()
+    this.outbox.deliverOwedToAll()
+  }
+
+  /** Another process took the folder's alerts: stop evaluating and announcing at once. */
+  async deactivate(): Promise<void> {
+    await this.saver.flush()
+    this.active = false
+    this.outbox.forget()
   }
 
   /**
@@ -220,6 +213,7 @@ export class AlertLoop {
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
   evaluate(quote: Quote): void {
+    if (!this.active) return
     const fires = this.engine.evaluate(quote)
     this.seenTimer ??= this.opts.clock.setTimeout(() => {
       this.seenTimer = null
@@ -233,25 +227,8 @@ export class AlertLoop {
     }
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
-    const owed = this.paused ? [] : [...this.targets.keys()]
-    const entries = fires.map((alert) => ({
-      alert,
-      state: this.engine.stateOf(alert.ruleId) as AlertRuleState,
-      done: new Set<string>(),
-      seq: ++this.seq,
-      owed,
-    }))
-    try {
-      this.journal.fired(entries)
-    } catch (e) {
-      // A full disk must not swallow an alert: announce it anyway and say it may repeat.
-      this.problem(
-        'ALERT_JOURNAL_WRITE',
-        `Could not record a fired alert on disk (${String(e)}); it is announced, but may be announced again after a crash.`,
-      )
-    }
-    this.entries.push(...entries)
-    for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
+    // No await between the decision and the journal: a fire is durable before it is announced.
+    this.outbox.post(fires, (id) => this.engine.stateOf(id) as AlertRuleState, this.paused)
     this.changed()
   }
 
@@ -331,25 +308,8 @@ export class AlertLoop {
 
   // ---- inside ------------------------------------------------------------------------------
 
-  /**
-   * A rule armed afresh (its level moved) while a fire of it is still owed to a target (a webhook
-   * that is down): the journal's copy of its state after that fire would bring "triggered" back
-   * at the next start, so the copy follows the rule.
-   */
   private rearmOwed(): void {
-    let moved = false
-    for (const entry of this.entries) {
-      const now = this.engine.stateOf(entry.state.ruleId)
-      if (now === null || now.lastFiredAt !== null || entry.state.lastFiredAt === null) continue
-      entry.state = now
-      moved = true
-    }
-    if (!moved) return
-    try {
-      this.journal.rewrite(this.entries)
-    } catch {
-      // At worst the moved rule reads "triggered" again after a crash; the fire is kept.
-    }
+    this.outbox.rearm((id) => this.engine.stateOf(id))
   }
 
   private changed(): void {
@@ -376,76 +336,38 @@ export class AlertLoop {
     return filter ? concrete.filter(filter) : concrete
   }
 
-  private deliverOwed(target: AlertTarget): void {
-    for (const entry of this.entries)
-      if (entry.owed.includes(target.name) && !entry.done.has(target.name))
-        this.deliverTo(entry, target.name)
-  }
-
-  private deliverTo(entry: JournalEntry, name: string): void {
-    const target = this.targets.get(name)
-    if (target === undefined) return
-    const took = (): void => {
-      entry.done.add(name)
-      try {
-        this.journal.done(entry.alert.id, name)
-      } catch {
-        // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
-      }
-    }
-    let result: void | Promise<void>
-    try {
-      result = target.deliver(entry.alert)
-    } catch (e) {
-      this.problem('ALERT_DELIVERY', `An alert could not reach ${name}: ${String(e)}`)
-      return
-    }
-    if (result instanceof Promise) result.then(took, () => undefined)
-    else took()
-  }
-
   private snapshot(): AlertsSnapshot {
     return {
       rules: this.fileRules,
       states: this.engine.states(),
       history: this.engine.history(),
-      seq: this.seq,
+      seq: this.outbox.lastSeq,
     }
   }
 
   private async save(s: AlertsSnapshot): Promise<void> {
-    let file: AlertsFile = { rules: s.rules, states: s.states }
-    if (this.opts.ownsRules) {
-      // `alerts snooze` or `alerts add` may have written since the last look (every few seconds):
-      // writing our copy as is would undo it.
-      const theirs = await this.opts.stores.alerts.outsideChange()
-      if (theirs !== null) {
-        const merged = mergeRules(this.diskRules, this.fileRules, theirs.rules)
-        this.fileRules = merged
-        this.engine.setRules(this.evaluated(merged), this.engine.states())
-        this.rearmOwed()
-        this.askBars()
-        this.opts.onRulesMerged?.(merged)
-        file = { rules: merged, states: this.engine.states() }
-      }
-    } else {
-      // Re-read: `alerts add` or the app may have changed the rules since this loop read them.
+    let file = await this.opts.rules.toSave(
+      { rules: s.rules, states: s.states },
+      {
+        alerts: this.opts.stores.alerts,
+        diskRules: this.diskRules,
+        adopt: (rules) => {
+          this.fileRules = rules
+          this.engine.setRules(this.evaluated(rules), this.engine.states())
+          this.rearmOwed()
+          this.askBars()
+          return this.engine.states()
+        },
+      },
+    )
+    if (!this.active) {
+      // States and history are the owner's: a stale copy written over them could re-arm a
+      // once-alert it fired. A standby loop saves only its rule edits.
       const latest = await this.opts.stores.alerts.load()
-      const ours = new Map(s.states.map((st) => [st.ruleId, st]))
-      const theirs = new Map(latest.value.states.map((st) => [st.ruleId, st]))
-      // A list rule's symbols have states of their own (child ids): kept while the rule is.
-      const kept = new Set(latest.value.rules.map((r) => r.id))
-      const ids = new Set([...ours.keys(), ...theirs.keys()])
-      file = {
-        rules: latest.value.rules,
-        states: [...ids]
-          .filter((id) => kept.has(parentRuleId(id)))
-          .map((id) => ours.get(id) ?? theirs.get(id))
-          .filter((st): st is AlertRuleState => st !== undefined),
-      }
+      file = { rules: file.rules, states: latest.value.states }
     }
     const results = await Promise.allSettled([
-      this.opts.stores.alertHistory.save(s.history),
+      this.active ? this.opts.stores.alertHistory.save(s.history) : Promise.resolve(),
       this.opts.stores.alerts.save(file),
     ])
     const failed = results.find((r) => r.status === 'rejected')
@@ -454,21 +376,9 @@ export class AlertLoop {
     this.compact(s.seq)
   }
 
-  /**
-   * The files now hold every fire up to `savedSeq`: the journal keeps only later fires and those
-   * still owed to a target.
-   */
   private compact(savedSeq: number): void {
-    const keep = this.entries.filter(
-      (e) => e.seq > savedSeq || e.owed.some((name) => !e.done.has(name)),
-    )
-    if (keep.length === this.entries.length && keep.length > 0) return
-    try {
-      this.journal.rewrite(keep)
-      this.entries = keep
-    } catch {
-      // A journal that stays long costs a little disk, nothing else; the next save tries again.
-    }
+    // The journal is the owner's: a standby loop never rewrites it.
+    if (this.active) this.outbox.compact(savedSeq)
   }
 
   private report(p: StoreProblem | null): void {

@@ -10,6 +10,7 @@ import { inQuietHours } from '../shared/quiet-hours'
 import { blankQuote } from '../shared/quote'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../core/testing/alert-rule'
+import { rulesEditedHere } from './alert-rule-source'
 
 const MIN = 60_000
 
@@ -54,7 +55,7 @@ describe('quiet hours', () => {
     const loop = await AlertLoop.open({
       stores,
       clock: new FakeClock(),
-      ownsRules: true,
+      rules: rulesEditedHere(),
       firedBy: 'app',
       quietNow: () => quiet,
       onProblem: () => undefined,

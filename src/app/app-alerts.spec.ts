@@ -46,6 +46,7 @@ describe('alerts in the app', () => {
         failures: 0,
         lastError: null,
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     app = await createAppService({

@@ -1,17 +1,19 @@
 import type { CandleSeries } from '../core/candle-builder'
 import type { StoreProblem } from '../core/persistence/json-store'
-import { defaultWatchlists, type AlertsFile, type DataStores } from '../core/persistence/stores'
+import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
 import type { PositionsFile } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { Settings } from '../shared/settings'
 import type { WatchlistState } from './watchlist-book'
 
-/** The trader's own data, read at start; each damaged file is reported through `note`. */
+/**
+ * The trader's own data, read at start; each damaged file is reported through `note`. The alert
+ * rules are not here: the alert loop reads its own file (AlertLoop.open), once.
+ */
 export interface AppData {
   settings: Settings
   lists: WatchlistState
-  alerts: AlertsFile
   history: FiredAlert[]
   /** Symbols outside the shipped catalogue the service confirmed. */
   confirmed: string[]
@@ -27,8 +29,6 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   note(settings.problem)
   const lists = await stores.watchlists.load()
   note(lists.problem)
-  const alerts = await stores.alerts.load()
-  note(alerts.problem)
   const history = await stores.alertHistory.load()
   note(history.problem)
   const confirmed = await stores.instruments.load()
@@ -38,7 +38,6 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   return {
     settings: settings.value,
     lists: lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists(),
-    alerts: alerts.value,
     history: history.value,
     confirmed: confirmed.value,
     positions: positions.value,

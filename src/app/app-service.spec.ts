@@ -54,8 +54,8 @@ describe('application service', () => {
     const a = await start()
     const before = JSON.stringify(a.lists)
     for (const [command, params] of [
-      ['addSymbol', { id: 'crypto' }],
-      ['addSymbol', { id: 'crypto', key: 'not a symbol' }],
+      ['addSymbols', { id: 'crypto' }],
+      ['addSymbols', { id: 'crypto', inputs: [] }],
       ['createWatchlist', { name: '' }],
       ['noSuchCommand', {}],
       ['updateSettings', { plan: 'gold' }],
@@ -72,7 +72,7 @@ describe('application service', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
     const a = await start(dir)
     const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name: 'Asia' }))
-    await ok(a.invoke('addSymbol', { id: list.id, key: 'hk:00700' }))
+    await ok(a.invoke('addSymbols', { id: list.id, inputs: ['hk:00700'] }))
     await ok(
       a.invoke('addAlert', { key: 'hk:00700', condition: { kind: 'above', price: 1_000_000 } }),
     )

@@ -13,7 +13,10 @@ import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { inQuietHours } from '../shared/quiet-hours'
+import { AlertDuty } from './alert-duty'
 import { AlertLoop } from './alert-loop'
+import { rulesEditedHere } from './alert-rule-source'
+import { AlertLoopLock, ownerWords } from './alert-loop-lock'
 import { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
@@ -55,6 +58,8 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
   private alerts!: AlertLoop
+  /** Whether this process runs the folder's alerts (one loop per data folder). */
+  private duty!: AlertDuty
   private webhooks!: WebhookBook
   private readonly keys: KeyKeeper
   private readonly watches = new WatchSet()
@@ -97,7 +102,6 @@ export class AppService implements AppHostApi, CommandContext {
       logger: this.logger,
       attach: (engine) => {
         this.watches.use(engine)
-        this.alerts.attachBars(engine)
         this.syncWatches()
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -129,15 +133,16 @@ export class AppService implements AppHostApi, CommandContext {
     this.alerts = await AlertLoop.open({
       stores: this.stores,
       clock: this.clock,
-      ownsRules: true,
       firedBy: 'app',
+      // Until the duty below finds no other process running this folder's alerts.
+      standby: true,
       quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
       onProblem: (code, message) => this.addNotice('warning', code, message),
-      onRulesMerged: (rules) => {
+      rules: rulesEditedHere((rules) => {
         this.state = { ...this.state, rules }
         this.syncWatches()
         this.emitAlerts()
-      },
+      }),
     })
     this.alerts.setLists(data.lists.watchlists)
     this.alerts.setPaused(data.settings.alertsPaused)
@@ -155,6 +160,7 @@ export class AppService implements AppHostApi, CommandContext {
       loop: this.alerts,
       onProblem: (code, message) => this.addNotice('warning', code, message),
       onChange: () => this.emitAlerts(),
+      secrets: this.opts.webhookSecrets ?? null,
     })
     await this.webhooks.sync()
     this.state = {
@@ -165,11 +171,37 @@ export class AppService implements AppHostApi, CommandContext {
     }
     this.noteRunnerFires(data.history)
     for (const key of data.confirmed) this.catalogue.confirm(key)
-    await this.keys.load()
+    await this.keys.load(this.serviceUrl())
     const cache = await loadMarketCache(this.stores, note)
     // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
     this.alerts.markRestartGap((key) => seen.get(key))
+    this.duty = new AlertDuty({
+      lock: new AlertLoopLock(
+        this.stores.dir,
+        this.opts.alertsHostName ?? 'the Tickdesk app',
+        this.clock.now(),
+      ),
+      clock: this.clock,
+      run: async () => {
+        await this.alerts.activate()
+        this.alerts.markRestartGap((key) => seen.get(key))
+        this.emitAlerts()
+        return () => this.alerts.deactivate()
+      },
+      onOwner: (owner) => {
+        if (owner === null)
+          this.addNotice('info', 'ALERTS_TAKEN_OVER', 'This app now runs the alerts.')
+        else
+          this.addNotice(
+            'info',
+            'ALERTS_ELSEWHERE',
+            `${ownerWords(owner)}: fires show here from the history; this app takes over when it stops.`,
+          )
+      },
+      onProblem: (message) => this.addNotice('warning', 'ALERTS_DUTY', message),
+    })
+    await this.duty.start()
     await this.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
@@ -263,9 +295,9 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
       settings: this.state.settings,
-      keyInfo: this.keys.info(),
+      keyInfo: this.keys.info(this.serviceUrl()),
       notices: this.notices.all(),
       version: VERSION,
       positions: this.positionsView(),
@@ -338,7 +370,10 @@ export class AppService implements AppHostApi, CommandContext {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
     this.alerts.setPaused(next.alertsPaused)
-    if (choosesOtherFeed(previous, next)) await this.switchFeed()
+    if (choosesOtherFeed(previous, next)) {
+      await this.askToMoveKey()
+      await this.switchFeed()
+    }
     // Of the settings, only the pinned symbols change what is watched: a header click (a grid
     // sort) or a layout change does not re-plan 5000 symbols.
     else if (!sameKeys(previous.pinned, next.pinned)) this.syncWatches()
@@ -347,19 +382,30 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   async setApiKey(apiKey: string): Promise<KeyInfo> {
-    await this.keys.set(apiKey)
+    // A fresh entry is the trader's word: the key is for the service the base URL names now.
+    await this.keys.set(apiKey, this.serviceUrl())
     // Demo mode ends once a key is known (with a base URL); a running service just takes it.
     if (this.feeds.current.config.demo) await this.switchFeed()
     else this.feeds.current.engine.setApiKey(apiKey)
     this.emitSettings()
-    return this.keys.info()
+    return this.keys.info(this.serviceUrl())
   }
 
   async clearApiKey(): Promise<KeyInfo> {
     await this.keys.clear()
     await this.switchFeed()
     this.emitSettings()
-    return this.keys.info()
+    return this.keys.info(this.serviceUrl())
+  }
+
+  /**
+   * The host's confirmation, from outside the page (the CLI's `web --trust-base-url`): the kept
+   * key is for the service the base URL names now.
+   */
+  async confirmKeyHost(): Promise<void> {
+    await this.keys.confirm(this.serviceUrl())
+    await this.switchFeed()
+    this.emitSettings()
   }
 
   /**
@@ -427,15 +473,40 @@ export class AppService implements AppHostApi, CommandContext {
     // The quote cache and the bars (built ones folded in: core/built-bars.ts) once more.
     await this.saves.close()
     await this.webhooks.close()
+    await this.duty.close()
     await this.alerts.close()
   }
 
   // ---- inside ------------------------------------------------------------------------------
 
+  /**
+   * The one place the engine is given a key: keyFor hands it out only for the service it was
+   * entered for (key-binding.ts; the security scan holds this line). Elsewhere the feed pauses
+   * (demo prices meanwhile) and the page says why.
+   */
   private async switchFeed(): Promise<void> {
-    const saved = savedConfig(this.state.settings, this.keys.saved)
-    await this.feeds.switchTo(wantedConfig({ env: this.opts.env, saved }))
+    const wanted = wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) })
+    const apiKey = this.keys.keyFor(wanted.baseUrl) ?? undefined
+    this.keys.noteWithheld(
+      wanted.baseUrl,
+      this.opts.confirmKeyHost ? ' or confirm the change in the dialog' : '',
+    )
+    await this.feeds.switchTo({ ...wanted, apiKey })
     this.hub.emit({ type: 'status', status: this.feeds.current.engine.status() })
+  }
+
+  /** The base URL in effect (TICKDESK_BASE_URL over the saved one). */
+  private serviceUrl(): string | undefined {
+    return wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) }).baseUrl
+  }
+
+  /** Where the host can ask outside the page (Electron's dialog), a moved base URL may take the key. */
+  private async askToMoveKey(): Promise<void> {
+    const confirm = this.opts.confirmKeyHost
+    const change = this.keys.withheldFrom(this.serviceUrl())
+    if (!confirm || change === null) return
+    const yes = await confirm(change).catch(() => false)
+    if (yes) await this.keys.confirm(this.serviceUrl())
   }
 
   /**
@@ -475,7 +546,7 @@ export class AppService implements AppHostApi, CommandContext {
       alerts: this.state.rules,
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.list(),
+      webhooks: this.webhooks.views(),
     })
   }
 
@@ -496,7 +567,11 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   private emitSettings(): void {
-    this.hub.emit({ type: 'settings', settings: this.state.settings, keyInfo: this.keys.info() })
+    this.hub.emit({
+      type: 'settings',
+      settings: this.state.settings,
+      keyInfo: this.keys.info(this.serviceUrl()),
+    })
   }
 }
 

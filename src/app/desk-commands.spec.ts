@@ -62,7 +62,8 @@ describe('search and adding through the bridge commands', () => {
     })
     const tencent = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'tencent' }))
     expect(tencent[0]?.key).toBe('hk:00700')
-    expect(await ok<string[]>(a.invoke('suggestSymbols', { query: 's&p' }))).toContain('index:SPX')
+    const spx = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 's&p' }))
+    expect(spx.map((m) => m.key)).toContain('index:SPX')
   })
 
   it('adds a pasted list and reports each entry; the list change reaches subscribers once', async () => {
@@ -78,11 +79,13 @@ describe('search and adding through the bridge commands', () => {
     expect(events).toHaveLength(1)
   })
 
-  it('refuses one unknown symbol through addSymbol with its code, and keeps the list', async () => {
+  it('refuses one unknown symbol with its code, and keeps the list', async () => {
     const a = await start('pro')
     const before = JSON.stringify(a.lists)
-    const outcome = await a.invoke('addSymbol', { id: 'crypto', key: 'crypto:NOSUCHCOIN' })
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'UNKNOWN_SYMBOL' } })
+    const report = await ok<AddReport>(
+      a.invoke('addSymbols', { id: 'crypto', inputs: ['crypto:NOSUCHCOIN'] }),
+    )
+    expect(report.rejected).toMatchObject([{ code: 'UNKNOWN_SYMBOL' }])
     expect(JSON.stringify(a.lists)).toBe(before)
   })
 

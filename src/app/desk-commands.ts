@@ -7,14 +7,12 @@ import { addSymbols, type AdderHost } from './symbol-adder'
 import { canonicalKey } from './watchlist-book'
 
 /**
- * The desk's commands (issue 13): search by name, adding one symbol or a pasted list with a
+ * The desk's commands (issue 13): search by name, adding symbols (one or a pasted list) with a
  * check of unknown ones, the plan-budget preview, opening a symbol in the main window; and what
  * the grid and the chart ask of the market: visible rows and candles.
  */
 export const DESK_HANDLERS: Handlers<
-  | 'suggestSymbols'
   | 'searchInstruments'
-  | 'addSymbol'
   | 'addSymbols'
   | 'previewBudget'
   | 'openSymbol'
@@ -23,16 +21,7 @@ export const DESK_HANDLERS: Handlers<
   | 'getSparkHistory',
   DeskAccess
 > = {
-  suggestSymbols: (app, p) => app.catalogue.search(p.query, 10).map((m) => m.key),
   searchInstruments: (app, p) => app.catalogue.search(p.query, p.limit ?? 12),
-  // A symbol already in the list is not an error: the list holds it, as asked.
-  addSymbol: async (app, p) => {
-    const key = canonicalKey(p.key)
-    const report = await app.addQueue.run(() => addSymbols(adderHost(app), p.id, [key]))
-    const refused = report.rejected[0]
-    if (refused) throw new TickdeskError({ code: refused.code, message: refused.message })
-    return null
-  },
   addSymbols: (app, p) => app.addQueue.run(() => addSymbols(adderHost(app), p.id, p.inputs)),
   previewBudget: (app, p) => {
     const preview = previewBudget(budgetHost(app), p.id, p.add ?? [])

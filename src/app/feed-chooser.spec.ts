@@ -53,9 +53,8 @@ describe('the feed chooser', () => {
   })
 
   it('reads saved settings: an empty base URL and no RPM override are not set', () => {
-    expect(savedConfig(SettingsSchema.parse({}), null)).toEqual({
+    expect(savedConfig(SettingsSchema.parse({}))).toEqual({
       baseUrl: undefined,
-      apiKey: undefined,
       plan: 'free',
       rpm: undefined,
     })

@@ -50,11 +50,13 @@ export function wantedConfig(sources: {
   }
 }
 
-/** What the app saved: Settings' service fields (an empty base URL is none) and the kept key. */
-export function savedConfig(settings: Settings, apiKey: string | null): ConfigInput {
+/**
+ * What the app saved: Settings' service fields (an empty base URL is none). Never the key: the
+ * app adds the one bound to the chosen base URL (KeyKeeper.keyFor).
+ */
+export function savedConfig(settings: Settings): ConfigInput {
   return {
     baseUrl: settings.baseUrl || undefined,
-    apiKey: apiKey ?? undefined,
     plan: settings.plan,
     rpm: settings.rpmOverride ?? undefined,
   }

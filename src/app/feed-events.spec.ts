@@ -35,7 +35,7 @@ function connect() {
   hub.subscribe((e) => sent.push(e))
   const disconnect = connectFeedEvents(engine, {
     hub,
-    alerts: { evaluate: () => undefined, markGap: () => undefined },
+    alerts: { evaluate: () => undefined, markGap: () => undefined, attachBars: () => undefined },
     clock: { now: () => 0 } as never,
     quotesChanged: () => undefined,
   })
@@ -135,7 +135,7 @@ describe('quote batches and the stream between them', () => {
     connectFeedEvents(engine, {
       batchTiming: timing,
       hub,
-      alerts: { evaluate: () => undefined, markGap: () => undefined },
+      alerts: { evaluate: () => undefined, markGap: () => undefined, attachBars: () => undefined },
       clock: { now: () => 0 } as never,
       quotesChanged: () => undefined,
     })

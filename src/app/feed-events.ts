@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
 import type { EventHub } from './event-hub'
+import { follow } from './alert-follow'
 import type { AlertLoop } from './alert-loop'
 import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
@@ -8,8 +9,7 @@ import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-
  * Connects one engine to the app: price changes reach the renderer in batches (QuoteBatcher,
  * changed fields only) and every tick reaches the alert engine as it is read (between two
  * batches the stream is read once, when the second may go); feed and symbol statuses
- * go out as they change; going offline or waking from sleep is a gap for the alerts ("while you
- * were away"). Returns the disconnect, which also drops a batch not yet sent.
+ * go out as they change; the alerts follow the engine (alert-follow.ts). Returns the disconnect, which also drops a batch not yet sent.
  */
 export function connectFeedEvents(
   engine: MarketEngine,
@@ -17,7 +17,7 @@ export function connectFeedEvents(
     /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
     batchTiming?: BatchTiming | undefined
     hub: EventHub
-    alerts: Pick<AlertLoop, 'evaluate' | 'markGap'>
+    alerts: Pick<AlertLoop, 'evaluate' | 'markGap' | 'attachBars'>
     clock: Clock
     quotesChanged: () => void
   },
@@ -42,13 +42,11 @@ export function connectFeedEvents(
     },
   )
   const unsubscribes = [
-    engine.onQuote((q) => {
+    engine.onQuote(() => {
       batcher.request()
-      alerts.evaluate(q)
       app.quotesChanged()
     }),
     engine.onStatus((status) => {
-      if (status.state === 'offline' || status.state === 'stopped') alerts.markGap(app.clock.now())
       batcher.request()
       hub.emit({ type: 'status', status })
     }),
@@ -62,7 +60,8 @@ export function connectFeedEvents(
         if (connected) hub.emit({ type: 'symbolStatuses', statuses: engine.symbolStatuses() })
       })
     }),
-    engine.onResume((gapMs) => alerts.markGap(app.clock.now() - gapMs)),
+    // Every quote to the alerts, gaps marked, bars attached: the glue every host shares.
+    follow(engine, alerts, app.clock),
   ]
   return () => {
     connected = false

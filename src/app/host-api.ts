@@ -4,6 +4,7 @@ import type { Logger } from '../core/log'
 import type { AtomicWriter } from '../core/persistence/atomic-file'
 import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
 import type { DemoStarter } from './feed-chooser'
+import type { WebhookSecrets } from './secrets/webhook-secrets'
 
 /**
  * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
@@ -67,6 +68,8 @@ export interface AppServiceOptions {
   dataDir: string
   env: NodeJS.ProcessEnv
   secretStore: SecretStore
+  /** Signed webhooks' secrets (the OS keychain); none: a signed webhook's deliveries fail, in words. */
+  webhookSecrets?: WebhookSecrets
   /** Starts demo mode's service when no service is configured (the host injects the simulator). */
   demo: DemoStarter
   clock?: Clock
@@ -75,6 +78,14 @@ export interface AppServiceOptions {
   logFolder?: LogFolder
   /** How files are written (default: temp + fsync + rename); the disk-full tests pass a failing one. */
   writer?: AtomicWriter
+  /**
+   * Asks the trader, outside the page (Electron: a main-process dialog), whether the kept API key
+   * may go to the service a settings change now names. None (browser host): the key waits for a
+   * fresh entry. Resolves true only on an explicit yes.
+   */
+  confirmKeyHost?: (change: { from: string; to: string }) => Promise<boolean>
   /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
   batchTiming?: BatchTiming
+  /** Who runs the alerts, as other hosts on the data folder say it (default "the Tickdesk app"). */
+  alertsHostName?: string
 }

@@ -6,6 +6,7 @@ import { memorySecretStore } from './memory-secret-store'
 import { NoticeBoard } from './notice-board'
 
 const KEY = 'sk-live-abcdefgh-1234'
+const URL = 'https://api.example.com'
 
 /** A keychain that refuses to store (locked, or no Secret Service), as the OS can. */
 const lockedKeychain: SecretStore = {
@@ -20,27 +21,31 @@ describe('the key keeper', () => {
   it('keeps the key in the host’s store and shows only its last four characters', async () => {
     const store = memorySecretStore()
     const keys = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
-    await keys.load()
-    expect(keys.info()).toEqual({
+    await keys.load(URL)
+    expect(keys.info(URL)).toEqual({
       hasKey: false,
       masked: '',
       storage: 'none',
       warning: null,
       warningDetail: null,
+      forHost: null,
+      withheld: null,
     })
-    await keys.set(KEY)
-    expect(await store.get()).toBe(KEY)
-    expect(keys.saved).toBe(KEY)
-    expect(keys.info()).toEqual({
+    await keys.set(KEY, URL)
+    expect(await store.get()).toContain(KEY)
+    expect(keys.keyFor(URL)).toBe(KEY)
+    expect(keys.info(URL)).toEqual({
       hasKey: true,
       masked: '••••1234',
       storage: 'memory',
       warning: null,
       warningDetail: null,
+      forHost: 'api.example.com',
+      withheld: null,
     })
     await keys.clear()
     expect(await store.get()).toBeNull()
-    expect(keys.info().hasKey).toBe(false)
+    expect(keys.info(URL).hasKey).toBe(false)
   })
 
   it('says the environment’s key is in use, whatever the store holds', async () => {
@@ -49,16 +54,16 @@ describe('the key keeper', () => {
       { TICKDESK_API_KEY: 'env-key-9876' },
       new NoticeBoard(new FakeClock(), () => undefined),
     )
-    await keys.load()
-    expect(keys.info()).toMatchObject({ hasKey: true, masked: '••••9876', storage: 'env' })
+    await keys.load(URL)
+    expect(keys.info(URL)).toMatchObject({ hasKey: true, masked: '••••9876', storage: 'env' })
   })
 
   it('keeps a key the keychain refused for this session and says it will not be remembered', async () => {
     const notices = new NoticeBoard(new FakeClock(), () => undefined)
     const keys = new KeyKeeper(lockedKeychain, {}, notices)
-    await keys.load()
-    await keys.set(KEY)
-    expect(keys.saved).toBe(KEY)
+    await keys.load(URL)
+    await keys.set(KEY, URL)
+    expect(keys.keyFor(URL)).toBe(KEY)
     expect(notices.all()).toMatchObject([
       { code: 'KEYCHAIN_UNAVAILABLE', level: 'warning', message: KEY_NOT_KEPT },
     ])
@@ -70,15 +75,32 @@ describe('the key keeper', () => {
     const notices = new NoticeBoard(new FakeClock(), () => undefined)
     const cause = 'No OS keychain is available (Cannot autolaunch D-Bus without X11 $DISPLAY).'
     const keys = new KeyKeeper(memorySecretStore(null, cause), {}, notices)
-    await keys.load()
+    await keys.load(URL)
     expect(notices.all()).toEqual([])
     // Settings shows it beside the key field: in a trader's words, the cause behind details.
-    expect(keys.info()).toMatchObject({ warning: KEY_NOT_KEPT, warningDetail: cause })
+    expect(keys.info(URL)).toMatchObject({ warning: KEY_NOT_KEPT, warningDetail: cause })
     expect(KEY_NOT_KEPT).not.toMatch(/D-Bus|libsecret|keytar/)
-    await keys.set(KEY)
-    await keys.set(`${KEY}-2`)
+    await keys.set(KEY, URL)
+    await keys.set(`${KEY}-2`, URL)
     expect(notices.all().map((n) => [n.code, n.message, n.detail, n.count])).toEqual([
       ['KEYCHAIN_UNAVAILABLE', KEY_NOT_KEPT, cause, 2],
     ])
+  })
+
+  it('binds a bare key from before the binding once: to no service in demo mode, not to the base URL a later start finds', async () => {
+    const store = memorySecretStore(KEY)
+    const first = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
+    await first.load(undefined)
+    const later = new KeyKeeper(store, {}, new NoticeBoard(new FakeClock(), () => undefined))
+    await later.load('https://elsewhere.example')
+    expect(later.keyFor('https://elsewhere.example')).toBeNull()
+    expect(later.withheldFrom('https://elsewhere.example')).toEqual({
+      from: 'no service (demo mode)',
+      to: 'elsewhere.example',
+    })
+    await later.set(KEY, 'https://elsewhere.example')
+    expect(later.keyFor('https://elsewhere.example/api')).toBe(KEY)
+    expect(later.keyFor('http://elsewhere.example')).toBeNull()
+    expect(later.keyFor('https://elsewhere.example:8443')).toBeNull()
   })
 })

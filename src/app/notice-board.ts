@@ -32,6 +32,13 @@ export class NoticeBoard {
     this.onChange(this.notices)
   }
 
+  /** Withdraws the notice of a cause that no longer holds (a withheld key entered again). */
+  withdraw(code: string): void {
+    if (!this.notices.some((n) => n.code === code)) return
+    this.notices = this.notices.filter((n) => n.code !== code)
+    this.onChange(this.notices)
+  }
+
   all(): Notice[] {
     return this.notices
   }

@@ -8,6 +8,9 @@ import type {
 import type { SymbolKey } from '../shared/market'
 import type { PositionsFile } from '../shared/position'
 
+/** Quote-currency overrides positions.json may hold (one a symbol; the book holds <= 5000 lots). */
+export const MAX_QUOTE_CURRENCIES = 1000
+
 /** What the position commands may use of the app: the book, one way to change it, the clock. */
 export interface PositionAccess {
   readonly positions: PositionsFile
@@ -55,6 +58,24 @@ export const POSITION_HANDLERS: PositionHandlers = {
     return null
   },
   setQuoteCurrency: async (app, p) => {
+    // A page may only name symbols the book can hold, and only so many (finding 6): each one is
+    // a line of positions.json.
+    const known = app.knowsSymbol(p.key) || app.positions.lots.some((l) => l.key === p.key)
+    if (p.currency !== null && !known)
+      throw new TickdeskError({
+        code: 'UNKNOWN_SYMBOL',
+        message: `${p.key} is not a symbol Tickdesk knows: add it to a list first`,
+      })
+    const count = Object.keys(app.positions.currencies).length
+    if (
+      p.currency !== null &&
+      !(p.key in app.positions.currencies) &&
+      count >= MAX_QUOTE_CURRENCIES
+    )
+      throw new TickdeskError({
+        code: 'INVALID_INPUT',
+        message: `At most ${MAX_QUOTE_CURRENCIES} symbols can have their own quote currency`,
+      })
     const { [p.key]: _previous, ...others } = app.positions.currencies
     const currencies = p.currency === null ? others : { ...others, [p.key]: p.currency }
     await app.setPositions({ ...app.positions, currencies })

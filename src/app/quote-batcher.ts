@@ -47,7 +47,6 @@ export const realTiming: BatchTiming = {
 
 export class QuoteBatcher {
   private cancel: (() => void) | null = null
-  private batches = 0
   private lastFlush = Number.NEGATIVE_INFINITY
 
   constructor(
@@ -72,12 +71,7 @@ export class QuoteBatcher {
     const frame = this.drain()
     if (frame.keys.length === 0) return
     this.lastFlush = this.timing.now()
-    this.batches++
     this.emit(frame)
-  }
-
-  batchCount(): number {
-    return this.batches
   }
 
   stop(): void {

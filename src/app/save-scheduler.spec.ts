@@ -133,6 +133,9 @@ describe('SaveScheduler', () => {
     s.saves.quotesChanged()
     s.clock.advance(QUOTE_CACHE_EVERY_MS)
     await expect.poll(() => s.writes('quotes-cache.json')).toBe(1)
-    expect((await s.stores.quotes.load()).value.map((q) => q.last)).toEqual([3])
+    // The count goes up as the write starts: wait for the file to hold it.
+    await expect
+      .poll(async () => (await s.stores.quotes.load()).value.map((q) => q.last))
+      .toEqual([3])
   })
 })

@@ -1,7 +1,10 @@
 import type { Clock } from '../core/clock'
 import type { JsonStore } from '../core/persistence/json-store'
-import type { Webhook } from '../shared/alert'
+import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
 import type { AlertLoop } from './alert-loop'
+import type { WebhookSecrets } from './secrets/webhook-secrets'
+import { webhookRequest } from './webhook-formats'
+import { signatureHeaders } from './webhook-signing'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 
 /**
@@ -20,13 +23,16 @@ export class WebhookBook {
       clock: Clock
       loop: Pick<AlertLoop, 'addTarget' | 'removeTarget'>
       onProblem: (code: string, message: string) => void
+      /** Where signed webhooks' secrets are (the OS keychain); none: a signed webhook fails, in words. */
+      secrets?: WebhookSecrets | null
       /** After the counts changed (the app re-sends its alerts panel). */
       onChange?: () => void
     },
   ) {}
 
-  list(): Webhook[] {
-    return this.hooks
+  /** What the page may see: the host and the record, never the URL (a bearer secret). */
+  views(): WebhookView[] {
+    return this.hooks.map(webhookView)
   }
 
   /** Reads webhooks.json and adds or removes targets to match it. */
@@ -47,6 +53,8 @@ export class WebhookBook {
         webhook: hook,
         clock: this.opts.clock,
         onOutcome: (id, outcome) => this.record(id, outcome),
+        request: (alert) => webhookRequest(hook, alert),
+        ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
       })
       this.live.set(hook.id, target)
       this.opts.loop.addTarget(target)
@@ -57,6 +65,13 @@ export class WebhookBook {
     for (const target of this.live.values()) target.stop()
     this.live.clear()
     await this.saving
+  }
+
+  /** Never sent unsigned: a receiver that checks signatures would take it for a forgery. */
+  private async sign(id: string, body: string): Promise<Record<string, string>> {
+    const secret = await this.opts.secrets?.get(id).catch(() => null)
+    if (!secret) throw new Error('signing secret not found in the OS keychain')
+    return signatureHeaders(secret, body, this.opts.clock.now())
   }
 
   private record(id: string, outcome: WebhookOutcome): void {

@@ -9,7 +9,8 @@ import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 interface Receiver {
   url: string
   got: { headers: IncomingMessage['headers']; body: Record<string, unknown> }[]
-  answer: (n: number) => number | 'hang'
+  /** 'hang': never answers; 'late': 200 after 400 ms. */
+  answer: (n: number) => number | 'hang' | 'late'
   close(): Promise<void>
 }
 
@@ -30,7 +31,12 @@ async function receiver(answer: Receiver['answer'], port = 0): Promise<Receiver>
       r.got.push({ headers: req.headers, body: JSON.parse(text) as Record<string, unknown> })
       const status = r.answer(r.got.length)
       if (status === 'hang') return
-      res.writeHead(status).end()
+      if (status === 'late') return void setTimeout(() => res.writeHead(200).end(), 400)
+      res.writeHead(
+        status,
+        status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {},
+      )
+      res.end()
     })
   })
   servers.push(server)
@@ -80,8 +86,9 @@ describe('webhook delivery', () => {
     expect(headers['idempotency-key']).toBe('fire-1')
     expect(headers['content-type']).toBe('application/json')
     expect(body).toMatchObject({
-      type: 'tickdesk.alert',
-      fireId: 'fire-1',
+      type: 'alert',
+      id: 'fire-1',
+      replayed: false,
       symbol: 'BTCUSDT',
       market: 'crypto',
       price: 65_012.5,
@@ -95,7 +102,7 @@ describe('webhook delivery', () => {
     const r = await receiver((n) => (n <= 2 ? 500 : 200))
     const outcomes: WebhookOutcome[] = []
     await target(r.url, outcomes).deliver(alert)
-    expect(r.got.map((g) => g.body.fireId)).toEqual(['fire-1', 'fire-1', 'fire-1'])
+    expect(r.got.map((g) => g.body.id)).toEqual(['fire-1', 'fire-1', 'fire-1'])
     expect(outcomes.map((o) => (o.ok ? 'ok' : o.error))).toEqual(['HTTP 500', 'HTTP 500', 'ok'])
   })
 
@@ -120,6 +127,37 @@ describe('webhook delivery', () => {
     expect(outcomes.filter((o) => !o.ok).length).toBeGreaterThan(0)
     expect(outcomes.at(-1)?.ok).toBe(true)
     expect(outcomes.find((o) => !o.ok)).toMatchObject({ error: 'connection refused' })
+  })
+
+  it('POSTs the same id again after a 2xx that came after the timeout, marked replayed', async () => {
+    const r = await receiver((n) => (n === 1 ? 'late' : 200))
+    const outcomes: WebhookOutcome[] = []
+    await target(r.url, outcomes, { timeoutMs: 200 }).deliver(alert)
+    expect(r.got.map((g) => [g.headers['idempotency-key'], g.body.id, g.body.replayed])).toEqual([
+      ['fire-1', 'fire-1', false],
+      ['fire-1', 'fire-1', true],
+    ])
+  })
+
+  it('does not follow a redirect: reports it once and stops trying (the fire stays owed)', async () => {
+    const r = await receiver(() => 308)
+    const outcomes: WebhookOutcome[] = []
+    await expect(target(r.url, outcomes).deliver(alert)).rejects.toThrow('not followed')
+    expect(r.got).toHaveLength(1)
+    expect(outcomes).toEqual([
+      { ok: false, at: expect.any(Number), error: expect.stringContaining('HTTP 308') },
+    ])
+  })
+
+  it('stops retrying a receiver that answers 410 Gone, and says so', async () => {
+    const r = await receiver(() => 410)
+    const outcomes: WebhookOutcome[] = []
+    await expect(target(r.url, outcomes).deliver(alert)).rejects.toThrow('410 Gone')
+    expect(r.got).toHaveLength(1)
+    expect(outcomes.at(-1)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not retried'),
+    })
   })
 
   it('gives up after the give-up time, leaving the fire owed (the promise rejects)', async () => {

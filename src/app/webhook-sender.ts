@@ -1,8 +1,9 @@
 import type { Clock, TimerHandle } from '../core/clock'
 import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
-import { parseSymbolKey } from '../shared/market'
+import { fireJson, type FireJson } from '../shared/fire-json'
 import type { AlertTarget } from './alert-loop'
+import { webhookUrlProblem } from './webhook-url-policy'
 
 /**
  * Fired alerts POSTed to a trader's webhook (a chat bot, a phone push service, their own
@@ -14,43 +15,19 @@ import type { AlertTarget } from './alert-loop'
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5_000
+/** Of a receiver's answer, this much is kept (for `webhook test`); the rest is read and dropped. */
+export const WEBHOOK_REPLY_KEEP_BYTES = 4096
 /** Back-off between attempts: 1 s doubling to 30 s, for up to WEBHOOK_GIVE_UP_MS. */
 const FIRST_RETRY_MS = 1_000
 const MAX_RETRY_MS = 30_000
 /** After this long the fire stays owed in the journal and is tried again at the next start. */
 export const WEBHOOK_GIVE_UP_MS = 15 * 60_000
 
-export interface WebhookBody {
-  type: 'tickdesk.alert'
-  fireId: string
-  ruleId: string
-  key: string
-  market: string | null
-  symbol: string
-  message: string
-  price: number
-  quoteAt: number | null
-  firedAt: number
-  whileAway: boolean
-  awaySince: number | null
-}
+/** The body POSTed: the one public shape of a fire, as `watch --json` prints it. */
+export type WebhookBody = FireJson
 
 export function webhookBody(a: FiredAlert): WebhookBody {
-  const ref = parseSymbolKey(a.key)
-  return {
-    type: 'tickdesk.alert',
-    fireId: a.id,
-    ruleId: a.ruleId,
-    key: a.key,
-    market: ref?.market ?? null,
-    symbol: ref?.symbol ?? a.key,
-    message: a.message,
-    price: a.price,
-    quoteAt: a.quoteAt,
-    firedAt: a.at,
-    whileAway: a.whileAway,
-    awaySince: a.awaySince,
-  }
+  return fireJson(a)
 }
 
 /** What a delivery attempt changed, for the webhook's counts on disk and in the app. */
@@ -64,6 +41,10 @@ export interface WebhookTargetOptions {
   giveUpMs?: number
   /** The first back-off (doubling to 30 s); tests shorten it. */
   firstRetryMs?: number
+  /** The request in the webhook's format (webhook-formats.ts); none: Tickdesk's JSON to its URL. */
+  request?: (alert: FiredAlert) => { url: URL; headers: Record<string, string>; body: string }
+  /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
+  sign?: (body: string) => Promise<Record<string, string>>
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -85,20 +66,32 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     })
 
   const attempt = async (alert: FiredAlert): Promise<void> => {
+    // Policy (https but loopback, no credentials) before any byte leaves: a hand-edited file too.
+    const request = opts.request?.(alert) ?? {
+      url: new URL(webhook.url),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(webhookBody(alert)),
+    }
+    const refused = webhookUrlProblem(request.url.href)
+    if (refused !== null) throw new Error(refused)
+    const { body } = request
+    const signature = (await opts.sign?.(body)) ?? {}
     const abort = new AbortController()
     aborts.add(abort)
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
     let status: number
     try {
       const reply = await httpPost(
-        new URL(webhook.url),
+        request.url,
         {
-          'content-type': 'application/json',
+          ...request.headers,
           'idempotency-key': alert.id,
           'user-agent': 'Tickdesk alerts',
+          ...signature,
         },
-        JSON.stringify(webhookBody(alert)),
+        body,
         abort.signal,
+        WEBHOOK_REPLY_KEEP_BYTES,
       )
       status = reply.status
     } catch (e) {
@@ -109,6 +102,16 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
       clock.clearTimeout(timer)
       aborts.delete(abort)
     }
+    if (status >= 300 && status < 400)
+      // Following would POST the fire (and any token in its URL) to an address the trader never
+      // gave; a receiver that moved says so once, and the trader changes the URL.
+      throw new FinalAnswer(
+        `HTTP ${status}: the receiver redirects elsewhere; redirects are not followed (give the webhook its new URL)`,
+      )
+    if (status === 410)
+      throw new FinalAnswer(
+        'HTTP 410 Gone: the receiver says this webhook no longer exists; not retried (remove it or fix its URL)',
+      )
     if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
   }
 
@@ -117,15 +120,19 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     async deliver(alert) {
       const started = clock.now()
       let delay = opts.firstRetryMs ?? FIRST_RETRY_MS
+      let tries = 0
       for (;;) {
         if (stopped) throw new Error('stopped')
         try {
-          await attempt(alert)
+          // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
+          // dropped connection): the same id again, marked replayed.
+          await attempt(tries++ === 0 ? alert : { ...alert, replayed: true })
           opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
           return
         } catch (e) {
           const error = (e as Error).message
           opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error })
+          if (e instanceof FinalAnswer) throw e
           if (stopped || clock.now() - started + delay > giveUpMs) throw e
         }
         await wait(delay)
@@ -140,6 +147,9 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     },
   }
 }
+
+/** An answer that trying again cannot change (a redirect, 410 Gone): no more attempts this run. */
+class FinalAnswer extends Error {}
 
 /** A transport error in words, without the URL (it may carry the receiver's own token). */
 function errorWords(e: unknown): string {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { AlertTarget } from '../app/alert-loop'
+import { notificationArgs } from './notification-command'
 
 /**
  * Desktop notifications from a process with no window (`tickdesk alerts run`): notify-send on
@@ -20,13 +21,7 @@ export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
         if (alert.quiet === true) return resolve()
         const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
         const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
-        const args =
-          process.platform === 'darwin'
-            ? [
-                '-e',
-                `display notification ${JSON.stringify(body)} with title ${JSON.stringify(title)}`,
-              ]
-            : ['--app-name=Tickdesk', title, body]
+        const args = notificationArgs(process.platform, title, body)
         execFile(tool, args, { timeout: 5_000 }, (error) => (error ? reject(error) : resolve()))
       }),
   }

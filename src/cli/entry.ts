@@ -35,6 +35,7 @@ function runHere(): void {
   main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     signal: controller.signal,
   }).then(

@@ -2,6 +2,9 @@ import type { ParseArgsConfig } from 'node:util'
 import type { ConfigInput } from '../core/engine-config'
 import { PlanSchema } from '../shared/market'
 import { chooseFeed, wantedConfig, type DemoStarter, type FeedChoice } from '../app/feed-chooser'
+import { usageError } from './command-args'
+import { cliDemo } from './demo'
+import type { CliIO } from './io'
 
 /** Flags every networked command takes; each overrides its TICKDESK_* variable. */
 export const FEED_OPTIONS = {
@@ -55,4 +58,29 @@ export async function chooseCliFeed(
   if (wanted.baseUrl && !wanted.apiKey)
     throw new UsageError('TICKDESK_API_KEY is not set: the service needs an API key')
   return chooseFeed(wanted, startDemo)
+}
+
+/**
+ * The feed preamble of every networked command, written once: the feed chosen from flags over
+ * env (no base URL: the embedded simulator, seeded), or the usage error printed with the
+ * command's help and its exit code returned. The demo banner is a message, not data: stderr, so
+ * `--json` stdout stays pure. The caller closes `feed.demo` when done.
+ */
+export async function openCliFeed(
+  command: string,
+  values: Record<string, unknown>,
+  io: CliIO,
+  help: string,
+  opts: { banner: boolean } = { banner: true },
+): Promise<FeedChoice | number> {
+  let feed: FeedChoice
+  try {
+    feed = await chooseCliFeed(values, io.env, cliDemo)
+  } catch (e) {
+    if (e instanceof UsageError) return usageError(command, e.message, help, io)
+    throw e
+  }
+  if (opts.banner && feed.demo)
+    io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  return feed
 }

@@ -7,6 +7,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv
   /** Aborted on SIGINT/SIGTERM: commands shut down cleanly and return their exit code. */
   signal: AbortSignal
+  /** The process's stdin (`alerts webhook add --url-stdin` reads a secret URL from it). */
+  stdin?: NodeJS.ReadableStream
   /** --verbose anywhere on the line: debug lines in the log file, and every log line on stderr. */
   verbose?: boolean
   /** The clock of doctor's waits (the stream's 1.5 s cap grace, timeouts); default the system's. */

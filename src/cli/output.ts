@@ -1,6 +1,10 @@
 /** NDJSON on stdout: one object per line, nothing else, so `--json` output pipes into jq. */
-export function writeJson(stream: NodeJS.WritableStream, value: unknown): void {
-  stream.write(`${JSON.stringify(value)}\n`)
+export function writeJson(
+  stream: NodeJS.WritableStream,
+  value: unknown,
+  written?: (error?: Error | null) => void,
+): void {
+  stream.write(`${JSON.stringify(value)}\n`, written)
 }
 
 export function useColor(env: NodeJS.ProcessEnv, stream: NodeJS.WritableStream): boolean {

@@ -4,6 +4,7 @@ import { sessionAt } from '../shared/market-sessions'
 import type { FiredAlert } from '../shared/alert'
 import type { Quote, SymbolStatus } from '../shared/quote'
 import type { FeedStatus } from '../shared/status'
+import { fireJson, type FireJson } from '../shared/fire-json'
 import { writeJson } from './output'
 
 /**
@@ -47,21 +48,9 @@ export function symbolStatusLine(s: SymbolStatus): Record<string, unknown> {
   }
 }
 
-export function alertLine(a: FiredAlert): Record<string, unknown> {
-  const ref = parseSymbolKey(a.key)
-  return {
-    type: 'alert',
-    id: a.id,
-    ruleId: a.ruleId,
-    market: ref?.market ?? null,
-    symbol: ref?.symbol ?? a.key,
-    message: a.message,
-    price: a.price,
-    at: a.at,
-    quoteAt: a.quoteAt,
-    whileAway: a.whileAway,
-    awaySince: a.awaySince,
-  }
+/** A fired alert's line: the one public shape of a fire (src/shared/fire-json.ts). */
+export function alertLine(a: FiredAlert): FireJson {
+  return fireJson(a)
 }
 
 /**
@@ -97,7 +86,8 @@ export class WatchJsonWriter {
     writeJson(this.out, symbolStatusLine(s))
   }
 
-  alert(a: FiredAlert): void {
-    writeJson(this.out, alertLine(a))
+  /** `written` runs once the line left the process (the pipe took it): the fire is then done. */
+  alert(a: FiredAlert, written?: (error?: Error | null) => void): void {
+    writeJson(this.out, alertLine(a), written)
   }
 }

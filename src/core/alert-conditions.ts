@@ -1,6 +1,7 @@
 import type { AlertCondition } from '../shared/alert'
 import { maName, spreadText } from '../shared/alert-describe'
 import type { Spread } from '../shared/spread'
+import { BucketRing } from './bucket-ring'
 
 /**
  * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved
@@ -175,32 +176,28 @@ function bpsText(bps: number): string {
   return spreadText(Number(bps.toPrecision(4)), 'bps')
 }
 
-const MOVE_BUCKETS = 120
-
 /**
- * Recent prices for a 'movePct' rule, as min/max per time bucket (1/120 of the window, at least
- * one second) in a fixed ring: bounded memory however fast ticks arrive. A bucket straddling the
- * window's start still counts, so the window is exact to within one bucket.
+ * Recent prices for a 'movePct' rule, as min/max per time bucket (bucket-ring.ts), so the window
+ * is exact to within one bucket.
  */
 export class MoveWindow {
-  private readonly width: number
-  private readonly cap = MOVE_BUCKETS + 2
-  private readonly start = new Float64Array(this.cap)
-  private readonly min = new Float64Array(this.cap)
-  private readonly max = new Float64Array(this.cap)
-  private head = 0
-  private count = 0
+  private readonly ring: BucketRing
+  private readonly min: Float64Array
+  private readonly max: Float64Array
 
-  constructor(private readonly windowMs: number) {
-    this.width = Math.max(1000, windowMs / MOVE_BUCKETS)
+  constructor(windowMs: number) {
+    this.ring = new BucketRing(windowMs)
+    this.min = new Float64Array(this.ring.capacity)
+    this.max = new Float64Array(this.ring.capacity)
   }
 
   /** Signed largest move in percent from any price in the window to `price`; null when empty. */
   move(now: number, price: number): number | null {
-    this.prune(now)
+    const ring = this.ring
+    ring.prune(now)
     let best: number | null = null
-    for (let i = 0; i < this.count; i++) {
-      const j = (this.head + i) % this.cap
+    for (let i = 0; i < ring.size; i++) {
+      const j = ring.slot(i)
       const lo = this.min[j] as number
       const hi = this.max[j] as number
       if (lo > 0) {
@@ -216,57 +213,35 @@ export class MoveWindow {
   }
 
   add(ts: number, price: number): void {
-    if (this.count > 0) {
-      const last = (this.head + this.count - 1) % this.cap
-      if (ts < (this.start[last] as number) + this.width) {
-        if (price < (this.min[last] as number)) this.min[last] = price
-        if (price > (this.max[last] as number)) this.max[last] = price
-        return
-      }
+    const placed = this.ring.place(ts)
+    if (placed < 0) {
+      this.min[~placed] = price
+      this.max[~placed] = price
+      return
     }
-    if (this.count === this.cap) {
-      this.head = (this.head + 1) % this.cap
-      this.count--
-    }
-    const j = (this.head + this.count) % this.cap
-    this.start[j] = ts
-    this.min[j] = price
-    this.max[j] = price
-    this.count++
+    if (price < (this.min[placed] as number)) this.min[placed] = price
+    if (price > (this.max[placed] as number)) this.max[placed] = price
   }
 
   /** After a fire the move is measured afresh from the firing price. */
   reset(): void {
-    this.count = 0
-  }
-
-  private prune(now: number): void {
-    while (
-      this.count > 0 &&
-      (this.start[this.head] as number) + this.width <= now - this.windowMs
-    ) {
-      this.head = (this.head + 1) % this.cap
-      this.count--
-    }
+    this.ring.clear()
   }
 }
 
 /**
  * What traded within a 'volume' rule's window, from the quotes' cumulative day volume: each rise
- * of the total is added to a time bucket (1/120 of the window, at least one second) in a fixed
- * ring, like MoveWindow. A total that falls is a new trading day: counting starts again from it.
+ * of the total is added to its time bucket (bucket-ring.ts). A total that falls is a new trading
+ * day: counting starts again from it.
  */
 export class VolumeWindow {
-  private readonly width: number
-  private readonly cap = MOVE_BUCKETS + 2
-  private readonly start = new Float64Array(this.cap)
-  private readonly sum = new Float64Array(this.cap)
-  private head = 0
-  private count = 0
+  private readonly ring: BucketRing
+  private readonly sum: Float64Array
   private lastTotal: number | null = null
 
-  constructor(private readonly windowMs: number) {
-    this.width = Math.max(1000, windowMs / MOVE_BUCKETS)
+  constructor(windowMs: number) {
+    this.ring = new BucketRing(windowMs)
+    this.sum = new Float64Array(this.ring.capacity)
   }
 
   /** A quote's day volume (null: the quote carries none, nothing changes). */
@@ -276,40 +251,23 @@ export class VolumeWindow {
     this.lastTotal = dayVolume
     if (before === null || dayVolume <= before) return
     const traded = dayVolume - before
-    if (this.count > 0) {
-      const last = (this.head + this.count - 1) % this.cap
-      if (ts < (this.start[last] as number) + this.width) {
-        this.sum[last] = (this.sum[last] as number) + traded
-        return
-      }
-    }
-    if (this.count === this.cap) {
-      this.head = (this.head + 1) % this.cap
-      this.count--
-    }
-    const j = (this.head + this.count) % this.cap
-    this.start[j] = ts
-    this.sum[j] = traded
-    this.count++
+    const placed = this.ring.place(ts)
+    if (placed < 0) this.sum[~placed] = traded
+    else this.sum[placed] = (this.sum[placed] as number) + traded
   }
 
   /** Traded within the window ending now; null until a second day volume has arrived. */
   total(now: number): number | null {
-    while (
-      this.count > 0 &&
-      (this.start[this.head] as number) + this.width <= now - this.windowMs
-    ) {
-      this.head = (this.head + 1) % this.cap
-      this.count--
-    }
+    const ring = this.ring
+    ring.prune(now)
     if (this.lastTotal === null) return null
     let total = 0
-    for (let i = 0; i < this.count; i++) total += this.sum[(this.head + i) % this.cap] as number
+    for (let i = 0; i < ring.size; i++) total += this.sum[ring.slot(i)] as number
     return total
   }
 
   /** After a fire the volume is counted afresh from the firing quote. */
   reset(): void {
-    this.count = 0
+    this.ring.clear()
   }
 }

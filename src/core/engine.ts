@@ -169,10 +169,6 @@ export class MarketEngine {
     this.poller.setSlow(keys)
   }
 
-  watchedKeys(): SymbolKey[] {
-    return this.watched.keys()
-  }
-
   status(): FeedStatus {
     return this.lastStatus ?? this.computeStatus()
   }

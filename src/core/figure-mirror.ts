@@ -2,10 +2,10 @@ import type { Quote } from '../shared/quote'
 import { figure } from './quote-merge'
 import { FIGURE_COUNT } from './packed-figures'
 
-/** An entry's slots: QUOTE_FIELDS in their order, then ts and receivedAt. */
-export const MIRROR_SLOTS = 16
+/** An entry's slots: QUOTE_FIGURES in their order, then ts and receivedAt. */
 export const AT_TS = FIGURE_COUNT
 export const AT_RECEIVED = FIGURE_COUNT + 1
+export const MIRROR_SLOTS = FIGURE_COUNT + 2
 
 /**
  * The stored quotes' numbers, mirrored in one array: QuoteStore compares a tick's figures with

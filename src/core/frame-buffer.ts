@@ -78,7 +78,7 @@ export class FrameBuffer {
   }
 
   /**
-   * A scanned tick: `mask` has bit i set for QUOTE_FIELDS[i] read, its value in values[i]
+   * A scanned tick: `mask` has bit i set for QUOTE_FIGURES[i] read, its value in values[i]
    * (copied: the scanner reuses its array).
    */
   scanned(

@@ -67,8 +67,8 @@ export class PollQueue {
   readonly oneShot = new Map<SymbolKey, Tracked>()
   /** Symbols owed a poll as soon as the budget allows, and since when. */
   readonly urgent = new Map<SymbolKey, number>()
-  private pending: Batch[] = []
-  private readonly inFlight = new Set<SymbolKey>()
+  protected pending: Batch[] = []
+  protected readonly inFlight = new Set<SymbolKey>()
   /** Per endpoint family: the most symbols one request may carry (learned; default 50). */
   readonly batchCap = new Map<EndpointFamily, number>()
   /** Symbols asked at most every SLOW_POLL_MS. */
@@ -409,7 +409,7 @@ export class PollQueue {
    * slow symbol (an FX pair only converting lots) once a minute; a background one (only on a
    * list out of view) at most every BACKGROUND_POLL_MS.
    */
-  private dueAt(t: Tracked, now: number): number {
+  protected dueAt(t: Tracked, now: number): number {
     return nextPollAt(t.market, t.symbol, t.lastAttemptAt, this.minIntervalFor(t, now), now)
   }
 
@@ -458,7 +458,7 @@ export class PollQueue {
     return at
   }
 
-  private minIntervalFor(t: Tracked, now: number): number {
+  protected minIntervalFor(t: Tracked, now: number): number {
     if (this.routeOf(t, now).kline) return KLINE_FALLBACK_MS
     return Math.max(
       this.minIntervalMs,
@@ -467,7 +467,7 @@ export class PollQueue {
     )
   }
 
-  private eligible(t: Tracked, now: number): boolean {
+  protected eligible(t: Tracked, now: number): boolean {
     return !this.inFlight.has(t.key) && this.verdictFor(t, now) === null
   }
 }

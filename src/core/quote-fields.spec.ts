@@ -1,12 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { coerceNumber, pickQuoteFields, QUOTE_FIELDS, type QuoteFields } from './quote-fields'
+import { QUOTE_FIGURES } from '../shared/quote'
+import { coerceNumber, pickQuoteFields, type QuoteFields } from './quote-fields'
 import { parseFrame } from './push-parser'
 import { QuoteStore } from './quote-store'
 import { FakeClock } from './clock'
 
 /** The original probe-every-name algorithm, kept as the reference for the one-pass version. */
-const ALIASES: Array<[string, (typeof QUOTE_FIELDS)[number]]> = [
+const ALIASES: Array<[string, (typeof QUOTE_FIGURES)[number]]> = [
   ['price', 'last'],
   ['p', 'last'],
   ['lastPrice', 'last'],
@@ -28,7 +29,7 @@ const ALIASES: Array<[string, (typeof QUOTE_FIELDS)[number]]> = [
 ]
 function reference(raw: Record<string, unknown>): QuoteFields {
   const out: QuoteFields = {}
-  for (const field of QUOTE_FIELDS) {
+  for (const field of QUOTE_FIGURES) {
     const v = coerceNumber(raw[field])
     if (v !== undefined) out[field] = v
   }
@@ -40,7 +41,14 @@ function reference(raw: Record<string, unknown>): QuoteFields {
   return out
 }
 
-const NAMES = [...QUOTE_FIELDS, ...ALIASES.map(([a]) => a), 'symbol', 'ts', 'toString', '__proto__']
+const NAMES = [
+  ...QUOTE_FIGURES,
+  ...ALIASES.map(([a]) => a),
+  'symbol',
+  'ts',
+  'toString',
+  '__proto__',
+]
 const VALUE = fc.oneof(
   fc.double(),
   fc.integer().map(String),

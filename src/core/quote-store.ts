@@ -1,5 +1,6 @@
 import type { Clock } from './clock'
-import { QUOTE_FIELDS, type QuoteUpdate } from './quote-fields'
+import { QUOTE_FIGURES } from '../shared/quote'
+import type { QuoteUpdate } from './quote-fields'
 import {
   B_CHANGE,
   B_CHANGE_PCT,
@@ -36,17 +37,17 @@ import { newSymbolSlot, type QuoteEntry } from './symbol-slot'
  * Objects returned by apply() and get() are the store's own: read them, do not keep or mutate them.
  */
 
-const FIELD_COUNT = QUOTE_FIELDS.length
-// The frame's bits: QUOTE_FIELDS first (FRAME_FIELDS starts with the same list), then these.
+const FIELD_COUNT = QUOTE_FIGURES.length
+// The frame's bits: QUOTE_FIGURES first (FRAME_FIELDS starts with the same list), then these.
 const BIT_TS = 1 << FRAME_FIELDS.indexOf('ts')
 const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
 const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
 const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
-const I_LAST = QUOTE_FIELDS.indexOf('last')
-const I_CHANGE = QUOTE_FIELDS.indexOf('change')
-const I_CHANGE_PCT = QUOTE_FIELDS.indexOf('changePercent')
-const I_PREV_CLOSE = QUOTE_FIELDS.indexOf('prevClose')
+const I_LAST = QUOTE_FIGURES.indexOf('last')
+const I_CHANGE = QUOTE_FIGURES.indexOf('change')
+const I_CHANGE_PCT = QUOTE_FIGURES.indexOf('changePercent')
+const I_PREV_CLOSE = QUOTE_FIGURES.indexOf('prevClose')
 /** change/changePercent are derived only when one of these moved in the update. */
 const PRICE_BITS = B_LAST | B_PREV_CLOSE
 /**
@@ -66,7 +67,7 @@ interface Entry extends QuoteEntry {
   /** The store holding it, and whether it still does: checked before trusting a SymbolRef. */
   readonly owner: QuoteStore
   live: boolean
-  /** Bit i set = QUOTE_FIELDS[i] changed since the last drain; FULL for a new entry. */
+  /** Bit i set = QUOTE_FIGURES[i] changed since the last drain; FULL for a new entry. */
   dirty: number
   /**
    * Its offset in the store's FigureMirror: its numbers, and its figures as last drained (a field

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type SimServer } from '../sim'
-import { mustOpen } from '../sim/spec-client'
+import { mustOpen } from '../sim/testing/spec-client'
 import { systemClock } from './clock'
 import { fetchCandles } from './candles-client'
 import { runDoctor } from './doctor'

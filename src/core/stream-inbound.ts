@@ -3,7 +3,7 @@ import type { RawData } from 'ws'
 import type { Market } from '../shared/market'
 import type { Logger } from './log'
 import { FrameBuffer, frameBytes, frameText, parseFrame, type ParsedFrame } from './push-parser'
-import { scanTickBatch } from './push-scan'
+import { PushScanner } from './push-scan'
 import { StreamUpdate } from './quote-fields'
 import type { StreamCaps } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
@@ -32,6 +32,7 @@ export class InboundFrames {
   readonly counters = { malformed: 0, framesIn: 0, ticksIn: 0 }
   private readonly tickScratch = new StreamUpdate()
   private readonly frames = new FrameBuffer()
+  private readonly scanner = new PushScanner()
 
   constructor(private readonly deps: InboundDeps) {}
 
@@ -39,7 +40,7 @@ export class InboundFrames {
     this.counters.framesIn++
     // The batch dialect is scanned in place, from the socket's bytes (push-scan.ts); anything
     // else is decoded and parsed as JSON.
-    const frames = scanTickBatch(frameBytes(data), now, this.frames)
+    const frames = this.scanner.scan(frameBytes(data), now, this.frames)
       ? this.frames.frames
       : parseFrame(frameText(data), now, this.frames)
     for (let i = 0; i < frames.length; i++) this.onFrame(ws, frames[i] as ParsedFrame, now)

@@ -53,10 +53,6 @@ export class WatchedSymbols {
     return this.watches.size
   }
 
-  keys(): SymbolKey[] {
-    return [...this.watches.keys()]
-  }
-
   /** Every watched symbol with its priority, in the order first watched. */
   ordered(): { key: SymbolKey; priority: number }[] {
     return [...this.watches.entries()]

@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BrowserWindow } from 'electron'
 import { Menu, app, safeStorage, session, shell } from 'electron'
 import type { AppHostApi, LogFolder, SecretStore } from '../app/host-api'
-import { logAppActivity } from '../app/logs/app-activity-log'
 import { openHostLog } from '../app/logs/host-log'
 import type { Logger } from '../core/log'
 import { systemClock, type Clock } from '../core/clock'
@@ -11,36 +9,53 @@ import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
 import { isAppUrl, rendererLocation, rendererUrl, stripUrl } from './app-url'
 import { HostSettings } from './host-settings'
+import { confirmKeyHostInDialog } from './key-host-dialog'
 import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
-import { createMainWindow, revealWindow } from './main-window'
+import { revealWindow } from './main-window'
+import { openMainWindows, type MainWindows } from './main-windows'
 import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
+import { keychainWebhookSecrets, type WebhookSecrets } from '../app/secrets/webhook-secrets'
 import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
 import { StripController } from './strip-controller'
-import { reassertOnTop } from './strip-on-top'
+import { installShutdown } from './shutdown'
 import { STRIP_WINDOW_STATE_FILE, createStripWindow } from './strip-window'
 import { TickerTray } from './ticker-tray'
 import { WINDOW_STATE_FILE, loadWindowState } from './window-state'
 
 /**
- * Wires the Electron host around the application service: single instance, session policy, IPC,
- * window, tray, notifications, menu, power events and an orderly shutdown. The service factory is
- * a parameter so this file never imports src/app's implementation (only index.ts does).
+ * Wires the Electron host around the application service, as small parts that each return their
+ * stop function to the shutdown part (shutdown.ts), which owns quitting: single instance, the
+ * data folder, log and secret store, the app service, session policy and IPC, settings, the
+ * strip, the main window (main-windows.ts), the menu, the tray (ticker-tray.ts), notifications
+ * and power events.
+ *
+ * It never starts the app service itself: index.ts injects the start-up every host shares
+ * (src/app/hosted-app.ts, with the simulator for demo mode), so from src/app this file takes only
+ * types and the host-side parts every host uses: the log file and the secret store.
  *
  * Lifecycle: starting --second instance--> quit at once
- *            starting --ready, service created--> running
- *            running --Quit (tray, menu, Cmd+Q, OS)--> quitting: service.close(), then exit
+ *            starting --ready, service started--> running
+ *            running --Quit (tray, menu, Cmd+Q, OS)--> quitting (shutdown.ts): parts stopped,
+ *            the service closed within 3 s, the log closed, then exit
+ * Tests: src/main/*.spec.ts (each part, vi.mock('electron')), test/electron/electron-host.spec.ts
+ * (this start-up run whole against the fake electron module).
  */
 export interface ElectronHostOptions {
-  createService(opts: {
+  /** Starts the app service with what this host gives it (index.ts adds the demo service). */
+  startApp(opts: {
     dataDir: string
     env: NodeJS.ProcessEnv
     secretStore: SecretStore
     logger: Logger
     logFolder: LogFolder
-  }): Promise<AppHostApi>
+    clock: Clock
+    /** Asks in a main-process dialog before the API key follows a base URL to another host. */
+    confirmKeyHost: (change: { from: string; to: string }) => Promise<boolean>
+    webhookSecrets: WebhookSecrets
+  }): Promise<{ app: AppHostApi; close(withinMs?: number): Promise<void> }>
   /** Folder of the built main bundle (out/main). */
   mainDir: string
   env: NodeJS.ProcessEnv
@@ -49,6 +64,8 @@ export interface ElectronHostOptions {
 }
 
 export const HELP_URL = 'https://github.com/tickdesk/tickdesk#readme'
+/** How long quitting waits for the service to flush settings and close its socket. */
+const CLOSE_WITHIN_MS = 3000
 
 function resourcesDir(mainDir: string): string {
   // Packaged: electron-builder's extraResources copies the icons next to app.asar.
@@ -57,26 +74,15 @@ function resourcesDir(mainDir: string): string {
 
 export async function startElectronHost(opts: ElectronHostOptions): Promise<void> {
   const clock = opts.clock ?? systemClock
-  let win: BrowserWindow | null = null
-  let quitting = false
-  const quit = (): void => {
-    quitting = true
-    app.quit()
-  }
-  if (!claimSingleInstance(() => revealWindow(win))) return
+  // A second launch brings the first one's window forward; `windows` exists once ready.
+  let windows: MainWindows | null = null
+  if (!claimSingleInstance(() => revealWindow(windows?.window ?? null))) return
 
   await app.whenReady()
   const dataDir = opts.env['TICKDESK_DATA_DIR'] || app.getPath('userData')
   await mkdir(dataDir, { recursive: true })
   const log = openHostLog({ dataDir, host: 'electron', clock })
-  const logFolder: LogFolder = {
-    path: log.dir,
-    open: async () => {
-      await mkdir(log.dir, { recursive: true })
-      // openPath resolves with an error message, '' when the folder was shown.
-      return (await shell.openPath(log.dir)) === ''
-    },
-  }
+  const logFolder = electronLogFolder(log.dir)
   const secretStore = await createSecretStore({
     env: opts.env,
     dataDir,
@@ -86,14 +92,32 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
     clock,
   })
-  const service = await opts.createService({
+  const hosted = await opts.startApp({
     dataDir,
     env: opts.env,
     secretStore,
     logger: log.logger,
     logFolder,
+    clock,
+    confirmKeyHost: confirmKeyHostInDialog(() => windows?.window ?? null),
+    webhookSecrets: keychainWebhookSecrets({
+      profile: keychainProfile(opts.env),
+      importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+    }),
   })
-  const stopActivityLog = logAppActivity(service, log.logger)
+  const service = hosted.app
+  const shutdown = installShutdown({
+    platform: opts.platform,
+    close: async () => {
+      try {
+        await hosted.close(CLOSE_WITHIN_MS)
+      } finally {
+        log.logger.log('info', 'quit')
+        await log.close()
+      }
+    },
+    onError: (error) => log.logger.log('error', 'shutdown failed', { error }),
+  })
 
   const location = rendererLocation({
     mainDir: opts.mainDir,
@@ -102,114 +126,64 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   })
   const ownUrl = (url: string): boolean => isAppUrl(url, location)
   applySessionPolicy(session.defaultSession)
-  const stops: Array<() => void> = [registerBridgeIpc(service, ownUrl)]
+  shutdown.add(registerBridgeIpc(service, ownUrl))
   const settings = await HostSettings.load(service)
-  stops.push(() => settings.close())
-
-  applyLaunchAtLogin(settings.value.launchAtLogin, opts.platform)
-  stops.push(
-    settings.onChange((next, prev) => {
-      if (next.launchAtLogin !== prev.launchAtLogin)
-        applyLaunchAtLogin(next.launchAtLogin, opts.platform)
-    }),
-  )
+  shutdown.add(() => settings.close())
+  shutdown.add(followLaunchAtLogin(settings, opts.platform))
 
   const resources = resourcesDir(opts.mainDir)
   const iconPath = join(resources, 'icon.png')
-  const stateFile = join(dataDir, WINDOW_STATE_FILE)
-  const remembered = await loadWindowState(stateFile)
-  const stripStateFile = join(dataDir, STRIP_WINDOW_STATE_FILE)
-  // Where the strip was last left: read once, then kept as it closes (the file follows it too).
-  let stripPlace = await loadWindowState(stripStateFile)
-  const strip = new StripController({
+  const strip = await startStrip({
+    dataDir,
+    mainDir: opts.mainDir,
+    url: stripUrl(location),
+    isAppUrl: ownUrl,
+    clock,
+    platform: opts.platform,
+    iconPath,
     settings,
-    app: service,
-    isQuitting: () => quitting,
-    createWindow: () => {
-      const created = createStripWindow({
-        mainDir: opts.mainDir,
-        url: stripUrl(location),
-        isAppUrl: ownUrl,
-        remembered: stripPlace,
-        stateFile: stripStateFile,
-        clock,
-        platform: opts.platform,
-        iconPath,
-      })
-      created.on('close', () => {
-        stripPlace = { ...created.getNormalBounds(), maximized: false }
-      })
-      return created
-    },
+    service,
+    isQuitting: () => shutdown.quitting,
   })
-  stops.push(() => strip.destroy())
+  shutdown.add(() => strip.destroy())
 
-  const setMenu = (): void =>
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        appMenuTemplate({
-          platform: opts.platform,
-          isDev: !app.isPackaged,
-          appName: 'Tickdesk',
-          helpUrl: HELP_URL,
-          openExternal: (url) => void openExternalLink(url),
-          openLogFolder: () => void logFolder.open(),
-          quit,
-          stripOpen: settings.value.strip.open,
-          toggleStrip: () => strip.toggle(),
-          showShortcuts: () => {
-            showWindow()
-            if (win && !win.isDestroyed()) sendToWindow(win, { type: 'showShortcuts' })
-          },
-        }),
-      ),
-    )
-  setMenu()
-  stops.push(
-    settings.onChange((next, prev) => {
-      if (next.strip.open !== prev.strip.open) setMenu()
+  const shown = openMainWindows({
+    mainDir: opts.mainDir,
+    url: rendererUrl(location),
+    isAppUrl: ownUrl,
+    remembered: await loadWindowState(join(dataDir, WINDOW_STATE_FILE)),
+    stateFile: join(dataDir, WINDOW_STATE_FILE),
+    clock,
+    // The tray is made in this same turn, before any close can arrive: it is there to bring
+    // a hidden window back.
+    closeToTray: () => settings.value.closeToTray,
+    isQuitting: () => shutdown.quitting,
+    iconPath,
+    stripWindow: () => strip.window,
+    quitWithStrip: () => shutdown.quit(),
+    platform: opts.platform,
+  })
+  windows = shown
+  shutdown.add(() => shown.stop())
+
+  shutdown.add(
+    installAppMenu({
+      platform: opts.platform,
+      settings,
+      logFolder,
+      quit: () => shutdown.quit(),
+      toggleStrip: () => strip.toggle(),
+      showShortcuts: () => shown.showWith({ type: 'showShortcuts' }),
     }),
   )
-
-  let tray: TickerTray | null = null
-  const openWindow = (): BrowserWindow => {
-    const created = createMainWindow({
-      mainDir: opts.mainDir,
-      url: rendererUrl(location),
-      isAppUrl: ownUrl,
-      remembered,
-      stateFile,
-      clock,
-      closeToTray: () => settings.value.closeToTray && tray !== null,
-      isQuitting: () => quitting,
-      iconPath,
-    })
-    created.on('show', () => tray?.requestRender())
-    created.on('hide', () => tray?.requestRender())
-    // Our own window going full screen or back is one of the moments the OS drops the strip.
-    created.on('enter-full-screen', () => reassertOnTop(strip.window))
-    created.on('leave-full-screen', () => reassertOnTop(strip.window))
-    created.on('closed', () => {
-      if (win === created) win = null
-      // Closed for real while the strip is open: quit as closing the last window would.
-      if (!quitting && strip.window !== null && opts.platform !== 'darwin') quit()
-    })
-    return created
-  }
-  win = openWindow()
-  const showWindow = (): void => {
-    if (!win || win.isDestroyed()) win = openWindow()
-    revealWindow(win)
-  }
-
-  stops.push(forwardEvents(service, () => [win, strip.window]))
+  shutdown.add(forwardEvents(service, () => [shown.window, strip.window]))
   // The strip asks for a symbol (openSymbol): the main window comes forward to show it.
-  stops.push(
+  shutdown.add(
     service.subscribe((event) => {
-      if (event.type === 'openSymbol') showWindow()
+      if (event.type === 'openSymbol') shown.show()
     }),
   )
-  tray = new TickerTray({
+  const tray = new TickerTray({
     app: service,
     settings,
     clock,
@@ -218,58 +192,107 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
       resources,
       opts.platform === 'darwin' ? 'tray-iconTemplate.png' : 'tray-icon.png',
     ),
-    isWindowVisible: () => win !== null && !win.isDestroyed() && win.isVisible(),
-    toggleWindow: () => {
-      if (win && !win.isDestroyed() && win.isVisible()) win.hide()
-      else showWindow()
-    },
+    isWindowVisible: () => shown.visible,
+    toggleWindow: () => shown.toggle(),
     toggleStrip: () => strip.toggle(),
-    openSymbol: (key) => {
-      showWindow()
-      sendToWindow(win, { type: 'openSymbol', key })
-    },
-    quit,
+    openSymbol: (key) => shown.showWith({ type: 'openSymbol', key }),
+    quit: () => shutdown.quit(),
   })
-  stops.push(() => tray?.destroy())
-  stops.push(
+  shutdown.add(() => tray.destroy())
+  shutdown.add(shown.onVisibility(() => tray.requestRender()))
+  shutdown.add(
     startAlertNotifier({
       app: service,
       settings: () => settings.value,
-      showWindow,
-      sendToRenderer: (event) => sendToWindow(win, event),
+      showWindow: () => shown.show(),
+      sendToRenderer: (event) => sendToWindow(shown.window, event),
     }),
   )
   service.announceOwedAlerts()
-  stops.push(watchSystemResume(service))
+  shutdown.add(watchSystemResume(service))
+  app.on('activate', () => shown.show()) // macOS: dock icon clicked
+}
 
-  app.on('activate', showWindow) // macOS: dock icon clicked
-  app.on('before-quit', () => {
-    quitting = true
+/** The log folder as Settings opens it: created if need be, shown by the OS. */
+function electronLogFolder(dir: string): LogFolder {
+  return {
+    path: dir,
+    open: async () => {
+      await mkdir(dir, { recursive: true })
+      // openPath resolves with an error message, '' when the folder was shown.
+      return (await shell.openPath(dir)) === ''
+    },
+  }
+}
+
+/** Launch at login follows its setting; the stop function ends that. */
+function followLaunchAtLogin(settings: HostSettings, platform: NodeJS.Platform): () => void {
+  applyLaunchAtLogin(settings.value.launchAtLogin, platform)
+  return settings.onChange((next, prev) => {
+    if (next.launchAtLogin !== prev.launchAtLogin) applyLaunchAtLogin(next.launchAtLogin, platform)
   })
-  app.on('window-all-closed', () => {
-    // Closed for real (not hidden to the tray): on macOS apps stay in the dock by convention.
-    if (opts.platform !== 'darwin') quit()
+}
+
+/**
+ * The strip's controller, its window placed where the strip was last left: read once here, then
+ * kept as each strip window closes (its state file follows it too).
+ */
+async function startStrip(deps: {
+  dataDir: string
+  mainDir: string
+  url: string
+  isAppUrl(url: string): boolean
+  clock: Clock
+  platform: NodeJS.Platform
+  iconPath: string
+  settings: HostSettings
+  service: AppHostApi
+  isQuitting(): boolean
+}): Promise<StripController> {
+  const stateFile = join(deps.dataDir, STRIP_WINDOW_STATE_FILE)
+  let place = await loadWindowState(stateFile)
+  return new StripController({
+    settings: deps.settings,
+    app: deps.service,
+    isQuitting: deps.isQuitting,
+    createWindow: () => {
+      const created = createStripWindow({ ...deps, remembered: place, stateFile })
+      created.on('close', () => {
+        place = { ...created.getNormalBounds(), maximized: false }
+      })
+      return created
+    },
   })
-  let closed = false
-  app.on('will-quit', (event) => {
-    if (closed) return
-    event.preventDefault()
-    for (const stop of stops.splice(0)) stop()
-    // Give the service a bounded moment to flush settings and close its socket.
-    const bounded = Promise.race([
-      service.close(),
-      new Promise((r) => clock.setTimeout(() => r(undefined), 3000)),
-    ])
-    void bounded
-      .catch((error: unknown) => log.logger.log('error', 'shutdown failed', { error }))
-      .then(() => {
-        stopActivityLog()
-        log.logger.log('info', 'quit')
-        return log.close()
-      })
-      .finally(() => {
-        closed = true
-        app.quit()
-      })
+}
+
+/** The application menu, built again when the strip opens or closes; the stop function ends that. */
+function installAppMenu(deps: {
+  platform: NodeJS.Platform
+  settings: HostSettings
+  logFolder: LogFolder
+  quit(): void
+  toggleStrip(): void
+  showShortcuts(): void
+}): () => void {
+  const setMenu = (): void =>
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        appMenuTemplate({
+          platform: deps.platform,
+          isDev: !app.isPackaged,
+          appName: 'Tickdesk',
+          helpUrl: HELP_URL,
+          openExternal: (url) => void openExternalLink(url),
+          openLogFolder: () => void deps.logFolder.open(),
+          quit: deps.quit,
+          stripOpen: deps.settings.value.strip.open,
+          toggleStrip: deps.toggleStrip,
+          showShortcuts: deps.showShortcuts,
+        }),
+      ),
+    )
+  setMenu()
+  return deps.settings.onChange((next, prev) => {
+    if (next.strip.open !== prev.strip.open) setMenu()
   })
 }

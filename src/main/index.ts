@@ -1,17 +1,18 @@
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app } from 'electron'
-import { createAppService } from '../app'
+import { startHostedApp } from '../app/hosted-app'
 import { tradingWindow } from '../shared/trading-hours'
 import { startDemoService } from '../sim'
 import { startElectronHost } from './host'
 
-// The Electron entry point (out/main/index.js). The only file of the Electron host that imports
-// the app service, and the simulator it injects for demo mode (ARCHITECTURE: hosts inject the
-// demo feed), with the shipped timetables it trades by.
+// The Electron entry point (out/main/index.js). The only file of the Electron host that starts
+// the app service (the start-up every host shares, src/app/hosted-app.ts), and the simulator it
+// injects for demo mode (ARCHITECTURE: hosts inject the demo feed), with the shipped timetables it
+// trades by.
 startElectronHost({
-  createService: (opts) =>
-    createAppService({ ...opts, demo: () => startDemoService({ hours: tradingWindow }) }),
+  startApp: (opts) =>
+    startHostedApp({ ...opts, demo: () => startDemoService({ hours: tradingWindow }) }),
   mainDir: dirname(fileURLToPath(import.meta.url)),
   env: process.env,
   platform: process.platform,

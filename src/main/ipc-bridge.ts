@@ -2,22 +2,17 @@ import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
 import { z } from 'zod'
 import type { AppHostApi } from '../app/host-api'
 import { isTickdeskError } from '../core/errors'
-import {
-  COMMANDS,
-  isCommandName,
-  type BridgeEvent,
-  type CommandOutcome,
-  type Snapshot,
-} from '../shared/bridge'
+import type { BridgeEvent, CommandOutcome, Snapshot } from '../shared/bridge'
 import { encodeQuoteFrame } from '../shared/quote-frame'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../preload/channels'
 
 /**
- * The Electron transport of the bridge contract (src/shared/bridge.ts). Every call is checked
- * twice before the app sees it: the sender frame must be our own page (a foreign frame or a
- * navigated-away page gets nothing), and the payload must match COMMANDS[command].params.
- * Handlers return a CommandOutcome instead of throwing, because a thrown error loses its code
- * over IPC (electron#24427).
+ * The Electron transport of the bridge contract (src/shared/bridge.ts). Before the app sees a
+ * call, the sender frame must be our own page (a foreign frame or a navigated-away page gets
+ * nothing) and the payload must be a `{ command, params }` envelope. The command name and its
+ * params are checked in one place, by the app (app/commands.ts invokeCommand), with the same
+ * message whichever host carried them. Handlers return a CommandOutcome instead of throwing,
+ * because a thrown error loses its code over IPC (electron#24427).
  */
 const InvokeRequestSchema = z.object({ command: z.string().max(64), params: z.unknown() })
 
@@ -38,16 +33,12 @@ export async function handleInvoke(
     return failure('FORBIDDEN', 'The request did not come from the Tickdesk window')
   const request = InvokeRequestSchema.safeParse(payload)
   if (!request.success) return failure('INVALID_INPUT', 'Expected { command, params }')
-  const { command } = request.data
-  if (!isCommandName(command)) return failure('INVALID_INPUT', `Unknown command "${command}"`)
-  const params = COMMANDS[command].params.safeParse(request.data.params)
-  if (!params.success)
-    return failure('INVALID_INPUT', `${command}: ${z.prettifyError(params.error)}`)
+  const { command, params } = request.data
   try {
-    // The raw params go on, not params.data: the app parses them itself, and parsing twice is not
-    // idempotent for patches (zod 4 fills .default()s inside .partial(), so a parsed
-    // SettingsPatch would reset every setting it did not mention).
-    return await app.invoke(command, request.data.params)
+    // The raw params: the app parses them (once: parsing twice is not idempotent for patches,
+    // zod 4 fills .default()s inside .partial(), so a parsed SettingsPatch would reset every
+    // setting it did not mention).
+    return await app.invoke(command, params)
   } catch (error) {
     // AppHostApi.invoke promises never to throw; if it does, the renderer still gets a value.
     if (isTickdeskError(error)) return failure(error.code, error.message)

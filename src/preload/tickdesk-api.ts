@@ -1,29 +1,16 @@
-import type { CommandName, CommandOutcome, PreloadApi } from '../shared/bridge'
+import type { CommandName, PreloadApi } from '../shared/bridge'
+import { isCommandOutcome, plainOutcome, type CommandOutcome } from '../shared/command-outcome'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels'
 
 /**
- * The part of ipcRenderer the API needs. Only types come from ../shared: the preload bundle must
- * stay free of zod (it runs sandboxed; the renderer validates results and events itself).
+ * The part of ipcRenderer the API needs. From ../shared only types and command-outcome.ts (which
+ * imports nothing): the preload bundle must stay free of zod (it runs sandboxed; the renderer
+ * validates results and events itself).
  */
 export interface IpcRendererPort {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown
-}
-
-function isOutcome(value: unknown): value is CommandOutcome<unknown> {
-  if (typeof value !== 'object' || value === null || !('ok' in value)) return false
-  if (value.ok === true) return 'result' in value
-  if (value.ok !== false || !('error' in value)) return false
-  const error = value.error
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    typeof error.code === 'string' &&
-    'message' in error &&
-    typeof error.message === 'string'
-  )
 }
 
 function failure(code: string, message: string): CommandOutcome<never> {
@@ -45,11 +32,10 @@ export function createTickdeskApi(ipc: IpcRendererPort): PreloadApi {
       // No handler yet (main still starting) or the frame is going away.
       return failure('BRIDGE_DOWN', `${String(name)} could not reach the Tickdesk host`)
     }
-    if (!isOutcome(outcome)) return failure('BAD_RESPONSE', `Malformed reply to ${String(name)}`)
+    if (!isCommandOutcome(outcome))
+      return failure('BAD_RESPONSE', `Malformed reply to ${String(name)}`)
     // A fresh plain object: only ok/result/error cross, whatever else main might attach.
-    return outcome.ok
-      ? { ok: true, result: outcome.result }
-      : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } }
+    return plainOutcome(outcome)
   }
 
   const subscribe = (listener: (event: unknown) => void): (() => void) => {

@@ -147,6 +147,13 @@ export const FiredAlertSchema = z.object({
   quiet: z.boolean().optional(),
   /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */
   firedBy: z.enum(['app', 'watch', 'runner']).default('app'),
+  /**
+   * Delivered again to a target an earlier attempt may have reached (a crash between announcing
+   * and recording it, a webhook retried): same id, so a consumer that has it drops it.
+   */
+  replayed: z.boolean().optional(),
+  /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
+  notRecorded: z.boolean().optional(),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
 
@@ -167,5 +174,66 @@ export const WebhookSchema = z.object({
   failures: z.number().int().min(0).default(0),
   lastError: z.string().max(300).nullable().default(null),
   lastDeliveredAt: z.number().nullable().default(null),
+  /** Each delivery carries an HMAC signature; the secret is in the OS keychain, never here. */
+  signed: z.boolean().default(false),
+  /** The body's shape: Tickdesk's JSON (absent), or a chat service's own (webhook-formats.ts). */
+  format: z.enum(['json', 'slack', 'discord', 'telegram', 'ntfy']).optional(),
+  /** Telegram's chat_id (a number, or @channelname) for format telegram. */
+  chatId: z
+    .string()
+    .regex(/^(-?\d{1,20}|@\w{4,64})$/)
+    .optional(),
 })
+export const WEBHOOK_FORMATS = ['json', 'slack', 'discord', 'telegram', 'ntfy'] as const
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export type Webhook = z.infer<typeof WebhookSchema>
+
+/**
+ * What a page may know of a webhook (issue 38, finding 2): its URL is a bearer secret (Slack's and
+ * Discord's path tokens, `?token=`), so it never crosses the bridge; the page shows the host and
+ * the delivery record. `.strict()`: a view that carried any other field is refused on the way in.
+ */
+export const WebhookViewSchema = z
+  .object({
+    id: z.string(),
+    host: z.string().max(300),
+    kind: z.string().max(20),
+    failures: z.number().int().min(0),
+    lastError: z.string().max(300).nullable(),
+    lastDeliveredAt: z.number().nullable(),
+    signed: z.boolean(),
+  })
+  .strict()
+export type WebhookView = z.infer<typeof WebhookViewSchema>
+
+export function webhookView(w: Webhook): WebhookView {
+  return {
+    id: w.id,
+    host: webhookHost(w.url),
+    kind: w.format ?? 'json',
+    failures: w.failures,
+    lastError: w.lastError,
+    lastDeliveredAt: w.lastDeliveredAt,
+    signed: w.signed,
+  }
+}
+
+/** The receiver's host, all of a webhook URL that may be shown (CLI and page alike). */
+export function webhookHost(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return '?'
+  }
+}
+
+/** A webhook URL as printed: scheme and host, the rest (path tokens, query) elided. */
+export function maskedWebhookUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    const rest = u.pathname !== '/' || u.search !== '' || u.hash !== ''
+    return `${u.protocol}//${u.host}${rest ? '/…' : '/'}`
+  } catch {
+    return '?'
+  }
+}

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { isCommandOutcome, type CommandOutcome } from './command-outcome'
 import {
   AlertRuleInputSchema,
   AlertRuleSchema,
   AlertRuleStateSchema,
   FiredAlertSchema,
   MAX_SNOOZE_MINUTES,
-  WebhookSchema,
+  WebhookViewSchema,
 } from './alert'
 import { AlertLevelSchema } from './alert-level'
 import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
@@ -46,7 +47,7 @@ export const SnapshotSchema = z.object({
   alertStates: z.array(AlertRuleStateSchema),
   alertHistory: z.array(FiredAlertSchema),
   /** Where fired alerts are POSTed, with each one's failure count (set up with the CLI). */
-  webhooks: z.array(WebhookSchema).default([]),
+  webhooks: z.array(WebhookViewSchema).default([]),
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -108,7 +109,6 @@ export const COMMANDS = {
   deleteWatchlist: command(z.object({ id }), z.null()),
   reorderWatchlists: command(z.object({ ids: z.array(id).max(100) }), z.null()),
   setActiveWatchlist: command(z.object({ id }), z.null()),
-  addSymbol: command(z.object({ id, key: z.string().min(1).max(64) }), z.null()),
   removeSymbol: command(z.object({ id, key }), z.null()),
   moveSymbol: command(
     z.object({ id, key, toIndex: z.number().int().min(0).max(MAX_SYMBOLS_PER_LIST) }),
@@ -119,7 +119,6 @@ export const COMMANDS = {
     z.array(WatchlistSchema),
   ),
   exportWatchlist: command(z.object({ id, format: ExportFormatSchema }), z.string()),
-  suggestSymbols: command(z.object({ query: z.string().max(64) }), z.array(z.string())),
   /** Instruments matching part of a code or a name, across markets, best first. */
   searchInstruments: command(
     z.object({ query: z.string().max(64), limit: z.number().int().min(1).max(50).optional() }),
@@ -201,7 +200,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     alerts: z.array(AlertRuleSchema),
     alertStates: z.array(AlertRuleStateSchema),
     alertHistory: z.array(FiredAlertSchema),
-    webhooks: z.array(WebhookSchema).default([]),
+    webhooks: z.array(WebhookViewSchema).default([]),
   }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),
@@ -216,10 +215,12 @@ export const EventSchema = z.discriminatedUnion('type', [
 export type BridgeEvent = z.infer<typeof EventSchema>
 
 export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string() })
-export type ErrorPayload = z.infer<typeof ErrorPayloadSchema>
+export type { CommandOutcome, ErrorPayload } from './command-outcome'
 
-/** What a command returns across any transport: errors are values, since a thrown error loses its code over IPC. */
-export type CommandOutcome<T> = { ok: true; result: T } | { ok: false; error: ErrorPayload }
+/** Any command's outcome, parsed (the shape is checked by command-outcome.ts, used everywhere). */
+export const CommandOutcomeSchema = z.custom<CommandOutcome<unknown>>(isCommandOutcome, {
+  message: 'Expected { ok: true, result } or { ok: false, error: { code, message } }',
+})
 
 /** The API the renderer sees as `window.tickdesk` (Electron preload) or builds over the web bridge. */
 export interface TickdeskApi {

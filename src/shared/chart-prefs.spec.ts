@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NO_STUDIES, studiesFor, studiesPatch } from './chart-prefs'
+import { DEFAULT_WALL, NO_STUDIES, studiesFor, studiesPatch, wallPrefsOf } from './chart-prefs'
 import { mergeSettings, SettingsPatchSchema, SettingsSchema } from './settings'
 
 const gold = { ...NO_STUDIES, ema: [20], rsi: 14 }
@@ -35,5 +35,18 @@ describe('chart studies in settings', () => {
     expect(bad({ ...NO_STUDIES, rsi: 501 })).toBe(false)
     expect(bad({ ...NO_STUDIES, compare: '' })).toBe(false)
     expect(bad({ ...NO_STUDIES, sma: [50, 200] })).toBe(true)
+  })
+
+  it('remembers the wall of mini charts: view, interval and tiles, merged field by field', () => {
+    let s = SettingsSchema.parse({})
+    expect(wallPrefsOf(s.chart)).toEqual(DEFAULT_WALL)
+    const apply = (patch: unknown): void => {
+      s = SettingsSchema.parse(mergeSettings(s, SettingsPatchSchema.parse(patch)))
+    }
+    apply({ chart: { wall: { view: 'wall' } } })
+    apply({ chart: { wall: { interval: '1h' } } })
+    apply({ chart: studiesPatch('crypto:BTCUSDT', gold) })
+    expect(wallPrefsOf(s.chart)).toEqual({ ...DEFAULT_WALL, view: 'wall', interval: '1h' })
+    expect(() => SettingsPatchSchema.parse({ chart: { wall: { tiles: 31 } } })).toThrow()
   })
 })

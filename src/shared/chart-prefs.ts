@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_PERIOD, MIN_PERIOD } from './indicators'
+import { IntervalSchema } from './quote'
 
 /**
  * The detail chart's indicators, remembered per symbol in settings.chart.studies: the trader who
@@ -25,19 +26,44 @@ export const NO_STUDIES: ChartStudies = { sma: [], ema: [], vwap: false, rsi: nu
 /** Symbols with remembered indicators (a long watchlist and then some). */
 export const MAX_REMEMBERED_CHARTS = 500
 
+/** Tiles on the wall of mini charts (issue 40): the first this many symbols of the list. */
+export const WALL_TILE_COUNTS = [4, 6, 9, 12, 16, 20, 25, 30] as const
+export const MIN_WALL_TILES = 4
+export const MAX_WALL_TILES = 30
+
+/**
+ * The watchlist as a table or as a wall of mini charts, the wall's bar interval and how many
+ * tiles it shows. Absent from settings files that predate the wall: wallPrefsOf fills it in.
+ */
+export const WallPrefsSchema = z.object({
+  view: z.enum(['table', 'wall']),
+  interval: IntervalSchema,
+  tiles: z.number().int().min(MIN_WALL_TILES).max(MAX_WALL_TILES),
+})
+export type WallPrefs = z.infer<typeof WallPrefsSchema>
+export const DEFAULT_WALL: WallPrefs = { view: 'table', interval: '5m', tiles: 12 }
+
+export function wallPrefsOf(chart: ChartSettings): WallPrefs {
+  return { ...DEFAULT_WALL, ...chart.wall }
+}
+
 export const ChartSettingsSchema = z.object({
   studies: z
     .record(symbolKey, ChartStudiesSchema)
     .refine((s) => Object.keys(s).length <= MAX_REMEMBERED_CHARTS, {
       message: `at most ${MAX_REMEMBERED_CHARTS} charts remembered`,
     }),
+  wall: WallPrefsSchema.optional(),
 })
 export type ChartSettings = z.infer<typeof ChartSettingsSchema>
 export const DEFAULT_CHART: ChartSettings = { studies: {} }
 
 /** A change merges symbol by symbol (null forgets one), like the grid's sorts. */
 export const ChartPatchSchema = z
-  .object({ studies: z.record(symbolKey, ChartStudiesSchema.nullable()) })
+  .object({
+    studies: z.record(symbolKey, ChartStudiesSchema.nullable()),
+    wall: WallPrefsSchema.partial(),
+  })
   .partial()
 export type ChartPatch = z.infer<typeof ChartPatchSchema>
 
@@ -47,7 +73,8 @@ export function mergeChart(current: ChartSettings, patch: ChartPatch): ChartSett
     if (s === null) delete studies[key]
     else studies[key] = s
   }
-  return { studies }
+  const wall = patch.wall || current.wall ? { ...wallPrefsOf(current), ...patch.wall } : undefined
+  return wall === undefined ? { studies } : { studies, wall }
 }
 
 /** What a symbol's chart shows: its remembered studies, or none. */

@@ -18,6 +18,17 @@ export const MARKETS = [
 export const MarketSchema = z.enum(MARKETS)
 export type Market = z.infer<typeof MarketSchema>
 
+/**
+ * Markets the service serves candles for (spec: Endpoints, tv-futures/kline and agri/kline). The
+ * others' bars are built by the engine from live prices, which the chart says (core's klineRoute
+ * picks the endpoint; test/contract/candle-endpoints.spec.ts holds the two to the same list).
+ */
+export const CANDLE_ENDPOINT_MARKETS: readonly Market[] = ['futures', 'agri']
+
+export function hasCandleEndpoint(market: Market): boolean {
+  return CANDLE_ENDPOINT_MARKETS.includes(market)
+}
+
 export const PLANS = ['free', 'growth', 'pro', 'enterprise'] as const
 /** The spec names two plans twice (Limits: "Free / Trial", "Growth / Standard"); case is free. */
 const PLAN_ALIASES: Readonly<Record<string, (typeof PLANS)[number]>> = {

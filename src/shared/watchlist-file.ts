@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { csvCell, csvCellValue } from './csv-cell'
 import { parseSymbolKey, symbolKey } from './market'
 import { LotInputSchema, parseDecimal, type Lot } from './position'
 import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'
@@ -44,6 +45,14 @@ const JsonImportSchema = z.union([
   ImportedListSchema,
 ])
 
+/**
+ * A cell from the file as a notice or the log may show it: at most 64 characters (finding 6). A
+ * file of megabyte-long cells is parsed, never echoed.
+ */
+function shown(cell: string): string {
+  return cell.length > 64 ? `${cell.slice(0, 63)}…` : cell
+}
+
 function canonical(lists: ListFromFile[]): WatchlistFile {
   const skipped: string[] = []
   const out = lists.map((l) => {
@@ -53,7 +62,7 @@ function canonical(lists: ListFromFile[]): WatchlistFile {
     for (const raw of l.symbols) {
       const ref = parseSymbolKey(raw)
       if (!ref) {
-        skipped.push(raw)
+        skipped.push(shown(raw))
         continue
       }
       const key = symbolKey(ref.market, ref.symbol)
@@ -114,7 +123,7 @@ function parseCsv(text: string): ListFromFile[] {
     .map((l) => l.trim())
     .filter((l) => l !== '')
   for (const [i, line] of lines.entries()) {
-    const cells = splitCsvLine(line)
+    const cells = splitCsvLine(line).map(csvCellValue)
     if (i === 0 && cells[0]?.toLowerCase() === 'watchlist') continue
     const [name, symbol, qty, cost, date, fee] = cells
     if (!name || !symbol) continue
@@ -162,10 +171,6 @@ function splitCsvLine(line: string): string[] {
   return cells
 }
 
-function csvCell(value: string): string {
-  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
-}
-
 /** A list as a file, with the lots of its symbols when given (none: the format before lots). */
 export function formatWatchlistFile(
   list: Pick<Watchlist, 'name' | 'symbols'>,
@@ -187,7 +192,9 @@ export function formatWatchlistFile(
   const rows = list.symbols.flatMap((s) => {
     const held = lots.filter((l) => l.key === s)
     if (held.length === 0) return [`${name},${csvCell(s)},,,,`]
-    return held.map((l) => `${name},${csvCell(s)},${l.qty},${l.cost},${l.date ?? ''},${l.fee}`)
+    return held.map(
+      (l) => `${name},${csvCell(s)},${l.qty},${l.cost},${csvCell(l.date ?? '')},${l.fee}`,
+    )
   })
   return `watchlist,symbol,qty,cost,date,fee\n${rows.join('\n')}\n`
 }

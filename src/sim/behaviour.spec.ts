@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
 import { QUOTA_LIMITED_DAILY, startSimulator, type SimServer } from './index'
-import { getJson } from './spec-client'
+import { getJson } from './testing/spec-client'
 
 /** The switches of behaviour.ts, each seen from the wire. */
 

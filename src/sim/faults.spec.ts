@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
 import { startSimulator, type SimOptions, type SimServer } from './index'
-import { closed, getJson, mustOpen, openStream, type Frame } from './spec-client'
+import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
 let sim: SimServer | null = null

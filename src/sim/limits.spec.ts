@@ -3,7 +3,7 @@ import { FakeClock } from '../util/clock'
 import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
 import { SlidingWindow } from './limits'
 import { SIM_PLANS } from './plans'
-import { getJson, openStream } from './spec-client'
+import { getJson, openStream } from './testing/spec-client'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
 let sim: SimServer | null = null

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEY, KLINE_SOURCE, startSimulator, type SimServer } from './index'
-import { getJson, openStream } from './spec-client'
+import { getJson, openStream } from './testing/spec-client'
 
 type Envelope = { succ: boolean; data: unknown; msg?: string; code?: string }
 const QUOTE_FIELDS = [

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSimulator, type SimOptions, type SimServer } from './index'
 import { INSTRUMENTS, type SimMarket } from './instruments'
-import { closed, getJson, mustOpen, openStream, type Frame } from './spec-client'
+import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
 
 let sim: SimServer | null = null
 async function boot(o: SimOptions = {}): Promise<SimServer> {

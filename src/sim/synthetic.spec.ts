@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEY, startSimulator, type SimServer } from './index'
-import { getJson } from './spec-client'
+import { getJson } from './testing/spec-client'
 
 let sim: SimServer
 beforeAll(async () => {

@@ -6,7 +6,14 @@ import type { IncomingMessage } from 'node:http'
  * reach loopback, so every request must carry the per-launch token (query or cookie), name this
  * host in Host (defeats DNS rebinding) and, for the bridge socket, come from our own Origin.
  */
-export const TOKEN_COOKIE = 'tickdesk_token'
+/**
+ * The cookie that carries the token once the tokened address was opened, named per port: cookies
+ * are per host, not per port, so two Tickdesks (or a stale one) on 127.0.0.1 never overwrite or
+ * answer for each other's (issue 38, finding 7).
+ */
+export function tokenCookie(port: number): string {
+  return `tickdesk_token_${port}`
+}
 
 export function tokensEqual(a: string, b: string): boolean {
   const x = Buffer.from(a)
@@ -30,25 +37,39 @@ export function originAllowed(req: IncomingMessage, port: number, required: bool
   return [...allowedHosts(port)].some((h) => origin === `http://${h}`)
 }
 
-function cookieToken(req: IncomingMessage): string | null {
+function cookieToken(req: IncomingMessage, port: number): string | null {
   const header = req.headers.cookie
   if (!header) return null
+  const wanted = tokenCookie(port)
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return rest.join('=')
+    if (name === wanted) return rest.join('=')
   }
   return null
 }
 
-export function requestToken(req: IncomingMessage): {
+export function requestToken(
+  req: IncomingMessage,
+  port: number,
+): {
   fromQuery: string | null
   fromCookie: string | null
 } {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-  return { fromQuery: url.searchParams.get('token'), fromCookie: cookieToken(req) }
+  return { fromQuery: url.searchParams.get('token'), fromCookie: cookieToken(req, port) }
 }
 
-export function tokenAllowed(req: IncomingMessage, token: string): boolean {
-  const { fromQuery, fromCookie } = requestToken(req)
+export function tokenAllowed(req: IncomingMessage, token: string, port: number): boolean {
+  const { fromQuery, fromCookie } = requestToken(req, port)
   return [fromQuery, fromCookie].some((t) => t !== null && tokensEqual(t, token))
+}
+
+/**
+ * The address without its token: where a navigation that brought the token is sent on once the
+ * cookie is set, so the token leaves the address bar and the history (finding 7).
+ */
+export function withoutToken(rawUrl: string): string {
+  const url = new URL(rawUrl, 'http://127.0.0.1')
+  url.searchParams.delete('token')
+  return `${url.pathname}${url.search}`
 }

@@ -94,30 +94,45 @@ describe('browser host', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${token}`)
   })
 
-  it('serves the page with the token, with a CSP header and a cookie for its assets', async () => {
-    const res = await rawGet(host.port, `/?token=${token}`, { host: `127.0.0.1:${host.port}` })
-    expect(res.status).toBe(200)
-    expect(res.body).toContain('Tickdesk')
-    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'")
-    expect(String(res.headers['set-cookie'])).toContain('HttpOnly')
-    const asset = await rawGet(host.port, '/assets/app.js', {
-      host: `127.0.0.1:${host.port}`,
-      cookie: `tickdesk_token=${token}`,
-    })
-    expect(asset.status).toBe(200)
+  it('trades the tokened address for a per-port cookie and a token-free address, then serves the page with a CSP header', async () => {
+    const hostHeader = { host: `127.0.0.1:${host.port}` }
+    const res = await rawGet(host.port, `/?token=${token}`, hostHeader)
+    expect(res.status).toBe(303)
+    expect(res.headers['location']).toBe('/')
+    expect(res.body).not.toContain('Tickdesk</title>')
+    const cookie = String(res.headers['set-cookie'])
+    expect(cookie).toMatch(new RegExp(`^tickdesk_token_${host.port}=${token};`))
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Strict')
+    const cookieHeader = { ...hostHeader, cookie: `tickdesk_token_${host.port}=${token}` }
+    const page = await rawGet(host.port, '/', cookieHeader)
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('Tickdesk')
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'")
+    expect((await rawGet(host.port, '/assets/app.js', cookieHeader)).status).toBe(200)
   })
 
-  it('serves the ticker strip at /strip: the same page, with the token or its cookie', async () => {
+  it('takes no cookie named for another port (another Tickdesk on 127.0.0.1), nor the old unscoped one', async () => {
+    for (const cookie of [`tickdesk_token_${host.port + 1}=${token}`, `tickdesk_token=${token}`]) {
+      const res = await rawGet(host.port, '/', { host: `127.0.0.1:${host.port}`, cookie })
+      expect(res.status, cookie).toBe(403)
+    }
+  })
+
+  it('serves the ticker strip at /strip: the same page, reached by its tokened address or the cookie', async () => {
     const host_ = { host: `127.0.0.1:${host.port}` }
-    const withToken = await rawGet(host.port, `/strip?token=${token}`, host_)
-    expect(withToken.status).toBe(200)
-    expect(withToken.body).toContain('Tickdesk</title>')
-    expect(String(withToken.headers['content-security-policy'])).toContain("frame-ancestors 'none'")
+    const withToken = await rawGet(host.port, `/strip?token=${token}&view=x`, host_)
+    expect(withToken.status).toBe(303)
+    expect(withToken.headers['location']).toBe('/strip?view=x')
     const withCookie = await rawGet(host.port, '/strip', {
       ...host_,
-      cookie: `tickdesk_token=${token}`,
+      cookie: `tickdesk_token_${host.port}=${token}`,
     })
     expect(withCookie.status).toBe(200)
+    expect(withCookie.body).toContain('Tickdesk</title>')
+    expect(String(withCookie.headers['content-security-policy'])).toContain(
+      "frame-ancestors 'none'",
+    )
   })
 
   it('answers 403 with no data to requests without the right token', async () => {
@@ -154,8 +169,9 @@ describe('browser host', () => {
       '/%2e%2e/tickdesk-secret.txt',
       '/assets/..%2f..%2ftickdesk-secret.txt',
     ]) {
-      const res = await rawGet(host.port, `${path}?token=${token}`, {
+      const res = await rawGet(host.port, path, {
         host: `127.0.0.1:${host.port}`,
+        cookie: `tickdesk_token_${host.port}=${token}`,
       })
       expect(res.status, path).not.toBe(200)
       expect(res.body).not.toContain('secret')

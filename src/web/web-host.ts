@@ -6,12 +6,13 @@ import type { AppHostApi } from '../app/host-api'
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
 import { attachBridgeSocket } from './bridge-socket'
 import {
-  TOKEN_COOKIE,
+  tokenCookie,
   hostAllowed,
   originAllowed,
   requestToken,
   tokenAllowed,
   tokensEqual,
+  withoutToken,
 } from './request-guard'
 import { readStaticFile } from './static-files'
 
@@ -53,9 +54,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAllowed(req, port)) return deny(res, 403, 'Forbidden host')
     if (!originAllowed(req, port, false)) return deny(res, 403, 'Forbidden origin')
-    if (!tokenAllowed(req, token))
+    if (!tokenAllowed(req, token, port))
       return deny(res, 403, 'Forbidden: open the address Tickdesk printed, with its token')
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed')
+    const { fromQuery } = requestToken(req, port)
+    if (fromQuery !== null && tokensEqual(fromQuery, token)) {
+      // The tokened address did its job once the cookie is set: on to the same page without it.
+      res.writeHead(303, {
+        location: withoutToken(req.url ?? '/'),
+        'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
+      })
+      res.end()
+      return
+    }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     // The ticker strip is the same page in strip mode (the renderer reads its path).
     const file = await readStaticFile(options.rendererDir, path === STRIP_PATH ? '/' : path)
@@ -66,11 +79,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
-    }
-    const { fromQuery } = requestToken(req)
-    if (fromQuery !== null && tokensEqual(fromQuery, token)) {
-      // Assets the page loads carry no query string; the cookie carries the token for them.
-      headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`
     }
     res.writeHead(200, headers)
     res.end(req.method === 'HEAD' ? undefined : file.body)
@@ -86,7 +94,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       path === '/bridge' &&
       hostAllowed(req, port) &&
       originAllowed(req, port, true) &&
-      tokenAllowed(req, token)
+      tokenAllowed(req, token, port)
     if (!ok) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
       return

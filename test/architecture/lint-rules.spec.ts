@@ -70,6 +70,11 @@ const allowed: Array<[what: string, file: string, code: string]> = [
     `${useType('../shared/bridge')}${use('electron', 'ipcRenderer')}`,
   ],
   [
+    'preload taking the outcome check, which imports nothing',
+    'src/preload/probe.ts',
+    use('../shared/command-outcome', 'isCommandOutcome'),
+  ],
+  [
     'shared using zod and itself',
     'src/shared/probe.ts',
     `${use('zod', 'z')}${use('./market', 'm')}`,
@@ -103,6 +108,16 @@ describe('lint holds the layer map', () => {
         "export const get = () => fetch('https://api.example.com')\n",
       ),
     ).toEqual(['no-restricted-globals'])
+  })
+
+  it('fails shipped code that imports a testing/ folder, and lets specs and testing/ use one', async () => {
+    const fake = "import { fakeClock } from './testing/fake-clock'\nexport const c = fakeClock\n"
+    const up = "import { fakeApi } from '../testing/fake-api'\nexport const a = fakeApi\n"
+    expect(await ruleIds('src/core/probe.ts', fake)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/renderer/src/lib/probe.ts', up)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/main/probe.ts', up)).toEqual(['no-restricted-imports'])
+    expect(await ruleIds('src/core/probe.spec.ts', fake)).toEqual([])
+    expect(await ruleIds('src/core/testing/probe.ts', fake)).toEqual([])
   })
 
   it('fails a dynamic import() that leaves its folder, which the import rules cannot see', async () => {

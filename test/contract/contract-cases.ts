@@ -106,21 +106,16 @@ export const CONTRACT_CASES: ContractCase[] = [
     ['an unknown list', { id: 'nope' }, 'NOT_FOUND'],
   ),
   ...cases(
-    'addSymbol',
-    ['a symbol in any case', (s) => ({ id: CRYPTO(s), key: 'crypto:solusdt' }), 'ok'],
+    'addSymbols',
+    ['one symbol in any case', (s) => ({ id: CRYPTO(s), inputs: ['crypto:solusdt'] }), report],
     [
       'a symbol the list holds: nothing changes',
-      (s) => ({ id: CRYPTO(s), key: 'crypto:SOLUSDT' }),
-      'ok',
+      (s) => ({ id: CRYPTO(s), inputs: ['crypto:SOLUSDT'] }),
+      report,
     ],
-    ['not a symbol', (s) => ({ id: CRYPTO(s), key: 'not a symbol' }), BAD],
-    ['to an unknown list', { id: 'nope', key: 'crypto:ADAUSDT' }, 'NOT_FOUND'],
-    ['without a key', (s) => ({ id: CRYPTO(s) }), BAD],
-    [
-      'a symbol the service does not list',
-      (s) => ({ id: CRYPTO(s), key: UNLISTED }),
-      'UNKNOWN_SYMBOL',
-    ],
+    ['not a symbol', (s) => ({ id: CRYPTO(s), inputs: ['not a symbol'] }), report],
+    ['without inputs', (s) => ({ id: CRYPTO(s) }), BAD],
+    ['one the service does not list', (s) => ({ id: CRYPTO(s), inputs: [UNLISTED] }), report],
   ),
   ...cases(
     'moveSymbol',
@@ -158,11 +153,6 @@ export const CONTRACT_CASES: ContractCase[] = [
   ),
 
   // The desk
-  ...cases(
-    'suggestSymbols',
-    ['by code', { query: 'btc' }, (r) => (r as string[]).includes('crypto:BTCUSDT')],
-    ['without a query', {}, BAD],
-  ),
   ...cases(
     'searchInstruments',
     ['by name', { query: 'gold' }, (r) => (r as Array<{ key: string }>)[0]?.key],

@@ -1,24 +1,21 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings } from './axe'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
-import type { HostUnderTest } from './in-process-host'
 
 const chromiumPath = chromiumOrSkip()
 
 /** Every view a trader opens, checked by axe-core in light and dark, as it stands with live data. */
 describe.skipIf(!chromiumPath)('accessibility of every view (axe-core in Chromium)', () => {
   let desk: DeskInChromium
-  let env: HostUnderTest
-  let browser: Browser
   let page: Page
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1280, height: 800 } },
+      context: { viewport: { width: 1280, height: 800 } },
     })
-    ;({ env, browser, page } = desk)
+    page = desk.page
     await page.locator('tbody tr[data-key] [data-field="last"]').first().waitFor()
   })
 
@@ -81,8 +78,10 @@ describe.skipIf(!chromiumPath)('accessibility of every view (axe-core in Chromiu
   })
 
   it('the ticker strip', async () => {
-    const strip = await browser.newPage({ viewport: { width: 960, height: 40 } })
-    await strip.goto(env.host.url.replace('/?token=', '/strip?token='))
+    const strip = await desk.openPage({
+      path: '/strip',
+      context: { viewport: { width: 960, height: 40 } },
+    })
     await strip.getByTestId('ticker-strip').waitFor({ timeout: 20_000 })
     expect(await axeFindings(strip)).toEqual([])
     await strip.close()

@@ -31,7 +31,7 @@ describe.skipIf(!chromiumPath)('a 5000-symbol watchlist in Chromium', () => {
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1400, height: 900 } },
+      context: { viewport: { width: 1400, height: 900 } },
     })
     ;({ env, page } = desk)
   })

@@ -70,7 +70,7 @@ describe.skipIf(!chromiumPath)('detail chart indicators and alert lines (browser
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1400, height: 1300 } },
+      context: { viewport: { width: 1400, height: 1300 } },
       beforeLoad: (p) =>
         p.on('websocket', (ws) =>
           ws.on('framesent', (f) => {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -14,30 +14,29 @@ const chromiumPath = chromiumOrSkip()
 describe.skipIf(!chromiumPath)(
   'browser host against a page on another origin (real Chromium)',
   () => {
+    let desk: DeskInChromium
     let env: HostUnderTest
     let evil: Server
     let evilUrl: string
-    let browser: Browser
 
     beforeAll(async () => {
-      env = await startHostUnderTest()
+      desk = await openDeskInChromium(chromiumPath as string, { ready: false })
+      env = desk.env
       evil = createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' })
         res.end('<!doctype html><title>evil</title>')
       })
       await new Promise<void>((r) => evil.listen(0, '127.0.0.1', () => r()))
       evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}/`
-      browser = await launchChromium(chromiumPath as string)
     })
 
     afterAll(async () => {
-      await browser?.close()
+      await desk?.close()
       await new Promise<void>((r) => evil?.close(() => r()))
-      await env?.close()
     })
 
     it('cannot open the bridge socket, even with the token', async () => {
-      const page = await browser.newPage()
+      const page = await desk.openPage({ url: null, context: {} })
       await page.goto(evilUrl)
       const bridge = `ws://127.0.0.1:${env.host.port}/bridge?token=${env.host.token}`
       const outcome = await page.evaluate(
@@ -55,7 +54,7 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('cannot read the app or its data with a cross-origin fetch', async () => {
-      const page = await browser.newPage()
+      const page = await desk.openPage({ url: null, context: {} })
       await page.goto(evilUrl)
       const result = await page.evaluate(async (url) => {
         try {
@@ -71,7 +70,7 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('still serves the real page to the address Tickdesk printed', async () => {
-      const page = await browser.newPage()
+      const page = await desk.openPage({ url: null, context: {} })
       await page.goto(env.host.url)
       await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
       await page.close()

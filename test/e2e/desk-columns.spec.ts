@@ -1,13 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_COLUMNS, GRID_COLUMNS } from '../../src/shared/grid'
 import { figure, spills } from './cell-boxes'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import { startFixedQuoteService, type FixedQuoteService } from './fixed-quote-service'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import type { HostUnderTest } from './in-process-host'
 import { watchPage } from './page-watch'
 import { readmeScreenshot } from './screenshots'
 
@@ -108,8 +109,8 @@ async function tabTo(page: Page, name: RegExp, key = 'Tab', max = 60): Promise<v
 
 describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', () => {
   let service: FixedQuoteService
+  let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
   let page: Page
 
   beforeAll(async () => {
@@ -129,17 +130,17 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
       activeId: 'extremes',
     }
     writeFileSync(join(dataDir, 'watchlists.json'), JSON.stringify({ version: 1, data: lists }))
-    env = await startHostUnderTest({ dataDir, service, plan: 'free' })
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    watchPage(page)
-    await page.goto(env.host.url)
-    await page.locator('tbody tr[data-key="crypto:BIGUSDT"]').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      host: { dataDir, service, plan: 'free' },
+      context: { viewport: { width: 1280, height: 800 } },
+      beforeLoad: (p) => watchPage(p),
+      ready: (p) => p.locator('tbody tr[data-key="crypto:BIGUSDT"]').waitFor({ timeout: 20_000 }),
+    })
+    ;({ env, page } = desk)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
     await service?.close()
   })
 

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 import { watchPage } from './page-watch'
 
@@ -26,28 +27,23 @@ const width = (page: Page, selector: string): Promise<number> =>
 describe.skipIf(!chromiumPath)(
   'the desk: layout, icon, notifications (browser host, Chromium)',
   () => {
+    let desk: DeskInChromium
     let env: HostUnderTest
-    let browser: Browser
-    let context: BrowserContext
     let page: Page
     let watch: ReturnType<typeof watchPage>
 
     beforeAll(async () => {
-      env = await startHostUnderTest()
-      browser = await launchChromium(chromiumPath as string)
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-      await context.grantPermissions(['notifications'])
-      await context.addInitScript(RECORD_NOTIFICATIONS)
-      page = await context.newPage()
-      watch = watchPage(page)
-      await page.goto(env.host.url)
-      await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+      desk = await openDeskInChromium(chromiumPath as string, {
+        context: { viewport: { width: 1280, height: 800 }, permissions: ['notifications'] },
+        initScripts: [RECORD_NOTIFICATIONS],
+        beforeLoad: (p) => (watch = watchPage(p)),
+      })
+      ;({ env, page } = desk)
       await page.locator('tbody tr[data-key] [data-field="last"]').first().waitFor()
     })
 
     afterAll(async () => {
-      await browser?.close()
-      await env?.close()
+      await desk?.close()
     })
 
     it('loads with no console error and the app icon as favicon (no /favicon.ico request)', async () => {

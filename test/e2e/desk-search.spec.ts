@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INSTRUMENTS } from '../../src/sim/instruments'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -39,26 +39,21 @@ const rowKeys = (page: Page): Promise<string[]> =>
 describe.skipIf(!chromiumPath)(
   'search by name, pasting lists and the budget line in Chromium',
   () => {
-    let env: HostUnderTest
-    let browser: Browser
-    let context: BrowserContext
+    let desk: DeskInChromium
     let page: Page
 
     beforeAll(async () => {
-      env = await startHostUnderTest()
-      browser = await launchChromium(chromiumPath as string)
-      context = await browser.newContext({
-        viewport: { width: 1280, height: 800 },
-        permissions: ['clipboard-read', 'clipboard-write'],
+      desk = await openDeskInChromium(chromiumPath as string, {
+        context: {
+          viewport: { width: 1280, height: 800 },
+          permissions: ['clipboard-read', 'clipboard-write'],
+        },
       })
-      page = await context.newPage()
-      await page.goto(env.host.url)
-      await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+      page = desk.page
     })
 
     afterAll(async () => {
-      await browser?.close()
-      await env?.close()
+      await desk?.close()
     })
 
     it('offers commodity:XAUUSD for "gold" and hk:00700 for "tencent", and adds by keyboard only', async () => {

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 import { watchPage } from './page-watch'
 
@@ -14,34 +15,27 @@ const lastOf = async (page: Page, key: string): Promise<string> =>
   ((await item(page, key).locator('[data-field="last"]').textContent()) ?? '').trim()
 
 describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromium)', () => {
+  let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
-  let context: BrowserContext
   let main: Page
   let strip: Page
-  let stripUrl: string
 
   beforeAll(async () => {
-    env = await startHostUnderTest()
-    browser = await launchChromium(chromiumPath as string)
-    context = await browser.newContext()
-    main = await context.newPage()
-    await main.setViewportSize({ width: 1280, height: 800 })
-    await main.goto(env.host.url)
-    await main.getByTestId('connection-state').waitFor({ timeout: 20_000 })
-    stripUrl = env.host.url.replace('/?token=', '/strip?token=')
+    desk = await openDeskInChromium(chromiumPath as string, {
+      context: { viewport: { width: 1280, height: 800 } },
+    })
+    ;({ env, page: main } = desk)
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('shows nothing without the token: 403 like the app', async () => {
     const bare = env.host.url.replace(/\/\?token=.*$/, '/strip')
     expect((await fetch(bare)).status).toBe(403)
     expect((await fetch(`${bare}?token=wrong`)).status).toBe(403)
-    const stranger = await browser.newPage()
+    const stranger = await desk.openPage({ url: null, context: {} })
     const response = await stranger.goto(bare)
     expect(response?.status()).toBe(403)
     expect(await stranger.getByTestId('ticker-strip').count()).toBe(0)
@@ -49,10 +43,9 @@ describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromi
   })
 
   it('ticks: one line of the active list, symbol, last and change %, without console errors', async () => {
-    strip = await context.newPage()
+    strip = await desk.openPage({ url: null, viewport: { width: 960, height: 40 } })
     const watch = watchPage(strip)
-    await strip.setViewportSize({ width: 960, height: 40 })
-    await strip.goto(stripUrl)
+    await strip.goto(desk.deskUrl('/strip'))
     const bar = strip.getByTestId('ticker-strip')
     await expect
       .poll(() => bar.getAttribute('aria-label'), { timeout: 20_000 })

@@ -71,7 +71,7 @@ describe.skipIf(!chromiumPath)('detail chart and keyboard in Chromium (browser h
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1600, height: 900 } },
+      context: { viewport: { width: 1600, height: 900 } },
     })
     ;({ env, page } = desk)
     await addSymbol(page, 'futures:ES1!')

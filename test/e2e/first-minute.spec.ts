@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings } from './axe'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import { launchStart, type Launched } from './launch'
 import { readmeScreenshot } from './screenshots'
 
@@ -13,23 +14,22 @@ const chromiumPath = chromiumOrSkip()
  * eyes see it: the text on screen and each sparkline's drawn points.
  */
 describe.skipIf(!chromiumPath)('the first minute in demo mode with no keychain', () => {
-  let app: Launched
-  let browser: Browser
+  let desk: DeskInChromium<Launched>
   let page: Page
   let openedAt = 0
 
   beforeAll(async () => {
-    app = await launchStart({ DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' })
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    openedAt = Date.now()
-    await page.goto(app.url)
-    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      serve: () => launchStart({ DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' }),
+      context: { viewport: { width: 1440, height: 900 } },
+      beforeLoad: () => (openedAt = Date.now()),
+      ready: (p) => p.getByTestId('demo-badge').waitFor({ timeout: 20_000 }),
+    })
+    page = desk.page
   })
 
   afterAll(async () => {
-    await browser?.close()
-    expect(await app?.stop()).toBe(0)
+    await desk?.close()
   })
 
   it('says nothing twice and nothing about a keychain before a key is entered', async () => {

@@ -1,12 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createAppService, memorySecretStore, type AppService } from '../../src/app'
+import { memorySecretStore, type AppService } from '../../src/app'
 import { openHostLog } from '../../src/app/logs/host-log'
 import { startDemoService, startSimulator, type SimServer, type SimOptions } from '../../src/sim'
-import { rendererDir, startWebHost, type WebHost } from '../../src/web'
+import { rendererDir, startBrowserHost, type BrowserHost, type WebHost } from '../../src/web'
 
 export interface HostUnderTest {
+  /** The desk's tokened address; a restart gives it another port. */
+  readonly url: string
   sim: SimServer
   app: AppService
   host: WebHost
@@ -34,18 +36,19 @@ export async function startHostUnderTest(
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tickdesk-flow-'))
   const env = { TICKDESK_BASE_URL: opts.service?.url ?? sim.url, TICKDESK_PLAN: opts.plan ?? 'pro' }
   const apiKey = opts.service?.key ?? (opts.key ? opts.key(sim.keys) : sim.keys.pro)
-  const open = async (): Promise<{ app: AppService; host: WebHost; closeLog(): Promise<void> }> => {
+  // `tickdesk web`'s own start-up (src/web/browser-host.ts), with the test's service and key.
+  const open = async (): Promise<BrowserHost & { closeLog(): Promise<void> }> => {
     const log = openHostLog({ dataDir, host: 'web' })
-    const app = await createAppService({
+    const started = await startBrowserHost({
       dataDir,
       env,
       secretStore: memorySecretStore(apiKey),
       demo: () => startDemoService(),
       logger: log.logger,
       logFolder: { path: log.dir, open: async () => false },
+      rendererDir: rendererDir(),
     })
-    const host = await startWebHost({ app, rendererDir: rendererDir() })
-    return { app, host, closeLog: () => log.close() }
+    return { ...started, closeLog: () => log.close() }
   }
   let current = await open()
   return {
@@ -57,15 +60,16 @@ export async function startHostUnderTest(
     get host() {
       return current.host
     },
+    get url() {
+      return current.host.url
+    },
     async restart() {
-      await current.host.close()
-      await current.app.close()
+      await current.close()
       await current.closeLog()
       current = await open()
     },
     async close() {
-      await current.host.close()
-      await current.app.close()
+      await current.close()
       await current.closeLog()
       await sim.close()
     },

@@ -11,6 +11,8 @@ export interface Launched {
   child: ChildProcess
   output: () => string
   stop: () => Promise<number | null>
+  /** Stops it and fails unless it exits cleanly (code 0), with its output. */
+  close: () => Promise<void>
 }
 
 /** Runs `npm start` as a user would (the build already exists), and waits for the printed address. */
@@ -36,16 +38,21 @@ export async function launchStart(
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const { url, output } = await printedAddress(child, 'npm start')
+  const stop = (): Promise<number | null> =>
+    new Promise((res) => {
+      if (child.exitCode !== null) return res(child.exitCode)
+      child.once('exit', (code) => res(code))
+      child.kill('SIGTERM')
+    })
   return {
     url,
     child,
     output,
-    stop: () =>
-      new Promise((res) => {
-        if (child.exitCode !== null) return res(child.exitCode)
-        child.once('exit', (code) => res(code))
-        child.kill('SIGTERM')
-      }),
+    stop,
+    close: async () => {
+      const code = await stop()
+      if (code !== 0) throw new Error(`npm start exited with ${code}:\n${output()}`)
+    },
   }
 }
 

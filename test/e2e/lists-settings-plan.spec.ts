@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
-import { startHostUnderTest, type HostUnderTest } from './in-process-host'
+import type { HostUnderTest } from './in-process-host'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
@@ -35,18 +35,18 @@ async function addSymbol(page: Page, key: string): Promise<void> {
 describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium', () => {
   let desk: DeskInChromium
   let env: HostUnderTest
-  let browser: Browser
   let page: Page
   /** Every frame the host sent the page over the bridge WebSocket. */
   const received: string[] = []
 
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
-      page: { viewport: { width: 1600, height: 900 }, acceptDownloads: true },
+      context: { viewport: { width: 1600, height: 900 }, acceptDownloads: true },
+      browser: 'own', // the export test reads its downloads from disk
       beforeLoad: (p) =>
         p.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(String(f.payload)))),
     })
-    ;({ env, browser, page } = desk)
+    ;({ env, page } = desk)
   })
 
   afterAll(async () => {
@@ -193,8 +193,7 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
       .poll(async () => ((await status.textContent()) ?? '').trim(), { timeout: 45_000 })
       .toMatch(/^(Offline|Reconnecting in \d+ s)$/)
     await env.restart()
-    const fresh = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-    await fresh.goto(env.host.url)
+    const fresh = await desk.openPage({ context: { viewport: { width: 1600, height: 900 } } })
     await expect.poll(() => badgeOf(fresh, 'crypto:SOLUSDT'), { timeout: 20_000 }).toBe('Cached')
     const age = fresh.locator(`${row('crypto:SOLUSDT')} [data-testid="quote-age"]`)
     expect(((await age.textContent()) ?? '').trim()).toMatch(/^as of \d\d:\d\d$/)
@@ -204,23 +203,21 @@ describe.skipIf(!chromiumPath)('watchlists, settings and plan limits in Chromium
 })
 
 describe.skipIf(!chromiumPath)('a key whose plan covers crypto only', () => {
-  let env: HostUnderTest
-  let browser: Browser
+  let desk: DeskInChromium
 
   beforeAll(async () => {
-    env = await startHostUnderTest({ key: (k) => k.cryptoOnly })
-    browser = await launchChromium(chromiumPath as string)
+    desk = await openDeskInChromium(chromiumPath as string, {
+      host: { key: (k) => k.cryptoOnly },
+      context: { viewport: { width: 1600, height: 900 } },
+    })
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await env?.close()
+    await desk?.close()
   })
 
   it('marks a futures symbol "Not in plan"', async () => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-    await page.goto(env.host.url)
-    await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
+    const page = desk.page
     await addSymbol(page, 'futures:ES1!')
     await expect.poll(() => badgeOf(page, 'futures:ES1!'), { timeout: 30_000 }).toBe('Not in plan')
   })

@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BenchHost } from '../../bench/bench-host'
 import { parseSymbolKey } from '../../src/shared/market'
 import { formatPrice } from '../../src/renderer/src/lib/format'
 import { rendererDir, startWebHost, type WebHost } from '../../src/web'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium, type Served } from './desk-in-chromium'
 
 const chromiumPath = chromiumOrSkip()
 
@@ -23,27 +24,36 @@ function lastText(page: Page, key: string): Promise<string> {
 }
 
 describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () => {
-  let browser: Browser
+  let desk: DeskInChromium<Served>
   let app: BenchHost
-  let host: WebHost
   let page: Page
 
   beforeAll(async () => {
-    browser = await launchChromium(chromiumPath as string)
-    app = new BenchHost({ symbols: 120, ticksPerSec: 2000 })
-    host = await startWebHost({ app, rendererDir: rendererDir() })
-    page = await browser.newPage({ viewport: { width: 1280, height: 700 } })
-    await page.goto(host.url)
-    await page.waitForSelector('tbody tr[data-key]')
+    desk = await openDeskInChromium(chromiumPath as string, {
+      serve: () => benchDesk(new BenchHost({ symbols: 120, ticksPerSec: 2000 })),
+      context: { viewport: { width: 1280, height: 700 } },
+      ready: (p) => p.waitForSelector('tbody tr[data-key]'),
+    })
+    page = desk.page
   })
 
   afterAll(async () => {
-    app?.feed.stop()
-    await page?.close()
-    await browser?.close()
-    await host?.close()
-    await app?.close()
+    await desk?.close()
   })
+
+  /** The bench's app on the browser host: a feed the test starts and stops itself. */
+  async function benchDesk(bench: BenchHost): Promise<Served> {
+    app = bench
+    const host: WebHost = await startWebHost({ app, rendererDir: rendererDir() })
+    return {
+      url: host.url,
+      close: async () => {
+        app.feed.stop()
+        await host.close()
+        await app.close()
+      },
+    }
+  }
 
   it('are not in the DOM, the grid still counts every symbol, and rows in view follow the feed', async () => {
     const top = app.feed.keys[0] as string

@@ -1,30 +1,32 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings } from './axe'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import { launchStart, type Launched } from './launch'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
+const demoShown = (page: Page): Promise<void> =>
+  page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
 
 /** Issue 24 in Chromium: a lot entered from the row with the keyboard only, its P&L live. */
 describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () => {
-  let app: Launched
-  let browser: Browser
+  let desk: DeskInChromium<Launched>
   let page: Page
 
   beforeAll(async () => {
-    app = await launchStart()
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(app.url)
-    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+    desk = await openDeskInChromium(chromiumPath as string, {
+      serve: () => launchStart(),
+      context: { viewport: { width: 1440, height: 900 } },
+      ready: demoShown,
+    })
+    page = desk.page
     await page.locator('tbody tr[data-key="crypto:ETHUSDT"] [data-field="last"]').waitFor()
   })
 
   afterAll(async () => {
-    await browser?.close()
-    expect(await app?.stop()).toBe(0)
+    await desk?.close()
   })
 
   it('takes a lot by keyboard only and shows value and P&L that move with the price', async () => {
@@ -78,24 +80,23 @@ describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () =
  * to a Saturday, when Hong Kong, Shanghai and FX are shut and crypto trades.
  */
 describe.skipIf(!chromiumPath)('market sessions in the browser host (demo mode)', () => {
-  let app: Launched
-  let browser: Browser
+  let desk: DeskInChromium<Launched>
 
   beforeAll(async () => {
-    app = await launchStart()
-    browser = await launchChromium(chromiumPath as string)
+    desk = await openDeskInChromium(chromiumPath as string, {
+      serve: () => launchStart(),
+      context: { viewport: { width: 1440, height: 900 } },
+      beforeLoad: (p) => p.clock.setFixedTime(new Date('2026-11-28T04:00:00Z')),
+      ready: demoShown,
+    })
   })
 
   afterAll(async () => {
-    await browser?.close()
-    expect(await app?.stop()).toBe(0)
+    await desk?.close()
   })
 
   it('says Closed with the next open on a weekend, not Stale; crypto stays live', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.clock.setFixedTime(new Date('2026-11-28T04:00:00Z'))
-    await page.goto(app.url)
-    await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
+    const page = desk.page
     await page.getByRole('tab', { name: /Macro/ }).click()
     const row = (key: string) => page.locator(`tbody tr[data-key="${key}"]`)
     await row('hk:00700').waitFor()

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
@@ -20,14 +20,13 @@ describe.skipIf(!chromiumPath)(
   () => {
     let desk: DeskInChromium
     let env: HostUnderTest
-    let browser: Browser
     let page: Page
 
     beforeAll(async () => {
       desk = await openDeskInChromium(chromiumPath as string, {
-        page: { viewport: { width: 1600, height: 900 } },
+        context: { viewport: { width: 1600, height: 900 } },
       })
-      ;({ env, browser, page } = desk)
+      ;({ env, page } = desk)
     })
 
     afterAll(async () => {
@@ -96,8 +95,7 @@ describe.skipIf(!chromiumPath)(
     it('shows the cached watchlist at once after a restart, marked Cached', async () => {
       await env.restart()
       await env.sim.faults.down()
-      const fresh = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-      await fresh.goto(env.host.url)
+      const fresh = await desk.openPage({ context: { viewport: { width: 1600, height: 900 } } })
       const badge = fresh.locator(
         'tbody tr[data-key="crypto:SOLUSDT"] [data-testid="source-badge"]',
       )

@@ -1,24 +1,25 @@
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumOrSkip, launchChromium } from './chromium'
+import { chromiumOrSkip } from './chromium'
+import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 import { launchStart, type Launched } from './launch'
 import { readmeScreenshot } from './screenshots'
 
 const chromiumPath = chromiumOrSkip()
 
 describe.skipIf(!chromiumPath)('npm start in demo mode (browser host, real Chromium)', () => {
+  let desk: DeskInChromium<Launched>
   let app: Launched
-  let browser: Browser
 
   beforeAll(async () => {
-    app = await launchStart()
-    browser = await launchChromium(chromiumPath as string)
+    desk = await openDeskInChromium(chromiumPath as string, {
+      serve: () => launchStart(),
+      ready: false,
+    })
+    app = desk.env
   })
 
   afterAll(async () => {
-    await browser?.close()
-    const code = await app?.stop()
-    expect(code).toBe(0)
+    await desk?.close()
   })
 
   it('says it fell back to the browser host and prints the tokened address', () => {
@@ -34,8 +35,7 @@ describe.skipIf(!chromiumPath)('npm start in demo mode (browser host, real Chrom
   })
 
   it('shows demo prices ticking with a DEMO badge', async () => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-    await page.goto(app.url)
+    const page = await desk.openPage({ viewport: { width: 1600, height: 900 } })
     await page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
     const row = page.locator('tbody tr[data-key="crypto:BTCUSDT"]')
     const last = row.locator('[data-field="last"]')

@@ -82,7 +82,7 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     const off = renderer.subscribe((e) => events.push(e))
     const created = await renderer.invoke('createWatchlist', { name: 'Metals' })
     expect(app.lists.watchlists.map((w) => w.id)).toContain(created.id)
-    await renderer.invoke('addSymbol', { id: created.id, key: 'commodity:XAUUSD' })
+    await renderer.invoke('addSymbols', { id: created.id, inputs: ['commodity:XAUUSD'] })
     const last = events.filter((e) => e.type === 'watchlists').at(-1)
     expect(last).toMatchObject({
       type: 'watchlists',
@@ -147,17 +147,25 @@ describe('renderer -> preload -> ipc -> main -> app service, and back', () => {
     off()
   })
 
-  it('keeps the error code across the chain: the app says NOT_FOUND, main says INVALID_INPUT', async () => {
+  it('keeps the error code and message across the chain: NOT_FOUND, and INVALID_INPUT as the app words it', async () => {
     await expect(
       renderer.invoke('exportWatchlist', { id: 'nope', format: 'json' }),
     ).rejects.toMatchObject({
       name: 'BridgeError',
       code: 'NOT_FOUND',
     })
-    // Checked in main before the app sees it: a name the contract refuses.
+    // A name the contract refuses: checked once, by the app, with the message any host gives.
+    const direct = await app.invoke('createWatchlist', { name: '' })
+    expect(direct.ok).toBe(false)
     await expect(renderer.invoke('createWatchlist', { name: '' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
+      message: direct.ok ? '' : direct.error.message,
     })
+    const unknown = await app.invoke('noSuchCommand', {})
+    await expect(renderer.invoke('noSuchCommand' as 'getSnapshot', {})).rejects.toMatchObject({
+      code: 'BAD_COMMAND',
+    })
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     expect(app.lists.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
   })
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createAppService } from '../../src/app/app-service'
+import { startHostedApp } from '../../src/app/hosted-app'
 import type { BridgeEvent } from '../../src/shared/bridge'
 import {
   connectRenderer,
@@ -45,8 +45,8 @@ afterAll(async () => {
 describe('startElectronHost, run whole against the fake electron module', () => {
   it('wires window, IPC, alerts, notifications, tray and an orderly quit', async () => {
     await startElectronHost({
-      createService: (opts) =>
-        createAppService({
+      startApp: (opts) =>
+        startHostedApp({
           ...opts,
           demo: () => startDemoService({ seed: 21, tickIntervalMs: 50 }),
         }),
@@ -72,7 +72,7 @@ describe('startElectronHost, run whole against the fake electron module', () => 
     expect(snapshot.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
 
     const list = await renderer.invoke('createWatchlist', { name: 'Desk' })
-    await renderer.invoke('addSymbol', { id: list.id, key: 'crypto:BTCUSDT' })
+    await renderer.invoke('addSymbols', { id: list.id, inputs: ['crypto:BTCUSDT'] })
     await renderer.invoke('updateSettings', { pinned: ['crypto:BTCUSDT'] })
     await expect
       .poll(() => FakeTray.instances[0]?.tooltip ?? '', { timeout: 10_000 })

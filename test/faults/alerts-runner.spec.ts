@@ -54,6 +54,7 @@ describe('alerts exactly once through tickdesk alerts run', () => {
         failures: 0,
         lastError: null,
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     const posted: string[] = []

@@ -64,7 +64,7 @@ function work(s: Snapshot): string {
 
 async function addWork(a: AppService, name: string): Promise<void> {
   const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name }))
-  await ok(a.invoke('addSymbol', { id: list.id, key: 'crypto:SOLUSDT' }))
+  await ok(a.invoke('addSymbols', { id: list.id, inputs: ['crypto:SOLUSDT'] }))
   await ok(
     a.invoke('addAlert', { key: 'crypto:SOLUSDT', condition: { kind: 'above', price: 1e9 } }),
   )

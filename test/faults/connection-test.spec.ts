@@ -3,7 +3,7 @@ import { createAppService } from '../../src/app/app-service'
 import { memorySecretStore } from '../../src/app/memory-secret-store'
 import type { DoctorReport } from '../../src/shared/bridge'
 import { startDemoService, startSimulator } from '../../src/sim'
-import { mustOpen } from '../../src/sim/spec-client'
+import { mustOpen } from '../../src/sim/testing/spec-client'
 import { startSession, tempDir, type Session } from './harness'
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { getJson } from '../../src/sim/spec-client'
+import { getJson } from '../../src/sim/testing/spec-client'
 import { CRYPTO12, pricedKeys, startSession, type Session } from './harness'
 
 /**

@@ -52,6 +52,7 @@ export interface AlertLine {
   symbol: string
   whileAway: boolean
   awaySince: number | null
+  replayed: boolean
 }
 
 /** A CLI process (`watch --json`, `alerts run --json`) on a data folder, read from its output. */
@@ -65,7 +66,12 @@ export interface CliRun {
   exited: Promise<void>
 }
 
-export function startCli(sim: SimServer, dir: string, args: readonly string[]): CliRun {
+export function startCli(
+  sim: SimServer,
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): CliRun {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: {
       PATH: process.env.PATH,
@@ -74,6 +80,7 @@ export function startCli(sim: SimServer, dir: string, args: readonly string[]): 
       TICKDESK_API_KEY: DEMO_KEYS.pro,
       TICKDESK_PLAN: 'pro',
       TICKDESK_DATA_DIR: dir,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -178,11 +185,19 @@ export async function crossFiveWays(
   return { first, second, afterWake }
 }
 
-/** Each of the five fired once across both runs, the stopped and the crashed ones marked away. */
+/**
+ * Each of the five fired once across both runs (one fire id), the stopped and the crashed ones
+ * marked away. A second line of a fire is the documented replay (a kill between printing a line
+ * and recording it, which the test's own kill, sent as soon as a line shows, can land in): it must
+ * carry the same id and say `replayed: true`.
+ */
 export function expectFiveOnce(all: readonly AlertLine[], ids: Map<string, string>): void {
   for (const symbol of SYMBOLS) {
     const lines = all.filter((a) => a.ruleId === ids.get(symbol))
-    expect(lines, `${symbol}: ${JSON.stringify(lines)}`).toHaveLength(1)
+    const what = `${symbol}: ${JSON.stringify(lines)}`
+    expect(new Set(lines.map((l) => l.id)).size, what).toBe(1)
+    expect(lines[0]?.replayed, what).toBe(false)
+    expect(lines.slice(1).every((l) => l.replayed)).toBe(true)
   }
   const bySymbol = new Map(all.map((a) => [a.symbol, a]))
   expect(bySymbol.get('BNBUSDT')?.whileAway, 'crossed while nothing ran').toBe(true)

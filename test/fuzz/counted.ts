@@ -3,7 +3,7 @@ import { LONG } from '../long-mode'
 
 /**
  * fc.assert with a tally: every property reports how many inputs it tried, printed at the end of
- * the file's run so the Reliability table in the README has real numbers. The long mode
+ * the file's run so docs/reliability.md has real numbers. The long mode
  * (TICKDESK_LONG=1, npm run test:long) multiplies every count by FUZZ_SCALE and draws a fresh
  * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. CI runs 64,950: parsers
  * 24,000, bridge commands 9,700, CLI args, imports and data files 10,250, the push scanner 19,500

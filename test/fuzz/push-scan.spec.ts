@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { FakeClock } from '../../src/core/clock'
 import { FrameBuffer, parseFrame, type ParsedFrame } from '../../src/core/push-parser'
-import { scanTickBatch } from '../../src/core/push-scan'
+import { PushScanner } from '../../src/core/push-scan'
 import { StreamUpdate, type QuoteUpdate } from '../../src/core/quote-fields'
 import { QuoteStore } from '../../src/core/quote-store'
 import { KIND_FIELDS } from '../../src/core/push-kind'
@@ -19,12 +19,14 @@ import { check, fuzzTimeout, printTally } from './counted'
  */
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30)
+/** One scanner for the whole run, as a stream client keeps one: its caches see every frame. */
+const scanner = new PushScanner()
 
 /** The scanner's result as plain data, or null when it declined. */
 function scanned(text: string): unknown[] | null {
   const out = new FrameBuffer()
   // The socket's bytes, as the stream client scans them.
-  return scanTickBatch(Buffer.from(text), NOW, out) ? out.frames.map(plain) : null
+  return scanner.scan(Buffer.from(text), NOW, out) ? out.frames.map(plain) : null
 }
 
 /** A frame as plain data, with each fields object's key order made visible. */
@@ -191,7 +193,7 @@ function sameStores(texts: string[]): void {
   const update = new StreamUpdate()
   const out = new FrameBuffer()
   for (const text of texts) {
-    if (!scanTickBatch(Buffer.from(text), NOW, out)) continue
+    if (!scanner.scan(Buffer.from(text), NOW, out)) continue
     for (const f of out.frames) {
       if (f.kind !== 'tick') continue
       expect(f.packed).toBeDefined()

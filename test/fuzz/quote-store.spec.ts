@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { FakeClock } from '../../src/core/clock'
 import { newPackedFigures } from '../../src/core/packed-figures'
-import { QUOTE_FIELDS, StreamUpdate, type QuoteFields } from '../../src/core/quote-fields'
+import { QUOTE_FIGURES } from '../../src/shared/quote'
+import { StreamUpdate, type QuoteFields } from '../../src/core/quote-fields'
 import { QuoteStore } from '../../src/core/quote-store'
 import type { Market, SymbolKey } from '../../src/shared/market'
 import { blankQuote, type Quote } from '../../src/shared/quote'
@@ -25,7 +26,7 @@ const value = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 )
 const fields = fc
-  .record(Object.fromEntries(QUOTE_FIELDS.map((f) => [f, value])), { requiredKeys: [] })
+  .record(Object.fromEntries(QUOTE_FIGURES.map((f) => [f, value])), { requiredKeys: [] })
   .map((f) => f as QuoteFields)
 const time = fc.oneof(
   fc.integer({ min: START - 5000, max: START + 5000 }),
@@ -79,7 +80,7 @@ function sameRun(steps: Step[]): void {
       if (s.packed && s.source === 'stream' && s.receivedAt !== null) {
         // The scanner's form: a mask and the values by index, merged without a fields object.
         packed.mask = 0
-        QUOTE_FIELDS.forEach((f, i) => {
+        QUOTE_FIGURES.forEach((f, i) => {
           const v = s.fields[f]
           if (v === undefined) return
           packed.mask |= 1 << i

@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/core/clock'
-import { QUOTE_FIELDS, type QuoteUpdate } from '../../src/core/quote-fields'
+import { QUOTE_FIGURES } from '../../src/shared/quote'
+import type { QuoteUpdate } from '../../src/core/quote-fields'
 import type { SymbolKey } from '../../src/shared/market'
 import { blankQuote, type Quote } from '../../src/shared/quote'
 import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/quote-frame'
@@ -35,7 +36,7 @@ export class ReferenceQuoteStore {
     const figs = q as unknown as Figures
     const f = u.fields as Record<string, number | undefined>
     let mask = 0
-    QUOTE_FIELDS.forEach((name, i) => {
+    QUOTE_FIGURES.forEach((name, i) => {
       const v = f[name]
       if (v !== undefined && v !== figs[name]) {
         figs[name] = v
@@ -112,7 +113,7 @@ export class ReferenceQuoteStore {
       const figs = q as unknown as Figures
       const full = entry.dirty === FULL
       let mask = full ? ALL_BITS : entry.dirty
-      QUOTE_FIELDS.forEach((name, i) => {
+      QUOTE_FIGURES.forEach((name, i) => {
         if ((mask & (1 << i)) === 0) return
         const v = figs[name] as number | null
         if (!full && entry.sent[i] === v) {
@@ -138,7 +139,7 @@ export class ReferenceQuoteStore {
   }
 
   private insert(quote: Quote): Entry {
-    const entry: Entry = { quote, dirty: 0, sent: QUOTE_FIELDS.map(() => null) }
+    const entry: Entry = { quote, dirty: 0, sent: QUOTE_FIGURES.map(() => null) }
     this.entries.set(quote.key, entry)
     this.markDirty(entry, FULL)
     return entry

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { contrastRatio, themePalettes } from '../../src/renderer/src/lib/contrast'
+import { contrastRatio, themePalettes } from './contrast'
 
 // Here, not beside the renderer: vitest's jsdom project turns CSS imports (even ?raw) into empty
 // strings, and the renderer may not use node:fs. This reads the stylesheet the app ships.

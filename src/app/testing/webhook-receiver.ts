@@ -17,7 +17,7 @@ export function listenForFires(port: number, onFire: (fireId: string) => void): 
       let body = ''
       req.on('data', (c: Buffer) => (body += c.toString()))
       req.on('end', () => {
-        onFire((JSON.parse(body) as { fireId: string }).fireId)
+        onFire((JSON.parse(body) as { id: string }).id)
         res.writeHead(200).end()
       })
     })

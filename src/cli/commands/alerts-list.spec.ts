@@ -9,6 +9,7 @@ import { blankQuote, type Bar } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
+import { rulesEditedHere } from '../../app/alert-rule-source'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
 
@@ -104,21 +105,33 @@ describe('tickdesk alerts list', () => {
     expect((await list()).stdout()).toMatch(/r1 {2}\S+ {2}above 100 {2}once {2}armed\n/)
   })
 
-  it('shows each webhook’s failure count and last error', async () => {
+  it('shows each webhook’s host, failure count and last error, never its URL’s secret part', async () => {
     await openDataStores(data.dir).webhooks.save([
       {
         id: 'w1',
-        url: 'http://127.0.0.1:9/hook',
+        url: 'http://127.0.0.1:9/hook/T0-SECRET-PATH?token=SECRET-QUERY',
         addedAt: 0,
         failures: 3,
         lastError: 'HTTP 500',
         lastDeliveredAt: null,
+        signed: false,
       },
     ])
     expect((await list()).stdout()).toContain(
-      'webhook w1  http://127.0.0.1:9/hook  3 failed attempts, last: HTTP 500\n',
+      'webhook w1  json  http://127.0.0.1:9/…  3 failed attempts, last: HTTP 500\n',
     )
-    expect((await list('--json')).lines().at(-1)).toMatchObject({ type: 'webhook', failures: 3 })
+    const json = await list('--json')
+    expect(json.lines().at(-1)).toEqual({
+      type: 'webhook',
+      id: 'w1',
+      host: '127.0.0.1:9',
+      kind: 'json',
+      failures: 3,
+      lastError: 'HTTP 500',
+      lastDeliveredAt: null,
+      signed: false,
+    })
+    expect((await list()).stdout() + json.stdout()).not.toMatch(/SECRET/)
   })
 })
 
@@ -143,7 +156,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
     const loop = await AlertLoop.open({
       stores,
       clock,
-      ownsRules: true,
+      rules: rulesEditedHere(),
       firedBy: 'app',
       onProblem: () => undefined,
     })

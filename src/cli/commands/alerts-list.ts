@@ -1,7 +1,12 @@
 import { MaTracker } from '../../core/alert-ma'
 import { CandleBuilder } from '../../core/candle-builder'
 import type { DataStores } from '../../core/persistence/stores'
-import type { AlertRule, AlertRuleState } from '../../shared/alert'
+import {
+  maskedWebhookUrl,
+  webhookView,
+  type AlertRule,
+  type AlertRuleState,
+} from '../../shared/alert'
 import {
   describeCondition,
   ruleStatusText,
@@ -37,7 +42,7 @@ export async function listAlerts(
       const state = states.find((s) => s.ruleId === r.id) ?? null
       writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
     }
-    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...w })
+    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...webhookView(w) })
     return EXIT.ok
   }
   io.stdout.write(`${quietHoursText(quiet, now)}\n`)
@@ -46,7 +51,10 @@ export async function listAlerts(
     io.stdout.write(
       `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
     )
-  for (const w of hooks) io.stdout.write(`webhook ${w.id}  ${w.url}  ${webhookHealth(w)}\n`)
+  for (const w of hooks)
+    io.stdout.write(
+      `webhook ${w.id}  ${webhookView(w).kind}  ${maskedWebhookUrl(w.url)}  ${webhookHealth(w)}\n`,
+    )
   return EXIT.ok
 }
 

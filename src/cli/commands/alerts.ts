@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { buildAlertRule } from '../../app/alert-rules'
 import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { MAX_MA_PERIOD, WebhookSchema, type AlertCondition } from '../../shared/alert'
+import { MAX_MA_PERIOD, type AlertCondition } from '../../shared/alert'
 import { INTERVALS, IntervalSchema } from '../../shared/quote'
 import { describeCondition } from '../../shared/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alert-list'
@@ -16,6 +15,7 @@ import { writeJson } from '../output'
 import { listAlerts } from './alerts-list'
 import { runAlerts, RUN_OPTIONS } from './alerts-run'
 import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
+import { webhookCommand, WEBHOOK_OPTIONS } from './alerts-webhook'
 
 const HELP = `Usage:
   tickdesk alerts list [--json]
@@ -28,7 +28,9 @@ const HELP = `Usage:
   tickdesk alerts remove <id>
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
-  tickdesk alerts webhook add <http(s)://URL>
+  tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
+                      [--format json|slack|discord|telegram|ntfy] [--chat-id N]
+  tickdesk alerts webhook test [id]
   tickdesk alerts webhook remove <id>
   tickdesk alerts run [--json] [--duration S] [feed options]
 
@@ -38,7 +40,13 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
   run     a headless runner for a machine that stays on: evaluates every enabled rule, prints each
           fire (NDJSON with --json), raises a desktop notification where notify-send exists and
           POSTs it to every webhook (JSON body with the fire id; retried with back-off).
-  webhook where fired alerts are POSTed; \`alerts list\` shows each one's failure count.
+  webhook where fired alerts are POSTed; \`alerts list\` shows each one's host and failure count.
+          The URL is a secret: \`-\` or --url-stdin reads it from stdin (out of shell history).
+          https only (http to 127.0.0.1/localhost); --sign adds an HMAC-SHA256 signature header
+          with a secret kept in the OS keychain (SECURITY.md shows a receiver's check).
+          --format: the body each service expects (Slack, Discord, ntfy: the URL they give you;
+          telegram: the bot URL https://api.telegram.org/bot<TOKEN> and --chat-id; it posts to
+          URL/sendMessage). \`webhook test\` sends a marked test and prints the receiver's answer.
   snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
           fires again if its condition still holds. A running app takes it in within seconds.
   list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet
@@ -79,6 +87,7 @@ const OPTIONS = {
   ...FEED_OPTIONS,
   ...RUN_OPTIONS,
   ...SNOOZE_OPTIONS,
+  ...WEBHOOK_OPTIONS,
 } as const
 
 type Values = Record<string, string | boolean | undefined>
@@ -173,7 +182,7 @@ export const run: CliCommand = async (args, io) => {
   const parsed = parseCommand('alerts', args, OPTIONS, HELP, io)
   if ('exit' in parsed) return parsed.exit
   const { values, positionals } = parsed
-  const [action, arg, arg2] = positionals
+  const [action, arg] = positionals
   if (action === 'run' && positionals.length === 1) return runAlerts(values, io)
   const stores = openDataStores(await ensureDataDir(values['data-dir'] ?? resolveDataDir(io.env)))
   if (action === 'list' && positionals.length === 1)
@@ -187,10 +196,10 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
     return add(stores, null, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
-  if (action === 'webhook' && arg === 'add' && arg2 && positionals.length === 3)
-    return addWebhook(stores, arg2, io)
-  if (action === 'webhook' && arg === 'remove' && arg2 && positionals.length === 3)
-    return removeWebhook(stores, arg2, io)
+  if (action === 'webhook') {
+    const done = await webhookCommand(stores, positionals, values, io)
+    if (done !== null) return done
+  }
   io.stderr.write(HELP)
   return EXIT.usage
 }
@@ -274,32 +283,5 @@ async function remove(stores: DataStores, id: string, io: CliIO): Promise<number
     states: states.filter((s) => parentRuleId(s.ruleId) !== id),
   })
   io.stdout.write(`Removed ${id}\n`)
-  return EXIT.ok
-}
-
-async function addWebhook(stores: DataStores, url: string, io: CliIO): Promise<number> {
-  const hook = WebhookSchema.safeParse({ id: randomUUID().slice(0, 8), url, addedAt: Date.now() })
-  if (!hook.success) {
-    io.stderr.write(`tickdesk alerts: "${url.slice(0, 80)}": ${hook.error.issues[0]?.message}\n`)
-    return EXIT.usage
-  }
-  const hooks = (await stores.webhooks.load()).value
-  if (hooks.some((h) => h.url === url)) {
-    io.stderr.write(`tickdesk alerts: that webhook is already there\n`)
-    return EXIT.usage
-  }
-  await stores.webhooks.save([...hooks, hook.data])
-  io.stdout.write(`Added webhook ${hook.data.id}: fired alerts are POSTed to ${url}\n`)
-  return EXIT.ok
-}
-
-async function removeWebhook(stores: DataStores, id: string, io: CliIO): Promise<number> {
-  const hooks = (await stores.webhooks.load()).value
-  if (!hooks.some((h) => h.id === id)) {
-    io.stderr.write(`tickdesk alerts: no webhook with id ${id}\n`)
-    return EXIT.failure
-  }
-  await stores.webhooks.save(hooks.filter((h) => h.id !== id))
-  io.stdout.write(`Removed webhook ${id}\n`)
   return EXIT.ok
 }

@@ -7,8 +7,7 @@ import { RestClient } from '../../core/rest-client'
 import { systemClock } from '../../core/clock'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
-import { cliDemo } from '../demo'
-import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand } from '../io'
@@ -61,14 +60,8 @@ export const run: CliCommand = async (args, io) => {
     )
     return EXIT.failure
   }
-  let feed
-  try {
-    feed = await chooseCliFeed(values, io.env, cliDemo)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError('candles', e.message, HELP, io)
-    throw e
-  }
-  if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  const feed = await openCliFeed('candles', values, io, HELP)
+  if (typeof feed === 'number') return feed
   const governor = new RateGovernor({
     rpm: feed.config.rpm,
     clock: systemClock,

@@ -1,9 +1,8 @@
 import { runDoctor } from '../../core/doctor'
 import { MARKET_403 } from '../../core/errors'
-import { cliDemo } from '../demo'
-import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
-import { parseCommand, usageError } from '../command-args'
+import { parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { colorize, useColor, writeJson } from '../output'
 
@@ -30,13 +29,8 @@ export const run: CliCommand = async (args, io) => {
   )
   if ('exit' in parsed) return parsed.exit
   const { values } = parsed
-  let feed
-  try {
-    feed = await chooseCliFeed(values, io.env, cliDemo)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError('doctor', e.message, HELP, io)
-    throw e
-  }
+  const feed = await openCliFeed('doctor', values, io, HELP, { banner: false })
+  if (typeof feed === 'number') return feed
   try {
     const c = feed.config
     const report = await runDoctor({

@@ -21,9 +21,8 @@ import { CurrencySchema, parseDecimal, type Currency } from '../../shared/positi
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
-import { cliDemo } from '../demo'
 import { exitCodeFor } from '../exit-code'
-import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { writeJson } from '../output'
 
@@ -190,14 +189,8 @@ async function list(stores: DataStores, values: Values, io: CliIO): Promise<numb
   const fxKeys = fxKeysFor(file.lots, currencyOf, base ?? file.baseCurrency, (k) =>
     catalogue.has(k),
   )
-  let feed
-  try {
-    feed = await chooseCliFeed(values, io.env, cliDemo)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError('positions', e.message, HELP, io)
-    throw e
-  }
-  if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  const feed = await openCliFeed('positions', values, io, HELP)
+  if (typeof feed === 'number') return feed
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined
   const log = openCommandLog(io, dataDir ?? resolveDataDir(io.env))
   const governor = new RateGovernor({

@@ -1,4 +1,7 @@
+import { AlertDuty } from '../../app/alert-duty'
+import { follow } from '../../app/alert-follow'
 import { AlertLoop } from '../../app/alert-loop'
+import { AlertLoopLock, ownerWords } from '../../app/alert-loop-lock'
 import { systemClock } from '../../core/clock'
 import { MarketEngine } from '../../core/engine'
 import type { Logger } from '../../core/log'
@@ -10,12 +13,12 @@ import type { FeedStatus } from '../../shared/status'
 import { accountStop } from '../account-stop'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
-import { cliDemo } from '../demo'
-import { chooseCliFeed, FEED_HELP, FEED_OPTIONS, UsageError } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
 import { LiveTable } from '../live-table'
 import { untilAborted } from '../until-aborted'
 import { WatchJsonWriter } from '../watch-lines'
+import { rulesFromFile } from '../../app/alert-rule-source'
 
 export { quoteLine, statusLine } from '../watch-lines'
 
@@ -61,16 +64,9 @@ export const run: CliCommand = async (args, io) => {
   const duration = values.duration === undefined ? undefined : Number(values.duration)
   if (duration !== undefined && !(Number.isFinite(duration) && duration > 0))
     return usageError('watch', '--duration must be a positive number of seconds', HELP, io)
-  let feed
+  const feed = await openCliFeed('watch', values, io, HELP)
+  if (typeof feed === 'number') return feed
   try {
-    feed = await chooseCliFeed(values, io.env, cliDemo)
-  } catch (e) {
-    if (e instanceof UsageError) return usageError('watch', e.message, HELP, io)
-    throw e
-  }
-  try {
-    // The demo banner is a message, not data: stderr, so `--json` stdout stays pure NDJSON.
-    if (feed.demo) io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
     const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
     const stores = openDataStores(await ensureDataDir(dataDir))
     const log = openCommandLog(io, dataDir)
@@ -95,20 +91,10 @@ async function watch(
   logger: Logger,
 ): Promise<number> {
   const engine = new MarketEngine(config, { logger })
-  const alerts = await AlertLoop.open({
-    stores,
-    clock: systemClock,
-    ownsRules: false,
-    firedBy: 'watch',
-    filter: (r) => r.enabled && keys.includes(r.key),
-    onProblem: (_code, message) => io.stderr.write(`tickdesk watch: ${message}\n`),
-  })
   const cached = await stores.quotes.load()
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
   // Levels crossed while nothing ran fire "while you were away" from the last price seen.
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
-  alerts.markRestartGap((key) => seen.get(key))
-  alerts.attachBars(engine)
 
   const writer = json ? new WatchJsonWriter(io.stdout, systemClock) : null
   const table = json ? null : new LiveTable(io.stdout, io.env, keys)
@@ -141,22 +127,53 @@ async function watch(
 
   let exitCode: number = EXIT.ok
   let listening = true
-  alerts.addTarget({
-    name: 'stdout',
-    deliver: (a) => {
-      writer?.alert(a)
-      table?.note(`ALERT ${a.message}`)
-      if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
+  // The alerts run here only while no other host (the app, `alerts run`) runs them on this
+  // data folder: one loop, one fire id per crossing (alert-duty.ts).
+  const duty = new AlertDuty({
+    lock: new AlertLoopLock(stores.dir, '`tickdesk watch`', systemClock.now()),
+    clock: systemClock,
+    onOwner: (owner) =>
+      io.stderr.write(
+        `tickdesk watch: ${owner === null ? 'running the alerts now' : `${ownerWords(owner)}; its alerts are not printed here`}\n`,
+      ),
+    onProblem: (message) => io.stderr.write(`tickdesk watch: ${message}\n`),
+    run: async () => {
+      const alerts = await AlertLoop.open({
+        stores,
+        clock: systemClock,
+        rules: rulesFromFile(),
+        firedBy: 'watch',
+        filter: (r) => r.enabled && keys.includes(r.key),
+        onProblem: (_code, message) => io.stderr.write(`tickdesk watch: ${message}\n`),
+      })
+      alerts.markRestartGap((key) => seen.get(key))
+      alerts.addTarget({
+        name: 'stdout',
+        // Done once the pipe took the line (its write callback), not when write() returned: a
+        // kill before then would lose a line that was only queued in this process.
+        deliver: (a) =>
+          new Promise<void>((resolve, reject) => {
+            table?.note(`ALERT ${a.message}`)
+            if (table && !table.tty) io.stderr.write(`ALERT ${a.message}\n`)
+            if (writer === null) return resolve()
+            writer.alert(a, (e) => (e ? reject(e) : resolve()))
+          }),
+      })
+      alerts.start()
+      const unfollow = follow(engine, alerts, systemClock, {
+        statusCounts: () => listening && started,
+      })
+      return async () => {
+        unfollow()
+        await alerts.close()
+      }
     },
   })
-  alerts.start()
   engine.onQuote((q) => {
     if (!listening) return
     changed.add(q.key)
     flushTimer ??= setTimeout(flush, FLUSH_MS)
-    alerts.evaluate(q)
   })
-  engine.onResume((gapMs) => alerts.markGap(systemClock.now() - gapMs))
   let started = false
   engine.onStatus((s) => {
     // Before start() the engine reports a placeholder "stopped": not a state the feed was in.
@@ -166,7 +183,6 @@ async function watch(
   const onStatus = (s: FeedStatus): void => {
     writer?.status(s)
     table?.render(s)
-    if (s.state === 'offline' || s.state === 'stopped') alerts.markGap(systemClock.now())
     const refused = accountStop('watch', s)
     if (refused === null) return
     exitCode = refused.exit
@@ -181,6 +197,7 @@ async function watch(
       io.stderr.write(`${s.key}: ${s.code} ${s.message}\n`)
   })
 
+  await duty.start()
   for (const key of keys) engine.watch(key)
   started = true
   engine.start()
@@ -191,11 +208,11 @@ async function watch(
   // Shutdown is not news: the consumer asked for it (or the exit code says why).
   listening = false
   await engine.stop()
+  await duty.close()
   table?.finish()
   io.signal.removeEventListener('abort', onSignal)
   io.stdout.off('error', onStdoutError)
   await saveQuoteCache(stores, engine.quotes.all(), cached.value, io)
-  await alerts.close()
   return exitCode
 }
 

@@ -1,18 +1,17 @@
-import { createAppService } from '../../app'
-import { logAppActivity } from '../../app/logs/app-activity-log'
 import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
+import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
 import { tradingWindow } from '../../shared/trading-hours'
-import { rendererBuilt, rendererDir, startWebHost } from '../../web'
+import { rendererBuilt, rendererDir, startBrowserHost } from '../../web'
 import { parseCommand } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
 
-const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR]
+const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR] [--trust-base-url]
 
 Runs Tickdesk in your browser: serves the app on 127.0.0.1 behind a per-launch token.
 Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embedded simulator.
@@ -20,6 +19,8 @@ Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embed
 Options:
   --port N        port to listen on (default: a free one)
   --data-dir DIR  settings and cache folder (default: TICKDESK_DATA_DIR or the OS app-data folder)
+  --trust-base-url  send the kept API key to the base URL saved now, though the key was
+                  entered for another host (the page cannot move the key; this flag can)
   -h, --help      show this help
   --version       print the version
 Environment: BROWSER=none opens no browser.
@@ -29,7 +30,11 @@ export const run: CliCommand = async (args, io) => {
   const parsed = parseCommand(
     'web',
     args,
-    { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'trust-base-url': { type: 'boolean' },
+    },
     HELP,
     io,
     { positionals: false },
@@ -51,7 +56,7 @@ export const run: CliCommand = async (args, io) => {
   const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
   const log = openCommandLog(io, dataDir, 'web')
   try {
-    return await serve(dataDir, dir, port, log, io)
+    return await serve(dataDir, dir, port, log, io, values['trust-base-url'] === true)
   } catch (error) {
     log.logger.log('error', 'browser host failed', { error })
     throw error
@@ -66,6 +71,7 @@ async function serve(
   port: number,
   log: HostLog,
   io: CliIO,
+  trustBaseUrl: boolean,
 ): Promise<number> {
   // The OS keychain through keytar, as in Electron minus safeStorage: where no keychain answers,
   // the key stays in memory and the app's notice says so (ARCHITECTURE: Secrets).
@@ -76,29 +82,30 @@ async function serve(
     safeStorage: null,
     profile: keychainProfile(io.env),
   })
-  const app = await createAppService({
+  const { app, host, close } = await startBrowserHost({
+    alertsHostName: '`tickdesk web`',
     dataDir,
     env: io.env,
     secretStore,
+    webhookSecrets: keychainWebhookSecrets({ profile: keychainProfile(io.env) }),
     // No service configured: demo mode on the embedded simulator (the host injects it, with
     // the shipped timetables it trades by).
     demo: () => startDemoService({ hours: tradingWindow }),
     logger: log.logger,
     // A page cannot open a local folder: the Settings panel shows this path to copy instead.
     logFolder: { path: log.dir, open: async () => false },
+    rendererDir,
+    port,
   })
-  const stopActivityLog = logAppActivity(app, log.logger)
-  app.announceOwedAlerts()
-  const host = await startWebHost({ app, rendererDir, port })
+  // Before the page's address is printed: no page can reach the app until then.
+  if (trustBaseUrl) await app.confirmKeyHost()
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
   openBrowser(host.url, io.env)
   await untilAborted(io.signal)
-  await host.close()
-  await app.close()
-  stopActivityLog()
+  await close()
   log.logger.log('info', 'browser host stopped')
   return EXIT.ok
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import type { CliCommand, CliIO } from '../io'
 
 /**
@@ -31,6 +31,8 @@ export interface RunOptions {
   /** Pretend stdout is a terminal (live table, colour unless NO_COLOR). */
   tty?: boolean
   clock?: CliIO['clock']
+  /** What the command reads on stdin (then end of input); none: no stdin at all. */
+  stdin?: string
 }
 
 export function runCli(command: CliCommand, args: string[], options: RunOptions = {}): CliRun {
@@ -52,6 +54,7 @@ export function runCli(command: CliCommand, args: string[], options: RunOptions 
     env: options.env ?? {},
     signal: controller.signal,
     clock: options.clock,
+    ...(options.stdin !== undefined ? { stdin: Readable.from([options.stdin]) } : {}),
   }
   const exit = command(args, io)
   // Only newline-terminated lines: a half-written one is not a line yet.

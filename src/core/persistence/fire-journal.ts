@@ -1,5 +1,15 @@
-import { closeSync, fdatasyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alert'
 import type { AlertRuleState } from '../../shared/alert'
@@ -7,19 +17,28 @@ import { errnoCode } from './atomic-file'
 
 /**
  * The alert fire journal: what makes a fire durable before anyone hears of it, and announcing it
- * idempotent. One JSON line per event, appended and flushed to disk synchronously:
+ * idempotent. One JSON line per event, appended synchronously:
  *
  *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …]}
  *                                                      the rule fired; its state after the fire;
- *                                                      the targets that must hear of it
+ *                                                      the targets that must hear of it (flushed
+ *                                                      to the disk: fdatasync)
+ *   {"try": fireId, "to": target}                      about to hand the fire to one target
  *   {"done": fireId, "to": target}                     the fire reached one target (stdout, the
  *                                                      desktop, a webhook …)
  *
- * A loop writes "fired" before it announces and "done" after each target took the fire, so a
- * process killed at any moment restarts knowing every fire (no once-alert fires twice: its state
- * is replayed) and which targets still owe it (announced late, with the same id, never lost).
+ * A loop writes "fired" before it announces, "try" before each target hears of it and "done"
+ * after it took the fire, so a process killed at any moment restarts knowing every fire (no
+ * once-alert fires twice: its state is replayed) and which targets still owe it: owed and never
+ * tried is announced late, tried and not done is announced again with the same id and marked
+ * replayed (the target may have it: no order of announcing and recording closes that window).
  * Synchronous because there must be no await between deciding and recording; fires are rare
  * (a trader's alerts), so the cost is a few small writes per fire, not per tick.
+ *
+ * Only "fired" is flushed to the disk. "try" and "done" need only reach the kernel, which a kill
+ * -9 keeps; a power cut that loses one costs a marked replay, nothing else. Flushing "done" too
+ * held the replay window open for a whole fdatasync (tens of ms on a slow disk): the exactly-once
+ * test's kill, sent as soon as a line was printed, landed in it on a slower machine (issue 37).
  *
  * A line torn by a kill mid-append is skipped on reading (it can only be the last one); the
  * loop compacts the journal once the alert files hold what it says (rewrite(): temp + rename).
@@ -31,6 +50,7 @@ const FiredLineSchema = z.object({
   owed: z.array(z.string()).default([]),
 })
 const DoneLineSchema = z.object({ done: z.string(), to: z.string() })
+const TryLineSchema = z.object({ try: z.string(), to: z.string() })
 
 export interface JournalFire {
   alert: FiredAlert
@@ -39,6 +59,8 @@ export interface JournalFire {
   owed: string[]
   /** Targets that took it. */
   done: Set<string>
+  /** Targets it was handed to (they may have it even when not done: a replay says so). */
+  tried: Set<string>
 }
 
 export interface JournalRead {
@@ -83,22 +105,32 @@ export class FireJournal {
             state: fired.data.state,
             owed: fired.data.owed,
             done: new Set(),
+            tried: new Set(),
           })
         continue
       }
       const done = DoneLineSchema.safeParse(raw)
-      if (done.success) byId.get(done.data.done)?.done.add(done.data.to)
+      if (done.success) {
+        byId.get(done.data.done)?.done.add(done.data.to)
+        continue
+      }
+      const tried = TryLineSchema.safeParse(raw)
+      if (tried.success) byId.get(tried.data.try)?.tried.add(tried.data.to)
       else skipped++
     }
     return { fires: [...byId.values()], skipped }
   }
 
-  fired(fires: Omit<JournalFire, 'done'>[]): void {
-    this.append(fires.map(firedLine))
+  fired(fires: Omit<JournalFire, 'done' | 'tried'>[]): void {
+    this.append(fires.map(firedLine), true)
+  }
+
+  tried(fireId: string, target: string): void {
+    this.append([JSON.stringify({ try: fireId, to: target })], false)
   }
 
   done(fireId: string, target: string): void {
-    this.append([JSON.stringify({ done: fireId, to: target })])
+    this.append([JSON.stringify({ done: fireId, to: target })], false)
   }
 
   /** Replaces the journal with `fires` (those still owed to a target), atomically. */
@@ -106,29 +138,65 @@ export class FireJournal {
     const lines: string[] = []
     for (const f of fires) {
       lines.push(firedLine(f))
+      for (const to of f.tried) lines.push(JSON.stringify({ try: f.alert.id, to }))
       for (const to of f.done) lines.push(JSON.stringify({ done: f.alert.id, to }))
     }
     const temp = `${this.path}.compact`
-    writeDurably(temp, 'w', lines)
+    writeDurably(temp, 'w', lines, true)
     renameSync(temp, this.path)
+    // The rename is an entry in the directory: without this a power cut can bring back the old
+    // journal (or none) with the old file gone.
+    syncDirectory(dirname(this.path))
   }
 
-  private append(lines: string[]): void {
-    writeDurably(this.path, 'a', lines)
+  private append(lines: string[], flush: boolean): void {
+    writeDurably(this.path, 'a', lines, flush)
   }
 }
 
-function firedLine(f: Omit<JournalFire, 'done'>): string {
+function firedLine(f: Omit<JournalFire, 'done' | 'tried'>): string {
   return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed })
 }
 
-function writeDurably(path: string, flags: 'a' | 'w', lines: string[]): void {
+/**
+ * Whole lines or nothing: a short write is continued until every byte is written, and a write
+ * that fails part-way (ENOSPC, EIO) is cut back to where it started, so a failed append can
+ * never glue half a line to the next one.
+ */
+function writeDurably(path: string, flags: 'a' | 'w', lines: string[], flush: boolean): void {
   const fd = openSync(path, flags, 0o600)
   try {
-    if (lines.length > 0) writeSync(fd, lines.join('\n') + '\n')
+    if (lines.length > 0) writeWhole(fd, Buffer.from(lines.join('\n') + '\n'))
     // A kill -9 keeps what reached the kernel; the sync is for a power cut or an OS crash.
-    fdatasyncSync(fd)
+    if (flush) fdatasyncSync(fd)
   } finally {
     closeSync(fd)
+  }
+}
+
+function writeWhole(fd: number, bytes: Buffer): void {
+  const start = fstatSync(fd).size
+  let written = 0
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written)
+  } catch (e) {
+    try {
+      ftruncateSync(fd, start)
+    } catch {
+      // The reader skips a torn last line; the fire's caller already knows it failed.
+    }
+    throw e
+  }
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | null = null
+  try {
+    fd = openSync(dir, 'r')
+    fsyncSync(fd)
+  } catch {
+    // Some filesystems refuse a directory fsync (EINVAL): nothing more can be done there.
+  } finally {
+    if (fd !== null) closeSync(fd)
   }
 }

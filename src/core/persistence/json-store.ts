@@ -57,6 +57,12 @@ export interface JsonStoreOptions<T> {
   saveCheck?: (value: T) => string | null
   clock?: Clock
   writer?: AtomicWriter
+  /**
+   * What of the previous version the backup may keep, given the version being saved: by default
+   * all of it. The webhooks store keeps only the webhooks still there, so a removed webhook's URL
+   * (a bearer secret) does not live on in the .bak (issue 38, finding 2).
+   */
+  backupKeeps?: (previous: T, next: T) => T
 }
 
 type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string }
@@ -135,7 +141,7 @@ export class JsonStore<T> {
     }
     const text = this.encode(checked.value)
     this.saving++
-    const run = this.queue.then(() => this.write(text)).finally(() => this.saving--)
+    const run = this.queue.then(() => this.write(text, checked.value)).finally(() => this.saving--)
     this.queue = run.catch(() => undefined)
     return run
   }
@@ -167,13 +173,20 @@ export class JsonStore<T> {
     return decoded.value
   }
 
-  private async write(text: string): Promise<void> {
+  private async write(text: string, next?: T): Promise<void> {
     if (!this.loaded) await this.adoptCurrentFile()
     if (this.lastGood !== null && this.lastGood !== text) {
-      await writeFileAtomic(this.backupPath, this.lastGood, this.opts.writer)
+      await writeFileAtomic(this.backupPath, this.backupText(this.lastGood, next), this.opts.writer)
     }
     await writeFileAtomic(this.path, text, this.opts.writer)
     this.lastGood = text
+  }
+
+  private backupText(previous: string, next: T | undefined): string {
+    const keeps = this.opts.backupKeeps
+    if (keeps === undefined || next === undefined) return previous
+    const decoded = this.decode(previous)
+    return decoded.ok ? this.encode(keeps(decoded.value, next)) : previous
   }
 
   /** save() before load(): back up the file on disk only if it is a good version. */

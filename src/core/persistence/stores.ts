@@ -131,6 +131,10 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'webhooks',
       schema: z.array(WebhookSchema).max(20),
       defaults: () => [],
+      backupKeeps: (previous, next) => {
+        const kept = new Set(next.map((h) => h.id))
+        return previous.filter((h) => kept.has(h.id))
+      },
     }),
     quotes: new JsonStore({
       ...common,

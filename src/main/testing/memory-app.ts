@@ -41,6 +41,8 @@ export class MemoryApp implements AppHostApi {
             storage: 'none',
             warning: null,
             warningDetail: null,
+            forHost: null,
+            withheld: null,
           },
         })
         return { ok: true, result: this.settings }

@@ -318,6 +318,44 @@ describe('alerts', () => {
     await waitFor(() => expect(state.textContent).toBe('armed'))
   })
 
+  it('shows each webhook destination by kind and host, from the view the bridge carries', async () => {
+    const { api } = await setup()
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'a' })
+    api.emit({
+      type: 'alerts',
+      alerts: [],
+      alertStates: [],
+      alertHistory: [],
+      webhooks: [
+        {
+          id: 'w1',
+          host: 'hooks.slack.com',
+          kind: 'slack',
+          failures: 0,
+          lastError: null,
+          lastDeliveredAt: null,
+          signed: false,
+        },
+        {
+          id: 'w2',
+          host: 'ntfy.sh',
+          kind: 'ntfy',
+          failures: 2,
+          lastError: 'HTTP 500',
+          lastDeliveredAt: null,
+          signed: true,
+        },
+      ],
+    })
+    const list = await screen.findByTestId('webhooks')
+    const rows = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent?.replace(/\s+/g, ' ').trim())
+    expect(rows[0]).toMatch(/^hooks\.slack\.com slack/)
+    expect(rows[1]).toMatch(/^ntfy\.sh ntfy .*HTTP 500/)
+  })
+
   it('shows a toast when an alert fires, marked for status readers', async () => {
     const { api } = await setup()
     api.emit({
@@ -422,6 +460,8 @@ describe('the first minute', () => {
         storage: 'keychain',
         warning: null,
         warningDetail: null,
+        forHost: null,
+        withheld: null,
       },
     })
     api.emit({ type: 'status', status: baseStatus({ demo: false }) })

@@ -4,7 +4,7 @@ import type { CommandName, PreloadApi } from '../../shared/bridge'
 import { createElectronApi } from './bridge/electron-api'
 import { BridgeError } from './bridge/bridge-error'
 import App from './App.svelte'
-import DetailView from './components/DetailView.svelte'
+import DetailView from './chart/DetailView.svelte'
 import SettingsPanel from './components/SettingsPanel.svelte'
 import { AppState } from './state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
@@ -21,7 +21,7 @@ vi.hoisted(() => {
 
 // The canvas chart needs a real browser (ResizeObserver, 2D context); this test is about the
 // words around it, so the chart is an empty component here.
-vi.mock('./components/CandleChart.svelte', () => ({ default: () => undefined }))
+vi.mock('./chart/CandleChart.svelte', () => ({ default: () => undefined }))
 
 /**
  * Issue 26, every wait ends: an Electron main process that never answers one command (a stuck

@@ -31,7 +31,9 @@ describe('the Electron bridge as the renderer sees it (preload through contextBr
       error: { code: 'MARKET_NOT_ENABLED', message: 'Your plan does not include futures' },
     }))
     const api = createElectronApi(acrossContextBridge(createTickdeskApi(main.ipc)))
-    const error = await api.invoke('addSymbol', { id: 'w1', key: 'futures:ES1!' }).catch((e) => e)
+    const error = await api
+      .invoke('addSymbols', { id: 'w1', inputs: ['futures:ES1!'] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(BridgeError)
     expect(error).toMatchObject({
       code: 'MARKET_NOT_ENABLED',
@@ -40,14 +42,12 @@ describe('the Electron bridge as the renderer sees it (preload through contextBr
   })
 
   it('resolves with the result parsed against the contract, and rejects one outside it', async () => {
-    let result: unknown = ['crypto:BTCUSDT']
+    let result: unknown = 'w1'
     const main = scriptedMain(() => ({ ok: true, result }))
     const api = createElectronApi(acrossContextBridge(createTickdeskApi(main.ipc)))
-    await expect(api.invoke('suggestSymbols', { query: 'btc' })).resolves.toEqual([
-      'crypto:BTCUSDT',
-    ])
+    await expect(api.invoke('exportWatchlist', { id: 'w1', format: 'csv' })).resolves.toBe('w1')
     result = [42]
-    await expect(api.invoke('suggestSymbols', { query: 'btc' })).rejects.toMatchObject({
+    await expect(api.invoke('exportWatchlist', { id: 'w1', format: 'csv' })).rejects.toMatchObject({
       code: 'BAD_FRAME',
     })
   })

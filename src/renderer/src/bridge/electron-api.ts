@@ -1,6 +1,6 @@
 import {
   COMMANDS,
-  ErrorPayloadSchema,
+  CommandOutcomeSchema,
   EventSchema,
   isCommandName,
   type BridgeEvent,
@@ -10,7 +10,6 @@ import {
   type PreloadApi,
   type TickdeskApi,
 } from '../../../shared/bridge'
-import { z } from 'zod'
 import { BridgeError } from './bridge-error'
 import { commandDeadline } from './deadlines'
 
@@ -21,10 +20,6 @@ import { commandDeadline } from './deadlines'
  * parsed against the contract, exactly as the web bridge does (ARCHITECTURE: validate on the
  * receiving side).
  */
-const OutcomeSchema = z.union([
-  z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: ErrorPayloadSchema }),
-])
 
 export interface ElectronApiOptions {
   /** Overrides commandDeadline() for every command (tests). */
@@ -64,7 +59,7 @@ export function createElectronApi(port: PreloadApi, options: ElectronApiOptions 
   ): Promise<CommandResult<N>> {
     if (!isCommandName(name)) throw new BridgeError('BAD_COMMAND', String(name))
     const raw = await answerOf(name, params)
-    const outcome = OutcomeSchema.safeParse(raw)
+    const outcome = CommandOutcomeSchema.safeParse(raw)
     if (!outcome.success) throw new BridgeError('BAD_FRAME', `Host sent an invalid ${name} reply`)
     if (!outcome.data.ok) {
       throw new BridgeError(outcome.data.error.code, outcome.data.error.message)

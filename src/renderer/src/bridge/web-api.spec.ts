@@ -62,24 +62,23 @@ describe('web bridge API', () => {
 
   it('queues a command until the socket opens, then resolves with the parsed result', async () => {
     const { sockets, api } = harness()
-    const result = api.invoke('suggestSymbols', { query: 'btc' })
+    const result = api.invoke('exportWatchlist', { id: 'w1', format: 'csv' })
     const s = sockets[0]!
     expect(s.sent).toHaveLength(0)
     s.open()
-    expect(s.sent[0]).toMatchObject({ command: 'suggestSymbols', params: { query: 'btc' } })
-    s.deliver({
-      kind: 'response',
-      id: s.sent[0]!.id,
-      outcome: { ok: true, result: ['crypto:BTCUSDT'] },
+    expect(s.sent[0]).toMatchObject({
+      command: 'exportWatchlist',
+      params: { id: 'w1', format: 'csv' },
     })
-    await expect(result).resolves.toEqual(['crypto:BTCUSDT'])
+    s.deliver({ kind: 'response', id: s.sent[0]!.id, outcome: { ok: true, result: 'csv text' } })
+    await expect(result).resolves.toBe('csv text')
   })
 
   it('rejects with the host error code, and rejects results outside the contract', async () => {
     const { sockets, api } = harness()
     sockets[0]!.open()
-    const failing = api.invoke('addSymbol', { id: 'w1', key: 'fx:XXX' })
-    const bad = api.invoke('suggestSymbols', { query: 'x' })
+    const failing = api.invoke('addSymbols', { id: 'w1', inputs: ['fx:XXX'] })
+    const bad = api.invoke('exportWatchlist', { id: 'w1', format: 'csv' })
     const [a, b] = sockets[0]!.sent
     sockets[0]!.deliver({
       kind: 'response',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   COMMANDS,
-  ErrorPayloadSchema,
+  CommandOutcomeSchema,
   EventSchema,
   isCommandName,
   type BridgeEvent,
@@ -58,18 +58,20 @@ export interface WebApiOptions {
 const ResponseFrameSchema = z.object({
   kind: z.literal('response'),
   id: z.number().int(),
-  outcome: z.union([
-    z.object({ ok: z.literal(true), result: z.unknown() }),
-    z.object({ ok: z.literal(false), error: ErrorPayloadSchema }),
-  ]),
+  outcome: CommandOutcomeSchema,
 })
 const EventFrameSchema = z.object({ kind: z.literal('event'), event: z.unknown() })
 
-/** ws(s)://<host>/bridge?token=T from the page's own address (the token arrives in ?token=). */
+/**
+ * ws(s)://<host>/bridge from the page's own address. The browser host moves the token from the
+ * address into an HttpOnly cookie (the upgrade carries it); an address that still holds one (a
+ * dev server) passes it on in ?token=.
+ */
 export function bridgeUrl(location: { protocol: string; host: string; search: string }): string {
-  const token = new URLSearchParams(location.search).get('token') ?? ''
+  const token = new URLSearchParams(location.search).get('token')
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-  return `${scheme}//${location.host}/bridge?token=${encodeURIComponent(token)}`
+  const query = token === null ? '' : `?token=${encodeURIComponent(token)}`
+  return `${scheme}//${location.host}/bridge${query}`
 }
 
 interface Pending {

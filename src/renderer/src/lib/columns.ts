@@ -1,5 +1,6 @@
 import { GRID_COLUMNS, type Density, type GridColumn } from '../../../shared/grid'
-import { fieldMask, type FieldMask, type PriceField } from '../state/price-fields'
+import type { QuoteFigure } from '../../../shared/quote'
+import { fieldMask, type FieldMask } from '../state/price-fields'
 
 /**
  * The grid's columns as data. What a column shows decides how it is formatted and sized
@@ -29,7 +30,7 @@ export interface ColumnDef {
   spoken: string
   kind: ColumnKind
   /** The row fields its cells read (painted only while the column shows). */
-  reads: readonly PriceField[]
+  reads: readonly QuoteFigure[]
 }
 
 const def = (
@@ -37,7 +38,7 @@ const def = (
   label: string,
   name: string,
   kind: ColumnKind,
-  reads: readonly PriceField[] = [],
+  reads: readonly QuoteFigure[] = [],
 ): ColumnDef => ({ id, label, name, spoken: spokenName(label, name), kind, reads })
 
 export function spokenName(label: string, name: string): string {

@@ -1,5 +1,5 @@
 import type { PositionsView } from '../../../shared/position'
-import type { AlertRule, AlertRuleState, FiredAlert, Webhook } from '../../../shared/alert'
+import type { AlertRule, AlertRuleState, FiredAlert, WebhookView } from '../../../shared/alert'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
@@ -70,7 +70,7 @@ export class AppState {
   alerts = $state.raw<AlertRule[]>([])
   alertStates = $state.raw<AlertRuleState[]>([])
   alertHistory = $state.raw<FiredAlert[]>([])
-  webhooks = $state.raw<Webhook[]>([])
+  webhooks = $state.raw<WebhookView[]>([])
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
   keyInfo = $state.raw<KeyInfo>({
     hasKey: false,
@@ -78,6 +78,8 @@ export class AppState {
     storage: 'none',
     warning: null,
     warningDetail: null,
+    forHost: null,
+    withheld: null,
   })
   notices = $state.raw<Notice[]>([])
   version = $state('')

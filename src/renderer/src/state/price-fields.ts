@@ -1,15 +1,13 @@
 import { QUOTE_FIGURES, type QuoteFigure } from '../../../shared/quote'
 
 /** The numbers a row can show: a quote's figures (every sortable grid column but the symbol). */
-export const PRICE_FIELDS = QUOTE_FIGURES
-export type PriceField = QuoteFigure
-export type PriceValues = Record<PriceField, number | null>
+export type PriceValues = Record<QuoteFigure, number | null>
 
-/** Bit i stands for PRICE_FIELDS[i]: which fields a view paints. */
+/** Bit i stands for QUOTE_FIGURES[i]: which fields a view paints. */
 export type FieldMask = number
-export const fieldBit = (f: PriceField): FieldMask => 1 << PRICE_FIELDS.indexOf(f)
-export const ALL_FIELDS: FieldMask = (1 << PRICE_FIELDS.length) - 1
-export function fieldMask(fields: Iterable<PriceField>): FieldMask {
+export const fieldBit = (f: QuoteFigure): FieldMask => 1 << QUOTE_FIGURES.indexOf(f)
+export const ALL_FIELDS: FieldMask = (1 << QUOTE_FIGURES.length) - 1
+export function fieldMask(fields: Iterable<QuoteFigure>): FieldMask {
   let mask = 0
   for (const f of fields) mask |= fieldBit(f)
   return mask

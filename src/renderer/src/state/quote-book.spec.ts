@@ -7,6 +7,13 @@ import { FLASH_MS } from './row-state.svelte'
 
 const KEY = 'crypto:BTCUSDT'
 
+/** Counts the sparkline draws a bound trend cell sees after binding (what the trader sees redrawn). */
+function trendDraws(row: { bindTrend(cell: { draw(): void }): () => void }): () => number {
+  let draws = -1 // binding draws once at once
+  row.bindTrend({ draw: () => draws++ })
+  return () => draws
+}
+
 /** A book whose timers and clock the test drives. */
 function book(): { book: QuoteBook; clock: { now: number }; timers: Array<() => void> } {
   const clock = { now: 0 }
@@ -64,10 +71,11 @@ describe('QuoteBook and the grid’s columns', () => {
     clock.now = SPARK_MAX_STEP_MS
     b.applyPatches([{ key: KEY, last: 101 }])
     const row = b.row(KEY)
+    const draws = trendDraws(row)
     expect(row.flash).toBeNull()
-    expect(row.sparkVersion).toBe(0)
+    expect(draws()).toBe(0)
     b.setGridFields(fieldMask(['volume']), true)
-    expect(row.sparkVersion).toBe(1)
+    expect(draws()).toBe(1)
     clock.now = 2 * SPARK_MAX_STEP_MS
     b.setGridFields(fieldMask(['last']), true)
     b.applyPatches([{ key: KEY, last: 102 }])
@@ -118,16 +126,16 @@ describe('QuoteBook flash sweep', () => {
     clock.advance(860)
     b.load([], [])
     clock.advance(140)
-    const row = b.row(KEY)
+    const sparkDraws = trendDraws(b.row(KEY))
     let drawnBetweenFrames = 0
     let drawnInFrames = 0
     for (let s = 0; s < 20; s++) {
-      const before = row.sparkVersion
+      const before = sparkDraws()
       b.applyPatches([{ key: KEY, last: ++price }])
-      if (row.sparkVersion !== before) drawnInFrames++
-      const drawn = row.sparkVersion
+      if (sparkDraws() !== before) drawnInFrames++
+      const drawn = sparkDraws()
       clock.advance(1000)
-      if (row.sparkVersion !== drawn) drawnBetweenFrames++
+      if (sparkDraws() !== drawn) drawnBetweenFrames++
     }
     expect(drawnInFrames).toBeGreaterThan(0)
     expect(drawnBetweenFrames).toBe(0)
@@ -137,16 +145,16 @@ describe('QuoteBook flash sweep', () => {
     const { book: b, clock } = timedBook()
     b.setGridFields(fieldMask(['last']), true)
     b.applyPatches([{ key: KEY, last: 100 }])
-    const row = b.row(KEY)
-    const first = row.sparkVersion
+    const draws = trendDraws(b.row(KEY))
+    const first = draws()
     clock.advance(600)
     // A new point (the line samples every 500 ms at first), before the next pass is due.
     b.applyPatches([{ key: KEY, last: 101 }])
-    expect(row.sparkVersion).toBe(first)
+    expect(draws()).toBe(first)
     clock.advance(SPARK_PASS_MS + SPARK_GRACE_MS - 600 - 1)
-    expect(row.sparkVersion).toBe(first)
+    expect(draws()).toBe(first)
     clock.advance(1)
-    expect(row.sparkVersion).toBeGreaterThan(first)
+    expect(draws()).toBeGreaterThan(first)
   })
 
   it('ends a row’s flash in a later frame that does not move it', () => {

@@ -1,23 +1,18 @@
 import { untrack } from 'svelte'
 import { parseSymbolKey, type Market } from '../../../shared/market'
-import type {
-  Quote,
-  QuotePatch,
-  QuoteSource,
-  SymbolStatus,
-  SymbolStatusCode,
+import {
+  QUOTE_FIGURES,
+  type Quote,
+  type QuoteFigure,
+  type QuotePatch,
+  type QuoteSource,
+  type SymbolStatus,
+  type SymbolStatusCode,
 } from '../../../shared/quote'
 import { SparkSeries } from '../lib/sparkline'
 import type { Paintable } from './row-visibility'
 import type { Flash, RowCell, TrendCell } from './row-cell'
-import {
-  ALL_FIELDS,
-  PRICE_FIELDS,
-  type FieldMask,
-  type GridFields,
-  type PriceField,
-  type PriceValues,
-} from './price-fields'
+import { ALL_FIELDS, type FieldMask, type GridFields, type PriceValues } from './price-fields'
 
 /**
  * Per-symbol state. Views that read fields reactively (the strip, the detail header) get each
@@ -66,12 +61,6 @@ export class RowState implements Paintable {
   statusCode = $state<SymbolStatusCode | null>(null)
   statusMessage = $state('')
   flash = $state<Flash>(null)
-  /**
-   * Bumped (by QuoteBook's once-a-second sparkline pass) after the sparkline gained points;
-   * bound trend cells are redrawn at the same moment. A plain count, not $state: the lines are
-   * drawn by the row (TrendCell), nothing re-renders on it.
-   */
-  sparkVersion = 0
   /** A point was added since the last sparkline pass. */
   sparkMoved = false
   readonly spark = new SparkSeries()
@@ -170,7 +159,6 @@ export class RowState implements Paintable {
 
   /** The series gained points: every view of the line draws it again. */
   redrawTrend(): void {
-    this.sparkVersion++
     for (const cell of this.trendCells) cell.draw()
   }
 
@@ -180,7 +168,7 @@ export class RowState implements Paintable {
   }
 
   /** The newest value of a price field, painted or not (sorting must see hidden rows too). */
-  value(field: PriceField): number | null {
+  value(field: QuoteFigure): number | null {
     return this.latest[field]
   }
 
@@ -212,9 +200,9 @@ export class RowState implements Paintable {
   /** Brings the painted $state fields up to the newest values (the grid's columns changed too). */
   catchUp(): void {
     const mask = this.stateMask
-    for (let f = 0; f < PRICE_FIELDS.length; f++) {
+    for (let f = 0; f < QUOTE_FIGURES.length; f++) {
       if ((mask & (1 << f)) === 0) continue
-      const field = PRICE_FIELDS[f] as PriceField
+      const field = QUOTE_FIGURES[f] as QuoteFigure
       const v = this.latest[field]
       if (this[field] !== v) this[field] = v
     }
@@ -231,8 +219,8 @@ export class RowState implements Paintable {
     const paint = this.stateMask
     const latest = this.latest
     let changed: FieldMask = 0
-    for (let f = 0; f < PRICE_FIELDS.length; f++) {
-      const field = PRICE_FIELDS[f] as PriceField
+    for (let f = 0; f < QUOTE_FIGURES.length; f++) {
+      const field = QUOTE_FIGURES[f] as QuoteFigure
       const v = patch[field]
       if (v === undefined || v === latest[field]) continue
       latest[field] = v

@@ -70,7 +70,15 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     alertHistory: [],
     webhooks: [],
     settings: SettingsSchema.parse({}),
-    keyInfo: { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null },
+    keyInfo: {
+      hasKey: false,
+      masked: '',
+      storage: 'none',
+      warning: null,
+      warningDetail: null,
+      forHost: null,
+      withheld: null,
+    },
     notices: [],
     version: '0.1.0-test',
     ...over,
@@ -93,7 +101,6 @@ export class FakeTickdeskApi implements TickdeskApi {
   readonly calls: RecordedCall[] = []
   state: Snapshot
   candles: Bar[] = []
-  suggestions: string[] = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'fx:EURUSD', 'fx:USDJPY']
   /** What openLogFolder answers; the browser host's answer by default (it cannot open folders). */
   logFolder: LogFolderInfo = { path: '/home/trader/.config/Tickdesk/logs', opened: false }
   doctor: DoctorReport = {
@@ -204,13 +211,23 @@ export class FakeTickdeskApi implements TickdeskApi {
   private keyInfo(): KeyInfo {
     const k = this.storedKey
     return k === null
-      ? { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null }
+      ? {
+          hasKey: false,
+          masked: '',
+          storage: 'none',
+          warning: null,
+          warningDetail: null,
+          forHost: null,
+          withheld: null,
+        }
       : {
           hasKey: true,
           masked: `••••${k.slice(-4)}`,
           storage: 'memory',
           warning: null,
           warningDetail: null,
+          forHost: null,
+          withheld: null,
         }
   }
 
@@ -243,14 +260,6 @@ export class FakeTickdeskApi implements TickdeskApi {
       this.emitWatchlists()
       return null
     },
-    addSymbol: ({ id, key }) => {
-      const k = canonicalKey(key)
-      const report = addFake(findList(this.state, id), [k], this.unknownSymbols, this.instruments)
-      const refused = report.rejected[0]
-      if (refused) throw new BridgeError(refused.code, refused.message)
-      this.emitWatchlists()
-      return null
-    },
     removeSymbol: ({ id, key }) => {
       const w = findList(this.state, id)
       w.symbols = w.symbols.filter((s) => s !== key)
@@ -269,8 +278,6 @@ export class FakeTickdeskApi implements TickdeskApi {
       return created
     },
     exportWatchlist: ({ id, format }) => formatWatchlistFile(findList(this.state, id), format),
-    suggestSymbols: ({ query }) =>
-      this.suggestions.filter((s) => s.toLowerCase().includes(query.toLowerCase())).slice(0, 10),
     searchInstruments: ({ query, limit }) => searchFake(this.instruments, query, limit),
     addSymbols: ({ id, inputs }) => {
       const list = findList(this.state, id)

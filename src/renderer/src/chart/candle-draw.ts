@@ -15,6 +15,16 @@ export interface CandleColours {
   volume: string
 }
 
+/** Up and down colours from the theme (--up, --down on `el`), with the chart's volume tint. */
+export function themeCandleColours(el: Element, volume: string): CandleColours {
+  const style = getComputedStyle(el)
+  return {
+    up: style.getPropertyValue('--up').trim() || '#16803c',
+    down: style.getPropertyValue('--down').trim() || '#c62828',
+    volume,
+  }
+}
+
 export function createCandlePainter(colours: () => CandleColours): (u: uPlot) => void {
   const columns = new CandleColumnBuffer()
   return (u) => {

@@ -1,6 +1,6 @@
 import type { ChartStudies } from '../../../shared/chart-prefs'
 import type { Interval } from '../../../shared/quote'
-import { ema, rsi, sma, vwap, type Line } from '../../../shared/indicators'
+import { MAX_PERIOD, MIN_PERIOD, ema, rsi, sma, vwap, type Line } from '../../../shared/indicators'
 import type { CandleColumns } from './chart-data'
 
 /**
@@ -83,4 +83,33 @@ export function compareLine(
 export function percentFrom(base: number, value: number): string {
   const pct = (value / base - 1) * 100
   return `${pct > 0 ? '+' : ''}${pct.toFixed(Math.abs(pct) < 10 ? 2 : 1)}%`
+}
+
+/** A study the trader asked for: the studies with it on, or why not. */
+export function withStudy(
+  studies: ChartStudies,
+  kind: 'ema' | 'sma' | 'rsi',
+  periodText: string,
+): { ok: true; studies: ChartStudies } | { ok: false; message: string } {
+  const p = Number(periodText)
+  if (!Number.isInteger(p) || p < MIN_PERIOD || p > MAX_PERIOD)
+    return {
+      ok: false,
+      message: `The period must be a whole number from ${MIN_PERIOD} to ${MAX_PERIOD}`,
+    }
+  if (kind === 'rsi') return { ok: true, studies: { ...studies, rsi: p } }
+  const name = kind.toUpperCase()
+  if (studies[kind].includes(p)) return { ok: false, message: `${name} ${p} is already on` }
+  if (studies[kind].length >= 4) return { ok: false, message: `At most four ${name} lines` }
+  return { ok: true, studies: { ...studies, [kind]: [...studies[kind], p] } }
+}
+
+/** What is on, each with the change that takes it off (the chips under the form). */
+export function activeStudies(s: ChartStudies): Array<{ label: string; off: ChartStudies }> {
+  return [
+    ...s.sma.map((p) => ({ label: `SMA ${p}`, off: { ...s, sma: s.sma.filter((x) => x !== p) } })),
+    ...s.ema.map((p) => ({ label: `EMA ${p}`, off: { ...s, ema: s.ema.filter((x) => x !== p) } })),
+    ...(s.rsi !== null ? [{ label: `RSI ${s.rsi}`, off: { ...s, rsi: null } }] : []),
+    ...(s.compare !== null ? [{ label: `vs ${s.compare}`, off: { ...s, compare: null } }] : []),
+  ]
 }

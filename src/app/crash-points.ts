@@ -1,0 +1,27 @@
+/**
+ * Named steps of a fire where a test can kill the process, to walk every crash point instead
+ * of sampling kill moments (issue 37, Deliver 3; outcomes in docs/alerts-guarantees.md). Off
+ * unless TICKDESK_CRASH_AT names a point when the process starts; then the process kills itself
+ * with SIGKILL the first time it reaches that step (nothing after it runs: no exit handler, no
+ * flush), as a power cut or the OOM killer would. `deliver` and `done` may name a target kind:
+ * `deliver:stdout`, `done:webhook`.
+ */
+export const CRASH_POINTS = [
+  'evaluate', // a rule fired in memory, nothing on disk yet
+  'journal-append', // the fire is in the journal, no target handed it
+  'deliver', // a target was handed the fire (its try line written), no done record yet
+  'done', // a target's done record written
+  'state-save', // the alert files hold the fire, the journal not compacted yet
+  'compaction', // the journal compacted
+] as const
+export type CrashPoint = (typeof CRASH_POINTS)[number]
+
+const armed = process.env.TICKDESK_CRASH_AT ?? ''
+
+/** Dies here when this point (for this target kind, if the armed point names one) is armed. */
+export function crashPoint(point: CrashPoint, target?: string): void {
+  if (armed === '') return
+  const kind = target?.split(':')[0]
+  if (armed !== point && armed !== `${point}:${kind}`) return
+  process.kill(process.pid, 'SIGKILL')
+}

@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest'
+import { klineRoute } from '../../src/core/market-routes'
+import { MARKETS, hasCandleEndpoint } from '../../src/shared/market'
+
+describe('which markets have a candle endpoint', () => {
+  it('the chart (shared/market) and the engine (core/market-routes) name the same markets', () => {
+    for (const m of MARKETS) expect([m, hasCandleEndpoint(m)]).toEqual([m, klineRoute(m) !== null])
+  })
+})

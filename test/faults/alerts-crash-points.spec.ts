@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDataStores } from '../../src/core/persistence/stores'
+import { CRASH_POINTS } from '../../src/app/crash-points'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { tempDir } from './harness'
+import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
+
+/**
+ * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
+ * with TICKDESK_CRASH_AT set to one named step, a once-alert is crossed, the process kills itself
+ * (SIGKILL) exactly there, and a restart on the same folder must give the outcome
+ * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
+ * table says), never lost, a repeat always under the same id and marked replayed.
+ */
+
+/** What the stdout target hears across the crashed run and the restart, per the table. */
+const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; replayed: boolean }> = {
+  evaluate: { first: 0, replayed: false }, // nothing recorded: fires afresh after the restart
+  'journal-append': { first: 0, replayed: false }, // journalled, never handed over: late
+  deliver: { first: 1, replayed: true }, // handed over, not recorded done: again, marked
+  done: { first: 1, replayed: false },
+  'state-save': { first: 1, replayed: false },
+  compaction: { first: 1, replayed: false },
+}
+
+// A simulator per point: a killed process's stream socket would count against the next one's
+// connection limit until the simulator notices it is gone.
+let sim: SimServer
+beforeEach(async () => {
+  sim = await startSimulator({ port: 0, seed: 41 })
+})
+afterEach(async () => {
+  await sim.close()
+})
+
+describe('every crash point of a fire, through watch --json (stdout)', () => {
+  for (const point of CRASH_POINTS) {
+    it(`killed at "${point}": ${JSON.stringify(OUTCOME[point])}`, async () => {
+      const dir = tempDir()
+      const { cross, release } = levelCrosser(sim)
+      release()
+      const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
+      const args = ['watch', '--json', 'crypto:BTCUSDT']
+      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
+      let second: CliRun | null = null
+      try {
+        await first.waitFor(() => first.quotes.has('BTCUSDT'), 'first quote')
+        cross('BTCUSDT', LEVEL.BTCUSDT * 2)
+        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+          first.child.on('exit', (_code, s) => resolve(s)),
+        )
+        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+        expect(first.alerts, 'before the kill').toHaveLength(OUTCOME[point].first)
+        const s = startCli(sim, dir, args)
+        second = s
+        const all = (): CliRun['alerts'] => [...first.alerts, ...s.alerts]
+        await s.waitFor(() => s.quotes.has('BTCUSDT'), 'quote after restart')
+        if (OUTCOME[point].first === 0 || OUTCOME[point].replayed)
+          await s.waitFor(() => s.alerts.length > 0, 'the fire after restart')
+        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+        const lines = all().filter((a) => a.ruleId === ids.get('BTCUSDT'))
+        expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
+        expect(lines[0]?.replayed).toBe(false)
+        expect(lines.slice(1).map((l) => l.replayed)).toEqual(OUTCOME[point].replayed ? [true] : [])
+      } finally {
+        release()
+        first.child.kill('SIGKILL')
+        second?.child.kill('SIGTERM')
+        await second?.exited
+      }
+    }, 60_000)
+  }
+})
+
+/** A webhook receiver on 127.0.0.1 that keeps every POST's fire id and replayed mark. */
+async function receiver(): Promise<{
+  url: string
+  got: { id: string; replayed: boolean }[]
+  server: Server
+}> {
+  const got: { id: string; replayed: boolean }[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      const b = JSON.parse(body) as { id: string; replayed: boolean }
+      got.push({ id: b.id, replayed: b.replayed })
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, server }
+}
+
+describe('every crash point of a fire, through alerts run and a webhook', () => {
+  for (const point of CRASH_POINTS) {
+    // A target's own steps are armed for the webhook; the others are shared by every target.
+    const armed = point === 'deliver' || point === 'done' ? `${point}:webhook` : point
+    it(`killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`, async () => {
+      const dir = tempDir()
+      const { cross, release } = levelCrosser(sim)
+      release()
+      await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+      const hook = await receiver()
+      await openDataStores(dir).webhooks.save([
+        {
+          id: 'w1',
+          url: hook.url,
+          addedAt: 0,
+          failures: 0,
+          lastError: null,
+          lastDeliveredAt: null,
+          signed: false,
+        },
+      ])
+      const args = ['alerts', 'run', '--json']
+      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: armed })
+      let second: CliRun | null = null
+      try {
+        await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
+        cross('ETHUSDT', LEVEL.ETHUSDT * 2)
+        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+          first.child.on('exit', (_code, s) => resolve(s)),
+        )
+        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+        expect(hook.got, 'before the kill').toHaveLength(OUTCOME[point].first)
+        second = startCli(sim, dir, args)
+        const expected =
+          OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
+        await second.waitFor(() => hook.got.length >= expected, 'the POSTs after restart')
+        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+        expect(new Set(hook.got.map((g) => g.id)), JSON.stringify(hook.got)).toEqual(
+          new Set([hook.got[0]?.id]),
+        )
+        expect(hook.got.map((g) => g.replayed)).toEqual(
+          OUTCOME[point].replayed ? [false, true] : [false],
+        )
+      } finally {
+        release()
+        first.child.kill('SIGKILL')
+        second?.child.kill('SIGTERM')
+        await second?.exited
+        hook.server.closeAllConnections()
+        await new Promise((r) => hook.server.close(r))
+      }
+    }, 60_000)
+  }
+})
