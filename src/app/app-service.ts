@@ -33,6 +33,7 @@ import { KeyKeeper } from './key-keeper'
 import { OutsideEdits } from './outside-edits'
 import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
+import { barsForDisk } from '../core/built-bars'
 import { AddQueue } from './symbol-adder'
 import { trayQuotes } from './tray-quotes'
 import { WatchSet } from './watch-set'
@@ -94,6 +95,7 @@ export class AppService implements AppHostApi, CommandContext {
       clock: this.clock,
       notices: this.notices,
       quotes: () => this.feeds.current.engine.quotes.all(),
+      bars: () => barsForDisk(this.feeds.current.engine.candles),
     })
     this.feeds = new FeedSwitcher({
       startDemo: opts.demo,
@@ -470,12 +472,11 @@ export class AppService implements AppHostApi, CommandContext {
     this.closed = true
     await this.edits.close()
     await this.feeds.close()
-    const engine = this.feeds.current.engine
+    // The quote cache and the bars (built ones folded in: core/built-bars.ts) once more.
     await this.saves.close()
     await this.webhooks.close()
     await this.duty.close()
     await this.alerts.close()
-    await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }
 
   // ---- inside ------------------------------------------------------------------------------

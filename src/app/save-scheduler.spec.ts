@@ -4,11 +4,12 @@ import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
 import { defaultWriter, type AtomicWriter } from '../core/persistence/atomic-file'
+import type { CandleSeries } from '../core/candle-builder'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import { blankQuote, type Quote } from '../shared/quote'
 import { SettingsSchema } from '../shared/settings'
 import { NoticeBoard } from './notice-board'
-import { QUOTE_CACHE_EVERY_MS, SaveScheduler } from './save-scheduler'
+import { BAR_CACHE_EVERY_MS, QUOTE_CACHE_EVERY_MS, SaveScheduler } from './save-scheduler'
 
 /** A real data folder whose writes are counted per file, and can be made to fail (a full disk). */
 function setup(): {
@@ -18,6 +19,7 @@ function setup(): {
   notices: NoticeBoard
   saves: SaveScheduler
   quotes: Quote[]
+  bars: CandleSeries[]
   fillDisk(full: boolean): void
 } {
   const clock = new FakeClock()
@@ -31,11 +33,13 @@ function setup(): {
   const stores = openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-saves-')), { writer })
   const notices = new NoticeBoard(clock, () => undefined)
   const quotes: Quote[] = []
+  const bars: CandleSeries[] = []
   const saves = new SaveScheduler({
     stores,
     clock,
     notices,
     quotes: () => quotes,
+    bars: () => bars,
   })
   return {
     clock,
@@ -44,6 +48,7 @@ function setup(): {
     notices,
     saves,
     quotes,
+    bars,
     fillDisk: (on) => void (full = on),
   }
 }
@@ -73,6 +78,32 @@ describe('SaveScheduler', () => {
     s.clock.advance(QUOTE_CACHE_EVERY_MS)
     await expect.poll(() => s.writes('quotes-cache.json')).toBe(2)
     expect((await s.stores.quotes.load()).value.map((q) => q.last)).toEqual([100])
+  })
+
+  it('writes the built bars every 5 min while prices move, and once more on close', async () => {
+    const s = setup()
+    const minute = (close: number): CandleSeries => ({
+      key: 'crypto:BTCUSDT',
+      interval: '1m',
+      t: [0],
+      o: [close],
+      h: [close],
+      l: [close],
+      c: [close],
+      v: [0],
+    })
+    s.bars.push(minute(1))
+    s.saves.quotesChanged()
+    s.clock.advance(BAR_CACHE_EVERY_MS - 1)
+    await settle()
+    expect(s.writes('bars-cache.json')).toBe(0)
+    s.clock.advance(1)
+    await expect.poll(() => s.writes('bars-cache.json')).toBe(1)
+    s.bars[0] = minute(2)
+    s.saves.quotesChanged()
+    await s.saves.close()
+    expect(s.writes('bars-cache.json')).toBe(2)
+    expect((await s.stores.bars.load()).value[0]?.c).toEqual([2])
   })
 
   it('writes nothing while no price moves', async () => {

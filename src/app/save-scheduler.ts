@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
+import type { CandleSeries } from '../core/candle-builder'
 import type { Quote } from '../shared/quote'
 import { errorText } from './error-text'
 import type { NoticeBoard } from './notice-board'
@@ -14,6 +15,12 @@ import type { NoticeBoard } from './notice-board'
  */
 export const QUOTE_CACHE_EVERY_MS = 30_000
 /**
+ * The bars the app built (core/built-bars.ts) reach the disk at most this often while prices move,
+ * and on close: a crash costs at most this much of a chart's history, and a save (every symbol's
+ * rings, up to ~12 MB) stays rare.
+ */
+export const BAR_CACHE_EVERY_MS = 5 * 60_000
+/**
  * When the app's files are written. The trader's own changes (lists, settings) are saved at once;
  * the quote cache at most every QUOTE_CACHE_EVERY_MS while prices move (through ThrottledSave,
  * which reads the newest value when it writes) and once more on close(). Alert rules, states and
@@ -22,6 +29,7 @@ export const QUOTE_CACHE_EVERY_MS = 30_000
  */
 export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<Quote[]>
+  private readonly barCache: ThrottledSave<CandleSeries[]>
 
   constructor(
     private readonly opts: {
@@ -29,6 +37,8 @@ export class SaveScheduler {
       clock: Clock
       notices: Pick<NoticeBoard, 'add'>
       quotes: () => Quote[]
+      /** The bars cache as it should be written (folded and bounded: barsForDisk). */
+      bars: () => CandleSeries[]
     },
   ) {
     const onError = (e: unknown): void => this.report(e)
@@ -39,6 +49,13 @@ export class SaveScheduler {
       // The cache was read at start: the first write waits the interval, off the busy start.
       freshAtStart: true,
       save: (quotes) => stores.quotes.save(quotes),
+      onError,
+    })
+    this.barCache = new ThrottledSave({
+      clock,
+      intervalMs: BAR_CACHE_EVERY_MS,
+      freshAtStart: true,
+      save: (bars) => stores.bars.save(bars),
       onError,
     })
   }
@@ -52,14 +69,16 @@ export class SaveScheduler {
     }
   }
 
+  /** New prices: the quote cache and the bars built from them are due a save. */
   quotesChanged(): void {
     this.quoteCache.request(this.opts.quotes)
+    this.barCache.request(this.opts.bars)
   }
 
-  /** Shutdown: the quote cache once more, whether or not a save was due. */
+  /** Shutdown: the quote cache and the bars once more, whether or not a save was due. */
   async close(): Promise<void> {
     this.quotesChanged()
-    await this.quoteCache.flush()
+    await Promise.all([this.quoteCache.flush(), this.barCache.flush()])
   }
 
   private report(e: unknown): void {

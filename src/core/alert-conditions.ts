@@ -1,5 +1,6 @@
 import type { AlertCondition } from '../shared/alert'
-import { maName } from '../shared/alert-describe'
+import { maName, spreadText } from '../shared/alert-describe'
+import type { Spread } from '../shared/spread'
 import { BucketRing } from './bucket-ring'
 
 /**
@@ -22,6 +23,8 @@ export interface ConditionInput {
   ma: number | null
   maDiff: number | null
   prevMaDiff: number | null
+  /** 'spread' only: ask - bid of the quote (shared/spread.ts); null without a bid or an ask. */
+  spread: Spread | null
 }
 
 export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
@@ -45,9 +48,17 @@ export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
       const down = x.prevMaDiff > 0 && x.maDiff <= 0
       return c.direction === 'up' ? up : c.direction === 'down' ? down : up || down
     }
+    case 'spread': {
+      const v = spreadIn(c.unit, x.spread)
+      return v !== null && v >= c.above
+    }
     case 'channel':
       return inChannel(x.price, c.low, c.high) === (c.on === 'enter')
   }
+}
+
+function spreadIn(unit: 'bps' | 'price', s: Spread | null): number | null {
+  return s === null ? null : unit === 'bps' ? s.bps : s.price
 }
 
 function inChannel(price: number, low: number, high: number): boolean {
@@ -76,6 +87,11 @@ export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct
       return x.volume === null || x.volume < c.amount
     case 'maCross':
       return x.ma !== null && x.maDiff !== null && Math.abs(x.maDiff) > band(x.ma, hysteresisPct)
+    case 'spread': {
+      // Narrowed back under the level by the band; a quote without bid or ask says nothing.
+      const v = spreadIn(c.unit, x.spread)
+      return v !== null && v < c.above - band(c.above, hysteresisPct)
+    }
     case 'channel': {
       // Back on the other side of the nearer bound by the band, measured on that bound.
       const lowBand = band(c.low, hysteresisPct)
@@ -139,6 +155,13 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
       const ma = formatPrice(Number((x.ma ?? 0).toPrecision(6)))
       return `${symbol} crossed ${side} ${maName(c)} at ${ma} ${at}`
     }
+    case 'spread': {
+      const s = x.spread
+      const other =
+        s === null ? '' : c.unit === 'bps' ? `${formatPrice(s.price)}, ` : `${bpsText(s.bps)}, `
+      const now = s === null ? '—' : spreadText(Number(spreadIn(c.unit, s)?.toPrecision(4)), c.unit)
+      return `${symbol} spread ${now} (${other}past ${spreadText(c.above, c.unit)}) ${at}`
+    }
     case 'channel': {
       const range = `${formatPrice(c.low)}–${formatPrice(c.high)}`
       const crossed =
@@ -147,6 +170,10 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
       return `${symbol} ${crossed ? 'left' : 'is outside'} ${range} ${at}`
     }
   }
+}
+
+function bpsText(bps: number): string {
+  return spreadText(Number(bps.toPrecision(4)), 'bps')
 }
 
 /**

@@ -13,6 +13,7 @@ import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { parentRuleId } from '../shared/alert-list'
 import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
+import { quoteSpread } from '../shared/spread'
 
 /**
  * Price alerts, evaluated in core on every merged quote so they fire with no window open.
@@ -80,6 +81,7 @@ export class AlertEngine {
     ma: null,
     maDiff: null,
     prevMaDiff: null,
+    spread: null,
   }
   /** Bars for 'maCross' rules (the engine's candles); null until a host attaches them. */
   private bars: BarSource | null = null
@@ -283,6 +285,7 @@ export class AlertEngine {
       input.prevMaDiff = live.prevMaDiff
       live.prevMaDiff = input.maDiff
     } else input.ma = input.maDiff = input.prevMaDiff = null
+    input.spread = rule.condition.kind === 'spread' ? quoteSpread(quote.bid, quote.ask) : null
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)

@@ -228,6 +228,11 @@ export class CandleBuilder {
     return combine(native, local).slice(-limit)
   }
 
+  /** The symbols that hold bars of any interval. */
+  keys(): IterableIterator<SymbolKey> {
+    return this.series.keys()
+  }
+
   remove(key: SymbolKey): void {
     this.series.delete(key)
     if (this.minuteRings.delete(key)) this.dropped++

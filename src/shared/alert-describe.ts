@@ -21,9 +21,16 @@ export function describeCondition(condition: AlertCondition): string {
       return `volume ≥ ${condition.amount} in ${condition.minutes} min`
     case 'maCross':
       return `${maCrossVerb(condition.direction)} ${maName(condition)}`
+    case 'spread':
+      return `spread ≥ ${spreadText(condition.above, condition.unit)}`
     case 'channel':
       return `${condition.on === 'enter' ? 'enters' : 'leaves'} ${condition.low}–${condition.high}`
   }
+}
+
+/** A spread in the unit a rule watches it in: "12.5 bp" or a plain price. */
+export function spreadText(value: number, unit: 'bps' | 'price'): string {
+  return unit === 'bps' ? `${value} bp` : `${value}`
 }
 
 /** A webhook's delivery record in a few words, the same in the alerts panel and `alerts list`. */

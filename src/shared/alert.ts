@@ -48,6 +48,18 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
     interval: IntervalSchema,
     direction: z.enum(['up', 'down', 'any']).default('any'),
   }),
+  /**
+   * The quoted spread (ask - bid, spread.ts) at or above `above`, in basis points of the mid or in
+   * price. Only where the service sends a bid and an ask: without them the rule waits, never fires.
+   */
+  z.object({
+    kind: z.literal('spread'),
+    above: z
+      .number({ message: 'the spread must be a number' })
+      .finite()
+      .positive({ message: 'the spread must be above zero' }),
+    unit: z.enum(['bps', 'price']).default('bps'),
+  }),
   /** Price enters (or exits) the band between two levels; low must be under high. */
   z
     .object({

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_GRID, GRID_COLUMNS, GridSettingsSchema, mergeGrid, SORT_COLUMNS } from './grid'
+import {
+  DEFAULT_GRID,
+  DERIVED_FIGURES,
+  GRID_COLUMNS,
+  GridSettingsSchema,
+  mergeGrid,
+  SORT_COLUMNS,
+} from './grid'
 import { FRAME_FIELDS } from './quote-frame'
 import { mergeSettings, SettingsPatchSchema, SettingsSchema } from './settings'
 
@@ -10,8 +17,19 @@ describe('grid settings', () => {
     )
   })
 
-  it('offers only numbers the bridge carries', () => {
-    for (const c of SORT_COLUMNS.slice(1)) expect(FRAME_FIELDS, c).toContain(c)
+  it('offers only numbers the bridge carries, or ones made of them (the spread of bid and ask)', () => {
+    for (const c of SORT_COLUMNS.slice(1)) {
+      const parts: readonly string[] = c in DERIVED_FIGURES ? DERIVED_FIGURES[c as 'spread'] : [c]
+      for (const part of parts) expect(FRAME_FIELDS, c).toContain(part)
+    }
+  })
+
+  it('offers a spread column, hidden until chosen, sortable, and kept in saved settings', () => {
+    expect(GRID_COLUMNS).toContain('spread')
+    expect(DEFAULT_GRID.columns).not.toContain('spread')
+    expect(SORT_COLUMNS).toContain('spread')
+    const chosen = { ...DEFAULT_GRID, columns: ['last', 'bid', 'ask', 'spread'] }
+    expect(GridSettingsSchema.parse(chosen).columns).toEqual(['last', 'bid', 'ask', 'spread'])
   })
 
   it('refuses a column listed twice, an unknown column and an unknown density', () => {

@@ -1,12 +1,13 @@
 import { z } from 'zod'
-import { QUOTE_FIGURES } from './quote'
+import { QUOTE_FIGURES, type QuoteFigure } from './quote'
 
 /**
  * The watchlist grid's choices, as the trader makes them: which columns in which order, how
  * dense the rows are, and each watchlist's sort. Symbol comes first and the row actions last,
  * always; everything between is a choice. Fields of the spec's TickerQuote (open, prevClose,
  * bidSize, askSize, quoteVolume, trades) are offered beside the ones shown by default; a service
- * that does not send one leaves its cells empty ("—"), never 0.
+ * that does not send one leaves its cells empty ("—"), never 0. Spread is worked out from bid and
+ * ask (spread.ts), not sent: empty where either is missing.
  */
 export const GRID_COLUMNS = [
   'last',
@@ -23,6 +24,7 @@ export const GRID_COLUMNS = [
   'ask',
   'bidSize',
   'askSize',
+  'spread',
   'trend',
   'source',
 ] as const
@@ -46,8 +48,18 @@ export const DEFAULT_COLUMNS: readonly GridColumn[] = [
 export const DensitySchema = z.enum(['compact', 'comfortable'])
 export type Density = z.infer<typeof DensitySchema>
 
-/** Columns a watchlist can be sorted by: the symbol and every number. */
-export const SORT_COLUMNS = ['symbol', ...QUOTE_FIGURES] as const
+/**
+ * Numbers the grid works out from a quote's figures rather than receiving them: each names the
+ * figures it is made of (the bridge carries those, so hiding the column costs a tick nothing).
+ */
+export const DERIVED_FIGURES = { spread: ['bid', 'ask'] } as const satisfies Record<
+  string,
+  readonly QuoteFigure[]
+>
+export type DerivedFigure = keyof typeof DERIVED_FIGURES
+
+/** Columns a watchlist can be sorted by: the symbol and every number (spread by its bps). */
+export const SORT_COLUMNS = ['symbol', ...QUOTE_FIGURES, 'spread'] as const
 export const SortColumnSchema = z.enum(SORT_COLUMNS)
 export type SortColumn = z.infer<typeof SortColumnSchema>
 export const SortSpecSchema = z.object({

@@ -179,6 +179,10 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
       // Past its column's cap a figure is shortened, not spilled: decimals go first.
       expect(await figure(page, 'crypto:MOONUSDT', 'changePercent')).toBe('+12,346%')
       expect(await figure(page, 'crypto:MOONUSDT', 'trades')).toBe('1.00T')
+      // Spread: ask − bid and bps of the mid; none ("—") where the service sends no bid or ask.
+      expect(await figure(page, 'crypto:MOONUSDT', 'spread')).toMatch(/^0\.020* · 47\.6 bp$/)
+      expect(await figure(page, 'crypto:TINYUSDT', 'spread')).toMatch(/^0\.000000020* · 16\.2 bp$/)
+      expect(await figure(page, 'crypto:1000000SHIBUSDT', 'spread')).toBe('—')
       const cut = await page
         .locator('thead button')
         .evaluateAll((bs) =>

@@ -132,3 +132,32 @@ describe('tickdesk alerts: bad input stores nothing', () => {
     expect((await openDataStores(data.dir).webhooks.load()).value).toEqual([])
   })
 })
+
+describe('tickdesk alerts add --spread', () => {
+  it('stores a spread in bps of the mid with a bp suffix, and in price without one', async () => {
+    const bps = runCli(alerts, ['add', 'crypto:BTCUSDT', '--spread', '12bp'], { env: env() })
+    expect(await bps.exit).toBe(0)
+    expect(bps.stdout()).toMatch(/crypto:BTCUSDT spread ≥ 12 bp/)
+    const price = runCli(alerts, ['add', 'fx:EURUSD', '--spread', '0.0002', '--json'], {
+      env: env(),
+    })
+    expect(await price.exit).toBe(0)
+    expect(price.lines()[0]).toMatchObject({
+      condition: { kind: 'spread', above: 0.0002, unit: 'price' },
+    })
+    expect(await storedRules()).toEqual([
+      expect.objectContaining({ condition: { kind: 'spread', above: 12, unit: 'bps' } }),
+      expect.objectContaining({ condition: { kind: 'spread', above: 0.0002, unit: 'price' } }),
+    ])
+  })
+
+  it.each([['0bp'], ['wide'], ['-3'], ['12 pips']])(
+    'refuses --spread %s with a clear message and stores nothing',
+    async (arg) => {
+      const r = runCli(alerts, ['add', 'crypto:BTCUSDT', `--spread=${arg}`], { env: env() })
+      expect(await r.exit).toBe(2)
+      expect(r.stderr()).toMatch(/--spread needs a spread above zero: 12bp/)
+      expect(await storedRules()).toEqual([])
+    },
+  )
+})

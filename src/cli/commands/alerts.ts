@@ -21,7 +21,7 @@ const HELP = `Usage:
   tickdesk alerts list [--json]
   tickdesk alerts add <market:SYMBOL> (--above P | --below P | --crosses P | --day-change PCT
                       | --move PCT --minutes N | --enter LOW:HIGH | --leave LOW:HIGH
-                      | --volume N --minutes M
+                      | --volume N --minutes M | --spread NBP | --spread P
                       | --cross-sma N --interval I | --cross-ema N --interval I [--direction up|down])
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
   tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
@@ -55,6 +55,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
   --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
+  --spread 12bp      add: fires when ask − bid reaches 12 bps of the mid (a plain number: in
+                     price, e.g. --spread 0.5); only where the service sends a bid and an ask
   --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
                      once per arming; symbols added to the list later are watched too)
   -h, --help         show this help
@@ -70,6 +72,7 @@ const OPTIONS = {
   move: { type: 'string' },
   minutes: { type: 'string' },
   volume: { type: 'string' },
+  spread: { type: 'string' },
   'cross-sma': { type: 'string' },
   'cross-ema': { type: 'string' },
   interval: { type: 'string' },
@@ -100,6 +103,7 @@ const CONDITION_FLAGS = [
   'volume',
   'cross-sma',
   'cross-ema',
+  'spread',
 ]
 
 function conditionFrom(v: Values): AlertCondition | string {
@@ -148,6 +152,7 @@ function conditionFrom(v: Values): AlertCondition | string {
       on: name === 'enter' ? 'enter' : 'exit',
     }
   }
+  if (name === 'spread') return spreadFrom(String(v.spread))
   const value = num(name)
   if (value === null || Number.isNaN(value)) return `--${name} needs a number, e.g. --${name} 100`
   if (name === 'above' || name === 'below' || name === 'crosses')
@@ -162,6 +167,15 @@ function conditionFrom(v: Values): AlertCondition | string {
   }
   if (value <= 0) return '--move needs a positive percent'
   return { kind: 'movePct', pct: value, minutes }
+}
+
+/** "12bp" (or "12bps"): basis points of the mid; a plain number: the spread in price. */
+function spreadFrom(raw: string): AlertCondition | string {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)\s*(bps?)?\s*$/i.exec(raw)
+  const above = m === null ? NaN : Number(m[1])
+  if (m === null || !Number.isFinite(above) || above <= 0)
+    return `--spread needs a spread above zero: 12bp in bps of the mid, or a price such as 0.5`
+  return { kind: 'spread', above, unit: m[2] === undefined ? 'price' : 'bps' }
 }
 
 export const run: CliCommand = async (args, io) => {

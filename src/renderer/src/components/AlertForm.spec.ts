@@ -48,3 +48,27 @@ describe('AlertForm: volume above N in M minutes', () => {
     })
   })
 })
+
+describe('AlertForm: spread above X', () => {
+  it('sends a spread rule in bps of the mid, or in price when chosen', async () => {
+    const api = new FakeTickdeskApi(baseSnapshot())
+    render(AlertForm, { props: { api, initialKey: 'crypto:ETHUSDT' } })
+    await fireEvent.change(screen.getByLabelText('Condition'), { target: { value: 'spread' } })
+    expect(screen.getByTestId('spread-note').textContent).toMatch(/bid and an ask/)
+    await fireEvent.input(screen.getByLabelText('Spread'), { target: { value: '12.5' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toMatchObject({
+      key: 'crypto:ETHUSDT',
+      condition: { kind: 'spread', above: 12.5, unit: 'bps' },
+    })
+    await fireEvent.change(screen.getByLabelText('Condition'), { target: { value: 'spread' } })
+    await fireEvent.change(screen.getByLabelText('Measured in'), { target: { value: 'price' } })
+    await fireEvent.input(screen.getByLabelText('Spread'), { target: { value: '0.5' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(2))
+    expect(api.callsOf('addAlert')[1]).toMatchObject({
+      condition: { kind: 'spread', above: 0.5, unit: 'price' },
+    })
+  })
+})

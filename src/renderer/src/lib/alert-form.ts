@@ -25,6 +25,8 @@ export interface AlertDraft {
   ma: 'sma' | 'ema'
   interval: Interval
   direction: 'up' | 'down' | 'any'
+  /** spread only: the level (`value`) in basis points of the mid or in price. */
+  spreadUnit: 'bps' | 'price'
   repeat: 'once' | 'rearm'
   cooldownSec: string
   note: string
@@ -38,6 +40,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   movePct: 'Moves X% in N min',
   volume: 'Volume above N in M min',
   maCross: 'Crosses a moving average',
+  spread: 'Spread above (ask − bid)',
   channel: 'Enters or leaves a range',
 }
 
@@ -54,6 +57,7 @@ export function emptyDraft(key = ''): AlertDraft {
     ma: 'ema',
     interval: '15m',
     direction: 'any',
+    spreadUnit: 'bps',
     repeat: 'once',
     cooldownSec: '60',
     note: '',
@@ -123,6 +127,10 @@ export function draftToInput(draft: AlertDraft): DraftResult {
         interval: draft.interval,
         direction: draft.direction,
       }
+      break
+    case 'spread':
+      if (value <= 0) return { ok: false, message: 'The spread must be above zero' }
+      condition = { kind: 'spread', above: value, unit: draft.spreadUnit }
       break
     case 'channel': {
       const high = num(draft.high)

@@ -1,7 +1,16 @@
 import type { Market } from '../../../shared/market'
 import type { PriceValues } from '../state/price-fields'
 import type { ColumnDef } from './columns'
-import { fitAmount, fitChange, fitPercent, fitPrice, NO_BUDGET, type FitBudget } from './fit-number'
+import { quoteSpread } from '../../../shared/spread'
+import {
+  fitAmount,
+  fitChange,
+  fitPercent,
+  fitPrice,
+  fitSpread,
+  NO_BUDGET,
+  type FitBudget,
+} from './fit-number'
 
 /** A figure's text for one numeric column of one row; '' for trend and source (not figures). */
 export function cellText(
@@ -11,6 +20,8 @@ export function cellText(
   symbol: string,
   budget: FitBudget = NO_BUDGET,
 ): string {
+  if (col.kind === 'spread')
+    return fitSpread(quoteSpread(figures.bid, figures.ask), market, symbol, figures.ask, budget)
   const field = col.reads[0]
   if (field === undefined) return ''
   const value = figures[field]

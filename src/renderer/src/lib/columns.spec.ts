@@ -33,6 +33,7 @@ describe('grid columns', () => {
     expect(mask).toBe(fieldBit('change') | fieldBit('last') | fieldBit('bidSize'))
     expect(trend).toBe(false)
     expect(paintedFields(columnDefs(['trend'])).trend).toBe(true)
+    expect(paintedFields(columnDefs(['spread'])).mask).toBe(fieldBit('bid') | fieldBit('ask'))
   })
 
   it('lists the shown columns first in their order, then the hidden ones', () => {

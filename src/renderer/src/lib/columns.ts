@@ -9,10 +9,12 @@ import { fieldMask, type FieldMask } from '../state/price-fields'
  *   change   a signed price change at the price's precision; width follows the data
  *   percent  a signed percentage, two decimals; width follows the data
  *   amount   volumes, turnover, trade counts and sizes: always abbreviated (1.25M), fixed width
+ *   spread   ask - bid at the price's precision and in bps of the mid (shared/spread.ts); width
+ *            follows the data, the bps alone where the column is too narrow
  *   trend    the sparkline, fixed width
  *   source   where the price came from and how old it is, fixed width
  */
-export type ColumnKind = 'price' | 'change' | 'percent' | 'amount' | 'trend' | 'source'
+export type ColumnKind = 'price' | 'change' | 'percent' | 'amount' | 'spread' | 'trend' | 'source'
 
 export interface ColumnDef {
   id: GridColumn
@@ -61,6 +63,7 @@ export const COLUMN_DEFS: Readonly<Record<GridColumn, ColumnDef>> = {
   ask: def('ask', 'Ask', 'Ask', 'price', ['ask']),
   bidSize: def('bidSize', 'Bid sz', 'Bid size', 'amount', ['bidSize']),
   askSize: def('askSize', 'Ask sz', 'Ask size', 'amount', ['askSize']),
+  spread: def('spread', 'Spread', 'Spread (ask − bid, bps of mid)', 'spread', ['bid', 'ask']),
   trend: def('trend', 'Trend', 'Trend (sparkline)', 'trend'),
   source: def('source', 'Source', 'Source and age', 'source'),
 }

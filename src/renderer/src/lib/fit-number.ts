@@ -105,6 +105,30 @@ export function fitPercent(value: number | null, budget: FitBudget = NO_BUDGET):
   )
 }
 
+const bpsFormat = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+})
+
+/**
+ * A spread as "0.50 · 4.9 bp": the price at the precision of the ask it is taken from, then basis
+ * points of the mid; where that does not fit, the bps alone (what compares across symbols).
+ */
+export function fitSpread(
+  spread: { price: number; bps: number } | null,
+  market: Market,
+  symbol: string,
+  ask: number | null,
+  budget: FitBudget = NO_BUDGET,
+): string {
+  if (spread === null || !Number.isFinite(spread.bps)) return MISSING
+  const bps = `${spread.bps < 0 ? '−' : ''}${bpsFormat.format(Math.abs(spread.bps))} bp`
+  const full = `${formatChange(spread.price, market, symbol, ask).replace('+', '')} · ${bps}`
+  if (fits(full, budget.ch)) return full
+  budget.onOver()
+  return bps
+}
+
 /** Amounts are abbreviated already; one past a quadrillion goes to an exponent. */
 export function fitAmount(value: number | null, budget: FitBudget = NO_BUDGET): string {
   const text = formatAmount(value)

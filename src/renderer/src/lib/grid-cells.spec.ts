@@ -5,7 +5,7 @@ import { COLUMN_DEFS } from './columns'
 import { FigureCell, SparkCell } from './grid-cells'
 import { SPARK_MAX_STEP_MS, sparkPoints } from './sparkline'
 import { NO_BUDGET } from './fit-number'
-import { formatPrice } from './format'
+import { formatChange, formatPrice } from './format'
 
 const KEY = 'crypto:BTCUSDT'
 
@@ -116,6 +116,49 @@ describe('grid cells written by the row (outside Svelte)', () => {
     const { td } = cellElement()
     row.bindCell(new FigureCell(td, COLUMN_DEFS.last, row.market, row.symbol, NO_BUDGET))
     expect(td.classList.contains('flash-down')).toBe(true)
+  })
+})
+
+describe('the Spread cell', () => {
+  it('shows ask − bid and its bps of the mid, "—" without a bid or an ask', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    const { td } = cellElement()
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.spread, row.market, row.symbol, NO_BUDGET))
+    expect(td.textContent).toBe('—')
+    book.applyPatches([{ key: KEY, bid: 99.5 }])
+    expect(td.textContent).toBe('—')
+    book.applyPatches([{ key: KEY, ask: 100.5 }])
+    // At the precision the Ask column shows.
+    expect(td.textContent).toBe(
+      `${formatChange(1, row.market, row.symbol, 100.5).slice(1)} · 100.0 bp`,
+    )
+  })
+
+  it('is rewritten by a new bid or ask only, and shows the bps alone where it does not fit', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, bid: 99.5, ask: 100.5, last: 100 }])
+    const { td, writes } = cellElement()
+    let over = 0
+    const narrow = { ch: 7, onOver: () => over++ }
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.spread, row.market, row.symbol, narrow))
+    expect(td.textContent).toBe('100.0 bp')
+    expect(over).toBe(1)
+    writes()
+    book.applyPatches([{ key: KEY, last: 100.2, volume: 9 }])
+    expect(writes()).toHaveLength(0)
+    book.applyPatches([{ key: KEY, ask: 99.7 }])
+    expect(td.textContent).toBe('20.1 bp')
+  })
+
+  it('costs a tick nothing while hidden: no field of it is painted', () => {
+    expect(fieldMask(COLUMN_DEFS.spread.reads)).toBe(fieldMask(['bid', 'ask']))
+    const { book } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, bid: 1, ask: 2 }])
+    expect(row.bid).toBeNull()
+    expect(row.ask).toBeNull()
   })
 })
 

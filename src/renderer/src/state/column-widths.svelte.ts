@@ -29,6 +29,7 @@ const CAP_CH: Record<ColumnKind, number> = {
   change: 14,
   percent: 10,
   amount: 10,
+  spread: 22,
   trend: 0,
   source: 0,
 }

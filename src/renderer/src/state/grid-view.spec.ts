@@ -42,4 +42,28 @@ describe('GridView', () => {
     expect(view.sort).toBeNull()
     expect(saved).toHaveLength(1)
   })
+
+  it('sorts by spread in bps of the mid, rows without a bid or an ask last', () => {
+    const api = { invoke: () => Promise.resolve([]), subscribe: () => () => undefined }
+    const app = new AppState(api as unknown as TickdeskApi, { setTimer: () => undefined })
+    const keys = ['crypto:WIDE', 'crypto:NONE', 'crypto:TIGHT', 'crypto:MID']
+    app.handle({
+      type: 'watchlists',
+      watchlists: [{ id: 'a', name: 'Desk', symbols: keys }],
+      activeWatchlistId: 'a',
+    })
+    app.handle({ type: 'settings', settings: SettingsSchema.parse({}), keyInfo } as never)
+    // In price the cheap symbol's spread is the smallest; in bps it is the widest.
+    app.book.applyPatches([
+      { key: 'crypto:WIDE', bid: 0.99, ask: 1.01 },
+      { key: 'crypto:NONE', bid: 50 },
+      { key: 'crypto:TIGHT', bid: 60_000, ask: 60_001 },
+      { key: 'crypto:MID', bid: 100, ask: 100.1 },
+    ])
+    const view = new GridView(app, () => Promise.resolve())
+    view.setSort({ column: 'spread', direction: 'ascending' })
+    expect(view.keys).toEqual(['crypto:TIGHT', 'crypto:MID', 'crypto:WIDE', 'crypto:NONE'])
+    view.setSort({ column: 'spread', direction: 'descending' })
+    expect(view.keys).toEqual(['crypto:WIDE', 'crypto:MID', 'crypto:TIGHT', 'crypto:NONE'])
+  })
 })

@@ -1,4 +1,5 @@
 import { mergeGrid, type GridPatch, type GridSettings } from '../../../shared/grid'
+import { spreadBps } from '../../../shared/spread'
 import type { Watchlist } from '../../../shared/watchlist'
 import { columnDefs, type ColumnDef } from '../lib/columns'
 import { sortPatch } from '../lib/grid-prefs'
@@ -46,7 +47,11 @@ export class GridView {
     // Sorting reads every row's newest (plain) value, painted or not, and re-sorts each frame.
     void this.app.book.frame
     const column = sort.column
-    return sortKeys(symbols, sort, (key) => this.app.book.row(key).value(column))
+    return sortKeys(symbols, sort, (key) => {
+      const row = this.app.book.row(key)
+      // The spread sorts by bps: a spread in price says nothing across symbols.
+      return column === 'spread' ? spreadBps(row.value('bid'), row.value('ask')) : row.value(column)
+    })
   })
 
   constructor(

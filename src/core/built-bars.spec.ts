@@ -1,0 +1,107 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { barsForDisk, boundForDisk, DISK_BAR_CAP } from './built-bars'
+import { CandleBuilder, type CandleSeries } from './candle-builder'
+import { openDataStores } from './persistence/stores'
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+const BTC = 'crypto:BTCUSDT'
+/** A whole day's start, so hours and days fall on their buckets. */
+const T0 = Date.UTC(2026, 10, 2)
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tickdesk-bars-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** One tick a minute for `minutes` from `from`, the price walking up a little. */
+function trade(candles: CandleBuilder, key: string, from: number, minutes: number): void {
+  for (let m = 0; m < minutes; m++) candles.add(key, from + m * MIN + 1000, 100 + m / 100)
+}
+
+/** A session that ran `hours`, saved the way the app does every 5 minutes; then a restart. */
+async function sessionThenRestart(key: string, hours: number): Promise<CandleBuilder> {
+  const stores = openDataStores(dir)
+  const candles = new CandleBuilder()
+  for (let h = 0; h < hours; h++) {
+    for (let five = 0; five < 12; five++) {
+      trade(candles, key, T0 + h * HOUR + five * 5 * MIN, 5)
+      await stores.bars.save(barsForDisk(candles))
+    }
+  }
+  const again = new CandleBuilder()
+  const loaded = await openDataStores(dir).bars.load()
+  expect(loaded.problem).toBeNull()
+  again.import(loaded.value)
+  return again
+}
+
+describe('bars built from live prices, kept across restarts', () => {
+  it('keeps every hour of a 30-hour crypto session, past what the 1000-bar minute ring holds', async () => {
+    const candles = await sessionThenRestart(BTC, 30)
+    const hours = candles.bars(BTC, '1h', 1000)
+    expect(hours).toHaveLength(30)
+    expect(hours[0]?.openTime).toBe(T0)
+    expect(hours[0]?.open).toBe(100)
+    expect(hours[0]?.close).toBeCloseTo(100.04, 10) // the last five minutes walk 100 to 100.04
+    expect(candles.bars(BTC, '1m', 5000)).toHaveLength(1000)
+    expect(candles.bars(BTC, '1d', 10).map((d) => d.openTime)).toEqual([T0, T0 + 24 * HOUR])
+  })
+
+  it('leaves a market with a candle endpoint to the service’s own history', async () => {
+    const candles = await sessionThenRestart('futures:ES1!', 20)
+    // Only what the minute ring holds: nothing was folded into a 1h ring of its own.
+    expect(candles.bars('futures:ES1!', '1h', 1000)).toHaveLength(17)
+  })
+
+  it('moves a damaged cache aside, says so, and starts again from the last good save', async () => {
+    const stores = openDataStores(dir)
+    const candles = new CandleBuilder()
+    trade(candles, BTC, T0, 90)
+    await stores.bars.save(barsForDisk(candles))
+    trade(candles, BTC, T0 + 90 * MIN, 30)
+    await stores.bars.save(barsForDisk(candles))
+    await writeFile(join(dir, 'bars-cache.json'), '{"version":1,"data":[{"key":"crypto:BTC')
+    const loaded = await openDataStores(dir).bars.load()
+    expect(loaded.problem?.code).toBe('STORAGE_CORRUPT')
+    expect(loaded.problem?.movedTo).toMatch(/bars-cache\.corrupt-.*\.json$/)
+    expect((await readdir(dir)).some((f) => f.startsWith('bars-cache.corrupt-'))).toBe(true)
+    const again = new CandleBuilder()
+    again.import(loaded.value)
+    expect(again.bars(BTC, '1h', 10)).toHaveLength(2) // the save before the last: 90 minutes
+  })
+})
+
+describe('boundForDisk', () => {
+  const series = (key: string, interval: CandleSeries['interval'], n: number): CandleSeries => {
+    const t = Array.from({ length: n }, (_, i) => i)
+    return { key, interval, t, o: t, h: t, l: t, c: t, v: t }
+  }
+
+  it('keeps everything under the cap, and cuts minutes before hours past it, newest kept', () => {
+    const all = [series('a', '1m', 1000), series('b', '1m', 1000), series('a', '1h', 500)]
+    expect(boundForDisk(all, 2500)).toBe(all)
+    const cut = boundForDisk(all, 1500)
+    expect(cut.map((s) => [s.key, s.interval, s.t.length])).toEqual([
+      ['a', '1m', 500],
+      ['b', '1m', 500],
+      ['a', '1h', 500],
+    ])
+    expect(cut[0]?.t[0]).toBe(500)
+    expect(cut[0]?.c.at(-1)).toBe(999)
+    const tight = boundForDisk(all, 300)
+    expect(tight.map((s) => [s.interval, s.t.length])).toEqual([['1h', 300]])
+  })
+
+  it('holds a 5000-symbol desk under the cap', () => {
+    const desk = Array.from({ length: 5000 }, (_, i) => series(`crypto:S${i}`, '1m', 1000))
+    const kept = boundForDisk(desk)
+    expect(kept.reduce((n, s) => n + s.t.length, 0)).toBeLessThanOrEqual(DISK_BAR_CAP)
+  })
+})

@@ -1,0 +1,25 @@
+/**
+ * The quoted spread, one rule for every place that shows or watches it (the grid's Spread column,
+ * the 'spread' alert condition): ask minus bid, in price and in basis points of the mid. Where the
+ * service sends no bid or no ask, or the mid is not a positive price, there is no spread (null,
+ * shown "—"), never 0. A crossed book (ask under bid) is told as it is: a negative spread.
+ */
+export interface Spread {
+  /** ask - bid, in the quote's price. */
+  price: number
+  /** (ask - bid) / mid x 10,000. */
+  bps: number
+}
+
+export function quoteSpread(bid: number | null, ask: number | null): Spread | null {
+  if (bid === null || ask === null || !Number.isFinite(bid) || !Number.isFinite(ask)) return null
+  const mid = (bid + ask) / 2
+  if (!(mid > 0)) return null
+  const price = ask - bid
+  return { price, bps: (price / mid) * 10_000 }
+}
+
+/** The spread in basis points, or null (what a sort or an alert compares). */
+export function spreadBps(bid: number | null, ask: number | null): number | null {
+  return quoteSpread(bid, ask)?.bps ?? null
+}
