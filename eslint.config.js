@@ -64,6 +64,10 @@ export default tseslint.config(
       'bench/results',
       'resources',
       'test-results',
+      // The build's bundled config, written and removed beside its source while CI lints in
+      // parallel with the build (vite: <config>.timestamp-*.mjs; electron-vite: <config>.<n>.mjs).
+      '*.config.ts.*.mjs',
+      '*.config.*.timestamp-*.mjs',
     ],
   },
   js.configs.recommended,
