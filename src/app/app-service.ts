@@ -5,29 +5,27 @@ import type { StoreProblem } from '../core/persistence/json-store'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/bridge'
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import { sessionAt, type SessionInfo } from '../shared/market-sessions'
-import type { Currency, PositionsFile, PositionsView } from '../shared/position'
-import { fxKeysFor } from '../shared/position-report'
+import type { SymbolKey } from '../shared/market'
+import type { PositionsFile, PositionsView } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { inQuietHours } from '../shared/quiet-hours'
-import { AlertDuty } from './alert-duty'
-import { AlertLoop } from './alert-loop'
-import { rulesEditedHere } from './alert-rule-source'
-import { AlertLoopLock, ownerWords } from './alert-loop-lock'
-import { WebhookBook } from './webhook-book'
+import type { AlertDuty } from './alert-duty'
+import type { AlertLoop } from './alert-loop'
+import { alertDuty, noteRunnerFires, openAppAlerts } from './app-alert-wiring'
+import type { WebhookBook } from './webhook-book'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
 import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
-import { choosesOtherFeed, savedConfig, wantedConfig } from './feed-chooser'
+import { choosesOtherFeed } from './feed-chooser'
 import { connectFeedEvents } from './feed-events'
 import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
+import { KeyedFeed } from './keyed-feed'
 import { KeyKeeper } from './key-keeper'
 import { OutsideEdits } from './outside-edits'
 import { NoticeBoard } from './notice-board'
@@ -35,7 +33,8 @@ import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './symbol-adder'
 import { trayQuotes } from './tray-quotes'
 import { WatchSet } from './watch-set'
-import { WatchlistBook, type WatchlistState } from './watchlist-book'
+import { positionsView, sessionsAt, wantedSymbols, type WantedSymbols } from './wanted-symbols'
+import type { WatchlistState } from './watchlist-book'
 
 /**
  * The host-agnostic application: the trader's settings, watchlists and alerts, and the
@@ -60,7 +59,8 @@ export class AppService implements AppHostApi, CommandContext {
   /** Whether this process runs the folder's alerts (one loop per data folder). */
   private duty!: AlertDuty
   private webhooks!: WebhookBook
-  private readonly keys: KeyKeeper
+  /** The key's way to the engine: key commands and feed switches (keyed-feed.ts). */
+  private readonly keyed: KeyedFeed
   private readonly watches = new WatchSet()
   private readonly feeds: FeedSwitcher
   private readonly saves: SaveScheduler
@@ -87,7 +87,6 @@ export class AppService implements AppHostApi, CommandContext {
       this.hub.emit({ type: 'notices', notices }),
     )
     this.edits = new OutsideEdits(this.clock)
-    this.keys = new KeyKeeper(opts.secretStore, opts.env, this.notices)
     this.saves = new SaveScheduler({
       stores,
       clock: this.clock,
@@ -110,6 +109,14 @@ export class AppService implements AppHostApi, CommandContext {
         })
       },
     })
+    this.keyed = new KeyedFeed({
+      keys: new KeyKeeper(opts.secretStore, opts.env, this.notices),
+      feeds: this.feeds,
+      env: opts.env,
+      settings: () => this.state.settings,
+      confirmKeyHost: opts.confirmKeyHost,
+      onStatus: (status) => this.hub.emit({ type: 'status', status }),
+    })
   }
 
   /** Reads the data folder, takes the key from the host's store and starts the feed. */
@@ -128,79 +135,50 @@ export class AppService implements AppHostApi, CommandContext {
       if (p) this.addNotice('warning', p.code, p.message)
     }
     const data = await loadAppData(this.stores, note)
-    this.alerts = await AlertLoop.open({
+    const notify = this.notices.add.bind(this.notices)
+    ;({ alerts: this.alerts, webhooks: this.webhooks } = await openAppAlerts({
       stores: this.stores,
       clock: this.clock,
-      firedBy: 'app',
-      // Until the duty below finds no other process running this folder's alerts.
-      standby: true,
+      lists: data.lists.watchlists,
+      paused: data.settings.alertsPaused,
       quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
-      onProblem: (code, message) => this.addNotice('warning', code, message),
-      rules: rulesEditedHere((rules) => {
+      notify,
+      onRulesEdited: (rules) => {
         this.state = { ...this.state, rules }
         this.syncWatches()
         this.emitAlerts()
-      }),
-    })
-    this.alerts.setLists(data.lists.watchlists)
-    this.alerts.setPaused(data.settings.alertsPaused)
-    this.alerts.onChange(() => this.emitAlerts())
-    this.alerts.addTarget({
-      name: 'desktop',
+      },
+      onChange: () => this.emitAlerts(),
       deliver: (alert) => {
         this.hub.emit({ type: 'alertFired', alert })
         this.hub.alertFired(alert)
       },
-    })
-    this.webhooks = new WebhookBook({
-      store: this.stores.webhooks,
-      clock: this.clock,
-      loop: this.alerts,
-      onProblem: (code, message) => this.addNotice('warning', code, message),
-      onChange: () => this.emitAlerts(),
-      secrets: this.opts.webhookSecrets ?? null,
-    })
-    await this.webhooks.sync()
+      webhookSecrets: this.opts.webhookSecrets ?? null,
+    }))
     this.state = {
       settings: data.settings,
       lists: data.lists,
       rules: this.alerts.rules,
       positions: data.positions,
     }
-    this.noteRunnerFires(data.history)
+    noteRunnerFires(data.history, this.alerts.history(), notify)
     for (const key of data.confirmed) this.catalogue.confirm(key)
-    await this.keys.load(this.serviceUrl())
+    await this.keyed.loadKey()
     const cache = await loadMarketCache(this.stores, note)
     // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
     this.alerts.markRestartGap((key) => seen.get(key))
-    this.duty = new AlertDuty({
-      lock: new AlertLoopLock(
-        this.stores.dir,
-        this.opts.alertsHostName ?? 'the Tickdesk app',
-        this.clock.now(),
-      ),
+    this.duty = alertDuty({
+      alerts: this.alerts,
+      dir: this.stores.dir,
+      hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
       clock: this.clock,
-      run: async () => {
-        await this.alerts.activate()
-        this.alerts.markRestartGap((key) => seen.get(key))
-        this.emitAlerts()
-        return () => this.alerts.deactivate()
-      },
-      onOwner: (owner) => {
-        if (owner === null)
-          this.addNotice('info', 'ALERTS_TAKEN_OVER', 'This app now runs the alerts.')
-        else
-          this.addNotice(
-            'info',
-            'ALERTS_ELSEWHERE',
-            `${ownerWords(owner)}: fires show here from the history; this app takes over when it stops.`,
-          )
-      },
-      onProblem: (message) => this.addNotice('warning', 'ALERTS_DUTY', message),
+      lastSeen: (key) => seen.get(key),
+      notify,
+      onActive: () => this.emitAlerts(),
     })
     await this.duty.start()
-    await this.switchFeed()
+    await this.keyed.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
     engine.candles.import(cache.bars)
@@ -244,16 +222,7 @@ export class AppService implements AppHostApi, CommandContext {
 
   /** The book with each lot symbol's quote currency and the fx: keys watched to convert it. */
   positionsView(): PositionsView {
-    const file = this.state.positions
-    const currencyOf = (key: SymbolKey): Currency | null =>
-      this.currencies.currencyOf(key, file.currencies)
-    const quoteCurrencies: Record<string, Currency> = {}
-    for (const lot of file.lots) {
-      const c = currencyOf(lot.key)
-      if (c !== null) quoteCurrencies[lot.key] = c
-    }
-    const fxKeys = fxKeysFor(file.lots, currencyOf, file.baseCurrency, (k) => this.catalogue.has(k))
-    return { ...file, quoteCurrencies, fxKeys }
+    return positionsView(this.state.positions, this.currencies, (k) => this.catalogue.has(k))
   }
 
   /** The engine running now and its config (hosts say "demo mode"; tests read its quotes). */
@@ -295,23 +264,12 @@ export class AppService implements AppHostApi, CommandContext {
       alertHistory: this.alerts.history(),
       webhooks: this.webhooks.views(),
       settings: this.state.settings,
-      keyInfo: this.keys.info(this.serviceUrl()),
+      keyInfo: this.keyed.keyInfo(),
       notices: this.notices.all(),
       version: VERSION,
       positions: this.positionsView(),
-      sessions: this.sessions(this.wanted().listed),
+      sessions: sessionsAt(this.wanted().listed, this.clock.now()),
     }
-  }
-
-  /** Each symbol's market session now (the renderer recomputes at each nextChange). */
-  private sessions(keys: readonly SymbolKey[]): Record<SymbolKey, SessionInfo> {
-    const now = this.clock.now()
-    const out: Record<SymbolKey, SessionInfo> = {}
-    for (const key of keys) {
-      const ref = parseSymbolKey(key)
-      if (ref) out[key] = sessionAt(ref.market, ref.symbol, now)
-    }
-    return out
   }
 
   // ---- changes: saved, re-watched and announced here ---------------------------------------
@@ -369,8 +327,8 @@ export class AppService implements AppHostApi, CommandContext {
     this.state = { ...this.state, settings: next }
     this.alerts.setPaused(next.alertsPaused)
     if (choosesOtherFeed(previous, next)) {
-      await this.askToMoveKey()
-      await this.switchFeed()
+      await this.keyed.askToMoveKey()
+      await this.keyed.switchFeed()
     }
     // Of the settings, only the pinned symbols change what is watched: a header click (a grid
     // sort) or a layout change does not re-plan 5000 symbols.
@@ -380,29 +338,20 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   async setApiKey(apiKey: string): Promise<KeyInfo> {
-    // A fresh entry is the trader's word: the key is for the service the base URL names now.
-    await this.keys.set(apiKey, this.serviceUrl())
-    // Demo mode ends once a key is known (with a base URL); a running service just takes it.
-    if (this.feeds.current.config.demo) await this.switchFeed()
-    else this.feeds.current.engine.setApiKey(apiKey)
+    await this.keyed.setApiKey(apiKey)
     this.emitSettings()
-    return this.keys.info(this.serviceUrl())
+    return this.keyed.keyInfo()
   }
 
   async clearApiKey(): Promise<KeyInfo> {
-    await this.keys.clear()
-    await this.switchFeed()
+    await this.keyed.clearApiKey()
     this.emitSettings()
-    return this.keys.info(this.serviceUrl())
+    return this.keyed.keyInfo()
   }
 
-  /**
-   * The host's confirmation, from outside the page (the CLI's `web --trust-base-url`): the kept
-   * key is for the service the base URL names now.
-   */
+  /** The host's confirmation, from outside the page (keyed-feed.ts). */
   async confirmKeyHost(): Promise<void> {
-    await this.keys.confirm(this.serviceUrl())
-    await this.switchFeed()
+    await this.keyed.confirmKeyHost()
     this.emitSettings()
   }
 
@@ -479,36 +428,6 @@ export class AppService implements AppHostApi, CommandContext {
   // ---- inside ------------------------------------------------------------------------------
 
   /**
-   * The one place the engine is given a key: keyFor hands it out only for the service it was
-   * entered for (key-binding.ts; the security scan holds this line). Elsewhere the feed pauses
-   * (demo prices meanwhile) and the page says why.
-   */
-  private async switchFeed(): Promise<void> {
-    const wanted = wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) })
-    const apiKey = this.keys.keyFor(wanted.baseUrl) ?? undefined
-    this.keys.noteWithheld(
-      wanted.baseUrl,
-      this.opts.confirmKeyHost ? ' or confirm the change in the dialog' : '',
-    )
-    await this.feeds.switchTo({ ...wanted, apiKey })
-    this.hub.emit({ type: 'status', status: this.feeds.current.engine.status() })
-  }
-
-  /** The base URL in effect (TICKDESK_BASE_URL over the saved one). */
-  private serviceUrl(): string | undefined {
-    return wantedConfig({ env: this.opts.env, saved: savedConfig(this.state.settings) }).baseUrl
-  }
-
-  /** Where the host can ask outside the page (Electron's dialog), a moved base URL may take the key. */
-  private async askToMoveKey(): Promise<void> {
-    const confirm = this.opts.confirmKeyHost
-    const change = this.keys.withheldFrom(this.serviceUrl())
-    if (!confirm || change === null) return
-    const yes = await confirm(change).catch(() => false)
-    if (yes) await this.keys.confirm(this.serviceUrl())
-  }
-
-  /**
    * Watch exactly the symbols on a list, with an alert or a lot, and the fx: pairs that convert
    * the lots to the base currency; priorities by visibility, alerts, pins.
    */
@@ -516,27 +435,13 @@ export class AppService implements AppHostApi, CommandContext {
     this.watches.sync(this.wanted())
   }
 
-  private wanted(): {
-    listed: SymbolKey[]
-    alerted: SymbolKey[]
-    pinned: readonly string[]
-    slow: SymbolKey[]
-  } {
-    const book = this.positionsView()
-    const alerted = this.alerts.watchedKeys()
-    const rows = new Set([
-      ...WatchlistBook.allSymbols(this.state.lists),
-      ...book.lots.map((l) => l.key),
-      ...alerted,
-    ])
-    // A conversion pair nobody shows as a row is a helper: a minute-old rate is fine for totals.
-    const slow = book.fxKeys.filter((k) => !rows.has(k))
-    return {
-      listed: [...rows, ...slow],
-      alerted,
+  private wanted(): WantedSymbols {
+    return wantedSymbols({
+      lists: this.state.lists,
+      book: this.positionsView(),
+      alerted: this.alerts.watchedKeys(),
       pinned: this.state.settings.pinned,
-      slow,
-    }
+    })
   }
 
   private emitAlerts(): void {
@@ -549,27 +454,11 @@ export class AppService implements AppHostApi, CommandContext {
     })
   }
 
-  /**
-   * What `tickdesk alerts run` fired since this app last ran (since the newest fire of the app's
-   * own in the history): one notice, so the trader knows the runner was at work.
-   */
-  private noteRunnerFires(history: FiredAlert[]): void {
-    const lastOwn = history.reduce((t, a) => (a.firedBy === 'app' ? Math.max(t, a.at) : t), 0)
-    const byRunner = this.alerts.history().filter((a) => a.firedBy === 'runner' && a.at > lastOwn)
-    if (byRunner.length === 0) return
-    const n = byRunner.length
-    this.addNotice(
-      'info',
-      'RUNNER_FIRED',
-      `While Tickdesk was closed, the alerts runner fired ${n} alert${n === 1 ? '' : 's'}: see Alerts.`,
-    )
-  }
-
   private emitSettings(): void {
     this.hub.emit({
       type: 'settings',
       settings: this.state.settings,
-      keyInfo: this.keys.info(this.serviceUrl()),
+      keyInfo: this.keyed.keyInfo(),
     })
   }
 }

@@ -45,7 +45,7 @@ describe('the security scan’s static checks (issue 38, finding 8)', () => {
   })
 
   it('fail when the engine gets the kept key without its host binding', () => {
-    const unbound = withFile('src/app/app-service.ts', (t) =>
+    const unbound = withFile('src/app/keyed-feed.ts', (t) =>
       t.replace('this.keys.keyFor(wanted.baseUrl)', 'this.keys.anyKey()'),
     )
     expect((keyBoundToItsHost as Check)(unbound).join('\n')).toContain('keys.keyFor')

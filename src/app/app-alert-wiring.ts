@@ -1,0 +1,117 @@
+import type { Clock } from '../core/clock'
+import type { DataStores } from '../core/persistence/stores'
+import type { AlertRule, FiredAlert } from '../shared/alert'
+import type { SymbolKey } from '../shared/market'
+import type { Watchlist } from '../shared/watchlist'
+import { AlertDuty } from './alert-duty'
+import { AlertLoop } from './alert-loop'
+import { AlertLoopLock, ownerWords } from './alert-loop-lock'
+import { rulesEditedHere } from './alert-rule-source'
+import type { NoticeBoard } from './notice-board'
+import { WebhookBook } from './webhook-book'
+import type { WebhookSecrets } from './secrets/webhook-secrets'
+
+/**
+ * The app's alerts, wired (ARCHITECTURE: Alerts): the alert loop with the desktop target, the
+ * webhook targets from webhooks.json, and the duty that runs the loop only while this process
+ * holds the folder's lock (one loop per data folder). The loop itself lives in alert-loop.ts;
+ * this module only connects it to the app service's notices and events.
+ */
+type Notify = NoticeBoard['add']
+
+export interface AppAlerts {
+  alerts: AlertLoop
+  webhooks: WebhookBook
+}
+
+export async function openAppAlerts(o: {
+  stores: DataStores
+  clock: Clock
+  lists: Watchlist[]
+  paused: boolean
+  quietNow: () => boolean
+  notify: Notify
+  /** Rules saved through the loop (an edit here): the app's state takes them. */
+  onRulesEdited: (rules: AlertRule[]) => void
+  onChange: () => void
+  /** A fire for the desktop: the window and the hosts' notifications. */
+  deliver: (alert: FiredAlert) => void
+  webhookSecrets: WebhookSecrets | null
+}): Promise<AppAlerts> {
+  const onProblem = (code: string, message: string): void => o.notify('warning', code, message)
+  const alerts = await AlertLoop.open({
+    stores: o.stores,
+    clock: o.clock,
+    firedBy: 'app',
+    // Until the duty (alertDuty below) finds no other process running this folder's alerts.
+    standby: true,
+    quietNow: o.quietNow,
+    onProblem,
+    rules: rulesEditedHere(o.onRulesEdited),
+  })
+  alerts.setLists(o.lists)
+  alerts.setPaused(o.paused)
+  alerts.onChange(o.onChange)
+  alerts.addTarget({ name: 'desktop', deliver: o.deliver })
+  const webhooks = new WebhookBook({
+    store: o.stores.webhooks,
+    clock: o.clock,
+    loop: alerts,
+    onProblem,
+    onChange: o.onChange,
+    secrets: o.webhookSecrets,
+  })
+  await webhooks.sync()
+  return { alerts, webhooks }
+}
+
+/**
+ * Runs `alerts` while this process holds the folder's lock and says who runs them. Levels crossed
+ * while nothing ran fire "while you were away" from the last price seen (`lastSeen`).
+ */
+export function alertDuty(o: {
+  alerts: AlertLoop
+  dir: string
+  hostName: string
+  clock: Clock
+  lastSeen: (key: SymbolKey) => number | undefined
+  notify: Notify
+  /** After the loop became active here (the app re-sends its alerts panel). */
+  onActive: () => void
+}): AlertDuty {
+  return new AlertDuty({
+    lock: new AlertLoopLock(o.dir, o.hostName, o.clock.now()),
+    clock: o.clock,
+    run: async () => {
+      await o.alerts.activate()
+      o.alerts.markRestartGap(o.lastSeen)
+      o.onActive()
+      return () => o.alerts.deactivate()
+    },
+    onOwner: (owner) => {
+      if (owner === null) o.notify('info', 'ALERTS_TAKEN_OVER', 'This app now runs the alerts.')
+      else
+        o.notify(
+          'info',
+          'ALERTS_ELSEWHERE',
+          `${ownerWords(owner)}: fires show here from the history; this app takes over when it stops.`,
+        )
+    },
+    onProblem: (message) => o.notify('warning', 'ALERTS_DUTY', message),
+  })
+}
+
+/**
+ * What `tickdesk alerts run` fired since this app last ran (since the newest fire of the app's
+ * own in `before`, the history at load): one notice, so the trader knows the runner was at work.
+ */
+export function noteRunnerFires(before: FiredAlert[], now: FiredAlert[], notify: Notify): void {
+  const lastOwn = before.reduce((t, a) => (a.firedBy === 'app' ? Math.max(t, a.at) : t), 0)
+  const n = now.filter((a) => a.firedBy === 'runner' && a.at > lastOwn).length
+  if (n === 0) return
+  notify(
+    'info',
+    'RUNNER_FIRED',
+    `While Tickdesk was closed, the alerts runner fired ${n} alert${n === 1 ? '' : 's'}: see Alerts.`,
+  )
+}
