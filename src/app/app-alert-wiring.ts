@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock'
 import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
+import type { BridgeEvent } from '../shared/bridge'
 import type { SymbolKey } from '../shared/market'
 import type { Watchlist } from '../shared/watchlist'
 import { AlertDuty } from './alert-duty'
@@ -19,12 +20,7 @@ import type { WebhookSecrets } from './secrets/webhook-secrets'
  */
 type Notify = NoticeBoard['add']
 
-export interface AppAlerts {
-  alerts: AlertLoop
-  webhooks: WebhookBook
-}
-
-export async function openAppAlerts(o: {
+export interface AppAlertsOptions {
   stores: DataStores
   clock: Clock
   lists: Watchlist[]
@@ -37,7 +33,63 @@ export async function openAppAlerts(o: {
   /** A fire for the desktop: the window and the hosts' notifications. */
   deliver: (alert: FiredAlert) => void
   webhookSecrets: WebhookSecrets | null
-}): Promise<AppAlerts> {
+  /** Who the lock names while this process runs the alerts ("the Tickdesk app"). */
+  hostName: string
+}
+
+/** The alert loop, its webhook targets and its duty, opened and closed together. */
+export class AppAlerts {
+  private duty: AlertDuty | null = null
+
+  private constructor(
+    readonly loop: AlertLoop,
+    readonly webhooks: WebhookBook,
+    private readonly o: AppAlertsOptions,
+  ) {}
+
+  static async open(o: AppAlertsOptions): Promise<AppAlerts> {
+    const { alerts, webhooks } = await openLoop(o)
+    return new AppAlerts(alerts, webhooks, o)
+  }
+
+  /**
+   * Takes up the duty: the loop runs while this process holds the folder's lock. Levels crossed
+   * while nothing ran fire "while you were away" from the last price seen (`lastSeen`).
+   */
+  async startDuty(lastSeen: (key: SymbolKey) => number | undefined): Promise<void> {
+    this.loop.markRestartGap(lastSeen)
+    this.duty = alertDuty({
+      alerts: this.loop,
+      dir: this.o.stores.dir,
+      hostName: this.o.hostName,
+      clock: this.o.clock,
+      lastSeen,
+      notify: this.o.notify,
+      onActive: this.o.onChange,
+    })
+    await this.duty.start()
+  }
+
+  /** The alerts panel: the rules, their states, the history and the webhooks (never a URL). */
+  panel(rules: AlertRule[]): Omit<Extract<BridgeEvent, { type: 'alerts' }>, 'type'> {
+    return {
+      alerts: rules,
+      alertStates: this.loop.states(),
+      alertHistory: this.loop.history(),
+      webhooks: this.webhooks.views(),
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.webhooks.close()
+    await this.duty?.close()
+    await this.loop.close()
+  }
+}
+
+async function openLoop(
+  o: AppAlertsOptions,
+): Promise<{ alerts: AlertLoop; webhooks: WebhookBook }> {
   const onProblem = (code: string, message: string): void => o.notify('warning', code, message)
   const alerts = await AlertLoop.open({
     stores: o.stores,
@@ -69,7 +121,7 @@ export async function openAppAlerts(o: {
  * Runs `alerts` while this process holds the folder's lock and says who runs them. Levels crossed
  * while nothing ran fire "while you were away" from the last price seen (`lastSeen`).
  */
-export function alertDuty(o: {
+function alertDuty(o: {
   alerts: AlertLoop
   dir: string
   hostName: string

@@ -11,10 +11,8 @@ import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { inQuietHours } from '../shared/quiet-hours'
-import type { AlertDuty } from './alert-duty'
 import type { AlertLoop } from './alert-loop'
-import { alertDuty, noteRunnerFires, openAppAlerts } from './app-alert-wiring'
-import type { WebhookBook } from './webhook-book'
+import { AppAlerts, noteRunnerFires } from './app-alert-wiring'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
@@ -32,8 +30,8 @@ import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './symbol-adder'
 import { trayQuotes } from './tray-quotes'
-import { WatchSet } from './watch-set'
-import { positionsView, sessionsAt, wantedSymbols, type WantedSymbols } from './wanted-symbols'
+import { DeskWatches } from './desk-watches'
+import { positionsView, sessionsAt } from './wanted-symbols'
 import type { WatchlistState } from './watchlist-book'
 
 /**
@@ -55,13 +53,17 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly clock: Clock
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
-  private alerts!: AlertLoop
-  /** Whether this process runs the folder's alerts (one loop per data folder). */
-  private duty!: AlertDuty
-  private webhooks!: WebhookBook
+  /** The alert loop, its webhooks and the duty that runs it here (app-alert-wiring.ts). */
+  private alertSet!: AppAlerts
   /** The key's way to the engine: key commands and feed switches (keyed-feed.ts). */
   private readonly keyed: KeyedFeed
-  private readonly watches = new WatchSet()
+  /** What the engine watches, in step with the lists, lots, alerts and pins (desk-watches.ts). */
+  private readonly watches = new DeskWatches(() => ({
+    lists: this.state.lists,
+    book: this.positionsView(),
+    alerted: this.alerts.watchedKeys(),
+    pinned: this.state.settings.pinned,
+  }))
   private readonly feeds: FeedSwitcher
   private readonly saves: SaveScheduler
   /** The CLI may change positions, lists or alert rules while the app runs. */
@@ -73,8 +75,6 @@ export class AppService implements AppHostApi, CommandContext {
     positions: PositionsFile
   }
   private closed = false
-  /** A re-plan is due after the current turn (setVisible). */
-  private replanArmed = false
 
   private constructor(
     private readonly stores: DataStores,
@@ -99,7 +99,6 @@ export class AppService implements AppHostApi, CommandContext {
       logger: this.logger,
       attach: (engine) => {
         this.watches.use(engine)
-        this.syncWatches()
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
           hub: this.hub,
@@ -136,7 +135,7 @@ export class AppService implements AppHostApi, CommandContext {
     }
     const data = await loadAppData(this.stores, note)
     const notify = this.notices.add.bind(this.notices)
-    ;({ alerts: this.alerts, webhooks: this.webhooks } = await openAppAlerts({
+    this.alertSet = await AppAlerts.open({
       stores: this.stores,
       clock: this.clock,
       lists: data.lists.watchlists,
@@ -145,7 +144,7 @@ export class AppService implements AppHostApi, CommandContext {
       notify,
       onRulesEdited: (rules) => {
         this.state = { ...this.state, rules }
-        this.syncWatches()
+        this.watches.sync()
         this.emitAlerts()
       },
       onChange: () => this.emitAlerts(),
@@ -154,7 +153,8 @@ export class AppService implements AppHostApi, CommandContext {
         this.hub.alertFired(alert)
       },
       webhookSecrets: this.opts.webhookSecrets ?? null,
-    }))
+      hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
+    })
     this.state = {
       settings: data.settings,
       lists: data.lists,
@@ -165,19 +165,8 @@ export class AppService implements AppHostApi, CommandContext {
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
     const cache = await loadMarketCache(this.stores, note)
-    // Levels crossed while nothing ran fire "while you were away" from the last price seen.
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
-    this.alerts.markRestartGap((key) => seen.get(key))
-    this.duty = alertDuty({
-      alerts: this.alerts,
-      dir: this.stores.dir,
-      hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
-      clock: this.clock,
-      lastSeen: (key) => seen.get(key),
-      notify,
-      onActive: () => this.emitAlerts(),
-    })
-    await this.duty.start()
+    await this.alertSet.startDuty((key) => seen.get(key))
     await this.keyed.switchFeed()
     const engine = this.feeds.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
@@ -248,7 +237,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] } {
-    return { lots: this.state.positions.lots.map((l) => l.key), slow: this.wanted().slow }
+    return { lots: this.state.positions.lots.map((l) => l.key), slow: this.watches.wanted().slow }
   }
 
   snapshot(): Snapshot {
@@ -259,16 +248,13 @@ export class AppService implements AppHostApi, CommandContext {
       quotes: engine.quotes.all(),
       symbolStatuses: engine.symbolStatuses(),
       status: engine.status(),
-      alerts: this.state.rules,
-      alertStates: this.alerts.states(),
-      alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.views(),
+      ...this.alertSet.panel(this.state.rules),
       settings: this.state.settings,
       keyInfo: this.keyed.keyInfo(),
       notices: this.notices.all(),
       version: VERSION,
       positions: this.positionsView(),
-      sessions: sessionsAt(this.wanted().listed, this.clock.now()),
+      sessions: sessionsAt(this.watches.wanted().listed, this.clock.now()),
     }
   }
 
@@ -289,13 +275,13 @@ export class AppService implements AppHostApi, CommandContext {
       watchlists: next.watchlists,
       activeWatchlistId: next.activeId,
     })
-    this.syncWatches()
+    this.watches.sync()
   }
 
   async setRules(rules: AlertRule[]): Promise<void> {
     this.state = { ...this.state, rules }
     const saved = this.alerts.setRules(rules)
-    this.syncWatches()
+    this.watches.sync()
     this.emitAlerts()
     await saved
   }
@@ -307,7 +293,7 @@ export class AppService implements AppHostApi, CommandContext {
 
   private showPositions(next: PositionsFile): void {
     this.state = { ...this.state, positions: next }
-    this.syncWatches()
+    this.watches.sync()
     this.hub.emit({ type: 'positions', positions: this.positionsView() })
   }
 
@@ -332,7 +318,7 @@ export class AppService implements AppHostApi, CommandContext {
     }
     // Of the settings, only the pinned symbols change what is watched: a header click (a grid
     // sort) or a layout change does not re-plan 5000 symbols.
-    else if (!sameKeys(previous.pinned, next.pinned)) this.syncWatches()
+    else if (!sameKeys(previous.pinned, next.pinned)) this.watches.sync()
     this.emitSettings()
     await this.saves.now(() => this.stores.settings.save(next))
   }
@@ -355,18 +341,9 @@ export class AppService implements AppHostApi, CommandContext {
     this.emitSettings()
   }
 
-  /**
-   * The rows on screen stream first. Re-planned after the command has answered (100 ms and
-   * more at 5000 symbols), once for every change of one turn.
-   */
+  /** The rows on screen stream first (desk-watches.ts). */
   setVisible(keys: readonly string[]): void {
     this.watches.setVisible(keys)
-    if (this.replanArmed) return
-    this.replanArmed = true
-    setImmediate(() => {
-      this.replanArmed = false
-      if (!this.closed) this.syncWatches()
-    })
   }
 
   saveConfirmed(keys: SymbolKey[]): Promise<void> {
@@ -415,43 +392,23 @@ export class AppService implements AppHostApi, CommandContext {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.watches.close()
     await this.edits.close()
     await this.feeds.close()
     const engine = this.feeds.current.engine
     await this.saves.close()
-    await this.webhooks.close()
-    await this.duty.close()
-    await this.alerts.close()
+    await this.alertSet.close()
     await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }
 
   // ---- inside ------------------------------------------------------------------------------
 
-  /**
-   * Watch exactly the symbols on a list, with an alert or a lot, and the fx: pairs that convert
-   * the lots to the base currency; priorities by visibility, alerts, pins.
-   */
-  private syncWatches(): void {
-    this.watches.sync(this.wanted())
-  }
-
-  private wanted(): WantedSymbols {
-    return wantedSymbols({
-      lists: this.state.lists,
-      book: this.positionsView(),
-      alerted: this.alerts.watchedKeys(),
-      pinned: this.state.settings.pinned,
-    })
+  private get alerts(): AlertLoop {
+    return this.alertSet.loop
   }
 
   private emitAlerts(): void {
-    this.hub.emit({
-      type: 'alerts',
-      alerts: this.state.rules,
-      alertStates: this.alerts.states(),
-      alertHistory: this.alerts.history(),
-      webhooks: this.webhooks.views(),
-    })
+    this.hub.emit({ type: 'alerts', ...this.alertSet.panel(this.state.rules) })
   }
 
   private emitSettings(): void {
