@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import { PLAN_LIMITS, symbolKey, type SymbolKey } from '../shared/market'
 import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock'
 import type { EngineConfig } from './engine-config'
 import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
+import { FeedPlanApplier } from './feed-plan-applier'
 import { registerSecret, silentLogger, type Logger } from './log'
 import { SymbolStatusBook } from './symbol-statuses'
 import { tradedSince } from './traded-volume'
@@ -23,7 +24,8 @@ import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
-import { StreamClient } from './stream-client'
+import type { StreamClient } from './stream-client'
+import { createEngineStream } from './engine-stream'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
@@ -62,16 +64,15 @@ export class MarketEngine {
   private readonly rest: RestClient
   private readonly poller: QuotePoller
   private readonly planner: FeedPlanner
-  private replanQueued = false
-  private stream: StreamClient
+  private readonly stream: StreamClient
+  /** Puts the planner's plan into effect (feed-plan-applier.ts). */
+  private readonly plans: FeedPlanApplier
   private config: EngineConfig
   private readonly watched = new WatchedSymbols()
   private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
-  private readonly snapshotted = new Set<SymbolKey>()
   private readonly quoteListeners = new Set<Listener<Quote>>()
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
-  private streamSubs = 0
   private lastError: TickdeskError | null = null
   private lastStreamError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
@@ -113,8 +114,15 @@ export class MarketEngine {
       fetch: (key, interval, limit) => fetchCandles(this.rest, key, interval, limit),
     })
     this.stream = this.createStream()
+    this.plans = new FeedPlanApplier({
+      planner: this.planner,
+      watched: this.watched,
+      stream: this.stream,
+      poller: this.poller,
+      onApplied: () => this.onFeedChange(),
+    })
     this.governor.onChange(() => this.onFeedChange())
-    this.planner.onChange(() => this.replan())
+    this.planner.onChange(() => this.plans.replan())
   }
 
   start(): void {
@@ -124,7 +132,7 @@ export class MarketEngine {
     this.stream.start()
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
     this.sweep.start()
-    this.replan()
+    this.plans.replan()
     this.onFeedChange()
   }
 
@@ -143,22 +151,22 @@ export class MarketEngine {
     const ref = requireSymbolRef(key)
     const canonical = symbolKey(ref.market, ref.symbol)
     this.watched.add(canonical, priority)
-    this.replanSoon()
+    this.plans.replanSoon()
     let released = false
     return () => {
       if (released) return
       released = true
       if (!this.watched.release(canonical)) return
       this.statuses.delete(canonical)
-      this.snapshotted.delete(canonical)
+      this.plans.forget(canonical)
       this.poller.forget(canonical)
-      this.replanSoon()
+      this.plans.replanSoon()
     }
   }
 
   /** Sets stream priorities (visible, alerted, pinned) for watched symbols; others fall back to 0. */
   setPriorities(priorities: ReadonlyMap<SymbolKey, number>): void {
-    if (this.watched.setPriorities(priorities, PRIORITY.other)) this.replanSoon()
+    if (this.watched.setPriorities(priorities, PRIORITY.other)) this.plans.replanSoon()
   }
 
   /**
@@ -217,7 +225,7 @@ export class MarketEngine {
     const live = liveStream(
       this.stream,
       () => this.lastStreamError,
-      () => this.streamSubs,
+      () => this.plans.streamSubs,
     )
     return runDoctor({
       ...{ baseUrl, apiKey, plan, governor: this.governor, client: this.rest, clock: this.clock },
@@ -256,7 +264,7 @@ export class MarketEngine {
    */
   adoptProbedQuote(update: QuoteUpdate): void {
     const quote = this.ingest(update)
-    if (update.market !== 'agri') this.snapshotted.add(quote.key)
+    if (update.market !== 'agri') this.plans.snapshotTaken(quote.key)
   }
 
   onQuote(listener: Listener<Quote>): () => void {
@@ -289,58 +297,38 @@ export class MarketEngine {
   }
 
   private createStream(): StreamClient {
-    const stream = new StreamClient({
-      url: this.config.streamUrl,
-      apiKey: this.config.apiKey,
-      budget: this.governor,
-      clock: this.clock,
-      random: this.random,
-      logger: this.logger,
-    })
-    // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
-    stream.on('tick', (u) => {
-      const entry = this.ingestEntry(u)
-      const slot = entry.slot
-      // Once the planner has seen a symbol's slot tick, it needs telling again only after it
-      // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
-      if (slot.plannerEpoch === this.planner.tickEpoch) return
-      if (this.planner.noteTick(entry.quote.key)) slot.plannerEpoch = this.planner.tickEpoch
-    })
-    stream.on('candle', (c) =>
-      this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
+    return createEngineStream(
+      {
+        url: this.config.streamUrl,
+        apiKey: this.config.apiKey,
+        budget: this.governor,
+        clock: this.clock,
+        random: this.random,
+        logger: this.logger,
+      },
+      {
+        planner: this.planner,
+        candles: this.candles,
+        statuses: this.statuses,
+        logger: this.logger,
+        ingestEntry: (u) => this.ingestEntry(u),
+        onState: (state) => this.onStreamState(state),
+        onOpen: (resync) => this.onStreamOpen(resync),
+        onError: (e) => {
+          this.lastStreamError = e
+          this.noteError(e)
+        },
+      },
     )
-    stream.on('state', (s) => this.onStreamState(s))
-    stream.on('open', ({ resync }) => {
-      this.lastError = this.lastStreamError = null
-      // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
-      // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
-      // prevClose). A resync (same set, new socket) leaves no gap worth a call.
-      if (!resync) this.snapshotStreamed(this.streamedKeys())
-      this.onFeedChange()
-    })
-    stream.on('symbolCap', (cap) => {
-      // Over the symbol cap is not the symbol's fault: those poll, the rest keep streaming.
-      const refused: SymbolKey[] = []
-      for (const symbol of cap.symbols) {
-        const market = cap.market ?? this.marketOfStreamed(symbol)
-        if (market) refused.push(symbolKey(market, symbol))
-      }
-      this.logger.log('warn', 'stream symbol cap', { refused: refused.length })
-      this.planner.capRefused(refused)
-    })
-    stream.on('symbolError', (e) => {
-      const keys: SymbolKey[] = []
-      for (const symbol of e.symbols) {
-        const market = e.market ?? this.marketOfStreamed(symbol)
-        if (market) keys.push(symbolKey(market, symbol))
-      }
-      this.statuses.refusedOnStream(keys, e.code, e.message)
-    })
-    stream.on('error', (e) => {
-      this.lastStreamError = e
-      this.noteError(e)
-    })
-    return stream
+  }
+
+  private onStreamOpen(resync: boolean): void {
+    this.lastError = this.lastStreamError = null
+    // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
+    // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
+    // prevClose). A resync (same set, new socket) leaves no gap worth a call.
+    if (!resync) this.plans.snapshot(this.planner.streamedKeys())
+    this.onFeedChange()
   }
 
   private ingest(update: QuoteUpdate): Quote {
@@ -367,7 +355,7 @@ export class MarketEngine {
 
   private onStreamState(state: StreamState): void {
     this.planner.setStreamAvailable(state === 'open')
-    if (state !== 'open') this.quotes.markStale(this.streamedKeys())
+    if (state !== 'open') this.quotes.markStale(this.planner.streamedKeys())
     this.onFeedChange()
   }
 
@@ -377,62 +365,13 @@ export class MarketEngine {
     this.onFeedChange()
   }
 
-  /**
-   * Watching a list watches its symbols one by one: planning once per symbol made loading 5000
-   * symbols quadratic (2000 took 27 s). Changes in one synchronous run are planned once, at the
-   * end of it (a microtask: before any timer, socket or request can see the old plan).
-   */
-  private replanSoon(): void {
-    if (this.replanQueued) return
-    this.replanQueued = true
-    queueMicrotask(() => {
-      if (!this.replanQueued) return
-      this.replan()
-    })
-  }
-
-  private replan(): void {
-    this.replanQueued = false
-    this.planner.setWatched(this.watched.ordered())
-    const { streamed, polled, background } = this.planner.plan()
-    this.stream.setSubscriptions(streamed)
-    this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
-    this.poller.setSymbols(polled, background)
-    // A symbol that starts streaming on an open socket still needs the fields pushes may never
-    // carry (day high/low, prevClose): one snapshot, once.
-    if (this.stream.state() === 'open') {
-      const keys = this.streamedKeys().filter((k) => !this.snapshotted.has(k))
-      if (keys.length > 0) this.snapshotStreamed(keys)
-    }
-    this.onFeedChange()
-  }
-
-  private snapshotStreamed(keys: SymbolKey[]): void {
-    for (const k of keys) this.snapshotted.add(k)
-    this.poller.pollNow(keys)
-  }
-
-  private streamedKeys(): SymbolKey[] {
-    const { streamed } = this.planner.plan()
-    const keys: SymbolKey[] = []
-    for (const [market, symbols] of streamed)
-      for (const s of symbols) keys.push(symbolKey(market, s))
-    return keys
-  }
-
-  private marketOfStreamed(symbol: string): Market | null {
-    for (const [market, symbols] of this.planner.plan().streamed)
-      if (symbols.has(symbol)) return market
-    return null
-  }
-
   private computeStatus(): FeedStatus {
     return deriveFeedStatus({
       started: this.started,
       governor: this.governor.snapshot(),
       streamState: this.stream.state(),
       streamRetryAt: this.stream.nextRetryAt(),
-      streamSymbols: this.stream.state() === 'open' ? this.streamSubs : 0,
+      streamSymbols: this.stream.state() === 'open' ? this.plans.streamSubs : 0,
       streamCap: this.planner.effectiveCap(),
       lastError: this.lastError,
       watchedCount: this.watched.size,

@@ -177,6 +177,20 @@ export class FeedPlanner {
     }
   }
 
+  /** The streamed symbols as keys (a fresh array). */
+  streamedKeys(): SymbolKey[] {
+    const keys: SymbolKey[] = []
+    for (const [market, symbols] of this.plan().streamed)
+      for (const s of symbols) keys.push(symbolKey(market, s))
+    return keys
+  }
+
+  /** The market a streamed symbol is subscribed in (for a frame that names none), or null. */
+  marketOfStreamed(symbol: string): Market | null {
+    for (const [market, symbols] of this.plan().streamed) if (symbols.has(symbol)) return market
+    return null
+  }
+
   /** Called after the plan changed (demotion, expiry, cap, watch list, availability). */
   onChange(cb: () => void): () => void {
     this.listeners.add(cb)
