@@ -2,12 +2,15 @@ import type { Clock } from '../core/clock'
 import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import type { BridgeEvent } from '../shared/bridge'
+import { inQuietHours } from '../shared/quiet-hours'
+import type { Settings } from '../shared/settings'
 import type { SymbolKey } from '../shared/market'
 import type { Watchlist } from '../shared/watchlist'
 import { AlertDuty } from './alert-duty'
 import { AlertLoop } from './alert-loop'
 import { AlertLoopLock, ownerWords } from './alert-loop-lock'
 import { rulesEditedHere } from './alert-rule-source'
+import type { EventHub } from './event-hub'
 import type { NoticeBoard } from './notice-board'
 import { WebhookBook } from './webhook-book'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
@@ -25,13 +28,16 @@ export interface AppAlertsOptions {
   clock: Clock
   lists: Watchlist[]
   paused: boolean
-  quietNow: () => boolean
+  /** The trader's quiet hours now: a fire in them is marked quiet (no sound or pop). */
+  quietHours: () => Settings['quietHours']
+  /** The history as the app read it at start: what the runner fired since is announced. */
+  history: FiredAlert[]
   notify: Notify
   /** Rules saved through the loop (an edit here): the app's state takes them. */
   onRulesEdited: (rules: AlertRule[]) => void
   onChange: () => void
-  /** A fire for the desktop: the window and the hosts' notifications. */
-  deliver: (alert: FiredAlert) => void
+  /** Where a fire for the desktop goes: the window and the hosts' notifications. */
+  hub: Pick<EventHub, 'emit' | 'alertFired'>
   webhookSecrets: WebhookSecrets | null
   /** Who the lock names while this process runs the alerts ("the Tickdesk app"). */
   hostName: string
@@ -49,6 +55,7 @@ export class AppAlerts {
 
   static async open(o: AppAlertsOptions): Promise<AppAlerts> {
     const { alerts, webhooks } = await openLoop(o)
+    noteRunnerFires(o.history, alerts.history(), o.notify)
     return new AppAlerts(alerts, webhooks, o)
   }
 
@@ -97,14 +104,20 @@ async function openLoop(
     firedBy: 'app',
     // Until the duty (alertDuty below) finds no other process running this folder's alerts.
     standby: true,
-    quietNow: o.quietNow,
+    quietNow: () => inQuietHours(o.quietHours(), o.clock.now()),
     onProblem,
     rules: rulesEditedHere(o.onRulesEdited),
   })
   alerts.setLists(o.lists)
   alerts.setPaused(o.paused)
   alerts.onChange(o.onChange)
-  alerts.addTarget({ name: 'desktop', deliver: o.deliver })
+  alerts.addTarget({
+    name: 'desktop',
+    deliver: (alert) => {
+      o.hub.emit({ type: 'alertFired', alert })
+      o.hub.alertFired(alert)
+    },
+  })
   const webhooks = new WebhookBook({
     store: o.stores.webhooks,
     clock: o.clock,
@@ -157,7 +170,7 @@ function alertDuty(o: {
  * What `tickdesk alerts run` fired since this app last ran (since the newest fire of the app's
  * own in `before`, the history at load): one notice, so the trader knows the runner was at work.
  */
-export function noteRunnerFires(before: FiredAlert[], now: FiredAlert[], notify: Notify): void {
+function noteRunnerFires(before: FiredAlert[], now: FiredAlert[], notify: Notify): void {
   const lastOwn = before.reduce((t, a) => (a.firedBy === 'app' ? Math.max(t, a.at) : t), 0)
   const n = now.filter((a) => a.firedBy === 'runner' && a.at > lastOwn).length
   if (n === 0) return

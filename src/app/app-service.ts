@@ -10,9 +10,7 @@ import type { PositionsFile, PositionsView } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
-import { inQuietHours } from '../shared/quiet-hours'
-import type { AlertLoop } from './alert-loop'
-import { AppAlerts, noteRunnerFires } from './app-alert-wiring'
+import { AppAlerts } from './app-alert-wiring'
 import { loadAppData, loadMarketCache } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
@@ -21,10 +19,9 @@ import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
 import { choosesOtherFeed } from './feed-chooser'
 import { connectFeedEvents } from './feed-events'
-import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
+import type { ActiveFeed } from './feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
 import { KeyedFeed } from './keyed-feed'
-import { KeyKeeper } from './key-keeper'
 import { OutsideEdits } from './outside-edits'
 import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
@@ -37,8 +34,8 @@ import type { WatchlistState } from './watchlist-book'
 /**
  * The host-agnostic application: the trader's settings, watchlists and alerts, and the
  * market-data engine, behind one typed command API and one event stream that both hosts carry to
- * the renderer. It composes the parts that do each job (the feed switcher, the watch set, the key
- * keeper, the save scheduler, the notice board, the event hub) and is the one place where a
+ * the renderer. It composes the parts that do each job (the keyed feed, the desk's watches, the
+ * alerts, the save scheduler, the notice board, the event hub) and is the one place where a
  * change of state is saved, re-watched and announced. Commands see it only as CommandContext.
  */
 export class AppService implements AppHostApi, CommandContext {
@@ -55,16 +52,15 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly notices: NoticeBoard
   /** The alert loop, its webhooks and the duty that runs it here (app-alert-wiring.ts). */
   private alertSet!: AppAlerts
-  /** The key's way to the engine: key commands and feed switches (keyed-feed.ts). */
+  /** The running engine and the key's way to it: key commands, feed switches (keyed-feed.ts). */
   private readonly keyed: KeyedFeed
   /** What the engine watches, in step with the lists, lots, alerts and pins (desk-watches.ts). */
   private readonly watches = new DeskWatches(() => ({
     lists: this.state.lists,
     book: this.positionsView(),
-    alerted: this.alerts.watchedKeys(),
+    alerted: this.alertSet.loop.watchedKeys(),
     pinned: this.state.settings.pinned,
   }))
-  private readonly feeds: FeedSwitcher
   private readonly saves: SaveScheduler
   /** The CLI may change positions, lists or alert rules while the app runs. */
   private readonly edits: OutsideEdits
@@ -91,30 +87,26 @@ export class AppService implements AppHostApi, CommandContext {
       stores,
       clock: this.clock,
       notices: this.notices,
-      quotes: () => this.feeds.current.engine.quotes.all(),
+      quotes: () => this.keyed.current.engine.quotes.all(),
     })
-    this.feeds = new FeedSwitcher({
-      startDemo: opts.demo,
+    this.keyed = new KeyedFeed({
+      ...opts,
       clock: this.clock,
       logger: this.logger,
+      notices: this.notices,
+      settings: () => this.state.settings,
       attach: (engine) => {
         this.watches.use(engine)
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
           hub: this.hub,
-          alerts: this.alerts,
+          alerts: this.alertSet.loop,
           clock: this.clock,
           quotesChanged: () => this.saves.quotesChanged(),
         })
       },
-    })
-    this.keyed = new KeyedFeed({
-      keys: new KeyKeeper(opts.secretStore, opts.env, this.notices),
-      feeds: this.feeds,
-      env: opts.env,
-      settings: () => this.state.settings,
-      confirmKeyHost: opts.confirmKeyHost,
       onStatus: (status) => this.hub.emit({ type: 'status', status }),
+      onKeyChange: () => this.emitSettings(),
     })
   }
 
@@ -140,7 +132,8 @@ export class AppService implements AppHostApi, CommandContext {
       clock: this.clock,
       lists: data.lists.watchlists,
       paused: data.settings.alertsPaused,
-      quietNow: () => inQuietHours(this.state.settings.quietHours, this.clock.now()),
+      quietHours: () => this.state.settings.quietHours,
+      history: data.history,
       notify,
       onRulesEdited: (rules) => {
         this.state = { ...this.state, rules }
@@ -148,33 +141,26 @@ export class AppService implements AppHostApi, CommandContext {
         this.emitAlerts()
       },
       onChange: () => this.emitAlerts(),
-      deliver: (alert) => {
-        this.hub.emit({ type: 'alertFired', alert })
-        this.hub.alertFired(alert)
-      },
+      hub: this.hub,
       webhookSecrets: this.opts.webhookSecrets ?? null,
       hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
     })
     this.state = {
       settings: data.settings,
       lists: data.lists,
-      rules: this.alerts.rules,
+      rules: this.alertSet.loop.rules,
       positions: data.positions,
     }
-    noteRunnerFires(data.history, this.alerts.history(), notify)
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
     const cache = await loadMarketCache(this.stores, note)
     const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
     await this.alertSet.startDuty((key) => seen.get(key))
     await this.keyed.switchFeed()
-    const engine = this.feeds.current.engine
+    const engine = this.keyed.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
     engine.candles.import(cache.bars)
-    this.watchOutsideEdits()
-  }
-
-  private watchOutsideEdits(): void {
+    // The CLI may change these files while the app runs.
     this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
     this.edits.watch(this.stores.watchlists, (next) => {
       if (next.watchlists.length > 0) this.showLists(next)
@@ -206,7 +192,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   quoteOf(key: SymbolKey): Quote | undefined {
-    return this.feeds.current.engine.quotes.get(key)
+    return this.keyed.current.engine.quotes.get(key)
   }
 
   /** The book with each lot symbol's quote currency and the fx: keys watched to convert it. */
@@ -216,15 +202,15 @@ export class AppService implements AppHostApi, CommandContext {
 
   /** The engine running now and its config (hosts say "demo mode"; tests read its quotes). */
   get feed(): ActiveFeed {
-    return this.feeds.current
+    return this.keyed.current
   }
 
   get market(): MarketQueries {
-    return this.feeds.current.engine
+    return this.keyed.current.engine
   }
 
   get feedPlan(): { plan: Settings['plan']; demo: boolean } {
-    const { plan, demo } = this.feeds.current.config
+    const { plan, demo } = this.keyed.current.config
     return { plan, demo }
   }
 
@@ -233,7 +219,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   alertedKeys(): SymbolKey[] {
-    return this.alerts.watchedKeys()
+    return this.alertSet.loop.watchedKeys()
   }
 
   bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] } {
@@ -241,7 +227,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   snapshot(): Snapshot {
-    const engine = this.feeds.current.engine
+    const engine = this.keyed.current.engine
     return {
       watchlists: this.state.lists.watchlists,
       activeWatchlistId: this.state.lists.activeId,
@@ -268,7 +254,7 @@ export class AppService implements AppHostApi, CommandContext {
   private showLists(next: WatchlistState): void {
     this.state = { ...this.state, lists: next }
     // List-wide alerts follow their list's symbols (and stream priority follows them).
-    this.alerts.setLists(next.watchlists)
+    this.alertSet.loop.setLists(next.watchlists)
     // The window shows the change first: planning the watch of a 5000-symbol list takes a while.
     this.hub.emit({
       type: 'watchlists',
@@ -280,7 +266,7 @@ export class AppService implements AppHostApi, CommandContext {
 
   async setRules(rules: AlertRule[]): Promise<void> {
     this.state = { ...this.state, rules }
-    const saved = this.alerts.setRules(rules)
+    const saved = this.alertSet.loop.setRules(rules)
     this.watches.sync()
     this.emitAlerts()
     await saved
@@ -303,7 +289,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   async clearAlertHistory(): Promise<void> {
-    const saved = this.alerts.clearHistory()
+    const saved = this.alertSet.loop.clearHistory()
     this.emitAlerts()
     await saved
   }
@@ -311,34 +297,26 @@ export class AppService implements AppHostApi, CommandContext {
   async setSettings(next: Settings): Promise<void> {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
-    this.alerts.setPaused(next.alertsPaused)
+    this.alertSet.loop.setPaused(next.alertsPaused)
     if (choosesOtherFeed(previous, next)) {
       await this.keyed.askToMoveKey()
       await this.keyed.switchFeed()
-    }
-    // Of the settings, only the pinned symbols change what is watched: a header click (a grid
-    // sort) or a layout change does not re-plan 5000 symbols.
-    else if (!sameKeys(previous.pinned, next.pinned)) this.watches.sync()
+    } else this.watches.syncPins(previous.pinned, next.pinned)
     this.emitSettings()
     await this.saves.now(() => this.stores.settings.save(next))
   }
 
-  async setApiKey(apiKey: string): Promise<KeyInfo> {
-    await this.keyed.setApiKey(apiKey)
-    this.emitSettings()
-    return this.keyed.keyInfo()
+  setApiKey(apiKey: string): Promise<KeyInfo> {
+    return this.keyed.setApiKey(apiKey)
   }
 
-  async clearApiKey(): Promise<KeyInfo> {
-    await this.keyed.clearApiKey()
-    this.emitSettings()
-    return this.keyed.keyInfo()
+  clearApiKey(): Promise<KeyInfo> {
+    return this.keyed.clearApiKey()
   }
 
   /** The host's confirmation, from outside the page (keyed-feed.ts). */
-  async confirmKeyHost(): Promise<void> {
-    await this.keyed.confirmKeyHost()
-    this.emitSettings()
+  confirmKeyHost(): Promise<void> {
+    return this.keyed.confirmKeyHost()
   }
 
   /** The rows on screen stream first (desk-watches.ts). */
@@ -378,15 +356,15 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   trayQuotes(): TrayQuote[] {
-    return trayQuotes(this.state.settings.pinned, this.feeds.current.engine.quotes)
+    return trayQuotes(this.state.settings.pinned, this.keyed.current.engine.quotes)
   }
 
   notifyResume(gapMs = 0): void {
-    this.feeds.current.engine.checkHealth(gapMs)
+    this.keyed.current.engine.checkHealth(gapMs)
   }
 
   announceOwedAlerts(): void {
-    this.alerts.start()
+    this.alertSet.loop.start()
   }
 
   async close(): Promise<void> {
@@ -394,18 +372,14 @@ export class AppService implements AppHostApi, CommandContext {
     this.closed = true
     this.watches.close()
     await this.edits.close()
-    await this.feeds.close()
-    const engine = this.feeds.current.engine
+    await this.keyed.close()
+    const engine = this.keyed.current.engine
     await this.saves.close()
     await this.alertSet.close()
     await this.saves.now(() => this.stores.bars.save(engine.candles.export()))
   }
 
   // ---- inside ------------------------------------------------------------------------------
-
-  private get alerts(): AlertLoop {
-    return this.alertSet.loop
-  }
 
   private emitAlerts(): void {
     this.hub.emit({ type: 'alerts', ...this.alertSet.panel(this.state.rules) })
@@ -422,8 +396,4 @@ export class AppService implements AppHostApi, CommandContext {
 
 export function createAppService(opts: AppServiceOptions): Promise<AppService> {
   return AppService.create(opts)
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((k, i) => k === b[i])
 }

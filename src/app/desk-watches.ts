@@ -33,6 +33,14 @@ export class DeskWatches {
     return wantedSymbols(this.inputs())
   }
 
+  /**
+   * After a settings change. Of the settings, only the pinned symbols change what is watched: a
+   * header click (a grid sort) or a layout change does not re-plan 5000 symbols.
+   */
+  syncPins(before: readonly string[], after: readonly string[]): void {
+    if (before.length !== after.length || before.some((k, i) => k !== after[i])) this.sync()
+  }
+
   has(key: SymbolKey): boolean {
     return this.watches.has(key)
   }

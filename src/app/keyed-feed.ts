@@ -1,32 +1,56 @@
+import { systemClock } from '../core/clock'
+import type { MarketEngine } from '../core/engine'
+import { silentLogger } from '../core/log'
 import type { FeedStatus } from '../shared/status'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { savedConfig, wantedConfig } from './feed-chooser'
-import type { FeedSwitcher } from './feed-switcher'
+import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
 import type { AppServiceOptions } from './host-api'
-import type { KeyKeeper } from './key-keeper'
+import { KeyKeeper } from './key-keeper'
+import type { NoticeBoard } from './notice-board'
 
 /**
  * The key's way to the engine (ARCHITECTURE: Secrets): the app service's key commands and every
  * feed switch go through here, so the engine only ever gets the key the KeyKeeper binds to the
  * base URL in effect (key-binding.ts). Moved out of app-service.ts; scripts/security-static.mjs
- * reads this file to hold the binding.
+ * reads this file to hold the binding. It owns the one running engine (FeedSwitcher) and the
+ * kept key (KeyKeeper).
  */
 export class KeyedFeed {
   private readonly keys: KeyKeeper
   private readonly feeds: FeedSwitcher
 
   constructor(
-    private readonly opts: {
-      keys: KeyKeeper
-      feeds: FeedSwitcher
-      env: NodeJS.ProcessEnv
+    private readonly opts: Pick<
+      AppServiceOptions,
+      'secretStore' | 'env' | 'confirmKeyHost' | 'demo' | 'clock' | 'logger'
+    > & {
+      notices: Pick<NoticeBoard, 'add' | 'withdraw'>
       settings: () => Settings
-      confirmKeyHost: AppServiceOptions['confirmKeyHost']
+      /** Connects each new engine to the rest of the app; returns the disconnect. */
+      attach: (engine: MarketEngine) => () => void
       onStatus: (status: FeedStatus) => void
+      /** After a key command (the page's settings show the key's new state). */
+      onKeyChange: () => void
     },
   ) {
-    this.keys = opts.keys
-    this.feeds = opts.feeds
+    this.keys = new KeyKeeper(opts.secretStore, opts.env, opts.notices)
+    this.feeds = new FeedSwitcher({
+      startDemo: opts.demo,
+      clock: opts.clock ?? systemClock,
+      logger: opts.logger ?? silentLogger,
+      attach: opts.attach,
+    })
+  }
+
+  /** The engine running now and its config. */
+  get current(): ActiveFeed {
+    return this.feeds.current
+  }
+
+  /** Stops the engine (its quotes stay readable), then the demo service. */
+  close(): Promise<void> {
+    return this.feeds.close()
   }
 
   /** Reads the stored key, bound (if bare) to the service in use now. */
@@ -38,17 +62,19 @@ export class KeyedFeed {
     return this.keys.info(this.serviceUrl())
   }
 
-  async setApiKey(apiKey: string): Promise<void> {
+  async setApiKey(apiKey: string): Promise<KeyInfo> {
     // A fresh entry is the trader's word: the key is for the service the base URL names now.
     await this.keys.set(apiKey, this.serviceUrl())
     // Demo mode ends once a key is known (with a base URL); a running service just takes it.
     if (this.feeds.current.config.demo) await this.switchFeed()
     else this.feeds.current.engine.setApiKey(apiKey)
+    return this.keyChanged()
   }
 
-  async clearApiKey(): Promise<void> {
+  async clearApiKey(): Promise<KeyInfo> {
     await this.keys.clear()
     await this.switchFeed()
+    return this.keyChanged()
   }
 
   /**
@@ -58,6 +84,7 @@ export class KeyedFeed {
   async confirmKeyHost(): Promise<void> {
     await this.keys.confirm(this.serviceUrl())
     await this.switchFeed()
+    this.keyChanged()
   }
 
   /**
@@ -83,6 +110,11 @@ export class KeyedFeed {
     if (!confirm || change === null) return
     const yes = await confirm(change).catch(() => false)
     if (yes) await this.keys.confirm(this.serviceUrl())
+  }
+
+  private keyChanged(): KeyInfo {
+    this.opts.onKeyChange()
+    return this.keyInfo()
   }
 
   /** The base URL in effect (TICKDESK_BASE_URL over the saved one). */
