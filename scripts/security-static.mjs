@@ -36,16 +36,20 @@ export function webhookUrlOffBridge(read) {
  */
 export function keyBoundToItsHost(read) {
   const failures = []
-  const app = read('src/app/app-service.ts')
+  // The key's way to the engine: keyed-feed.ts (moved out of app-service.ts, which must not
+  // reach the engine's key past it).
+  const app = read('src/app/keyed-feed.ts')
+  if (/engine\.setApiKey\(|this\.feeds\.switchTo\(/.test(read('src/app/app-service.ts')))
+    failures.push('src/app/app-service.ts: gives the engine a key past keyed-feed.ts')
   const switches = [...app.matchAll(/this\.feeds\.switchTo\(([^)]*)\)/g)]
   if (switches.length !== 1)
     failures.push(
-      `src/app/app-service.ts: ${switches.length} feed switches; the one switch must take keyFor's key`,
+      `src/app/keyed-feed.ts: ${switches.length} feed switches; the one switch must take keyFor's key`,
     )
   for (const s of switches)
     if (!/apiKey\b/.test(s[1]) || !/const apiKey = this\.keys\.keyFor\(wanted\.baseUrl\)/.test(app))
       failures.push(
-        'src/app/app-service.ts: the feed switch does not take the key from keys.keyFor(wanted.baseUrl)',
+        'src/app/keyed-feed.ts: the feed switch does not take the key from keys.keyFor(wanted.baseUrl)',
       )
   const setKeys = [...app.matchAll(/engine\.setApiKey\((\w+)\)/g)]
   for (const s of setKeys) {
@@ -53,7 +57,7 @@ export function keyBoundToItsHost(read) {
     const bound =
       fn >= 0 && /this\.keys\.set\(apiKey, this\.serviceUrl\(\)\)/.test(app.slice(fn, s.index))
     if (!bound)
-      failures.push('src/app/app-service.ts: engine.setApiKey outside a fresh, bound entry')
+      failures.push('src/app/keyed-feed.ts: engine.setApiKey outside a fresh, bound entry')
   }
   const keeper = read('src/app/key-keeper.ts')
   if (/\bget\s+(saved|key|apiKey)\s*\(/.test(keeper))

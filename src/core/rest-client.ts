@@ -16,6 +16,10 @@ import type { RateGovernor } from './rate-governor'
  * (the spec does not show the 401 code); NETWORK for transport failures; TIMEOUT; BAD_RESPONSE for
  * non-JSON or a body that is not the envelope. The key is registered with redact() so it never
  * appears in a log line or an error message.
+ *
+ * An outcome belongs to the key its request was sent with: a reply that lands after setApiKey()
+ * is not reported to the governor and fails as ABORTED (which the poller and the governor pass
+ * over), so an old key's late 401 cannot stop the new key's feed.
  */
 export interface RestClientOptions {
   baseUrl: string
@@ -43,6 +47,8 @@ export class RestClient {
   private readonly logger: Logger
   private apiKey: string
   private readonly auth: AuthScheme
+  /** Bumped by setApiKey(): a request sent under an older one answers for a key no longer used. */
+  private keyEpoch = 0
 
   constructor(opts: RestClientOptions) {
     this.auth = opts.auth ?? 'x-api-key'
@@ -59,6 +65,7 @@ export class RestClient {
   setApiKey(key: string): void {
     registerSecret(key)
     this.apiKey = key
+    this.keyEpoch += 1
     this.governor.resetAuth()
   }
 
@@ -73,15 +80,27 @@ export class RestClient {
     kind: 'rest' | 'poll' = 'rest',
   ): Promise<RestResult> {
     await this.governor.acquire(kind, signal)
+    const epoch = this.keyEpoch
     try {
       const result = await this.send(path, query, signal)
-      this.governor.report({ ok: true })
+      if (epoch === this.keyEpoch) this.governor.report({ ok: true })
       return result
     } catch (error) {
       const e = error instanceof TickdeskError ? error : wrapUnknown(error)
+      if (epoch !== this.keyEpoch) throw this.sentWithOldKey(path, e)
       if (e.code !== 'ABORTED') this.governor.report({ ok: false, error: e })
       throw e
     }
+  }
+
+  /** A failure that speaks for a replaced key: dropped, said as such (the caller may retry). */
+  private sentWithOldKey(path: string, e: TickdeskError): TickdeskError {
+    this.logger.log('debug', 'reply for a replaced API key dropped', { path, code: e.code })
+    return new TickdeskError({
+      code: 'ABORTED',
+      message: `GET ${path} was sent with the previous API key; try again.`,
+      cause: e,
+    })
   }
 
   private async send(

@@ -45,10 +45,14 @@ describe('the security scan’s static checks (issue 38, finding 8)', () => {
   })
 
   it('fail when the engine gets the kept key without its host binding', () => {
-    const unbound = withFile('src/app/app-service.ts', (t) =>
+    const unbound = withFile('src/app/keyed-feed.ts', (t) =>
       t.replace('this.keys.keyFor(wanted.baseUrl)', 'this.keys.anyKey()'),
     )
     expect((keyBoundToItsHost as Check)(unbound).join('\n')).toContain('keys.keyFor')
+    const past = withFile('src/app/app-service.ts', (t) =>
+      t.replace('return this.keyed.setApiKey(apiKey)', 'return this.engine.setApiKey(apiKey)'),
+    )
+    expect((keyBoundToItsHost as Check)(past).join('\n')).toContain('past keyed-feed.ts')
     const getter = withFile('src/app/key-keeper.ts', (t) =>
       t.replace('  keyFor(', '  get saved(): string | null {\n    return null\n  }\n\n  keyFor('),
     )

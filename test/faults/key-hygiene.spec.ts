@@ -106,15 +106,15 @@ describe('key hygiene', () => {
     await expect.poll(() => app?.snapshot().status.code, { timeout: 10_000 }).toBe('UNAUTHORIZED')
     record(await app.invoke('getCandles', { key: 'futures:ES1!', interval: '1h', limit: 5 }))
     record(await app.invoke('testConnection', {}))
-    // Typed into the symbol box: before the second key, whose switch must follow the bad one at once
-    // (with a REST turn between them the bad key's late 401 stopped the good key's feed, 2 runs in 3).
-    record(await app.invoke('addSymbols', { id: 'crypto', inputs: [CANARY] }))
     record(await app.invoke('setApiKey', { apiKey: ` ${CANARY} ` }))
     const typedIntoUrl = await app.invoke('updateSettings', {
       baseUrl: `https://${CANARY}@evil.example`,
     })
     expect(typedIntoUrl).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     record(typedIntoUrl)
+    // Typed into the symbol box, a REST turn between the bad key and the good one: the bad key's
+    // late 401 must not stop the good key's feed (key-change-race.spec.ts holds that race open).
+    record(await app.invoke('addSymbols', { id: 'crypto', inputs: [CANARY] }))
 
     record(await app.invoke('setApiKey', { apiKey: sim.keys.pro }))
     await expect.poll(() => app?.snapshot().status.state, { timeout: 10_000 }).toBe('live')
