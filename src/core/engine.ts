@@ -122,6 +122,7 @@ export class MarketEngine {
       ...(memory ? { remembered: memory.remembered } : {}),
       onChange: (market, renamed) => this.onStreamName(market, renamed),
       ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
+      unreadable: () => this.stream.stats().malformed,
     })
     this.poller = new QuotePoller({
       client: this.rest,
@@ -157,6 +158,7 @@ export class MarketEngine {
         this.logger.log('warn', 'stream: a streamed symbol missed a move REST saw', { key })
         this.planner.demote(key)
       },
+      socket: () => this.stream.stats(),
     })
     this.governor.onChange(() => this.onFeedChange())
     this.planner.onChange(() => this.replan())

@@ -5,6 +5,7 @@ import { ANSWER_BOUND_MS } from './stream-market-names'
 
 /** How often streamed symbols' ages are looked at. */
 const LOOK_EVERY_MS = 1_000
+const LONGEST_BOUND_MS = Math.max(...Object.values(ANSWER_BOUND_MS))
 /** One REST check of a symbol at most this often: an illiquid one costs a call a minute at most. */
 export const CHECK_EVERY_MS = 60_000
 
@@ -18,6 +19,8 @@ export interface SilentSymbolDeps {
   check(keys: SymbolKey[]): void
   /** REST saw a move the stream never pushed: the symbol's slot is not feeding it. */
   missed(key: SymbolKey): void
+  /** The socket's running counts: ticks read, and frames it could not read. */
+  socket(): { ticksIn: number; malformed: number }
 }
 
 /**
@@ -26,12 +29,21 @@ export interface SilentSymbolDeps {
  * price differs from the last one the stream gave, the stream missed a move: the symbol is handed
  * back to polling (missed). If it is the same, the symbol is only illiquid: the next check waits
  * CHECK_EVERY_MS. So a frozen price under "Live" lasts one bound, whatever the service does.
+ * Only a symbol singled out is handed back: over the symbol's silence (its bound, up to the check)
+ * other symbols ticked on the socket, and nothing arrived unreadable until the answer. A stalled or garbled socket missing every move is the
+ * heartbeat's and the reconnect's to mend; demoting every symbol then would leave the stream
+ * empty once it speaks again (test/faults/stall-recovery, network-faults).
  */
 export class SilentSymbolCheck {
   private timer: TimerHandle | null = null
   private readonly checkedAt = new Map<SymbolKey, number>()
-  /** Symbols with a check on its way, and the streamed price it is compared with. */
-  private readonly pending = new Map<SymbolKey, number | null>()
+  /** Symbols with a check on its way: the streamed price, and whether the socket was reading. */
+  private readonly pending = new Map<
+    SymbolKey,
+    { last: number | null; othersTicked: boolean; malformed: number }
+  >()
+  /** The socket's counts at each look, oldest first, as far back as the longest bound. */
+  private readonly samples: Array<{ at: number; ticksIn: number; malformed: number }> = []
 
   constructor(private readonly d: SilentSymbolDeps) {}
 
@@ -50,16 +62,20 @@ export class SilentSymbolCheck {
 
   /** A polled value arrived for the symbol: compare it if a check was waiting for it. */
   answered(key: SymbolKey, last: number | null): void {
-    if (!this.pending.has(key)) return
     const before = this.pending.get(key)
+    if (before === undefined) return
     this.pending.delete(key)
-    if (last !== null && before !== null && before !== undefined && last !== before)
-      this.d.missed(key)
+    if (last === null || before.last === null || last === before.last) return
+    if (before.othersTicked && this.d.socket().malformed === before.malformed) this.d.missed(key)
   }
 
   private look(): void {
     const now = this.d.clock.now()
     const due: SymbolKey[] = []
+    const { ticksIn, malformed } = this.d.socket()
+    this.samples.push({ at: now, ticksIn, malformed })
+    while (this.samples.length > 1 && now - (this.samples[1]?.at ?? now) >= LONGEST_BOUND_MS)
+      this.samples.shift()
     for (const key of this.d.streamed()) {
       const q = this.d.lastOf(key)
       const ref = parseSymbolKey(key)
@@ -68,9 +84,21 @@ export class SilentSymbolCheck {
       if (now - (this.checkedAt.get(key) ?? -Infinity) < CHECK_EVERY_MS) continue
       if (isQuiet(ref.market, ref.symbol, now)) continue
       this.checkedAt.set(key, now)
-      this.pending.set(key, q.last)
+      const from = this.sampleBefore(now - ANSWER_BOUND_MS[ref.market])
+      this.pending.set(key, {
+        last: q.last,
+        othersTicked: from !== undefined && ticksIn > from.ticksIn && malformed === from.malformed,
+        malformed,
+      })
       due.push(key)
     }
     if (due.length > 0) this.d.check(due)
+  }
+
+  /** The newest sample taken at or before `at`. */
+  private sampleBefore(at: number): { ticksIn: number; malformed: number } | undefined {
+    let found: { ticksIn: number; malformed: number } | undefined
+    for (const s of this.samples) if (s.at <= at) found = s
+    return found
   }
 }

@@ -11,7 +11,8 @@ import { isQuiet } from './session-pacing'
  * Per market:
  *   untried ──subscribe sent──▶ trying ──a push──▶ streaming (remembered per service URL)
  *                                 │ an error frame naming the market or this try,
- *                                 │ or no push within ANSWER_BOUND_MS (an ack alone is not enough)
+ *                                 │ or no push within ANSWER_BOUND_MS (an ack alone is not enough;
+ *                                 │ a bound with an unreadable frame in it is waited again)
  *                                 ▼
  *                       next candidate: untried (one probe symbol), or when none is left,
  *                       failed: polled, the whole list again after ROUND_PAUSE_MS
@@ -105,6 +106,11 @@ export interface StreamMarketNamesOptions {
   onChange(market: Market, renamed: boolean): void
   /** A name streamed: worth remembering for the next start. */
   onLearned?(market: Market, name: string): void
+  /**
+   * How many frames the socket could not read so far (a count that only grows). A bound during
+   * which one arrived proves nothing: the answer may have been the frame that was unreadable.
+   */
+  unreadable?(): number
 }
 
 export class StreamMarketNames {
@@ -252,10 +258,13 @@ export class StreamMarketNames {
   /** The bound's timer; a market outside its session is looked at again later, not failed. */
   private arm(market: Market, e: Entry): void {
     this.o.clock.clearTimeout(e.timer)
+    const unreadableBefore = this.o.unreadable?.() ?? 0
     e.timer = this.o.clock.setTimeout(() => {
       e.timer = null
       if (e.state !== 'trying') return
       if (isQuiet(market, '', this.o.clock.now())) return this.arm(market, e)
+      // Garbled frames in the window: judge the name on a window the socket could read.
+      if ((this.o.unreadable?.() ?? 0) !== unreadableBefore) return this.arm(market, e)
       this.fail(market, {
         how: e.acked ? 'silent' : 'no-answer',
         code: e.acked ? 'ACKED_SILENT' : 'NO_ANSWER',
