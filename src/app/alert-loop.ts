@@ -3,6 +3,7 @@ import { barsNeeded } from '../core/alert-ma'
 import type { BarNeed } from '../core/bar-backfill'
 import type { Clock, TimerHandle } from '../core/clock'
 import type { StoreProblem } from '../core/persistence/json-store'
+import type { JournalFire } from '../core/persistence/fire-journal'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
@@ -115,17 +116,16 @@ export class AlertLoop {
     const states = new Map(file.value.states.map((s) => [s.ruleId, s]))
     const fired = history.value.slice()
     const inHistory = new Set(fired.map((a) => a.id))
+    for (const s of states.values()) this.outbox.continueFrom(s.seq ?? 0)
+    // In the journal's order (the order of firing), never the wall clock's, which can step back.
     for (const f of read.fires) {
-      // The journal is newer than the files whenever it holds a fire they do not.
       const known = states.get(f.state.ruleId)
-      if (known === undefined || (known.lastFiredAt ?? -Infinity) <= (f.state.lastFiredAt ?? 0))
-        states.set(f.state.ruleId, f.state)
+      if (known === undefined || journalIsNewer(f, known)) states.set(f.state.ruleId, f.state)
       if (!inHistory.has(f.alert.id)) {
         fired.push(f.alert)
         inHistory.add(f.alert.id)
       }
     }
-    fired.sort((a, b) => a.at - b.at)
     this.fileRules = this.diskRules = file.value.rules
     this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
     this.engine.setHistory(fired)
@@ -228,7 +228,14 @@ export class AlertLoop {
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     // No await between the decision and the journal: a fire is durable before it is announced.
-    this.outbox.post(fires, (id) => this.engine.stateOf(id) as AlertRuleState, this.paused)
+    this.outbox.post(
+      fires,
+      (id, seq) => {
+        this.engine.stampSeq(id, seq)
+        return this.engine.stateOf(id) as AlertRuleState
+      },
+      this.paused,
+    )
     this.changed()
   }
 
@@ -388,6 +395,16 @@ export class AlertLoop {
   private problem(code: string, message: string): void {
     this.opts.onProblem(code, message)
   }
+}
+
+/**
+ * Whether the journal's state after a fire is newer than the saved one: the files hold every fire
+ * up to their state's sequence number. Files or journals from before sequence numbers fall back
+ * to the fire times.
+ */
+function journalIsNewer(f: JournalFire, saved: AlertRuleState): boolean {
+  if (f.seq !== undefined) return saved.seq === undefined || f.seq > saved.seq
+  return (saved.lastFiredAt ?? -Infinity) <= (f.state.lastFiredAt ?? 0)
 }
 
 interface AlertsSnapshot {

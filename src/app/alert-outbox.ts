@@ -22,7 +22,7 @@ export interface AlertTarget {
 }
 
 interface OutboxEntry extends JournalFire {
-  /** Order of firing in this run (0: read from the journal at start). */
+  /** Order of firing in the folder (0: read from a journal older than sequence numbers). */
   seq: number
 }
 
@@ -45,9 +45,14 @@ export class AlertOutbox {
     this.journal = new FireJournal(dir)
   }
 
-  /** The last fire's number in this run: compact(savedSeq) keeps what came after a save. */
+  /** The last fire's number: compact(savedSeq) keeps what came after a save. */
   get lastSeq(): number {
     return this.seq
+  }
+
+  /** The folder's fires so far go up to `seq` (the saved states' and the journal's): count on. */
+  continueFrom(seq: number): void {
+    this.seq = Math.max(this.seq, seq)
   }
 
   /** What a previous run left in the journal; its fires are owed from now on (whatever their age). */
@@ -59,7 +64,8 @@ export class AlertOutbox {
         `${read.skipped} line(s) of the alert fire journal could not be read (a crash mid-write); the rest was kept.`,
       )
     // Whatever its age: a fire a webhook gave up on is still owed to it (issue 37).
-    this.entries = read.fires.map((f) => ({ ...f, seq: 0 }))
+    this.entries = read.fires.map((f) => ({ ...f, seq: f.seq ?? 0 }))
+    for (const f of this.entries) this.continueFrom(f.seq)
     return read
   }
 
@@ -88,17 +94,27 @@ export class AlertOutbox {
     for (const target of this.targets.values()) this.deliverOwed(target)
   }
 
-  /** New fires, with each rule's state after it: journalled, then announced (none when paused). */
-  post(fires: FiredAlert[], stateOf: (ruleId: string) => AlertRuleState, paused: boolean): void {
+  /**
+   * New fires, with each rule's state after it (stamped with the fire's sequence number):
+   * journalled, then announced (none when paused).
+   */
+  post(
+    fires: FiredAlert[],
+    stateOf: (ruleId: string, seq: number) => AlertRuleState,
+    paused: boolean,
+  ): void {
     const owed = paused ? [] : [...this.targets.keys()]
-    const entries = fires.map((alert) => ({
-      alert,
-      state: stateOf(alert.ruleId),
-      done: new Set<string>(),
-      tried: new Set<string>(),
-      seq: ++this.seq,
-      owed,
-    }))
+    const entries = fires.map((alert) => {
+      const seq = ++this.seq
+      return {
+        alert,
+        state: stateOf(alert.ruleId, seq),
+        done: new Set<string>(),
+        tried: new Set<string>(),
+        seq,
+        owed,
+      }
+    })
     crashPoint('evaluate')
     try {
       this.journal.fired(entries)

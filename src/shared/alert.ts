@@ -100,6 +100,12 @@ export const AlertRuleStateSchema = z.object({
   status: z.enum(['armed', 'triggered', 'cooldown', 'snoozed', 'expired', 'disabled']),
   lastFiredAt: z.number().nullable(),
   lastPrice: z.number().nullable(),
+  /**
+   * The fire journal's sequence number of the fire that last set this state (per data folder,
+   * only ever grows): a restart orders the saved state and the journal's by it, not by the wall
+   * clock. Absent in files written before it existed.
+   */
+  seq: z.number().int().nonnegative().optional(),
   /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
   lastSeenAt: z.number().nullable().default(null),
   /**

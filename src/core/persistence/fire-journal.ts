@@ -19,10 +19,11 @@ import { errnoCode } from './atomic-file'
  * The alert fire journal: what makes a fire durable before anyone hears of it, and announcing it
  * idempotent. One JSON line per event, appended synchronously:
  *
- *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …]}
+ *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …], "seq": n}
  *                                                      the rule fired; its state after the fire;
  *                                                      the targets that must hear of it (flushed
- *                                                      to the disk: fdatasync)
+ *                                                      to the disk: fdatasync); n orders
+ *                                                      fires across runs (not the clock)
  *   {"try": fireId, "to": target}                      about to hand the fire to one target
  *   {"done": fireId, "to": target}                     the fire reached one target (stdout, the
  *                                                      desktop, a webhook …)
@@ -48,6 +49,7 @@ const FiredLineSchema = z.object({
   fired: FiredAlertSchema,
   state: AlertRuleStateSchema,
   owed: z.array(z.string()).default([]),
+  seq: z.number().int().nonnegative().optional(),
 })
 const DoneLineSchema = z.object({ done: z.string(), to: z.string() })
 const TryLineSchema = z.object({ try: z.string(), to: z.string() })
@@ -57,6 +59,11 @@ export interface JournalFire {
   state: AlertRuleState
   /** Targets it was owed to when it fired. */
   owed: string[]
+  /**
+   * Its place in the folder's order of fires (grows across runs and owners): replay and rule
+   * states are ordered by it, never by the wall clock. Absent in a journal older than it.
+   */
+  seq?: number
   /** Targets that took it. */
   done: Set<string>
   /** Targets it was handed to (they may have it even when not done: a replay says so). */
@@ -104,6 +111,7 @@ export class FireJournal {
             alert: fired.data.fired,
             state: fired.data.state,
             owed: fired.data.owed,
+            ...(fired.data.seq === undefined ? {} : { seq: fired.data.seq }),
             done: new Set(),
             tried: new Set(),
           })
@@ -155,7 +163,7 @@ export class FireJournal {
 }
 
 function firedLine(f: Omit<JournalFire, 'done' | 'tried'>): string {
-  return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed })
+  return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed, seq: f.seq })
 }
 
 /**
