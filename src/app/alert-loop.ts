@@ -3,13 +3,13 @@ import { barsNeeded } from '../core/alert-ma'
 import type { BarNeed } from '../core/bar-backfill'
 import type { Clock, TimerHandle } from '../core/clock'
 import type { StoreProblem } from '../core/persistence/json-store'
-import type { JournalFire } from '../core/persistence/fire-journal'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { expandRules } from '../shared/alert-list'
 import type { AlertBars } from './alert-follow'
 import type { RuleSource } from './alert-rule-source'
+import { replayJournal, restartGapSince, withDropped } from './alert-replay'
 import { AlertOutbox, type AlertTarget } from './alert-outbox'
 import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
@@ -35,7 +35,7 @@ import type { Quote } from '../shared/quote'
  * test/faults/alerts-*.spec.ts (real processes on the simulator: kill -9, SIGSTOP, two hosts).
  */
 
-export type { AlertTarget } from './alert-outbox'
+export type { AlertTarget, UndeliveredFire } from './alert-outbox'
 export type { AlertBars } from './alert-follow'
 
 export const ALERT_SAVE_EVERY_MS = 500
@@ -89,6 +89,7 @@ export class AlertLoop {
     this.outbox = new AlertOutbox(opts.stores.dir, {
       problem: (code, message) => this.problem(code, message),
       changed: () => this.changed(),
+      now: () => opts.clock.now(),
     })
     this.saver = new ThrottledSave({
       clock: opts.clock,
@@ -113,22 +114,14 @@ export class AlertLoop {
     const history = await stores.alertHistory.load()
     this.report(history.problem)
     const read = this.active ? this.outbox.readJournal() : { fires: [], skipped: 0 }
-    const states = new Map(file.value.states.map((s) => [s.ruleId, s]))
-    const fired = history.value.slice()
-    const inHistory = new Set(fired.map((a) => a.id))
-    for (const s of states.values()) this.outbox.continueFrom(s.seq ?? 0)
-    // In the journal's order (the order of firing), never the wall clock's, which can step back.
-    for (const f of read.fires) {
-      const known = states.get(f.state.ruleId)
-      if (known === undefined || journalIsNewer(f, known)) states.set(f.state.ruleId, f.state)
-      if (!inHistory.has(f.alert.id)) {
-        fired.push(f.alert)
-        inHistory.add(f.alert.id)
-      }
-    }
+    const replayed = replayJournal(
+      { states: file.value.states, history: history.value },
+      read.fires,
+    )
+    this.outbox.continueFrom(replayed.lastSeq)
     this.fileRules = this.diskRules = file.value.rules
-    this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
-    this.engine.setHistory(fired)
+    this.engine.setRules(this.evaluated(file.value.rules), replayed.states)
+    this.engine.setHistory(replayed.history)
     if (read.fires.length > 0) {
       // The files catch up with the journal before it is compacted to what is still owed.
       this.saver.request(() => this.snapshot())
@@ -197,18 +190,8 @@ export class AlertLoop {
    * rule states any host saved (the later of the two).
    */
   markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
-    const seen = new Map<SymbolKey, number>()
-    const rules = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
-    for (const s of this.engine.states()) {
-      const key = rules.get(s.ruleId)
-      if (key === undefined || s.lastSeenAt === null) continue
-      seen.set(key, Math.max(seen.get(key) ?? 0, s.lastSeenAt))
-    }
-    this.engine.markGap((key) => {
-      const a = cachedAt(key)
-      const b = seen.get(key)
-      return a === undefined ? b : b === undefined ? a : Math.max(a, b)
-    })
+    const keys = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
+    this.engine.markGap(restartGapSince(this.engine.states(), keys, cachedAt))
   }
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
@@ -293,6 +276,21 @@ export class AlertLoop {
     this.engine.clearHistory()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
+  }
+
+  /** Fires a webhook gave up on (still owed): undelivered() lists them, retry(fireId) tries again. */
+  get owed(): Pick<AlertOutbox, 'undelivered' | 'retry'> {
+    return this.outbox
+  }
+
+  /** The trader drops it: owed no more, and its history entry says for which target and why. */
+  async dropUndelivered(fireId: string): Promise<boolean> {
+    const alert = this.outbox.drop(fireId, this.opts.clock.now())
+    if (alert === null) return false
+    this.engine.setHistory(withDropped(this.engine.history(), alert))
+    this.saver.request(() => this.snapshot())
+    await this.saver.flush()
+    return true
   }
 
   watchedKeys(): SymbolKey[] {
@@ -380,12 +378,8 @@ export class AlertLoop {
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
     this.diskRules = file.rules
-    this.compact(s.seq)
-  }
-
-  private compact(savedSeq: number): void {
     // The journal is the owner's: a standby loop never rewrites it.
-    if (this.active) this.outbox.compact(savedSeq)
+    if (this.active) this.outbox.compact(s.seq)
   }
 
   private report(p: StoreProblem | null): void {
@@ -395,16 +389,6 @@ export class AlertLoop {
   private problem(code: string, message: string): void {
     this.opts.onProblem(code, message)
   }
-}
-
-/**
- * Whether the journal's state after a fire is newer than the saved one: the files hold every fire
- * up to their state's sequence number. Files or journals from before sequence numbers fall back
- * to the fire times.
- */
-function journalIsNewer(f: JournalFire, saved: AlertRuleState): boolean {
-  if (f.seq !== undefined) return saved.seq === undefined || f.seq > saved.seq
-  return (saved.lastFiredAt ?? -Infinity) <= (f.state.lastFiredAt ?? 0)
 }
 
 interface AlertsSnapshot {

@@ -1,4 +1,9 @@
-import { FireJournal, type JournalFire, type JournalRead } from '../core/persistence/fire-journal'
+import {
+  FireJournal,
+  type GaveUp,
+  type JournalFire,
+  type JournalRead,
+} from '../core/persistence/fire-journal'
 import type { AlertRuleState, FiredAlert } from '../shared/alert'
 import { crashPoint } from './crash-points'
 
@@ -21,6 +26,14 @@ export interface AlertTarget {
   deliver(alert: FiredAlert): void | Promise<void>
 }
 
+/** A fire a target gave up on: still owed, until taken, retried or dropped (issue 37). */
+export interface UndeliveredFire {
+  alert: FiredAlert
+  to: string
+  why: string
+  at: number
+}
+
 interface OutboxEntry extends JournalFire {
   /** Order of firing in the folder (0: read from a journal older than sequence numbers). */
   seq: number
@@ -38,8 +51,9 @@ export class AlertOutbox {
     dir: string,
     private readonly opts: {
       problem: (code: string, message: string) => void
-      /** A fire's history entry changed (marked replayed). */
+      /** A fire's history entry changed (marked replayed), or a target gave up on a fire. */
       changed: () => void
+      now: () => number
     },
   ) {
     this.journal = new FireJournal(dir)
@@ -111,6 +125,7 @@ export class AlertOutbox {
         state: stateOf(alert.ruleId, seq),
         done: new Set<string>(),
         tried: new Set<string>(),
+        gaveUp: new Map<string, GaveUp>(),
         seq,
         owed,
       }
@@ -125,7 +140,7 @@ export class AlertOutbox {
       this.opts.problem('ALERT_JOURNAL_WRITE', notRecordedWords(e))
     }
     this.entries.push(...entries)
-    for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
+    for (const entry of entries) for (const name of owed) void this.deliverTo(entry, name)
   }
 
   /**
@@ -169,13 +184,65 @@ export class AlertOutbox {
     }
   }
 
+  /** Fires a target gave up on and still owes, oldest first. */
+  undelivered(): UndeliveredFire[] {
+    const out: UndeliveredFire[] = []
+    for (const e of this.entries)
+      for (const [to, why] of e.gaveUp)
+        if (!e.done.has(to)) out.push({ alert: e.alert, to, ...why })
+    return out
+  }
+
+  /**
+   * Tries again, now, each target that gave up on the fire; resolves once each took it or gave
+   * up again. False: no such undelivered fire.
+   */
+  async retry(fireId: string): Promise<boolean> {
+    const entry = this.entries.find((e) => e.alert.id === fireId && e.gaveUp.size > 0)
+    if (entry === undefined) return false
+    const names = [...entry.gaveUp.keys()].filter((to) => !entry.done.has(to))
+    await Promise.all(names.map((to) => this.deliverTo(entry, to)))
+    return true
+  }
+
+  /**
+   * The trader gives up on it: no longer owed to the targets that gave up, recorded in the
+   * journal before the fire's history entry says so. Null: no such undelivered fire.
+   */
+  drop(fireId: string, at: number): FiredAlert | null {
+    const entry = this.entries.find((e) => e.alert.id === fireId && e.gaveUp.size > 0)
+    if (entry === undefined) return null
+    for (const [to, gave] of entry.gaveUp) {
+      if (entry.done.has(to)) continue
+      const why = `dropped by the trader; ${gave.why}`.slice(0, 300)
+      this.journal.dropped(fireId, to, { why, at })
+      entry.done.add(to)
+      entry.alert.dropped = [...(entry.alert.dropped ?? []), { to, why, at }]
+    }
+    entry.gaveUp.clear()
+    this.opts.changed()
+    return entry.alert
+  }
+
+  private gaveUp(entry: OutboxEntry, name: string, e: unknown, at: number): void {
+    const why = { why: (e instanceof Error ? e.message : String(e)).slice(0, 300), at }
+    entry.gaveUp.set(name, why)
+    try {
+      this.journal.gaveUp(entry.alert.id, name, why)
+    } catch {
+      // Shown as undelivered for this run; at the next start it is owed and tried again anyway.
+    }
+    this.opts.changed()
+  }
+
   private deliverOwed(target: AlertTarget): void {
     for (const entry of this.entries)
       if (entry.owed.includes(target.name) && !entry.done.has(target.name))
-        this.deliverTo(entry, target.name)
+        void this.deliverTo(entry, target.name)
   }
 
-  private deliverTo(entry: OutboxEntry, name: string): void {
+  /** Resolves once the target took the fire or gave up (at once for a target that is not here). */
+  private deliverTo(entry: OutboxEntry, name: string): Promise<void> | undefined {
     const target = this.targets.get(name)
     if (target === undefined) return
     // Handed to this target before (a run killed before its done record, a webhook that gave
@@ -202,6 +269,8 @@ export class AlertOutbox {
         // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
       }
     }
+    // Tried again (the next start, or the trader's retry): not given up until it fails again.
+    entry.gaveUp.delete(name)
     let result: void | Promise<void>
     try {
       // Per target: the history's copy says a replay happened somewhere; this one says it is.
@@ -214,8 +283,9 @@ export class AlertOutbox {
       crashPoint('deliver', name)
       took()
     }
-    if (result instanceof Promise) result.then(taken, () => undefined)
-    else taken()
+    if (result instanceof Promise)
+      return result.then(taken, (e: unknown) => this.gaveUp(entry, name, e, this.opts.now()))
+    taken()
   }
 }
 

@@ -148,6 +148,13 @@ export const FiredAlertSchema = z.object({
   replayed: z.boolean().optional(),
   /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
   notRecorded: z.boolean().optional(),
+  /**
+   * Targets that never took it and the trader dropped it for (a webhook that gave up): the
+   * history's line for what was not delivered. Nothing owed is dropped without it (issue 37).
+   */
+  dropped: z
+    .array(z.object({ to: z.string(), why: z.string().max(300), at: z.number() }))
+    .optional(),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
 

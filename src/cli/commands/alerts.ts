@@ -15,6 +15,7 @@ import { writeJson } from '../output'
 import { listAlerts } from './alerts-list'
 import { runAlerts, RUN_OPTIONS } from './alerts-run'
 import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
+import { undeliveredCommand } from './alerts-undelivered'
 import { webhookCommand, WEBHOOK_OPTIONS } from './alerts-webhook'
 
 const HELP = `Usage:
@@ -28,6 +29,7 @@ const HELP = `Usage:
   tickdesk alerts remove <id>
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
+  tickdesk alerts undelivered (retry | drop) <fireId>
   tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
                       [--format json|slack|discord|telegram|ntfy] [--chat-id N]
   tickdesk alerts webhook test [id]
@@ -50,7 +52,10 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
   snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
           fires again if its condition still holds. A running app takes it in within seconds.
   list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet
-          hours are in force now, and each webhook's failure count.
+          hours are in force now, each webhook's failure count, and each fire a webhook gave up on.
+  undelivered  a fire a webhook gave up on stays owed (tried again at every start): retry sends
+          it now (once, marked replayed); drop stops owing it, with a line in the alert history.
+          Only while no other process runs the alerts (the app's alerts panel does both there).
 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
@@ -182,6 +187,14 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
     return add(stores, null, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
+  const [, verb, fireId] = positionals
+  if (
+    action === 'undelivered' &&
+    (verb === 'retry' || verb === 'drop') &&
+    fireId &&
+    !positionals[3]
+  )
+    return undeliveredCommand(stores, verb, fireId, io)
   if (action === 'webhook') {
     const done = await webhookCommand(stores, positionals, values, io)
     if (done !== null) return done

@@ -27,6 +27,10 @@ import { errnoCode } from './atomic-file'
  *   {"try": fireId, "to": target}                      about to hand the fire to one target
  *   {"done": fireId, "to": target}                     the fire reached one target (stdout, the
  *                                                      desktop, a webhook …)
+ *   {"gaveUp": fireId, "to": target, "why", "at"}      the target's delivery gave up: still owed,
+ *                                                      shown as undelivered
+ *   {"dropped": fireId, "to": target, "why", "at"}     the trader dropped it: no longer owed (its
+ *                                                      history entry says so)
  *
  * A loop writes "fired" before it announces, "try" before each target hears of it and "done"
  * after it took the fire, so a process killed at any moment restarts knowing every fire (no
@@ -53,6 +57,24 @@ const FiredLineSchema = z.object({
 })
 const DoneLineSchema = z.object({ done: z.string(), to: z.string() })
 const TryLineSchema = z.object({ try: z.string(), to: z.string() })
+const GaveUpLineSchema = z.object({
+  gaveUp: z.string(),
+  to: z.string(),
+  why: z.string(),
+  at: z.number(),
+})
+const DroppedLineSchema = z.object({
+  dropped: z.string(),
+  to: z.string(),
+  why: z.string(),
+  at: z.number(),
+})
+
+/** Why a target has not taken a fire, and since when (its last attempt's end). */
+export interface GaveUp {
+  why: string
+  at: number
+}
 
 export interface JournalFire {
   alert: FiredAlert
@@ -68,6 +90,11 @@ export interface JournalFire {
   done: Set<string>
   /** Targets it was handed to (they may have it even when not done: a replay says so). */
   tried: Set<string>
+  /**
+   * Targets whose delivery gave up (a webhook after 15 min of retries, a 410): still owed, shown
+   * as undelivered until taken, retried or dropped by the trader.
+   */
+  gaveUp: Map<string, GaveUp>
 }
 
 export interface JournalRead {
@@ -114,7 +141,26 @@ export class FireJournal {
             ...(fired.data.seq === undefined ? {} : { seq: fired.data.seq }),
             done: new Set(),
             tried: new Set(),
+            gaveUp: new Map(),
           })
+        continue
+      }
+      const gaveUp = GaveUpLineSchema.safeParse(raw)
+      if (gaveUp.success) {
+        const { why, at } = gaveUp.data
+        byId.get(gaveUp.data.gaveUp)?.gaveUp.set(gaveUp.data.to, { why, at })
+        continue
+      }
+      const dropped = DroppedLineSchema.safeParse(raw)
+      if (dropped.success) {
+        // The trader dropped it: no longer owed, and its history entry says so.
+        const f = byId.get(dropped.data.dropped)
+        if (f === undefined) continue
+        const { to, why, at } = dropped.data
+        f.done.add(to)
+        f.gaveUp.delete(to)
+        if (!(f.alert.dropped ?? []).some((d) => d.to === to))
+          f.alert.dropped = [...(f.alert.dropped ?? []), { to, why, at }]
         continue
       }
       const done = DoneLineSchema.safeParse(raw)
@@ -129,7 +175,16 @@ export class FireJournal {
     return { fires: [...byId.values()], skipped }
   }
 
-  fired(fires: Omit<JournalFire, 'done' | 'tried'>[]): void {
+  gaveUp(fireId: string, target: string, why: GaveUp): void {
+    this.append([JSON.stringify({ gaveUp: fireId, to: target, ...why })], false)
+  }
+
+  /** The trader dropped a fire a target gave up on: flushed, as the fire itself was. */
+  dropped(fireId: string, target: string, why: GaveUp): void {
+    this.append([JSON.stringify({ dropped: fireId, to: target, ...why })], true)
+  }
+
+  fired(fires: Omit<JournalFire, 'done' | 'tried' | 'gaveUp'>[]): void {
     this.append(fires.map(firedLine), true)
   }
 
@@ -148,6 +203,8 @@ export class FireJournal {
       lines.push(firedLine(f))
       for (const to of f.tried) lines.push(JSON.stringify({ try: f.alert.id, to }))
       for (const to of f.done) lines.push(JSON.stringify({ done: f.alert.id, to }))
+      for (const [to, why] of f.gaveUp)
+        lines.push(JSON.stringify({ gaveUp: f.alert.id, to, ...why }))
     }
     const temp = `${this.path}.compact`
     writeDurably(temp, 'w', lines, true)
@@ -162,7 +219,7 @@ export class FireJournal {
   }
 }
 
-function firedLine(f: Omit<JournalFire, 'done' | 'tried'>): string {
+function firedLine(f: Omit<JournalFire, 'done' | 'tried' | 'gaveUp'>): string {
   return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed, seq: f.seq })
 }
 
