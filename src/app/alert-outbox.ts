@@ -202,6 +202,7 @@ export class AlertOutbox {
     if (entry === undefined) return false
     const names = [...entry.gaveUp.keys()].filter((to) => !entry.done.has(to))
     await Promise.all(names.map((to) => this.deliverTo(entry, to)))
+    this.opts.changed()
     return true
   }
 

@@ -1,3 +1,4 @@
+import { undeliveredViews } from './alert-undelivered'
 import { systemClock, type Clock } from '../core/clock'
 import { silentLogger, type Logger } from '../core/log'
 import { ensureDataDir } from '../core/persistence/data-dir'
@@ -294,6 +295,7 @@ export class AppService implements AppHostApi, CommandContext {
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
       webhooks: this.webhooks.views(),
+      undelivered: undeliveredViews(this.alerts),
       settings: this.state.settings,
       keyInfo: this.keys.info(this.serviceUrl()),
       notices: this.notices.all(),
@@ -356,6 +358,14 @@ export class AppService implements AppHostApi, CommandContext {
   /** Takes in edits the CLI made to the data files now, not at the next few-second look. */
   checkOutsideEdits(): Promise<void> {
     return this.edits.checkNow()
+  }
+
+  retryUndelivered(fireId: string): Promise<boolean> {
+    return this.alerts.owed.retry(fireId)
+  }
+
+  dropUndelivered(fireId: string): Promise<boolean> {
+    return this.alerts.dropUndelivered(fireId)
   }
 
   async clearAlertHistory(): Promise<void> {
@@ -546,6 +556,7 @@ export class AppService implements AppHostApi, CommandContext {
       alertStates: this.alerts.states(),
       alertHistory: this.alerts.history(),
       webhooks: this.webhooks.views(),
+      undelivered: undeliveredViews(this.alerts),
     })
   }
 
