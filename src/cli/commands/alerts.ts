@@ -1,5 +1,4 @@
 import { buildAlertRule } from '../../app/alert-rules'
-import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
@@ -16,6 +15,7 @@ import { listAlerts } from './alerts-list'
 import { runAlerts, RUN_OPTIONS } from './alerts-run'
 import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
 import { undeliveredCommand } from './alerts-undelivered'
+import { checkAlertSymbol } from './alerts-symbol-check'
 import { webhookCommand, WEBHOOK_OPTIONS } from './alerts-webhook'
 
 const HELP = `Usage:
@@ -59,7 +59,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
-  --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
+  --any-symbol       add: skip the check of a symbol outside the catalogue (one quote call: a
+                     symbol the service refuses is not added)
   --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
                      once per arming; symbols added to the list later are watched too)
   -h, --help         show this help
@@ -233,15 +234,9 @@ async function add(
     io.stderr.write(`tickdesk alerts: ${e.message}\n`)
     return EXIT.usage
   }
-  if (
-    rule.listId === undefined &&
-    !values['any-symbol'] &&
-    !(await knownSymbol(stores, rule.key))
-  ) {
-    io.stderr.write(
-      `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
-    )
-    return EXIT.usage
+  if (rule.listId === undefined && !values['any-symbol']) {
+    const refused = await checkAlertSymbol(stores, rule.key, values, io, HELP)
+    if (refused !== null) return refused
   }
   if (rule.condition.kind === 'volume') {
     // The last quote this data folder saw says whether the service sends the symbol's volume.
@@ -263,12 +258,6 @@ async function add(
       `Added ${rule.id}: ${ruleTarget(rule, lists)} ${describeCondition(rule.condition)}\n`,
     )
   return EXIT.ok
-}
-
-async function knownSymbol(stores: DataStores, key: string): Promise<boolean> {
-  const catalogue = new InstrumentCatalogue()
-  if (catalogue.has(key)) return true
-  return (await stores.instruments.load()).value.includes(key)
 }
 
 async function remove(stores: DataStores, id: string, io: CliIO): Promise<number> {
