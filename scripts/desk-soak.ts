@@ -253,6 +253,8 @@ async function main(): Promise<number> {
   for (const key of SYMBOLS) await bridge.invoke('addSymbols', { id: listId, inputs: [key] })
 
   let alertId: string | null = null
+  /** Per cycle: how many times the alert it crossed fired (must be 1). */
+  const alertFires: number[] = []
   let strip: Page | null = null
   const recoveries: Array<{ fault: string; ms: number; ends: boolean }> = []
   /**
@@ -486,6 +488,11 @@ async function main(): Promise<number> {
       frac: 0.9,
       name: 'alert removed',
       run: async () => {
+        // The once-alert crossed this cycle fired exactly once (issue 37): its history lines.
+        const now = (await bridge.invoke('getSnapshot')) as {
+          result: { alertHistory: Array<{ ruleId: string }> }
+        }
+        alertFires.push(now.result.alertHistory.filter((a) => a.ruleId === alertId).length)
         if (alertId) await bridge.invoke('removeAlert', { id: alertId })
         alertId = null
         return null
@@ -614,6 +621,7 @@ async function main(): Promise<number> {
     callsTodayRestart: quotaDays.every((q) => q.callsAfter < q.callsBefore),
     freshAfterDayEnd: quotaDays.every((q) => q.freshMs <= 5_000),
     no429OutsideLockouts: stats.http429 === quota429,
+    alertFiredOnce: alertFires.length > 0 && alertFires.every((n) => n === 1),
   }
   const result = {
     soak: Object.values(checks).every(Boolean) ? 'ok' : 'failed',
@@ -622,6 +630,7 @@ async function main(): Promise<number> {
     recoveries,
     dayRolls,
     quotaDays,
+    alertFires,
     samples: samples.map((x) => ({
       t: Math.round(x.t),
       ...Object.fromEntries(names.map((n, i) => [n, +(x.v[i] as number).toFixed(2)])),

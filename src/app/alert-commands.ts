@@ -16,7 +16,9 @@ export const ALERT_HANDLERS: Handlers<
   | 'setAlertEnabled'
   | 'moveAlertLevel'
   | 'snoozeAlert'
-  | 'clearAlertHistory',
+  | 'clearAlertHistory'
+  | 'retryUndelivered'
+  | 'dropUndelivered',
   AlertAccess
 > = {
   addAlert: async (app, p) => {
@@ -75,4 +77,19 @@ export const ALERT_HANDLERS: Handlers<
     await app.clearAlertHistory()
     return null
   },
+  retryUndelivered: async (app, p) => {
+    if (!(await app.retryUndelivered(p.fireId))) throw noUndelivered()
+    return null
+  },
+  dropUndelivered: async (app, p) => {
+    if (!(await app.dropUndelivered(p.fireId))) throw noUndelivered()
+    return null
+  },
+}
+
+function noUndelivered(): TickdeskError {
+  return new TickdeskError({
+    code: 'NOT_FOUND',
+    message: 'No such undelivered alert (it was delivered or dropped meanwhile)',
+  })
 }

@@ -9,6 +9,7 @@ import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
 import { expandRules } from '../shared/alert-list'
 import type { AlertBars } from './alert-follow'
 import type { RuleSource } from './alert-rule-source'
+import { replayJournal, restartGapSince, withDropped } from './alert-replay'
 import { AlertOutbox, type AlertTarget } from './alert-outbox'
 import type { Watchlist } from '../shared/watchlist'
 import type { SymbolKey } from '../shared/market'
@@ -34,7 +35,7 @@ import type { Quote } from '../shared/quote'
  * test/faults/alerts-*.spec.ts (real processes on the simulator: kill -9, SIGSTOP, two hosts).
  */
 
-export type { AlertTarget } from './alert-outbox'
+export type { AlertTarget, UndeliveredFire } from './alert-outbox'
 export type { AlertBars } from './alert-follow'
 
 export const ALERT_SAVE_EVERY_MS = 500
@@ -88,6 +89,7 @@ export class AlertLoop {
     this.outbox = new AlertOutbox(opts.stores.dir, {
       problem: (code, message) => this.problem(code, message),
       changed: () => this.changed(),
+      now: () => opts.clock.now(),
     })
     this.saver = new ThrottledSave({
       clock: opts.clock,
@@ -112,23 +114,14 @@ export class AlertLoop {
     const history = await stores.alertHistory.load()
     this.report(history.problem)
     const read = this.active ? this.outbox.readJournal() : { fires: [], skipped: 0 }
-    const states = new Map(file.value.states.map((s) => [s.ruleId, s]))
-    const fired = history.value.slice()
-    const inHistory = new Set(fired.map((a) => a.id))
-    for (const f of read.fires) {
-      // The journal is newer than the files whenever it holds a fire they do not.
-      const known = states.get(f.state.ruleId)
-      if (known === undefined || (known.lastFiredAt ?? -Infinity) <= (f.state.lastFiredAt ?? 0))
-        states.set(f.state.ruleId, f.state)
-      if (!inHistory.has(f.alert.id)) {
-        fired.push(f.alert)
-        inHistory.add(f.alert.id)
-      }
-    }
-    fired.sort((a, b) => a.at - b.at)
+    const replayed = replayJournal(
+      { states: file.value.states, history: history.value },
+      read.fires,
+    )
+    this.outbox.continueFrom(replayed.lastSeq)
     this.fileRules = this.diskRules = file.value.rules
-    this.engine.setRules(this.evaluated(file.value.rules), [...states.values()])
-    this.engine.setHistory(fired)
+    this.engine.setRules(this.evaluated(file.value.rules), replayed.states)
+    this.engine.setHistory(replayed.history)
     if (read.fires.length > 0) {
       // The files catch up with the journal before it is compacted to what is still owed.
       this.saver.request(() => this.snapshot())
@@ -197,18 +190,8 @@ export class AlertLoop {
    * rule states any host saved (the later of the two).
    */
   markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
-    const seen = new Map<SymbolKey, number>()
-    const rules = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
-    for (const s of this.engine.states()) {
-      const key = rules.get(s.ruleId)
-      if (key === undefined || s.lastSeenAt === null) continue
-      seen.set(key, Math.max(seen.get(key) ?? 0, s.lastSeenAt))
-    }
-    this.engine.markGap((key) => {
-      const a = cachedAt(key)
-      const b = seen.get(key)
-      return a === undefined ? b : b === undefined ? a : Math.max(a, b)
-    })
+    const keys = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
+    this.engine.markGap(restartGapSince(this.engine.states(), keys, cachedAt))
   }
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
@@ -228,7 +211,14 @@ export class AlertLoop {
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
     // No await between the decision and the journal: a fire is durable before it is announced.
-    this.outbox.post(fires, (id) => this.engine.stateOf(id) as AlertRuleState, this.paused)
+    this.outbox.post(
+      fires,
+      (id, seq) => {
+        this.engine.stampSeq(id, seq)
+        return this.engine.stateOf(id) as AlertRuleState
+      },
+      this.paused,
+    )
     this.changed()
   }
 
@@ -286,6 +276,21 @@ export class AlertLoop {
     this.engine.clearHistory()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
+  }
+
+  /** Fires a webhook gave up on (still owed): undelivered() lists them, retry(fireId) tries again. */
+  get owed(): Pick<AlertOutbox, 'undelivered' | 'retry'> {
+    return this.outbox
+  }
+
+  /** The trader drops it: owed no more, and its history entry says for which target and why. */
+  async dropUndelivered(fireId: string): Promise<boolean> {
+    const alert = this.outbox.drop(fireId, this.opts.clock.now())
+    if (alert === null) return false
+    this.engine.setHistory(withDropped(this.engine.history(), alert))
+    this.saver.request(() => this.snapshot())
+    await this.saver.flush()
+    return true
   }
 
   watchedKeys(): SymbolKey[] {
@@ -373,12 +378,8 @@ export class AlertLoop {
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
     this.diskRules = file.rules
-    this.compact(s.seq)
-  }
-
-  private compact(savedSeq: number): void {
     // The journal is the owner's: a standby loop never rewrites it.
-    if (this.active) this.outbox.compact(savedSeq)
+    if (this.active) this.outbox.compact(s.seq)
   }
 
   private report(p: StoreProblem | null): void {

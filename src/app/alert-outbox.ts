@@ -1,4 +1,9 @@
-import { FireJournal, type JournalFire, type JournalRead } from '../core/persistence/fire-journal'
+import {
+  FireJournal,
+  type GaveUp,
+  type JournalFire,
+  type JournalRead,
+} from '../core/persistence/fire-journal'
 import type { AlertRuleState, FiredAlert } from '../shared/alert'
 import { crashPoint } from './crash-points'
 
@@ -21,8 +26,16 @@ export interface AlertTarget {
   deliver(alert: FiredAlert): void | Promise<void>
 }
 
+/** A fire a target gave up on: still owed, until taken, retried or dropped (issue 37). */
+export interface UndeliveredFire {
+  alert: FiredAlert
+  to: string
+  why: string
+  at: number
+}
+
 interface OutboxEntry extends JournalFire {
-  /** Order of firing in this run (0: read from the journal at start). */
+  /** Order of firing in the folder (0: read from a journal older than sequence numbers). */
   seq: number
 }
 
@@ -38,16 +51,22 @@ export class AlertOutbox {
     dir: string,
     private readonly opts: {
       problem: (code: string, message: string) => void
-      /** A fire's history entry changed (marked replayed). */
+      /** A fire's history entry changed (marked replayed), or a target gave up on a fire. */
       changed: () => void
+      now: () => number
     },
   ) {
     this.journal = new FireJournal(dir)
   }
 
-  /** The last fire's number in this run: compact(savedSeq) keeps what came after a save. */
+  /** The last fire's number: compact(savedSeq) keeps what came after a save. */
   get lastSeq(): number {
     return this.seq
+  }
+
+  /** The folder's fires so far go up to `seq` (the saved states' and the journal's): count on. */
+  continueFrom(seq: number): void {
+    this.seq = Math.max(this.seq, seq)
   }
 
   /** What a previous run left in the journal; its fires are owed from now on (whatever their age). */
@@ -59,7 +78,8 @@ export class AlertOutbox {
         `${read.skipped} line(s) of the alert fire journal could not be read (a crash mid-write); the rest was kept.`,
       )
     // Whatever its age: a fire a webhook gave up on is still owed to it (issue 37).
-    this.entries = read.fires.map((f) => ({ ...f, seq: 0 }))
+    this.entries = read.fires.map((f) => ({ ...f, seq: f.seq ?? 0 }))
+    for (const f of this.entries) this.continueFrom(f.seq)
     return read
   }
 
@@ -88,17 +108,28 @@ export class AlertOutbox {
     for (const target of this.targets.values()) this.deliverOwed(target)
   }
 
-  /** New fires, with each rule's state after it: journalled, then announced (none when paused). */
-  post(fires: FiredAlert[], stateOf: (ruleId: string) => AlertRuleState, paused: boolean): void {
+  /**
+   * New fires, with each rule's state after it (stamped with the fire's sequence number):
+   * journalled, then announced (none when paused).
+   */
+  post(
+    fires: FiredAlert[],
+    stateOf: (ruleId: string, seq: number) => AlertRuleState,
+    paused: boolean,
+  ): void {
     const owed = paused ? [] : [...this.targets.keys()]
-    const entries = fires.map((alert) => ({
-      alert,
-      state: stateOf(alert.ruleId),
-      done: new Set<string>(),
-      tried: new Set<string>(),
-      seq: ++this.seq,
-      owed,
-    }))
+    const entries = fires.map((alert) => {
+      const seq = ++this.seq
+      return {
+        alert,
+        state: stateOf(alert.ruleId, seq),
+        done: new Set<string>(),
+        tried: new Set<string>(),
+        gaveUp: new Map<string, GaveUp>(),
+        seq,
+        owed,
+      }
+    })
     crashPoint('evaluate')
     try {
       this.journal.fired(entries)
@@ -109,7 +140,7 @@ export class AlertOutbox {
       this.opts.problem('ALERT_JOURNAL_WRITE', notRecordedWords(e))
     }
     this.entries.push(...entries)
-    for (const entry of entries) for (const name of owed) this.deliverTo(entry, name)
+    for (const entry of entries) for (const name of owed) void this.deliverTo(entry, name)
   }
 
   /**
@@ -153,13 +184,66 @@ export class AlertOutbox {
     }
   }
 
+  /** Fires a target gave up on and still owes, oldest first. */
+  undelivered(): UndeliveredFire[] {
+    const out: UndeliveredFire[] = []
+    for (const e of this.entries)
+      for (const [to, why] of e.gaveUp)
+        if (!e.done.has(to)) out.push({ alert: e.alert, to, ...why })
+    return out
+  }
+
+  /**
+   * Tries again, now, each target that gave up on the fire; resolves once each took it or gave
+   * up again. False: no such undelivered fire.
+   */
+  async retry(fireId: string): Promise<boolean> {
+    const entry = this.entries.find((e) => e.alert.id === fireId && e.gaveUp.size > 0)
+    if (entry === undefined) return false
+    const names = [...entry.gaveUp.keys()].filter((to) => !entry.done.has(to))
+    await Promise.all(names.map((to) => this.deliverTo(entry, to)))
+    this.opts.changed()
+    return true
+  }
+
+  /**
+   * The trader gives up on it: no longer owed to the targets that gave up, recorded in the
+   * journal before the fire's history entry says so. Null: no such undelivered fire.
+   */
+  drop(fireId: string, at: number): FiredAlert | null {
+    const entry = this.entries.find((e) => e.alert.id === fireId && e.gaveUp.size > 0)
+    if (entry === undefined) return null
+    for (const [to, gave] of entry.gaveUp) {
+      if (entry.done.has(to)) continue
+      const why = `dropped by the trader; ${gave.why}`.slice(0, 300)
+      this.journal.dropped(fireId, to, { why, at })
+      entry.done.add(to)
+      entry.alert.dropped = [...(entry.alert.dropped ?? []), { to, why, at }]
+    }
+    entry.gaveUp.clear()
+    this.opts.changed()
+    return entry.alert
+  }
+
+  private gaveUp(entry: OutboxEntry, name: string, e: unknown, at: number): void {
+    const why = { why: (e instanceof Error ? e.message : String(e)).slice(0, 300), at }
+    entry.gaveUp.set(name, why)
+    try {
+      this.journal.gaveUp(entry.alert.id, name, why)
+    } catch {
+      // Shown as undelivered for this run; at the next start it is owed and tried again anyway.
+    }
+    this.opts.changed()
+  }
+
   private deliverOwed(target: AlertTarget): void {
     for (const entry of this.entries)
       if (entry.owed.includes(target.name) && !entry.done.has(target.name))
-        this.deliverTo(entry, target.name)
+        void this.deliverTo(entry, target.name)
   }
 
-  private deliverTo(entry: OutboxEntry, name: string): void {
+  /** Resolves once the target took the fire or gave up (at once for a target that is not here). */
+  private deliverTo(entry: OutboxEntry, name: string): Promise<void> | undefined {
     const target = this.targets.get(name)
     if (target === undefined) return
     // Handed to this target before (a run killed before its done record, a webhook that gave
@@ -186,6 +270,8 @@ export class AlertOutbox {
         // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
       }
     }
+    // Tried again (the next start, or the trader's retry): not given up until it fails again.
+    entry.gaveUp.delete(name)
     let result: void | Promise<void>
     try {
       // Per target: the history's copy says a replay happened somewhere; this one says it is.
@@ -198,8 +284,9 @@ export class AlertOutbox {
       crashPoint('deliver', name)
       took()
     }
-    if (result instanceof Promise) result.then(taken, () => undefined)
-    else taken()
+    if (result instanceof Promise)
+      return result.then(taken, (e: unknown) => this.gaveUp(entry, name, e, this.opts.now()))
+    taken()
   }
 }
 

@@ -1,3 +1,4 @@
+import { undeliveredViews } from './alert-undelivered'
 import type { Clock } from '../core/clock'
 import type { DataStores } from '../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../shared/alert'
@@ -84,6 +85,7 @@ export class AppAlerts {
       alertStates: this.loop.states(),
       alertHistory: this.loop.history(),
       webhooks: this.webhooks.views(),
+      undelivered: undeliveredViews(this.loop),
     }
   }
 

@@ -292,6 +292,14 @@ export class AppService implements AppHostApi, CommandContext {
     return this.edits.checkNow()
   }
 
+  retryUndelivered(fireId: string): Promise<boolean> {
+    return this.alertSet.loop.owed.retry(fireId)
+  }
+
+  dropUndelivered(fireId: string): Promise<boolean> {
+    return this.alertSet.loop.dropUndelivered(fireId)
+  }
+
   async clearAlertHistory(): Promise<void> {
     const saved = this.alertSet.loop.clearHistory()
     this.emitAlerts()

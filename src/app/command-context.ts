@@ -34,6 +34,9 @@ export interface AlertAccess {
   quoteOf(key: SymbolKey): Quote | undefined
   setRules(rules: AlertRule[]): Promise<void>
   clearAlertHistory(): Promise<void>
+  /** A fire a webhook gave up on (false: none with that id). */
+  retryUndelivered(fireId: string): Promise<boolean>
+  dropUndelivered(fireId: string): Promise<boolean>
   now(): number
 }
 

@@ -27,6 +27,8 @@ export class WebhookBook {
       secrets?: WebhookSecrets | null
       /** After the counts changed (the app re-sends its alerts panel). */
       onChange?: () => void
+      /** How long a delivery retries (default 15 min; `alerts undelivered retry`: one attempt). */
+      giveUpMs?: number
     },
   ) {}
 
@@ -53,6 +55,7 @@ export class WebhookBook {
         webhook: hook,
         clock: this.opts.clock,
         onOutcome: (id, outcome) => this.record(id, outcome),
+        ...(this.opts.giveUpMs === undefined ? {} : { giveUpMs: this.opts.giveUpMs }),
         request: (alert) => webhookRequest(hook, alert),
         ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
       })

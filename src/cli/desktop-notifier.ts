@@ -20,7 +20,9 @@ export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
         // Quiet hours: taken (so not owed again), shown on stdout and in the history only.
         if (alert.quiet === true) return resolve()
         const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
-        const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
+        // A replay (killed between showing it and recording it): the trader may have seen it.
+        const again = alert.replayed === true ? '(again) ' : ''
+        const body = `${again}${alert.whileAway ? `While you were away: ${alert.message}` : alert.message}`
         const args = notificationArgs(process.platform, title, body)
         execFile(tool, args, { timeout: 5_000 }, (error) => (error ? reject(error) : resolve()))
       }),

@@ -244,6 +244,15 @@ export class AlertEngine {
   }
 
   /** The rule's current state (a copy), for the journal that makes a fire durable. */
+  /**
+   * The fire journal's sequence number of the rule's last fire: how a restart tells whether the
+   * saved state or the journal's is newer (the wall clock can step back; this cannot).
+   */
+  stampSeq(ruleId: string, seq: number): void {
+    const live = this.byId.get(ruleId)
+    if (live) live.state.seq = seq
+  }
+
   stateOf(ruleId: string): AlertRuleState | null {
     const live = this.byId.get(ruleId)
     return live ? { ...live.state } : null
@@ -299,6 +308,9 @@ export class AlertEngine {
       }
     }
     live.anchor = null
+    // The wall clock stepped back past the last fire (NTP, a hand-set clock): how long ago it
+    // fired is unknown, so the cooldown runs whole from now, never for the size of the step.
+    if (state.lastFiredAt !== null && state.lastFiredAt > this.now()) state.lastFiredAt = this.now()
     const cooling =
       state.lastFiredAt !== null && this.now() < state.lastFiredAt + rule.cooldownSec * 1000
     state.status = cooling ? 'cooldown' : 'armed'

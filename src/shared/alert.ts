@@ -112,6 +112,12 @@ export const AlertRuleStateSchema = z.object({
   status: z.enum(['armed', 'triggered', 'cooldown', 'snoozed', 'expired', 'disabled']),
   lastFiredAt: z.number().nullable(),
   lastPrice: z.number().nullable(),
+  /**
+   * The fire journal's sequence number of the fire that last set this state (per data folder,
+   * only ever grows): a restart orders the saved state and the journal's by it, not by the wall
+   * clock. Absent in files written before it existed.
+   */
+  seq: z.number().int().nonnegative().optional(),
   /** When lastPrice was received: after a restart, the start of the "while you were away" gap. */
   lastSeenAt: z.number().nullable().default(null),
   /**
@@ -154,6 +160,13 @@ export const FiredAlertSchema = z.object({
   replayed: z.boolean().optional(),
   /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
   notRecorded: z.boolean().optional(),
+  /**
+   * Targets that never took it and the trader dropped it for (a webhook that gave up): the
+   * history's line for what was not delivered. Nothing owed is dropped without it (issue 37).
+   */
+  dropped: z
+    .array(z.object({ to: z.string(), why: z.string().max(300), at: z.number() }))
+    .optional(),
 })
 export type FiredAlert = z.infer<typeof FiredAlertSchema>
 

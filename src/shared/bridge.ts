@@ -19,6 +19,7 @@ import { command } from './bridge-command'
 import { POSITION_COMMANDS } from './bridge-positions'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
+import { UndeliveredViewSchema } from './undelivered'
 import { MAX_SYMBOLS_PER_LIST, WatchlistSchema } from './watchlist'
 
 /**
@@ -48,6 +49,8 @@ export const SnapshotSchema = z.object({
   alertHistory: z.array(FiredAlertSchema),
   /** Where fired alerts are POSTed, with each one's failure count (set up with the CLI). */
   webhooks: z.array(WebhookViewSchema).default([]),
+  /** Fires a webhook gave up on, still owed (absent from hosts that predate it). */
+  undelivered: z.array(UndeliveredViewSchema).optional(),
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -166,6 +169,9 @@ export const COMMANDS = {
     z.null(),
   ),
   clearAlertHistory: command(z.object({}), z.null()),
+  /** A fire a webhook gave up on: tried again now, or no longer owed (a line in the history). */
+  retryUndelivered: command(z.object({ fireId: id }), z.null()),
+  dropUndelivered: command(z.object({ fireId: id }), z.null()),
   updateSettings: command(SettingsPatchSchema, SettingsSchema),
   setApiKey: command(z.object({ apiKey: z.string().trim().min(8).max(256) }), KeyInfoSchema),
   clearApiKey: command(z.object({}), KeyInfoSchema),
@@ -203,6 +209,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     alertStates: z.array(AlertRuleStateSchema),
     alertHistory: z.array(FiredAlertSchema),
     webhooks: z.array(WebhookViewSchema).default([]),
+    undelivered: z.array(UndeliveredViewSchema).optional(),
   }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),

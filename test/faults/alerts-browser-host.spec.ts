@@ -183,6 +183,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       release()
       const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2903))
       let repeated = 0
+      let replayed = 0
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
@@ -208,13 +209,17 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
         const told = [...first.announced, ...second.announced].filter((a) => a.ruleId === ruleId)
         const toldIds = new Set(told.map((a) => a.id))
         expect(toldIds.size, `trial ${trial}: fire ids the page heard`).toBeLessThanOrEqual(1)
-        repeated += told.length - toldIds.size
+        // A second hearing is documented only as a replay: a kill between announcing and
+        // recording it (docs/alerts-guarantees.md), and then it says `replayed: true`.
+        repeated += told.slice(1).filter((a) => a.replayed !== true).length
+        replayed += told.slice(1).filter((a) => a.replayed === true).length
       }
-      // The history holds each fire once (checked above). A page can hear a fire twice, under the
-      // same id, only when the kill falls between announcing it and recording that (see
-      // alerts-exactly-once.spec.ts); a host that failed to record would repeat in most trials.
-      console.log(`browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}`)
-      expect(repeated).toBeLessThanOrEqual(Math.max(1, Math.floor(TRIALS / 20)))
+      // The history holds each fire once (checked above); a repeat the page could not tell from
+      // a new fire is never allowed (it was trials/20 before issue 37).
+      console.log(
+        `browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}, replayed ${replayed}`,
+      )
+      expect(repeated).toBe(0)
     },
     120_000 + TRIALS * 15_000,
   )

@@ -6,6 +6,7 @@ import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
+import { OUTCOME } from './crash-outcomes'
 
 /**
  * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
@@ -14,16 +15,6 @@ import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './onc
  * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
  * table says), never lost, a repeat always under the same id and marked replayed.
  */
-
-/** What the stdout target hears across the crashed run and the restart, per the table. */
-const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; replayed: boolean }> = {
-  evaluate: { first: 0, replayed: false }, // nothing recorded: fires afresh after the restart
-  'journal-append': { first: 0, replayed: false }, // journalled, never handed over: late
-  deliver: { first: 1, replayed: true }, // handed over, not recorded done: again, marked
-  done: { first: 1, replayed: false },
-  'state-save': { first: 1, replayed: false },
-  compaction: { first: 1, replayed: false },
-}
 
 // A simulator per point: a killed process's stream socket would count against the next one's
 // connection limit until the simulator notices it is gone.

@@ -112,7 +112,7 @@ describe('tickdesk alerts add --cross-ema / --cross-sma', () => {
 
 describe('tickdesk alerts: bad input stores nothing', () => {
   it.each([
-    [['add', 'crypto:NOPE123', '--above', '1'], /NOPE123 is not a symbol Tickdesk knows/],
+    [['add', 'crypto:NOPE123', '--above', '1'], /the service refuses crypto:NOPE123/],
     [['add', 'crypto:BTCUSDT', '--above', 'lots'], /--above needs a number/],
     [['add', 'crypto:BTCUSDT', '--enter', '110:100'], /lower bound must come first/],
     [['add', 'futures:ES1!', '--cross-ema', 'x', '--interval', '1h'], /whole number of bars/],

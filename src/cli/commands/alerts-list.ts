@@ -17,6 +17,7 @@ import { listRuleCounts, ruleTarget } from '../../shared/alert-list'
 import { inQuietHours, quietHoursText } from '../../shared/quiet-hours'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
+import { writeUndelivered } from './alerts-undelivered'
 
 /**
  * `tickdesk alerts list`: each rule with its state as the last host that evaluated it saved it
@@ -43,6 +44,7 @@ export async function listAlerts(
       writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
     }
     for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...webhookView(w) })
+    writeUndelivered(stores.dir, true, io)
     return EXIT.ok
   }
   io.stdout.write(`${quietHoursText(quiet, now)}\n`)
@@ -55,6 +57,7 @@ export async function listAlerts(
     io.stdout.write(
       `webhook ${w.id}  ${webhookView(w).kind}  ${maskedWebhookUrl(w.url)}  ${webhookHealth(w)}\n`,
     )
+  writeUndelivered(stores.dir, false, io)
   return EXIT.ok
 }
 

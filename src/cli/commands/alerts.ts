@@ -1,5 +1,4 @@
 import { buildAlertRule } from '../../app/alert-rules'
-import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
@@ -15,6 +14,8 @@ import { writeJson } from '../output'
 import { listAlerts } from './alerts-list'
 import { runAlerts, RUN_OPTIONS } from './alerts-run'
 import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
+import { undeliveredCommand } from './alerts-undelivered'
+import { checkAlertSymbol } from './alerts-symbol-check'
 import { webhookCommand, WEBHOOK_OPTIONS } from './alerts-webhook'
 
 const HELP = `Usage:
@@ -28,6 +29,7 @@ const HELP = `Usage:
   tickdesk alerts remove <id>
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
+  tickdesk alerts undelivered (retry | drop) <fireId>
   tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
                       [--format json|slack|discord|telegram|ntfy] [--chat-id N]
   tickdesk alerts webhook test [id]
@@ -50,11 +52,15 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
   snooze  quiet for DURATION (15m, 1h, 1h30m; at most 24h), then armed afresh: a rule that fired
           fires again if its condition still holds. A running app takes it in within seconds.
   list    each rule's state (snoozed until when, waiting for bars, triggered), whether quiet
-          hours are in force now, and each webhook's failure count.
+          hours are in force now, each webhook's failure count, and each fire a webhook gave up on.
+  undelivered  a fire a webhook gave up on stays owed (tried again at every start): retry sends
+          it now (once, marked replayed); drop stops owing it, with a line in the alert history.
+          Only while no other process runs the alerts (the app's alerts panel does both there).
 
 Options:
   --json             list/add print one JSON line per rule; run prints NDJSON alert lines
-  --any-symbol       add: accept a symbol outside the catalogue and the service's confirmed ones
+  --any-symbol       add: skip the check of a symbol outside the catalogue (one quote call: a
+                     symbol the service refuses is not added)
   --spread 12bp      add: fires when ask − bid reaches 12 bps of the mid (a plain number: in
                      price, e.g. --spread 0.5); only where the service sends a bid and an ask
   --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
@@ -196,6 +202,14 @@ export const run: CliCommand = async (args, io) => {
   if (action === 'add' && typeof values.list === 'string' && positionals.length === 1)
     return add(stores, null, values, io)
   if (action === 'remove' && arg && positionals.length === 2) return remove(stores, arg, io)
+  const [, verb, fireId] = positionals
+  if (
+    action === 'undelivered' &&
+    (verb === 'retry' || verb === 'drop') &&
+    fireId &&
+    !positionals[3]
+  )
+    return undeliveredCommand(stores, verb, fireId, io)
   if (action === 'webhook') {
     const done = await webhookCommand(stores, positionals, values, io)
     if (done !== null) return done
@@ -234,15 +248,9 @@ async function add(
     io.stderr.write(`tickdesk alerts: ${e.message}\n`)
     return EXIT.usage
   }
-  if (
-    rule.listId === undefined &&
-    !values['any-symbol'] &&
-    !(await knownSymbol(stores, rule.key))
-  ) {
-    io.stderr.write(
-      `tickdesk alerts: ${rule.key} is not a symbol Tickdesk knows (not in the catalogue, never confirmed by the service). Check the spelling, or add it with --any-symbol.\n`,
-    )
-    return EXIT.usage
+  if (rule.listId === undefined && !values['any-symbol']) {
+    const refused = await checkAlertSymbol(stores, rule.key, values, io, HELP)
+    if (refused !== null) return refused
   }
   if (rule.condition.kind === 'volume') {
     // The last quote this data folder saw says whether the service sends the symbol's volume.
@@ -264,12 +272,6 @@ async function add(
       `Added ${rule.id}: ${ruleTarget(rule, lists)} ${describeCondition(rule.condition)}\n`,
     )
   return EXIT.ok
-}
-
-async function knownSymbol(stores: DataStores, key: string): Promise<boolean> {
-  const catalogue = new InstrumentCatalogue()
-  if (catalogue.has(key)) return true
-  return (await stores.instruments.load()).value.includes(key)
 }
 
 async function remove(stores: DataStores, id: string, io: CliIO): Promise<number> {

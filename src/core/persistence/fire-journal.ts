@@ -19,13 +19,18 @@ import { errnoCode } from './atomic-file'
  * The alert fire journal: what makes a fire durable before anyone hears of it, and announcing it
  * idempotent. One JSON line per event, appended synchronously:
  *
- *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …]}
+ *   {"fired": FiredAlert, "state": AlertRuleState, "owed": [target …], "seq": n}
  *                                                      the rule fired; its state after the fire;
  *                                                      the targets that must hear of it (flushed
- *                                                      to the disk: fdatasync)
+ *                                                      to the disk: fdatasync); n orders
+ *                                                      fires across runs (not the clock)
  *   {"try": fireId, "to": target}                      about to hand the fire to one target
  *   {"done": fireId, "to": target}                     the fire reached one target (stdout, the
  *                                                      desktop, a webhook …)
+ *   {"gaveUp": fireId, "to": target, "why", "at"}      the target's delivery gave up: still owed,
+ *                                                      shown as undelivered
+ *   {"dropped": fireId, "to": target, "why", "at"}     the trader dropped it: no longer owed (its
+ *                                                      history entry says so)
  *
  * A loop writes "fired" before it announces, "try" before each target hears of it and "done"
  * after it took the fire, so a process killed at any moment restarts knowing every fire (no
@@ -48,19 +53,48 @@ const FiredLineSchema = z.object({
   fired: FiredAlertSchema,
   state: AlertRuleStateSchema,
   owed: z.array(z.string()).default([]),
+  seq: z.number().int().nonnegative().optional(),
 })
 const DoneLineSchema = z.object({ done: z.string(), to: z.string() })
 const TryLineSchema = z.object({ try: z.string(), to: z.string() })
+const GaveUpLineSchema = z.object({
+  gaveUp: z.string(),
+  to: z.string(),
+  why: z.string(),
+  at: z.number(),
+})
+const DroppedLineSchema = z.object({
+  dropped: z.string(),
+  to: z.string(),
+  why: z.string(),
+  at: z.number(),
+})
+
+/** Why a target has not taken a fire, and since when (its last attempt's end). */
+export interface GaveUp {
+  why: string
+  at: number
+}
 
 export interface JournalFire {
   alert: FiredAlert
   state: AlertRuleState
   /** Targets it was owed to when it fired. */
   owed: string[]
+  /**
+   * Its place in the folder's order of fires (grows across runs and owners): replay and rule
+   * states are ordered by it, never by the wall clock. Absent in a journal older than it.
+   */
+  seq?: number
   /** Targets that took it. */
   done: Set<string>
   /** Targets it was handed to (they may have it even when not done: a replay says so). */
   tried: Set<string>
+  /**
+   * Targets whose delivery gave up (a webhook after 15 min of retries, a 410): still owed, shown
+   * as undelivered until taken, retried or dropped by the trader.
+   */
+  gaveUp: Map<string, GaveUp>
 }
 
 export interface JournalRead {
@@ -104,9 +138,29 @@ export class FireJournal {
             alert: fired.data.fired,
             state: fired.data.state,
             owed: fired.data.owed,
+            ...(fired.data.seq === undefined ? {} : { seq: fired.data.seq }),
             done: new Set(),
             tried: new Set(),
+            gaveUp: new Map(),
           })
+        continue
+      }
+      const gaveUp = GaveUpLineSchema.safeParse(raw)
+      if (gaveUp.success) {
+        const { why, at } = gaveUp.data
+        byId.get(gaveUp.data.gaveUp)?.gaveUp.set(gaveUp.data.to, { why, at })
+        continue
+      }
+      const dropped = DroppedLineSchema.safeParse(raw)
+      if (dropped.success) {
+        // The trader dropped it: no longer owed, and its history entry says so.
+        const f = byId.get(dropped.data.dropped)
+        if (f === undefined) continue
+        const { to, why, at } = dropped.data
+        f.done.add(to)
+        f.gaveUp.delete(to)
+        if (!(f.alert.dropped ?? []).some((d) => d.to === to))
+          f.alert.dropped = [...(f.alert.dropped ?? []), { to, why, at }]
         continue
       }
       const done = DoneLineSchema.safeParse(raw)
@@ -121,7 +175,16 @@ export class FireJournal {
     return { fires: [...byId.values()], skipped }
   }
 
-  fired(fires: Omit<JournalFire, 'done' | 'tried'>[]): void {
+  gaveUp(fireId: string, target: string, why: GaveUp): void {
+    this.append([JSON.stringify({ gaveUp: fireId, to: target, ...why })], false)
+  }
+
+  /** The trader dropped a fire a target gave up on: flushed, as the fire itself was. */
+  dropped(fireId: string, target: string, why: GaveUp): void {
+    this.append([JSON.stringify({ dropped: fireId, to: target, ...why })], true)
+  }
+
+  fired(fires: Omit<JournalFire, 'done' | 'tried' | 'gaveUp'>[]): void {
     this.append(fires.map(firedLine), true)
   }
 
@@ -140,6 +203,8 @@ export class FireJournal {
       lines.push(firedLine(f))
       for (const to of f.tried) lines.push(JSON.stringify({ try: f.alert.id, to }))
       for (const to of f.done) lines.push(JSON.stringify({ done: f.alert.id, to }))
+      for (const [to, why] of f.gaveUp)
+        lines.push(JSON.stringify({ gaveUp: f.alert.id, to, ...why }))
     }
     const temp = `${this.path}.compact`
     writeDurably(temp, 'w', lines, true)
@@ -154,8 +219,8 @@ export class FireJournal {
   }
 }
 
-function firedLine(f: Omit<JournalFire, 'done' | 'tried'>): string {
-  return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed })
+function firedLine(f: Omit<JournalFire, 'done' | 'tried' | 'gaveUp'>): string {
+  return JSON.stringify({ fired: f.alert, state: f.state, owed: f.owed, seq: f.seq })
 }
 
 /**

@@ -356,6 +356,44 @@ describe('alerts', () => {
     expect(rows[1]).toMatch(/^ntfy\.sh ntfy .*HTTP 500/)
   })
 
+  it('lists a fire a webhook gave up on, and Drop keeps a line for it in the history', async () => {
+    const fired = {
+      id: 'f9',
+      ruleId: 'a1',
+      key: 'fx:EURUSD',
+      message: 'EURUSD above 1.1',
+      price: 1.1,
+      at: 1,
+      whileAway: false,
+      awaySince: null,
+      quoteAt: null,
+      firedBy: 'runner',
+    } as const
+    const { api } = await setup({
+      alertHistory: [fired],
+      undelivered: [
+        {
+          fireId: 'f9',
+          key: 'fx:EURUSD',
+          message: 'EURUSD above 1.1',
+          at: 1,
+          to: 'webhook:w1',
+          why: 'no answer within 5 s',
+          gaveUpAt: 2,
+        },
+      ],
+    })
+    await fireEvent.keyDown(window, { key: 'ArrowDown' })
+    await fireEvent.keyDown(window, { key: 'a' })
+    const list = await screen.findByTestId('undelivered')
+    expect(list.textContent).toContain('webhook:w1: no answer within 5 s')
+    await fireEvent.click(within(list).getByRole('button', { name: 'Drop' }))
+    await waitFor(() => expect(screen.queryByTestId('undelivered')).toBeNull())
+    expect(api.calls.map((c) => c.name)).toContain('dropUndelivered')
+    const panel = screen.getByTestId('alerts-panel')
+    expect(panel.textContent).toContain('not delivered to webhook:w1 (dropped)')
+  })
+
   it('shows a toast when an alert fires, marked for status readers', async () => {
     const { api } = await setup()
     api.emit({

@@ -1,5 +1,6 @@
 import type { PositionsView } from '../../../shared/position'
 import type { AlertRule, AlertRuleState, FiredAlert, WebhookView } from '../../../shared/alert'
+import type { UndeliveredView } from '../../../shared/undelivered'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
@@ -71,6 +72,8 @@ export class AppState {
   alertStates = $state.raw<AlertRuleState[]>([])
   alertHistory = $state.raw<FiredAlert[]>([])
   webhooks = $state.raw<WebhookView[]>([])
+  /** Fires a webhook gave up on, still owed: the alerts panel offers Retry and Drop. */
+  undelivered = $state.raw<UndeliveredView[]>([])
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
   keyInfo = $state.raw<KeyInfo>({
     hasKey: false,
@@ -191,6 +194,7 @@ export class AppState {
     this.alertStates = s.alertStates
     this.alertHistory = s.alertHistory
     this.webhooks = s.webhooks
+    this.undelivered = s.undelivered ?? []
     this.settings = s.settings
     this.keyInfo = s.keyInfo
     this.notices = s.notices
@@ -244,6 +248,7 @@ export class AppState {
         this.alertStates = event.alertStates
         this.alertHistory = event.alertHistory
         this.webhooks = event.webhooks
+        this.undelivered = event.undelivered ?? []
         break
       case 'alertFired':
         this.showToast(event.alert)

@@ -69,6 +69,7 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     alertStates: [],
     alertHistory: [],
     webhooks: [],
+    undelivered: [],
     settings: SettingsSchema.parse({}),
     keyInfo: {
       hasKey: false,
@@ -197,6 +198,19 @@ export class FakeTickdeskApi implements TickdeskApi {
     return this.state.positions
   }
 
+  private settleUndelivered(fireId: string, dropped: string | null): null {
+    const owed = this.state.undelivered ?? []
+    const u = owed.find((x) => x.fireId === fireId)
+    if (u === undefined) throw new BridgeError('NOT_FOUND', 'No such undelivered alert')
+    this.state.undelivered = owed.filter((x) => x !== u)
+    if (dropped !== null)
+      this.state.alertHistory = this.state.alertHistory.map((a) =>
+        a.id === fireId ? { ...a, dropped: [{ to: u.to, why: dropped, at: 0 }] } : a,
+      )
+    this.emitAlerts()
+    return null
+  }
+
   private emitAlerts(): void {
     const s = this.state
     this.emit({
@@ -205,6 +219,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       alertStates: structuredClone(s.alertStates),
       alertHistory: structuredClone(s.alertHistory),
       webhooks: structuredClone(s.webhooks),
+      undelivered: structuredClone(s.undelivered ?? []),
     })
   }
 
@@ -396,6 +411,9 @@ export class FakeTickdeskApi implements TickdeskApi {
       this.emitAlerts()
       return null
     },
+    // As the app: a retry that the webhook takes, or a drop that the history keeps.
+    retryUndelivered: ({ fireId }) => this.settleUndelivered(fireId, null),
+    dropUndelivered: ({ fireId }) => this.settleUndelivered(fireId, 'dropped by the trader'),
     updateSettings: (patch) => {
       // Only the fields the caller sent: the patch schema fills defaults for absent ones.
       const sent = Object.keys(this.calls[this.calls.length - 1]?.params ?? {})
