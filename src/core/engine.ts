@@ -1,14 +1,7 @@
-import {
-  PLAN_LIMITS,
-  parseSymbolKey,
-  symbolKey,
-  type Market,
-  type SymbolKey,
-} from '../shared/market'
+import { PLAN_LIMITS, symbolKey, type SymbolKey } from '../shared/market'
 import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
-import { fetchCandles } from './candles-client'
 import { liveStream, liveStreamCheck } from './connection-test'
 import { runDoctor } from './doctor'
 import { CandleBuilder } from './candle-builder'
@@ -18,21 +11,21 @@ import { deriveFeedStatus } from './feed-status'
 import { FeedPlanner, PRIORITY } from './feed-planner'
 import { registerSecret, silentLogger, type Logger } from './log'
 import { SymbolStatusBook } from './symbol-statuses'
-import { tradedSince } from './traded-volume'
-import { klineRoute } from './market-routes'
-import { SparkHistory } from './spark-history'
-import { BarBackfill, type BarNeed } from './bar-backfill'
+import type { BarNeed } from './bar-backfill'
+import { EngineBars } from './engine-bars'
 import { requireSymbolRef } from './symbol-input'
 import { QuotePoller } from './quote-poller'
-import { QuoteStore, type QuoteEntry } from './quote-store'
+import { QuoteStore } from './quote-store'
+import { QuoteIngest } from './quote-ingest'
 import type { QuoteUpdate } from './quote-fields'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import { StaleSweep } from './stale-sweep'
-import { aliasMarketName } from './market-aliases'
 import { SilentSymbolCheck } from './silent-symbol-check'
-import { StreamClient } from './stream-client'
-import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
+import type { StreamClient } from './stream-client'
+import { createEngineStream, createStreamNames } from './engine-stream'
+import { FeedPlanApplier } from './feed-plan-applier'
+import type { StreamMarketNames, StreamNameMemory } from './stream-market-names'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from './symbol-probe'
@@ -40,10 +33,6 @@ import type { TickdeskError } from './errors'
 import type { Random } from './random'
 
 export { PRIORITY }
-
-function marketOfKey(key: SymbolKey): Market {
-  return (parseSymbolKey(key) as { market: Market }).market
-}
 
 type Listener<T> = (value: T) => void
 
@@ -63,13 +52,8 @@ export interface EngineOptions {
 export class MarketEngine {
   readonly quotes: QuoteStore
   readonly candles = new CandleBuilder()
-  private readonly spark = new SparkHistory({
-    candles: this.candles,
-    budget: () => this.governor.snapshot(),
-    fetch1m: (key, limit) => this.getCandles(key, '1m', limit),
-  })
-  /** History for moving-average alerts (bar-backfill.ts). */
-  private readonly backfill: BarBackfill
+  /** Charts', sparklines' and moving averages' bars (engine-bars.ts). */
+  private readonly bars: EngineBars
   private readonly clock: Clock
   private readonly random: Random
   private readonly logger: Logger
@@ -79,16 +63,16 @@ export class MarketEngine {
   private readonly planner: FeedPlanner
   /** What each market is called on the stream, learned (stream-market-names.ts). */
   readonly streamNames: StreamMarketNames
-  private replanQueued = false
-  private stream: StreamClient
+  private readonly stream: StreamClient
+  /** Puts the planner's plan into effect (feed-plan-applier.ts). */
+  private readonly feedPlan: FeedPlanApplier
   private config: EngineConfig
   private readonly watched = new WatchedSymbols()
   private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
-  private readonly snapshotted = new Set<SymbolKey>()
-  private readonly quoteListeners = new Set<Listener<Quote>>()
+  /** Every quote update, streamed or polled, lands here (quote-ingest.ts: the hot path). */
+  private readonly ingest: QuoteIngest
   private readonly statusListeners = new Set<Listener<FeedStatus>>()
   private readonly resumeListeners = new Set<Listener<number>>()
-  private streamSubs = 0
   private lastError: TickdeskError | null = null
   private lastStreamError: TickdeskError | null = null
   private lastStatus: FeedStatus | null = null
@@ -104,6 +88,7 @@ export class MarketEngine {
     this.logger = options.logger ?? silentLogger
     registerSecret(config.apiKey)
     this.quotes = new QuoteStore(this.clock)
+    this.ingest = new QuoteIngest(this.quotes, this.candles, this.statuses)
     this.sweep = new StaleSweep(this.clock, this.quotes, () => this.onFeedChange())
     this.governor = new RateGovernor({ rpm: config.rpm, clock: this.clock, random: this.random })
     this.rest = new RestClient({
@@ -115,14 +100,13 @@ export class MarketEngine {
       ...(config.auth ? { auth: config.auth } : {}),
     })
     this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
-    const memory = options.nameMemory
-    this.streamNames = new StreamMarketNames({
+    this.streamNames = createStreamNames({
       clock: this.clock,
-      ...(config.streamMarkets ? { overrides: config.streamMarkets } : {}),
-      ...(memory ? { remembered: memory.remembered } : {}),
-      onChange: (market, renamed) => this.onStreamName(market, renamed),
-      ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
-      unreadable: () => this.stream.stats().malformed,
+      overrides: config.streamMarkets,
+      memory: options.nameMemory,
+      planner: this.planner,
+      stream: () => this.stream,
+      changed: () => this.onFeedChange(),
     })
     this.poller = new QuotePoller({
       client: this.rest,
@@ -130,7 +114,7 @@ export class MarketEngine {
       clock: this.clock,
       onUpdates: (updates) => {
         for (const u of updates) {
-          const q = this.ingest(u)
+          const q = this.ingest.quote(u)
           this.silentCheck.answered(q.key, q.last)
         }
       },
@@ -138,19 +122,29 @@ export class MarketEngine {
       onError: (e) => this.noteError(e),
       onServiceTag: (market, tag) => this.streamNames.serviceTag(market, tag),
     })
-    this.backfill = new BarBackfill({
+    this.bars = new EngineBars({
       candles: this.candles,
+      rest: this.rest,
       clock: this.clock,
       budget: () => this.governor.snapshot(),
-      fetch: (key, interval, limit) => fetchCandles(this.rest, key, interval, limit),
     })
     this.stream = this.createStream()
+    this.feedPlan = new FeedPlanApplier({
+      planner: this.planner,
+      watched: this.watched,
+      stream: this.stream,
+      poller: this.poller,
+      onApplied: () => this.onFeedChange(),
+    })
     this.silentCheck = new SilentSymbolCheck({
       clock: this.clock,
-      // Only markets whose name is proven: a market still being named is stream-market-names'.
+      // Only markets whose name is proven (a market still being named is stream-market-names'),
+      // and only symbols the stream fed since their slot (one never fed is the planner's).
       streamed: () =>
         this.stream.state() === 'open'
-          ? this.streamedKeys().filter((k) => this.streamNames.streaming(marketOfKey(k)))
+          ? this.feedPlan
+              .streamedKeys((market) => this.streamNames.streaming(market))
+              .filter((key) => this.planner.fedSinceSlot(key))
           : [],
       lastOf: (key) => this.quotes.get(key),
       check: (keys) => this.poller.pollNow(keys),
@@ -161,7 +155,7 @@ export class MarketEngine {
       socket: () => this.stream.stats(),
     })
     this.governor.onChange(() => this.onFeedChange())
-    this.planner.onChange(() => this.replan())
+    this.planner.onChange(() => this.feedPlan.replan())
   }
 
   start(): void {
@@ -172,14 +166,14 @@ export class MarketEngine {
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
     this.sweep.start()
     this.silentCheck.start()
-    this.replan()
+    this.feedPlan.replan()
     this.onFeedChange()
   }
 
   async stop(): Promise<void> {
     this.started = false
     this.poller.stop()
-    this.backfill.stop()
+    this.bars.stop()
     this.stopSleepWatch?.()
     this.sweep.stop()
     this.silentCheck.stop()
@@ -193,22 +187,22 @@ export class MarketEngine {
     const ref = requireSymbolRef(key)
     const canonical = symbolKey(ref.market, ref.symbol)
     this.watched.add(canonical, priority)
-    this.replanSoon()
+    this.feedPlan.replanSoon()
     let released = false
     return () => {
       if (released) return
       released = true
       if (!this.watched.release(canonical)) return
       this.statuses.delete(canonical)
-      this.snapshotted.delete(canonical)
+      this.feedPlan.forget(canonical)
       this.poller.forget(canonical)
-      this.replanSoon()
+      this.feedPlan.replanSoon()
     }
   }
 
   /** Sets stream priorities (visible, alerted, pinned) for watched symbols; others fall back to 0. */
   setPriorities(priorities: ReadonlyMap<SymbolKey, number>): void {
-    if (this.watched.setPriorities(priorities, PRIORITY.other)) this.replanSoon()
+    if (this.watched.setPriorities(priorities, PRIORITY.other)) this.feedPlan.replanSoon()
   }
 
   /**
@@ -227,25 +221,16 @@ export class MarketEngine {
     return this.statuses.all()
   }
 
-  async getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
-    const ref = requireSymbolRef(key)
-    const canonical = symbolKey(ref.market, ref.symbol)
-    if (klineRoute(ref.market)) {
-      const bars = await fetchCandles(this.rest, canonical, interval, limit)
-      if (interval === '1m') this.candles.merge(canonical, bars)
-      return bars
-    }
-    return this.candles.bars(canonical, interval, limit)
+  getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
+    return this.bars.get(key, interval, limit)
   }
 
-  /** Bars moving-average alerts read, fetched once where missing (bar-backfill.ts). */
   backfillBars(needs: readonly BarNeed[]): void {
-    this.backfill.want(needs)
+    this.bars.backfillBars(needs)
   }
 
-  /** The rows' sparkline history (spark-history.ts). */
   sparkHistory(keys: readonly SymbolKey[]): Promise<Array<{ key: SymbolKey; bars: Bar[] }>> {
-    return this.spark.of(keys)
+    return this.bars.sparkHistory(keys)
   }
 
   // The desk's needs: one quote call to check a symbol, the rules budget-preview.ts plans with.
@@ -267,7 +252,7 @@ export class MarketEngine {
     const live = liveStream(
       this.stream,
       () => this.lastStreamError,
-      () => this.streamSubs,
+      () => this.feedPlan.streamSubs,
     )
     return runDoctor({
       ...{ baseUrl, apiKey, plan, governor: this.governor, client: this.rest, clock: this.clock },
@@ -305,13 +290,12 @@ export class MarketEngine {
    * probed on its kline endpoint, whose bar has no day fields: its snapshot still runs.
    */
   adoptProbedQuote(update: QuoteUpdate): void {
-    const quote = this.ingest(update)
-    if (update.market !== 'agri') this.snapshotted.add(quote.key)
+    const quote = this.ingest.quote(update)
+    if (update.market !== 'agri') this.feedPlan.snapshotTaken(quote.key)
   }
 
   onQuote(listener: Listener<Quote>): () => void {
-    this.quoteListeners.add(listener)
-    return () => this.quoteListeners.delete(listener)
+    return this.ingest.onQuote(listener)
   }
 
   onStatus(listener: Listener<FeedStatus>): () => void {
@@ -338,112 +322,47 @@ export class MarketEngine {
     return this.stream.stats()
   }
 
+  /** The socket and its events (engine-stream.ts); the engine keeps what they change. */
   private createStream(): StreamClient {
-    const stream = new StreamClient({
-      url: this.config.streamUrl,
-      apiKey: this.config.apiKey,
-      ...(this.config.auth ? { auth: this.config.auth } : {}),
-      budget: this.governor,
-      clock: this.clock,
-      random: this.random,
-      logger: this.logger,
-      marketName: (market) => {
-        const name = this.streamNames.wire(market)
-        aliasMarketName(name, market)
-        return name
+    return createEngineStream(
+      {
+        url: this.config.streamUrl,
+        apiKey: this.config.apiKey,
+        ...(this.config.auth ? { auth: this.config.auth } : {}),
+        budget: this.governor,
+        clock: this.clock,
+        random: this.random,
+        logger: this.logger,
       },
-    })
-    // The merged quote's key, not symbolKey(): no string built and hashed per tick (bench/ingest).
-    stream.on('tick', (u) => {
-      const entry = this.ingestEntry(u)
-      const slot = entry.slot
-      // Once the planner has seen a symbol's slot tick, it needs telling again only after it
-      // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
-      if (slot.plannerEpoch === this.planner.tickEpoch) return
-      this.streamNames.pushed(entry.quote.market)
-      if (this.planner.noteTick(entry.quote.key)) slot.plannerEpoch = this.planner.tickEpoch
-    })
-    stream.on('subscribeSent', ({ market }) => this.streamNames.sent(market))
-    stream.on('subscribed', ({ market }) => market !== null && this.streamNames.acked(market))
-    stream.on('marketRefused', ({ code, message }) => {
-      if (!this.streamNames.refusedFrame(code, message))
-        this.logger.log('warn', 'stream: market refusal matched no try', { code, message })
-    })
-    stream.on('candle', (c) =>
-      this.candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
+      {
+        planner: this.planner,
+        candles: this.candles,
+        statuses: this.statuses,
+        streamNames: this.streamNames,
+        logger: this.logger,
+        ingest: this.ingest,
+        marketOfStreamed: (symbol) => this.feedPlan.marketOfStreamed(symbol),
+        onState: (s) => this.onStreamState(s),
+        onOpen: (resync) => {
+          this.lastError = this.lastStreamError = null
+          // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills
+          // what the gap missed; on the first open it brings the fields pushes may never carry
+          // (day high/low, prevClose). A resync (same set, new socket) leaves no gap worth a call.
+          if (!resync) this.feedPlan.snapshot(this.feedPlan.streamedKeys())
+          this.onFeedChange()
+        },
+        onError: (e) => {
+          this.lastStreamError = e
+          this.noteError(e)
+        },
+      },
     )
-    stream.on('state', (s) => this.onStreamState(s))
-    stream.on('open', ({ resync }) => {
-      this.lastError = this.lastStreamError = null
-      // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills what the
-      // gap missed; on the first open it brings the fields pushes may never carry (day high/low,
-      // prevClose). A resync (same set, new socket) leaves no gap worth a call.
-      if (!resync) this.snapshotStreamed(this.streamedKeys())
-      this.onFeedChange()
-    })
-    stream.on('symbolCap', (cap) => {
-      // Over the symbol cap is not the symbol's fault: those poll, the rest keep streaming.
-      const refused: SymbolKey[] = []
-      for (const symbol of cap.symbols) {
-        const market = cap.market ?? this.marketOfStreamed(symbol)
-        if (market) refused.push(symbolKey(market, symbol))
-      }
-      this.logger.log('warn', 'stream symbol cap', { refused: refused.length })
-      this.planner.capRefused(refused)
-    })
-    stream.on('symbolError', (e) => {
-      const keys: SymbolKey[] = []
-      for (const symbol of e.symbols) {
-        const market = e.market ?? this.marketOfStreamed(symbol)
-        if (market) keys.push(symbolKey(market, symbol))
-      }
-      this.statuses.refusedOnStream(keys, e.code, e.message)
-    })
-    stream.on('error', (e) => {
-      this.lastStreamError = e
-      this.noteError(e)
-    })
-    return stream
-  }
-
-  private ingest(update: QuoteUpdate): Quote {
-    return this.ingestEntry(update).quote
-  }
-
-  /** One look-up for the whole tick: the store's entry carries the symbol's slot. */
-  private ingestEntry(update: QuoteUpdate): QuoteEntry {
-    const entry = this.quotes.applyEntry(update)
-    const quote = entry.quote
-    if (quote.last !== null) {
-      const slot = entry.slot
-      const candles = this.candles
-      if (slot.ringEpoch !== candles.epoch || slot.ring === null) {
-        slot.ring = candles.minuteRing(quote.key)
-        slot.ringEpoch = candles.epoch
-      }
-      candles.addTo(slot.ring, quote.ts, quote.last, tradedSince(slot, quote.volume))
-    }
-    this.statuses.priced(quote.key)
-    for (const l of this.quoteListeners) l(quote)
-    return entry
   }
 
   private onStreamState(state: StreamState): void {
     if (state !== 'open') this.streamNames.socketLost()
     this.planner.setStreamAvailable(state === 'open')
-    if (state !== 'open') this.quotes.markStale(this.streamedKeys())
-    this.onFeedChange()
-  }
-
-  /**
-   * A market's stream name failed or worked: its symbols poll or stream at once (the planner's
-   * gates), and a new name is subscribed afresh. The status line says it (feed-status.ts).
-   */
-  private onStreamName(market: Market, renamed: boolean): void {
-    if (renamed) this.stream.renamed(market)
-    const gates = new Map<Market, MarketGate>()
-    for (const r of this.streamNames.report()) gates.set(r.market, this.streamNames.gate(r.market))
-    this.planner.setMarketGates(gates)
+    if (state !== 'open') this.quotes.markStale(this.feedPlan.streamedKeys())
     this.onFeedChange()
   }
 
@@ -453,62 +372,13 @@ export class MarketEngine {
     this.onFeedChange()
   }
 
-  /**
-   * Watching a list watches its symbols one by one: planning once per symbol made loading 5000
-   * symbols quadratic (2000 took 27 s). Changes in one synchronous run are planned once, at the
-   * end of it (a microtask: before any timer, socket or request can see the old plan).
-   */
-  private replanSoon(): void {
-    if (this.replanQueued) return
-    this.replanQueued = true
-    queueMicrotask(() => {
-      if (!this.replanQueued) return
-      this.replan()
-    })
-  }
-
-  private replan(): void {
-    this.replanQueued = false
-    this.planner.setWatched(this.watched.ordered())
-    const { streamed, polled, background } = this.planner.plan()
-    this.stream.setSubscriptions(streamed)
-    this.streamSubs = [...streamed.values()].reduce((n, s) => n + s.size, 0)
-    this.poller.setSymbols(polled, background)
-    // A symbol that starts streaming on an open socket still needs the fields pushes may never
-    // carry (day high/low, prevClose): one snapshot, once.
-    if (this.stream.state() === 'open') {
-      const keys = this.streamedKeys().filter((k) => !this.snapshotted.has(k))
-      if (keys.length > 0) this.snapshotStreamed(keys)
-    }
-    this.onFeedChange()
-  }
-
-  private snapshotStreamed(keys: SymbolKey[]): void {
-    for (const k of keys) this.snapshotted.add(k)
-    this.poller.pollNow(keys)
-  }
-
-  private streamedKeys(): SymbolKey[] {
-    const { streamed } = this.planner.plan()
-    const keys: SymbolKey[] = []
-    for (const [market, symbols] of streamed)
-      for (const s of symbols) keys.push(symbolKey(market, s))
-    return keys
-  }
-
-  private marketOfStreamed(symbol: string): Market | null {
-    for (const [market, symbols] of this.planner.plan().streamed)
-      if (symbols.has(symbol)) return market
-    return null
-  }
-
   private computeStatus(): FeedStatus {
     return deriveFeedStatus({
       started: this.started,
       governor: this.governor.snapshot(),
       streamState: this.stream.state(),
       streamRetryAt: this.stream.nextRetryAt(),
-      streamSymbols: this.stream.state() === 'open' ? this.streamSubs : 0,
+      streamSymbols: this.stream.state() === 'open' ? this.feedPlan.streamSubs : 0,
       streamCap: this.planner.effectiveCap(),
       lastError: this.lastError,
       watchedCount: this.watched.size,

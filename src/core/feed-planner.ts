@@ -176,6 +176,14 @@ export class FeedPlanner {
     return true
   }
 
+  /**
+   * Whether the stream fed the symbol since its slot was given. One never fed is this planner's
+   * own to demote (silentAfterMs); one fed and then silent is silent-symbol-check.ts's.
+   */
+  fedSinceSlot(key: SymbolKey): boolean {
+    return this.slotSince.has(key) && this.ticked.has(key)
+  }
+
   /** Changes whenever a symbol stops counting as ticked (its slot went): see noteTick. */
   get tickEpoch(): number {
     return this.untickedCount

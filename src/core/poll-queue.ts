@@ -8,51 +8,19 @@ import {
 } from './market-routes'
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
-import { isQuiet, nextPollAt, sessionChangeAfter } from './session-pacing'
-import { WakeHeap } from './wake-heap'
+import { nextPollAt } from './session-pacing'
+import {
+  BACKGROUND_POLL_MS,
+  DueIndex,
+  fresh,
+  KLINE_FALLBACK_MS,
+  rememberedDueAt,
+  SLOW_POLL_MS,
+  type DueSource,
+  type Tracked,
+} from './poll-pace'
 
-export interface Tracked {
-  key: SymbolKey
-  market: Market
-  symbol: string
-  lastAttemptAt: number
-  lastPolledAt: number | null
-  /** On a list out of view, with no alert and not pinned: polled at most every BACKGROUND_POLL_MS. */
-  background: boolean
-  /** When it falls due, as last worked out, and what that answer rests on (PollQueue.dueAtMemo). */
-  due?: DueMemo
-  /** Its place in the poll set: ties in lateness go in this order. */
-  order?: number
-}
-
-interface DueMemo {
-  at: number
-  /** Worked out at `from`; holds until its market's session changes (`until`)... */
-  from: number
-  until: number
-  /** ...and while these inputs stay the same. */
-  attempt: number
-  background: boolean
-  slow: ReadonlySet<SymbolKey>
-  /** Its market is closed or in a break over [from, until). */
-  quiet: boolean
-}
-
-/**
- * Symbols only on lists out of view (no alert, not pinned) are polled at most this often: six
- * times the foreground floor, so a trader's other lists cost a sixth of their calls while what is
- * on screen, alerted or pinned keeps the budget.
- */
-export const BACKGROUND_POLL_MS = 30_000
-
-/** An agri bar is a minute long: asking for it more often only spends the budget. */
-export const KLINE_FALLBACK_MS = 60_000
-
-/**
- * How often a symbol watched only as a helper (the FX pair converting the trader's lots to the
- * base currency) is asked: a rate that is a minute old moves a total by a rounding error.
- */
-export const SLOW_POLL_MS = 60_000
+export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS, type Tracked } from './poll-pace'
 
 /**
  * What the QuotePoller owes the service's symbols, and which batch goes next. Three kinds of
@@ -76,12 +44,10 @@ export class PollQueue {
   /** nextBatch's working arrays, kept between calls: the due symbols and their lateness. */
   private readonly dueScratch: Tracked[] = []
   private readonly lateScratch: number[] = []
-  /** Poll-set symbols that may be due now, and the others by when they may be (refreshIndex). */
-  private readonly maybeDue: Tracked[] = []
-  private readonly waiting = new WakeHeap<Tracked>()
-  private indexedSet: Map<SymbolKey, Tracked> | null = null
-  private indexedSlow: ReadonlySet<SymbolKey> | null = null
-  private indexedAt = -Infinity
+  /** Poll-set symbols that may be due now, and the others by when they may be (poll-pace.ts). */
+  private readonly index = new DueIndex()
+  /** dueAt for rememberedDueAt, made once (nothing allocated per ask). */
+  private readonly due: DueSource = { dueAt: (t, now) => this.dueAt(t, now) }
 
   constructor(
     private readonly verdicts: PollVerdicts,
@@ -180,13 +146,13 @@ export class PollQueue {
     // Only symbols that may be due are looked at (the rest wait in a heap by when they may be):
     // this runs before every call (~40/s at 5000 symbols on Enterprise). Each due symbol's
     // lateness (how overdue for its own pace) is computed once; only due symbols are sorted.
-    this.refreshIndex(now)
+    this.index.refresh(this.tracked, this.slow, now, this.due)
     const due = this.dueScratch
     const late = this.lateScratch
     due.length = 0
     late.length = 0
     let top = -1
-    const maybe = this.maybeDue
+    const maybe = this.index.maybeDue
     for (let i = 0; i < maybe.length;) {
       const t = maybe[i] as Tracked
       const at = this.dueAtMemo(t, now)
@@ -195,7 +161,7 @@ export class PollQueue {
           // Not due after all (just asked, or its market closed): back to waiting.
           maybe[i] = maybe[maybe.length - 1] as Tracked
           maybe.pop()
-          this.waiting.push(Math.min(at, t.due.until), t)
+          this.index.waiting.push(Math.min(at, t.due.until), t)
           continue
         }
         i++
@@ -255,7 +221,7 @@ export class PollQueue {
     const until = now + horizonMs
     const riders: Array<{ at: number; t: Tracked }> = []
     // The heap holds every tracked symbol not due now, by the earliest time it may be.
-    this.waiting.visitBefore(
+    this.index.waiting.visitBefore(
       () => until + 1,
       (_, t) => {
         const at = this.dueAtMemo(t, now)
@@ -313,47 +279,19 @@ export class PollQueue {
 
   /** When the next tracked symbol falls due (Infinity when none can). */
   nextDueAt(now: number): number {
-    this.refreshIndex(now)
+    this.index.refresh(this.tracked, this.slow, now, this.due)
     let at = Infinity
     const consider = (t: Tracked): void => {
       const due = this.dueAtMemo(t, now)
       if (due < at && this.eligible(t, now)) at = due
     }
-    for (const t of this.maybeDue) consider(t)
+    for (const t of this.index.maybeDue) consider(t)
     // A waiting symbol falls due no sooner than its time in the heap, which is past now.
-    this.waiting.visitBefore(
+    this.index.waiting.visitBefore(
       () => at,
       (_, t) => consider(t),
     )
     return at
-  }
-
-  /**
-   * Keeps maybeDue (symbols that may be due now) and waiting (the others, by the earliest time
-   * they may be: when they fall due or their market's session changes, whichever is first)
-   * current. Rebuilt when the poll set, the slow set or the clock's direction changes; asking a
-   * symbol only moves its due time later, so it needs nothing here.
-   */
-  private refreshIndex(now: number): void {
-    if (
-      this.indexedSet !== this.tracked ||
-      this.indexedSlow !== this.slow ||
-      now < this.indexedAt
-    ) {
-      this.indexedSet = this.tracked
-      this.indexedSlow = this.slow
-      this.maybeDue.length = 0
-      this.waiting.clear()
-      let order = 0
-      for (const t of this.tracked.values()) {
-        t.order = order++
-        const at = this.dueAtMemo(t, now)
-        if (now < at && t.due !== undefined) this.waiting.push(Math.min(at, t.due.until), t)
-        else this.maybeDue.push(t)
-      }
-    }
-    this.indexedAt = now
-    while (this.waiting.peekAt() <= now) this.maybeDue.push(this.waiting.pop() as Tracked)
   }
 
   /**
@@ -413,49 +351,9 @@ export class PollQueue {
     return nextPollAt(t.market, t.symbol, t.lastAttemptAt, this.minIntervalFor(t, now), now)
   }
 
-  /**
-   * dueAt, remembered: the poller asks before every call (~40/s at 5000 symbols on Enterprise),
-   * and working it out takes a symbol's timetable and session each time. The answer stands until
-   * the symbol is asked again, its pace changes (background, slow) or its market's session does.
-   * Agri symbols are always worked out afresh: their pace follows the kline fallback, whose
-   * verdicts expire on their own.
-   */
+  /** dueAt, remembered (poll-pace.ts): the poller asks before every call. */
   private dueAtMemo(t: Tracked, now: number): number {
-    const m = t.due
-    if (
-      m !== undefined &&
-      now >= m.from &&
-      now < m.until &&
-      m.attempt === t.lastAttemptAt &&
-      m.background === t.background &&
-      m.slow === this.slow
-    )
-      return m.at
-    const at = this.dueAt(t, now)
-    if (t.market !== 'agri') {
-      const until = sessionChangeAfter(t.market, t.symbol, now)
-      // Worked out again each time a symbol is asked (~1000 a second): the memo is rewritten.
-      if (m === undefined)
-        t.due = {
-          at,
-          from: now,
-          until,
-          attempt: t.lastAttemptAt,
-          background: t.background,
-          slow: this.slow,
-          quiet: isQuiet(t.market, t.symbol, now),
-        }
-      else {
-        m.at = at
-        m.from = now
-        m.until = until
-        m.attempt = t.lastAttemptAt
-        m.background = t.background
-        m.slow = this.slow
-        m.quiet = isQuiet(t.market, t.symbol, now)
-      }
-    }
-    return at
+    return rememberedDueAt(t, now, this.slow, this.due)
   }
 
   protected minIntervalFor(t: Tracked, now: number): number {
@@ -489,8 +387,4 @@ function quoteRouted(market: Market): Routed {
     VIA_QUOTE.set(market, r)
   }
   return r
-}
-
-function fresh(key: SymbolKey, market: Market, symbol: string): Tracked {
-  return { key, market, symbol, lastAttemptAt: -Infinity, lastPolledAt: null, background: false }
 }

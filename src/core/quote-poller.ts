@@ -8,9 +8,9 @@ import { splitByMarket, splitRefused, type Batch, type BatchMember } from './pol
 import { PollQueue, type Tracked } from './poll-queue'
 import { PollVerdicts } from './poll-verdicts'
 import type { QuoteUpdate } from './quote-fields'
+import { askKline, askQuotes, type Answer, type PollAsker } from './poll-request'
 import type { RateGovernor } from './rate-governor'
 import type { RestClient } from './rest-client'
-import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
 
 /**
  * QuotePoller: keeps every symbol that is not streamed as fresh as the shared budget allows.
@@ -72,13 +72,6 @@ export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queu
  */
 export const RIDE_ALONG_MS = 250
 
-/** A call's quotes, each beside the key of the polled symbol it answers. */
-interface Answer {
-  updates: QuoteUpdate[]
-  keys: SymbolKey[]
-}
-const NO_ANSWER: Answer = { updates: [], keys: [] }
-const NONE: readonly Tracked[] = []
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
@@ -108,6 +101,8 @@ export class QuotePoller {
   private abort = new AbortController()
   private unsubscribe: (() => void) | null = null
   private governorKey = ''
+  /** How a batch is asked (poll-request.ts). */
+  private readonly asker: PollAsker
 
   constructor(opts: QuotePollerOptions) {
     this.opts = opts
@@ -118,6 +113,13 @@ export class QuotePoller {
     this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
     this.badSymbolRetryMs = Math.max(FORBIDDEN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)
     this.queue = new PollQueue(this.verdicts, this.minIntervalMs)
+    this.asker = {
+      client: opts.client,
+      lookup: (key) => this.queue.lookup(key),
+      signal: () => this.abort.signal,
+      now: () => this.clock.now(),
+      onServiceTag: opts.onServiceTag,
+    }
   }
 
   /**
@@ -232,7 +234,9 @@ export class QuotePoller {
     this.queue.begin(batch, now)
     let splitFurther = false
     try {
-      const answer = batch.kline ? await this.pollKline(batch) : await this.pollQuotes(batch)
+      const answer = batch.kline
+        ? await askKline(this.asker, batch)
+        : await askQuotes(this.asker, batch, this.paramName.get(batch.route.family) ?? 'symbols')
       splitFurther = this.accept(batch, answer, now)
     } catch (error) {
       splitFurther = this.reject(
@@ -247,60 +251,6 @@ export class QuotePoller {
       // Parts of a refused batch go at once, not at the next paced slot.
       if (this.running && (this.timer === null || splitFurther)) this.wake()
     }
-  }
-
-  private async pollQuotes(batch: Batch): Promise<Answer> {
-    // Each symbol's first owner, and the rare others: a multi-market call may name one symbol
-    // for two markets, asked once and answered for both.
-    const bySymbol = new Map<string, Tracked>()
-    let others: Map<string, Tracked[]> | null = null
-    for (const key of batch.keys) {
-      const t = this.queue.lookup(key)
-      if (t === undefined) continue
-      const owner = bySymbol.get(t.symbol)
-      if (owner === undefined) bySymbol.set(t.symbol, t)
-      else {
-        others ??= new Map()
-        others.set(t.symbol, [...(others.get(t.symbol) ?? []), t])
-      }
-    }
-    const first = bySymbol.values().next().value
-    if (first === undefined) return NO_ANSWER
-    const { data } = await this.opts.client.get(
-      batch.route.path,
-      { [this.paramName.get(batch.route.family) ?? 'symbols']: [...bySymbol.keys()].join(',') },
-      this.abort.signal,
-      'poll',
-    )
-    const lone = bySymbol.size === 1 && others === null ? first : undefined
-    const answer: Answer = { updates: [], keys: [] }
-    const parsed = parseTickerQuotes(data, first.market, this.clock.now())
-    for (const u of parsed.updates) {
-      // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
-      const owner = bySymbol.get(u.symbol) ?? lone
-      if (owner === undefined) continue
-      const tag = parsed.tags?.get(u.symbol)
-      if (tag !== undefined) this.opts.onServiceTag?.(owner.market, tag)
-      // The parsed update is this poll's own: its owner's names go in place, no copy.
-      u.market = owner.market
-      u.symbol = owner.symbol
-      answer.updates.push(u)
-      answer.keys.push(owner.key)
-      for (const t of others?.get(u.symbol) ?? NONE) {
-        answer.updates.push({ ...u, market: t.market, symbol: t.symbol })
-        answer.keys.push(t.key)
-      }
-    }
-    return answer
-  }
-
-  private async pollKline(batch: Batch): Promise<Answer> {
-    const t = batch.keys[0] ? this.queue.lookup(batch.keys[0]) : undefined
-    if (!t) return NO_ANSWER
-    const query = { symbol: t.symbol, interval: '1', limit: '1' }
-    const { data } = await this.opts.client.get(batch.route.path, query, this.abort.signal, 'poll')
-    const update = quoteFromLatestBar(data, t.market, t.symbol, this.clock.now())
-    return update ? { updates: [update], keys: [t.key] } : NO_ANSWER
   }
 
   /** Returns true when the batch is asked again (its symbols are still owed). */

@@ -19,7 +19,8 @@
  * `reconnecting` come from stream-retry.ts: full jitter for ordinary drops, >= 15 min after 403,
  * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT (the connection cap).
  * The symbol cap keeps the socket (stream-error-frame.ts, 'symbolCap' event); a service that
- * ignores unsubscribe gets a fresh socket with the wanted set (stream-resync.ts).
+ * ignores unsubscribe gets a fresh socket with the wanted set (stream-resync.ts). What each
+ * failure and refusal leads to (the arrows into reconnecting and closed): stream-failures.ts.
  */
 import WebSocket, { type RawData } from 'ws'
 import type { IncomingMessage } from 'node:http'
@@ -27,18 +28,17 @@ import type { Market } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { Clock, TimerHandle } from './clock'
 import { authHeader } from './auth-header'
-import { TickdeskError } from './errors'
 import { registerSecret, silentLogger, type Logger } from './log'
 import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-events'
 import { StreamEmitter } from './stream-events'
 import { StreamCaps } from './stream-caps'
+import { StreamFailures, type WaitCause } from './stream-failures'
 import { StreamHeartbeat } from './stream-heartbeat'
 import { InboundFrames } from './stream-inbound'
 import { HOLDABLE_SOCKET, ReadHold } from './stream-read-hold'
 import { ResyncSchedule } from './stream-resync'
 import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
 import { SubscriptionBook } from './subscription-book'
-import { readUpgradeRejection } from './upgrade-rejection'
 
 export type {
   HandshakeBudget,
@@ -86,6 +86,8 @@ export class StreamClient {
   private readonly inbound: InboundFrames
   private readonly readHold: ReadHold
   private readonly counters = { connects: 0, reconnects: 0 }
+  /** What a failed handshake, a close or a refusal leads to (stream-failures.ts). */
+  private readonly failures: StreamFailures
 
   constructor(opts: StreamClientOptions) {
     this.opts = opts
@@ -115,7 +117,21 @@ export class StreamClient {
       log: this.log,
       emit: (event, value) => this.emit(event, value),
       isCurrent: (ws) => ws === this.ws,
-      accountRefused: (error) => this.refused(error),
+      accountRefused: (error) => this.failures.refused(error),
+    })
+    this.failures = new StreamFailures({
+      clock: opts.clock,
+      log: this.log,
+      budget: opts.budget,
+      caps: this.caps,
+      retry: this.retry,
+      socket: () => this.ws,
+      halted: () => this.halt !== 'none',
+      haltUnauthorized: () => (this.halt = 'unauthorized'),
+      detach: () => this.detach(),
+      error: (error) => this.emit('error', error),
+      setState: (state) => this.setState(state),
+      backoff: (cause, waitMs) => this.backoff(cause, waitMs),
     })
     this.key = opts.apiKey
     registerSecret(opts.apiKey)
@@ -258,9 +274,10 @@ export class StreamClient {
     ws.on('message', (data: RawData) => this.onMessage(ws, data))
     ws.on('pong', () => this.onAlive(ws))
     ws.on('ping', () => this.onAlive(ws))
-    ws.on('close', (code: number, reason: Buffer) => this.onClose(ws, code, reason.toString()))
-    ws.on('error', (err: Error) => this.onSocketError(ws, err))
-    ws.on('unexpected-response', (_req, res: IncomingMessage) => this.onRejected(ws, res))
+    const failures = this.failures
+    ws.on('close', (code: number, reason: Buffer) => failures.closed(ws, code, reason.toString()))
+    ws.on('error', (err: Error) => failures.socketError(ws, err))
+    ws.on('unexpected-response', (_req, res: IncomingMessage) => failures.rejected(ws, res))
     // A service that holds handshakes (stalled) answers the one still waiting the moment it
     // recovers; each timeout in a row waits twice as long (15, 30, 60 s), so a long stall costs
     // about one handshake a minute, not one every few seconds, while REST keeps prices coming.
@@ -271,7 +288,7 @@ export class StreamClient {
     this.connectTimer = this.clock.setTimeout(() => {
       if (ws !== this.ws || ws.readyState === WebSocket.OPEN) return
       this.handshakeTimeouts++
-      this.fail(new TickdeskError({ code: 'TIMEOUT', message: 'stream handshake timed out' }))
+      failures.handshakeTimedOut()
     }, timeoutMs)
   }
 
@@ -329,79 +346,7 @@ export class StreamClient {
     this.connectNow()
   }
 
-  private onClose(ws: WebSocket, code: number, reason: string): void {
-    if (ws !== this.ws) return
-    const capUnclear = this.caps.closedWhileUnclear()
-    this.detach()
-    if (this.halt !== 'none') return this.setState('closed')
-    // WS_CONN_LIMIT has no HTTP status (spec: Errors); a server may only say it in the close.
-    if (reason.includes('WS_CONN_LIMIT') || capUnclear) {
-      this.emit('error', new TickdeskError({ code: 'WS_CONN_LIMIT', message: reason }))
-      return this.backoff('connLimit')
-    }
-    this.log.log('info', 'stream closed', { code, reason })
-    this.backoff('drop')
-  }
-
-  private onSocketError(ws: WebSocket, err: Error): void {
-    if (ws !== this.ws) return
-    if (ws.readyState === WebSocket.OPEN) {
-      this.log.log('warn', 'stream socket error', { error: err.message })
-      return // 'close' follows and reconnects
-    }
-    this.fail(new TickdeskError({ code: 'NETWORK', message: err.message, cause: err }))
-  }
-
-  /** A handshake that never opened: meter it, say so, back off. */
-  private fail(error: TickdeskError): void {
-    this.detach()?.terminate()
-    this.opts.budget.report({ ok: false, error })
-    this.emit('error', error)
-    this.backoff('drop')
-  }
-
-  /** Non-101 answer to the upgrade: 401 halts, 403 waits 15 min, 429 honours Retry-After. */
-  private onRejected(ws: WebSocket, res: IncomingMessage): void {
-    if (ws !== this.ws) return
-    this.detach()
-    void readUpgradeRejection(res, () => this.clock.now()).then((error) => {
-      ws.terminate()
-      if (this.halt !== 'none' || this.ws !== null) return // stopped or re-keyed meanwhile
-      this.refused(error)
-    })
-  }
-
-  /**
-   * The service refused the key or the account, on the upgrade or in an error frame on an open
-   * socket: the same policy either way, and the same as REST's (the budget is the RateGovernor,
-   * whose report() stops, pauses or waits for the quota). 401 halts and 403 drops the socket
-   * and waits; a 429 on an open socket keeps it (pushes are not metered, spec: Limits), on the
-   * upgrade waits for Retry-After.
-   */
-  private refused(error: TickdeskError): void {
-    this.opts.budget.report({ ok: false, error })
-    this.emit('error', error)
-    const open = this.ws !== null
-    if (error.status === 401) {
-      // A bad key stays bad: no retries until setApiKey() (spec: Authentication 5).
-      this.halt = 'unauthorized'
-      this.retry.clear()
-      this.detach()?.terminate()
-      return this.setState('closed')
-    }
-    if (error.status === 403) {
-      this.detach()?.terminate()
-      return this.backoff('forbidden')
-    }
-    if (open) return
-    if (error.status === 429) return this.backoff('rateLimited', error.retryAfterMs)
-    this.backoff('drop')
-  }
-
-  private backoff(
-    cause: 'drop' | 'connLimit' | 'forbidden' | 'rateLimited',
-    waitMs?: number | null,
-  ): void {
+  private backoff(cause: WaitCause, waitMs?: number | null): void {
     this.retry.arm(cause, waitMs ?? null)
     this.setState('reconnecting')
   }
