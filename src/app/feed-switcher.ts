@@ -14,6 +14,7 @@ export interface ActiveFeed {
 interface Running extends ActiveFeed {
   readonly demo: DemoService | null
   readonly detach: () => void
+  readonly names: StreamNameMemory | undefined
 }
 
 /**
@@ -49,6 +50,7 @@ export class FeedSwitcher {
     if (previous) {
       previous.detach()
       await previous.engine.stop()
+      await previous.names?.settled?.()
     }
     const { config, demo } = await chooseFeed(wanted, this.opts.startDemo, previous?.demo ?? null)
     const nameMemory = await this.opts.nameMemory?.(config.baseUrl)
@@ -59,7 +61,7 @@ export class FeedSwitcher {
     })
     const quotes = previous ? previous.engine.quotes.all() : []
     if (quotes.length) engine.seedFromCache(quotes)
-    this.running = { engine, config, demo, detach: this.opts.attach(engine) }
+    this.running = { engine, config, demo, detach: this.opts.attach(engine), names: nameMemory }
     engine.start()
   }
 
@@ -72,6 +74,8 @@ export class FeedSwitcher {
     if (running === null) return
     await running.engine.stop()
     running.detach()
+    // A name learned in the last moments is still being written: the folder is ours until then.
+    await running.names?.settled?.()
     await running.demo?.close()
   }
 }

@@ -94,6 +94,8 @@ interface Entry {
 export interface StreamNameMemory {
   remembered: Partial<Record<Market, string>>
   learned(market: Market, name: string): void
+  /** Resolves once what `learned` kept is on disk. */
+  settled?(): Promise<void>
 }
 
 export interface StreamMarketNamesOptions {

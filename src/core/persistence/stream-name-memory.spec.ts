@@ -126,3 +126,16 @@ describe('stream market names across starts', () => {
       expect(r).toMatchObject({ source: 'setting', failures: [] })
   }, 60_000)
 })
+
+describe('stream name memory: saves the host can wait for', () => {
+  it('has every learned name on disk once settled, in the order learned', async () => {
+    const stores = openDataStores(dir)
+    const memory = await streamNameMemory(stores.streamNames, 'https://md.example')
+    memory.learned('fx', 'forex')
+    memory.learned('crypto', 'spot')
+    memory.learned('fx', 'currency')
+    await memory.settled?.()
+    const onDisk = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data
+    expect(onDisk).toEqual({ 'https://md.example': { fx: 'currency', crypto: 'spot' } })
+  })
+})

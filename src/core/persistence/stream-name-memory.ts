@@ -1,11 +1,9 @@
 import { z } from 'zod'
 import { MarketSchema, type Market } from '../../shared/market'
+import { StreamNameSchema } from '../../shared/stream-markets'
 import type { StreamNameMemory } from '../stream-market-names'
 import type { Logger } from '../log'
 import type { JsonStore } from './json-store'
-
-/** A stream market name as a service may spell it: short, no spaces or quotes. */
-export const StreamMarketNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39}$/)
 
 /**
  * stream-names.json: per service base URL, the word each market streamed under there
@@ -14,11 +12,15 @@ export const StreamMarketNameSchema = z.string().regex(/^[A-Za-z0-9][\w.:-]{0,39
  */
 export const StreamNamesFileSchema = z.record(
   z.string().max(500),
-  z.partialRecord(MarketSchema, StreamMarketNameSchema),
+  z.partialRecord(MarketSchema, StreamNameSchema),
 )
 export type StreamNamesFile = z.infer<typeof StreamNamesFileSchema>
 
-/** The names remembered for `serviceUrl`, and a `learned` that keeps new ones (saved at once). */
+/**
+ * The names remembered for `serviceUrl`, and a `learned` that keeps new ones (saved at once, one
+ * save after another; `settled` resolves when the last has reached the disk, so whoever stops the
+ * engine can wait for it before the data folder is left alone).
+ */
 export async function streamNameMemory(
   store: JsonStore<StreamNamesFile>,
   serviceUrl: string,
@@ -28,14 +30,18 @@ export async function streamNameMemory(
   if (loaded.problem) logger?.log('warn', loaded.problem.message)
   const file = loaded.value
   const remembered: Partial<Record<Market, string>> = { ...(file[serviceUrl] ?? {}) }
+  let saving: Promise<void> = Promise.resolve()
   return {
     remembered,
     learned(market, name) {
       if (file[serviceUrl]?.[market] === name) return
       file[serviceUrl] = { ...(file[serviceUrl] ?? {}), [market]: name }
-      store.save(file).catch((e: unknown) => {
-        logger?.log('warn', 'could not save the stream market names', { error: String(e) })
-      })
+      saving = saving
+        .then(() => store.save(file))
+        .catch((e: unknown) => {
+          logger?.log('warn', 'could not save the stream market names', { error: String(e) })
+        })
     },
+    settled: () => saving,
   }
 }
