@@ -5,6 +5,10 @@ import { chooseFeed, wantedConfig, type DemoStarter, type FeedChoice } from '../
 import { usageError } from './command-args'
 import { cliDemo } from './demo'
 import type { CliIO } from './io'
+import { systemClock } from '../core/clock'
+import type { Logger } from '../core/log'
+import { RateGovernor } from '../core/rate-governor'
+import { RestClient } from '../core/rest-client'
 
 /** Flags every networked command takes; each overrides its TICKDESK_* variable. */
 export const FEED_OPTIONS = {
@@ -48,12 +52,16 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
   } catch (e) {
     throw new UsageError(`--stream-market: ${(e as Error).message}`)
   }
+  const auth = values.auth
+  if (auth !== undefined && auth !== 'x-api-key' && auth !== 'bearer')
+    throw new UsageError('--auth must be x-api-key or bearer')
   return {
     baseUrl,
     streamUrl: values['stream-url'] as string | undefined,
     plan,
     rpm,
     streamMarkets,
+    auth,
   }
 }
 
@@ -102,4 +110,20 @@ export async function openCliFeed(
   if (opts.banner && feed.demo)
     io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
   return feed
+}
+
+/**
+ * The REST client a one-shot command calls the service with (candles, positions, the alert
+ * symbol check): the feed's address, key and key scheme (X-API-Key or Bearer), inside the feed's
+ * own budget. Written once so no command forgets part of the feed's config.
+ */
+export function cliRestClient(feed: FeedChoice, logger: Logger): RestClient {
+  const { config } = feed
+  return new RestClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    ...(config.auth ? { auth: config.auth } : {}),
+    governor: new RateGovernor({ rpm: config.rpm, clock: systemClock, random: Math.random }),
+    logger,
+  })
 }

@@ -1,12 +1,10 @@
 import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { systemClock } from '../../core/clock'
 import type { DataStores } from '../../core/persistence/stores'
-import { RateGovernor } from '../../core/rate-governor'
-import { RestClient } from '../../core/rest-client'
 import { probeSymbol } from '../../core/symbol-probe'
 import type { SymbolKey } from '../../shared/market'
 import { openCommandLog } from '../command-log'
-import { openCliFeed } from '../feed-options'
+import { cliRestClient, openCliFeed } from '../feed-options'
 import { EXIT, type CliIO } from '../io'
 
 /**
@@ -31,17 +29,7 @@ export async function checkAlertSymbol(
   if (typeof feed === 'number') return feed
   const log = openCommandLog(io, stores.dir)
   try {
-    const governor = new RateGovernor({
-      rpm: feed.config.rpm,
-      clock: systemClock,
-      random: Math.random,
-    })
-    const client = new RestClient({
-      baseUrl: feed.config.baseUrl,
-      apiKey: feed.config.apiKey,
-      governor,
-      logger: log.logger,
-    })
+    const client = cliRestClient(feed, log.logger)
     const probe = await probeSymbol(client, key, () => systemClock.now())
     if (probe.verdict === 'listed') {
       await stores.instruments.save([...confirmed, key])

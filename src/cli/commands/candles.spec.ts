@@ -88,3 +88,31 @@ describe('tickdesk candles: arguments and errors', () => {
     expect(version.stdout()).toMatch(/^\d+\.\d+\.\d+\S*\n$/)
   })
 })
+
+describe('tickdesk candles --auth bearer', () => {
+  it('sends the key as Authorization: Bearer, and not as X-API-Key', async () => {
+    const { createServer } = await import('node:http')
+    const seen: Array<Record<string, string | string[] | undefined>> = []
+    const server = createServer((req, res) => {
+      seen.push(req.headers)
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"succ":false,"code":"UNAUTHORIZED","msg":"bad key"}')
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+    try {
+      const port = (server.address() as { port: number }).port
+      const r = runCli(run, ['futures:ES1!', '--json', '--auth', 'bearer'], {
+        env: serviceEnv(`http://127.0.0.1:${port}`, 'k-123456789', data.dir),
+      })
+      expect(await r.exit).toBe(3)
+      expect(seen.length).toBeGreaterThan(0)
+      for (const h of seen) {
+        expect(h['authorization']).toBe('Bearer k-123456789')
+        expect(h['x-api-key']).toBeUndefined()
+      }
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()))
+    }
+  })
+})

@@ -2,12 +2,9 @@ import { fetchCandles } from '../../core/candles-client'
 import { isTickdeskError } from '../../core/errors'
 import { normaliseInterval } from '../../shared/intervals'
 import { klineRoute } from '../../core/market-routes'
-import { RateGovernor } from '../../core/rate-governor'
-import { RestClient } from '../../core/rest-client'
-import { systemClock } from '../../core/clock'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
-import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, cliRestClient, openCliFeed } from '../feed-options'
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand } from '../io'
@@ -62,18 +59,8 @@ export const run: CliCommand = async (args, io) => {
   }
   const feed = await openCliFeed('candles', values, io, HELP)
   if (typeof feed === 'number') return feed
-  const governor = new RateGovernor({
-    rpm: feed.config.rpm,
-    clock: systemClock,
-    random: Math.random,
-  })
   const log = openCommandLog(io, values['data-dir'] ?? resolveDataDir(io.env))
-  const client = new RestClient({
-    baseUrl: feed.config.baseUrl,
-    apiKey: feed.config.apiKey,
-    governor,
-    logger: log.logger,
-  })
+  const client = cliRestClient(feed, log.logger)
   const key = symbolKey(ref.market, ref.symbol)
   log.logger.log('info', 'candles', { key, interval, limit, demo: feed.config.demo })
   try {

@@ -7,8 +7,6 @@ import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { fetchSnapshot } from '../../core/quote-snapshot'
-import { RateGovernor } from '../../core/rate-governor'
-import { RestClient } from '../../core/rest-client'
 import type { SymbolKey } from '../../shared/market'
 import {
   fxRate,
@@ -22,7 +20,7 @@ import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../share
 import { parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { exitCodeFor } from '../exit-code'
-import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
+import { FEED_HELP, FEED_OPTIONS, cliRestClient, openCliFeed } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { writeJson } from '../output'
 
@@ -193,17 +191,7 @@ async function list(stores: DataStores, values: Values, io: CliIO): Promise<numb
   if (typeof feed === 'number') return feed
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined
   const log = openCommandLog(io, dataDir ?? resolveDataDir(io.env))
-  const governor = new RateGovernor({
-    rpm: feed.config.rpm,
-    clock: systemClock,
-    random: Math.random,
-  })
-  const client = new RestClient({
-    baseUrl: feed.config.baseUrl,
-    apiKey: feed.config.apiKey,
-    governor,
-    logger: log.logger,
-  })
+  const client = cliRestClient(feed, log.logger)
   try {
     const wanted =
       lotKeys.length === 0 ? [] : [...lotKeys, ...fxKeys.filter((k) => !lotKeys.includes(k))]
