@@ -77,7 +77,9 @@ describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromi
     // expect.poll's 1 s. A requested animation frame is such an update, so the change is
     // delivered before the frame's callbacks run.
     await nextFrame(strip)
-    await expect.poll(() => bar.getAttribute('data-motion')).toBe('page')
+    // With two spec files sharing the run's Chromium, that update can still come after
+    // expect.poll's default 1 s (a clean-clone CI run saw 'scroll' at 1 s): poll until it does.
+    await expect.poll(() => bar.getAttribute('data-motion'), { timeout: 10_000 }).toBe('page')
     expect(
       await strip.evaluate(() => document.querySelector('.track')?.getAnimations().length ?? 0),
     ).toBe(0)
