@@ -30,6 +30,31 @@ export function webhookBody(a: FiredAlert): WebhookBody {
   return fireJson(a)
 }
 
+/**
+ * One POST of a fire's request: its Idempotency-Key is the fire id (a receiver drops a repeat),
+ * the signature headers when signed, and the reply kept to WEBHOOK_REPLY_KEEP_BYTES. Deliveries
+ * and `alerts webhook test` send through here alike.
+ */
+export function postWebhook(
+  request: { url: URL; headers: Record<string, string>; body: string },
+  fireId: string,
+  signature: Record<string, string>,
+  signal: AbortSignal,
+): ReturnType<typeof httpPost> {
+  return httpPost(
+    request.url,
+    {
+      ...request.headers,
+      'idempotency-key': fireId,
+      'user-agent': 'Tickdesk alerts',
+      ...signature,
+    },
+    request.body,
+    signal,
+    WEBHOOK_REPLY_KEEP_BYTES,
+  )
+}
+
 /** What a delivery attempt changed, for the webhook's counts on disk and in the app. */
 export type WebhookOutcome = { ok: true; at: number } | { ok: false; at: number; error: string }
 
@@ -81,18 +106,7 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
     let status: number
     try {
-      const reply = await httpPost(
-        request.url,
-        {
-          ...request.headers,
-          'idempotency-key': alert.id,
-          'user-agent': 'Tickdesk alerts',
-          ...signature,
-        },
-        body,
-        abort.signal,
-        WEBHOOK_REPLY_KEEP_BYTES,
-      )
+      const reply = await postWebhook(request, alert.id, signature, abort.signal)
       status = reply.status
     } catch (e) {
       throw new Error(

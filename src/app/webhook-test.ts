@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../core/clock'
-import { httpPost } from '../core/http-get'
 import type { FiredAlert, Webhook } from '../shared/alert'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 import { webhookRequest } from './webhook-formats'
-import { WEBHOOK_REPLY_KEEP_BYTES, WEBHOOK_TIMEOUT_MS } from './webhook-sender'
+import { postWebhook, WEBHOOK_TIMEOUT_MS } from './webhook-sender'
 import { signatureHeaders } from './webhook-signing'
 import { webhookUrlProblem } from './webhook-url-policy'
 
@@ -58,18 +57,7 @@ export async function testWebhook(
   const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS
   const timer = opts.clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
   try {
-    const reply = await httpPost(
-      request.url,
-      {
-        ...request.headers,
-        'idempotency-key': fire.id,
-        'user-agent': 'Tickdesk alerts',
-        ...signature,
-      },
-      request.body,
-      abort.signal,
-      WEBHOOK_REPLY_KEEP_BYTES,
-    )
+    const reply = await postWebhook(request, fire.id, signature, abort.signal)
     return { ok: reply.ok, status: reply.status, answer: oneLine(reply.text) }
   } catch (e) {
     const code = (e as { code?: unknown }).code
