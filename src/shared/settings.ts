@@ -140,6 +140,16 @@ export const KeyInfoSchema = z.object({
   withheld: z.string().nullable().default(null),
 })
 export type KeyInfo = z.infer<typeof KeyInfoSchema>
+/** No key entered: what a page shows before the host says otherwise. */
+export const NO_KEY_INFO: KeyInfo = Object.freeze({
+  hasKey: false,
+  masked: '',
+  storage: 'none',
+  warning: null,
+  warningDetail: null,
+  forHost: null,
+  withheld: null,
+})
 
 /**
  * A base URL the engine may use: http(s), no whitespace, and no user:password@ part, which would

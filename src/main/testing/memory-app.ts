@@ -1,7 +1,7 @@
 import type { AppHostApi, TrayQuote } from '../../app/host-api'
 import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../../shared/bridge'
 import type { FiredAlert } from '../../shared/alert'
-import { mergeSettings, SettingsSchema, type Settings } from '../../shared/settings'
+import { mergeSettings, NO_KEY_INFO, SettingsSchema, type Settings } from '../../shared/settings'
 
 /**
  * A small, real, in-memory AppHostApi for host specs: it validates commands like the real service,
@@ -35,15 +35,7 @@ export class MemoryApp implements AppHostApi {
         this.emit({
           type: 'settings',
           settings: this.settings,
-          keyInfo: {
-            hasKey: false,
-            masked: '',
-            storage: 'none',
-            warning: null,
-            warningDetail: null,
-            forHost: null,
-            withheld: null,
-          },
+          keyInfo: NO_KEY_INFO,
         })
         return { ok: true, result: this.settings }
       default:

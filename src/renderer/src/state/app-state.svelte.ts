@@ -2,7 +2,7 @@ import type { PositionsView } from '../../../shared/position'
 import type { AlertRule, AlertRuleState, FiredAlert, WebhookView } from '../../../shared/alert'
 import type { UndeliveredView } from '../../../shared/undelivered'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
-import { SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
+import { NO_KEY_INFO, SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
 import { errorMessage } from '../bridge/bridge-error'
@@ -75,15 +75,7 @@ export class AppState {
   /** Fires a webhook gave up on, still owed: the alerts panel offers Retry and Drop. */
   undelivered = $state.raw<UndeliveredView[]>([])
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
-  keyInfo = $state.raw<KeyInfo>({
-    hasKey: false,
-    masked: '',
-    storage: 'none',
-    warning: null,
-    warningDetail: null,
-    forHost: null,
-    withheld: null,
-  })
+  keyInfo = $state.raw<KeyInfo>(NO_KEY_INFO)
   notices = $state.raw<Notice[]>([])
   version = $state('')
   ready = $state(false)

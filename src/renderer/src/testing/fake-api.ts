@@ -12,7 +12,13 @@ import {
 } from '../../../shared/bridge'
 import type { InstrumentMatch } from '../../../shared/instrument'
 import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
-import { isServiceUrl, mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
+import {
+  isServiceUrl,
+  mergeSettings,
+  NO_KEY_INFO,
+  SettingsSchema,
+  type KeyInfo,
+} from '../../../shared/settings'
 import { parseSymbolKey } from '../../../shared/market'
 import { moveLevel } from '../../../shared/alert-level'
 import { formatWatchlistFile } from '../../../shared/watchlist-file'
@@ -71,15 +77,7 @@ export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     webhooks: [],
     undelivered: [],
     settings: SettingsSchema.parse({}),
-    keyInfo: {
-      hasKey: false,
-      masked: '',
-      storage: 'none',
-      warning: null,
-      warningDetail: null,
-      forHost: null,
-      withheld: null,
-    },
+    keyInfo: NO_KEY_INFO,
     notices: [],
     version: '0.1.0-test',
     ...over,
@@ -226,15 +224,7 @@ export class FakeTickdeskApi implements TickdeskApi {
   private keyInfo(): KeyInfo {
     const k = this.storedKey
     return k === null
-      ? {
-          hasKey: false,
-          masked: '',
-          storage: 'none',
-          warning: null,
-          warningDetail: null,
-          forHost: null,
-          withheld: null,
-        }
+      ? NO_KEY_INFO
       : {
           hasKey: true,
           masked: `••••${k.slice(-4)}`,
