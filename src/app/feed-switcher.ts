@@ -4,6 +4,7 @@ import { MarketEngine } from '../core/engine'
 import type { StreamNameMemory } from '../core/stream-market-names'
 import type { Logger } from '../core/log'
 import { chooseFeed, type DemoService, type DemoStarter } from './feed-chooser'
+import { heldConfig, HeldEngine, type HeldReason } from './held-engine'
 
 /** The engine that runs now and where it connects. */
 export interface ActiveFeed {
@@ -23,8 +24,11 @@ interface Running extends ActiveFeed {
  * starts and hands the new one the old one's quotes, so rows keep their last prices; a demo
  * service stays up while demo mode does and closes when a configured service takes over.
  * `attach` connects each new engine to the rest of the app and returns the disconnect.
+ * hold() is the switch to no feed at all (the key is withheld: held-engine.ts): the demo service
+ * closes and the rows keep the last real prices, never simulated ones.
  *
  *   none --switchTo--> running --switchTo--> running (a new engine) --close--> closed
+ *   none|running --hold--> held (never started) --switchTo--> running
  */
 export class FeedSwitcher {
   private running: Running | null = null
@@ -45,13 +49,13 @@ export class FeedSwitcher {
     return this.running
   }
 
+  /** Whether the engine running now is a held one (no key may go to its service). */
+  get held(): boolean {
+    return this.running?.engine instanceof HeldEngine
+  }
+
   async switchTo(wanted: ConfigInput): Promise<void> {
-    const previous = this.running
-    if (previous) {
-      previous.detach()
-      await previous.engine.stop()
-      await previous.names?.settled?.()
-    }
+    const previous = await this.stopRunning()
     const { config, demo } = await chooseFeed(wanted, this.opts.startDemo, previous?.demo ?? null)
     const nameMemory = await this.opts.nameMemory?.(config.baseUrl)
     const engine = new MarketEngine(config, {
@@ -63,6 +67,37 @@ export class FeedSwitcher {
     if (quotes.length) engine.seedFromCache(quotes)
     this.running = { engine, config, demo, detach: this.opts.attach(engine), names: nameMemory }
     engine.start()
+  }
+
+  /**
+   * Stops the feed for `why` without starting another: no demo prices in place of live ones.
+   * The rows keep the last prices a real service sent (a demo engine's are not carried over).
+   */
+  async hold(wanted: ConfigInput, why: HeldReason): Promise<void> {
+    const config = heldConfig(wanted)
+    if (config === null) throw new Error('hold() needs the base URL of the service held')
+    const previous = await this.stopRunning()
+    await previous?.demo?.close()
+    const engine = new HeldEngine(config, why, { clock: this.opts.clock, logger: this.opts.logger })
+    if (previous && !previous.config.demo) engine.seedFromCache(previous.engine.quotes.all())
+    this.running = {
+      engine,
+      config,
+      demo: null,
+      detach: this.opts.attach(engine),
+      names: undefined,
+    }
+  }
+
+  /** Disconnects and stops the engine running now, and returns it (its demo service stays up). */
+  private async stopRunning(): Promise<Running | null> {
+    const previous = this.running
+    if (previous) {
+      previous.detach()
+      await previous.engine.stop()
+      await previous.names?.settled?.()
+    }
+    return previous
   }
 
   /**

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSimulator, type SimServer } from '../sim'
 import type { KeyInfo } from '../shared/settings'
+import type { FeedStatus } from '../shared/status'
 import { createAppService, type AppService } from './app-service'
 import type { AppServiceOptions } from './host-api'
 import { KEY_WITHHELD } from './key-keeper'
@@ -87,7 +88,7 @@ describe('the API key stays with the service it was entered for', () => {
     await new Promise((r) => setTimeout(r, 600))
     expect(keysSeen(to)).toEqual([])
     expect(a.snapshot().notices.find((n) => n.code === KEY_WITHHELD)?.message).toMatch(
-      /paused.*127\.0\.0\.1:\d+.*127\.0\.0\.2:\d+/,
+      /stopped.*127\.0\.0\.1:\d+.*127\.0\.0\.2:\d+/,
     )
     expect(a.snapshot().keyInfo.withheld).toContain('127.0.0.2')
     // The control: a key entered for this host does reach it, so the silence above is the binding.
@@ -95,6 +96,55 @@ describe('the API key stays with the service it was entered for', () => {
     await expect.poll(() => keysSeen(to), { timeout: 10_000 }).toContain('fresh-key-for-elsewhere')
     expect(keysSeen(to)).not.toContain(sim!.keys.pro)
     expect(a.snapshot().notices.some((n) => n.code === KEY_WITHHELD)).toBe(false)
+  })
+
+  it('stops the live feed while the key is withheld: no demo prices, the last real prices kept and marked stale, the status says why and how to go live', async () => {
+    let demoStarts = 0
+    const a = await liveOnSim({
+      demo: () => {
+        demoStarts++
+        return import('../sim').then((s) => s.startDemoService())
+      },
+    })
+    // The app starts in demo mode before the key is entered: count only what comes after.
+    const demoStartsLive = demoStarts
+    const statuses: FeedStatus[] = []
+    a.subscribe((e) => {
+      if (e.type === 'status') statuses.push(e.status)
+    })
+    await expect
+      .poll(() => a.snapshot().quotes.filter((q) => !q.stale).length, { timeout: 10_000 })
+      .toBeGreaterThan(0)
+    const to = elsewhere!
+    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+
+    const held = a.snapshot()
+    expect(held.status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD, demo: false })
+    expect(held.status.message).toMatch(
+      /127\.0\.0\.1:\d+.*127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to 127\.0\.0\.1:\d+/,
+    )
+    expect(statuses.at(-1)).toEqual(held.status)
+    // The rows keep what the service sent last, every one marked stale, and nothing moves them.
+    expect(held.quotes.length).toBeGreaterThan(0)
+    expect(held.quotes.every((q) => q.stale)).toBe(true)
+    await new Promise((r) => setTimeout(r, 600))
+    expect(a.snapshot().quotes).toEqual(held.quotes)
+    expect(a.snapshot().status.state).toBe('stopped')
+    expect(demoStarts).toBe(demoStartsLive)
+    expect(keysSeen(to)).toEqual([])
+    // A chart asked meanwhile is refused in the same words, not fetched anywhere.
+    const chart = await a.invoke('getCandles', {
+      key: held.quotes[0]!.key,
+      interval: '1m',
+      limit: 50,
+    })
+    expect(chart).toMatchObject({ ok: false, error: { code: KEY_WITHHELD } })
+
+    // Setting the base URL back is the other way to go live.
+    await ok(a.invoke('updateSettings', { baseUrl: sim!.url }))
+    await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
+    expect(a.snapshot().notices.some((n) => n.code === KEY_WITHHELD)).toBe(false)
+    expect(demoStarts).toBe(demoStartsLive)
   })
 
   it('sends the kept key to the new host only when the host’s confirmation (outside the page) says yes', async () => {

@@ -27,7 +27,7 @@ export const KEY_WITHHELD = 'KEY_HOST_CHANGED'
  * suffix and where it lives) ever leaves this module for the bridge.
  *
  * The key is bound to the service it was entered for (key-binding.ts): keyFor(baseUrl) gives it
- * only for that origin, so a page that points the base URL elsewhere gets the feed paused, not
+ * only for that origin, so a page that points the base URL elsewhere gets the live feed stopped, not
  * the key. The binding moves only with a fresh entry or confirm(), which hosts call from outside
  * the page (Electron's dialog, the CLI's flag). The environment's key is bound to the service in
  * use when the app started.
@@ -74,18 +74,19 @@ export class KeyKeeper {
     return { from: originHost(bound.origin), to: originHost(to) }
   }
 
-  /** Tells the trader in the page why the live feed is paused, or withdraws that once it is not. */
-  noteWithheld(baseUrl: string | undefined, howToConfirm: string): void {
+  /**
+   * Tells the trader in the page why the live feed is stopped, or withdraws that once it is not.
+   * Returns the words (the feed's status says the same), or null when the key is not withheld.
+   */
+  noteWithheld(baseUrl: string | undefined, howToConfirm: string): string | null {
     const change = this.withheldFrom(baseUrl)
     if (change === null) {
       this.notices.withdraw(KEY_WITHHELD)
-      return
+      return null
     }
-    this.notices.add(
-      'warning',
-      KEY_WITHHELD,
-      `The live feed is paused: your API key was entered for ${change.from}, and the base URL now points at ${change.to}. Tickdesk does not send the key to a service it was not entered for. Enter the key again in Settings${howToConfirm}, or set the base URL back.`,
-    )
+    const words = withheldWords(change, howToConfirm)
+    this.notices.add('warning', KEY_WITHHELD, words)
+    return words
   }
 
   async set(apiKey: string, baseUrl: string | undefined): Promise<void> {
@@ -141,4 +142,13 @@ export class KeyKeeper {
   private detail(): string | null {
     return this.refused ?? this.store.warning
   }
+}
+
+/** Why the live feed stopped and the two ways back, in a trader's words. */
+export function withheldWords(change: { from: string; to: string }, howToConfirm: string): string {
+  const back =
+    change.from === originHost(null)
+      ? 'or clear the base URL to go back to demo mode'
+      : `or set the base URL back to ${change.from}`
+  return `Live prices stopped: your API key was entered for ${change.from}, and the base URL now points at ${change.to}. Tickdesk does not send the key to an address it was not entered for, so nothing is being updated: rows keep their last real prices, marked stale. To go live, enter the key again in Settings for ${change.to}${howToConfirm}, ${back}.`
 }

@@ -6,7 +6,7 @@ import type { KeyInfo, Settings } from '../shared/settings'
 import { savedConfig, wantedConfig } from './feed-chooser'
 import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
 import type { AppServiceOptions } from './host-api'
-import { KeyKeeper } from './key-keeper'
+import { KEY_WITHHELD, KeyKeeper } from './key-keeper'
 import type { NoticeBoard } from './notice-board'
 
 /**
@@ -68,8 +68,9 @@ export class KeyedFeed {
   async setApiKey(apiKey: string): Promise<KeyInfo> {
     // A fresh entry is the trader's word: the key is for the service the base URL names now.
     await this.keys.set(apiKey, this.serviceUrl())
-    // Demo mode ends once a key is known (with a base URL); a running service just takes it.
-    if (this.feeds.current.config.demo) await this.switchFeed()
+    // Demo mode and a held feed end once a key is known for the base URL; a running service
+    // just takes it.
+    if (this.feeds.current.config.demo || this.feeds.held) await this.switchFeed()
     else this.feeds.current.engine.setApiKey(apiKey)
     return this.keyChanged()
   }
@@ -92,17 +93,19 @@ export class KeyedFeed {
 
   /**
    * The one place the engine is given a key: keyFor hands it out only for the service it was
-   * entered for (key-binding.ts; the security scan holds this line). Elsewhere the feed pauses
-   * (demo prices meanwhile) and the page says why.
+   * entered for (key-binding.ts; the security scan holds this line). Elsewhere the live feed
+   * stops (held-engine.ts: last real prices, marked stale; never demo prices in their place)
+   * and the status and a notice say why and how to go live again.
    */
   async switchFeed(): Promise<void> {
     const wanted = wantedConfig({ env: this.opts.env, saved: savedConfig(this.opts.settings()) })
     const apiKey = this.keys.keyFor(wanted.baseUrl) ?? undefined
-    this.keys.noteWithheld(
+    const withheld = this.keys.noteWithheld(
       wanted.baseUrl,
-      this.opts.confirmKeyHost ? ' or confirm the change in the dialog' : '',
+      this.opts.confirmKeyHost ? ' (or confirm the change in the dialog)' : '',
     )
-    await this.feeds.switchTo({ ...wanted, apiKey })
+    if (withheld !== null) await this.feeds.hold(wanted, { code: KEY_WITHHELD, message: withheld })
+    else await this.feeds.switchTo({ ...wanted, apiKey })
     this.opts.onStatus(this.feeds.current.engine.status())
   }
 
