@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,40 +9,13 @@ import { createAppService, type AppService } from './app-service'
 import type { AppServiceOptions } from './host-api'
 import { KEY_WITHHELD } from './key-keeper'
 import { memorySecretStore } from './memory-secret-store'
+import { keysSeen, listenElsewhere, type Receiver } from './testing/elsewhere-receiver'
 
 /**
  * Issue 38, finding 1: a page command that points the base URL at another host must not make the
  * engine send the stored key there. The "other host" is a receiver on 127.0.0.2 recording every
- * request's headers (REST and the stream's upgrade alike); the real service is the simulator.
+ * request's headers (testing/elsewhere-receiver.ts); the real service is the simulator.
  */
-interface Receiver {
-  url: string
-  seen: IncomingHttpHeaders[]
-  close(): Promise<void>
-}
-
-async function listenElsewhere(): Promise<Receiver> {
-  const seen: IncomingHttpHeaders[] = []
-  const server: Server = createServer((req, res) => {
-    seen.push(req.headers)
-    res.writeHead(503).end()
-  })
-  server.on('upgrade', (req, socket) => {
-    seen.push(req.headers)
-    socket.destroy()
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.2', r))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.2:${port}`,
-    seen,
-    close: () => new Promise((r) => server.close(() => r())),
-  }
-}
-
-const keysSeen = (r: Receiver): unknown[] =>
-  r.seen.map((h) => h['x-api-key']).filter((k) => k !== undefined)
-
 let app: AppService | null = null
 let sim: SimServer | null = null
 let elsewhere: Receiver | null = null
