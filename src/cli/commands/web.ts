@@ -1,6 +1,7 @@
 import type { HostLog } from '../../app/logs/host-log'
 import { createSecretStore, keychainProfile } from '../../app/secrets/secret-store'
 import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
+import { KEY_WITHHELD } from '../../app/key-keeper'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { startDemoService } from '../../sim'
 import { tradingWindow } from '../../shared/trading-hours'
@@ -103,6 +104,11 @@ async function serve(
   io.stdout.write(`Tickdesk is running at ${host.url}\n`)
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
+  const status = app.feed.engine.status()
+  if (status.code === KEY_WITHHELD)
+    io.stdout.write(
+      `${status.message}\nIf you moved it yourself, run: tickdesk web --trust-base-url\n`,
+    )
   openBrowser(host.url, io.env)
   await untilAborted(io.signal)
   await close()
