@@ -24,6 +24,11 @@ export interface AlertTarget {
   readonly name: string
   /** Resolves (or returns) once the target took the fire; a rejection leaves it owed. */
   deliver(alert: FiredAlert): void | Promise<void>
+  /**
+   * Why the target takes nothing now (a webhook disabled at load), if it does not: no fire is
+   * handed to it, so none counts as tried; each one owed is listed as undelivered with this why.
+   */
+  readonly refusal?: string | null
 }
 
 /** A fire a target gave up on: still owed, until taken, retried or dropped (issue 37). */
@@ -246,6 +251,10 @@ export class AlertOutbox {
   private deliverTo(entry: OutboxEntry, name: string): Promise<void> | undefined {
     const target = this.targets.get(name)
     if (target === undefined) return
+    if (target.refusal) {
+      this.gaveUp(entry, name, new Error(target.refusal), this.opts.now())
+      return
+    }
     // Handed to this target before (a run killed before its done record, a webhook that gave
     // up): it may have it, so this delivery says it is a replay, and the history keeps that.
     const replayed = entry.tried.has(name)

@@ -1,20 +1,23 @@
 import type { Clock } from '../core/clock'
 import type { JsonStore } from '../core/persistence/json-store'
-import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
-import type { AlertLoop } from './alert-loop'
+import type { Webhook, WebhookView } from '../shared/alert'
+import type { AlertLoop, AlertTarget } from './alert-loop'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 import { webhookRequest } from './webhook-formats'
 import { signatureHeaders } from './webhook-signing'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
+import { storedWebhookRefusal, storedWebhookView } from './webhook-url-policy'
 
 /**
  * The trader's webhooks as alert-loop targets: one per webhook in webhooks.json, re-read by
  * sync() (the CLI adds and removes them while a host runs), with each delivery's outcome counted
- * on disk so the app and `tickdesk alerts list` show a webhook that keeps failing.
+ * on disk so the app and `tickdesk alerts list` show a webhook that keeps failing. A stored
+ * webhook the URL policy now refuses (plain http to another host) is kept, shown disabled with
+ * why, and sent nothing: its fires stay owed to it, listed as undelivered (alert-outbox.ts).
  */
 export class WebhookBook {
   private hooks: Webhook[] = []
-  private readonly live = new Map<string, ReturnType<typeof webhookTarget>>()
+  private readonly live = new Map<string, AlertTarget & { stop(): void }>()
   private saving: Promise<void> = Promise.resolve()
 
   constructor(
@@ -34,7 +37,7 @@ export class WebhookBook {
 
   /** What the page may see: the host and the record, never the URL (a bearer secret). */
   views(): WebhookView[] {
-    return this.hooks.map(webhookView)
+    return this.hooks.map(storedWebhookView)
   }
 
   /** Reads webhooks.json and adds or removes targets to match it. */
@@ -51,6 +54,11 @@ export class WebhookBook {
     }
     for (const hook of this.hooks) {
       if (this.live.has(hook.id)) continue
+      const refusal = storedWebhookRefusal(hook.url)
+      if (refusal !== null) {
+        this.disable(hook, refusal)
+        continue
+      }
       const target = webhookTarget({
         webhook: hook,
         clock: this.opts.clock,
@@ -62,6 +70,17 @@ export class WebhookBook {
       this.live.set(hook.id, target)
       this.opts.loop.addTarget(target)
     }
+  }
+
+  /** A target that takes nothing, so what fires stays owed and listed; the trader is told once. */
+  private disable(hook: Webhook, refusal: string): void {
+    const target = { name: `webhook:${hook.id}`, refusal, deliver: () => undefined, stop() {} }
+    this.live.set(hook.id, target)
+    this.opts.loop.addTarget(target)
+    this.opts.onProblem(
+      'WEBHOOK_DISABLED',
+      `Webhook ${hook.id} (${storedWebhookView(hook).host}) is disabled: ${refusal}. Alerts owed to it are kept as undelivered.`,
+    )
   }
 
   async close(): Promise<void> {

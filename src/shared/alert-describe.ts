@@ -33,8 +33,14 @@ export function spreadText(value: number, unit: 'bps' | 'price'): string {
   return unit === 'bps' ? `${value} bp` : `${value}`
 }
 
-/** A webhook's delivery record in a few words, the same in the alerts panel and `alerts list`. */
-export function webhookHealth(w: Pick<Webhook, 'failures' | 'lastError'>): string {
+/**
+ * A webhook's delivery record in a few words, the same in the alerts panel and `alerts list`;
+ * a disabled one says so first, with why.
+ */
+export function webhookHealth(
+  w: Pick<Webhook, 'failures' | 'lastError'> & { disabled?: string | undefined },
+): string {
+  if (w.disabled !== undefined) return `disabled: ${w.disabled}`
   const failed = `${w.failures} failed attempt${w.failures === 1 ? '' : 's'}`
   return w.lastError === null ? failed : `${failed}, last: ${w.lastError}`
 }

@@ -215,6 +215,11 @@ export const WebhookViewSchema = z
     lastError: z.string().max(300).nullable(),
     lastDeliveredAt: z.number().nullable(),
     signed: z.boolean(),
+    /**
+     * Present only when the webhook is disabled, with why: a stored URL the policy now refuses
+     * (plain http to another host): nothing is sent to it (app/webhook-url-policy.ts).
+     */
+    disabled: z.string().max(300).optional(),
   })
   .strict()
 export type WebhookView = z.infer<typeof WebhookViewSchema>

@@ -1,12 +1,7 @@
 import { MaTracker } from '../../core/alert-ma'
 import { CandleBuilder } from '../../core/candle-builder'
 import type { DataStores } from '../../core/persistence/stores'
-import {
-  maskedWebhookUrl,
-  webhookView,
-  type AlertRule,
-  type AlertRuleState,
-} from '../../shared/alert'
+import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alert'
 import {
   describeCondition,
   ruleStatusText,
@@ -14,6 +9,7 @@ import {
   webhookHealth,
 } from '../../shared/alert-describe'
 import { listRuleCounts, ruleTarget } from '../../shared/alert-list'
+import { storedWebhookView } from '../../app/webhook-url-policy'
 import { inQuietHours, quietHoursText } from '../../shared/quiet-hours'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
@@ -43,7 +39,7 @@ export async function listAlerts(
       const state = states.find((s) => s.ruleId === r.id) ?? null
       writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
     }
-    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...webhookView(w) })
+    for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...storedWebhookView(w) })
     writeUndelivered(stores.dir, true, io)
     return EXIT.ok
   }
@@ -53,10 +49,12 @@ export async function listAlerts(
     io.stdout.write(
       `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
     )
-  for (const w of hooks)
+  for (const w of hooks) {
+    const view = storedWebhookView(w)
     io.stdout.write(
-      `webhook ${w.id}  ${webhookView(w).kind}  ${maskedWebhookUrl(w.url)}  ${webhookHealth(w)}\n`,
+      `webhook ${w.id}  ${view.kind}  ${maskedWebhookUrl(w.url)}  ${webhookHealth(view)}\n`,
     )
+  }
   writeUndelivered(stores.dir, false, io)
   return EXIT.ok
 }

@@ -4,20 +4,21 @@ import { systemClock } from '../../core/clock'
 import {
   maskedWebhookUrl,
   WEBHOOK_FORMATS,
-  webhookView,
   WebhookSchema,
   type Webhook,
   type WebhookFormat,
 } from '../../shared/alert'
+import { webhookHealth } from '../../shared/alert-describe'
 import { testWebhook } from '../../app/webhook-test'
 import { keychainProfile } from '../../app/secrets/secret-store'
 import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
-import { webhookUrlProblem } from '../../app/webhook-url-policy'
+import { storedWebhookView, webhookUrlProblem } from '../../app/webhook-url-policy'
 import { newSigningSecret } from '../../app/webhook-signing'
 import { EXIT, type CliIO } from '../io'
+import { writeJson } from '../output'
 
 /**
- * `tickdesk alerts webhook add|remove`. A webhook URL is a bearer secret (Slack's and Discord's
+ * `tickdesk alerts webhook add|list|test|remove`. A webhook URL is a bearer secret (Slack's and Discord's
  * path tokens, `?token=`): it is printed masked, and `--url-stdin` (or `-` for the URL) reads it
  * from stdin so it stays out of the shell's history and the process list.
  */
@@ -54,6 +55,8 @@ export async function webhookCommand(
     }
     return addWebhook(stores, url ?? '', { signed: values.sign === true, ...kind }, io)
   }
+  if (sub === 'list' && positionals.length === 2)
+    return listWebhooks(stores, values.json === true, io)
   if (sub === 'test' && positionals.length <= 3) return testWebhooks(stores, arg ?? null, io)
   if (sub === 'remove' && arg && positionals.length === 3) return removeWebhook(stores, arg, io)
   return null
@@ -146,6 +149,27 @@ async function removeWebhook(stores: DataStores, id: string, io: CliIO): Promise
 }
 
 /**
+ * `webhook list`: each webhook's id, kind, masked URL and health; a disabled one says so and
+ * why (webhook-url-policy.ts). --json: one line per webhook, the view the app's page gets.
+ */
+export async function listWebhooks(stores: DataStores, json: boolean, io: CliIO): Promise<number> {
+  const loaded = await stores.webhooks.load()
+  if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
+  const hooks = loaded.value
+  if (hooks.length === 0 && !json)
+    io.stdout.write('No webhooks (tickdesk alerts webhook add URL).\n')
+  for (const hook of hooks) {
+    const view = storedWebhookView(hook)
+    if (json) writeJson(io.stdout, { type: 'webhook', ...view })
+    else
+      io.stdout.write(
+        `webhook ${hook.id}  ${view.kind}  ${maskedWebhookUrl(hook.url)}  ${webhookHealth(view)}\n`,
+      )
+  }
+  return EXIT.ok
+}
+
+/**
  * `webhook test [ID]`: a marked test message to that webhook (or to each), the receiver's status
  * and the start of its answer. Exit 0 only when every receiver tested answered 2xx.
  */
@@ -163,7 +187,7 @@ async function testWebhooks(stores: DataStores, id: string | null, io: CliIO): P
   const secrets = keychainWebhookSecrets({ profile: keychainProfile(io.env) })
   let allOk = true
   for (const hook of chosen) {
-    const view = webhookView(hook)
+    const view = storedWebhookView(hook)
     const result = await testWebhook(hook, { clock: systemClock, secrets })
     allOk &&= result.ok
     const status = result.status === null ? 'no answer' : `HTTP ${result.status}`

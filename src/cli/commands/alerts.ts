@@ -32,6 +32,7 @@ const HELP = `Usage:
   tickdesk alerts undelivered (retry | drop) <fireId>
   tickdesk alerts webhook add <https://URL | - | --url-stdin> [--sign]
                       [--format json|slack|discord|telegram|ntfy] [--chat-id N]
+  tickdesk alerts webhook list [--json]
   tickdesk alerts webhook test [id]
   tickdesk alerts webhook remove <id>
   tickdesk alerts run [--json] [--duration S] [feed options]
@@ -42,7 +43,8 @@ The app, \`tickdesk watch\` and \`tickdesk alerts run\` fire them, each exactly 
   run     a headless runner for a machine that stays on: evaluates every enabled rule, prints each
           fire (NDJSON with --json), raises a desktop notification where notify-send exists and
           POSTs it to every webhook (JSON body with the fire id; retried with back-off).
-  webhook where fired alerts are POSTed; \`alerts list\` shows each one's host and failure count.
+  webhook where fired alerts are POSTed; \`webhook list\` (and \`alerts list\`) shows each one's
+          host and failure count, or that it is disabled and why (plain http to another host).
           The URL is a secret: \`-\` or --url-stdin reads it from stdin (out of shell history).
           https only (http to 127.0.0.1/localhost); --sign adds an HMAC-SHA256 signature header
           with a secret kept in the OS keychain (SECURITY.md shows a receiver's check).
