@@ -16,7 +16,7 @@ export function keyHostDialog(change: { from: string; to: string }): MessageBoxO
     noLink: true,
     title: 'Tickdesk: API key',
     message: `Send your API key to ${change.to}?`,
-    detail: `The key was entered for ${change.from}. The base URL now points at ${change.to}. If you did not change it yourself, keep the key where it was: the live feed pauses until you enter the key again.`,
+    detail: `The key was entered for ${change.from}. The base URL now points at ${change.to}. If you did not change it yourself, keep the key where it was: live prices stop (the rows keep their last ones) until you enter the key again.`,
   }
 }
 
