@@ -34,7 +34,7 @@ export class FeedSwitcher {
       startDemo: DemoStarter
       clock: Clock
       logger: Logger
-      attach: (engine: MarketEngine) => () => void
+      attach: (engine: MarketEngine, config: EngineConfig) => () => void
       /** The stream market names learned on a service, kept in the data folder. */
       nameMemory?: (baseUrl: string) => Promise<StreamNameMemory>
     },
@@ -61,7 +61,13 @@ export class FeedSwitcher {
     })
     const quotes = previous ? previous.engine.quotes.all() : []
     if (quotes.length) engine.seedFromCache(quotes)
-    this.running = { engine, config, demo, detach: this.opts.attach(engine), names: nameMemory }
+    this.running = {
+      engine,
+      config,
+      demo,
+      detach: this.opts.attach(engine, config),
+      names: nameMemory,
+    }
     engine.start()
   }
 
