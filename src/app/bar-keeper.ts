@@ -48,6 +48,11 @@ export class BarKeeper {
     return this.run(() => (now ? now.store.save(now.candles) : Promise.resolve(undefined)))
   }
 
+  /** Resolves once every disk step asked for so far has run (a close waits for a switch's). */
+  settled(): Promise<void> {
+    return this.chain.then(() => undefined)
+  }
+
   private run<T>(step: () => Promise<T>): Promise<T> {
     const next = this.chain.then(step)
     this.chain = next.catch(() => undefined)

@@ -94,6 +94,8 @@ export class SaveScheduler {
   async close(): Promise<void> {
     this.quotesChanged()
     await Promise.all([this.quoteCache.flush(), this.barCache.flush()])
+    // A switch's save and read may still run: the data folder is ours until they are done.
+    await this.bars.settled()
   }
 
   private report(e: unknown): void {
