@@ -4,11 +4,15 @@ import { join } from 'node:path'
 import type { Interval } from '../../shared/quote'
 import { diskShares, foldBuiltBars, type FoldMarks } from '../built-bars'
 import {
-  CandleSeriesSchema,
-  type BarRing,
-  type CandleBuilder,
-  type CandleSeries,
-} from '../candle-builder'
+  appendSynced,
+  changedFrom,
+  markOf,
+  parseLine,
+  seriesOf,
+  yieldToLoop,
+  type Mark,
+} from './bar-lines'
+import type { BarRing, CandleBuilder, CandleSeries } from '../candle-builder'
 import { errnoCode, readTextIfExists } from './atomic-file'
 import type { StoreProblem } from './json-store'
 
@@ -53,17 +57,6 @@ export function barSourceId(source: { demo: boolean; baseUrl: string }): string 
   }
   const slug = host.replace(/[^a-z0-9.-]+/g, '_').slice(0, 48)
   return `${slug}-${createHash('sha256').update(norm).digest('hex').slice(0, 10)}`
-}
-
-/** The newest bar a series had when it was last written, and its first bar's time. */
-interface Mark {
-  first: number
-  t: number
-  o: number
-  h: number
-  l: number
-  c: number
-  v: number
 }
 
 export interface BarSaveReport {
@@ -281,82 +274,4 @@ export class BarStore {
       )
     return { base: await size(this.basePath), log: await size(this.logPath) }
   }
-}
-
-/** Lets prices and the page's frames in between two chunks of a save. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
-
-function parseLine(line: string): CandleSeries | null {
-  if (line.trim() === '') return null
-  try {
-    const parsed = CandleSeriesSchema.safeParse(JSON.parse(line))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
-}
-
-async function appendSynced(path: string, text: string): Promise<void> {
-  const file = await open(path, 'a', 0o600)
-  try {
-    await file.write(text)
-    await file.datasync()
-  } finally {
-    await file.close()
-  }
-}
-
-function markOf(ring: BarRing): Mark {
-  const j = ring.slot(ring.count - 1)
-  return {
-    first: ring.t[ring.slot(0)] as number,
-    t: ring.t[j] as number,
-    o: ring.o[j] as number,
-    h: ring.h[j] as number,
-    l: ring.l[j] as number,
-    c: ring.c[j] as number,
-    v: ring.v[j] as number,
-  }
-}
-
-/**
- * The first bar to write: -1 when the ring's newest bar is the one last written, as it was;
- * else from the last written bar on (a late tick may have moved it), or all of it when older
- * bars came in (a service's history) or nothing of it was written yet.
- */
-function changedFrom(ring: BarRing, mark: Mark | undefined): number {
-  if (ring.count === 0) return -1
-  if (mark === undefined || (ring.t[ring.slot(0)] as number) < mark.first) return 0
-  const now = markOf(ring)
-  if (
-    now.t === mark.t &&
-    now.o === mark.o &&
-    now.h === mark.h &&
-    now.l === mark.l &&
-    now.c === mark.c &&
-    now.v === mark.v
-  )
-    return -1
-  const i = ring.find(mark.t)
-  return i < 0 ? 0 : i
-}
-
-function seriesOf(
-  key: string,
-  interval: Interval,
-  ring: BarRing,
-  from: number,
-  to: number,
-): CandleSeries {
-  const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
-  for (let i = Math.max(0, from); i < to; i++) {
-    const j = ring.slot(i)
-    s.t.push(ring.t[j] as number)
-    s.o.push(ring.o[j] as number)
-    s.h.push(ring.h[j] as number)
-    s.l.push(ring.l[j] as number)
-    s.c.push(ring.c[j] as number)
-    s.v.push(ring.v[j] as number)
-  }
-  return s
 }
