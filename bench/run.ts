@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { barsSaveBench } from './bars-save'
 import { biglistBench } from './biglist'
 import { bridgeBench } from './bridge'
 import { chartBench } from './chart'
@@ -36,6 +37,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   freshness: freshnessBench,
   scale: scaleBench,
   biglist: biglistBench,
+  barsSave: barsSaveBench,
 }
 
 interface Args {

@@ -159,33 +159,34 @@ export async function withSide<T>(
   }
 }
 
-export async function runReference(opts: RunOptions): Promise<SideResult> {
+/** The lean reference page's relay as a host: a plain table of prices, no framework. */
+export async function referenceHost(
+  feed: FeedServer,
+): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const relay = fileURLToPath(new URL('./reference-relay.mjs', import.meta.url))
-  return withSide(
-    opts,
-    async (feed) => {
-      const h = await spawnHost(
-        [relay],
-        { ...process.env, FEED_URL: feed.streamUrl, FEED_KEY },
-        /reference at (http:\S+)/,
-      )
-      return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
-    },
-    async ({ feed, page, url, phase }) => {
-      feed.mode('idle')
-      await page.goto(`${url}?n=${IDLE_SYMBOLS}`)
-      const idle = await phase(opts.idleSeconds)
-      opts.log(`reference idle: ${summary(idle)}`)
-      feed.mode('spread')
-      const spread = await phase(opts.spreadSeconds)
-      opts.log(`reference idle, spread ticks: ${summary(spread)}`)
-      await page.goto(`${url}?n=${HOT_SYMBOLS}`)
-      feed.mode('hot', HOT_TICKS_PER_SEC)
-      const hot = await phase(opts.hotSeconds)
-      opts.log(`reference hot: ${summary(hot)}`)
-      return { idle, spread, hot }
-    },
+  const h = await spawnHost(
+    [relay],
+    { ...process.env, FEED_URL: feed.streamUrl, FEED_KEY },
+    /reference at (http:\S+)/,
   )
+  return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
+}
+
+export async function runReference(opts: RunOptions): Promise<SideResult> {
+  return withSide(opts, referenceHost, async ({ feed, page, url, phase }) => {
+    feed.mode('idle')
+    await page.goto(`${url}?n=${IDLE_SYMBOLS}`)
+    const idle = await phase(opts.idleSeconds)
+    opts.log(`reference idle: ${summary(idle)}`)
+    feed.mode('spread')
+    const spread = await phase(opts.spreadSeconds)
+    opts.log(`reference idle, spread ticks: ${summary(spread)}`)
+    await page.goto(`${url}?n=${HOT_SYMBOLS}`)
+    feed.mode('hot', HOT_TICKS_PER_SEC)
+    const hot = await phase(opts.hotSeconds)
+    opts.log(`reference hot: ${summary(hot)}`)
+    return { idle, spread, hot }
+  })
 }
 
 /** A data folder with one empty list to type into (a fresh one would start with the demo lists). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { TickdeskError } from '../core/errors'
 import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
-import { findList, LIST_CONDITIONS, listRuleKey } from '../shared/alert-list'
+import { findList, listConditionProblem, listRuleKey } from '../shared/alert-list'
 import { describeCondition } from '../shared/alert-describe'
 import type { Watchlist } from '../shared/watchlist'
 import { canonicalKey } from './watchlist-book'
@@ -49,9 +49,8 @@ export function buildAlertRule(
     throw refuse(`${where ? `${where}: ` : ''}${issue?.message ?? 'invalid input'}`)
   }
   const condition = parsed.data.condition
-  if (listId !== undefined && !LIST_CONDITIONS.includes(condition.kind))
-    throw refuse(
-      `"${describeCondition(condition)}" cannot apply to a whole list; a list alert takes a move in N minutes or a day change %`,
-    )
+  const listProblem = listId === undefined ? null : listConditionProblem(condition)
+  if (listProblem !== null)
+    throw refuse(`"${describeCondition(condition)}" cannot apply to a whole list; ${listProblem}`)
   return { ...parsed.data, id: ctx.id ?? randomUUID(), createdAt: now, enabled: true }
 }

@@ -1,4 +1,3 @@
-import type { CandleSeries } from '../core/candle-builder'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
@@ -44,14 +43,15 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   }
 }
 
-/** The last session's quotes and bars, read once the engine is there to take them. */
+/**
+ * The last session's quotes, read once the engine is there to take them. (Its bars are read per
+ * data source when each engine starts: bar-keeper.ts.)
+ */
 export async function loadMarketCache(
   stores: DataStores,
   note: Note,
-): Promise<{ quotes: Quote[]; bars: CandleSeries[] }> {
+): Promise<{ quotes: Quote[] }> {
   const quotes = await stores.quotes.load()
   note(quotes.problem)
-  const bars = await stores.bars.load()
-  note(bars.problem)
-  return { quotes: quotes.value, bars: bars.value }
+  return { quotes: quotes.value }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -120,8 +120,10 @@ describe('application service', () => {
     app = null
     expect(snap).not.toContain(key)
     expect(events.join('\n')).not.toContain(key)
-    for (const f of readdirSync(dir))
-      expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(key)
+    // Every file, the bars' folders included.
+    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+      if (statSync(join(dir, f)).isFile())
+        expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain(key)
   })
 
   it('applies a settings patch without resetting the other settings', async () => {

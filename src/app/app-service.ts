@@ -26,7 +26,6 @@ import { KeyedFeed } from './keyed-feed'
 import { OutsideEdits } from './outside-edits'
 import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
-import { barsForDisk } from '../core/built-bars'
 import { AddQueue } from './symbol-adder'
 import { trayQuotes } from './tray-quotes'
 import { DeskWatches } from './desk-watches'
@@ -90,7 +89,6 @@ export class AppService implements AppHostApi, CommandContext {
       clock: this.clock,
       notices: this.notices,
       quotes: () => this.keyed.current.engine.quotes.all(),
-      bars: () => barsForDisk(this.keyed.current.engine.candles),
     })
     this.keyed = new KeyedFeed({
       ...opts,
@@ -99,7 +97,8 @@ export class AppService implements AppHostApi, CommandContext {
       nameMemory: (url) => streamNameMemory(stores.streamNames, url, this.logger),
       notices: this.notices,
       settings: () => this.state.settings,
-      attach: (engine) => {
+      attach: (engine, config) => {
+        this.saves.useBars(engine.candles, config)
         this.watches.use(engine)
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -163,7 +162,6 @@ export class AppService implements AppHostApi, CommandContext {
     await this.keyed.switchFeed()
     const engine = this.keyed.current.engine
     engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
-    engine.candles.import(cache.bars)
     // The CLI may change these files while the app runs.
     this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
     this.edits.watch(this.stores.watchlists, (next) => {
@@ -385,7 +383,7 @@ export class AppService implements AppHostApi, CommandContext {
     this.watches.close()
     await this.edits.close()
     await this.keyed.close()
-    // The quote cache and the bars (built ones folded in: core/built-bars.ts) once more.
+    // The quote cache and what changed in the bars (each source's own: bar-keeper.ts) once more.
     await this.saves.close()
     await this.alertSet.close()
   }

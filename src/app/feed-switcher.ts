@@ -38,7 +38,7 @@ export class FeedSwitcher {
       startDemo: DemoStarter
       clock: Clock
       logger: Logger
-      attach: (engine: MarketEngine) => () => void
+      attach: (engine: MarketEngine, config: EngineConfig) => () => void
       /** The stream market names learned on a service, kept in the data folder. */
       nameMemory?: (baseUrl: string) => Promise<StreamNameMemory>
     },
@@ -65,7 +65,13 @@ export class FeedSwitcher {
     })
     const quotes = previous ? previous.engine.quotes.all() : []
     if (quotes.length) engine.seedFromCache(quotes)
-    this.running = { engine, config, demo, detach: this.opts.attach(engine), names: nameMemory }
+    this.running = {
+      engine,
+      config,
+      demo,
+      detach: this.opts.attach(engine, config),
+      names: nameMemory,
+    }
     engine.start()
   }
 
@@ -84,7 +90,7 @@ export class FeedSwitcher {
       engine,
       config,
       demo: null,
-      detach: this.opts.attach(engine),
+      detach: this.opts.attach(engine, config),
       names: undefined,
     }
   }

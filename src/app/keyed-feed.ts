@@ -1,5 +1,6 @@
 import { systemClock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
+import type { EngineConfig } from '../core/engine-config'
 import { silentLogger } from '../core/log'
 import type { FeedStatus } from '../shared/status'
 import type { KeyInfo, Settings } from '../shared/settings'
@@ -30,7 +31,7 @@ export class KeyedFeed {
       /** The stream's market words learned per service URL (stream-name-memory.ts). */
       nameMemory?: ConstructorParameters<typeof FeedSwitcher>[0]['nameMemory']
       /** Connects each new engine to the rest of the app; returns the disconnect. */
-      attach: (engine: MarketEngine) => () => void
+      attach: (engine: MarketEngine, config: EngineConfig) => () => void
       onStatus: (status: FeedStatus) => void
       /** After a key command (the page's settings show the key's new state). */
       onKeyChange: () => void

@@ -1,10 +1,11 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { CandleBuilder } from '../core/candle-builder'
 import { FakeClock } from '../core/clock'
+import { BarStore } from '../core/persistence/bar-store'
 import { defaultWriter, type AtomicWriter } from '../core/persistence/atomic-file'
-import type { CandleSeries } from '../core/candle-builder'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import { blankQuote, type Quote } from '../shared/quote'
 import { SettingsSchema } from '../shared/settings'
@@ -19,7 +20,6 @@ function setup(): {
   notices: NoticeBoard
   saves: SaveScheduler
   quotes: Quote[]
-  bars: CandleSeries[]
   fillDisk(full: boolean): void
 } {
   const clock = new FakeClock()
@@ -33,14 +33,7 @@ function setup(): {
   const stores = openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-saves-')), { writer })
   const notices = new NoticeBoard(clock, () => undefined)
   const quotes: Quote[] = []
-  const bars: CandleSeries[] = []
-  const saves = new SaveScheduler({
-    stores,
-    clock,
-    notices,
-    quotes: () => quotes,
-    bars: () => bars,
-  })
+  const saves = new SaveScheduler({ stores, clock, notices, quotes: () => quotes })
   return {
     clock,
     stores,
@@ -48,7 +41,6 @@ function setup(): {
     notices,
     saves,
     quotes,
-    bars,
     fillDisk: (on) => void (full = on),
   }
 }
@@ -82,28 +74,26 @@ describe('SaveScheduler', () => {
 
   it('writes the built bars every 5 min while prices move, and once more on close', async () => {
     const s = setup()
-    const minute = (close: number): CandleSeries => ({
-      key: 'crypto:BTCUSDT',
-      interval: '1m',
-      t: [0],
-      o: [close],
-      h: [close],
-      l: [close],
-      c: [close],
-      v: [0],
-    })
-    s.bars.push(minute(1))
+    const candles = new CandleBuilder()
+    const log = join(s.stores.dir, 'bars', 'demo', 'log.ndjson')
+    const saved = async (): Promise<number[]> => {
+      const again = new CandleBuilder()
+      again.import((await new BarStore(join(s.stores.dir, 'bars', 'demo')).load()).series)
+      return again.bars('crypto:BTCUSDT', '1m', 10).map((b) => b.close)
+    }
+    s.saves.useBars(candles, { demo: true, baseUrl: 'http://127.0.0.1:1' })
+    candles.add('crypto:BTCUSDT', 1000, 1)
     s.saves.quotesChanged()
     s.clock.advance(BAR_CACHE_EVERY_MS - 1)
     await settle()
-    expect(s.writes('bars-cache.json')).toBe(0)
+    expect(existsSync(log)).toBe(false)
     s.clock.advance(1)
-    await expect.poll(() => s.writes('bars-cache.json')).toBe(1)
-    s.bars[0] = minute(2)
+    await expect.poll(() => existsSync(log)).toBe(true)
+    expect(await saved()).toEqual([1])
+    candles.add('crypto:BTCUSDT', 2000, 2)
     s.saves.quotesChanged()
     await s.saves.close()
-    expect(s.writes('bars-cache.json')).toBe(2)
-    expect((await s.stores.bars.load()).value[0]?.c).toEqual([2])
+    expect(await saved()).toEqual([2])
   })
 
   it('writes nothing while no price moves', async () => {

@@ -1,9 +1,10 @@
+import type { CandleBuilder } from '../core/candle-builder'
 import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
-import type { CandleSeries } from '../core/candle-builder'
 import type { Quote } from '../shared/quote'
+import { BarKeeper } from './bar-keeper'
 import { errorText } from './error-text'
 import type { NoticeBoard } from './notice-board'
 
@@ -16,8 +17,8 @@ import type { NoticeBoard } from './notice-board'
 export const QUOTE_CACHE_EVERY_MS = 30_000
 /**
  * The bars the app built (core/built-bars.ts) reach the disk at most this often while prices move,
- * and on close: a crash costs at most this much of a chart's history, and a save (every symbol's
- * rings, up to ~12 MB) stays rare.
+ * and on close: a crash costs at most this much of a chart's history. A save appends only what
+ * changed (persistence/bar-store.ts).
  */
 export const BAR_CACHE_EVERY_MS = 5 * 60_000
 /**
@@ -29,7 +30,9 @@ export const BAR_CACHE_EVERY_MS = 5 * 60_000
  */
 export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<Quote[]>
-  private readonly barCache: ThrottledSave<CandleSeries[]>
+  private readonly barCache: ThrottledSave<null>
+  /** The running engine's bars and the folder of their source (bar-keeper.ts). */
+  private readonly bars: BarKeeper
 
   constructor(
     private readonly opts: {
@@ -37,12 +40,14 @@ export class SaveScheduler {
       clock: Clock
       notices: Pick<NoticeBoard, 'add'>
       quotes: () => Quote[]
-      /** The bars cache as it should be written (folded and bounded: barsForDisk). */
-      bars: () => CandleSeries[]
     },
   ) {
     const onError = (e: unknown): void => this.report(e)
     const { stores, clock } = opts
+    this.bars = new BarKeeper({
+      dataDir: stores.dir,
+      note: (problem) => opts.notices.add('warning', problem.code, problem.message),
+    })
     this.quoteCache = new ThrottledSave({
       clock,
       intervalMs: QUOTE_CACHE_EVERY_MS,
@@ -55,7 +60,9 @@ export class SaveScheduler {
       clock,
       intervalMs: BAR_CACHE_EVERY_MS,
       freshAtStart: true,
-      save: (bars) => stores.bars.save(bars),
+      save: async () => {
+        await this.bars.save()
+      },
       onError,
     })
   }
@@ -69,16 +76,26 @@ export class SaveScheduler {
     }
   }
 
+  /**
+   * A new engine on `source`: the bars of the engine before are saved to their own source's
+   * folder, then this one's source's are read into it (demo and live bars never mix).
+   */
+  useBars(candles: CandleBuilder, source: { demo: boolean; baseUrl: string }): void {
+    void this.now(() => this.bars.use(candles, source))
+  }
+
   /** New prices: the quote cache and the bars built from them are due a save. */
   quotesChanged(): void {
     this.quoteCache.request(this.opts.quotes)
-    this.barCache.request(this.opts.bars)
+    this.barCache.request(() => null)
   }
 
   /** Shutdown: the quote cache and the bars once more, whether or not a save was due. */
   async close(): Promise<void> {
     this.quotesChanged()
     await Promise.all([this.quoteCache.flush(), this.barCache.flush()])
+    // A switch's save and read may still run: the data folder is ours until they are done.
+    await this.bars.settled()
   }
 
   private report(e: unknown): void {

@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { barsForDisk, boundForDisk, DISK_BAR_CAP } from './built-bars'
+import { boundForDisk, DISK_BAR_CAP } from './built-bars'
 import { CandleBuilder, type CandleSeries } from './candle-builder'
-import { openDataStores } from './persistence/stores'
+import { BarStore } from './persistence/bar-store'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -27,18 +27,18 @@ function trade(candles: CandleBuilder, key: string, from: number, minutes: numbe
 
 /** A session that ran `hours`, saved the way the app does every 5 minutes; then a restart. */
 async function sessionThenRestart(key: string, hours: number): Promise<CandleBuilder> {
-  const stores = openDataStores(dir)
+  const store = new BarStore(dir)
   const candles = new CandleBuilder()
   for (let h = 0; h < hours; h++) {
     for (let five = 0; five < 12; five++) {
       trade(candles, key, T0 + h * HOUR + five * 5 * MIN, 5)
-      await stores.bars.save(barsForDisk(candles))
+      await store.save(candles)
     }
   }
   const again = new CandleBuilder()
-  const loaded = await openDataStores(dir).bars.load()
+  const loaded = await new BarStore(dir).load()
   expect(loaded.problem).toBeNull()
-  again.import(loaded.value)
+  again.import(loaded.series)
   return again
 }
 
@@ -60,21 +60,79 @@ describe('bars built from live prices, kept across restarts', () => {
     expect(candles.bars('futures:ES1!', '1h', 1000)).toHaveLength(17)
   })
 
-  it('moves a damaged cache aside, says so, and starts again from the last good save', async () => {
-    const stores = openDataStores(dir)
+  it('writes only what changed since the last save: one symbol of 100 that traded', async () => {
+    const store = new BarStore(dir)
+    const candles = new CandleBuilder()
+    const keys = Array.from({ length: 100 }, (_, i) => `crypto:S${i}USDT`)
+    for (const key of keys) trade(candles, key, T0, 600)
+    const first = await store.save(candles)
+    expect(first.series).toBe(300) // each symbol's 1m, 1h and 1d
+    trade(candles, keys[7] as string, T0 + 600 * MIN, 5)
+    const next = await store.save(candles)
+    expect(next.series).toBe(3)
+    expect(next.bytes * 50).toBeLessThan(first.bytes)
+    expect((await store.save(candles)).series).toBe(0)
+    const again = new CandleBuilder()
+    again.import((await new BarStore(dir).load()).series)
+    for (const key of [keys[0] as string, keys[7] as string])
+      for (const iv of ['1m', '1h', '1d'] as const)
+        expect(again.bars(key, iv, 1000)).toEqual(candles.bars(key, iv, 1000))
+  })
+
+  it('compacts the log into the base once it outgrows it, and reads back the same bars', async () => {
+    const store = new BarStore(dir, { compactMinBars: 300 })
+    const candles = new CandleBuilder()
+    trade(candles, BTC, T0, 60)
+    await store.save(candles)
+    let compacted = false
+    for (let m = 60; m < 1200 && !compacted; m++) {
+      trade(candles, BTC, T0 + m * MIN, 1)
+      compacted = (await store.save(candles)).compacted
+    }
+    expect(compacted).toBe(true)
+    expect((await store.sizes()).log).toBe(0)
+    const again = new CandleBuilder()
+    again.import((await new BarStore(dir).load()).series)
+    expect(again.bars(BTC, '1m', 1000)).toEqual(candles.bars(BTC, '1m', 1000))
+    expect(again.bars(BTC, '1h', 1000)).toEqual(candles.bars(BTC, '1h', 1000))
+  }, 30_000)
+
+  it('skips a line a crash cut short, keeps the save before it, and appends after it cleanly', async () => {
     const candles = new CandleBuilder()
     trade(candles, BTC, T0, 90)
-    await stores.bars.save(barsForDisk(candles))
-    trade(candles, BTC, T0 + 90 * MIN, 30)
-    await stores.bars.save(barsForDisk(candles))
-    await writeFile(join(dir, 'bars-cache.json'), '{"version":1,"data":[{"key":"crypto:BTC')
-    const loaded = await openDataStores(dir).bars.load()
-    expect(loaded.problem?.code).toBe('STORAGE_CORRUPT')
-    expect(loaded.problem?.movedTo).toMatch(/bars-cache\.corrupt-.*\.json$/)
-    expect((await readdir(dir)).some((f) => f.startsWith('bars-cache.corrupt-'))).toBe(true)
+    await new BarStore(dir).save(candles)
+    await appendFile(join(dir, 'log.ndjson'), '{"key":"crypto:TORNUSDT","interval":"1m","t":[1')
+    const store = new BarStore(dir)
+    const loaded = await store.load()
+    expect(loaded.problem).toBeNull()
     const again = new CandleBuilder()
-    again.import(loaded.value)
-    expect(again.bars(BTC, '1h', 10)).toHaveLength(2) // the save before the last: 90 minutes
+    again.import(loaded.series)
+    expect(again.bars(BTC, '1m', 1000)).toHaveLength(90)
+    trade(again, BTC, T0 + 90 * MIN, 30)
+    await store.save(again)
+    const log = await readFile(join(dir, 'log.ndjson'), 'utf8')
+    expect(log).not.toContain('TORN')
+    const third = new CandleBuilder()
+    third.import((await new BarStore(dir).load()).series)
+    expect(third.bars(BTC, '1m', 1000)).toHaveLength(120)
+  })
+
+  it('reports a damaged line, copies its file aside, and reads every other line', async () => {
+    const candles = new CandleBuilder()
+    trade(candles, BTC, T0, 90)
+    trade(candles, 'crypto:ETHUSDT', T0, 90)
+    await new BarStore(dir).save(candles)
+    const log = await readFile(join(dir, 'log.ndjson'), 'utf8')
+    const lines = log.split('\n')
+    lines[0] = '{"key":"crypto:BTCUSDT","interval":"1m","t":"garbled"}'
+    await writeFile(join(dir, 'log.ndjson'), lines.join('\n'))
+    const loaded = await new BarStore(dir, { now: () => 42 }).load()
+    expect(loaded.problem?.code).toBe('STORAGE_CORRUPT')
+    expect(loaded.problem?.message).toMatch(/1 damaged line in the saved bars/)
+    expect(await readdir(dir)).toContain('log.ndjson.damaged-42')
+    const again = new CandleBuilder()
+    again.import(loaded.series)
+    expect(again.bars('crypto:ETHUSDT', '1m', 1000)).toHaveLength(90)
   })
 })
 

@@ -279,7 +279,14 @@ export class CandleBuilder {
     }
   }
 
-  private ring(key: SymbolKey, interval: Interval): BarRing {
+  /** Every held ring with its symbol and interval, for the disk cache (persistence/bar-store.ts). */
+  *rings(): Generator<[SymbolKey, Interval, BarRing]> {
+    for (const [key, rings] of this.series)
+      for (const [interval, ring] of rings) if (ring.count > 0) yield [key, interval, ring]
+  }
+
+  /** The ring of a symbol at an interval, made if missing (built-bars.ts folds into it). */
+  ring(key: SymbolKey, interval: Interval): BarRing {
     let rings = this.series.get(key)
     if (rings === undefined) {
       rings = new Map()

@@ -9,8 +9,25 @@ import type { Watchlist } from './watchlist'
  * rule, and count its fires, the same way.
  */
 
-/** Conditions that make sense for every symbol of a list alike (no price levels). */
-export const LIST_CONDITIONS: ReadonlyArray<AlertCondition['kind']> = ['movePct', 'dayChangePct']
+/**
+ * Conditions that make sense for every symbol of a list alike (no price levels). A spread, only
+ * in basis points of the mid (LIST_SPREAD_UNIT): symbols at different prices compare in bps.
+ */
+export const LIST_CONDITIONS: ReadonlyArray<AlertCondition['kind']> = [
+  'movePct',
+  'dayChangePct',
+  'spread',
+]
+export const LIST_SPREAD_UNIT = 'bps'
+
+/** Why a condition cannot watch a whole list, in the trader's words; null when it can. */
+export function listConditionProblem(condition: AlertCondition): string | null {
+  if (!LIST_CONDITIONS.includes(condition.kind))
+    return 'a list alert takes a move in N minutes, a day change % or a spread in bp'
+  if (condition.kind === 'spread' && condition.unit !== LIST_SPREAD_UNIT)
+    return 'a list spread alert is in bp of the mid (symbols at different prices compare only in bp)'
+  return null
+}
 
 export function listRuleKey(listId: string): string {
   return `list:${listId}`

@@ -45,9 +45,22 @@ describe('tickdesk alerts add --list', () => {
     expect(add.lines()[0]).toMatchObject({ listId: 'L1', condition: { pct: -4 } })
   })
 
+  it('takes a spread in bp for any symbol on the list', async () => {
+    const add = runCli(alerts, ['add', '--list', 'Macro', '--spread', '15bp', '--json'], {
+      env: env(),
+    })
+    expect(await add.exit).toBe(0)
+    expect(add.lines()[0]).toMatchObject({
+      key: 'list:L1',
+      listId: 'L1',
+      condition: { kind: 'spread', above: 15, unit: 'bps' },
+    })
+  })
+
   it.each([
     [['add', '--list', 'Nope', '--move', '3', '--minutes', '15'], /no watchlist "Nope"/],
     [['add', '--list', 'Macro', '--above', '100'], /cannot apply to a whole list/],
+    [['add', '--list', 'Macro', '--spread', '0.5'], /a list spread alert is in bp of the mid/],
     [['add', 'fx:EURUSD', '--list', 'Macro', '--move', '3', '--minutes', '15'], /Usage/],
   ])('refuses %j with a clear message and stores nothing', async (args, message) => {
     const r = runCli(alerts, args, { env: env() })

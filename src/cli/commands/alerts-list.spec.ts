@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertLoop } from '../../app/alert-loop'
 import { CandleBuilder } from '../../core/candle-builder'
 import { FakeClock } from '../../core/clock'
+import { BarStore } from '../../core/persistence/bar-store'
+import { barsDir } from '../../app/bar-keeper'
 import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import type { AlertRuleState } from '../../shared/alert'
@@ -225,7 +227,7 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
       })),
       '15m',
     )
-    await openDataStores(data.dir).bars.save(candles.export())
+    await new BarStore(barsDir(data.dir, { demo: true, baseUrl: '' })).compact(candles)
     expect((await list()).stdout()).toContain(
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,
     )

@@ -1,6 +1,9 @@
 import { MaTracker } from '../../core/alert-ma'
 import { CandleBuilder } from '../../core/candle-builder'
+import { BarStore } from '../../core/persistence/bar-store'
 import type { DataStores } from '../../core/persistence/stores'
+import { barsDir } from '../../app/bar-keeper'
+import { savedConfig, wantedConfig } from '../../app/feed-chooser'
 import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alert'
 import {
   describeCondition,
@@ -30,9 +33,13 @@ export async function listAlerts(
   if (loaded.problem) io.stderr.write(`tickdesk alerts: ${loaded.problem.message}\n`)
   const hooks = (await stores.webhooks.load()).value
   const lists = (await stores.watchlists.load()).value.watchlists
-  const quiet = (await stores.settings.load()).value.quietHours
+  const settings = (await stores.settings.load()).value
+  const quiet = settings.quietHours
   const { rules } = loaded.value
-  const states = await withWarmup(stores, rules, loaded.value.states, now)
+  // The bars of the source a host would start on now: the configured service, or the demo.
+  const { baseUrl } = wantedConfig({ env: io.env, saved: savedConfig(settings) })
+  const bars = new BarStore(barsDir(stores.dir, { demo: !baseUrl, baseUrl: baseUrl ?? '' }))
+  const states = await withWarmup(bars, rules, loaded.value.states, now)
   if (json) {
     writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })
     for (const r of rules) {
@@ -80,7 +87,7 @@ function statusOf(rule: AlertRule, states: readonly AlertRuleState[], now: numbe
  * would first see them, rather than shown armed.
  */
 async function withWarmup(
-  stores: DataStores,
+  bars: BarStore,
   rules: readonly AlertRule[],
   states: AlertRuleState[],
   now: number,
@@ -93,13 +100,13 @@ async function withWarmup(
   )
   if (unjudged.length === 0) return states
   const candles = new CandleBuilder()
-  candles.import((await stores.bars.load()).value)
-  const bars = candles.bars.bind(candles)
+  candles.import((await bars.load()).series)
+  const barsOf = candles.bars.bind(candles)
   const out = states.slice()
   for (const rule of unjudged) {
     const c = rule.condition
     if (c.kind !== 'maCross') continue
-    const warm = new MaTracker(rule.key, c.ma, c.period, c.interval).warmup(bars, now)
+    const warm = new MaTracker(rule.key, c.ma, c.period, c.interval).warmup(barsOf, now)
     const known = out.find((s) => s.ruleId === rule.id)
     const state: AlertRuleState = known ?? {
       ruleId: rule.id,

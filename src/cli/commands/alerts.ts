@@ -25,7 +25,7 @@ const HELP = `Usage:
                       | --volume N --minutes M | --spread NBP | --spread P
                       | --cross-sma N --interval I | --cross-ema N --interval I [--direction up|down])
                       [--repeat once|rearm] [--cooldown S] [--note TEXT] [--any-symbol]
-  tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT) [...]
+  tickdesk alerts add --list <NAME|ID> (--move PCT --minutes N | --day-change PCT | --spread NBP) [...]
   tickdesk alerts remove <id>
   tickdesk alerts snooze <id> (--for DURATION | --off)
   tickdesk alerts unsnooze <id>
@@ -66,7 +66,8 @@ Options:
   --spread 12bp      add: fires when ask − bid reaches 12 bps of the mid (a plain number: in
                      price, e.g. --spread 0.5); only where the service sends a bid and an ask
   --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
-                     once per arming; symbols added to the list later are watched too)
+                     once per arming; symbols added to the list later are watched too); a
+                     spread on a list is in bp (--spread 15bp: any symbol whose spread widens)
   -h, --help         show this help
   --version          print the version
 `

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../clock'
 import { AlertEngine } from '../alert-engine'
-import { CandleBuilder } from '../candle-builder'
 import { QuoteStore } from '../quote-store'
 import { defaultWatchlists, openDataStores } from './stores'
 import { parseSymbolKey } from '../../shared/market'
@@ -63,14 +62,11 @@ describe('openDataStores', () => {
       source: 'stream',
     })
     engine.evaluate(q)
-    const candles = new CandleBuilder()
-    candles.add('crypto:BTCUSDT', clock.now(), 101, 1)
 
     const stores = openDataStores(dir, { clock })
     await stores.alerts.save({ rules: [rule], states: engine.states() })
     await stores.alertHistory.save(engine.history())
     await stores.quotes.save(quotes.all())
-    await stores.bars.save(candles.export())
 
     const again = openDataStores(dir, { clock })
     const alerts = (await again.alerts.load()).value
@@ -83,9 +79,6 @@ describe('openDataStores', () => {
       source: 'cache',
       stale: true,
     })
-    const bars = new CandleBuilder()
-    bars.import((await again.bars.load()).value)
-    expect(bars.bars('crypto:BTCUSDT', '1m', 5)).toEqual(candles.bars('crypto:BTCUSDT', '1m', 5))
   })
 
   it('never writes the API key to the data dir, even when a caller slips it into settings', async () => {
@@ -99,7 +92,6 @@ describe('openDataStores', () => {
       await stores.alerts.save({ rules: [], states: [] })
       await stores.alertHistory.save([])
       await stores.quotes.save([])
-      await stores.bars.save([])
     }
     const files = await readdir(dir)
     expect(files).toContain('settings.bak.json')

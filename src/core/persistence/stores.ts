@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type { Clock } from '../clock'
-import { CandleSeriesSchema, type CandleSeries } from '../candle-builder'
 import { JsonStore } from './json-store'
 import { quoteListProblem } from './quote-list-check'
 import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
@@ -53,8 +52,6 @@ export interface DataStores {
    * SaveScheduler, through ThrottledSave in ./throttled-save.ts).
    */
   quotes: JsonStore<Quote[]>
-  /** Recent bars, CandleBuilder.export() form. */
-  bars: JsonStore<CandleSeries[]>
   /** Symbols outside the shipped catalogue that the service answered a quote for. */
   instruments: JsonStore<string[]>
   /** The words each service's stream knows markets by, as learned (stream-name-memory.ts). */
@@ -146,12 +143,6 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'quotes-cache',
       schema: z.array(QuoteSchema),
       saveCheck: quoteListProblem,
-      defaults: () => [],
-    }),
-    bars: new JsonStore({
-      ...common,
-      name: 'bars-cache',
-      schema: z.array(CandleSeriesSchema),
       defaults: () => [],
     }),
     instruments: new JsonStore({

@@ -17,7 +17,7 @@ describe('AlertForm: an alert on a whole watchlist', () => {
     const kinds = [...(screen.getByLabelText('Condition') as HTMLSelectElement).options].map(
       (o) => o.value,
     )
-    expect(kinds).toEqual(['dayChangePct', 'movePct'])
+    expect(kinds).toEqual(['dayChangePct', 'movePct', 'spread'])
     await fireEvent.change(screen.getByLabelText('Watchlist'), { target: { value: 'w2' } })
     await fireEvent.input(screen.getByLabelText('Percent'), { target: { value: '3' } })
     await fireEvent.input(screen.getByLabelText('Minutes'), { target: { value: '15' } })
@@ -69,6 +69,23 @@ describe('AlertForm: spread above X', () => {
     await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(2))
     expect(api.callsOf('addAlert')[1]).toMatchObject({
       condition: { kind: 'spread', above: 0.5, unit: 'price' },
+    })
+  })
+
+  it('on a whole list, offers the spread in bps only and sends it with the list', async () => {
+    const api = new FakeTickdeskApi(baseSnapshot())
+    render(AlertForm, { props: { api, lists } })
+    await fireEvent.change(screen.getByLabelText('For'), { target: { value: 'list' } })
+    await fireEvent.change(screen.getByLabelText('Condition'), { target: { value: 'spread' } })
+    const units = [...(screen.getByLabelText('Measured in') as HTMLSelectElement).options]
+    expect(units.map((o) => o.value)).toEqual(['bps'])
+    await fireEvent.change(screen.getByLabelText('Watchlist'), { target: { value: 'w2' } })
+    await fireEvent.input(screen.getByLabelText('Spread'), { target: { value: '15' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Create alert' }))
+    await waitFor(() => expect(api.callsOf('addAlert')).toHaveLength(1))
+    expect(api.callsOf('addAlert')[0]).toMatchObject({
+      listId: 'w2',
+      condition: { kind: 'spread', above: 15, unit: 'bps' },
     })
   })
 })

@@ -30,4 +30,17 @@ describe('alert draft to addAlert params', () => {
       draftToInput({ ...emptyDraft('fx:EURUSD'), kind: 'movePct', value: '1', minutes: '1.5' }).ok,
     ).toBe(false)
   })
+  it('takes a spread in bps for any symbol on a list, and refuses one in price there', () => {
+    const list = { ...emptyDraft(), target: 'list' as const, listId: 'L1', kind: 'spread' as const }
+    const r = draftToInput({ ...list, value: '15', spreadUnit: 'bps' })
+    expect(r).toMatchObject({
+      ok: true,
+      input: { key: '', listId: 'L1', condition: { kind: 'spread', above: 15, unit: 'bps' } },
+    })
+    expect(draftToInput({ ...list, value: '0.5', spreadUnit: 'price' })).toEqual({
+      ok: false,
+      message:
+        'A whole-list spread alert is in bps of the mid: symbols at different prices compare only in bps',
+    })
+  })
 })

@@ -1,6 +1,6 @@
 import { MAX_MA_PERIOD, type AlertCondition, type AlertRuleInput } from '../../../shared/alert'
 import type { Interval } from '../../../shared/quote'
-import { LIST_CONDITIONS } from '../../../shared/alert-list'
+import { LIST_CONDITIONS, LIST_SPREAD_UNIT } from '../../../shared/alert-list'
 import { parseSymbolKey, symbolKey } from '../../../shared/market'
 
 /**
@@ -80,7 +80,13 @@ export function draftToInput(draft: AlertDraft): DraftResult {
     if (!LIST_CONDITIONS.includes(draft.kind))
       return {
         ok: false,
-        message: 'A whole-list alert takes a move in N minutes or a day change %',
+        message: 'A whole-list alert takes a move in N minutes, a day change % or a spread in bps',
+      }
+    if (draft.kind === 'spread' && draft.spreadUnit !== LIST_SPREAD_UNIT)
+      return {
+        ok: false,
+        message:
+          'A whole-list spread alert is in bps of the mid: symbols at different prices compare only in bps',
       }
   } else if (ref === null)
     return { ok: false, message: 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT' }

@@ -6,7 +6,7 @@ import { NO_KEY_INFO, SettingsSchema, type KeyInfo, type Settings } from '../../
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
 import { errorMessage } from '../bridge/bridge-error'
-import { pacedFrames } from './frame-pacer'
+import { MIN_FRAME_MS, pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { PendingAdds } from './pending-adds.svelte'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
@@ -53,14 +53,17 @@ export interface AppStateOptions extends QuoteBookOptions {
   requestFrame?: RequestFrame
 }
 
-function defaultRequestFrame(): RequestFrame {
+function defaultRequestFrame(minFrameMs: () => number): RequestFrame {
   const raf = globalThis.requestAnimationFrame
   if (typeof raf === 'function')
-    return pacedFrames({
-      raf: (cb) => raf(cb),
-      now: () => performance.now(),
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-    })
+    return pacedFrames(
+      {
+        raf: (cb) => raf(cb),
+        now: () => performance.now(),
+        setTimer: (fn, ms) => setTimeout(fn, ms),
+      },
+      minFrameMs,
+    )
   return (run) => queueMicrotask(run)
 }
 
@@ -94,6 +97,11 @@ export class AppState {
   readonly adding = new PendingAdds()
   /** Quote batches wait here for the next animation frame (see PatchCoalescer). */
   readonly pending: PatchCoalescer
+  /**
+   * The least time between two applied price frames (frame-pacer.ts): MIN_FRAME_MS, or the pace
+   * of a view shown that draws less often (the chart wall). Not reactive: read per request.
+   */
+  quoteFrameMs = MIN_FRAME_MS
   /** Seeds each row's sparkline with the last hour the host has. */
   private readonly sparks: SparkSeeder
 
@@ -111,8 +119,9 @@ export class AppState {
     this.clockNow = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
     this.book = new QuoteBook(options)
-    this.pending = new PatchCoalescer(options.requestFrame ?? defaultRequestFrame(), (rows) =>
-      this.book.applyPatches(rows),
+    this.pending = new PatchCoalescer(
+      options.requestFrame ?? defaultRequestFrame(() => this.quoteFrameMs),
+      (rows) => this.book.applyPatches(rows),
     )
     this.now = this.clockNow()
     this.sparks = new SparkSeeder(api, (key, bars) => this.book.seedSpark(key, bars), this.setTimer)

@@ -69,4 +69,29 @@ describe('pacedFrames', () => {
     expect(applied).toBeGreaterThan(50)
     expect(applied).toBeLessThanOrEqual(1000 / MIN_FRAME_MS)
   })
+
+  it('follows a slower pace while a view asks for it (the chart wall), and 60 again after', () => {
+    const s = screen(1000 / 120)
+    let pace = 100
+    const request = pacedFrames(s, () => pace)
+    let pending = false
+    const feed = (ms: number): void => {
+      for (let t = 0; t < ms; t += 3) {
+        if (!pending) {
+          pending = true
+          request(() => {
+            pending = false
+          })
+        }
+        s.run(3)
+      }
+    }
+    feed(1000)
+    expect(s.frames).toBeGreaterThanOrEqual(9)
+    expect(s.frames).toBeLessThanOrEqual(11)
+    pace = MIN_FRAME_MS
+    s.frames = 0
+    feed(1000)
+    expect(s.frames).toBeGreaterThan(50)
+  })
 })

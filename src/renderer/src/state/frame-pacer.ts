@@ -18,7 +18,15 @@ export interface PacerClock {
   setTimer: (fn: () => void, ms: number) => unknown
 }
 
-export function pacedFrames(clock: PacerClock, minFrameMs = MIN_FRAME_MS): RequestFrame {
+/**
+ * `minFrameMs` is read at each request: a view that draws less often (the chart wall, ten times
+ * a second) slows the whole page's price frames to its own pace while it is shown, so the frames
+ * it does not draw are not requested, laid out and composited either.
+ */
+export function pacedFrames(
+  clock: PacerClock,
+  minFrameMs: () => number = () => MIN_FRAME_MS,
+): RequestFrame {
   let last = Number.NEGATIVE_INFINITY
   const step =
     (run: () => void) =>
@@ -27,7 +35,7 @@ export function pacedFrames(clock: PacerClock, minFrameMs = MIN_FRAME_MS): Reque
       run()
     }
   return (run) => {
-    const wait = last + minFrameMs - LEAD_MS - clock.now()
+    const wait = last + minFrameMs() - LEAD_MS - clock.now()
     if (wait > 0) clock.setTimer(() => clock.raf(step(run)), wait)
     else clock.raf(step(run))
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TileSeries } from './tile-series'
-import { WALL_FRAME_MS, WallPainter, type PaintedTile } from './wall-painter'
+import { WallPainter, type PaintedTile } from './wall-painter'
 
 const MIN = 60_000
 
@@ -17,6 +17,8 @@ function tile(key: string, visible: boolean): PaintedTile & { drawn: number } {
   }
 }
 
+const THEME = { up: 'green', down: 'red', accent: 'blue' }
+
 describe('live prices onto the wall', () => {
   it('redraws, once a frame, only tiles in view whose bars a price changed', () => {
     const rows: Record<string, { newest: { last: number | null }; ts: number }> = {
@@ -24,23 +26,19 @@ describe('live prices onto the wall', () => {
       b: { newest: { last: 20 }, ts: MIN },
       c: { newest: { last: 30 }, ts: MIN },
     }
-    let now = 0
-    const timers: Array<() => void> = []
-    const painter = new WallPainter((key) => rows[key]!, {
-      now: () => now,
-      setTimer: (fn) => timers.push(fn),
-    })
+    const painter = new WallPainter(
+      (key) => rows[key]!,
+      () => THEME,
+    )
     const a = tile('a', true)
     const b = tile('b', true)
     const c = tile('c', false)
     for (const t of [a, b, c]) painter.add(t)
     expect(painter.frame()).toBe(2)
     // Nothing moved: nothing is drawn.
-    now += WALL_FRAME_MS
     expect(painter.frame()).toBe(0)
     rows.a = { newest: { last: 11 }, ts: 2 * MIN }
     rows.c = { newest: { last: 31 }, ts: 2 * MIN }
-    now += WALL_FRAME_MS
     expect(painter.frame()).toBe(1)
     expect([a.drawn, b.drawn, c.drawn]).toEqual([2, 1, 0])
     // Scrolled back into view: it catches up with the newest price at once.
@@ -50,29 +48,34 @@ describe('live prices onto the wall', () => {
     expect(c.series().columns[4]).toEqual([31])
   })
 
-  it('redraws at most every WALL_FRAME_MS; prices in between are drawn by one timer', () => {
-    const row = { newest: { last: 10 as number | null }, ts: MIN }
-    let now = 0
-    const timers: Array<{ fn: () => void; ms: number }> = []
-    const painter = new WallPainter(() => row, {
-      now: () => now,
-      setTimer: (fn, ms) => timers.push({ fn, ms }),
-    })
-    const a = tile('a', true)
-    painter.add(a)
-    expect(painter.frame()).toBe(1)
-    for (let i = 1; i <= 5; i++) {
-      now += 16
-      row.newest.last = 10 + i
-      row.ts = MIN + i
-      expect(painter.frame()).toBe(0)
+  it('reads the theme once per pass that draws, however many tiles draw in it', () => {
+    const rows: Record<string, { newest: { last: number | null }; ts: number }> = {}
+    const painter = new WallPainter(
+      (key) => rows[key]!,
+      () => {
+        reads++
+        return THEME
+      },
+    )
+    let reads = 0
+    const tiles = Array.from({ length: 30 }, (_, i) => tile(`k${i}`, true))
+    const seen: string[] = []
+    for (const t of tiles) {
+      t.draw = () => {
+        t.drawn++
+        seen.push(painter.theme.up)
+      }
+      painter.add(t)
     }
-    // Five price frames in 80 ms: one timer, for the rest of the interval.
-    expect(timers).toHaveLength(1)
-    expect(timers[0]?.ms).toBe(WALL_FRAME_MS - 16)
-    now = WALL_FRAME_MS
-    timers[0]?.fn()
-    expect(a.drawn).toBe(2)
-    expect(a.series().columns[4]).toEqual([15])
+    for (let pass = 1; pass <= 3; pass++) {
+      for (const t of tiles) rows[t.key] = { newest: { last: 10 + pass }, ts: pass * MIN }
+      expect(painter.frame()).toBe(30)
+    }
+    expect(reads).toBe(3)
+    expect(seen).toHaveLength(90)
+    expect(new Set(seen)).toEqual(new Set(['green']))
+    // A pass in which nothing moved reads nothing.
+    painter.frame()
+    expect(reads).toBe(3)
   })
 })

@@ -18,66 +18,60 @@ export type PriceOf = (key: string) => {
 }
 
 /**
- * The wall redraws at most this often: ten times a second. A mini chart's last bar moving ten
- * times a second reads as live, and 30 tiles cost 300 canvas redraws a second instead of one per
- * price frame (up to 60 each). Wall bench, 30 symbols at 10 ticks/s each, on a loaded 2-core
- * machine: one redraw per price frame (29 frames/s) spent 440 ms/s of the main thread in paint.
+ * The wall's pace: ten times a second. A mini chart's last bar moving ten times a second reads as
+ * live, and 30 tiles cost 300 canvas redraws a second instead of one per price frame (up to 60
+ * each). While the wall is shown the page's price frames come at this pace (AppState.quoteFrameMs),
+ * so each tile redraw and its price text land in a frame the page renders anyway. Wall bench, 30
+ * symbols at 10 ticks/s each, on a loaded 2-core machine: one redraw per price frame (29 frames/s)
+ * spent 440 ms/s of the main thread in paint; redraws at this pace on a timer of their own, between
+ * the page's 60 price frames a second, still rendered 80 frames a second (docs/bench-wall.md).
  */
 export const WALL_FRAME_MS = 100
 
-export interface PainterClock {
-  now: () => number
-  setTimer: (fn: () => void, ms: number) => unknown
+/** Colours a tile paints with, read from the theme once per pass, not once per tile. */
+export interface TileTheme {
+  up: string
+  down: string
+  accent: string
 }
 
 /**
- * Live prices onto the wall: once per applied price frame (the quote book's `frame`, at most
- * about 60 a second however many ticks arrive), every tile on screen folds its symbol's newest
- * price into its bars and redraws only if they changed. uPlot batches each chart's redraw to the
- * end of the task, so 30 tiles cost at most one paint a frame, and tiles scrolled out of view cost
- * nothing until they come back (`show`). Nothing here allocates per price.
+ * Live prices onto the wall: once per applied price frame (the quote book's `frame`, at the
+ * wall's pace while it is shown), every tile on screen folds its symbol's newest price into its
+ * bars and redraws only if they changed. uPlot batches each chart's redraw to the end of the task,
+ * so 30 tiles cost at most one paint a frame, and tiles scrolled out of view cost nothing until
+ * they come back (`show`). Nothing here allocates per price.
  */
 export class WallPainter {
   private readonly tiles = new Set<PaintedTile>()
-  private lastPass = Number.NEGATIVE_INFINITY
-  private timerArmed = false
+  private current: TileTheme | null = null
 
   constructor(
     private readonly priceOf: PriceOf,
-    private readonly clock: PainterClock = {
-      now: () => performance.now(),
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-    },
+    /** Reads the theme's colours (getComputedStyle): once per pass, before any tile writes. */
+    private readonly readTheme: () => TileTheme,
   ) {}
+
+  /** The colours of the current pass (read now if no pass ran yet). */
+  get theme(): TileTheme {
+    return (this.current ??= this.readTheme())
+  }
 
   add(tile: PaintedTile): () => void {
     this.tiles.add(tile)
     return () => this.tiles.delete(tile)
   }
 
-  /**
-   * A price frame was applied. Within WALL_FRAME_MS of the last pass it waits (one timer) so the
-   * newest prices are drawn then; returns how many tiles redrew now.
-   */
+  /** A price frame was applied: returns how many tiles redrew. */
   frame(): number {
-    const wait = this.lastPass + WALL_FRAME_MS - this.clock.now()
-    if (wait > 0) {
-      if (!this.timerArmed) {
-        this.timerArmed = true
-        this.clock.setTimer(() => {
-          this.timerArmed = false
-          this.frame()
-        }, wait)
-      }
-      return 0
-    }
-    this.lastPass = this.clock.now()
+    this.current = null
     let n = 0
     for (const tile of this.tiles) {
       if (!tile.visible) continue
       const row = this.priceOf(tile.key)
       const last = row.newest.last
       if (last === null || !tile.series().applyPrice(last, row.ts)) continue
+      if (n === 0) this.current = this.readTheme()
       tile.draw(last)
       n++
     }
@@ -91,6 +85,7 @@ export class WallPainter {
 
   /** A tile came into view or got new bars: catch up with the newest price and draw. */
   show(tile: PaintedTile): void {
+    this.current = null
     const row = this.priceOf(tile.key)
     const last = row.newest.last
     if (last !== null) tile.series().applyPrice(last, row.ts)

@@ -1,0 +1,97 @@
+import { open } from 'node:fs/promises'
+import type { Interval } from '../../shared/quote'
+import { CandleSeriesSchema, type BarRing, type CandleSeries } from '../candle-builder'
+
+/**
+ * The bar store's lines and marks (bar-store.ts): a series as one NDJSON line, what a ring's
+ * newest bar was when it was last written, and from which bar a ring must be written again.
+ */
+
+export /** The newest bar a series had when it was last written, and its first bar's time. */
+interface Mark {
+  first: number
+  t: number
+  o: number
+  h: number
+  l: number
+  c: number
+  v: number
+}
+
+/** Lets prices and the page's frames in between two chunks of a save. */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+export function parseLine(line: string): CandleSeries | null {
+  if (line.trim() === '') return null
+  try {
+    const parsed = CandleSeriesSchema.safeParse(JSON.parse(line))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+export async function appendSynced(path: string, text: string): Promise<void> {
+  const file = await open(path, 'a', 0o600)
+  try {
+    await file.write(text)
+    await file.datasync()
+  } finally {
+    await file.close()
+  }
+}
+
+export function markOf(ring: BarRing): Mark {
+  const j = ring.slot(ring.count - 1)
+  return {
+    first: ring.t[ring.slot(0)] as number,
+    t: ring.t[j] as number,
+    o: ring.o[j] as number,
+    h: ring.h[j] as number,
+    l: ring.l[j] as number,
+    c: ring.c[j] as number,
+    v: ring.v[j] as number,
+  }
+}
+
+/**
+ * The first bar to write: -1 when the ring's newest bar is the one last written, as it was;
+ * else from the last written bar on (a late tick may have moved it), or all of it when older
+ * bars came in (a service's history) or nothing of it was written yet.
+ */
+export function changedFrom(ring: BarRing, mark: Mark | undefined): number {
+  if (ring.count === 0) return -1
+  if (mark === undefined || (ring.t[ring.slot(0)] as number) < mark.first) return 0
+  const now = markOf(ring)
+  if (
+    now.t === mark.t &&
+    now.o === mark.o &&
+    now.h === mark.h &&
+    now.l === mark.l &&
+    now.c === mark.c &&
+    now.v === mark.v
+  )
+    return -1
+  const i = ring.find(mark.t)
+  return i < 0 ? 0 : i
+}
+
+export function seriesOf(
+  key: string,
+  interval: Interval,
+  ring: BarRing,
+  from: number,
+  to: number,
+): CandleSeries {
+  const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
+  for (let i = Math.max(0, from); i < to; i++) {
+    const j = ring.slot(i)
+    s.t.push(ring.t[j] as number)
+    s.o.push(ring.o[j] as number)
+    s.h.push(ring.h[j] as number)
+    s.l.push(ring.l[j] as number)
+    s.c.push(ring.c[j] as number)
+    s.v.push(ring.v[j] as number)
+  }
+  return s
+}
