@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CandleBuilder } from '../core/candle-builder'
 import { BarStore } from '../core/persistence/bar-store'
+import { openDataStores } from '../core/persistence/stores'
 import { startDemoService, startSimulator } from '../sim'
 import { createAppService, type AppService } from './app-service'
 import { barsDir } from './bar-keeper'
@@ -57,6 +58,40 @@ describe('the app keeps each data source’s bars apart', () => {
       expect(readdirSync(join(dataDir, 'bars')).sort()).toEqual(
         ['demo', liveDir.split('/').at(-1)].sort(),
       )
+    } finally {
+      await service.close()
+    }
+  }, 30_000)
+
+  it('entering a key never shows the demo’s prices in the live rows, and each source keeps its own cache', async () => {
+    const service = await startSimulator({ seed: 12, tickIntervalMs: 100 })
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-quotes-'))
+    try {
+      app = await createAppService({
+        dataDir,
+        env: { TICKDESK_BASE_URL: service.url, TICKDESK_PLAN: 'pro' },
+        secretStore: memorySecretStore(),
+        demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
+      })
+      const a = app
+      const priced = (): number => a.snapshot().quotes.filter((q) => q.last !== null).length
+      await expect.poll(priced, { timeout: 10_000 }).toBeGreaterThan(3)
+      await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
+      // The service has no cache yet: no row may carry a price over from the simulator.
+      expect(a.snapshot().quotes.filter((q) => q.source === 'cache')).toEqual([])
+      await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
+      await expect.poll(priced, { timeout: 10_000 }).toBeGreaterThan(3)
+      await a.close()
+      app = null
+
+      const stores = openDataStores(dataDir)
+      const demo = (await stores.quotesOf({ demo: true, baseUrl: '' }).load()).value
+      const live = (await stores.quotesOf({ demo: false, baseUrl: service.url }).load()).value
+      expect(demo.length).toBeGreaterThan(3)
+      expect(live.length).toBeGreaterThan(3)
+      const demoLast = new Map(demo.map((q) => [q.key, q.receivedAt]))
+      // Every live quote came from the service after the switch, none is a demo one saved again.
+      expect(live.filter((q) => demoLast.get(q.key) === q.receivedAt)).toEqual([])
     } finally {
       await service.close()
     }

@@ -1,8 +1,9 @@
+import type { FeedSource } from '../core/persistence/source-id'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
 import type { PositionsFile } from '../shared/position'
-import type { Quote } from '../shared/quote'
+import type { SymbolKey } from '../shared/market'
 import type { Settings } from '../shared/settings'
 import type { WatchlistState } from './watchlist-book'
 
@@ -44,14 +45,16 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
 }
 
 /**
- * The last session's quotes, read once the engine is there to take them. (Its bars are read per
- * data source when each engine starts: bar-keeper.ts.)
+ * When this data folder last saw a price for each symbol (the quote cache of `source`), so alert
+ * levels crossed while nothing ran fire "while you were away". The rows' cached prices are read
+ * per source when each engine starts (save-scheduler.ts), as are its bars (bar-keeper.ts).
  */
-export async function loadMarketCache(
+export async function lastSeenPrices(
   stores: DataStores,
+  source: FeedSource,
   note: Note,
-): Promise<{ quotes: Quote[] }> {
-  const quotes = await stores.quotes.load()
+): Promise<Map<SymbolKey, number>> {
+  const quotes = await stores.quotesOf(source).load()
   note(quotes.problem)
-  return { quotes: quotes.value }
+  return new Map(quotes.value.map((q) => [q.key, q.receivedAt]))
 }

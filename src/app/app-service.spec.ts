@@ -185,7 +185,7 @@ describe('application service', () => {
     expect(shown).toEqual(['/data/logs'])
   })
 
-  it('leaves demo mode when a key is entered for a base URL: the demo service closes, one engine runs, rows keep their prices', async () => {
+  it('leaves demo mode when a key is entered for a base URL: the demo service closes, one engine runs, no demo price is carried into the live rows', async () => {
     const service = await startSimulator({ seed: 12, tickIntervalMs: 100 })
     const demos: Array<{ url: string; closed: boolean }> = []
     try {
@@ -208,7 +208,7 @@ describe('application service', () => {
       await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
       expect(a.feed.config).toMatchObject({ baseUrl: service.url, demo: false })
       expect(demos).toEqual([{ url: expect.any(String), closed: true }])
-      expect(a.snapshot().quotes.filter((q) => q.last !== null).length).toBeGreaterThan(3)
+      expect(a.snapshot().quotes.filter((q) => q.source === 'cache')).toEqual([])
       await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
       expect(service.stats().maxWsOpen).toBe(1)
 

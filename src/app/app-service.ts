@@ -12,7 +12,7 @@ import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { VERSION } from '../shared/version'
 import { AppAlerts } from './app-alert-wiring'
-import { loadAppData, loadMarketCache } from './app-data'
+import { lastSeenPrices, loadAppData } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
@@ -88,7 +88,7 @@ export class AppService implements AppHostApi, CommandContext {
       stores,
       clock: this.clock,
       notices: this.notices,
-      quotes: () => this.keyed.current.engine.quotes.all(),
+      keep: (key) => this.watches.has(key),
     })
     this.keyed = new KeyedFeed({
       ...opts,
@@ -98,7 +98,7 @@ export class AppService implements AppHostApi, CommandContext {
       notices: this.notices,
       settings: () => this.state.settings,
       attach: (engine, config) => {
-        this.saves.useBars(engine.candles, config)
+        this.saves.useSource(engine, config)
         this.watches.use(engine)
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -156,12 +156,9 @@ export class AppService implements AppHostApi, CommandContext {
     }
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
-    const cache = await loadMarketCache(this.stores, note)
-    const seen = new Map(cache.quotes.map((q) => [q.key, q.receivedAt]))
+    const seen = await lastSeenPrices(this.stores, this.keyed.wantedSource(), note)
     await this.alertSet.startDuty((key) => seen.get(key))
     await this.keyed.switchFeed()
-    const engine = this.keyed.current.engine
-    engine.seedFromCache(cache.quotes.filter((q) => this.watches.has(q.key)))
     // The CLI may change these files while the app runs.
     this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
     this.edits.watch(this.stores.watchlists, (next) => {

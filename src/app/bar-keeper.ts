@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import type { CandleBuilder } from '../core/candle-builder'
-import { barSourceId, BarStore, type BarSaveReport } from '../core/persistence/bar-store'
+import { BarStore, type BarSaveReport } from '../core/persistence/bar-store'
+import { feedSourceId } from '../core/persistence/source-id'
 import type { StoreProblem } from '../core/persistence/json-store'
 
 /** Where a source's bars live in the data folder. */
 export function barsDir(dataDir: string, source: { demo: boolean; baseUrl: string }): string {
-  return join(dataDir, 'bars', barSourceId(source))
+  return join(dataDir, 'bars', feedSourceId(source))
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FeedSource } from '../core/persistence/source-id'
 import {
   configFromEnv,
   resolveConfig,
@@ -106,4 +107,14 @@ export async function chooseFeed(
     },
     demo,
   }
+}
+
+/**
+ * The data source a start would read cached prices and bars of, from the settings and the
+ * environment alone: the service configured, else the demo. (A start without a key for the
+ * service runs the demo; its cache is then read when that engine starts.)
+ */
+export function wantedSource(env: NodeJS.ProcessEnv, settings: Settings): FeedSource {
+  const { baseUrl } = wantedConfig({ env, saved: savedConfig(settings) })
+  return { demo: baseUrl === undefined, baseUrl: baseUrl ?? '' }
 }

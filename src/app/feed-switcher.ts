@@ -1,3 +1,4 @@
+import { feedSourceId } from '../core/persistence/source-id'
 import type { Clock } from '../core/clock'
 import type { ConfigInput, EngineConfig } from '../core/engine-config'
 import { MarketEngine } from '../core/engine'
@@ -63,8 +64,11 @@ export class FeedSwitcher {
       logger: this.opts.logger,
       ...(nameMemory ? { nameMemory } : {}),
     })
-    const quotes = previous ? previous.engine.quotes.all() : []
-    if (quotes.length) engine.seedFromCache(quotes)
+    // The rows keep their prices across a restart of the same source's engine (a key or plan
+    // change); another source's cached prices are read from the data folder when it is attached
+    // (save-scheduler.ts): the demo's simulated prices never stand in a live service's rows.
+    if (previous && feedSourceId(previous.config) === feedSourceId(config))
+      engine.seedFromCache(previous.engine.quotes.all())
     this.running = {
       engine,
       config,

@@ -1,10 +1,11 @@
+import type { FeedSource } from '../core/persistence/source-id'
 import { systemClock } from '../core/clock'
 import type { MarketEngine } from '../core/engine'
 import type { EngineConfig } from '../core/engine-config'
 import { silentLogger } from '../core/log'
 import type { FeedStatus } from '../shared/status'
 import type { KeyInfo, Settings } from '../shared/settings'
-import { savedConfig, wantedConfig } from './feed-chooser'
+import { savedConfig, wantedConfig, wantedSource } from './feed-chooser'
 import { FeedSwitcher, type ActiveFeed } from './feed-switcher'
 import type { AppServiceOptions } from './host-api'
 import { KEY_WITHHELD, KeyKeeper } from './key-keeper'
@@ -122,6 +123,11 @@ export class KeyedFeed {
   private keyChanged(): KeyInfo {
     this.opts.onKeyChange()
     return this.keyInfo()
+  }
+
+  /** The source a start would read cached prices of: the service configured, else the demo. */
+  wantedSource(): FeedSource {
+    return wantedSource(this.opts.env, this.opts.settings())
   }
 
   /** The base URL in effect (TICKDESK_BASE_URL over the saved one). */

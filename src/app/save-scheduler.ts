@@ -1,8 +1,11 @@
 import type { CandleBuilder } from '../core/candle-builder'
 import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
+import type { JsonStore } from '../core/persistence/json-store'
+import type { FeedSource } from '../core/persistence/source-id'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
+import type { SymbolKey } from '../shared/market'
 import type { Quote } from '../shared/quote'
 import { BarKeeper } from './bar-keeper'
 import { errorText } from './error-text'
@@ -28,8 +31,22 @@ export const BAR_CACHE_EVERY_MS = 5 * 60_000
  * history are the alert loop's (src/app/alert-loop.ts). A failed save keeps everything in memory
  * and says why in a notice; the next save tries again.
  */
+/** What the scheduler keeps of a running engine: its bars and its last prices. */
+export interface CachedFeed {
+  candles: CandleBuilder
+  quotes: { all(): Quote[] }
+  seedFromCache(quotes: Quote[]): void
+}
+
+interface QuoteCacheWrite {
+  store: JsonStore<Quote[]>
+  quotes: Quote[]
+}
+
 export class SaveScheduler {
-  private readonly quoteCache: ThrottledSave<Quote[]>
+  private readonly quoteCache: ThrottledSave<QuoteCacheWrite | null>
+  /** The running engine and the quote cache file of its source (stores.quotesOf). */
+  private running: { feed: CachedFeed; store: JsonStore<Quote[]> } | null = null
   private readonly barCache: ThrottledSave<null>
   /** The running engine's bars and the folder of their source (bar-keeper.ts). */
   private readonly bars: BarKeeper
@@ -39,7 +56,8 @@ export class SaveScheduler {
       stores: DataStores
       clock: Clock
       notices: Pick<NoticeBoard, 'add'>
-      quotes: () => Quote[]
+      /** Which cached quotes still belong in the rows (symbols on a watchlist or held). */
+      keep: (key: SymbolKey) => boolean
     },
   ) {
     const onError = (e: unknown): void => this.report(e)
@@ -53,7 +71,9 @@ export class SaveScheduler {
       intervalMs: QUOTE_CACHE_EVERY_MS,
       // The cache was read at start: the first write waits the interval, off the busy start.
       freshAtStart: true,
-      save: (quotes) => stores.quotes.save(quotes),
+      save: async (write) => {
+        await write?.store.save(write.quotes)
+      },
       onError,
     })
     this.barCache = new ThrottledSave({
@@ -77,16 +97,31 @@ export class SaveScheduler {
   }
 
   /**
-   * A new engine on `source`: the bars of the engine before are saved to their own source's
-   * folder, then this one's source's are read into it (demo and live bars never mix).
+   * A new engine on `source`. The engine before keeps its bars and last prices under its own
+   * source; then this source's are read into the new one (the rows show them as cached until
+   * its first prices). Demo and live prices never mix, in the rows, the charts or on disk.
    */
-  useBars(candles: CandleBuilder, source: { demo: boolean; baseUrl: string }): void {
-    void this.now(() => this.bars.use(candles, source))
+  useSource(feed: CachedFeed, source: FeedSource): void {
+    const previous = this.running
+    const store = this.opts.stores.quotesOf(source)
+    this.running = { feed, store }
+    void this.now(() => this.bars.use(feed.candles, source))
+    void this.now(async () => {
+      if (previous) await previous.store.save(previous.feed.quotes.all())
+      const cached = await store.load()
+      if (cached.problem) {
+        this.opts.notices.add('warning', cached.problem.code, cached.problem.message)
+      }
+      feed.seedFromCache(cached.value.filter((q) => this.opts.keep(q.key)))
+    })
   }
 
   /** New prices: the quote cache and the bars built from them are due a save. */
   quotesChanged(): void {
-    this.quoteCache.request(this.opts.quotes)
+    this.quoteCache.request(() => {
+      const now = this.running
+      return now && { store: now.store, quotes: now.feed.quotes.all() }
+    })
     this.barCache.request(() => null)
   }
 

@@ -1,3 +1,4 @@
+import { feedSourceId } from '../core/persistence/source-id'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -66,8 +67,13 @@ afterEach(async () => {
   await data.remove()
 })
 
+/** The symbols in the quote cache of the simulator's source (quotes-cache.<source>.json). */
 async function cachedKeys(): Promise<string[]> {
-  const text = await readFile(join(data.dir, 'quotes-cache.json'), 'utf8')
+  const file = join(
+    data.dir,
+    `quotes-cache.${feedSourceId({ demo: false, baseUrl: sim.url })}.json`,
+  )
+  const text = await readFile(file, 'utf8')
   return (JSON.parse(text) as { data: { key: string }[] }).data.map((q) => q.key)
 }
 

@@ -147,7 +147,7 @@ describe('startElectronHost, run whole against the fake electron module', () => 
     expect(alerts.data.rules.map((r) => r.id)).toEqual([rule.id])
     expect(alerts.data.states).toEqual([expect.objectContaining({ ruleId: rule.id })])
     expect(json('alert-history.json')).toMatchObject({ data: [{ ruleId: rule.id }] })
-    expect(existsSync(join(dataDir, 'quotes-cache.json'))).toBe(true)
+    expect(existsSync(join(dataDir, 'quotes-cache.demo.json'))).toBe(true)
     const log = readFileSync(join(dataDir, 'logs', 'tickdesk.log'), 'utf8')
     expect(log).toContain('"host":"electron"')
     expect(log).toContain('"message":"alert fired"')

@@ -86,9 +86,9 @@ describe('tickdesk alerts add --volume', () => {
     })
     expect(await fx.exit).toBe(0)
     expect(fx.stderr()).toMatch(/note: The service may send no volume for fx quotes/)
-    await openDataStores(data.dir).quotes.save([
-      { ...blankQuote('index', 'SPX', 1, 'poll'), last: 5000, volume: null },
-    ])
+    await openDataStores(data.dir)
+      .quotesOf({ demo: true, baseUrl: '' })
+      .save([{ ...blankQuote('index', 'SPX', 1, 'poll'), last: 5000, volume: null }])
     const spx = runCli(alerts, ['add', 'index:SPX', '--volume', '10', '--minutes', '5'], {
       env: env(),
     })

@@ -3,7 +3,7 @@ import { CandleBuilder } from '../../core/candle-builder'
 import { BarStore } from '../../core/persistence/bar-store'
 import type { DataStores } from '../../core/persistence/stores'
 import { barsDir } from '../../app/bar-keeper'
-import { savedConfig, wantedConfig } from '../../app/feed-chooser'
+import { wantedSource } from '../../app/feed-chooser'
 import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alert'
 import {
   describeCondition,
@@ -37,8 +37,7 @@ export async function listAlerts(
   const quiet = settings.quietHours
   const { rules } = loaded.value
   // The bars of the source a host would start on now: the configured service, or the demo.
-  const { baseUrl } = wantedConfig({ env: io.env, saved: savedConfig(settings) })
-  const bars = new BarStore(barsDir(stores.dir, { demo: !baseUrl, baseUrl: baseUrl ?? '' }))
+  const bars = new BarStore(barsDir(stores.dir, wantedSource(io.env, settings)))
   const states = await withWarmup(bars, rules, loaded.value.states, now)
   if (json) {
     writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })

@@ -1,3 +1,4 @@
+import type { FeedSource } from '../../core/persistence/source-id'
 import { AlertDuty } from '../../app/alert-duty'
 import { follow } from '../../app/alert-follow'
 import { AlertLoop } from '../../app/alert-loop'
@@ -80,6 +81,7 @@ export async function runAlerts(
       runLoop({
         stores,
         engine,
+        source: feed.config,
         json,
         io,
         log,
@@ -128,6 +130,8 @@ export async function runAlerts(
 async function runLoop(ctx: {
   stores: DataStores
   engine: MarketEngine
+  /** Where the engine's prices come from: its quote cache says when each was last seen. */
+  source: FeedSource
   json: boolean
   io: CliIO
   log: ReturnType<typeof openCommandLog>
@@ -174,7 +178,7 @@ async function runLoop(ctx: {
   const notifier = desktopNotifier(io.env)
   if (notifier) loop.addTarget(notifier)
   await webhooks.sync()
-  const cached = await stores.quotes.load()
+  const cached = await stores.quotesOf(ctx.source).load()
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
   loop.markRestartGap((key) => seen.get(key))
   loop.start()

@@ -1,4 +1,5 @@
 import { buildAlertRule } from '../../app/alert-rules'
+import { wantedSource } from '../../app/feed-chooser'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
@@ -257,7 +258,9 @@ async function add(
   }
   if (rule.condition.kind === 'volume') {
     // The last quote this data folder saw says whether the service sends the symbol's volume.
-    const cached = (await stores.quotes.load()).value.find((q) => q.key === rule.key)
+    const settings = (await stores.settings.load()).value
+    const cache = stores.quotesOf(wantedSource(io.env, settings))
+    const cached = (await cache.load()).value.find((q) => q.key === rule.key)
     const note = volumeNote(rule.key, cached?.last == null ? undefined : cached.volume)
     if (note !== null && cached?.last != null) {
       io.stderr.write(`tickdesk alerts: the alert was not added: ${note}\n`)

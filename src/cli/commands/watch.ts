@@ -7,6 +7,7 @@ import { MarketEngine } from '../../core/engine'
 import type { Logger } from '../../core/log'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { streamNameMemory } from '../../core/persistence/stream-name-memory'
+import type { JsonStore } from '../../core/persistence/json-store'
 import type { StreamNameMemory } from '../../core/stream-market-names'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
 import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
@@ -104,7 +105,8 @@ async function watch(
   logger: Logger,
 ): Promise<number> {
   const engine = new MarketEngine(config, { logger, nameMemory })
-  const cached = await stores.quotes.load()
+  const cache = stores.quotesOf(config)
+  const cached = await cache.load()
   engine.seedFromCache(cached.value.filter((q) => keys.includes(q.key)))
   // Levels crossed while nothing ran fire "while you were away" from the last price seen.
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
@@ -225,20 +227,20 @@ async function watch(
   table?.finish()
   io.signal.removeEventListener('abort', onSignal)
   io.stdout.off('error', onStdoutError)
-  await saveQuoteCache(stores, engine.quotes.all(), cached.value, io)
+  await saveQuoteCache(cache, engine.quotes.all(), cached.value, io)
   return exitCode
 }
 
 /** The quote cache, so the next run (CLI or app) starts where this one stopped. */
 async function saveQuoteCache(
-  stores: DataStores,
+  cache: JsonStore<Quote[]>,
   current: Quote[],
   previous: Quote[],
   io: Parameters<CliCommand>[1],
 ): Promise<void> {
   const byKey = new Map(previous.map((q) => [q.key, q]))
   for (const q of current) if (q.source !== 'cache') byKey.set(q.key, q)
-  await stores.quotes.save([...byKey.values()]).catch((e: unknown) => {
+  await cache.save([...byKey.values()]).catch((e: unknown) => {
     io.stderr.write(`tickdesk watch: could not save the quote cache: ${(e as Error).message}\n`)
   })
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { copyFile, mkdir, open, rename, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Interval } from '../../shared/quote'
@@ -20,7 +19,7 @@ import type { StoreProblem } from './json-store'
  * The bars the app keeps across restarts (built from live prices, core/built-bars.ts, and those a
  * service sent), one folder per data source: `<data dir>/bars/<source>/`. Bars the demo
  * simulator made and bars a real service sent are never mixed, nor two services' bars: a switch
- * from demo to a live service (or back) reads the new source's own folder (barSourceId).
+ * from demo to a live service (or back) reads the new source's own folder (source-id.ts).
  *
  *   base.ndjson  one CandleSeries a line: every series as of the last compaction, bounded
  *   log.ndjson   appended at each save: one line per series that changed since the save before,
@@ -43,21 +42,6 @@ export const COMPACT_MIN_BARS = 50_000
 /** Series encoded between two yields of a compaction. */
 const CHUNK = 50
 
-/** The folder name of a data source: `demo`, or the service's host and a hash of its URL. */
-export function barSourceId(source: { demo: boolean; baseUrl: string }): string {
-  if (source.demo) return 'demo'
-  let host = 'service'
-  let norm = source.baseUrl.trim().toLowerCase()
-  try {
-    const url = new URL(source.baseUrl)
-    host = url.host.toLowerCase()
-    norm = `${url.protocol}//${host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase()
-  } catch {
-    // Not a URL: named by its hash alone.
-  }
-  const slug = host.replace(/[^a-z0-9.-]+/g, '_').slice(0, 48)
-  return `${slug}-${createHash('sha256').update(norm).digest('hex').slice(0, 10)}`
-}
 
 export interface BarSaveReport {
   series: number

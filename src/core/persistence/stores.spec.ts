@@ -19,6 +19,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+const DEMO = { demo: true, baseUrl: '' }
+
 describe('openDataStores', () => {
   it('starts with default settings and the demo watchlists', async () => {
     const stores = openDataStores(dir)
@@ -66,14 +68,14 @@ describe('openDataStores', () => {
     const stores = openDataStores(dir, { clock })
     await stores.alerts.save({ rules: [rule], states: engine.states() })
     await stores.alertHistory.save(engine.history())
-    await stores.quotes.save(quotes.all())
+    await stores.quotesOf(DEMO).save(quotes.all())
 
     const again = openDataStores(dir, { clock })
     const alerts = (await again.alerts.load()).value
     expect(alerts.states[0]).toMatchObject({ ruleId: 'r1', status: 'triggered', lastPrice: 101 })
     expect((await again.alertHistory.load()).value[0]?.message).toBe('BTCUSDT is above 100 (101)')
     const restored = new QuoteStore(clock)
-    restored.seed((await again.quotes.load()).value)
+    restored.seed((await again.quotesOf(DEMO).load()).value)
     expect(restored.get('crypto:BTCUSDT')).toMatchObject({
       last: 101,
       source: 'cache',
@@ -91,7 +93,7 @@ describe('openDataStores', () => {
       await stores.watchlists.save(defaultWatchlists())
       await stores.alerts.save({ rules: [], states: [] })
       await stores.alertHistory.save([])
-      await stores.quotes.save([])
+      await stores.quotesOf(DEMO).save([])
     }
     const files = await readdir(dir)
     expect(files).toContain('settings.bak.json')
@@ -155,22 +157,23 @@ describe('openDataStores', () => {
   it('refuses to save a quotes cache holding a damaged quote, and keeps the last one', async () => {
     const stores = openDataStores(dir)
     const good = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
-    await stores.quotes.save([good])
-    const error = await stores.quotes
+    await stores.quotesOf(DEMO).save([good])
+    const error = await stores
+      .quotesOf(DEMO)
       .save([good, { ...good, key: 'crypto:BTCUSDT', symbol: 'BTCUSDT', last: NaN }])
       .catch((e: unknown) => e)
     expect(error).toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/1\.last/),
     })
-    expect((await openDataStores(dir).quotes.load()).value).toEqual([good])
+    expect((await openDataStores(dir).quotesOf(DEMO).load()).value).toEqual([good])
   })
 
   it('reads a v1 quotes cache (no trade count) instead of moving it aside', async () => {
     const { trades, ...v1 } = { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), last: 3000 }
     expect(trades).toBeNull()
-    await writeFile(join(dir, 'quotes-cache.json'), JSON.stringify({ version: 1, data: [v1] }))
-    const loaded = await openDataStores(dir).quotes.load()
+    await writeFile(join(dir, 'quotes-cache.demo.json'), JSON.stringify({ version: 1, data: [v1] }))
+    const loaded = await openDataStores(dir).quotesOf(DEMO).load()
     expect(loaded.problem).toBeNull()
     expect(loaded.value).toEqual([{ ...v1, trades: null }])
   })

@@ -5,6 +5,7 @@ import { quoteListProblem } from './quote-list-check'
 import { SETTINGS_MIGRATIONS, SETTINGS_VERSION } from './settings-migrations'
 import { QUOTE_CACHE_MIGRATIONS, QUOTE_CACHE_VERSION } from './quote-cache-migrations'
 import type { AtomicWriter } from './atomic-file'
+import { feedSourceId, type FeedSource } from './source-id'
 import { StreamNamesFileSchema, type StreamNamesFile } from './stream-name-memory'
 import {
   AlertRuleSchema,
@@ -48,10 +49,12 @@ export interface DataStores {
   /** Where fired alerts are POSTed, with each one's delivery counts. */
   webhooks: JsonStore<Webhook[]>
   /**
-   * Last Quote per key, saved at most every 5 s while prices move and on shutdown (the app's
-   * SaveScheduler, through ThrottledSave in ./throttled-save.ts).
+   * Last Quote per key from one data source (quotes-cache.<source>.json), saved at most every 30 s
+   * while prices move and on shutdown (the app's SaveScheduler, through ./throttled-save.ts).
+   * One file a source: the demo's simulated prices never seed a live service's rows. The
+   * quotes-cache.json of older versions cannot say where its prices came from and is not read.
    */
-  quotes: JsonStore<Quote[]>
+  quotesOf(source: FeedSource): JsonStore<Quote[]>
   /** Symbols outside the shipped catalogue that the service answered a quote for. */
   instruments: JsonStore<string[]>
   /** The words each service's stream knows markets by, as learned (stream-name-memory.ts). */
@@ -136,15 +139,16 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
         return previous.filter((h) => kept.has(h.id))
       },
     }),
-    quotes: new JsonStore({
-      ...common,
-      version: QUOTE_CACHE_VERSION,
-      migrations: QUOTE_CACHE_MIGRATIONS,
-      name: 'quotes-cache',
-      schema: z.array(QuoteSchema),
-      saveCheck: quoteListProblem,
-      defaults: () => [],
-    }),
+    quotesOf: (source) =>
+      new JsonStore({
+        ...common,
+        version: QUOTE_CACHE_VERSION,
+        migrations: QUOTE_CACHE_MIGRATIONS,
+        name: `quotes-cache.${feedSourceId(source)}`,
+        schema: z.array(QuoteSchema),
+        saveCheck: quoteListProblem,
+        defaults: () => [],
+      }),
     instruments: new JsonStore({
       ...common,
       name: 'confirmed-instruments',
