@@ -1,6 +1,6 @@
 import type { Market, Plan } from '../shared/market'
 import type { FeedStatus, StreamState } from '../shared/status'
-import type { TickdeskError } from './errors'
+import { FORBIDDEN_RECHECK_MS, MARKET_403, type TickdeskError } from './errors'
 import type { GovernorSnapshot } from './rate-governor'
 
 export interface FeedFacts {
@@ -152,7 +152,12 @@ function feedStatusOf(f: FeedFacts): FeedStatus {
     ...base,
     state: 'degraded',
     code,
-    message: code === 'WS_CONN_LIMIT' ? 'Stream connection cap reached: polling' : 'Polling',
+    message:
+      code === 'WS_CONN_LIMIT'
+        ? 'Stream connection cap reached: polling'
+        : code !== null && MARKET_403.has(code)
+          ? `The stream is not available on this plan or key (${code}): polling; rechecking in ${Math.round(FORBIDDEN_RECHECK_MS / 60_000)} min`
+          : 'Polling',
     retryAt: f.streamRetryAt,
   }
 }

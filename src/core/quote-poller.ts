@@ -3,7 +3,7 @@ import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
 import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
 import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
-import type { EndpointFamily } from './market-routes'
+import { quoteRoute, type EndpointFamily } from './market-routes'
 import { splitByMarket, splitRefused, type Batch, type BatchMember } from './poll-batch'
 import { PollQueue, type Tracked } from './poll-queue'
 import { rideAlongMs } from './poll-pace'
@@ -140,6 +140,14 @@ export class QuotePoller {
   }
 
   /** The trader stopped watching it: what the service said about it is asked afresh next time. */
+  /**
+   * The stream refused a market for the key's scope (a market 403 frame): its polling stops as
+   * after REST's refusal of the same code. Returns REST's words for it.
+   */
+  refuseMarket(market: Market, code: string): string {
+    return this.blockMarket(quoteRoute(market).family, market, code)
+  }
+
   forget(key: SymbolKey): void {
     this.verdicts.forget(key)
   }
@@ -348,7 +356,7 @@ export class QuotePoller {
     this.queue.owe(t.key, this.clock.now())
   }
 
-  private blockMarket(family: EndpointFamily, market: Market, code: string): void {
+  private blockMarket(family: EndpointFamily, market: Market, code: string): string {
     const minutes = Math.round(this.recheckMs / 60_000)
     const message =
       code === 'MARKET_NOT_ENABLED' || code === 'API_KEY_SCOPE_DENIED'
@@ -361,6 +369,7 @@ export class QuotePoller {
       if (t.market === market && this.queue.routeOf(t, now).route.family === family)
         this.setStatus(t.key, verdict.code, message)
     }
+    return message
   }
 
   private setStatus(key: SymbolKey, code: SymbolStatusCode, message: string): void {

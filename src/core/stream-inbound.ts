@@ -115,6 +115,16 @@ export class InboundFrames {
       log.log('warn', 'stream: account error frame', { code: f.code })
       return this.deps.accountRefused(action.error)
     }
+    if (action.kind === 'scope') {
+      // The key's scope refuses what this socket asked (REST's 403 for those markets), or, with
+      // nothing asked, the stream itself: the socket goes and waits as after a 403 upgrade.
+      log.log('warn', 'stream: scope refused', { code: f.code })
+      const asked = book.asked()
+      if (asked.size === 0) return this.deps.accountRefused(action.error)
+      for (const [market, symbols] of asked)
+        emit('symbolError', { market, symbols, code: action.error.code, message: f.message })
+      return
+    }
     if (action.kind === 'market') {
       log.log('warn', 'stream: market refused', { code: f.code, message: f.message })
       return emit('marketRefused', { code: action.code, message: action.message })

@@ -113,6 +113,12 @@ export interface StreamMarketNamesOptions {
    * which one arrived proves nothing: the answer may have been the frame that was unreadable.
    */
   unreadable?(): number
+  /**
+   * Whether the plan still streams the market. A try whose symbols all lost their slots (to a
+   * market whose name was proven meanwhile) is not judged by the silence that follows: it starts
+   * again when the market is subscribed again.
+   */
+  asked?(market: Market): boolean
 }
 
 export class StreamMarketNames {
@@ -264,6 +270,10 @@ export class StreamMarketNames {
     e.timer = this.o.clock.setTimeout(() => {
       e.timer = null
       if (e.state !== 'trying') return
+      if (this.o.asked?.(market) === false) {
+        e.state = 'untried'
+        return
+      }
       if (isQuiet(market, '', this.o.clock.now())) return this.arm(market, e)
       // Garbled frames in the window: judge the name on a window the socket could read.
       if ((this.o.unreadable?.() ?? 0) !== unreadableBefore) return this.arm(market, e)

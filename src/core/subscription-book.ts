@@ -116,6 +116,11 @@ export class SubscriptionBook {
     return this.marketBySymbol.get(symbol) ?? null
   }
 
+  /** What this socket asked the service for, by market (a frame naming no symbols is about these). */
+  asked(): Map<Market, string[]> {
+    return new Map([...this.server].map(([m, s]) => [m, [...s]]))
+  }
+
   marketOf(symbol: string): Market | null {
     return this.marketBySymbol.get(symbol) ?? null
   }
