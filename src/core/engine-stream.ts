@@ -103,6 +103,7 @@ export function createEngineStream(
     if (!streamNames.refusedFrame(code, message))
       logger.log('warn', 'stream: market refusal matched no try', { code, message })
   })
+  stream.on('serviceTag', ({ market, tag }) => streamNames.serviceTag(market, tag))
   stream.on('candle', (c) =>
     candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
   )

@@ -65,6 +65,12 @@ export class InboundFrames {
           market = ref.routed
         } else {
           market = book.route(f.market, f.symbol)
+          // A word of the service's own for the symbol's market: a name to try for it (once per
+          // symbol and plan here, off the hot path). Not when the symbol is wanted in two markets
+          // (a coin and its perpetual): the word may be the other's.
+          const tag = f.tag
+          if (tag !== undefined && market !== null && book.inOneMarket(f.symbol))
+            emit('serviceTag', { market, tag })
           if (ref !== undefined) {
             ref.routeBook = book
             ref.routeEpoch = book.epoch

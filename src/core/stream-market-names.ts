@@ -18,7 +18,7 @@ import { isQuiet } from './session-pacing'
  *                       failed: polled, the whole list again after ROUND_PAUSE_MS
  * Candidates, in order: the explicit setting (alone: an override is never second-guessed), the
  * name remembered for this service, any market tag the service itself sent for the market (REST
- * payloads' `market`), our own word, then COMMON_SPELLINGS. Each name is tried once a round; a
+ * payloads' `market`, pushes' market words none of ours), our own word, then COMMON_SPELLINGS. Each name is tried once a round; a
  * round runs its tries back to back (each as long as its bound) and starts again no sooner than
  * ROUND_PAUSE_MS after the last one failed. Tries cost no request: a subscribe on the open socket
  * is not metered (spec: Limits), only the handshake is.
@@ -172,7 +172,7 @@ export class StreamMarketNames {
     this.o.onChange(market, false)
   }
 
-  /** The service's own tag for the market (a REST payload's `market`): a candidate name. */
+  /** The service's own tag for the market (a REST payload's or a push's `market`): a candidate. */
   serviceTag(market: Market, tag: string): void {
     const e = this.entry(market)
     if (tag === '' || tag === e.name || e.tags.includes(tag) || e.tags.length >= 3) return
