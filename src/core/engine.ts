@@ -384,7 +384,7 @@ export class MarketEngine {
       watchedCount: this.watched.size,
       plan: this.config.plan,
       demo: this.config.demo,
-      unstreamed: this.streamNames.notStreaming(),
+      ...this.streamNames.statusFacts(),
       pollEveryMs: this.poller.pacing().minIntervalMs,
     })
   }

@@ -214,6 +214,21 @@ export class StreamMarketNames {
     return out
   }
 
+  /**
+   * What the status line says of the names: markets not streaming under any name tried yet, and
+   * those streaming under a word not ours that nobody set (learned, remembered or the service's).
+   */
+  statusFacts(): {
+    unstreamed: Array<{ market: Market } & TryFailure>
+    learned: Array<{ market: Market; name: string }>
+  } {
+    const learned: Array<{ market: Market; name: string }> = []
+    for (const [market, e] of this.entries)
+      if (e.state === 'streaming' && e.source !== 'own' && e.source !== 'setting')
+        learned.push({ market, name: e.name })
+    return { unstreamed: this.notStreaming(), learned }
+  }
+
   report(): MarketNameReport[] {
     return [...this.entries].map(([market, e]) => ({
       market,
