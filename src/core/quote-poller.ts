@@ -140,12 +140,15 @@ export class QuotePoller {
   }
 
   /** The trader stopped watching it: what the service said about it is asked afresh next time. */
-  /**
-   * The stream refused a market for the key's scope (a market 403 frame): its polling stops as
-   * after REST's refusal of the same code. Returns REST's words for it.
-   */
+  /** A market 403 frame on the stream: polling stops as after REST's; returns REST's words. */
   refuseMarket(market: Market, code: string): string {
     return this.blockMarket(quoteRoute(market).family, market, code)
+  }
+
+  /** Whether a quote for this symbol came back in the last minIntervalMs (a fresh snapshot). */
+  answeredLately(key: SymbolKey): boolean {
+    const at = this.queue.lookup(key)?.lastPolledAt ?? null
+    return at !== null && this.clock.now() - at < this.minIntervalMs
   }
 
   forget(key: SymbolKey): void {
