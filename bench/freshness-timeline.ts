@@ -9,7 +9,8 @@ import { pickFreshnessSymbols } from './freshness'
  * requests the simulator counted (REST calls and handshakes), the symbols some socket is
  * subscribed to (by market), and the polled symbols' ages by when a REST answer last carried
  * them (sim.servedAt()), not by what the app reports.
- * `npx tsx bench/freshness-timeline.ts refuse|silent|client [seconds]`
+ * `npx tsx bench/freshness-timeline.ts refuse|silent|client [seconds]`; NAMES=1 adds the
+ * engine's own view of each market's stream name (a debugging aid, not a measure).
  */
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'silent'
