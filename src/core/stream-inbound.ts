@@ -36,6 +36,8 @@ export class InboundFrames {
   private readonly tickScratch = new StreamUpdate()
   private readonly frames = new FrameBuffer()
   private readonly scanner = new PushScanner()
+  /** The market each service word was last told for (a parsed tick takes this path each time). */
+  private readonly toldTags = new Map<string, Market>()
 
   constructor(private readonly deps: InboundDeps) {}
 
@@ -69,8 +71,15 @@ export class InboundFrames {
           // symbol and plan here, off the hot path). Not when the symbol is wanted in two markets
           // (a coin and its perpetual): the word may be the other's.
           const tag = f.tag
-          if (tag !== undefined && market !== null && book.inOneMarket(f.symbol))
+          if (
+            tag !== undefined &&
+            market !== null &&
+            this.toldTags.get(tag) !== market &&
+            book.inOneMarket(f.symbol)
+          ) {
+            this.toldTags.set(tag, market)
             emit('serviceTag', { market, tag })
+          }
           if (ref !== undefined) {
             ref.routeBook = book
             ref.routeEpoch = book.epoch

@@ -30,7 +30,7 @@ describe('market words in pushes', () => {
     c.start()
     await untilConnections(1)
     expect(server.connections).toHaveLength(1)
-    // A single tick (parsed), then the batch dialect (scanned).
+    // A single tick (parsed), then the batch dialect (scanned); each word told once.
     conn(0).socket.send(
       JSON.stringify({ type: 'tick', symbol: 'EURUSD', market: 'fx_spot', last: 1.1 }),
     )
@@ -38,7 +38,8 @@ describe('market words in pushes', () => {
       JSON.stringify({
         event: 'ticker',
         data: [
-          { symbol: 'USDJPY', market: 'fx_spot', last: 150 },
+          { symbol: 'USDJPY', market: 'fx_other', last: 150 },
+          { symbol: 'EURUSD', market: 'fx_spot', last: 1.2 },
           // Wanted in two markets: the word may be either's, so it is nobody's.
           { symbol: 'BTCUSDT', market: 'perp_x', last: 9 },
         ],
@@ -48,7 +49,7 @@ describe('market words in pushes', () => {
     await new Promise((r) => setTimeout(r, 50))
     expect(tags).toEqual([
       { market: 'fx', tag: 'fx_spot' },
-      { market: 'fx', tag: 'fx_spot' },
+      { market: 'fx', tag: 'fx_other' },
     ])
   })
 })
