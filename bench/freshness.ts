@@ -36,7 +36,7 @@ const MIX: Array<[Market, number]> = [
 const PLAN_RPM = 30
 
 /** Crypto first, as a trader's list would start: the first 10 take the Free plan's stream slots. */
-function pickSymbols(): string[] {
+export function pickFreshnessSymbols(): string[] {
   const out: string[] = []
   for (const [market, count] of MIX) {
     const symbols = INSTRUMENTS.filter((i) => i.market === market).slice(0, count)
@@ -128,7 +128,8 @@ async function runCase(
     rpm: PLAN_RPM,
     demo: false,
   })
-  const keys = c.shuffle === undefined ? pickSymbols() : shuffled(pickSymbols(), c.shuffle)
+  const keys =
+    c.shuffle === undefined ? pickFreshnessSymbols() : shuffled(pickFreshnessSymbols(), c.shuffle)
   const streamAges: number[] = []
   const pollAges: number[] = []
   const requestsAt: Array<{ t: number; n: number }> = []

@@ -1,7 +1,7 @@
 import { symbolKey, type Market, type SymbolKey } from '../shared/market'
 import type { StreamState } from '../shared/status'
 import type { CandleBuilder } from './candle-builder'
-import type { TickdeskError } from './errors'
+import { MARKET_403, type TickdeskError } from './errors'
 import type { FeedPlanner } from './feed-planner'
 import type { Logger } from './log'
 import { aliasMarketName } from './market-aliases'
@@ -33,6 +33,8 @@ export interface EngineStreamSide {
   onState(state: StreamState): void
   onOpen(resync: boolean): void
   onError(error: TickdeskError): void
+  /** A market the key's scope refuses on the stream: polled as REST's refusal would; its words. */
+  refuseMarket(market: Market, code: string): string
 }
 
 /**
@@ -57,12 +59,17 @@ export function createStreamNames(o: {
     onChange: (market, renamed) => {
       if (renamed) o.stream().renamed(market)
       const gates = new Map<Market, MarketGate>()
-      for (const r of names.report()) gates.set(r.market, names.gate(r.market))
-      planner.setMarketGates(gates)
+      const unproven = new Set<Market>()
+      for (const r of names.report()) {
+        gates.set(r.market, names.gate(r.market))
+        if (r.state !== 'streaming') unproven.add(r.market)
+      }
+      planner.setMarketGates(gates, unproven)
       o.changed()
     },
     ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
     unreadable: () => o.stream().stats().malformed,
+    asked: (market) => planner.plan().streamed.has(market),
   })
   return names
 }
@@ -96,6 +103,7 @@ export function createEngineStream(
     if (!streamNames.refusedFrame(code, message))
       logger.log('warn', 'stream: market refusal matched no try', { code, message })
   })
+  stream.on('serviceTag', ({ market, tag }) => streamNames.serviceTag(market, tag))
   stream.on('candle', (c) =>
     candles.merge(symbolKey(c.market, c.symbol), [c.bar], c.interval ?? undefined),
   )
@@ -108,7 +116,13 @@ export function createEngineStream(
     planner.capRefused(refused)
   })
   stream.on('symbolError', (e) => {
-    statuses.refusedOnStream(keysOf(e.symbols, e.market, side), e.code, e.message)
+    const keys = keysOf(e.symbols, e.market, side)
+    if (!MARKET_403.has(e.code) || e.market === null)
+      return statuses.refusedOnStream(keys, e.code, e.message)
+    // Not in the key's scope: as REST's refusal of the code (its words, polling blocked), and
+    // the slots go to symbols that can stream.
+    statuses.refusedOnStream(keys, e.code, side.refuseMarket(e.market, e.code))
+    for (const k of keys) planner.demote(k)
   })
   stream.on('error', (e) => side.onError(e))
   return stream

@@ -1,5 +1,5 @@
 import { PLAN_LIMITS, symbolKey, type SymbolKey } from '../shared/market'
-import { type Bar, type Interval, type Quote, type SymbolStatus } from '../shared/quote'
+import type { Bar, Interval, Quote, SymbolStatus } from '../shared/quote'
 import type { FeedStatus, StreamState } from '../shared/status'
 import type { DoctorReport } from '../shared/bridge'
 import { liveStream, liveStreamCheck } from './connection-test'
@@ -33,7 +33,6 @@ import type { TickdeskError } from './errors'
 import type { Random } from './random'
 
 export { PRIORITY }
-
 type Listener<T> = (value: T) => void
 
 export interface EngineOptions {
@@ -342,6 +341,7 @@ export class MarketEngine {
         logger: this.logger,
         ingest: this.ingest,
         marketOfStreamed: (symbol) => this.feedPlan.marketOfStreamed(symbol),
+        refuseMarket: (market, code) => this.poller.refuseMarket(market, code),
         onState: (s) => this.onStreamState(s),
         onOpen: (resync) => {
           this.lastError = this.lastStreamError = null
@@ -384,7 +384,7 @@ export class MarketEngine {
       watchedCount: this.watched.size,
       plan: this.config.plan,
       demo: this.config.demo,
-      unstreamed: this.streamNames.notStreaming(),
+      ...this.streamNames.statusFacts(),
       pollEveryMs: this.poller.pacing().minIntervalMs,
     })
   }

@@ -21,7 +21,7 @@ export class FeedPlanApplier {
       planner: FeedPlanner
       watched: WatchedSymbols
       stream: StreamClient
-      poller: Pick<QuotePoller, 'setSymbols' | 'pollNow'>
+      poller: Pick<QuotePoller, 'setSymbols' | 'pollNow' | 'answeredLately'>
       /** After each application (the engine derives its status again). */
       onApplied: () => void
     },
@@ -51,6 +51,14 @@ export class FeedPlanApplier {
     this.queued = false
     planner.setWatched(this.o.watched.ordered())
     const { streamed, polled, background } = planner.plan()
+    // A symbol the poller answered a moment ago has the fields a snapshot would bring: no call
+    // for it (while a stream name is learned, symbols go from the poll set to a slot and back).
+    // Asked before the poll set changes, which forgets what it dropped.
+    for (const [market, symbols] of streamed)
+      for (const s of symbols) {
+        const key = symbolKey(market, s)
+        if (!this.snapshotted.has(key) && poller.answeredLately(key)) this.snapshotted.add(key)
+      }
     stream.setSubscriptions(streamed)
     this.subscribed = [...streamed.values()].reduce((n, s) => n + s.size, 0)
     poller.setSymbols(polled, background)

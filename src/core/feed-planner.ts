@@ -76,6 +76,8 @@ export class FeedPlanner {
   private reasons = new Map<SymbolKey, StreamReason>()
   /** Markets whose stream name is being learned (stream-market-names.ts); absent: open. */
   private gates: ReadonlyMap<Market, MarketGate> = new Map()
+  /** Markets whose stream name no push has proven yet: their slots are not held against others. */
+  private unproven: ReadonlySet<Market> = new Set()
   private signature = ''
   private timer: TimerHandle | null = null
 
@@ -150,10 +152,13 @@ export class FeedPlanner {
   /**
    * Per market, whether the stream answers under the name it is subscribed by: 'closed' polls
    * the market's symbols and gives their slots to others, 'probe' lets its first symbol (by
-   * rank) try the next name while the rest poll.
+   * rank) try the next name while the rest poll. A slot in an `unproven` market (its name still
+   * on trial) is no incumbent: once another market's name is proven, that market's symbols take
+   * the slots at once instead of waiting out the trial's bound (bench/freshness-timeline.ts).
    */
-  setMarketGates(gates: ReadonlyMap<Market, MarketGate>): void {
+  setMarketGates(gates: ReadonlyMap<Market, MarketGate>, unproven?: ReadonlySet<Market>): void {
     this.gates = gates
+    this.unproven = unproven ?? new Set()
     this.recompute()
   }
 
@@ -255,7 +260,7 @@ export class FeedPlanner {
       {
         cap: this.effectiveCap(),
         available: this.available,
-        incumbents: new Set(this.slotSince.keys()),
+        incumbents: this.incumbents(),
       },
     )
     const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
@@ -280,6 +285,13 @@ export class FeedPlanner {
     if (signature === this.signature) return
     this.signature = signature
     for (const cb of this.listeners) cb()
+  }
+
+  /** The symbols holding slots, but for those of a market whose name is still on trial. */
+  private incumbents(): Set<SymbolKey> {
+    const keys = [...this.slotSince.keys()]
+    if (this.unproven.size === 0) return new Set(keys)
+    return new Set(keys.filter((k) => !this.unproven.has(parseSymbolKey(k)?.market as Market)))
   }
 
   /** The one symbol of each 'probe' market that tries the next name: its best ranked. */

@@ -1,6 +1,6 @@
 import type { Market, Plan } from '../shared/market'
 import type { FeedStatus, StreamState } from '../shared/status'
-import type { TickdeskError } from './errors'
+import { FORBIDDEN_RECHECK_MS, MARKET_403, type TickdeskError } from './errors'
 import type { GovernorSnapshot } from './rate-governor'
 
 export interface FeedFacts {
@@ -21,6 +21,8 @@ export interface FeedFacts {
     code: string
     message: string
   }>
+  /** Markets streaming under a word of the service's, learned (stream-market-names.ts). */
+  learned?: ReadonlyArray<{ market: Market; name: string }>
   /** How often a polled symbol is asked at best (the poller's floor). */
   pollEveryMs?: number
 }
@@ -143,7 +145,14 @@ function feedStatusOf(f: FeedFacts): FeedStatus {
       retryAt: null,
     }
   }
-  if (streamOpen) return { ...base, state: 'live', code: null, message: 'Live', retryAt: null }
+  if (streamOpen) {
+    // Still Live, but the trader may want to know the stream speaks other words than ours.
+    const learned = (f.learned ?? [])
+      .map((l) => `${MARKET_WORDS[l.market]} as "${l.name}"`)
+      .join(', ')
+    const message = learned === '' ? 'Live' : `Live; stream market names learned: ${learned}`
+    return { ...base, state: 'live', code: null, message, retryAt: null }
+  }
   if (f.streamState === 'connecting' && f.lastError === null && g.callsToday === 0) {
     return { ...base, state: 'connecting', code: null, message: 'Connecting', retryAt: null }
   }
@@ -152,7 +161,12 @@ function feedStatusOf(f: FeedFacts): FeedStatus {
     ...base,
     state: 'degraded',
     code,
-    message: code === 'WS_CONN_LIMIT' ? 'Stream connection cap reached: polling' : 'Polling',
+    message:
+      code === 'WS_CONN_LIMIT'
+        ? 'Stream connection cap reached: polling'
+        : code !== null && MARKET_403.has(code)
+          ? `The stream is not available on this plan or key (${code}): polling; rechecking in ${Math.round(FORBIDDEN_RECHECK_MS / 60_000)} min`
+          : 'Polling',
     retryAt: f.streamRetryAt,
   }
 }

@@ -19,6 +19,7 @@ type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
 class ScannedTick implements TickFrame {
   readonly kind = 'tick'
   readonly packed: PackedFigures = newPackedFigures()
+  tag: string | undefined = undefined
 
   constructor(
     public market: Market | null,
@@ -61,10 +62,11 @@ export class FrameBuffer {
     fields: QuoteFields,
     ts: number | null,
     ref?: SymbolRef,
+    tag?: string,
   ): void {
     let t = this.ticks[this.used]
     if (t === undefined) {
-      t = { kind: 'tick', market, symbol, fields, ts, ref }
+      t = { kind: 'tick', market, symbol, fields, ts, ref, tag }
       this.ticks.push(t)
     } else {
       t.market = market
@@ -72,6 +74,7 @@ export class FrameBuffer {
       t.fields = fields
       t.ts = ts
       t.ref = ref
+      t.tag = tag
     }
     this.used++
     this.frames.push(t)
@@ -88,6 +91,7 @@ export class FrameBuffer {
     values: Float64Array,
     ts: number | null,
     ref: SymbolRef | undefined,
+    tag?: string,
   ): void {
     let t = this.scannedTicks[this.scannedUsed]
     if (t === undefined) {
@@ -99,6 +103,7 @@ export class FrameBuffer {
       t.ts = ts
       t.ref = ref
     }
+    t.tag = tag
     const packed = t.packed
     packed.mask = mask & FIGURE_BITS
     for (let i = 0; i < FIGURE_COUNT; i++) packed.values[i] = values[i] as number

@@ -16,6 +16,8 @@ export type ParsedFrame =
       ref?: SymbolRef | undefined
       /** The scanned tick's figures, packed (packed-figures.ts); `fields` unpacks them. */
       packed?: PackedFigures | undefined
+      /** The push's market word when it names none of ours (`market` null): the service's own. */
+      tag?: string | undefined
     }
   | { kind: 'candle'; market: Market | null; symbol: string; interval: Interval | null; bar: Bar }
   | { kind: 'ping'; reply: string | null }

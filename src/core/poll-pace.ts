@@ -53,6 +53,23 @@ export const KLINE_FALLBACK_MS = 60_000
  */
 export const SLOW_POLL_MS = 60_000
 
+/**
+ * A call with room takes symbols of its family falling due within this long (PollQueue.topUp):
+ * they cost no call, and come at most this much before their pace (5 % of the 5 s floor)...
+ */
+export const RIDE_ALONG_MS = 250
+
+/**
+ * ...or, when calls are spaced wider than that (a small plan's budget), before the next call
+ * could go: waiting, such a symbol would be asked late and in a call of its own. Without it a
+ * family split in two by a plan change (symbols leaving the stream while its market's name is
+ * learned) stays split for good: each half due a moment after the other's call, two calls a
+ * round where one would do (bench/freshness-timeline.ts: polled median 4.5 s, not 2.8 s).
+ */
+export function rideAlongMs(spacingMs: number): number {
+  return Math.max(RIDE_ALONG_MS, spacingMs)
+}
+
 /** Works out a symbol's due time afresh (PollQueue.dueAt: its session, pace and last ask). */
 export interface DueSource {
   dueAt(t: Tracked, now: number): number

@@ -171,7 +171,7 @@ function parseItem(
         }
         const fields = pickQuoteFieldsIfAny(obj)
         if (fields !== null) {
-          out.tick(market, symbol, fields, readTs(obj, now))
+          out.tick(market, symbol, fields, readTs(obj, now), undefined, unknownTag(obj, market))
           return
         }
       }
@@ -188,6 +188,13 @@ function isErrorShaped(obj: Obj): boolean {
 function readMarket(obj: Obj): Market | null {
   const v = typeof obj.market === 'string' ? obj.market : obj.m
   return typeof v === 'string' ? marketNamed(v) : null
+}
+
+/** The item's own market word when it is none of ours (the service's word: a name to try). */
+function unknownTag(obj: Obj, market: Market | null): string | undefined {
+  if (market !== null) return undefined
+  const v = typeof obj.market === 'string' ? obj.market : obj.m
+  return typeof v === 'string' && v !== '' ? v : undefined
 }
 
 /** A pushed market name as ours, or null (push-scan.ts reads it the same way). */
@@ -244,7 +251,7 @@ function readTick(
   if (symbol === null) return out.push({ kind: 'malformed', reason: 'tick without a symbol' })
   const fields = pickQuoteFieldsIfAny(obj)
   if (fields === null) out.push({ kind: 'malformed', reason: `tick for ${symbol} has no numbers` })
-  else out.tick(market, symbol, fields, readTs(obj, now))
+  else out.tick(market, symbol, fields, readTs(obj, now), undefined, unknownTag(obj, market))
 }
 
 function readCandle(

@@ -206,6 +206,7 @@ export class PushScanner {
     let symbol: string | null = null
     let ref: SymbolRef | undefined
     let market: Market | null = null
+    let tag: string | undefined
     for (let n = 0; ; n++) {
       // The key where the previous item had it, `"name":` compared in one go; else looked up.
       const guess = lastOrder[n]
@@ -232,6 +233,7 @@ export class PushScanner {
         pos = this.scanMarket(raw, pos)
         if (pos < 0) return false
         market = this.market
+        if (market === null && this.marketRaw !== '') tag = this.marketRaw
       } else {
         pos = this.scanNumber(raw, pos)
         const v = this.number
@@ -248,7 +250,7 @@ export class PushScanner {
     const tsKey = this.tsKey
     const ts = (seen & (1 << tsKey)) !== 0 ? quoteTime(values[tsKey], now) : null
     // The figures go packed (packed-figures.ts): no fields object per tick.
-    out.scanned(market, symbol, seen, values, ts, ref)
+    out.scanned(market, symbol, seen, values, ts, ref, tag)
     return true
   }
 

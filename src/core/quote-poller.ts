@@ -3,9 +3,10 @@ import type { SymbolStatus, SymbolStatusCode } from '../shared/quote'
 import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from './budget-preview'
 import type { Clock, TimerHandle } from './clock'
 import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
-import type { EndpointFamily } from './market-routes'
+import { quoteRoute, type EndpointFamily } from './market-routes'
 import { splitByMarket, splitRefused, type Batch, type BatchMember } from './poll-batch'
 import { PollQueue, type Tracked } from './poll-queue'
+import { rideAlongMs } from './poll-pace'
 import { PollVerdicts } from './poll-verdicts'
 import type { QuoteUpdate } from './quote-fields'
 import { askKline, askQuotes, type Answer, type PollAsker } from './poll-request'
@@ -18,9 +19,9 @@ import type { RestClient } from './rest-client'
  * Loop: a self-rescheduling setTimeout on the injected clock (never setInterval). Each tick sends
  * at most one request: the batch holding the stalest due symbol, filled with up to 50 other due
  * symbols of the same endpoint family (spec: Limits, 1 to 50 symbols), then, while it has room,
- * with symbols of that family falling due within RIDE_ALONG_MS. Ticks are paced evenly at
- * 60 s / (governor ceiling x share), and a symbol is not re-polled sooner than minIntervalMs
- * (less RIDE_ALONG_MS when it rides along a call with room).
+ * with symbols of that family falling due before the next call could go (rideAlongMs). Ticks
+ * are paced evenly at 60 s / (governor ceiling x share), and a symbol is not re-polled sooner
+ * than minIntervalMs (less the ride-along horizon when it rides along a call with room).
  * Polls are the governor's background kind: they spend what nobody else needs. The
  * governor gates every tick: while it blocks REST (pause, quota, stop) the loop sleeps and its
  * onChange wakes the loop again. Urgent work skips the pacing, never the budget: pollNow()
@@ -53,7 +54,7 @@ export interface QuotePollerOptions {
    * budget, which polls give back to candles and handshakes when they wait: rate-governor).
    */
   share?: number
-  /** No symbol is polled more often than this (default 5 s), but for RIDE_ALONG_MS early. */
+  /** No symbol is polled more often than this (default 5 s), but for rideAlongMs early. */
   minIntervalMs?: number
   maxInFlight?: number
   /** Recheck of a blocked family/market (default 15 min). */
@@ -65,12 +66,7 @@ export interface QuotePollerOptions {
 }
 
 export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
-
-/**
- * A call with room takes symbols of its family falling due within this long (PollQueue.topUp):
- * they cost no call, and come at most this much before their pace (5 % of the 5 s floor).
- */
-export const RIDE_ALONG_MS = 250
+export { RIDE_ALONG_MS } from './poll-pace'
 
 const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
@@ -144,6 +140,17 @@ export class QuotePoller {
   }
 
   /** The trader stopped watching it: what the service said about it is asked afresh next time. */
+  /** A market 403 frame on the stream: polling stops as after REST's; returns REST's words. */
+  refuseMarket(market: Market, code: string): string {
+    return this.blockMarket(quoteRoute(market).family, market, code)
+  }
+
+  /** Whether a quote for this symbol came back in the last minIntervalMs (a fresh snapshot). */
+  answeredLately(key: SymbolKey): boolean {
+    const at = this.queue.lookup(key)?.lastPolledAt ?? null
+    return at !== null && this.clock.now() - at < this.minIntervalMs
+  }
+
   forget(key: SymbolKey): void {
     this.verdicts.forget(key)
   }
@@ -207,7 +214,8 @@ export class QuotePoller {
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
     const next = this.queue.nextBatch(now)
     const batch =
-      next && this.queue.withQuietRiders(this.queue.topUp(next, now, RIDE_ALONG_MS), now)
+      next &&
+      this.queue.withQuietRiders(this.queue.topUp(next, now, rideAlongMs(this.spacing())), now)
     if (!batch) {
       // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
       const due = this.queue.nextDueAt(now) - now
@@ -351,7 +359,7 @@ export class QuotePoller {
     this.queue.owe(t.key, this.clock.now())
   }
 
-  private blockMarket(family: EndpointFamily, market: Market, code: string): void {
+  private blockMarket(family: EndpointFamily, market: Market, code: string): string {
     const minutes = Math.round(this.recheckMs / 60_000)
     const message =
       code === 'MARKET_NOT_ENABLED' || code === 'API_KEY_SCOPE_DENIED'
@@ -364,6 +372,7 @@ export class QuotePoller {
       if (t.market === market && this.queue.routeOf(t, now).route.family === family)
         this.setStatus(t.key, verdict.code, message)
     }
+    return message
   }
 
   private setStatus(key: SymbolKey, code: SymbolStatusCode, message: string): void {

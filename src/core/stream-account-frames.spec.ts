@@ -114,3 +114,58 @@ describe('a refused REST call', () => {
     expect(status.message).toMatch(/\(request id [\w-]+ - quote it to your provider\)$/)
   })
 })
+
+describe('a scope frame naming no symbols (API_KEY_SCOPE_DENIED, MARKET_NOT_ENABLED)', () => {
+  const boot = async (watch: string[]): Promise<{ sim: SimServer; engine: MarketEngine }> => {
+    const s = (sim = await startSimulator({ seed: 5, tickIntervalMs: 100 }))
+    const e = (engine = new MarketEngine({
+      baseUrl: s.url,
+      streamUrl: deriveStreamUrl(s.url),
+      apiKey: s.keys.pro,
+      plan: 'pro',
+      rpm: 600,
+      demo: false,
+    }))
+    for (const k of watch) e.watch(k)
+    e.start()
+    await untilStatus(e, (st) => st.state === 'live', 10_000)
+    return { sim: s, engine: e }
+  }
+
+  it('on a socket with nothing subscribed: leaves Live within 1 s, says the stream is out of scope, and does not reconnect', async () => {
+    const { sim: s, engine: e } = await boot(['agri:ZC1!'])
+    const handshakes = s.stats().wsHandshakes
+    const sentAt = Date.now()
+    s.faults.accountFrame('API_KEY_SCOPE_DENIED')
+    const status = await untilStatus(e, (st) => st.state !== 'live', 5_000)
+    expect(Date.now() - sentAt).toBeLessThan(1_000)
+    expect(status.code).toBe('API_KEY_SCOPE_DENIED')
+    expect(status.message).toMatch(/stream is not available on this plan or key/)
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(s.stats().wsHandshakes).toBe(handshakes)
+    expect(e.status().state).not.toBe('live')
+  })
+
+  it('on a socket with symbols: those markets get REST’s refusal and are asked no more', async () => {
+    const { sim: s, engine: e } = await boot(['crypto:BTCUSDT', 'crypto:ETHUSDT'])
+    await expect.poll(() => s.streamedKeys().size, { timeout: 5_000 }).toBe(2)
+    s.faults.accountFrame('API_KEY_SCOPE_DENIED')
+    await expect
+      .poll(() => e.symbolStatuses().map((x) => x.message), { timeout: 2_000 })
+      .toEqual([
+        expect.stringMatching(
+          /^crypto is not available on this plan or key \(API_KEY_SCOPE_DENIED\)/,
+        ),
+        expect.stringMatching(
+          /^crypto is not available on this plan or key \(API_KEY_SCOPE_DENIED\)/,
+        ),
+      ])
+    // Their slots went; polling them stays blocked, as after REST's 403 of the same code.
+    const asked = (): number =>
+      (s.stats().symbolAsks.BTCUSDT ?? 0) + (s.stats().symbolAsks.ETHUSDT ?? 0)
+    const before = asked()
+    await new Promise((r) => setTimeout(r, 6_000))
+    expect(asked()).toBe(before)
+    expect(s.streamedKeys().size).toBe(0)
+  })
+})

@@ -19,7 +19,10 @@ describe('classifyErrorFrame: every reading of the stream caps', () => {
 
   it('keeps per-symbol refusals and account errors apart from the caps', () => {
     expect(kind('UNKNOWN_SYMBOL', 'unknown', ['NOPE'])).toBe('symbols')
-    expect(kind('MARKET_NOT_ENABLED', 'not in plan')).toBe('symbols')
+    expect(kind('MARKET_NOT_ENABLED', 'not in plan', ['EURUSD'])).toBe('symbols')
+    // Naming no symbols: the key's scope, for what the socket asked or the stream itself.
+    expect(kind('MARKET_NOT_ENABLED', 'not in plan')).toBe('scope')
+    expect(kind('API_KEY_SCOPE_DENIED', 'key lacks scope')).toBe('scope')
     expect(kind('SUBSCRIPTION_EXPIRED', 'subscription expired')).toBe('account')
     expect(kind('DAILY_LIMIT_EXCEEDED', 'daily limit of subscriptions exceeded')).toBe('account')
   })

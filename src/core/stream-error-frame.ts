@@ -17,6 +17,11 @@ export type ErrorFrameAction =
   | { kind: 'symbols'; code: string; message: string; symbols: string[] }
   /** About a market, naming no symbols: the name we subscribed it under may not be the service's. */
   | { kind: 'market'; code: string; message: string }
+  /**
+   * A market 403 (MARKET_NOT_ENABLED, API_KEY_SCOPE_DENIED) naming no symbols: about every
+   * market this socket asked for, or (nothing asked) about the stream itself.
+   */
+  | { kind: 'scope'; error: TickdeskError }
   /** About the key or account: carries the status REST gives the same code (restStatusOf). */
   | { kind: 'account'; error: TickdeskError }
 
@@ -36,6 +41,7 @@ const SAYS_MARKET = /market/i
  *   WS_CONN_LIMIT about connections: the connection cap;
  *   WS_CONN_LIMIT saying neither: unclear until the service closes the socket (connection cap)
  *     or keeps it open (symbol cap) (stream-client waits a moment to see);
+ *   a market 403 naming no symbols: the key's scope (below: what the socket asked, or the stream);
  *   other codes naming symbols, or a symbol 400 / market 403: those symbols are refused;
  *   any other whose message is about a market ("unknown market fx"): that market's name;
  *   anything else is about the account.
@@ -56,6 +62,8 @@ export function classifyErrorFrame(f: {
       ? { kind: 'connection-cap', error }
       : { kind: 'cap-unclear', error }
   }
+  if (MARKET_403.has(f.code) && f.symbols.length === 0)
+    return { kind: 'scope', error: accountError(f) }
   if (f.symbols.length > 0 || SYMBOL_400.has(f.code) || MARKET_403.has(f.code)) {
     return { kind: 'symbols', code: f.code, message: f.message, symbols: f.symbols }
   }

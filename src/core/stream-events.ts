@@ -81,6 +81,8 @@ export interface StreamEvents {
   subscribed: { market: Market | null }
   /** An error frame about a market, naming no symbols (e.g. "unknown market fx"). */
   marketRefused: { code: string; message: string }
+  /** A push named the market in a word of the service's own (a candidate stream name). */
+  serviceTag: { market: Market; tag: string }
   /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
   error: TickdeskError
 }
@@ -99,6 +101,7 @@ export class StreamEmitter {
     subscribeSent: new Set(),
     subscribed: new Set(),
     marketRefused: new Set(),
+    serviceTag: new Set(),
     error: new Set(),
   }
 

@@ -36,6 +36,8 @@ export class InboundFrames {
   private readonly tickScratch = new StreamUpdate()
   private readonly frames = new FrameBuffer()
   private readonly scanner = new PushScanner()
+  /** The market each service word was last told for (a parsed tick takes this path each time). */
+  private readonly toldTags = new Map<string, Market>()
 
   constructor(private readonly deps: InboundDeps) {}
 
@@ -65,6 +67,19 @@ export class InboundFrames {
           market = ref.routed
         } else {
           market = book.route(f.market, f.symbol)
+          // A word of the service's own for the symbol's market: a name to try for it (once per
+          // symbol and plan here, off the hot path). Not when the symbol is wanted in two markets
+          // (a coin and its perpetual): the word may be the other's.
+          const tag = f.tag
+          if (
+            tag !== undefined &&
+            market !== null &&
+            this.toldTags.get(tag) !== market &&
+            book.inOneMarket(f.symbol)
+          ) {
+            this.toldTags.set(tag, market)
+            emit('serviceTag', { market, tag })
+          }
           if (ref !== undefined) {
             ref.routeBook = book
             ref.routeEpoch = book.epoch
@@ -114,6 +129,16 @@ export class InboundFrames {
     if (action.kind === 'account') {
       log.log('warn', 'stream: account error frame', { code: f.code })
       return this.deps.accountRefused(action.error)
+    }
+    if (action.kind === 'scope') {
+      // The key's scope refuses what this socket asked (REST's 403 for those markets), or, with
+      // nothing asked, the stream itself: the socket goes and waits as after a 403 upgrade.
+      log.log('warn', 'stream: scope refused', { code: f.code })
+      const asked = book.asked()
+      if (asked.size === 0) return this.deps.accountRefused(action.error)
+      for (const [market, symbols] of asked)
+        emit('symbolError', { market, symbols, code: action.error.code, message: f.message })
+      return
     }
     if (action.kind === 'market') {
       log.log('warn', 'stream: market refused', { code: f.code, message: f.message })

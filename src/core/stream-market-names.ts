@@ -18,7 +18,7 @@ import { isQuiet } from './session-pacing'
  *                       failed: polled, the whole list again after ROUND_PAUSE_MS
  * Candidates, in order: the explicit setting (alone: an override is never second-guessed), the
  * name remembered for this service, any market tag the service itself sent for the market (REST
- * payloads' `market`), our own word, then COMMON_SPELLINGS. Each name is tried once a round; a
+ * payloads' `market`, pushes' market words none of ours), our own word, then COMMON_SPELLINGS. Each name is tried once a round; a
  * round runs its tries back to back (each as long as its bound) and starts again no sooner than
  * ROUND_PAUSE_MS after the last one failed. Tries cost no request: a subscribe on the open socket
  * is not metered (spec: Limits), only the handshake is.
@@ -113,6 +113,12 @@ export interface StreamMarketNamesOptions {
    * which one arrived proves nothing: the answer may have been the frame that was unreadable.
    */
   unreadable?(): number
+  /**
+   * Whether the plan still streams the market. A try whose symbols all lost their slots (to a
+   * market whose name was proven meanwhile) is not judged by the silence that follows: it starts
+   * again when the market is subscribed again.
+   */
+  asked?(market: Market): boolean
 }
 
 export class StreamMarketNames {
@@ -166,7 +172,7 @@ export class StreamMarketNames {
     this.o.onChange(market, false)
   }
 
-  /** The service's own tag for the market (a REST payload's `market`): a candidate name. */
+  /** The service's own tag for the market (a REST payload's or a push's `market`): a candidate. */
   serviceTag(market: Market, tag: string): void {
     const e = this.entry(market)
     if (tag === '' || tag === e.name || e.tags.includes(tag) || e.tags.length >= 3) return
@@ -206,6 +212,21 @@ export class StreamMarketNames {
       if (e.state !== 'streaming' && e.lastFailure !== null) out.push({ market, ...e.lastFailure })
     }
     return out
+  }
+
+  /**
+   * What the status line says of the names: markets not streaming under any name tried yet, and
+   * those streaming under a word not ours that nobody set (learned, remembered or the service's).
+   */
+  statusFacts(): {
+    unstreamed: Array<{ market: Market } & TryFailure>
+    learned: Array<{ market: Market; name: string }>
+  } {
+    const learned: Array<{ market: Market; name: string }> = []
+    for (const [market, e] of this.entries)
+      if (e.state === 'streaming' && e.source !== 'own' && e.source !== 'setting')
+        learned.push({ market, name: e.name })
+    return { unstreamed: this.notStreaming(), learned }
   }
 
   report(): MarketNameReport[] {
@@ -264,6 +285,10 @@ export class StreamMarketNames {
     e.timer = this.o.clock.setTimeout(() => {
       e.timer = null
       if (e.state !== 'trying') return
+      if (this.o.asked?.(market) === false) {
+        e.state = 'untried'
+        return
+      }
       if (isQuiet(market, '', this.o.clock.now())) return this.arm(market, e)
       // Garbled frames in the window: judge the name on a window the socket could read.
       if ((this.o.unreadable?.() ?? 0) !== unreadableBefore) return this.arm(market, e)

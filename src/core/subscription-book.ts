@@ -116,6 +116,18 @@ export class SubscriptionBook {
     return this.marketBySymbol.get(symbol) ?? null
   }
 
+  /** What this socket asked the service for, by market (a frame naming no symbols is about these). */
+  asked(): Map<Market, string[]> {
+    return new Map([...this.server].map(([m, s]) => [m, [...s]]))
+  }
+
+  /** Whether only one market wants the symbol (a push that names no market of ours is its). */
+  inOneMarket(symbol: string): boolean {
+    let n = 0
+    for (const want of this.desired.values()) if (want.has(symbol)) n++
+    return n === 1
+  }
+
   marketOf(symbol: string): Market | null {
     return this.marketBySymbol.get(symbol) ?? null
   }

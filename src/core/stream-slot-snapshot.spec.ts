@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSimulator, type SimServer } from '../sim'
+import { INSTRUMENTS } from '../sim/instruments'
+import { deriveStreamUrl } from './engine-config'
+import { MarketEngine } from './engine'
+
+/**
+ * A symbol the poller answered a moment ago that gets a stream slot is not asked again for its
+ * first snapshot: the answer has the fields pushes may lack. While stream names are learned,
+ * symbols go from polling to a slot and back within seconds, and each snapshot was a call the
+ * Free plan's minute could not spare (issue 36, bench/freshness-timeline.ts). Counted by the
+ * simulator: the requests that named the symbol.
+ */
+let sim: SimServer | null = null
+let engine: MarketEngine | null = null
+afterEach(async () => {
+  await engine?.stop()
+  engine = null
+  await sim?.close()
+  sim = null
+})
+
+describe('a polled symbol that takes a freed stream slot', () => {
+  it('is not asked again for a snapshot when its poll answer is fresh', async () => {
+    const s = (sim = await startSimulator({ seed: 4, tickIntervalMs: 100 }))
+    const e = (engine = new MarketEngine({
+      baseUrl: s.url,
+      streamUrl: deriveStreamUrl(s.url),
+      apiKey: s.keys.free,
+      plan: 'free',
+      rpm: 30,
+      demo: false,
+    }))
+    const keys = INSTRUMENTS.filter((i) => i.market === 'crypto')
+      .slice(0, 11)
+      .map((i) => `crypto:${i.symbol}`)
+    const stops = keys.map((k) => e.watch(k))
+    e.start()
+    await expect.poll(() => s.streamedKeys().size, { timeout: 5_000 }).toBe(10)
+    const polled = keys.find((k) => !s.streamedKeys().has(k)) as string
+    const symbol = polled.split(':')[1] as string
+    await expect.poll(() => s.stats().symbolAsks[symbol] ?? 0, { timeout: 5_000 }).toBe(1)
+    // A streamed symbol leaves the list: the polled one takes its slot.
+    stops[keys.findIndex((k) => s.streamedKeys().has(k))]?.()
+    await expect.poll(() => s.streamedKeys().has(polled), { timeout: 3_000 }).toBe(true)
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(s.stats().symbolAsks[symbol]).toBe(1)
+  })
+})
