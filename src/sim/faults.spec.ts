@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
-import { startSimulator, type SimOptions, type SimServer } from './index'
+import type { SimServer } from './index'
 import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
+import { simBooter } from './testing/sim-boot'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
-let sim: SimServer | null = null
-async function boot(o: SimOptions = {}): Promise<SimServer> {
-  sim = await startSimulator({ tickIntervalMs: 10, ...o })
-  return sim
-}
-afterEach(async () => {
-  await sim?.close()
-  sim = null
-})
+const boot = simBooter()
 const get = (s: SimServer, path = QUOTE) => getJson(s.url, path, s.keys.pro)
 const isTick = (f: Frame): boolean => f.type === 'tick'
 

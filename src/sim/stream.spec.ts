@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimOptions, type SimServer } from './index'
+import { describe, expect, it } from 'vitest'
 import { INSTRUMENTS, type SimMarket } from './instruments'
 import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
+import { simBooter } from './testing/sim-boot'
 
-let sim: SimServer | null = null
-async function boot(o: SimOptions = {}): Promise<SimServer> {
-  sim = await startSimulator({ tickIntervalMs: 10, ...o })
-  return sim
-}
-afterEach(async () => {
-  await sim?.close()
-  sim = null
-})
+const boot = simBooter()
 
 const MULTI: SimMarket[] = ['fx', 'commodity', 'cn', 'hk', 'futures', 'index', 'agri']
 const isTick = (f: Frame): boolean => f.type === 'tick' || f.event === 'ticker'
