@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { tick } from 'svelte'
 import { describe, expect, it } from 'vitest'
+import { firedAlert } from './testing/fake-snapshot'
 import { renderApp, type Rendered } from './testing/render-app'
 import type { Snapshot } from '../../shared/bridge'
 
@@ -112,18 +113,12 @@ describe('alerts', () => {
   })
 
   it('lists a fire a webhook gave up on, and Drop keeps a line for it in the history', async () => {
-    const fired = {
+    const fired = firedAlert({
       id: 'f9',
-      ruleId: 'a1',
-      key: 'fx:EURUSD',
       message: 'EURUSD above 1.1',
       price: 1.1,
-      at: 1,
-      whileAway: false,
-      awaySince: null,
-      quoteAt: null,
       firedBy: 'runner',
-    } as const
+    })
     const { api } = await setup({
       alertHistory: [fired],
       undelivered: [
@@ -153,18 +148,7 @@ describe('alerts', () => {
     const { api } = await setup()
     api.emit({
       type: 'alertFired',
-      alert: {
-        id: 'f1',
-        ruleId: 'a1',
-        key: 'fx:EURUSD',
-        message: 'EURUSD above 1.1',
-        price: 1.1,
-        at: 1,
-        whileAway: false,
-        awaySince: null,
-        quoteAt: null,
-        firedBy: 'app',
-      },
+      alert: firedAlert({ message: 'EURUSD above 1.1', price: 1.1 }),
     })
     await tick()
     const toast = screen.getByTestId('toast')

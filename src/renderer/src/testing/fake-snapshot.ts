@@ -1,3 +1,4 @@
+import type { FiredAlert } from '../../../shared/alert'
 import type { Snapshot } from '../../../shared/bridge'
 import { parseSymbolKey } from '../../../shared/market'
 import { blankQuote, type Quote } from '../../../shared/quote'
@@ -71,4 +72,21 @@ export function keyInfoOf(storedKey: string | null): KeyInfo {
         forHost: null,
         withheld: null,
       }
+}
+
+/** A fired EURUSD alert as a host sends it (alertFired, the history); `over` changes fields. */
+export function firedAlert(over: Partial<FiredAlert> = {}): FiredAlert {
+  return {
+    id: 'f1',
+    ruleId: 'a1',
+    key: 'fx:EURUSD',
+    message: 'EURUSD is above 1.1 (1.1002)',
+    price: 1.1002,
+    at: 1,
+    whileAway: false,
+    awaySince: null,
+    quoteAt: null,
+    firedBy: 'app',
+    ...over,
+  }
 }
