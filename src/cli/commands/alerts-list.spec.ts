@@ -135,21 +135,22 @@ describe('tickdesk alerts list', () => {
   })
 })
 
-describe('tickdesk alerts list and a host whose bars are not built yet', () => {
-  function closedBars(n: number, now: number): Bar[] {
-    const step = 15 * 60_000
-    const start = Math.floor(now / step) * step - n * step
-    return Array.from({ length: n }, (_, i) => ({
-      openTime: start + i * step,
-      closeTime: start + (i + 1) * step - 1,
-      open: 100,
-      high: 100,
-      low: 100,
-      close: 100,
-      volume: 1,
-    }))
-  }
+/** `n` closed 15m bars at a flat `price`, the last one closed before `now`. */
+function closedBars(n: number, now: number, price = 100): Bar[] {
+  const step = 15 * 60_000
+  const start = Math.floor(now / step) * step - n * step
+  return Array.from({ length: n }, (_, i) => ({
+    openTime: start + i * step,
+    closeTime: start + (i + 1) * step - 1,
+    open: price,
+    high: price,
+    low: price,
+    close: price,
+    volume: 1,
+  }))
+}
 
+describe('tickdesk alerts list and a host whose bars are not built yet', () => {
   it('says "waiting for bars (n of 20)" for an EMA 20 on 15m the backfill could not fill, then armed', async () => {
     const stores = openDataStores(data.dir)
     const clock = new FakeClock(Date.UTC(2026, 0, 5, 10, 1))
@@ -209,22 +210,7 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (1 of 20)\n`,
     )
     const candles = new CandleBuilder()
-    const now = Date.now()
-    const step = 15 * 60_000
-    const start = Math.floor(now / step) * step - 30 * step
-    candles.merge(
-      'crypto:BTCUSDT',
-      Array.from({ length: 30 }, (_, i) => ({
-        openTime: start + i * step,
-        closeTime: start + (i + 1) * step - 1,
-        open: 1,
-        high: 1,
-        low: 1,
-        close: 1,
-        volume: 1,
-      })),
-      '15m',
-    )
+    candles.merge('crypto:BTCUSDT', closedBars(30, Date.now(), 1), '15m')
     await openDataStores(data.dir).bars.save(candles.export())
     expect((await list()).stdout()).toContain(
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,
