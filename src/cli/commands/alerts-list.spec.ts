@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AlertLoop } from '../../app/alert-loop'
 import { CandleBuilder } from '../../core/candle-builder'
 import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
@@ -9,7 +8,7 @@ import { blankQuote, type Bar } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
-import { rulesEditedHere } from '../../app/alert-rule-source'
+import { openAppAlertLoop } from '../../app/testing/alert-fixtures'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
 
@@ -154,13 +153,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
   it('says "waiting for bars (n of 20)" for an EMA 20 on 15m the backfill could not fill, then armed', async () => {
     const stores = openDataStores(data.dir)
     const clock = new FakeClock(Date.UTC(2026, 0, 5, 10, 1))
-    const loop = await AlertLoop.open({
-      stores,
-      clock,
-      rules: rulesEditedHere(),
-      firedBy: 'app',
-      onProblem: () => undefined,
-    })
+    const loop = await openAppAlertLoop(stores, clock)
     const candles = new CandleBuilder()
     candles.merge('crypto:BTCUSDT', closedBars(6, clock.now()), '15m')
     const asked: unknown[] = []
