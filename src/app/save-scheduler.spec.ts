@@ -56,18 +56,27 @@ function setup(): {
 /** A few turns of the event loop: time for a write that should not happen to show up. */
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20))
 
+/** Prices move; the file is not written until `everyMs` has passed, then written once. */
+async function firstWriteAt(
+  s: ReturnType<typeof setup>,
+  file: string,
+  everyMs: number,
+): Promise<void> {
+  s.saves.quotesChanged()
+  s.clock.advance(everyMs - 1)
+  await settle()
+  expect(s.writes(file)).toBe(0)
+  s.clock.advance(1)
+  await expect.poll(() => s.writes(file)).toBe(1)
+}
+
 const priced = (last: number): Quote => ({ ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last })
 
 describe('SaveScheduler', () => {
   it('writes the quote cache at most once every 5 s while prices move (first 5 s after start), with the newest prices', async () => {
     const s = setup()
     s.quotes.push(priced(1))
-    s.saves.quotesChanged()
-    s.clock.advance(QUOTE_CACHE_EVERY_MS - 1)
-    await settle()
-    expect(s.writes('quotes-cache.json')).toBe(0)
-    s.clock.advance(1)
-    await expect.poll(() => s.writes('quotes-cache.json')).toBe(1)
+    await firstWriteAt(s, 'quotes-cache.json', QUOTE_CACHE_EVERY_MS)
     for (let i = 2; i <= 100; i++) {
       s.quotes[0] = priced(i)
       s.saves.quotesChanged()
@@ -93,12 +102,7 @@ describe('SaveScheduler', () => {
       v: [0],
     })
     s.bars.push(minute(1))
-    s.saves.quotesChanged()
-    s.clock.advance(BAR_CACHE_EVERY_MS - 1)
-    await settle()
-    expect(s.writes('bars-cache.json')).toBe(0)
-    s.clock.advance(1)
-    await expect.poll(() => s.writes('bars-cache.json')).toBe(1)
+    await firstWriteAt(s, 'bars-cache.json', BAR_CACHE_EVERY_MS)
     s.bars[0] = minute(2)
     s.saves.quotesChanged()
     await s.saves.close()

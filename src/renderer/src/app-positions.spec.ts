@@ -71,6 +71,18 @@ async function addLotOnFirstRow(qty: string, cost: string): Promise<void> {
   await fireEvent.submit(form)
 }
 
+/** One BTCUSDT lot in a USD book with no USDT rate: the totals say it is not converted. */
+async function btcLotInUsdt(): Promise<Rendered & { totals: HTMLElement }> {
+  const shown = await setup({
+    quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
+    watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
+  })
+  await addLotOnFirstRow('1', '90')
+  const totals = await screen.findByTestId('positions-totals')
+  expect(totals.textContent).toContain('not converted (no USDT rate)')
+  return { ...shown, totals }
+}
+
 describe('positions', () => {
   it('takes a lot from the keyboard on a row and shows value and P&L that move with the price', async () => {
     const { api, app, frame, clock } = await setup({
@@ -147,13 +159,7 @@ describe('positions', () => {
   })
 
   it('books a symbol in another currency when the trader says so, and totals follow', async () => {
-    const { api } = await setup({
-      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
-      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
-    })
-    await addLotOnFirstRow('1', '90')
-    const totals = await screen.findByTestId('positions-totals')
-    expect(totals.textContent).toContain('not converted (no USDT rate)')
+    const { api, totals } = await btcLotInUsdt()
     const select = screen.getByLabelText('Quote currency of crypto:BTCUSDT') as HTMLSelectElement
     expect(select.value).toBe('USDT')
     await fireEvent.change(select, { target: { value: 'USD' } })
@@ -163,13 +169,7 @@ describe('positions', () => {
   })
 
   it('counts USDT at 1.00 USD only once the trader sets the peg, and names the peg in the total', async () => {
-    const { api } = await setup({
-      quotes: [quote('crypto:BTCUSDT', { last: 100, ts: 1 })],
-      watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT'] }],
-    })
-    await addLotOnFirstRow('1', '90')
-    const totals = await screen.findByTestId('positions-totals')
-    expect(totals.textContent).toContain('not converted (no USDT rate)')
+    const { api, totals } = await btcLotInUsdt()
     await fireEvent.click(screen.getByLabelText('Count USDT and USDC at 1.00 USD'))
     await waitFor(() => expect(totals.textContent).toContain('Total in USD: value 100.00 USD'))
     expect(screen.getByTestId('positions-peg').textContent).toBe('· USDT at 1.00 USD (peg you set)')
