@@ -4,11 +4,12 @@ import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import type { AlertRuleState } from '../../shared/alert'
-import { blankQuote, type Bar } from '../../shared/quote'
+import { blankQuote } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { openAppAlertLoop } from '../../app/testing/alert-fixtures'
+import { closedBars } from '../../core/testing/bars'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
 
@@ -134,28 +135,13 @@ describe('tickdesk alerts list', () => {
   })
 })
 
-/** `n` closed 15m bars at a flat `price`, the last one closed before `now`. */
-function closedBars(n: number, now: number, price = 100): Bar[] {
-  const step = 15 * 60_000
-  const start = Math.floor(now / step) * step - n * step
-  return Array.from({ length: n }, (_, i) => ({
-    openTime: start + i * step,
-    closeTime: start + (i + 1) * step - 1,
-    open: price,
-    high: price,
-    low: price,
-    close: price,
-    volume: 1,
-  }))
-}
-
 describe('tickdesk alerts list and a host whose bars are not built yet', () => {
   it('says "waiting for bars (n of 20)" for an EMA 20 on 15m the backfill could not fill, then armed', async () => {
     const stores = openDataStores(data.dir)
     const clock = new FakeClock(Date.UTC(2026, 0, 5, 10, 1))
     const loop = await openAppAlertLoop(stores, clock)
     const candles = new CandleBuilder()
-    candles.merge('crypto:BTCUSDT', closedBars(6, clock.now()), '15m')
+    candles.merge('crypto:BTCUSDT', closedBars(6, 100, clock.now()), '15m')
     const asked: unknown[] = []
     // A backfill that could not fill them (no budget, no klines): it is asked, nothing comes.
     loop.attachBars({ candles, backfillBars: (needs) => void asked.push(...needs) })
@@ -177,7 +163,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
       'ema  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (7 of 20)\n',
     )
 
-    candles.merge('crypto:BTCUSDT', closedBars(40, clock.now()), '15m')
+    candles.merge('crypto:BTCUSDT', closedBars(40, 100, clock.now()), '15m')
     clock.advance(5_000)
     // A save or a snapshot looks first; the next tick still tells the hosts.
     expect(loop.states()[0]?.waitingBars).toBeNull()
@@ -203,7 +189,7 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (1 of 20)\n`,
     )
     const candles = new CandleBuilder()
-    candles.merge('crypto:BTCUSDT', closedBars(30, Date.now(), 1), '15m')
+    candles.merge('crypto:BTCUSDT', closedBars(30, 1, Date.now()), '15m')
     await openDataStores(data.dir).bars.save(candles.export())
     expect((await list()).stdout()).toContain(
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,
