@@ -76,17 +76,22 @@ export function preloadPath(mainDir: string): string {
   return join(mainDir, '..', 'preload', 'index.cjs')
 }
 
-export interface MainWindowDeps {
+/** What every Tickdesk window is opened with. */
+export interface WindowDeps {
   /** Folder of the built main bundle; the preload sits at ../preload/index.cjs. */
   mainDir: string
+  /** The renderer URL (the strip's with ?view=strip). */
   url: string
   isAppUrl: (url: string) => boolean
   remembered: WindowState | null
   stateFile: string
   clock: Clock
+  iconPath?: string
+}
+
+export interface MainWindowDeps extends WindowDeps {
   closeToTray: () => boolean
   isQuitting: () => boolean
-  iconPath?: string
 }
 
 export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
@@ -113,7 +118,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
  * the app's own URL) and kept on screen when displays change. Not shown yet: each caller does.
  */
 export function openAppWindow(
-  deps: Pick<MainWindowDeps, 'mainDir' | 'isAppUrl' | 'remembered' | 'iconPath'>,
+  deps: Pick<WindowDeps, 'mainDir' | 'isAppUrl' | 'remembered' | 'iconPath'>,
   sizes: SizeRules,
   options: (input: WindowOptionsInput) => BrowserWindowConstructorOptions,
 ): { win: BrowserWindow; state: WindowState } {

@@ -1,9 +1,13 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron'
-import type { Clock } from '../core/clock'
 import { rememberBounds } from './bounds-memory'
-import { baseWindowOptions, openAppWindow, type WindowOptionsInput } from './main-window'
+import {
+  baseWindowOptions,
+  openAppWindow,
+  type WindowDeps,
+  type WindowOptionsInput,
+} from './main-window'
 import { keepStripOnTop } from './strip-on-top'
-import type { Rect, SizeRules, WindowState } from './window-state'
+import type { Rect, SizeRules } from './window-state'
 
 /**
  * The ticker strip's window: small, frameless, always on top, off the taskbar, one line high and
@@ -44,16 +48,8 @@ export function stripWindowOptions(opts: WindowOptionsInput): BrowserWindowConst
   }
 }
 
-export interface StripWindowDeps {
-  mainDir: string
-  /** The renderer URL with ?view=strip. */
-  url: string
-  isAppUrl: (url: string) => boolean
-  remembered: WindowState | null
-  stateFile: string
-  clock: Clock
+export interface StripWindowDeps extends WindowDeps {
   platform: NodeJS.Platform
-  iconPath?: string
 }
 
 export function createStripWindow(deps: StripWindowDeps): BrowserWindow {
