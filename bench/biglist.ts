@@ -6,27 +6,33 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, CDPSession, Page } from 'playwright-core'
-import { connectBridge, type BridgeClient } from '../test/e2e/bridge-client'
+import { connectBridge } from '../test/e2e/bridge-client'
 import { findChromium } from '../test/e2e/chromium'
 import { ensureDataDir } from '../src/core/persistence/data-dir'
 import { openDataStores } from '../src/core/persistence/stores'
-import { MAX_SYMBOLS_PER_LIST } from '../src/shared/watchlist'
 import { startSimulator } from '../src/sim'
 import { builtRendererOrSkip, sleep } from './chromium-page'
-import { mainThread, type MainThread } from './render/page-recorder'
 import { launchBrowser, spawnHost } from './render/processes'
 import { MainThreadTrace } from './render/trace'
 import { benchKeys } from './scale'
 import {
   atMost,
-  percentile,
   report,
-  round,
   skipped,
   type BenchContext,
   type BenchResult,
   type BenchRow,
 } from './stats'
+import {
+  BIG,
+  addOnce,
+  rowCount,
+  searchOnce,
+  sortCycle,
+  switchTo,
+  untilRows,
+} from './biglist-actions'
+import { RECORDER, Recorder, type ActionFigures } from './biglist-recorder'
 
 /**
  * biglist: a 5000-symbol watchlist in Chromium, from outside. The built `tickdesk web` host
@@ -52,226 +58,9 @@ import {
 const REPS = 20
 const WARM_UPS = 3
 const TARGET_MS = 16.7
-const BIG = MAX_SYMBOLS_PER_LIST
 const SMALL = 10
 const VIEWPORT = { width: 1400, height: 900 }
 const QUERIES = ['gold', 'btc', 'tencent', 's&p', 'euro', 'oil', 'nasdaq', 'silver', 'eth', 'yen']
-
-/**
- * Where the probes find the grid: Tickdesk's and the table reference's are a <table>, the div
- * reference's says the same with ARIA roles (grid, row, columnheader).
- */
-const GRID = {
-  table: 'table[aria-rowcount], [role=grid][aria-rowcount]',
-  firstRow: 'tbody tr[data-key], [role=rowgroup] > [role=row][data-key]',
-  headers: 'thead th[aria-sort], [role=columnheader][aria-sort]',
-  sortButton: 'thead button.sort, [role=columnheader] button.sort',
-}
-
-/** The recorder injected into the page: one armed probe at a time, resolved by a DOM condition. */
-const RECORDER = `
-(() => {
-  const GRID = ${JSON.stringify(GRID)};
-  const rec = { armed: null, done: [] };
-  Object.defineProperty(globalThis, '__bigRec', { value: rec });
-  const rowCount = () => Number(document.querySelector(GRID.table)?.getAttribute('aria-rowcount') ?? 0) - 1;
-  const firstKey = () => document.querySelector(GRID.firstRow)?.getAttribute('data-key') ?? null;
-  const sorted = (dir) => [...document.querySelectorAll(GRID.headers)].some((h) => h.getAttribute('aria-sort') === dir);
-  const shown = {
-    rows: (a) => rowCount() === a.rows,
-    first: (a) => firstKey() === a.key && sorted(a.sort),
-    options: () => document.querySelectorAll('#symbol-search-listbox [role="option"]').length > 0,
-  };
-  for (const type of ['click', 'keydown', 'input'])
-    addEventListener(type, (e) => {
-      const a = rec.armed;
-      if (a && a.event === type && a.start === null && e.isTrusted) a.start = e.timeStamp;
-    }, { capture: true });
-  const check = () => {
-    const a = rec.armed;
-    if (!a || a.start === null || a.mutatedAt !== null || !shown[a.kind](a)) return;
-    a.mutatedAt = performance.now();
-    requestAnimationFrame(() => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => {
-        rec.done.push({ mutation: a.mutatedAt - a.start, frame: performance.now() - a.start });
-        rec.armed = null;
-      };
-      ch.port2.postMessage(0);
-    });
-  };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-})();
-`
-
-type Shown =
-  | { kind: 'rows'; rows: number }
-  | { kind: 'first'; key: string; sort: 'ascending' | 'descending' | 'none' }
-  | { kind: 'options' }
-
-interface Timing {
-  mutation: number
-  frame: number
-}
-
-interface ActionFigures {
-  frameP95: number
-  frameP50: number
-  mutationP95: number
-  /** Main-thread ms per repetition by kind. */
-  script: number
-  style: number
-  layout: number
-  other: number
-  reps: number
-}
-
-class Recorder {
-  private readonly kinds: MainThread = { task: 0, script: 0, style: 0, layout: 0 }
-  readonly timings: Timing[] = []
-
-  constructor(
-    private readonly page: Page,
-    private readonly cdp: CDPSession,
-  ) {}
-
-  /** Arms the probe, runs the input, waits for the result; timed unless warming up. */
-  async time(
-    event: 'click' | 'keydown' | 'input',
-    shown: Shown,
-    input: () => Promise<void>,
-    timed = true,
-  ): Promise<void> {
-    await this.page.evaluate(
-      ([event, shown]) => {
-        const rec = (globalThis as unknown as { __bigRec: { armed: unknown; done: unknown[] } })
-          .__bigRec
-        rec.done = []
-        rec.armed = { ...shown, event, start: null, mutatedAt: null }
-      },
-      [event, shown] as const,
-    )
-    const before = await mainThread(this.cdp)
-    await input()
-    const timing = await this.page
-      .waitForFunction(
-        () => (globalThis as unknown as { __bigRec: { done: Timing[] } }).__bigRec.done[0] ?? null,
-        null,
-        { timeout: 15_000, polling: 50 },
-      )
-      .then((h) => h.jsonValue() as Promise<Timing>)
-      .catch(async (e: unknown) => {
-        const state = await this.page.evaluate(
-          (grid) => ({
-            rec: JSON.stringify((globalThis as unknown as { __bigRec: unknown }).__bigRec),
-            rows: document.querySelector(grid.table)?.getAttribute('aria-rowcount'),
-            first: document.querySelector(grid.firstRow)?.getAttribute('data-key'),
-            sorts: [...document.querySelectorAll(grid.headers)]
-              .map((t) => t.getAttribute('aria-sort'))
-              .join(),
-            tabs: [...document.querySelectorAll('[role=tab]')].map(
-              (t) => `${t.textContent}:${t.getAttribute('aria-selected')}`,
-            ),
-            errors: [...document.querySelectorAll('[role=alert]')].map((t) => t.textContent),
-          }),
-          GRID,
-        )
-        throw new Error(
-          `${JSON.stringify(shown)} never shown: ${JSON.stringify(state)} (${String(e)})`,
-        )
-      })
-    const after = await mainThread(this.cdp)
-    if (!timed) return
-    this.timings.push(timing)
-    for (const k of ['task', 'script', 'style', 'layout'] as const)
-      this.kinds[k] += (after[k] - before[k]) * 1000
-  }
-
-  figures(): ActionFigures {
-    const n = Math.max(1, this.timings.length)
-    const frames = this.timings.map((t) => t.frame)
-    const k = this.kinds
-    return {
-      frameP95: round(percentile(frames, 95)),
-      frameP50: round(percentile(frames, 50)),
-      mutationP95: round(
-        percentile(
-          this.timings.map((t) => t.mutation),
-          95,
-        ),
-      ),
-      script: round(k.script / n),
-      style: round(k.style / n),
-      layout: round(k.layout / n),
-      other: round((k.task - k.script - k.style - k.layout) / n),
-      reps: this.timings.length,
-    }
-  }
-}
-
-const rowCount = (page: Page): Promise<number> =>
-  page.evaluate(
-    (table) => Number(document.querySelector(table)?.getAttribute('aria-rowcount')) - 1,
-    GRID.table,
-  )
-
-async function untilRows(page: Page, rows: number): Promise<void> {
-  await page.waitForFunction(
-    ([table, n]) => Number(document.querySelector(table)?.getAttribute('aria-rowcount')) - 1 === n,
-    [GRID.table, rows] as const,
-    { timeout: 15_000 },
-  )
-}
-
-async function switchTo(page: Page, rec: Recorder, name: string, rows: number, timed: boolean) {
-  const tab = page.getByRole('tab', { name, exact: true })
-  await rec.time('click', { kind: 'rows', rows }, () => tab.click(), timed)
-}
-
-/** Clicks the Symbol header through ascending, descending and the list's own order. */
-async function sortCycle(page: Page, rec: Recorder, keys: readonly string[], timed: boolean) {
-  const sorted = [...keys].sort((a, b) => a.localeCompare(b))
-  const steps = [
-    { sort: 'ascending', key: sorted[0] },
-    { sort: 'descending', key: sorted.at(-1) },
-    { sort: 'none', key: keys[0] },
-  ] as const
-  const header = page.locator(GRID.sortButton).first()
-  for (const s of steps)
-    await rec.time(
-      'click',
-      { kind: 'first', key: s.key as string, sort: s.sort },
-      () => header.click(),
-      timed,
-    )
-}
-
-async function searchOnce(page: Page, rec: Recorder, query: string, timed: boolean) {
-  const box = page.getByLabel('Add symbol')
-  await box.fill('')
-  await page.waitForFunction(
-    () => document.querySelectorAll('#symbol-search-listbox [role="option"]').length === 0,
-  )
-  await box.focus()
-  await rec.time('input', { kind: 'options' }, () => page.keyboard.insertText(query), timed)
-}
-
-async function addOnce(
-  page: Page,
-  rec: Recorder,
-  bridge: BridgeClient,
-  key: string,
-  timed: boolean,
-) {
-  await bridge.invoke('removeSymbol', { id: 'big', key })
-  await untilRows(page, BIG - 1)
-  const box = page.getByLabel('Add symbol')
-  await box.fill(key)
-  await rec.time('keydown', { kind: 'rows', rows: BIG }, () => page.keyboard.press('Enter'), timed)
-  // The row shows before the host has answered (a pending add): the next removal waits for the
-  // answer, or it would come before the add it is meant to undo.
-  await page.getByText('Adding…').waitFor({ state: 'detached', timeout: 15_000 })
-}
 
 function row(action: string, f: ActionFigures, what: string): BenchRow {
   return atMost(

@@ -11,7 +11,8 @@ import { blankQuote, type Quote } from '../shared/quote'
 import type { Watchlist } from '../shared/watchlist'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../core/testing/alert-rule'
-import { rulesEditedHere, rulesFromFile } from './alert-rule-source'
+import { rulesFromFile } from './alert-rule-source'
+import { openAppAlertLoop } from './testing/alert-fixtures'
 
 /** Watchlist-wide rules: one stored rule, each symbol of the list fires once per arming. */
 
@@ -34,13 +35,7 @@ async function setup(
   const stores = openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-loop-lists-')))
   await stores.watchlists.save({ watchlists: [macro(symbols)], activeId: 'L1' })
   const clock = new FakeClock()
-  const loop = await AlertLoop.open({
-    stores,
-    clock,
-    rules: rulesEditedHere(),
-    firedBy: 'app',
-    onProblem: () => undefined,
-  })
+  const loop = await openAppAlertLoop(stores, clock)
   const got: FiredAlert[] = []
   loop.addTarget({ name: 'desktop', deliver: (a) => void got.push(a) })
   loop.start()

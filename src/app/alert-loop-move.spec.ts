@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
-import { openDataStores, type DataStores } from '../core/persistence/stores'
+import { openDataStores } from '../core/persistence/stores'
 import { alertRule } from '../core/testing/alert-rule'
 import type { FiredAlert } from '../shared/alert'
 import { blankQuote } from '../shared/quote'
-import { AlertLoop } from './alert-loop'
-import { rulesEditedHere } from './alert-rule-source'
+import { openAppAlertLoop } from './testing/alert-fixtures'
 
 /** A level moved after its rule fired, in a real data folder; "a crash" is a loop not closed. */
 
@@ -17,21 +16,11 @@ const quote = (last: number): ReturnType<typeof blankQuote> => ({
   last,
 })
 
-function open(stores: DataStores, clock: FakeClock): Promise<AlertLoop> {
-  return AlertLoop.open({
-    stores,
-    clock,
-    rules: rulesEditedHere(),
-    firedBy: 'app',
-    onProblem: () => undefined,
-  })
-}
-
 describe('AlertLoop: a level moved after the rule fired', () => {
   it('stays armed through a crash while the fire is still owed to a webhook that is down', async () => {
     const stores = openDataStores(mkdtempSync(join(tmpdir(), 'tickdesk-loop-move-')))
     const clock = new FakeClock()
-    const first = await open(stores, clock)
+    const first = await openAppAlertLoop(stores, clock)
     first.addTarget({ name: 'webhook', deliver: () => Promise.reject(new Error('down')) })
     first.start()
     const rule = alertRule({ kind: 'above', price: 100 }, { id: 'r1' })
@@ -42,7 +31,7 @@ describe('AlertLoop: a level moved after the rule fired', () => {
     expect(first.states()[0]?.status).toBe('armed')
     // No close(): the process dies here, the fire still owed to the webhook.
 
-    const second = await open(stores, clock)
+    const second = await openAppAlertLoop(stores, clock)
     const owed: FiredAlert[] = []
     second.addTarget({ name: 'webhook', deliver: (a) => void owed.push(a) })
     second.start()

@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openDataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
-import { startSimulator, type SimServer } from '../sim'
-import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
+import { startSimulator } from '../sim'
+import { appOnSim, appOnSimRun } from './testing/app-on-sim'
 
 /**
  * The new conditions end to end against the simulator on 127.0.0.1: a rule on a whole watchlist
@@ -14,19 +13,13 @@ import { memorySecretStore } from './memory-secret-store'
  * exactly once while the simulator's prices are pushed across them twice.
  */
 
-let app: AppService | null = null
-let sim: SimServer | null = null
-afterEach(async () => {
-  await app?.close()
-  await sim?.close()
-  app = sim = null
-})
+const run = appOnSimRun()
 
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 describe('list-wide and moving-average alerts in the app', () => {
   it('each fire exactly once against the simulator', async () => {
-    sim = await startSimulator({ port: 0, seed: 11, tickIntervalMs: 100 })
+    const s = (run.sim = await startSimulator({ port: 0, seed: 11, tickIntervalMs: 100 }))
     const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-conditions-'))
     await openDataStores(dataDir).watchlists.save({
       watchlists: [
@@ -34,14 +27,7 @@ describe('list-wide and moving-average alerts in the app', () => {
       ],
       activeId: 'L1',
     })
-    app = await createAppService({
-      dataDir,
-      env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
-      secretStore: memorySecretStore(),
-      demo: () => Promise.reject(new Error('no demo here')),
-    })
-    const a = app
-    const s = sim
+    const a = (run.app = await appOnSim(s, dataDir))
     const fired: FiredAlert[] = []
     a.onAlertFired((alert) => void fired.push(alert))
     const quoteOf = (key: string): number | null => a.feed.engine.quotes.get(key)?.last ?? null

@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AlertRule, FiredAlert } from '../shared/alert'
 import type { BridgeEvent } from '../shared/bridge'
-import { startSimulator, type SimServer } from '../sim'
-import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
+import { startSimulator } from '../sim'
+import { appOnSim, appOnSimRun } from './testing/app-on-sim'
 
 /**
  * An alert line dragged on the chart after it fired (moveAlertLevel): against the simulator on
@@ -14,25 +13,13 @@ import { memorySecretStore } from './memory-secret-store'
  * once more when the price gets there.
  */
 
-let app: AppService | null = null
-let sim: SimServer | null = null
-afterEach(async () => {
-  await app?.close()
-  await sim?.close()
-  app = sim = null
-})
+const run = appOnSimRun()
 
 describe('moving a fired alert line', () => {
   it('re-arms a triggered once-alert at its new level, and it fires there once', async () => {
-    sim = await startSimulator({ port: 0, seed: 5, tickIntervalMs: 100 })
-    app = await createAppService({
-      dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-app-move-')),
-      env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
-      secretStore: memorySecretStore(),
-      demo: () => Promise.reject(new Error('no demo here')),
-    })
-    const a = app
-    const s = sim
+    const s = (run.sim = await startSimulator({ port: 0, seed: 5, tickIntervalMs: 100 }))
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-move-'))
+    const a = (run.app = await appOnSim(s, dataDir))
     const fired: FiredAlert[] = []
     a.onAlertFired((alert) => void fired.push(alert))
     const events: BridgeEvent[] = []

@@ -7,6 +7,7 @@ import { decodeQuoteFrame } from '../shared/quote-frame'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
 import { startDemoService, startSimulator } from '../sim'
+import { okResult } from './testing/app-on-sim'
 
 let app: AppService | null = null
 
@@ -28,18 +29,10 @@ async function start(
   return app
 }
 
-async function ok<T>(
-  promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>,
-): Promise<T> {
-  const outcome = await promise
-  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
-  return outcome.result as T
-}
-
 describe('application service', () => {
   it('starts in demo mode on the embedded simulator with the default watchlists ticking', async () => {
     const a = await start()
-    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    const snap = await okResult<Snapshot>(a.invoke('getSnapshot', {}))
     expect(snap.status.demo).toBe(true)
     expect(snap.watchlists.map((w) => w.name)).toEqual(['Crypto', 'Macro'])
     expect(snap.keyInfo).toMatchObject({ hasKey: false, storage: 'none' })
@@ -71,9 +64,9 @@ describe('application service', () => {
   it('persists watchlists and alerts across a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
     const a = await start(dir)
-    const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name: 'Asia' }))
-    await ok(a.invoke('addSymbols', { id: list.id, inputs: ['hk:00700'] }))
-    await ok(
+    const list = await okResult<{ id: string }>(a.invoke('createWatchlist', { name: 'Asia' }))
+    await okResult(a.invoke('addSymbols', { id: list.id, inputs: ['hk:00700'] }))
+    await okResult(
       a.invoke('addAlert', { key: 'hk:00700', condition: { kind: 'above', price: 1_000_000 } }),
     )
     await a.close()
@@ -86,7 +79,7 @@ describe('application service', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickdesk-app-'))
     writeFileSync(join(dir, 'watchlists.json'), '{"version":1,"data":{"watchlists":[{"id":')
     const a = await start(dir)
-    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    const snap = await okResult<Snapshot>(a.invoke('getSnapshot', {}))
     expect(snap.notices.some((n) => n.code === 'STORAGE_CORRUPT')).toBe(true)
     expect(readdirSync(dir).some((f) => f.startsWith('watchlists.corrupt-'))).toBe(true)
     expect(snap.watchlists.length).toBeGreaterThan(0)
@@ -96,11 +89,11 @@ describe('application service', () => {
     const a = await start()
     const fired: string[] = []
     a.onAlertFired((alert) => fired.push(alert.key))
-    await ok(
+    await okResult(
       a.invoke('addAlert', { key: 'crypto:BTCUSDT', condition: { kind: 'above', price: 1 } }),
     )
     await expect.poll(() => fired, { timeout: 10_000 }).toContain('crypto:BTCUSDT')
-    const snap = await ok<Snapshot>(a.invoke('getSnapshot', {}))
+    const snap = await okResult<Snapshot>(a.invoke('getSnapshot', {}))
     expect(snap.alertHistory[0]?.key).toBe('crypto:BTCUSDT')
   })
 
@@ -110,12 +103,12 @@ describe('application service', () => {
     const events: string[] = []
     a.subscribe((e) => events.push(JSON.stringify(e)))
     const key = 'sk-live-RECOGNISABLE-0123456789'
-    const info = await ok<{ masked: string; hasKey: boolean }>(
+    const info = await okResult<{ masked: string; hasKey: boolean }>(
       a.invoke('setApiKey', { apiKey: key }),
     )
     expect(info).toMatchObject({ hasKey: true, masked: '••••6789' })
-    await ok(a.invoke('updateSettings', { theme: 'dark' }))
-    const snap = JSON.stringify(await ok(a.invoke('getSnapshot', {})))
+    await okResult(a.invoke('updateSettings', { theme: 'dark' }))
+    const snap = JSON.stringify(await okResult(a.invoke('getSnapshot', {})))
     await a.close()
     app = null
     expect(snap).not.toContain(key)
@@ -128,8 +121,8 @@ describe('application service', () => {
 
   it('applies a settings patch without resetting the other settings', async () => {
     const a = await start()
-    await ok(a.invoke('updateSettings', { closeToTray: false }))
-    const next = await ok<{ closeToTray: boolean; theme: string }>(
+    await okResult(a.invoke('updateSettings', { closeToTray: false }))
+    const next = await okResult<{ closeToTray: boolean; theme: string }>(
       a.invoke('updateSettings', { theme: 'dark' }),
     )
     expect(next).toMatchObject({ closeToTray: false, theme: 'dark' })
@@ -144,13 +137,13 @@ describe('application service', () => {
       plans++
       real(priorities)
     }
-    await ok(a.invoke('updateSettings', { layout: { alertsOpen: true } }))
+    await okResult(a.invoke('updateSettings', { layout: { alertsOpen: true } }))
     expect(plans).toBe(0)
-    await ok(a.invoke('updateSettings', { pinned: ['crypto:BTCUSDT'] }))
+    await okResult(a.invoke('updateSettings', { pinned: ['crypto:BTCUSDT'] }))
     expect(plans).toBe(1)
     await Promise.all([
-      ok(a.invoke('setVisibleSymbols', { keys: ['crypto:BTCUSDT'] })),
-      ok(a.invoke('setVisibleSymbols', { keys: ['crypto:ETHUSDT'] })),
+      okResult(a.invoke('setVisibleSymbols', { keys: ['crypto:BTCUSDT'] })),
+      okResult(a.invoke('setVisibleSymbols', { keys: ['crypto:ETHUSDT'] })),
     ])
     expect(plans).toBe(1)
     await new Promise((resolve) => setImmediate(resolve))
@@ -205,14 +198,14 @@ describe('application service', () => {
       await expect
         .poll(() => a.snapshot().quotes.filter((q) => q.last !== null).length, { timeout: 10_000 })
         .toBeGreaterThan(3)
-      await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
+      await okResult(a.invoke('setApiKey', { apiKey: service.keys.pro }))
       expect(a.feed.config).toMatchObject({ baseUrl: service.url, demo: false })
       expect(demos).toEqual([{ url: expect.any(String), closed: true }])
       expect(a.snapshot().quotes.filter((q) => q.source === 'cache')).toEqual([])
       await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
       expect(service.stats().maxWsOpen).toBe(1)
 
-      await ok(a.invoke('clearApiKey', {}))
+      await okResult(a.invoke('clearApiKey', {}))
       expect(a.snapshot().status.demo).toBe(true)
       expect(demos.map((d) => d.closed)).toEqual([true, false])
       await a.close()

@@ -10,7 +10,6 @@ import type { SymbolKey } from '../shared/market'
 import type { PositionsFile, PositionsView } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
-import { VERSION } from '../shared/version'
 import { AppAlerts } from './app-alert-wiring'
 import { lastSeenPrices, loadAppData } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
@@ -18,6 +17,7 @@ import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
 import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
+import { deskSnapshot } from './desk-snapshot'
 import { choosesOtherFeed } from './feed-chooser'
 import { connectFeedEvents } from './feed-events'
 import type { ActiveFeed } from './feed-switcher'
@@ -125,9 +125,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   private async load(): Promise<void> {
-    const note = (p: StoreProblem | null): void => {
-      if (p) this.addNotice('warning', p.code, p.message)
-    }
+    const note = (p: StoreProblem | null): void => this.notices.warnOfFile(p)
     const data = await loadAppData(this.stores, note)
     const notify = this.notices.add.bind(this.notices)
     this.alertSet = await AppAlerts.open({
@@ -226,21 +224,13 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   snapshot(): Snapshot {
-    const engine = this.keyed.current.engine
-    return {
-      watchlists: this.state.lists.watchlists,
-      activeWatchlistId: this.state.lists.activeId,
-      quotes: engine.quotes.all(),
-      symbolStatuses: engine.symbolStatuses(),
-      status: engine.status(),
+    return deskSnapshot(this.keyed.current.engine, this.state, {
       ...this.alertSet.panel(this.state.rules),
-      settings: this.state.settings,
       keyInfo: this.keyed.keyInfo(),
       notices: this.notices.all(),
-      version: VERSION,
       positions: this.positionsView(),
       sessions: sessionsAt(this.watches.wanted().listed, this.clock.now()),
-    }
+    })
   }
 
   // ---- changes: saved, re-watched and announced here ---------------------------------------

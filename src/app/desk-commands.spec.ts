@@ -8,6 +8,7 @@ import type { BridgeEvent } from '../shared/bridge'
 import type { AddReport, InstrumentMatch } from '../shared/instrument'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
+import { okResult } from './testing/app-on-sim'
 
 let app: AppService | null = null
 let sim: SimServer | null = null
@@ -34,14 +35,6 @@ async function start(
   return app
 }
 
-async function ok<T>(
-  promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>,
-): Promise<T> {
-  const outcome = await promise
-  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
-  return outcome.result as T
-}
-
 const many = (market: string, n: number, suffix = ''): string[] =>
   Array.from({ length: n }, (_, i) => `${market}:T${String(i).padStart(3, '0')}${suffix}`)
 /** Seven calls a polling round: 210 crypto (5 calls, 10 streamed), 50 FX, 50 perpetuals. */
@@ -54,15 +47,17 @@ const COSTLY = [
 describe('search and adding through the bridge commands', () => {
   it('finds instruments by name and code across markets', async () => {
     const a = await start('pro')
-    const gold = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'gold' }))
+    const gold = await okResult<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'gold' }))
     expect(gold[0]).toMatchObject({
       key: 'commodity:XAUUSD',
       name: 'Gold spot',
       market: 'commodity',
     })
-    const tencent = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 'tencent' }))
+    const tencent = await okResult<InstrumentMatch[]>(
+      a.invoke('searchInstruments', { query: 'tencent' }),
+    )
     expect(tencent[0]?.key).toBe('hk:00700')
-    const spx = await ok<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 's&p' }))
+    const spx = await okResult<InstrumentMatch[]>(a.invoke('searchInstruments', { query: 's&p' }))
     expect(spx.map((m) => m.key)).toContain('index:SPX')
   })
 
@@ -70,7 +65,7 @@ describe('search and adding through the bridge commands', () => {
     const a = await start('pro')
     const events: BridgeEvent[] = []
     a.subscribe((e) => e.type === 'watchlists' && events.push(e))
-    const report = await ok<AddReport>(
+    const report = await okResult<AddReport>(
       a.invoke('addSymbols', { id: 'macro', inputs: ['hk:09988', '600036', 'fx:EURUSD', 'nope'] }),
     )
     expect(report.added.map((x) => x.key)).toEqual(['hk:09988', 'cn:600036'])
@@ -82,7 +77,7 @@ describe('search and adding through the bridge commands', () => {
   it('refuses one unknown symbol with its code, and keeps the list', async () => {
     const a = await start('pro')
     const before = JSON.stringify(a.lists)
-    const report = await ok<AddReport>(
+    const report = await okResult<AddReport>(
       a.invoke('addSymbols', { id: 'crypto', inputs: ['crypto:NOSUCHCOIN'] }),
     )
     expect(report.rejected).toMatchObject([{ code: 'UNKNOWN_SYMBOL' }])
@@ -111,7 +106,7 @@ describe('search and adding through the bridge commands', () => {
     const a = await start('pro')
     const events: BridgeEvent[] = []
     a.subscribe((e) => events.push(e))
-    await ok(a.invoke('openSymbol', { key: 'hk:00700' }))
+    await okResult(a.invoke('openSymbol', { key: 'hk:00700' }))
     expect(events).toContainEqual({ type: 'openSymbol', key: 'hk:00700' })
   })
 })
@@ -119,7 +114,7 @@ describe('search and adding through the bridge commands', () => {
 describe('plan-budget preview', () => {
   it('counts streamed and polled symbols of a list on Free, and changes when a symbol is added', async () => {
     const a = await start('free')
-    const list = await ok<{ id: string }>(a.invoke('createWatchlist', { name: 'Many' }))
+    const list = await okResult<{ id: string }>(a.invoke('createWatchlist', { name: 'Many' }))
     const inputs = [
       'crypto:BTCUSDT',
       'crypto:ETHUSDT',
@@ -127,7 +122,7 @@ describe('plan-budget preview', () => {
       'crypto:XRPUSDT',
       'crypto:BNBUSDT',
     ]
-    await ok(
+    await okResult(
       a.invoke('addSymbols', {
         id: list.id,
         inputs: [
@@ -142,7 +137,7 @@ describe('plan-budget preview', () => {
         ],
       }),
     )
-    const before = await ok<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
+    const before = await okResult<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
     // A polled symbol whose market is closed at this hour (the app runs on the wall clock) is
     // counted apart as quiet: polled and quiet together are what the stream leaves over.
     const offStream = (p: BudgetPreview): number => p.polled + (p.quiet ?? 0)
@@ -158,8 +153,8 @@ describe('plan-budget preview', () => {
       expect(before.pollEverySec).toBeGreaterThanOrEqual(5)
       expect(before.pollEverySec).toBeLessThanOrEqual(15)
     } else expect(before.pollEverySec).toBeNull()
-    await ok(a.invoke('addSymbols', { id: list.id, inputs: ['agri:ZC1!'] }))
-    const after = await ok<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
+    await okResult(a.invoke('addSymbols', { id: list.id, inputs: ['agri:ZC1!'] }))
+    const after = await okResult<BudgetPreview>(a.invoke('previewBudget', { id: list.id }))
     // Agriculture rides on the multi-market quote: one more symbol polled, no extra call.
     expect(after).toMatchObject({ symbols: 13, streamed: 10 })
     expect(offStream(after)).toBe(offStream(before) + 1)
@@ -170,11 +165,13 @@ describe('plan-budget preview', () => {
 
   it('warns before an add would push polling past 15 s, and says nothing for a cheap add', async () => {
     const a = await start('free')
-    const cheap = await ok<BudgetPreview>(
+    const cheap = await okResult<BudgetPreview>(
       a.invoke('previewBudget', { id: 'crypto', add: ['crypto:SOLUSDT'] }),
     )
     expect(cheap.warnings).toEqual([])
-    const costly = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
+    const costly = await okResult<BudgetPreview>(
+      a.invoke('previewBudget', { id: 'crypto', add: COSTLY }),
+    )
     expect(costly.pollEverySec).toBeGreaterThan(15)
     expect(costly.warnings.map((w) => w.code)).toEqual(['POLL_SLOW'])
     expect(costly.warnings[0]?.message).toMatch(
@@ -185,9 +182,13 @@ describe('plan-budget preview', () => {
 
   it('follows the plan: the same list costs less on a larger plan', async () => {
     const a = await start('free')
-    const free = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
-    await ok(a.invoke('updateSettings', { plan: 'pro' }))
-    const pro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'crypto', add: COSTLY }))
+    const free = await okResult<BudgetPreview>(
+      a.invoke('previewBudget', { id: 'crypto', add: COSTLY }),
+    )
+    await okResult(a.invoke('updateSettings', { plan: 'pro' }))
+    const pro = await okResult<BudgetPreview>(
+      a.invoke('previewBudget', { id: 'crypto', add: COSTLY }),
+    )
     expect(pro.plan).toBe('pro')
     expect(pro.perMinute).toBeGreaterThan(free.perMinute)
     expect(pro.pollEverySec as number).toBeLessThan(free.pollEverySec as number)
@@ -200,14 +201,14 @@ describe('plan-budget preview', () => {
         timeout: 15_000,
       })
       .toBe(true)
-    const preview = await ok<BudgetPreview>(
+    const preview = await okResult<BudgetPreview>(
       a.invoke('previewBudget', { id: 'crypto', add: ['fx:GBPUSD'] }),
     )
     expect(preview.warnings.map((w) => w.code)).toContain('MARKET_NOT_IN_PLAN')
     expect(preview.warnings.find((w) => w.code === 'MARKET_NOT_IN_PLAN')?.message).toMatch(
       /lacks fx/,
     )
-    const macro = await ok<BudgetPreview>(a.invoke('previewBudget', { id: 'macro' }))
+    const macro = await okResult<BudgetPreview>(a.invoke('previewBudget', { id: 'macro' }))
     expect(macro.blocked).toBeGreaterThan(0)
   })
 })

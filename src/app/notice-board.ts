@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../core/clock'
+import type { StoreProblem } from '../core/persistence/json-store'
 import type { Notice } from '../shared/bridge'
 
 /**
@@ -25,6 +26,11 @@ export class NoticeBoard {
       ? this.notices.map((n) => (n === same ? notice : n))
       : [...this.notices, notice]
     this.onChange(this.notices)
+  }
+
+  /** A data file that was damaged (moved aside) or could not be read: a warning naming it. */
+  warnOfFile(problem: StoreProblem | null): void {
+    if (problem) this.add('warning', problem.code, problem.message)
   }
 
   dismiss(id: string): void {

@@ -6,6 +6,7 @@ import { shapeReceiver, type ShapeKind } from './testing/shape-receiver'
 import { webhookRequest } from './webhook-formats'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 import { testWebhook } from './webhook-test'
+import { webhookEntry } from './testing/alert-fixtures'
 
 /** Issue 40, item 2: each format accepted by a loopback receiver that checks its documented shape. */
 
@@ -30,16 +31,7 @@ const fire: FiredAlert = {
   firedBy: 'app',
 }
 
-const hook = (url: string, over: Partial<Webhook>): Webhook => ({
-  id: 'w1',
-  url,
-  addedAt: 0,
-  failures: 0,
-  lastError: null,
-  lastDeliveredAt: null,
-  signed: false,
-  ...over,
-})
+const hook = (url: string, over: Partial<Webhook>): Webhook => webhookEntry({ url, ...over })
 
 const KINDS: Array<[ShapeKind, Partial<Webhook>]> = [
   ['slack', { format: 'slack' }],

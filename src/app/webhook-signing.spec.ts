@@ -12,6 +12,7 @@ import type { AlertTarget } from './alert-loop'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 import { WebhookBook } from './webhook-book'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
+import { webhookEntry } from './testing/alert-fixtures'
 
 /** Issue 38, finding 3: URL policy at delivery, and HMAC-SHA256 signing checked by a receiver. */
 
@@ -55,16 +56,7 @@ const alert: FiredAlert = {
   firedBy: 'app',
 }
 
-const hook = (over: Partial<Webhook>): Webhook => ({
-  id: 'w1',
-  url: '',
-  addedAt: 0,
-  failures: 0,
-  lastError: null,
-  lastDeliveredAt: null,
-  signed: false,
-  ...over,
-})
+const hook = (over: Partial<Webhook>): Webhook => webhookEntry(over)
 
 function memorySecrets(entries: Record<string, string>): WebhookSecrets {
   return {

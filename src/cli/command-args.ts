@@ -74,3 +74,7 @@ export function parseCommand<const O extends ParseArgsOptionsConfig>(
   }
   return parsed
 }
+
+/** The two options every command's help ends with (parseCommand answers both). */
+export const HELP_OPTIONS = `  -h, --help         show this help
+  --version          print the version`

@@ -6,24 +6,13 @@ import { movingAverage } from './alert-ma'
 import { BarBackfill } from './bar-backfill'
 import { CandleBuilder } from './candle-builder'
 import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote, type Bar } from '../shared/quote'
+import { blankQuote } from '../shared/quote'
+import { barsAt } from './testing/bars'
 
 const MIN = 60_000
 
 const rule = (condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule =>
   alertRule(condition, { key: 'futures:ES1!', ...over })
-
-function bars(closes: number[], start: number, step: number): Bar[] {
-  return closes.map((c, i) => ({
-    openTime: start + i * step,
-    closeTime: start + (i + 1) * step - 1,
-    open: c,
-    high: c,
-    low: c,
-    close: c,
-    volume: 1,
-  }))
-}
 
 describe('movingAverage', () => {
   it('SMA and EMA with the live price as the newest close', () => {
@@ -68,7 +57,7 @@ describe('AlertEngine: price crosses a moving average', () => {
       direction: 'up',
     })
     const now = clock.now()
-    candles.merge('futures:ES1!', bars([100, 100], now - 30 * MIN, 15 * MIN), '15m')
+    candles.merge('futures:ES1!', barsAt([100, 100], now - 30 * MIN, 15 * MIN), '15m')
     expect(feed(95)).toEqual([]) // below the average: (100 + 100 + 95) / 3
     clock.advance(MIN)
     const [fired] = feed(101) // (100 + 100 + 101) / 3 = 100.33: crossed
@@ -108,7 +97,7 @@ describe('AlertEngine: price crosses a moving average', () => {
       budget: () => ({ usedLastMinute: 0, perMinute: 60 }),
       fetch: async (key, interval, limit) => {
         fetched.push(`${key} ${interval} ${limit}`)
-        return bars(Array<number>(60).fill(200), start, 15 * MIN)
+        return barsAt(Array<number>(60).fill(200), start, 15 * MIN)
       },
     })
     backfill.want([{ key: 'futures:ES1!', interval: '15m', count: 60 }])

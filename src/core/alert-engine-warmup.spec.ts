@@ -4,7 +4,8 @@ import { alertRule } from './testing/alert-rule'
 import { AlertEngine } from './alert-engine'
 import { CandleBuilder } from './candle-builder'
 import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote, type Bar } from '../shared/quote'
+import { blankQuote } from '../shared/quote'
+import { closedBars } from './testing/bars'
 
 /**
  * A moving-average rule whose bars are not there yet says so ("waiting for bars"), and a rule
@@ -18,20 +19,6 @@ const EMA_20_15M: AlertCondition = {
   period: 20,
   interval: '15m',
   direction: 'any',
-}
-
-function closedBars(n: number, close: number, now: number): Bar[] {
-  const step = 15 * MIN
-  const start = Math.floor(now / step) * step - n * step
-  return Array.from({ length: n }, (_, i) => ({
-    openTime: start + i * step,
-    closeTime: start + (i + 1) * step - 1,
-    open: close,
-    high: close,
-    low: close,
-    close,
-    volume: 1,
-  }))
 }
 
 function setup(rule: AlertRule): {

@@ -59,6 +59,15 @@ function waitForStatus(
   })
 }
 
+/** The engine on the simulator with this key (Pro plan), watching BTCUSDT and EURUSD. */
+function startOnBtcAndEur(apiKey: string): MarketEngine {
+  const e = new MarketEngine(config(apiKey, 'pro'))
+  e.watch('crypto:BTCUSDT')
+  e.watch('fx:EURUSD')
+  e.start()
+  return e
+}
+
 describe('MarketEngine against the simulator', () => {
   it('opens exactly one socket, streams up to the Free cap of 10 and polls the rest', async () => {
     sim = await startSimulator({ seed: 3, tickIntervalMs: 100 })
@@ -112,10 +121,7 @@ describe('MarketEngine against the simulator', () => {
 
   it('goes offline with stale quotes when the service disappears and live again when it returns', async () => {
     sim = await startSimulator({ seed: 4, tickIntervalMs: 100 })
-    engine = new MarketEngine(config(sim.keys.pro, 'pro'))
-    engine.watch('crypto:BTCUSDT')
-    engine.watch('fx:EURUSD')
-    engine.start()
+    engine = startOnBtcAndEur(sim.keys.pro)
     await waitForStatus(engine, (s) => s.state === 'live')
     await expect
       .poll(() => engine?.quotes.get('crypto:BTCUSDT')?.last ?? null, { timeout: 10_000 })
@@ -135,10 +141,7 @@ describe('MarketEngine against the simulator', () => {
 
   it('stops all traffic after a 401 and recovers when a new key is set, without a restart', async () => {
     sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
-    engine = new MarketEngine(config('not-a-real-key-1234', 'pro'))
-    engine.watch('crypto:BTCUSDT')
-    engine.watch('fx:EURUSD')
-    engine.start()
+    engine = startOnBtcAndEur('not-a-real-key-1234')
     const stopped = await waitForStatus(engine, (s) => s.state === 'stopped')
     expect(stopped.code).toBe('UNAUTHORIZED')
     // Let a handshake already in flight when the 401 arrived finish, then count.
@@ -155,10 +158,7 @@ describe('MarketEngine against the simulator', () => {
 
   it('marks only the futures market as not in plan for a crypto-only key and keeps crypto flowing', async () => {
     sim = await startSimulator({ seed: 6, tickIntervalMs: 100 })
-    engine = new MarketEngine(config(sim.keys.cryptoOnly, 'pro'))
-    engine.watch('crypto:BTCUSDT')
-    engine.watch('fx:EURUSD')
-    engine.start()
+    engine = startOnBtcAndEur(sim.keys.cryptoOnly)
     await expect
       .poll(() => engine?.symbolStatuses().find((s) => s.key === 'fx:EURUSD')?.code, {
         timeout: 15_000,

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
-import { deriveStreamUrl } from './engine-config'
+import { describe, expect, it } from 'vitest'
+import { startSimulator } from '../sim'
 import { MarketEngine } from './engine'
+import { simEngineConfig, simEngineRun } from './testing/sim-engine'
 
 /**
  * No silent symbol (issue 36): the service stops pushing one streamed symbol while its price goes
@@ -9,29 +9,13 @@ import { MarketEngine } from './engine'
  * market's bound sees the move, and the symbol polls from then on. Observed from outside: the
  * quote's age, sampled, and the simulator's count of REST asks for the symbol.
  */
-let sim: SimServer | null = null
-let engine: MarketEngine | null = null
-afterEach(async () => {
-  await engine?.stop()
-  engine = null
-  await sim?.close()
-  sim = null
-})
+const run = simEngineRun()
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 describe('a streamed symbol the stream stops feeding', () => {
   it('gets a REST check within its bound and is polled after, never frozen for long', async () => {
-    sim = await startSimulator({ seed: 6, tickIntervalMs: 200 })
-    const s = sim
-    engine = new MarketEngine({
-      baseUrl: s.url,
-      streamUrl: deriveStreamUrl(s.url),
-      apiKey: s.keys.pro,
-      plan: 'pro',
-      rpm: 600,
-      demo: false,
-    })
-    const e = engine
+    const s = (run.sim = await startSimulator({ seed: 6, tickIntervalMs: 200 }))
+    const e = (run.engine = new MarketEngine(simEngineConfig(s)))
     for (const k of ['crypto:BTCUSDT', 'crypto:ETHUSDT']) e.watch(k)
     e.start()
     await expect

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from './clock'
+import type { Market } from '../shared/market'
+import type { QuoteUpdate } from './quote-fields'
 import { QuoteStore } from './quote-store'
 import { STALE_AFTER_MS, StaleSweep } from './stale-sweep'
+
+/** A polled price with no service time, as the poller hands it to the store. */
+const polled = (market: Market, symbol: string, last: number): QuoteUpdate => ({
+  market,
+  symbol,
+  fields: { last },
+  ts: null,
+  source: 'poll',
+})
 
 describe('StaleSweep', () => {
   it('marks a quote nobody refreshed for 90 s as stale and leaves fresh ones alone', () => {
@@ -9,30 +20,12 @@ describe('StaleSweep', () => {
     const store = new QuoteStore(clock)
     let sweeps = 0
     const sweep = new StaleSweep(clock, store, () => sweeps++)
-    store.apply({
-      market: 'crypto',
-      symbol: 'BTCUSDT',
-      fields: { last: 1 },
-      ts: null,
-      source: 'poll',
-    })
-    store.apply({
-      market: 'fx',
-      symbol: 'EURUSD',
-      fields: { last: 1.08 },
-      ts: null,
-      source: 'poll',
-    })
+    store.apply(polled('crypto', 'BTCUSDT', 1))
+    store.apply(polled('fx', 'EURUSD', 1.08))
     sweep.start()
     for (let t = 0; t < STALE_AFTER_MS; t += 10_000) {
       clock.advance(10_000)
-      store.apply({
-        market: 'fx',
-        symbol: 'EURUSD',
-        fields: { last: 1.08 },
-        ts: null,
-        source: 'poll',
-      })
+      store.apply(polled('fx', 'EURUSD', 1.08))
     }
     clock.advance(10_000)
     expect(store.get('crypto:BTCUSDT')?.stale).toBe(true)

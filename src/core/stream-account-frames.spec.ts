@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startSimulator, type SimServer } from '../sim'
 import type { FeedStatus } from '../shared/status'
 import { FakeClock } from './clock'
-import { deriveStreamUrl } from './engine-config'
 import { MarketEngine } from './engine'
+import { simEngineConfig, simEngineRun } from './testing/sim-engine'
 import { TickdeskError, restStatusOf } from './errors'
 import { RateGovernor } from './rate-governor'
 
@@ -12,14 +12,7 @@ import { RateGovernor } from './rate-governor'
  * the same code would (issue 36): the status leaves Live within a second with REST's message,
  * and polling stops where REST's refusal stops it.
  */
-let sim: SimServer | null = null
-let engine: MarketEngine | null = null
-afterEach(async () => {
-  await engine?.stop()
-  engine = null
-  await sim?.close()
-  sim = null
-})
+const run = simEngineRun()
 
 /** What the status says after a REST refusal of this code (the governor's words), digits aside. */
 function restMessage(code: string): string {
@@ -57,15 +50,8 @@ describe('an account-level error frame on an open socket', () => {
   it.each([...STOPS, ...QUOTAS, ...RATES])(
     '%s: the status leaves Live within 1 s with the REST refusal’s message',
     async (code) => {
-      sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
-      engine = new MarketEngine({
-        baseUrl: sim.url,
-        streamUrl: deriveStreamUrl(sim.url),
-        apiKey: sim.keys.pro,
-        plan: 'pro',
-        rpm: 600,
-        demo: false,
-      })
+      const sim = (run.sim = await startSimulator({ seed: 5, tickIntervalMs: 100 }))
+      const engine = (run.engine = new MarketEngine(simEngineConfig(sim)))
       for (const s of ['BTCUSDT', 'ETHUSDT']) engine.watch(`crypto:${s}`)
       engine.watch('fx:EURUSD')
       engine.start()
@@ -94,16 +80,9 @@ describe('an account-level error frame on an open socket', () => {
 
 describe('a refused REST call', () => {
   it('puts its X-Request-Id in the status message, for the trader to quote', async () => {
-    sim = await startSimulator({ seed: 5, tickIntervalMs: 100 })
+    const sim = (run.sim = await startSimulator({ seed: 5, tickIntervalMs: 100 }))
     sim.faults.failNext({ status: 403, code: 'SUBSCRIPTION_EXPIRED', times: 5 })
-    engine = new MarketEngine({
-      baseUrl: sim.url,
-      streamUrl: deriveStreamUrl(sim.url),
-      apiKey: sim.keys.pro,
-      plan: 'pro',
-      rpm: 600,
-      demo: false,
-    })
+    const engine = (run.engine = new MarketEngine(simEngineConfig(sim)))
     engine.watch('fx:EURUSD')
     engine.start()
     const status = await untilStatus(
@@ -117,15 +96,8 @@ describe('a refused REST call', () => {
 
 describe('a scope frame naming no symbols (API_KEY_SCOPE_DENIED, MARKET_NOT_ENABLED)', () => {
   const boot = async (watch: string[]): Promise<{ sim: SimServer; engine: MarketEngine }> => {
-    const s = (sim = await startSimulator({ seed: 5, tickIntervalMs: 100 }))
-    const e = (engine = new MarketEngine({
-      baseUrl: s.url,
-      streamUrl: deriveStreamUrl(s.url),
-      apiKey: s.keys.pro,
-      plan: 'pro',
-      rpm: 600,
-      demo: false,
-    }))
+    const s = (run.sim = await startSimulator({ seed: 5, tickIntervalMs: 100 }))
+    const e = (run.engine = new MarketEngine(simEngineConfig(s)))
     for (const k of watch) e.watch(k)
     e.start()
     await untilStatus(e, (st) => st.state === 'live', 10_000)

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
+import { describe, expect, it } from 'vitest'
+import { startSimulator } from '../sim'
 import type { FeedStatus } from '../shared/status'
-import { deriveStreamUrl } from './engine-config'
 import { MarketEngine } from './engine'
+import { simEngineConfig, simEngineRun } from './testing/sim-engine'
 import { isQuiet } from './session-pacing'
 
 /**
@@ -12,14 +12,7 @@ import { isQuiet } from './session-pacing'
  * told within 30 s, and every symbol streams again under the service's word within 60 s.
  * Observed from outside: the simulator's own subscriptions and the engine's quote ages.
  */
-let sim: SimServer | null = null
-let engine: MarketEngine | null = null
-afterEach(async () => {
-  await engine?.stop()
-  engine = null
-  await sim?.close()
-  sim = null
-})
+const run = simEngineRun()
 
 const WATCH = [
   'crypto:BTCUSDT',
@@ -37,21 +30,12 @@ describe.each(['refuse', 'silent'] as const)(
   'a service that calls its markets otherwise and %ss ours',
   (unknownMarket) => {
     it('polls at once, says so, and streams again under the service’s word', async () => {
-      sim = await startSimulator({
+      const s = (run.sim = await startSimulator({
         seed: 9,
         tickIntervalMs: 200,
         behaviour: { marketNames: 'service', unknownMarket },
-      })
-      const s = sim
-      engine = new MarketEngine({
-        baseUrl: s.url,
-        streamUrl: deriveStreamUrl(s.url),
-        apiKey: s.keys.pro,
-        plan: 'pro',
-        rpm: 600,
-        demo: false,
-      })
-      const e = engine
+      }))
+      const e = (run.engine = new MarketEngine(simEngineConfig(s)))
       const fxOpen = !isQuiet('fx', 'EURUSD', Date.now())
       const wanted = fxOpen ? WATCH : WATCH.filter((k) => !k.startsWith('fx:'))
       for (const k of WATCH) e.watch(k)

@@ -4,7 +4,13 @@ import type { Clock } from '../core/clock'
 import { guardWebContents } from './security'
 import { rememberBounds } from './bounds-memory'
 import { keepOnScreen } from './keep-on-screen'
-import { MAIN_WINDOW_SIZES, MIN_SIZE, fitToDisplays, type WindowState } from './window-state'
+import {
+  MAIN_WINDOW_SIZES,
+  MIN_SIZE,
+  fitToDisplays,
+  type SizeRules,
+  type WindowState,
+} from './window-state'
 
 /**
  * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
@@ -16,24 +22,33 @@ import { MAIN_WINDOW_SIZES, MIN_SIZE, fitToDisplays, type WindowState } from './
  *   hidden --show (tray, second launch, notification click)--> open
  *   any --Quit from tray/menu (quitting = true)--> closed
  */
-export function mainWindowOptions(opts: {
-  preloadPath: string
-  state: WindowState
-  iconPath?: string
-}): BrowserWindowConstructorOptions {
+export function mainWindowOptions(opts: WindowOptionsInput): BrowserWindowConstructorOptions {
+  return {
+    ...baseWindowOptions(opts),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    title: 'Tickdesk',
+    backgroundColor: '#0f1419',
+  }
+}
+
+/** Every Tickdesk window: at its remembered place, hidden until drawn, its icon, the sandbox. */
+export function baseWindowOptions(opts: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
     x: opts.state.x,
     y: opts.state.y,
     width: opts.state.width,
     height: opts.state.height,
-    minWidth: MIN_SIZE.width,
-    minHeight: MIN_SIZE.height,
     show: false,
-    title: 'Tickdesk',
-    backgroundColor: '#0f1419',
     ...(opts.iconPath ? { icon: opts.iconPath } : {}),
     webPreferences: secureWebPreferences(opts.preloadPath),
   }
+}
+
+export interface WindowOptionsInput {
+  preloadPath: string
+  state: WindowState
+  iconPath?: string
 }
 
 /** The renderer's sandbox, the same for every Tickdesk window (main and ticker strip). */
@@ -61,31 +76,26 @@ export function preloadPath(mainDir: string): string {
   return join(mainDir, '..', 'preload', 'index.cjs')
 }
 
-export interface MainWindowDeps {
+/** What every Tickdesk window is opened with. */
+export interface WindowDeps {
   /** Folder of the built main bundle; the preload sits at ../preload/index.cjs. */
   mainDir: string
+  /** The renderer URL (the strip's with ?view=strip). */
   url: string
   isAppUrl: (url: string) => boolean
   remembered: WindowState | null
   stateFile: string
   clock: Clock
-  closeToTray: () => boolean
-  isQuitting: () => boolean
   iconPath?: string
 }
 
+export interface MainWindowDeps extends WindowDeps {
+  closeToTray: () => boolean
+  isQuitting: () => boolean
+}
+
 export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
-  const workAreas = screen.getAllDisplays().map((d) => d.workArea)
-  const state = fitToDisplays(deps.remembered, workAreas)
-  const win = new BrowserWindow(
-    mainWindowOptions({
-      preloadPath: preloadPath(deps.mainDir),
-      state,
-      ...(deps.iconPath ? { iconPath: deps.iconPath } : {}),
-    }),
-  )
-  guardWebContents(win.webContents, deps.isAppUrl)
-  keepOnScreen(win, MAIN_WINDOW_SIZES)
+  const { win, state } = openAppWindow(deps, MAIN_WINDOW_SIZES, mainWindowOptions)
   if (state.maximized) win.maximize()
   win.once('ready-to-show', () => win.show())
 
@@ -101,6 +111,29 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
 
   void win.loadURL(deps.url)
   return win
+}
+
+/**
+ * A Tickdesk window at its remembered place fitted to today's displays, its page guarded (only
+ * the app's own URL) and kept on screen when displays change. Not shown yet: each caller does.
+ */
+export function openAppWindow(
+  deps: Pick<WindowDeps, 'mainDir' | 'isAppUrl' | 'remembered' | 'iconPath'>,
+  sizes: SizeRules,
+  options: (input: WindowOptionsInput) => BrowserWindowConstructorOptions,
+): { win: BrowserWindow; state: WindowState } {
+  const workAreas = screen.getAllDisplays().map((d) => d.workArea)
+  const state = fitToDisplays(deps.remembered, workAreas, sizes)
+  const win = new BrowserWindow(
+    options({
+      preloadPath: preloadPath(deps.mainDir),
+      state,
+      ...(deps.iconPath ? { iconPath: deps.iconPath } : {}),
+    }),
+  )
+  guardWebContents(win.webContents, deps.isAppUrl)
+  keepOnScreen(win, sizes)
+  return { win, state }
 }
 
 /** Brings the window back from hidden, minimised or behind other windows. */

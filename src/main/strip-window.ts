@@ -1,11 +1,13 @@
-import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron'
-import type { Clock } from '../core/clock'
+import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron'
 import { rememberBounds } from './bounds-memory'
-import { preloadPath, secureWebPreferences } from './main-window'
-import { keepOnScreen } from './keep-on-screen'
-import { guardWebContents } from './security'
+import {
+  baseWindowOptions,
+  openAppWindow,
+  type WindowDeps,
+  type WindowOptionsInput,
+} from './main-window'
 import { keepStripOnTop } from './strip-on-top'
-import { fitToDisplays, type Rect, type SizeRules, type WindowState } from './window-state'
+import type { Rect, SizeRules } from './window-state'
 
 /**
  * The ticker strip's window: small, frameless, always on top, off the taskbar, one line high and
@@ -27,15 +29,9 @@ export const STRIP_SIZES: SizeRules = {
 /** Taller than this is no longer a strip: the content is one line. */
 export const STRIP_MAX_HEIGHT = 96
 
-export function stripWindowOptions(opts: {
-  preloadPath: string
-  state: WindowState
-  iconPath?: string
-}): BrowserWindowConstructorOptions {
+export function stripWindowOptions(opts: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
-    x: opts.state.x,
-    y: opts.state.y,
-    width: opts.state.width,
+    ...baseWindowOptions(opts),
     height: Math.min(opts.state.height, STRIP_MAX_HEIGHT),
     minWidth: STRIP_SIZES.min.width,
     minHeight: STRIP_SIZES.min.height,
@@ -47,39 +43,19 @@ export function stripWindowOptions(opts: {
     minimizable: false,
     maximizable: false,
     fullscreenable: false,
-    show: false,
     title: 'Tickdesk ticker strip',
     backgroundColor: '#181c22',
-    ...(opts.iconPath ? { icon: opts.iconPath } : {}),
-    webPreferences: secureWebPreferences(opts.preloadPath),
   }
 }
 
-export interface StripWindowDeps {
-  mainDir: string
-  /** The renderer URL with ?view=strip. */
-  url: string
-  isAppUrl: (url: string) => boolean
-  remembered: WindowState | null
-  stateFile: string
-  clock: Clock
+export interface StripWindowDeps extends WindowDeps {
   platform: NodeJS.Platform
-  iconPath?: string
 }
 
 export function createStripWindow(deps: StripWindowDeps): BrowserWindow {
-  const workAreas = screen.getAllDisplays().map((d) => d.workArea)
-  const state = fitToDisplays(deps.remembered, workAreas, STRIP_SIZES)
-  const win = new BrowserWindow(
-    stripWindowOptions({
-      preloadPath: preloadPath(deps.mainDir),
-      state: { ...state, maximized: false },
-      ...(deps.iconPath ? { iconPath: deps.iconPath } : {}),
-    }),
-  )
-  guardWebContents(win.webContents, deps.isAppUrl)
+  // The strip is never maximised: its options take the place and size only.
+  const { win } = openAppWindow(deps, STRIP_SIZES, stripWindowOptions)
   keepStripOnTop(win, deps.platform)
-  keepOnScreen(win, STRIP_SIZES)
   // Shown without taking focus from what the trader is typing into.
   win.once('ready-to-show', () => win.showInactive())
   const saveNow = rememberBounds(win, deps)

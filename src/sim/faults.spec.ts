@@ -1,20 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
-import { startSimulator, type SimOptions, type SimServer } from './index'
-import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
+import type { SimServer } from './index'
+import {
+  closed,
+  getJson,
+  mustOpen,
+  openStream,
+  type Frame,
+  type FrameQueue,
+} from './testing/spec-client'
+import { simBooter } from './testing/sim-boot'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
-let sim: SimServer | null = null
-async function boot(o: SimOptions = {}): Promise<SimServer> {
-  sim = await startSimulator({ tickIntervalMs: 10, ...o })
-  return sim
-}
-afterEach(async () => {
-  await sim?.close()
-  sim = null
-})
+const boot = simBooter()
 const get = (s: SimServer, path = QUOTE) => getJson(s.url, path, s.keys.pro)
 const isTick = (f: Frame): boolean => f.type === 'tick'
+/** A Pro socket subscribed to BTCUSDT, its first tick in. */
+async function tickingBtc(s: SimServer): Promise<FrameQueue> {
+  const q = await mustOpen(s.streamUrl, s.keys.pro)
+  q.send({ action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT'] })
+  await q.next(isTick)
+  return q
+}
 
 describe('failNext', () => {
   it('answers 502 UPSTREAM_UNAVAILABLE and 503 RATE_LIMIT_UNAVAILABLE envelopes, then recovers', async () => {
@@ -84,9 +91,7 @@ describe('socket faults', () => {
 
   it('silence stops data and pongs for the given time, then data resumes', async () => {
     const s = await boot()
-    const q = await mustOpen(s.streamUrl, s.keys.pro)
-    q.send({ action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT'] })
-    await q.next(isTick)
+    const q = await tickingBtc(s)
     s.faults.silence(1_000)
     const quietFrom = q.raw.length
     let ponged = false
@@ -100,9 +105,7 @@ describe('socket faults', () => {
 
   it('malformed sends garbage frames (bad JSON, wrong types, unknown event) before valid ones', async () => {
     const s = await boot()
-    const q = await mustOpen(s.streamUrl, s.keys.pro)
-    q.send({ action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT'] })
-    await q.next(isTick)
+    const q = await tickingBtc(s)
     s.faults.malformed(3)
     const from = q.raw.length
     await q.next((f) => isTick(f) && typeof f.last === 'number' && q.raw.length > from + 3)

@@ -3,7 +3,7 @@ import { FakeClock } from '../util/clock'
 import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
 import { SlidingWindow } from './limits'
 import { SIM_PLANS } from './plans'
-import { getJson, openStream } from './testing/spec-client'
+import { getJson, openStream, spendDailyQuota } from './testing/spec-client'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
 let sim: SimServer | null = null
@@ -96,9 +96,7 @@ describe('daily quota', () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 5, 23, 0, 0))
     sim = await startSimulator({ clock, rpmOverride: { free: 1000 } })
     const key = sim.keys.quotaLimited
-    for (let i = 0; i < QUOTA_LIMITED_DAILY; i++)
-      expect((await getJson(sim.url, QUOTE, key)).status).toBe(200)
-    const over = await getJson(sim.url, QUOTE, key)
+    const over = await spendDailyQuota(sim.url, QUOTE, key, QUOTA_LIMITED_DAILY)
     expect(over.status).toBe(429)
     expect((over.body as { code: string }).code).toBe('DAILY_LIMIT_EXCEEDED')
     expect(over.headers.get('retry-after')).toBe('3600')

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimOptions, type SimServer } from './index'
+import { describe, expect, it } from 'vitest'
 import { getJson, mustOpen, type Frame } from './testing/spec-client'
+import { simBooter } from './testing/sim-boot'
 
 /** The readings of the spec's open market names (behaviour.ts marketNames, unknownMarket). */
-let sim: SimServer | null = null
-async function boot(o: SimOptions = {}): Promise<SimServer> {
-  sim = await startSimulator({ tickIntervalMs: 10, ...o })
-  return sim
-}
-afterEach(async () => {
-  await sim?.close()
-  sim = null
-})
+const boot = simBooter()
 
 const isTick = (f: Frame): boolean => f.type === 'tick' || f.event === 'ticker'
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

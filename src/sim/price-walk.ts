@@ -61,20 +61,23 @@ const MINUTE_MS = 60_000
 /** A day number no trading day has: the walk's figures are from before the days it has seen. */
 const BEFORE_ANY_DAY = -1
 
-interface WalkState {
+/** The day's running figures, as the quote states them, and what the walk needs beside them. */
+interface WalkState extends Pick<
+  TickerQuote,
+  | 'last'
+  | 'open'
+  | 'high'
+  | 'low'
+  | 'prevClose'
+  | 'volume'
+  | 'quoteVolume'
+  | 'trades'
+  | 'bid'
+  | 'ask'
+  | 'bidSize'
+  | 'askSize'
+> {
   rng: Random
-  last: number
-  open: number
-  high: number
-  low: number
-  prevClose: number
-  volume: number
-  quoteVolume: number
-  trades: number
-  bid: number
-  ask: number
-  bidSize: number
-  askSize: number
   minute: SimBar | null
   /** The trading day these figures belong to; null until the walk is first read at a time. */
   day: number | null

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimOptions, type SimServer } from './index'
+import { describe, expect, it } from 'vitest'
 import { INSTRUMENTS, type SimMarket } from './instruments'
 import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
+import { simBooter } from './testing/sim-boot'
 
-let sim: SimServer | null = null
-async function boot(o: SimOptions = {}): Promise<SimServer> {
-  sim = await startSimulator({ tickIntervalMs: 10, ...o })
-  return sim
-}
-afterEach(async () => {
-  await sim?.close()
-  sim = null
-})
+const boot = simBooter()
 
 const MULTI: SimMarket[] = ['fx', 'commodity', 'cn', 'hk', 'futures', 'index', 'agri']
 const isTick = (f: Frame): boolean => f.type === 'tick' || f.event === 'ticker'
@@ -106,20 +98,10 @@ describe('subscriptions and pushes', () => {
   it('subscribes only up to the plan symbol cap and reports the rest as WS_CONN_LIMIT', async () => {
     const s = await boot()
     const q = await mustOpen(s.streamUrl, s.keys.free)
-    const twelve = [
-      'BTCUSDT',
-      'ETHUSDT',
-      'SOLUSDT',
-      'XRPUSDT',
-      'DOGEUSDT',
-      'BNBUSDT',
-      'ADAUSDT',
-      'AVAXUSDT',
-      'LINKUSDT',
-      'DOTUSDT',
-      'LTCUSDT',
-      'TRXUSDT',
-    ]
+    // The catalogue's first twelve crypto symbols; the last two (LTCUSDT, TRXUSDT) are over the cap.
+    const twelve = INSTRUMENTS.filter((i) => i.market === 'crypto')
+      .slice(0, 12)
+      .map((i) => i.symbol)
     q.send({ action: 'subscribe', market: 'crypto', symbols: twelve })
     const err = await q.next((f) => f.event === 'error')
     expect(err).toMatchObject({ code: 'WS_CONN_LIMIT', symbols: ['LTCUSDT', 'TRXUSDT'] })

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
 import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
 import type { TickerQuote } from './price-walk'
-import { getJson, openStream } from './testing/spec-client'
+import { getJson, openStream, spendDailyQuota } from './testing/spec-client'
 import { DAY_MS, TradingDay } from './trading-day'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'
@@ -79,9 +79,7 @@ describe("the simulator's day roll-over", () => {
     sim = await startSimulator({ clock, rpmOverride: { free: 1000 } })
     const key = sim.keys.quotaLimited
     sim.day.endsIn(125_000)
-    for (let i = 0; i < QUOTA_LIMITED_DAILY; i++)
-      expect((await getJson(sim.url, QUOTE, key)).status).toBe(200)
-    const over = await getJson(sim.url, QUOTE, key)
+    const over = await spendDailyQuota(sim.url, QUOTE, key, QUOTA_LIMITED_DAILY)
     expect(over.status).toBe(429)
     expect((over.body as { code: string }).code).toBe('DAILY_LIMIT_EXCEEDED')
     expect(over.headers.get('retry-after')).toBe('125')

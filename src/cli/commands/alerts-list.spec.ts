@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AlertLoop } from '../../app/alert-loop'
 import { CandleBuilder } from '../../core/candle-builder'
 import { FakeClock } from '../../core/clock'
 import { BarStore } from '../../core/persistence/bar-store'
@@ -7,11 +6,12 @@ import { barsDir } from '../../app/bar-keeper'
 import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import type { AlertRuleState } from '../../shared/alert'
-import { blankQuote, type Bar } from '../../shared/quote'
+import { blankQuote } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
-import { rulesEditedHere } from '../../app/alert-rule-source'
+import { openAppAlertLoop } from '../../app/testing/alert-fixtures'
+import { closedBars } from '../../core/testing/bars'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
 
@@ -138,32 +138,12 @@ describe('tickdesk alerts list', () => {
 })
 
 describe('tickdesk alerts list and a host whose bars are not built yet', () => {
-  function closedBars(n: number, now: number): Bar[] {
-    const step = 15 * 60_000
-    const start = Math.floor(now / step) * step - n * step
-    return Array.from({ length: n }, (_, i) => ({
-      openTime: start + i * step,
-      closeTime: start + (i + 1) * step - 1,
-      open: 100,
-      high: 100,
-      low: 100,
-      close: 100,
-      volume: 1,
-    }))
-  }
-
   it('says "waiting for bars (n of 20)" for an EMA 20 on 15m the backfill could not fill, then armed', async () => {
     const stores = openDataStores(data.dir)
     const clock = new FakeClock(Date.UTC(2026, 0, 5, 10, 1))
-    const loop = await AlertLoop.open({
-      stores,
-      clock,
-      rules: rulesEditedHere(),
-      firedBy: 'app',
-      onProblem: () => undefined,
-    })
+    const loop = await openAppAlertLoop(stores, clock)
     const candles = new CandleBuilder()
-    candles.merge('crypto:BTCUSDT', closedBars(6, clock.now()), '15m')
+    candles.merge('crypto:BTCUSDT', closedBars(6, 100, clock.now()), '15m')
     const asked: unknown[] = []
     // A backfill that could not fill them (no budget, no klines): it is asked, nothing comes.
     loop.attachBars({ candles, backfillBars: (needs) => void asked.push(...needs) })
@@ -185,7 +165,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
       'ema  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (7 of 20)\n',
     )
 
-    candles.merge('crypto:BTCUSDT', closedBars(40, clock.now()), '15m')
+    candles.merge('crypto:BTCUSDT', closedBars(40, 100, clock.now()), '15m')
     clock.advance(5_000)
     // A save or a snapshot looks first; the next tick still tells the hosts.
     expect(loop.states()[0]?.waitingBars).toBeNull()
@@ -211,22 +191,7 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  waiting for bars (1 of 20)\n`,
     )
     const candles = new CandleBuilder()
-    const now = Date.now()
-    const step = 15 * 60_000
-    const start = Math.floor(now / step) * step - 30 * step
-    candles.merge(
-      'crypto:BTCUSDT',
-      Array.from({ length: 30 }, (_, i) => ({
-        openTime: start + i * step,
-        closeTime: start + (i + 1) * step - 1,
-        open: 1,
-        high: 1,
-        low: 1,
-        close: 1,
-        volume: 1,
-      })),
-      '15m',
-    )
+    candles.merge('crypto:BTCUSDT', closedBars(30, 1, Date.now()), '15m')
     await new BarStore(barsDir(data.dir, { demo: true, baseUrl: '' })).compact(candles)
     expect((await list()).stdout()).toContain(
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,

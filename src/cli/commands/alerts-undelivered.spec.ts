@@ -10,6 +10,7 @@ import { alertRule } from '../../core/testing/alert-rule'
 import { blankQuote } from '../../shared/quote'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
+import { webhookEntry } from '../../app/testing/alert-fixtures'
 
 /**
  * A fire a webhook gave up on, left in a real data folder by a runner that stopped (issue 37,
@@ -28,17 +29,7 @@ afterEach(() => data.remove())
 /** A runner fired r1 and its webhook w1 gave up; the runner stopped. The fire's id. */
 async function gaveUp(url = 'http://127.0.0.1:9/hook'): Promise<string> {
   const stores = openDataStores(data.dir)
-  await stores.webhooks.save([
-    {
-      id: 'w1',
-      url,
-      addedAt: 0,
-      failures: 0,
-      lastError: null,
-      lastDeliveredAt: null,
-      signed: false,
-    },
-  ])
+  await stores.webhooks.save([webhookEntry({ url })])
   await stores.alerts.save({
     rules: [alertRule({ kind: 'above', price: 100 }, { id: 'r1' })],
     states: [],

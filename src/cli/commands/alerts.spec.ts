@@ -1,23 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../../sim'
-import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
+import { describe, expect, it } from 'vitest'
+import { cliOnSim, runCli } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { run as watch } from './watch'
 
-let sim: SimServer
-let data: Awaited<ReturnType<typeof tempDataDir>>
-
-beforeEach(async () => {
-  sim = await startSimulator({ seed: 9, tickIntervalMs: 50 })
-  data = await tempDataDir()
-})
-afterEach(async () => {
-  await sim.close()
-  await data.remove()
-})
-
-const env = (): NodeJS.ProcessEnv =>
-  serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
+const service = cliOnSim(9)
+const { env } = service
 
 describe('tickdesk alerts', () => {
   it('adds a rule that a later `watch --json` fires as an alert line', async () => {

@@ -8,7 +8,7 @@ import { INTERVALS, IntervalSchema } from '../../shared/quote'
 import { describeCondition } from '../../shared/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alert-list'
 import { volumeNote } from '../../shared/alert-volume'
-import { parseCommand } from '../command-args'
+import { HELP_OPTIONS, parseCommand } from '../command-args'
 import { FEED_OPTIONS } from '../feed-options'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { writeJson } from '../output'
@@ -69,8 +69,7 @@ Options:
   --list NAME        add: one alert for every symbol on that watchlist (each fires on its own,
                      once per arming; symbols added to the list later are watched too); a
                      spread on a list is in bp (--spread 15bp: any symbol whose spread widens)
-  -h, --help         show this help
-  --version          print the version
+${HELP_OPTIONS}
 `
 
 const OPTIONS = {

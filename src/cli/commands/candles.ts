@@ -5,7 +5,7 @@ import { klineRoute } from '../../core/market-routes'
 import { resolveDataDir } from '../../core/persistence/data-dir'
 import { parseSymbolKey, symbolKey } from '../../shared/market'
 import { FEED_HELP, FEED_OPTIONS, cliRestClient, openCliFeed } from '../feed-options'
-import { parseCommand, usageError } from '../command-args'
+import { HELP_OPTIONS, parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand } from '../io'
 import { exitCodeFor } from '../exit-code'
@@ -20,8 +20,7 @@ Options:
   --limit N          1 to 5000 bars (default 300)
   --json             one JSON line: {"type":"candles","market","symbol","interval","bars":[…]}
 ${FEED_HELP}
-  -h, --help         show this help
-  --version          print the version
+${HELP_OPTIONS}
 `
 
 export const run: CliCommand = async (args, io) => {

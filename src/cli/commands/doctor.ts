@@ -2,7 +2,7 @@ import { runDoctor } from '../../core/doctor'
 import { MARKET_403 } from '../../core/errors'
 import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
-import { parseCommand } from '../command-args'
+import { HELP_OPTIONS, parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
 import { colorize, useColor, writeJson } from '../output'
 
@@ -14,8 +14,7 @@ few requests as possible, and says what works and what the plan does not include
 Options:
   --json             one JSON line with the report
 ${FEED_HELP}
-  -h, --help         show this help
-  --version          print the version
+${HELP_OPTIONS}
 `
 
 export const run: CliCommand = async (args, io) => {

@@ -1,24 +1,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../../sim'
-import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
+import { describe, expect, it } from 'vitest'
+import { cliOnSim, runCli } from '../testing/cli-harness'
 import { run as positions } from './positions'
 
-let sim: SimServer
-let data: Awaited<ReturnType<typeof tempDataDir>>
-
-beforeEach(async () => {
-  sim = await startSimulator({ seed: 11, tickIntervalMs: 50 })
-  data = await tempDataDir()
-})
-afterEach(async () => {
-  await sim.close()
-  await data.remove()
-})
-
-const env = (): NodeJS.ProcessEnv =>
-  serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
+const service = cliOnSim(11)
+const { env } = service
 
 /** `runEnv`: another environment, e.g. demo mode's (no service configured). */
 async function cli(
@@ -42,7 +29,7 @@ async function cli(
 }
 
 async function lotsOnDisk(): Promise<unknown[]> {
-  const text = await readFile(join(data.dir, 'positions.json'), 'utf8').catch(() => null)
+  const text = await readFile(join(service.data.dir, 'positions.json'), 'utf8').catch(() => null)
   if (text === null) return []
   return (JSON.parse(text) as { data: { lots: unknown[] } }).data.lots
 }
@@ -72,8 +59,8 @@ describe('tickdesk positions against the simulator', () => {
       '--json',
     ])
     expect(cn.code).toBe(0)
-    sim.pinPrice('hk', '00700', 400)
-    sim.pinPrice('cn', '600519', 1650)
+    service.sim.pinPrice('hk', '00700', 400)
+    service.sim.pinPrice('cn', '600519', 1650)
 
     const list = await cli(['--json'])
     expect(list.code, list.stderr).toBe(0)
@@ -165,11 +152,11 @@ describe('tickdesk positions against the simulator', () => {
   })
 
   it('lists an empty book without asking the service', async () => {
-    sim.resetStats()
+    service.sim.resetStats()
     const r = await cli(['--json'])
     expect(r.code).toBe(0)
     expect(r.lines).toEqual([expect.objectContaining({ type: 'total', rows: 0, pnl: 0 })])
-    expect(sim.stats().requests).toBe(0)
+    expect(service.sim.stats().requests).toBe(0)
   })
 
   it('removes a lot by id, and says so when there is none', async () => {
@@ -184,11 +171,16 @@ describe('tickdesk positions against the simulator', () => {
   })
 
   it('moves a damaged positions file aside and says so, instead of silently starting afresh', async () => {
-    await writeFile(join(data.dir, 'positions.json'), '{"version":1,"data":{"lots":[{"key":')
+    await writeFile(
+      join(service.data.dir, 'positions.json'),
+      '{"version":1,"data":{"lots":[{"key":',
+    )
     const r = await cli(['add', 'hk:00700', '--qty', '1', '--cost', '1'])
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/positions.json was damaged .*moved/)
-    expect((await readdir(data.dir)).some((f) => f.startsWith('positions.corrupt-'))).toBe(true)
+    expect((await readdir(service.data.dir)).some((f) => f.startsWith('positions.corrupt-'))).toBe(
+      true,
+    )
     expect(await lotsOnDisk()).toHaveLength(1)
   })
 })
@@ -197,7 +189,7 @@ describe('tickdesk positions in demo mode', () => {
   it('puts a 2 ETHUSDT lot in the USD total (the simulator quotes the stablecoin pairs)', async () => {
     // No service configured: the command starts the embedded simulator itself (the CLI's demo
     // feed, src/cli/demo.ts), exactly as a new user's first `tickdesk positions` does.
-    const demo = { TICKDESK_DATA_DIR: data.dir }
+    const demo = { TICKDESK_DATA_DIR: service.data.dir }
     expect((await cli(['add', 'crypto:ETHUSDT', '--qty', '2', '--cost', '3000'], demo)).code).toBe(
       0,
     )

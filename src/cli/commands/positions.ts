@@ -17,7 +17,7 @@ import {
 } from '../../shared/pnl'
 import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
 import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
-import { parseCommand, usageError } from '../command-args'
+import { HELP_OPTIONS, parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { exitCodeFor } from '../exit-code'
 import { FEED_HELP, FEED_OPTIONS, cliRestClient, openCliFeed } from '../feed-options'
@@ -54,8 +54,7 @@ Options:
   --date YYYY-MM-DD  add: when it was opened (a lot opened today takes its day P&L from its cost)
   --fee F            add: fees paid (0 or more)
 ${FEED_HELP}
-  -h, --help         show this help
-  --version          print the version
+${HELP_OPTIONS}
 Exit codes: 0 done, 1 failure (unknown id, the service failed), 2 bad usage or a refused lot,
 3 unauthorized (401), 4 account-wide 403.
 `

@@ -14,7 +14,7 @@ import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
 import { accountStop } from '../account-stop'
-import { parseCommand, usageError } from '../command-args'
+import { HELP_OPTIONS, parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { EXIT, type CliCommand } from '../io'
@@ -36,8 +36,7 @@ Options:
   --json             NDJSON output
   --duration S       stop after S seconds (default: until Ctrl-C / SIGTERM)
 ${FEED_HELP}
-  -h, --help         show this help
-  --version          print the version
+${HELP_OPTIONS}
 Exit codes: 0 done (duration over, SIGINT or SIGTERM; the quote cache is saved), 2 bad usage,
 3 unauthorized (401), 4 account-wide 403 (NO_SUBSCRIPTION, SUBSCRIPTION_EXPIRED, IP_DENIED,
 GEO_DENIED).

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
+import { afterEach, beforeEach } from 'vitest'
+import { startSimulator, type SimServer } from '../../sim'
 import type { CliCommand, CliIO } from '../io'
 
 /**
@@ -112,4 +114,34 @@ export function serviceEnv(
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return { TICKDESK_BASE_URL: url, TICKDESK_API_KEY: apiKey, TICKDESK_DATA_DIR: dataDir, ...extra }
+}
+
+/**
+ * A CLI command's spec against a service: a simulator (this seed) and a fresh data folder for each
+ * test, both removed after it; `env()` points the CLI at them with the Pro key, as a user would.
+ */
+export function cliOnSim(seed: number): {
+  readonly sim: SimServer
+  readonly data: { dir: string; remove: () => Promise<void> }
+  env(): NodeJS.ProcessEnv
+} {
+  let sim: SimServer
+  let data: Awaited<ReturnType<typeof tempDataDir>>
+  beforeEach(async () => {
+    sim = await startSimulator({ seed, tickIntervalMs: 50 })
+    data = await tempDataDir()
+  })
+  afterEach(async () => {
+    await sim.close()
+    await data.remove()
+  })
+  return {
+    get sim() {
+      return sim
+    },
+    get data() {
+      return data
+    },
+    env: () => serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' }),
+  }
 }

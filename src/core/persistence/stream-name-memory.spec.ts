@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSimulator, type SimServer } from '../../sim'
-import {
-  deriveStreamUrl,
-  parseStreamMarkets,
-  configFromEnv,
-  type EngineConfig,
-} from '../engine-config'
+import { parseStreamMarkets, configFromEnv } from '../engine-config'
 import { MarketEngine } from '../engine'
+import { simEngineConfig } from '../testing/sim-engine'
 import { openDataStores } from './stores'
 import { streamNameMemory } from './stream-name-memory'
 
@@ -33,18 +29,6 @@ afterEach(async () => {
 
 const WATCH = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'usdt-futures:DOGEUSDT']
 
-function config(s: SimServer, extra: Partial<EngineConfig> = {}): EngineConfig {
-  return {
-    baseUrl: s.url,
-    streamUrl: deriveStreamUrl(s.url),
-    apiKey: s.keys.pro,
-    plan: 'pro',
-    rpm: 600,
-    demo: false,
-    ...extra,
-  }
-}
-
 async function allStreaming(e: MarketEngine, s: SimServer): Promise<void> {
   await expect
     .poll(
@@ -65,7 +49,7 @@ describe('stream market names across starts', () => {
       behaviour: { marketNames: 'service', unknownMarket: 'silent' },
     })
     const stores = openDataStores(dir)
-    const first = new MarketEngine(config(sim), {
+    const first = new MarketEngine(simEngineConfig(sim), {
       nameMemory: await streamNameMemory(stores.streamNames, sim.url),
     })
     engines.push(first)
@@ -76,7 +60,7 @@ describe('stream market names across starts', () => {
     const saved = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8'))
     expect(saved.data[sim.url]).toEqual({ crypto: 'spot', 'usdt-futures': 'futures_usdt' })
 
-    const again = new MarketEngine(config(sim), {
+    const again = new MarketEngine(simEngineConfig(sim), {
       nameMemory: await streamNameMemory(openDataStores(dir).streamNames, sim.url),
     })
     engines.push(again)
@@ -116,7 +100,7 @@ describe('stream market names across starts', () => {
       behaviour: { marketNames: 'service', unknownMarket: 'silent' },
     })
     const e = new MarketEngine(
-      config(sim, { streamMarkets: { crypto: 'spot', 'usdt-futures': 'futures_usdt' } }),
+      simEngineConfig(sim, { streamMarkets: { crypto: 'spot', 'usdt-futures': 'futures_usdt' } }),
     )
     engines.push(e)
     for (const k of WATCH) e.watch(k)

@@ -4,51 +4,11 @@
  * `vi.mock('electron', () => import('./testing/fake-electron').then((m) => m.electronModule))`
  * and assert on what OUR code passed in (options, handlers, templates) — never on this fake.
  */
-type Listener = (...args: unknown[]) => unknown
+import { FakeEmitter, fakeEvent } from './fake-emitter'
+import { FakeNotification, FakeTray, type MenuTemplateItem } from './fake-tray'
 
-export class FakeEmitter {
-  readonly listeners = new Map<string, Listener[]>()
-  on(name: string, fn: Listener): this {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), fn])
-    return this
-  }
-  once(name: string, fn: Listener): this {
-    const wrapped: Listener = (...args) => {
-      this.off(name, wrapped)
-      return fn(...args)
-    }
-    return this.on(name, wrapped)
-  }
-  off(name: string, fn: Listener): this {
-    this.listeners.set(
-      name,
-      (this.listeners.get(name) ?? []).filter((l) => l !== fn),
-    )
-    return this
-  }
-  removeListener(name: string, fn: Listener): this {
-    return this.off(name, fn)
-  }
-  emit(name: string, ...args: unknown[]): void {
-    for (const fn of [...(this.listeners.get(name) ?? [])]) fn(...args)
-  }
-  count(name: string): number {
-    return this.listeners.get(name)?.length ?? 0
-  }
-}
-
-/** A cancellable event like Electron's: preventDefault() sets defaultPrevented. */
-export function fakeEvent<T extends object>(
-  fields: T,
-): T & { defaultPrevented: boolean; preventDefault(): void } {
-  return {
-    ...fields,
-    defaultPrevented: false,
-    preventDefault() {
-      this.defaultPrevented = true
-    },
-  }
-}
+export { FakeEmitter, fakeEvent } from './fake-emitter'
+export { FakeNotification, FakeTray, type MenuTemplateItem } from './fake-tray'
 
 export class FakeWebContents extends FakeEmitter {
   readonly sent: Array<{ channel: string; payload: unknown }> = []
@@ -174,67 +134,6 @@ export class FakeBrowserWindow extends FakeEmitter {
     this.destroyed = true
     this.webContents.destroyed = true
     this.emit('closed')
-  }
-}
-
-export class FakeTray extends FakeEmitter {
-  static instances: FakeTray[] = []
-  tooltip: string | null = null
-  title: string | null = null
-  menu: { template: MenuTemplateItem[] } | null = null
-  tooltipWrites = 0
-  menuWrites = 0
-  titleWrites = 0
-  destroyed = false
-  constructor(readonly image: unknown) {
-    super()
-    FakeTray.instances.push(this)
-  }
-  setToolTip(text: string): void {
-    this.tooltip = text
-    this.tooltipWrites++
-  }
-  setTitle(text: string): void {
-    this.title = text
-    this.titleWrites++
-  }
-  setContextMenu(menu: { template: MenuTemplateItem[] }): void {
-    this.menu = menu
-    this.menuWrites++
-  }
-  /** Never called by Tickdesk after construction: a tray image per update leaks (electron#20850). */
-  setImage(): void {
-    throw new Error('Tray.setImage called: the tray icon is set once')
-  }
-  destroy(): void {
-    this.destroyed = true
-  }
-}
-
-export interface MenuTemplateItem {
-  label?: string
-  role?: string
-  type?: string
-  enabled?: boolean
-  checked?: boolean
-  accelerator?: string
-  submenu?: MenuTemplateItem[]
-  click?: (item: { checked: boolean }) => void
-}
-
-export class FakeNotification extends FakeEmitter {
-  static instances: FakeNotification[] = []
-  static supported = true
-  static isSupported(): boolean {
-    return FakeNotification.supported
-  }
-  shown = false
-  constructor(readonly options: { title: string; body: string; silent?: boolean }) {
-    super()
-    FakeNotification.instances.push(this)
-  }
-  show(): void {
-    this.shown = true
   }
 }
 

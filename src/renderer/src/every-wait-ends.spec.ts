@@ -1,3 +1,4 @@
+import './testing/match-media'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CommandName, PreloadApi } from '../../shared/bridge'
@@ -8,16 +9,6 @@ import DetailView from './chart/DetailView.svelte'
 import SettingsPanel from './components/SettingsPanel.svelte'
 import { AppState } from './state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
-
-// jsdom has no matchMedia, and the chart's uPlot asks for it when it loads.
-vi.hoisted(() => {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  })) as unknown as typeof window.matchMedia
-})
 
 // The canvas chart needs a real browser (ResizeObserver, 2D context); this test is about the
 // words around it, so the chart is an empty component here.

@@ -6,7 +6,7 @@ import { AppState } from './state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
 import { SettingsSchema } from '../../shared/settings'
 import type { Snapshot } from '../../shared/bridge'
-import type { FiredAlert } from '../../shared/alert'
+import { firedAlert } from './testing/fake-snapshot'
 import { BEEP_SECONDS, createAlertSound, type BeepContext } from './lib/alert-sound'
 import { MAX_PINNED, togglePinned } from './lib/pins'
 
@@ -27,18 +27,7 @@ async function setup(
   return { api, app, beeps }
 }
 
-const fired: FiredAlert = {
-  id: 'f1',
-  ruleId: 'a1',
-  key: 'fx:EURUSD',
-  message: 'EURUSD is above 1.1 (1.1002)',
-  price: 1.1002,
-  at: 1,
-  whileAway: false,
-  awaySince: null,
-  quoteAt: null,
-  firedBy: 'app',
-}
+const fired = firedAlert()
 
 describe('pinned symbols (shown in the tray)', () => {
   it('pins a row with its pin toggle through updateSettings, and unpins it again', async () => {

@@ -128,3 +128,20 @@ export function closed(ws: WebSocket): Promise<{ code: number; reason: string }>
     ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )
 }
+
+/**
+ * Spends a quota-limited key's `daily` requests on `path` (each must be answered) and returns the
+ * next answer: the refusal the specs then read.
+ */
+export async function spendDailyQuota(
+  url: string,
+  path: string,
+  key: string,
+  daily: number,
+): Promise<Reply> {
+  for (let i = 0; i < daily; i++) {
+    const r = await getJson(url, path, key)
+    if (r.status !== 200) throw new Error(`request ${i + 1} of ${daily} answered ${r.status}`)
+  }
+  return getJson(url, path, key)
+}

@@ -36,3 +36,16 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message
   return String(err)
 }
+
+/**
+ * Runs an action over the bridge for a panel that shows one error line: null once it succeeded,
+ * else the message to show (with the next step the code calls for).
+ */
+export async function failureOf(action: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await action()
+    return null
+  } catch (err) {
+    return errorMessage(err)
+  }
+}

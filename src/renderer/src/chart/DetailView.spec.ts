@@ -1,3 +1,4 @@
+import '../testing/match-media'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { TickdeskApi } from '../../../shared/bridge'
@@ -6,15 +7,6 @@ import { AppState } from '../state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from '../testing/fake-api'
 import DetailView from './DetailView.svelte'
 
-// jsdom has no matchMedia, and the chart's uPlot asks for it when it loads.
-vi.hoisted(() => {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  })) as unknown as typeof window.matchMedia
-})
 // The canvas chart needs a real browser; this test is about which interval the view opens at.
 vi.mock('./CandleChart.svelte', () => ({ default: () => undefined }))
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { FiredAlert } from '../../../shared/alert'
 import type { BridgeEvent } from '../../../shared/bridge'
 import {
   askNotificationPermission,
@@ -7,19 +6,9 @@ import {
   startWebNotifications,
   type NotificationApi,
 } from './web-notifications'
+import { firedAlert } from '../testing/fake-snapshot'
 
-const alert: FiredAlert = {
-  id: 'f1',
-  ruleId: 'a1',
-  key: 'fx:EURUSD',
-  message: 'EURUSD is above 1.1 (1.1002)',
-  price: 1.1002,
-  at: 1,
-  whileAway: false,
-  awaySince: null,
-  quoteAt: null,
-  firedBy: 'app',
-}
+const alert = firedAlert()
 
 /** A stand-in for the browser's Notification (jsdom has none), recording what it was given. */
 function fakeNotificationApi(

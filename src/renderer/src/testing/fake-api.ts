@@ -12,19 +12,13 @@ import {
 } from '../../../shared/bridge'
 import type { InstrumentMatch } from '../../../shared/instrument'
 import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
-import {
-  isServiceUrl,
-  mergeSettings,
-  NO_KEY_INFO,
-  SettingsSchema,
-  type KeyInfo,
-} from '../../../shared/settings'
-import { parseSymbolKey } from '../../../shared/market'
+import { isServiceUrl, mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import { moveLevel } from '../../../shared/alert-level'
 import { formatWatchlistFile } from '../../../shared/watchlist-file'
 import type { FeedStatus } from '../../../shared/status'
-import { blankQuote, type Bar, type Quote, type QuotePatch } from '../../../shared/quote'
+import type { Bar, QuotePatch } from '../../../shared/quote'
 import { encodeQuoteFrame } from '../../../shared/quote-frame'
+import { baseSnapshot, emptyBook, keyInfoOf } from './fake-snapshot'
 import { BridgeError } from '../bridge/bridge-error'
 import {
   addLists,
@@ -36,6 +30,8 @@ import {
   reorderLists,
 } from './fake-lists'
 
+export { baseSnapshot, baseStatus, quote } from './fake-snapshot'
+
 /**
  * An in-memory host for component tests: it keeps real state, validates params and results with
  * the contract's schemas exactly as a host does, answers with the app service's error codes
@@ -43,46 +39,6 @@ import {
  * a host would after each change. `calls` records what the renderer sent, so tests can assert on
  * addAlert params etc.
  */
-
-export function baseStatus(over: Partial<FeedStatus> = {}): FeedStatus {
-  return {
-    state: 'live',
-    code: null,
-    message: '',
-    retryAt: null,
-    stream: { state: 'open', symbols: 2, cap: 10 },
-    budget: { usedLastMinute: 3, perMinute: 27, callsToday: 42 },
-    plan: 'free',
-    demo: false,
-    ...over,
-  }
-}
-
-export function quote(key: string, over: Partial<Quote> = {}): Quote {
-  const ref = parseSymbolKey(key)
-  if (ref === null) throw new BridgeError('INVALID_SYMBOL', key)
-  return { ...blankQuote(ref.market, ref.symbol, 0, 'stream'), ...over }
-}
-
-export function baseSnapshot(over: Partial<Snapshot> = {}): Snapshot {
-  return {
-    watchlists: [{ id: 'w1', name: 'Main', symbols: ['crypto:BTCUSDT', 'fx:EURUSD'] }],
-    activeWatchlistId: 'w1',
-    quotes: [],
-    symbolStatuses: [],
-    status: baseStatus(),
-    alerts: [],
-    alertStates: [],
-    alertHistory: [],
-    webhooks: [],
-    undelivered: [],
-    settings: SettingsSchema.parse({}),
-    keyInfo: NO_KEY_INFO,
-    notices: [],
-    version: '0.1.0-test',
-    ...over,
-  }
-}
 
 export interface RecordedCall {
   name: CommandName
@@ -185,14 +141,7 @@ export class FakeTickdeskApi implements TickdeskApi {
 
   /** The test's book of lots (snapshot `positions`), created on first use. */
   private book(): NonNullable<Snapshot['positions']> {
-    this.state.positions ??= {
-      lots: [],
-      baseCurrency: 'USD',
-      currencies: {},
-      pegStablecoins: false,
-      quoteCurrencies: {},
-      fxKeys: [],
-    }
+    this.state.positions ??= emptyBook()
     return this.state.positions
   }
 
@@ -222,18 +171,7 @@ export class FakeTickdeskApi implements TickdeskApi {
   }
 
   private keyInfo(): KeyInfo {
-    const k = this.storedKey
-    return k === null
-      ? NO_KEY_INFO
-      : {
-          hasKey: true,
-          masked: `••••${k.slice(-4)}`,
-          storage: 'memory',
-          warning: null,
-          warningDetail: null,
-          forHost: null,
-          withheld: null,
-        }
+    return keyInfoOf(this.storedKey)
   }
 
   private readonly handlers: Handlers = {

@@ -1,0 +1,30 @@
+import type { Clock } from '../../core/clock'
+import type { DataStores } from '../../core/persistence/stores'
+import type { Webhook } from '../../shared/alert'
+import { AlertLoop } from '../alert-loop'
+import { rulesEditedHere } from '../alert-rule-source'
+
+/** A webhook entry as `alerts webhook add` saves it: never failed, never delivered, unsigned. */
+export function webhookEntry(over: Partial<Webhook> = {}): Webhook {
+  return {
+    id: 'w1',
+    url: '',
+    addedAt: 0,
+    failures: 0,
+    lastError: null,
+    lastDeliveredAt: null,
+    signed: false,
+    ...over,
+  }
+}
+
+/** The alert loop as the app runs it over these stores: it owns the rules, problems ignored. */
+export function openAppAlertLoop(stores: DataStores, clock: Clock): Promise<AlertLoop> {
+  return AlertLoop.open({
+    stores,
+    clock,
+    rules: rulesEditedHere(),
+    firedBy: 'app',
+    onProblem: () => undefined,
+  })
+}

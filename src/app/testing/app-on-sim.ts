@@ -1,0 +1,40 @@
+import { afterEach } from 'vitest'
+import type { SimServer } from '../../sim'
+import { createAppService, type AppService } from '../app-service'
+import { memorySecretStore } from '../memory-secret-store'
+
+/**
+ * The app against the simulator on loopback, with the simulator's Pro key in the environment as
+ * a trader with a key runs it. Demo mode is refused: a spec that ends up there fails at start.
+ */
+export function appOnSim(sim: SimServer, dataDir: string): Promise<AppService> {
+  return createAppService({
+    dataDir,
+    env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
+    secretStore: memorySecretStore(),
+    demo: () => Promise.reject(new Error('no demo here')),
+  })
+}
+
+/**
+ * The app and the simulator a spec runs: `const run = appOnSimRun()` at the top of a spec file,
+ * `run.sim = …`, `run.app = …` in a test; after each test the app closes first, then the simulator.
+ */
+export function appOnSimRun(): { app: AppService | null; sim: SimServer | null } {
+  const run: { app: AppService | null; sim: SimServer | null } = { app: null, sim: null }
+  afterEach(async () => {
+    await run.app?.close()
+    await run.sim?.close()
+    run.app = run.sim = null
+  })
+  return run
+}
+
+/** A command's result, or a thrown error carrying the outcome's error when it failed. */
+export async function okResult<T>(
+  promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>,
+): Promise<T> {
+  const outcome = await promise
+  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
+  return outcome.result as T
+}
