@@ -42,7 +42,6 @@ export const COMPACT_MIN_BARS = 50_000
 /** Series encoded between two yields of a compaction. */
 const CHUNK = 50
 
-
 export interface BarSaveReport {
   series: number
   bytes: number
