@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDataStores } from '../core/persistence/stores'
-import type { BridgeEvent, Snapshot } from '../shared/bridge'
+import type { Snapshot } from '../shared/bridge'
 import { startDemoService, startSimulator, type SimServer } from '../sim'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
+import { appOnSim, fireSolAbove400 } from './testing/app-on-sim'
 import { freePort, listenForFires } from './testing/webhook-receiver'
 
 /**
@@ -49,21 +50,8 @@ describe('alerts in the app', () => {
         signed: false,
       },
     ])
-    app = await createAppService({
-      dataDir,
-      env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
-      secretStore: memorySecretStore(),
-      demo: () => Promise.reject(new Error('no demo here')),
-    })
-    const fired: BridgeEvent[] = []
-    app.subscribe((e) => e.type === 'alertFired' && fired.push(e))
-    const added = await app.invoke('addAlert', {
-      key: 'crypto:SOLUSDT',
-      condition: { kind: 'above', price: 400 },
-    })
-    expect(added.ok).toBe(true)
-    sim.pinPrice('crypto', 'SOLUSDT', 404)
-    await expect.poll(() => fired.length, { timeout: 15_000 }).toBe(1)
+    app = await appOnSim(sim, dataDir)
+    const fireId = await fireSolAbove400(app, sim)
     // Down for 3 s after the fire: the retries (1 s, 2 s …) fail and are counted.
     await new Promise((r) => setTimeout(r, 3_000))
     const got: string[] = []
@@ -71,7 +59,6 @@ describe('alerts in the app', () => {
     await expect
       .poll(() => got.filter((g) => !g.startsWith('raw:')).length, { timeout: 15_000 })
       .toBe(1)
-    const fireId = fired[0]?.type === 'alertFired' ? fired[0].alert.id : ''
     expect(got[0]).toBe(fireId)
     const running = app
     const hook = async (): Promise<Snapshot['webhooks'][number] | undefined> =>

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CandleBuilder } from '../core/candle-builder'
 import { BarStore } from '../core/persistence/bar-store'
 import { openDataStores } from '../core/persistence/stores'
-import { startDemoService, startSimulator } from '../sim'
+import { startDemoService, startSimulator, type SimServer } from '../sim'
 import { createAppService, type AppService } from './app-service'
 import { barsDir } from './bar-keeper'
 import { memorySecretStore } from './memory-secret-store'
@@ -31,16 +31,8 @@ describe('the app keeps each data source’s bars apart', () => {
     const service = await startSimulator({ seed: 12, tickIntervalMs: 100 })
     const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-bars-'))
     try {
-      app = await createAppService({
-        dataDir,
-        env: { TICKDESK_BASE_URL: service.url, TICKDESK_PLAN: 'pro' },
-        secretStore: memorySecretStore(),
-        demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
-      })
-      const a = app
+      const a = (app = await demoPricedThenKey(service, dataDir))
       const priced = (): number => a.snapshot().quotes.filter((q) => q.last !== null).length
-      await expect.poll(priced, { timeout: 10_000 }).toBeGreaterThan(3)
-      await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
       expect(a.feed.config).toMatchObject({ baseUrl: service.url, demo: false })
 
       const demoDir = barsDir(dataDir, { demo: true, baseUrl: '' })
@@ -67,16 +59,8 @@ describe('the app keeps each data source’s bars apart', () => {
     const service = await startSimulator({ seed: 12, tickIntervalMs: 100 })
     const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-app-quotes-'))
     try {
-      app = await createAppService({
-        dataDir,
-        env: { TICKDESK_BASE_URL: service.url, TICKDESK_PLAN: 'pro' },
-        secretStore: memorySecretStore(),
-        demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
-      })
-      const a = app
+      const a = (app = await demoPricedThenKey(service, dataDir))
       const priced = (): number => a.snapshot().quotes.filter((q) => q.last !== null).length
-      await expect.poll(priced, { timeout: 10_000 }).toBeGreaterThan(3)
-      await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
       // The service has no cache yet: no row may carry a price over from the simulator.
       expect(a.snapshot().quotes.filter((q) => q.source === 'cache')).toEqual([])
       await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
@@ -97,6 +81,23 @@ describe('the app keeps each data source’s bars apart', () => {
     }
   }, 30_000)
 })
+
+/**
+ * The app started in demo mode with the service's base URL set, run until the demo prices a few
+ * rows, then given the service's key as a trader does (the feed switches to the service).
+ */
+async function demoPricedThenKey(service: SimServer, dataDir: string): Promise<AppService> {
+  const a = await createAppService({
+    dataDir,
+    env: { TICKDESK_BASE_URL: service.url, TICKDESK_PLAN: 'pro' },
+    secretStore: memorySecretStore(),
+    demo: () => startDemoService({ seed: 9, tickIntervalMs: 100 }),
+  })
+  const priced = (): number => a.snapshot().quotes.filter((q) => q.last !== null).length
+  await expect.poll(priced, { timeout: 10_000 }).toBeGreaterThan(3)
+  await ok(a.invoke('setApiKey', { apiKey: service.keys.pro }))
+  return a
+}
 
 async function ok(promise: Promise<{ ok: boolean; error?: unknown }>): Promise<void> {
   const outcome = await promise

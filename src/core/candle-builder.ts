@@ -155,6 +155,27 @@ export class BarRing {
   }
 }
 
+/** Bars `from` (oldest 0) up to `to` of a ring as plain columns: the export and save form. */
+export function ringSeries(
+  key: string,
+  interval: Interval,
+  ring: BarRing,
+  from: number,
+  to: number,
+): CandleSeries {
+  const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
+  for (let i = Math.max(0, from); i < to; i++) {
+    const j = ring.slot(i)
+    s.t.push(ring.t[j] as number)
+    s.o.push(ring.o[j] as number)
+    s.h.push(ring.h[j] as number)
+    s.l.push(ring.l[j] as number)
+    s.c.push(ring.c[j] as number)
+    s.v.push(ring.v[j] as number)
+  }
+  return s
+}
+
 export class CandleBuilder {
   private readonly series = new Map<SymbolKey, Map<Interval, BarRing>>()
   /** The '1m' rings of `series` again, keyed by symbol alone: add()'s one look-up per tick. */
@@ -242,17 +263,7 @@ export class CandleBuilder {
     const out: CandleSeries[] = []
     for (const [key, rings] of this.series) {
       for (const [interval, ring] of rings) {
-        const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
-        for (let i = 0; i < ring.count; i++) {
-          const j = ring.slot(i)
-          s.t.push(ring.t[j] as number)
-          s.o.push(ring.o[j] as number)
-          s.h.push(ring.h[j] as number)
-          s.l.push(ring.l[j] as number)
-          s.c.push(ring.c[j] as number)
-          s.v.push(ring.v[j] as number)
-        }
-        if (s.t.length > 0) out.push(s)
+        if (ring.count > 0) out.push(ringSeries(key, interval, ring, 0, ring.count))
       }
     }
     return out

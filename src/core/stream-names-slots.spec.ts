@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
+import { describe, expect, it } from 'vitest'
+import { startSimulator } from '../sim'
 import { INSTRUMENTS } from '../sim/instruments'
-import { deriveStreamUrl } from './engine-config'
 import { MarketEngine } from './engine'
+import { simEngineConfig, simEngineRun } from './testing/sim-engine'
 
 /**
  * Issue 36, the Free-plan mix on a service that knows its markets by other names and leaves our
@@ -11,29 +11,17 @@ import { MarketEngine } from './engine'
  * them for good: 3 crypto and 1 FX streamed where 4 crypto and 6 perpetuals empty a poll call).
  * Seen from the service's side: what its sockets are subscribed to.
  */
-let sim: SimServer | null = null
-let engine: MarketEngine | null = null
-afterEach(async () => {
-  await engine?.stop()
-  engine = null
-  await sim?.close()
-  sim = null
-})
+const run = simEngineRun()
 
 describe('stream slots while market names are learned', () => {
   it('go to the markets whose name was proven within 8 s, not to a market still on trial', async () => {
-    const s = (sim = await startSimulator({
+    const s = (run.sim = await startSimulator({
       seed: 11,
       behaviour: { marketNames: 'service', unknownMarket: 'silent' },
     }))
-    const e = (engine = new MarketEngine({
-      baseUrl: s.url,
-      streamUrl: deriveStreamUrl(s.url),
-      apiKey: s.keys.free,
-      plan: 'free',
-      rpm: 30,
-      demo: false,
-    }))
+    const e = (run.engine = new MarketEngine(
+      simEngineConfig(s, { apiKey: s.keys.free, plan: 'free', rpm: 30 }),
+    ))
     const pick = (market: string, n: number): string[] =>
       INSTRUMENTS.filter((i) => i.market === market)
         .slice(0, n)

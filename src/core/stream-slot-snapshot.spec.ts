@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
+import { describe, expect, it } from 'vitest'
+import { startSimulator } from '../sim'
 import { INSTRUMENTS } from '../sim/instruments'
-import { deriveStreamUrl } from './engine-config'
 import { MarketEngine } from './engine'
+import { simEngineConfig, simEngineRun } from './testing/sim-engine'
 
 /**
  * A symbol the poller answered a moment ago that gets a stream slot is not asked again for its
@@ -11,26 +11,14 @@ import { MarketEngine } from './engine'
  * Free plan's minute could not spare (issue 36, bench/freshness-timeline.ts). Counted by the
  * simulator: the requests that named the symbol.
  */
-let sim: SimServer | null = null
-let engine: MarketEngine | null = null
-afterEach(async () => {
-  await engine?.stop()
-  engine = null
-  await sim?.close()
-  sim = null
-})
+const run = simEngineRun()
 
 describe('a polled symbol that takes a freed stream slot', () => {
   it('is not asked again for a snapshot when its poll answer is fresh', async () => {
-    const s = (sim = await startSimulator({ seed: 4, tickIntervalMs: 100 }))
-    const e = (engine = new MarketEngine({
-      baseUrl: s.url,
-      streamUrl: deriveStreamUrl(s.url),
-      apiKey: s.keys.free,
-      plan: 'free',
-      rpm: 30,
-      demo: false,
-    }))
+    const s = (run.sim = await startSimulator({ seed: 4, tickIntervalMs: 100 }))
+    const e = (run.engine = new MarketEngine(
+      simEngineConfig(s, { apiKey: s.keys.free, plan: 'free', rpm: 30 }),
+    ))
     const keys = INSTRUMENTS.filter((i) => i.market === 'crypto')
       .slice(0, 11)
       .map((i) => `crypto:${i.symbol}`)

@@ -1,5 +1,6 @@
-import { afterEach } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import type { SimServer } from '../../sim'
+import type { BridgeEvent } from '../../shared/bridge'
 import { createAppService, type AppService } from '../app-service'
 import { memorySecretStore } from '../memory-secret-store'
 
@@ -37,4 +38,21 @@ export async function okResult<T>(
   const outcome = await promise
   if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
   return outcome.result as T
+}
+
+/**
+ * A once-alert on SOLUSDT above 400, crossed by pinning the simulator's price at 404: resolves to
+ * the fire's id once the app has announced it (one fire, within 15 s).
+ */
+export async function fireSolAbove400(app: AppService, sim: SimServer): Promise<string> {
+  const fired: BridgeEvent[] = []
+  app.subscribe((e) => e.type === 'alertFired' && fired.push(e))
+  const added = await app.invoke('addAlert', {
+    key: 'crypto:SOLUSDT',
+    condition: { kind: 'above', price: 400 },
+  })
+  expect(added.ok).toBe(true)
+  sim.pinPrice('crypto', 'SOLUSDT', 404)
+  await expect.poll(() => fired.length, { timeout: 15_000 }).toBe(1)
+  return fired[0]?.type === 'alertFired' ? fired[0].alert.id : ''
 }

@@ -7,10 +7,10 @@ import { runCli } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { openDataStores } from '../../core/persistence/stores'
 import type { Webhook } from '../../shared/alert'
-import type { BridgeEvent, Snapshot } from '../../shared/bridge'
+import type { Snapshot } from '../../shared/bridge'
 import { startSimulator, type SimServer } from '../../sim'
-import { createAppService, type AppService } from '../../app/app-service'
-import { memorySecretStore } from '../../app/memory-secret-store'
+import type { AppService } from '../../app/app-service'
+import { appOnSim, fireSolAbove400 } from '../../app/testing/app-on-sim'
 import { freePort, listenForFires } from '../../app/testing/webhook-receiver'
 
 /**
@@ -59,12 +59,7 @@ describe('a stored webhook with plain http to a remote host', () => {
       hook('old', REMOTE),
       hook('local', `http://127.0.0.1:${port}/hook`),
     ])
-    app = await createAppService({
-      dataDir: dir,
-      env: { TICKDESK_BASE_URL: sim.url, TICKDESK_API_KEY: sim.keys.pro, TICKDESK_PLAN: 'pro' },
-      secretStore: memorySecretStore(),
-      demo: () => Promise.reject(new Error('no demo here')),
-    })
+    app = await appOnSim(sim, dir)
     const running = app
     const snapshot = async (): Promise<Snapshot> =>
       ((await running.invoke('getSnapshot', {})) as { ok: true; result: Snapshot }).result
@@ -78,16 +73,7 @@ describe('a stored webhook with plain http to a remote host', () => {
       `Webhook old (alerts.tickdesk-remote.invalid) is disabled: ${PLAIN_HTTP_DISABLED}`,
     )
 
-    const fired: BridgeEvent[] = []
-    app.subscribe((e) => e.type === 'alertFired' && fired.push(e))
-    const added = await app.invoke('addAlert', {
-      key: 'crypto:SOLUSDT',
-      condition: { kind: 'above', price: 400 },
-    })
-    expect(added.ok).toBe(true)
-    sim.pinPrice('crypto', 'SOLUSDT', 404)
-    await expect.poll(() => fired.length, { timeout: 15_000 }).toBe(1)
-    const fireId = fired[0]?.type === 'alertFired' ? fired[0].alert.id : ''
+    const fireId = await fireSolAbove400(app, sim)
     await expect.poll(() => got, { timeout: 10_000 }).toContain(fireId)
     await expect
       .poll(async () => (await snapshot()).undelivered ?? [], { timeout: 10_000 })

@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises'
-import type { Interval } from '../../shared/quote'
 import { CandleSeriesSchema, type BarRing, type CandleSeries } from '../candle-builder'
 
 /**
@@ -42,17 +41,23 @@ export async function appendSynced(path: string, text: string): Promise<void> {
 }
 
 export function markOf(ring: BarRing): Mark {
-  const j = ring.slot(ring.count - 1)
+  return markAt(ring, ring.t[ring.slot(0)] as number, ring.slot(ring.count - 1))
+}
+
+/** The mark of the bar at index `j` of a ring's or a series' columns. */
+export function markAt(cols: BarColumns, first: number, j: number): Mark {
   return {
-    first: ring.t[ring.slot(0)] as number,
-    t: ring.t[j] as number,
-    o: ring.o[j] as number,
-    h: ring.h[j] as number,
-    l: ring.l[j] as number,
-    c: ring.c[j] as number,
-    v: ring.v[j] as number,
+    first,
+    t: cols.t[j] as number,
+    o: cols.o[j] as number,
+    h: cols.h[j] as number,
+    l: cols.l[j] as number,
+    c: cols.c[j] as number,
+    v: cols.v[j] as number,
   }
 }
+
+type BarColumns = Record<'t' | 'o' | 'h' | 'l' | 'c' | 'v', ArrayLike<number>>
 
 /**
  * The first bar to write: -1 when the ring's newest bar is the one last written, as it was;
@@ -74,24 +79,4 @@ export function changedFrom(ring: BarRing, mark: Mark | undefined): number {
     return -1
   const i = ring.find(mark.t)
   return i < 0 ? 0 : i
-}
-
-export function seriesOf(
-  key: string,
-  interval: Interval,
-  ring: BarRing,
-  from: number,
-  to: number,
-): CandleSeries {
-  const s: CandleSeries = { key, interval, t: [], o: [], h: [], l: [], c: [], v: [] }
-  for (let i = Math.max(0, from); i < to; i++) {
-    const j = ring.slot(i)
-    s.t.push(ring.t[j] as number)
-    s.o.push(ring.o[j] as number)
-    s.h.push(ring.h[j] as number)
-    s.l.push(ring.l[j] as number)
-    s.c.push(ring.c[j] as number)
-    s.v.push(ring.v[j] as number)
-  }
-  return s
 }

@@ -7,11 +7,11 @@ import {
   changedFrom,
   markOf,
   parseLine,
-  seriesOf,
+  markAt,
   yieldToLoop,
   type Mark,
 } from './bar-lines'
-import type { BarRing, CandleBuilder, CandleSeries } from '../candle-builder'
+import { ringSeries, type BarRing, type CandleBuilder, type CandleSeries } from '../candle-builder'
 import { errnoCode, readTextIfExists } from './atomic-file'
 import type { StoreProblem } from './json-store'
 
@@ -141,16 +141,7 @@ export class BarStore {
       }
       series.push(s)
       // What the disk holds now: the first save after a restart writes only what moved since.
-      const last = s.t.length - 1
-      this.marks.set(`${key}|${interval}`, {
-        first: s.t[0] as number,
-        t: s.t[last] as number,
-        o: s.o[last] as number,
-        h: s.h[last] as number,
-        l: s.l[last] as number,
-        c: s.c[last] as number,
-        v: s.v[last] as number,
-      })
+      this.marks.set(`${key}|${interval}`, markAt(s, s.t[0] as number, s.t.length - 1))
     }
     this.loaded = true
     const problem: StoreProblem | null =
@@ -194,7 +185,7 @@ export class BarStore {
       const id = `${key}|${interval}`
       const from = changedFrom(ring, this.marks.get(id))
       if (from < 0) continue
-      pieces.push(JSON.stringify(seriesOf(key, interval, ring, from, ring.count)))
+      pieces.push(JSON.stringify(ringSeries(key, interval, ring, from, ring.count)))
       next.push([id, markOf(ring)])
       if (++n % CHUNK === 0) await yieldToLoop()
     }
@@ -230,7 +221,7 @@ export class BarStore {
           this.marks.set(`${key}|${interval}`, markOf(ring))
           bars += n
           if (n > 0)
-            text += `${JSON.stringify(seriesOf(key, interval, ring, ring.count - n, ring.count))}\n`
+            text += `${JSON.stringify(ringSeries(key, interval, ring, ring.count - n, ring.count))}\n`
         }
         await file.write(text)
         await yieldToLoop()
