@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
+import { LongestFirst } from './test/longest-first.ts'
 
 // Two projects on purpose: node code must resolve `ws` to its Node build, while
 // Svelte components need the browser condition and a DOM. End-to-end flows run
@@ -11,9 +12,11 @@ import { svelteTesting } from '@testing-library/svelte/vite'
 // file at a time, and the many files that wait on real processes, sockets and timers
 // (test/faults, the CLI specs) left the second core idle. Two files at a time keep
 // both cores busy; the timing checks compare ratios and allow for a loaded machine.
+// The longest files start first (test/longest-first.ts), so none starts last and runs alone.
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
