@@ -8,14 +8,16 @@ import { LongestFirst } from './test/longest-first.ts'
 // in real Chromium through the browser host (test/e2e), two files at a time, each
 // in its own contexts of the one Chromium the e2e global set-up launches.
 //
-// maxWorkers: vitest's default is one less than the cores, so a 2-core machine ran one
-// file at a time, and the many files that wait on real processes, sockets and timers
-// (test/faults, the CLI specs) left the second core idle. Two files at a time keep
-// both cores busy; the timing checks compare ratios and allow for a loaded machine.
-// The longest files start first (test/longest-first.ts), so none starts last and runs alone.
+// maxWorkers: much of a node spec file's time is spent waiting (on real processes, sockets, a
+// webhook receiver that is down for a minute, a stopped process), not computing, so with two
+// files at a time a core of the 2-core CI machine often sat idle. Four node and
+// renderer files run at a time, the longest first (test/longest-first.ts), so no long file
+// starts last and runs alone; the timing checks compare ratios and allow for a loaded machine.
+// The e2e files run after them as a group of their own (sequence.groupOrder), still two at a
+// time: they share one Chromium, whose media-change delivery slowed with more files on it.
 export default defineConfig({
   test: {
-    maxWorkers: 2,
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
@@ -46,6 +48,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 90_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
