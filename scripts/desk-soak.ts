@@ -16,7 +16,7 @@
  * sizes of the files it keeps. Each metric is judged by a robust line through the second half
  * of its samples (scripts/soak-trend.ts), written as a table and an SVG plot.
  *
- *   npm run soak -- --hours 0.05          CI: 3 minutes
+ *   npm run soak -- --hours 0.04          CI: 2.4 minutes (.ci/run says what that still proves)
  *   npm run soak -- --hours 2 --out docs/soak
  *
  * Not covered here: Electron's own processes (the tray and the strip window are tested against the

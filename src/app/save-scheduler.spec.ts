@@ -83,7 +83,10 @@ describe('SaveScheduler', () => {
     expect(s.writes('quotes-cache.demo.json')).toBe(1)
     s.clock.advance(QUOTE_CACHE_EVERY_MS)
     await expect.poll(() => s.writes('quotes-cache.demo.json')).toBe(2)
-    expect((await s.stores.quotesOf(DEMO).load()).value.map((q) => q.last)).toEqual([100])
+    // The count goes up as the write starts: wait for the file to hold it.
+    await expect
+      .poll(async () => (await s.stores.quotesOf(DEMO).load()).value.map((q) => q.last))
+      .toEqual([100])
   })
 
   it('writes the built bars every 5 min while prices move, and once more on close', async () => {

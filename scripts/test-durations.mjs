@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * Writes test/durations.json, the seconds each slow spec file took, which the test order reads
+ * (test/longest-first.ts): the files that take longest start first, so no long file starts last
+ * and keeps one worker busy after the others are done.
+ *
+ *   npx vitest run --reporter=json --outputFile=/tmp/report.json   (on a machine doing nothing else)
+ *   node scripts/test-durations.mjs /tmp/report.json
+ *
+ * Every file is listed, so that only a file newer than the table falls back to what vitest
+ * recorded on the machine at hand. A stale table only makes the order less good; it never
+ * changes what runs.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const report = process.argv[2]
+if (!report) {
+  console.error('usage: node scripts/test-durations.mjs <vitest json report>')
+  process.exit(2)
+}
+const project = (file) =>
+  file.startsWith('test/e2e/') ? 'e2e' : file.startsWith('src/renderer/') ? 'renderer' : 'node'
+const rows = JSON.parse(readFileSync(report, 'utf8'))
+  .testResults.map((r) => {
+    const file = relative(root, r.name)
+    return [`${project(file)}:${file}`, Math.round((r.endTime - r.startTime) / 100) / 10]
+  })
+  .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+writeFileSync(
+  resolve(root, 'test/durations.json'),
+  JSON.stringify(Object.fromEntries(rows), null, 2) + '\n',
+)
+console.log(`test/durations.json: ${rows.length} files`)
