@@ -10,8 +10,9 @@ import { check, fuzzTimeout, printTally } from './counted'
 /**
  * The alert fire journal inside the fuzz (issue 37, Deliver 4): random runs of appends (fired,
  * try, done, gave up, dropped) cut at a random byte, as a kill -9 mid-append leaves it. Reading
- * never throws, keeps every fire whose line was whole, skips at most the torn last line, and a
- * compaction (rewrite) of what was read reads back the same.
+ * never throws, keeps every fire whose line was whole, skips at most the torn last line, a fire
+ * appended after the cut (the next run) is read whole, and a compaction (rewrite) of what was
+ * read reads back the same.
  */
 
 afterAll(() => printTally('fire-journal'))
@@ -97,6 +98,30 @@ describe('fire journal: random appends, cut anywhere', () => {
           expect(read.fires.map((f) => f.seq)).toEqual(
             read.fires.map((f) => f.seq).sort((a, b) => (a ?? 0) - (b ?? 0)),
           )
+          // The next run appends after whatever the kill left: its fire must be read whole,
+          // not glued to a torn last line.
+          const next = `f${ids.length}`
+          journal.fired([
+            {
+              alert: alert(next, 1),
+              state: {
+                ruleId: `r-${next}`,
+                status: 'triggered',
+                lastFiredAt: 1,
+                lastPrice: 1,
+                lastSeenAt: 1,
+                seq: seq + 1,
+              },
+              owed: [],
+              seq: seq + 1,
+            },
+          ])
+          const appended = journal.read()
+          expect(appended.fires.map((f) => f.alert.id)).toEqual([
+            ...read.fires.map((f) => f.alert.id),
+            next,
+          ])
+          expect(appended.skipped).toBe(read.skipped)
           journal.rewrite(read.fires)
           const again = journal.read()
           expect(again.skipped).toBe(0)
