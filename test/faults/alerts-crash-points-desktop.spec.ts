@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
+import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { OUTCOME } from './crash-outcomes'
+import { heard, OUTCOME } from './crash-outcomes'
 
 /**
  * Every crash point of a fire for the desktop notification target (issue 37, Deliver 3):
@@ -75,6 +76,8 @@ describe('every crash point of a fire, through alerts run and the desktop notifi
           JSON.stringify(shown),
         ).toEqual(OUTCOME[point].replayed ? [false, true] : [false])
         expect(new Set(shown.map((b) => b.replace('(again) ', ''))).size).toBe(1)
+        const lines = shown.map((b) => ({ replayed: b.startsWith('(again) ') }))
+        reportFigure('crash point', { target: 'desktop', point, ...heard(lines) })
       } finally {
         release()
         first.child.kill('SIGKILL')

@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
+import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { OUTCOME } from './crash-outcomes'
+import { heard, OUTCOME } from './crash-outcomes'
 
 /**
  * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
@@ -55,6 +56,7 @@ describe('every crash point of a fire, through watch --json (stdout)', () => {
         expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
         expect(lines[0]?.replayed).toBe(false)
         expect(lines.slice(1).map((l) => l.replayed)).toEqual(OUTCOME[point].replayed ? [true] : [])
+        reportFigure('crash point', { target: 'stdout', point, ...heard(lines) })
       } finally {
         release()
         first.child.kill('SIGKILL')
@@ -128,6 +130,7 @@ describe('every crash point of a fire, through alerts run and a webhook', () => 
         expect(hook.got.map((g) => g.replayed)).toEqual(
           OUTCOME[point].replayed ? [false, true] : [false],
         )
+        reportFigure('crash point', { target: 'webhook', point, ...heard(hook.got) })
       } finally {
         release()
         first.child.kill('SIGKILL')
