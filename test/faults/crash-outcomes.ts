@@ -32,3 +32,10 @@ export function heard(lines: readonly { replayed?: boolean }[]): {
     replayed: lines.slice(1).filter((l) => l.replayed === true).length,
   }
 }
+
+/**
+ * A walk's time limit: it ends as soon as its conditions hold, so this only bounds a hang. At
+ * 60 s one webhook walk ran out under a load average of 16 on the 2-core machine (its checks
+ * then passed, a second later).
+ */
+export const WALK_TIMEOUT_MS = 150_000
