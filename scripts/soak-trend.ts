@@ -3,7 +3,11 @@
  * samples (the first half holds the warm-up: caches filling, the JIT settling), so one noisy
  * sample at either end cannot pass or fail a run the way "first vs last" could. A metric grows
  * when that line rises over the half by more than its allowance (an absolute floor or a share of
- * its median, whichever is larger).
+ * its median, whichever is larger). Memory is judged per hour instead (`perHour`): it grows when
+ * the run shows, at 95 %, a slope above the allowance in MB/h (the low end of Sen's interval for
+ * the line's slope), one allowance whatever the run's length. A short run's interval is wide (a
+ * 3-minute run sees V8's sawtooth, tens of MB/h either way), so it catches only a steep climb; a
+ * long run's is narrow, so the allowance itself is what it judges.
  */
 
 export interface Series {
@@ -14,6 +18,8 @@ export interface Series {
   /** Allowed rise over the second half: max(floor, share x median). */
   floor: number
   share: number
+  /** When set, judged by slope instead: the allowed growth per hour, whatever the run length. */
+  perHour?: number
   /**
    * false: plotted and reported, never a verdict (a figure that moves with things outside the
    * app, such as PSS, whose share of shared pages changes as other processes come and go).
@@ -29,8 +35,12 @@ export interface Trend {
   median: number
   /** Per hour, from the second half's line. */
   slopePerHour: number
+  /** Sen's 95 % interval for slopePerHour (the growth the run can tell apart from noise). */
+  slopeLowPerHour: number
+  slopeHighPerHour: number
   /** The line's rise across the second half. */
   rise: number
+  /** The allowed rise over the half, or for a `perHour` series the allowed MB/h. */
   allowed: number
   judged: boolean
   grows: boolean
@@ -42,10 +52,13 @@ export interface Trend {
  */
 export function fitLine(points: ReadonlyArray<[number, number]>): {
   slope: number
+  /** Sen's (1968) 95 % interval for the slope, from the order of the pairwise slopes. */
+  low: number
+  high: number
   at: (t: number) => number
 } {
   const n = points.length
-  if (n < 2) return { slope: 0, at: () => points[0]?.[1] ?? 0 }
+  if (n < 2) return { slope: 0, low: 0, high: 0, at: () => points[0]?.[1] ?? 0 }
   const slopes: number[] = []
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
@@ -55,7 +68,12 @@ export function fitLine(points: ReadonlyArray<[number, number]>): {
     }
   const slope = medianOf(slopes)
   const intercept = medianOf(points.map(([x, y]) => y - slope * x))
-  return { slope, at: (t) => intercept + slope * t }
+  slopes.sort((a, b) => a - b)
+  const spread = 1.96 * Math.sqrt((n * (n - 1) * (2 * n + 5)) / 18)
+  const last = slopes.length - 1
+  const low = slopes[Math.max(0, Math.floor((slopes.length - spread) / 2))] ?? slope
+  const high = slopes[Math.min(last, Math.ceil((slopes.length + spread) / 2))] ?? slope
+  return { slope, low, high, at: (t) => intercept + slope * t }
 }
 
 function medianOf(values: number[]): number {
@@ -82,10 +100,12 @@ export function trendOf(s: Series): Trend {
     last: s.points.at(-1)?.[1] ?? 0,
     median,
     slopePerHour: line.slope * 3600,
+    slopeLowPerHour: line.low * 3600,
+    slopeHighPerHour: line.high * 3600,
     rise,
-    allowed,
+    allowed: s.perHour ?? allowed,
     judged,
-    grows: judged && rise > allowed,
+    grows: judged && (s.perHour === undefined ? rise > allowed : line.low * 3600 > s.perHour),
   }
 }
 

@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { seededRandom } from '../../src/core/random'
 import type { FiredAlert } from '../../src/shared/alert'
-import type { WebFrame } from '../../src/shared/bridge'
 import { startSimulator, type SimServer } from '../../src/sim'
-import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
-import { printedAddress } from '../e2e/launch'
+import { reportFigure, scaled } from '../long-mode'
+import { killLanding, tally, type KillLanding } from './alerts-kill-landing'
+import { startWebHost, type WebHost as Host } from './alerts-web-host'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
 
@@ -22,18 +19,7 @@ import { addOnceAlerts, LEVEL, SYMBOLS } from './once-alerts'
  * file the app writes before it announces.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
-const TRIALS = Number(
-  process.env.ALERT_CRASH_TRIALS ?? (process.env.TICKDESK_LONG === '1' ? 200 : 4),
-)
-
-interface Host {
-  child: ChildProcess
-  /** alertFired events the page's bridge received, in order. */
-  announced: FiredAlert[]
-  exited: Promise<void>
-  stop(): Promise<void>
-}
+const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? scaled(4, 200))
 
 let sim: SimServer
 beforeAll(async () => {
@@ -43,50 +29,7 @@ afterAll(async () => {
   await sim.close()
 })
 
-async function startHost(dir: string): Promise<Host> {
-  const child = spawn(process.execPath, [BIN, 'web', '--port', '0'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      BROWSER: 'none',
-      TICKDESK_BASE_URL: `http://127.0.0.1:${sim.port}`,
-      TICKDESK_API_KEY: DEMO_KEYS.pro,
-      TICKDESK_PLAN: 'pro',
-      TICKDESK_DATA_DIR: dir,
-      TICKDESK_PROFILE: `alerts-host-${process.pid}`,
-      DBUS_SESSION_BUS_ADDRESS: '',
-      DISPLAY: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const { url } = await printedAddress(child, 'tickdesk web')
-  const host: Host = {
-    child,
-    announced: [],
-    exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await exited
-    },
-  }
-  // A page's view of the bridge: same origin, the printed token.
-  const u = new URL(url)
-  const socket = new WebSocket(`ws://${u.host}/bridge${u.search}`, {
-    headers: { origin: `http://${u.host}` },
-  })
-  socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as WebFrame
-    if (frame.kind === 'event' && frame.event.type === 'alertFired')
-      host.announced.push(frame.event.alert)
-  })
-  socket.on('error', () => undefined)
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve())
-    socket.once('error', reject)
-  })
-  return host
-}
+const startHost = (dir: string): Promise<Host> => startWebHost(sim, dir)
 
 async function history(dir: string): Promise<FiredAlert[]> {
   return (await openDataStores(dir).alertHistory.load()).value
@@ -116,7 +59,11 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       h.announced.some((a) => a.ruleId === ids.get(symbol))
 
     const first = await startHost(dir)
-    await sleep(2_000) // first quotes in: the levels are far above every price
+    // Every rule has seen a price (the levels are far above every price): waited on, not timed;
+    // a crossing before a rule's first price would be no crossing for it.
+    const seen = async (h: Host, symbol: string, after = 0): Promise<boolean> =>
+      (await h.states()).some((s) => s.ruleId === ids.get(symbol) && (s.lastSeenAt ?? 0) > after)
+    for (const symbol of SYMBOLS) await until(() => seen(first, symbol), `a ${symbol} price`)
     // 1. while running
     cross('BTCUSDT', levels.BTCUSDT!)
     await until(() => heard(first, 'BTCUSDT'), 'BTCUSDT fire')
@@ -124,7 +71,9 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
     sim.faults.dropSockets()
     cross('ETHUSDT', levels.ETHUSDT!)
     await until(() => heard(first, 'ETHUSDT'), 'ETHUSDT fire')
-    await sleep(1_500)
+    // The feed is back after the drop: SOL priced again since, so its gap below is the stop's.
+    const ethAt = first.announced.find((a) => a.ruleId === ids.get('ETHUSDT'))!.at
+    await until(() => seen(first, 'SOLUSDT', ethAt), 'a SOLUSDT price after the drop')
     // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
     first.child.kill('SIGSTOP')
     sim.faults.dropSockets()
@@ -184,18 +133,23 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2903))
       let repeated = 0
       let replayed = 0
+      const landings: KillLanding[] = []
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
         const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
         const ruleId = ids.get(symbol)!
         const first = await startHost(dir)
-        await sleep(1_000)
+        await until(
+          async () => (await first.states()).some((s) => s.ruleId === ruleId && s.lastSeenAt),
+          `trial ${trial}: a ${symbol} price`,
+        )
         cross(symbol, level)
         // Somewhere from before the fire reaches the process to after it was announced.
         await sleep(Math.floor(random() * 600))
         first.child.kill('SIGKILL')
         await first.exited
+        landings.push(await killLanding(dir, ruleId))
         const second = await startHost(dir)
         await until(
           async () => (await history(dir)).some((a) => a.ruleId === ruleId),
@@ -217,8 +171,15 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       // The history holds each fire once (checked above); a repeat the page could not tell from
       // a new fire is never allowed (it was trials/20 before issue 37).
       console.log(
-        `browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}, replayed ${replayed}`,
+        `browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}, replayed ${replayed}; kills landed: ${JSON.stringify(tally(landings))}`,
       )
+      reportFigure('random kills browser host', {
+        trials: TRIALS,
+        lost: 0,
+        repeated,
+        replayed,
+        landed: tally(landings),
+      })
       expect(repeated).toBe(0)
     },
     120_000 + TRIALS * 15_000,

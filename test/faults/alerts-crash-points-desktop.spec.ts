@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
+import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { OUTCOME } from './crash-outcomes'
+import { heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
  * Every crash point of a fire for the desktop notification target (issue 37, Deliver 3):
@@ -43,44 +44,50 @@ function fakeNotifySend(dir: string): { bin: string; shown: () => string[] } {
 describe('every crash point of a fire, through alerts run and the desktop notification', () => {
   for (const point of CRASH_POINTS) {
     const armed = point === 'deliver' || point === 'done' ? `${point}:desktop` : point
-    it(`killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`, async () => {
-      const dir = tempDir()
-      const desk = fakeNotifySend(dir)
-      const { cross, release } = levelCrosser(sim)
-      release()
-      await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 })
-      const env = { PATH: `${desk.bin}:${process.env.PATH ?? ''}` }
-      const args = ['alerts', 'run', '--json']
-      const first = startCli(sim, dir, args, { ...env, TICKDESK_CRASH_AT: armed })
-      let second: CliRun | null = null
-      try {
-        await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
-        cross('SOLUSDT', LEVEL.SOLUSDT * 2)
-        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-          first.child.on('exit', (_code, s) => resolve(s)),
-        )
-        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
-        expect(desk.shown(), 'before the kill').toHaveLength(OUTCOME[point].first)
-        second = startCli(sim, dir, args, env)
-        const expected =
-          OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
-        await second.waitFor(
-          () => desk.shown().length >= expected,
-          'the notifications after restart',
-        )
-        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
-        const shown = desk.shown()
-        expect(
-          shown.map((b) => b.startsWith('(again) ')),
-          JSON.stringify(shown),
-        ).toEqual(OUTCOME[point].replayed ? [false, true] : [false])
-        expect(new Set(shown.map((b) => b.replace('(again) ', ''))).size).toBe(1)
-      } finally {
+    it(
+      `killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`,
+      async () => {
+        const dir = tempDir()
+        const desk = fakeNotifySend(dir)
+        const { cross, release } = levelCrosser(sim)
         release()
-        first.child.kill('SIGKILL')
-        second?.child.kill('SIGTERM')
-        await second?.exited
-      }
-    }, 60_000)
+        await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 })
+        const env = { PATH: `${desk.bin}:${process.env.PATH ?? ''}` }
+        const args = ['alerts', 'run', '--json']
+        const first = startCli(sim, dir, args, { ...env, TICKDESK_CRASH_AT: armed })
+        let second: CliRun | null = null
+        try {
+          await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
+          cross('SOLUSDT', LEVEL.SOLUSDT * 2)
+          const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+            first.child.on('exit', (_code, s) => resolve(s)),
+          )
+          expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+          expect(desk.shown(), 'before the kill').toHaveLength(OUTCOME[point].first)
+          second = startCli(sim, dir, args, env)
+          const expected =
+            OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
+          await second.waitFor(
+            () => desk.shown().length >= expected,
+            'the notifications after restart',
+          )
+          await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+          const shown = desk.shown()
+          expect(
+            shown.map((b) => b.startsWith('(again) ')),
+            JSON.stringify(shown),
+          ).toEqual(OUTCOME[point].replayed ? [false, true] : [false])
+          expect(new Set(shown.map((b) => b.replace('(again) ', ''))).size).toBe(1)
+          const lines = shown.map((b) => ({ replayed: b.startsWith('(again) ') }))
+          reportFigure('crash point', { target: 'desktop', point, ...heard(lines) })
+        } finally {
+          release()
+          first.child.kill('SIGKILL')
+          second?.child.kill('SIGTERM')
+          await second?.exited
+        }
+      },
+      WALK_TIMEOUT_MS,
+    )
   }
 })

@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
+import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { OUTCOME } from './crash-outcomes'
+import { heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
  * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
@@ -28,40 +29,47 @@ afterEach(async () => {
 
 describe('every crash point of a fire, through watch --json (stdout)', () => {
   for (const point of CRASH_POINTS) {
-    it(`killed at "${point}": ${JSON.stringify(OUTCOME[point])}`, async () => {
-      const dir = tempDir()
-      const { cross, release } = levelCrosser(sim)
-      release()
-      const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
-      const args = ['watch', '--json', 'crypto:BTCUSDT']
-      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
-      let second: CliRun | null = null
-      try {
-        await first.waitFor(() => first.quotes.has('BTCUSDT'), 'first quote')
-        cross('BTCUSDT', LEVEL.BTCUSDT * 2)
-        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-          first.child.on('exit', (_code, s) => resolve(s)),
-        )
-        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
-        expect(first.alerts, 'before the kill').toHaveLength(OUTCOME[point].first)
-        const s = startCli(sim, dir, args)
-        second = s
-        const all = (): CliRun['alerts'] => [...first.alerts, ...s.alerts]
-        await s.waitFor(() => s.quotes.has('BTCUSDT'), 'quote after restart')
-        if (OUTCOME[point].first === 0 || OUTCOME[point].replayed)
-          await s.waitFor(() => s.alerts.length > 0, 'the fire after restart')
-        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
-        const lines = all().filter((a) => a.ruleId === ids.get('BTCUSDT'))
-        expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
-        expect(lines[0]?.replayed).toBe(false)
-        expect(lines.slice(1).map((l) => l.replayed)).toEqual(OUTCOME[point].replayed ? [true] : [])
-      } finally {
+    it(
+      `killed at "${point}": ${JSON.stringify(OUTCOME[point])}`,
+      async () => {
+        const dir = tempDir()
+        const { cross, release } = levelCrosser(sim)
         release()
-        first.child.kill('SIGKILL')
-        second?.child.kill('SIGTERM')
-        await second?.exited
-      }
-    }, 60_000)
+        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
+        const args = ['watch', '--json', 'crypto:BTCUSDT']
+        const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
+        let second: CliRun | null = null
+        try {
+          await first.waitFor(() => first.quotes.has('BTCUSDT'), 'first quote')
+          cross('BTCUSDT', LEVEL.BTCUSDT * 2)
+          const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+            first.child.on('exit', (_code, s) => resolve(s)),
+          )
+          expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+          expect(first.alerts, 'before the kill').toHaveLength(OUTCOME[point].first)
+          const s = startCli(sim, dir, args)
+          second = s
+          const all = (): CliRun['alerts'] => [...first.alerts, ...s.alerts]
+          await s.waitFor(() => s.quotes.has('BTCUSDT'), 'quote after restart')
+          if (OUTCOME[point].first === 0 || OUTCOME[point].replayed)
+            await s.waitFor(() => s.alerts.length > 0, 'the fire after restart')
+          await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+          const lines = all().filter((a) => a.ruleId === ids.get('BTCUSDT'))
+          expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
+          expect(lines[0]?.replayed).toBe(false)
+          expect(lines.slice(1).map((l) => l.replayed)).toEqual(
+            OUTCOME[point].replayed ? [true] : [],
+          )
+          reportFigure('crash point', { target: 'stdout', point, ...heard(lines) })
+        } finally {
+          release()
+          first.child.kill('SIGKILL')
+          second?.child.kill('SIGTERM')
+          await second?.exited
+        }
+      },
+      WALK_TIMEOUT_MS,
+    )
   }
 })
 
@@ -89,53 +97,58 @@ describe('every crash point of a fire, through alerts run and a webhook', () => 
   for (const point of CRASH_POINTS) {
     // A target's own steps are armed for the webhook; the others are shared by every target.
     const armed = point === 'deliver' || point === 'done' ? `${point}:webhook` : point
-    it(`killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`, async () => {
-      const dir = tempDir()
-      const { cross, release } = levelCrosser(sim)
-      release()
-      await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
-      const hook = await receiver()
-      await openDataStores(dir).webhooks.save([
-        {
-          id: 'w1',
-          url: hook.url,
-          addedAt: 0,
-          failures: 0,
-          lastError: null,
-          lastDeliveredAt: null,
-          signed: false,
-        },
-      ])
-      const args = ['alerts', 'run', '--json']
-      const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: armed })
-      let second: CliRun | null = null
-      try {
-        await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
-        cross('ETHUSDT', LEVEL.ETHUSDT * 2)
-        const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-          first.child.on('exit', (_code, s) => resolve(s)),
-        )
-        expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
-        expect(hook.got, 'before the kill').toHaveLength(OUTCOME[point].first)
-        second = startCli(sim, dir, args)
-        const expected =
-          OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
-        await second.waitFor(() => hook.got.length >= expected, 'the POSTs after restart')
-        await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
-        expect(new Set(hook.got.map((g) => g.id)), JSON.stringify(hook.got)).toEqual(
-          new Set([hook.got[0]?.id]),
-        )
-        expect(hook.got.map((g) => g.replayed)).toEqual(
-          OUTCOME[point].replayed ? [false, true] : [false],
-        )
-      } finally {
+    it(
+      `killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`,
+      async () => {
+        const dir = tempDir()
+        const { cross, release } = levelCrosser(sim)
         release()
-        first.child.kill('SIGKILL')
-        second?.child.kill('SIGTERM')
-        await second?.exited
-        hook.server.closeAllConnections()
-        await new Promise((r) => hook.server.close(r))
-      }
-    }, 60_000)
+        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+        const hook = await receiver()
+        await openDataStores(dir).webhooks.save([
+          {
+            id: 'w1',
+            url: hook.url,
+            addedAt: 0,
+            failures: 0,
+            lastError: null,
+            lastDeliveredAt: null,
+            signed: false,
+          },
+        ])
+        const args = ['alerts', 'run', '--json']
+        const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: armed })
+        let second: CliRun | null = null
+        try {
+          await first.waitFor(() => first.stderr().includes('feed live'), 'the runner live')
+          cross('ETHUSDT', LEVEL.ETHUSDT * 2)
+          const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
+            first.child.on('exit', (_code, s) => resolve(s)),
+          )
+          expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
+          expect(hook.got, 'before the kill').toHaveLength(OUTCOME[point].first)
+          second = startCli(sim, dir, args)
+          const expected =
+            OUTCOME[point].first + (OUTCOME[point].first === 0 || OUTCOME[point].replayed ? 1 : 0)
+          await second.waitFor(() => hook.got.length >= expected, 'the POSTs after restart')
+          await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
+          expect(new Set(hook.got.map((g) => g.id)), JSON.stringify(hook.got)).toEqual(
+            new Set([hook.got[0]?.id]),
+          )
+          expect(hook.got.map((g) => g.replayed)).toEqual(
+            OUTCOME[point].replayed ? [false, true] : [false],
+          )
+          reportFigure('crash point', { target: 'webhook', point, ...heard(hook.got) })
+        } finally {
+          release()
+          first.child.kill('SIGKILL')
+          second?.child.kill('SIGTERM')
+          await second?.exited
+          hook.server.closeAllConnections()
+          await new Promise((r) => hook.server.close(r))
+        }
+      },
+      WALK_TIMEOUT_MS,
+    )
   }
 })

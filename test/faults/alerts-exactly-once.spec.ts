@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/core/random'
 import { startSimulator, type SimServer } from '../../src/sim'
+import { reportFigure, scaled } from '../long-mode'
+import { killLanding, tally, type KillLanding } from './alerts-kill-landing'
 import { tempDir } from './harness'
 import {
   addOnceAlerts,
@@ -24,9 +26,7 @@ import {
  * alerts-runner.spec.ts.
  */
 
-const TRIALS = Number(
-  process.env.ALERT_CRASH_TRIALS ?? (process.env.TICKDESK_LONG === '1' ? 300 : 16),
-)
+const TRIALS = Number(process.env.ALERT_CRASH_TRIALS ?? scaled(16, 300))
 
 let sim: SimServer
 beforeAll(async () => {
@@ -76,6 +76,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2311))
       let unmarked = 0
       let replays = 0
+      const landings: KillLanding[] = []
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
@@ -95,6 +96,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
         await sleep(Math.floor(random() * 400))
         first.child.kill('SIGKILL')
         await first.exited
+        landings.push(await killLanding(dir, ruleId))
         const second = start()
         await second.waitFor(() => ready(second), `trial ${trial}: quote after restart`)
         await second.waitFor(
@@ -115,8 +117,15 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       // printed again after a kill between handing the line over and recording it done, and it
       // must say "replayed": true. Any other repeat is a bug: the bound is 0, not a rate.
       console.log(
-        `alerts crash trials: ${TRIALS}, lost 0, replayed (marked) ${replays}, unmarked repeats ${unmarked}`,
+        `alerts crash trials: ${TRIALS}, lost 0, replayed (marked) ${replays}, unmarked repeats ${unmarked}; kills landed: ${JSON.stringify(tally(landings))}`,
       )
+      reportFigure('random kills watch and alerts run', {
+        trials: TRIALS,
+        lost: 0,
+        repeated: unmarked,
+        replayed: replays,
+        landed: tally(landings),
+      })
       expect(unmarked).toBe(0)
     },
     120_000 + TRIALS * 10_000,

@@ -2,7 +2,8 @@ import type { CRASH_POINTS } from '../../src/app/crash-points'
 
 /**
  * What a target hears across the crashed run and the restart, per crash point: the table in
- * docs/alerts-guarantees.md, shared by the walks for stdout, the webhook and the desktop.
+ * docs/alerts-guarantees.md, shared by the walks for stdout, the webhook, the desktop and the
+ * browser page.
  */
 export const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; replayed: boolean }> =
   {
@@ -13,3 +14,28 @@ export const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; rep
     'state-save': { first: 1, replayed: false },
     compaction: { first: 1, replayed: false },
   }
+
+/**
+ * What one walk of a point counted, for the long run's record: a trial, lost when nothing was
+ * heard, repeats the target could not tell from a new fire, and marked replays.
+ */
+export function heard(lines: readonly { replayed?: boolean }[]): {
+  trials: number
+  lost: number
+  repeated: number
+  replayed: number
+} {
+  return {
+    trials: 1,
+    lost: lines.length === 0 ? 1 : 0,
+    repeated: lines.slice(1).filter((l) => l.replayed !== true).length,
+    replayed: lines.slice(1).filter((l) => l.replayed === true).length,
+  }
+}
+
+/**
+ * A walk's time limit: it ends as soon as its conditions hold, so this only bounds a hang. At
+ * 60 s one webhook walk ran out under a load average of 16 on the 2-core machine (its checks
+ * then passed, a second later).
+ */
+export const WALK_TIMEOUT_MS = 150_000

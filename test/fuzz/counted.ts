@@ -1,15 +1,18 @@
 import fc from 'fast-check'
-import { LONG } from '../long-mode'
+import { LONG, LONG_FRACTION, reportFigure } from '../long-mode'
 
 /**
- * fc.assert with a tally: every property reports how many inputs it tried, printed at the end of
- * the file's run so docs/reliability.md has real numbers. The long mode
+ * fc.assert with a tally: every property counts the inputs it really tried (each run of its
+ * predicate), printed at the end of the file's run, with a `long-figure` line that
+ * scripts/test-long.mjs gathers into docs/figures/alerts-long.json. The long mode
  * (TICKDESK_LONG=1, npm run test:long) multiplies every count by FUZZ_SCALE and draws a fresh
  * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. CI runs 64,950: parsers
  * 24,000, bridge commands 9,700, CLI args, imports and data files 10,250, the push scanner 19,500
  * and the quote store 1,500; x25 is 1,623,750 (each property x25, none run fewer times).
  */
-export const FUZZ_SCALE = Number(process.env.TICKDESK_FUZZ_SCALE ?? (LONG ? 25 : 1))
+export const FUZZ_SCALE = Number(
+  process.env.TICKDESK_FUZZ_SCALE ?? (LONG ? Math.max(1, 25 * LONG_FRACTION) : 1),
+)
 const SEED = Number(
   process.env.FUZZ_SEED ?? (LONG ? Math.floor(Math.random() * 2 ** 31) : 20260105),
 )
@@ -26,9 +29,18 @@ export function check<Ts extends [unknown, ...unknown[]]>(
   numRuns: number,
 ): Promise<void> | void {
   const runs = Math.round(numRuns * FUZZ_SCALE)
-  const params = { numRuns: runs, seed: SEED, endOnFailure: true }
-  const done = (): void => void tally.set(name, (tally.get(name) ?? 0) + runs)
+  // Counted as the predicate runs, not taken from the count asked for: the tally says how many
+  // inputs were really generated and tried (issue 37: a figure from code, not from a setting).
+  let tried = 0
+  const params = {
+    numRuns: runs,
+    seed: SEED,
+    endOnFailure: true,
+    plugins: [fc.beforeEach(() => void tried++)],
+  }
+  const done = (): void => void tally.set(name, (tally.get(name) ?? 0) + tried)
   const failed = (e: unknown): never => {
+    done()
     failures.push(name)
     console.error(`fuzz FAILED: ${name}, seed ${SEED} (rerun with FUZZ_SEED=${SEED})`)
     throw e
@@ -51,4 +63,5 @@ export function printTally(file: string): void {
   console.log(
     `fuzz ${file}: ${total} inputs, failures: ${failed} (seed ${SEED})\n${lines.join('\n')}`,
   )
+  reportFigure('fuzz', { file, inputs: total, failures: failures.length, seed: SEED })
 }

@@ -43,6 +43,41 @@ describe('the soak trend', () => {
     expect(trendOf(series((s) => 5 + (s === 3540 ? 4 : 0))).grows).toBe(false)
   })
 
+  // Memory per hour (issue 37): one allowance in MB/h, the same for a 3-minute and a 2-hour run.
+  const run = (minutes: number, f: (t: number) => number, perHour = 3): Series =>
+    series(f, {
+      points: Array.from({ length: 37 }, (_, i) => {
+        const t = (i * minutes * 60) / 36
+        return [t, f(t)] as [number, number]
+      }),
+      perHour,
+    })
+  const climb = (mbPerHour: number) => (t: number) =>
+    30 + (mbPerHour * t) / 3600 + Math.sin(t) * 0.001
+
+  it('judges memory in MB/h with one allowance: a steady 10 MB/h climb fails a 3-minute and a 2-hour run alike', () => {
+    for (const minutes of [3, 120]) {
+      const t = trendOf(run(minutes, climb(10)))
+      expect(t.slopePerHour, `${minutes} min`).toBeCloseTo(10, 0)
+      expect(t.allowed).toBe(3)
+      expect(t.grows, `${minutes} min`).toBe(true)
+    }
+    for (const minutes of [3, 120]) expect(trendOf(run(minutes, climb(2))).grows).toBe(false)
+  })
+
+  it("passes a 3-minute run's V8 sawtooth (tens of MB/h either way) that it cannot tell from noise", () => {
+    // The host's Pss_Anon in a real 3-minute desk soak (5 s apart): a 64 MB/h slope over the half.
+    const anon = [
+      40.63, 40.38, 39.41, 39.48, 38.4, 38.8, 38.85, 38.89, 38.89, 38.93, 39.35, 38.86, 39.34,
+      38.78, 39.13, 39.61, 39.75, 32.58, 32.74, 32.41, 33.91, 33.92, 29.73, 29.91, 30.04, 31.32,
+      30.29, 29.74, 31.23, 33.71, 33.86, 33.9, 33.9, 30.91, 32.17, 32.18, 32.37,
+    ]
+    const t = trendOf(series(() => 0, { points: anon.map((v, i) => [i * 5, v]), perHour: 3 }))
+    expect(t.slopePerHour).toBeGreaterThan(30)
+    expect(t.slopeLowPerHour).toBeLessThan(3)
+    expect(t.grows).toBe(false)
+  })
+
   it('draws one panel per metric, a failing one marked', () => {
     const svg = plotSvg('soak', [series(() => 5), series((s) => s, { name: 'nodes', unit: '' })])
     expect(svg.startsWith('<svg')).toBe(true)

@@ -6,6 +6,7 @@ import {
   ftruncateSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   writeSync,
 } from 'node:fs'
@@ -229,14 +230,27 @@ function firedLine(f: Omit<JournalFire, 'done' | 'tried' | 'gaveUp'>): string {
  * never glue half a line to the next one.
  */
 function writeDurably(path: string, flags: 'a' | 'w', lines: string[], flush: boolean): void {
-  const fd = openSync(path, flags, 0o600)
+  // 'a+': the last byte is read to find a torn line (appends still go to the end).
+  const fd = openSync(path, flags === 'a' ? 'a+' : 'w', 0o600)
   try {
-    if (lines.length > 0) writeWhole(fd, Buffer.from(lines.join('\n') + '\n'))
+    // After a line torn by a kill (or a power cut), a new line starts on a line of its own: glued
+    // to the torn one it would be skipped with it, and so would a whole line whose newline alone
+    // was lost. The torn line stays skipped; nothing after it is.
+    const apart = flags === 'a' && !endsLine(fd) ? '\n' : ''
+    if (lines.length > 0) writeWhole(fd, Buffer.from(apart + lines.join('\n') + '\n'))
     // A kill -9 keeps what reached the kernel; the sync is for a power cut or an OS crash.
     if (flush) fdatasyncSync(fd)
   } finally {
     closeSync(fd)
   }
+}
+
+/** True when the file is empty or its last byte ends a line. */
+function endsLine(fd: number): boolean {
+  const size = fstatSync(fd).size
+  if (size === 0) return true
+  const last = Buffer.alloc(1)
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a
 }
 
 function writeWhole(fd: number, bytes: Buffer): void {
