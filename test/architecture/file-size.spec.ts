@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /**
- * Small modules with one job: no file under src/ is over 400 lines (STYLE.md, principle 8; issue
+ * Small modules with one job: no file under src/, test/, scripts/ or bench/ is over 400 lines (STYLE.md, principle 8; issue
  * 39). A file that grows past it has taken on a second job and is split by concept, specs and
  * testing/ helpers included. The only exceptions are data tables, where the length is the data and
  * splitting it would scatter one table over files; each is listed here with why.
@@ -40,10 +40,12 @@ export function lineCount(text: string): number {
 
 describe('file size', () => {
   const sizes = new Map(
-    sourceFiles(join(ROOT, 'src')).map((f) => [f, lineCount(readFileSync(join(ROOT, f), 'utf8'))]),
+    ['src', 'test', 'scripts', 'bench']
+      .flatMap((dir) => sourceFiles(join(ROOT, dir)))
+      .map((f) => [f, lineCount(readFileSync(join(ROOT, f), 'utf8'))]),
   )
 
-  it(`keeps every source file under src/ at ${MAX_LINES} lines or fewer, data tables aside`, () => {
+  it(`keeps every source file at ${MAX_LINES} lines or fewer, data tables aside`, () => {
     const over = [...sizes]
       .filter(([file, lines]) => lines > MAX_LINES && !(file in DATA_TABLES))
       .map(([file, lines]) => `${file}: ${lines} lines`)
