@@ -7,7 +7,12 @@
  * the run shows, at 95 %, a slope above the allowance in MB/h (the low end of Sen's interval for
  * the line's slope), one allowance whatever the run's length. A short run's interval is wide (a
  * 3-minute run sees V8's sawtooth, tens of MB/h either way), so it catches only a steep climb; a
- * long run's is narrow, so the allowance itself is what it judges.
+ * long run's is narrow, so the allowance itself is what it judges. A per-hour verdict also needs
+ * the line to rise over the half by more than `floor`, the measurement's resolution: a run of one
+ * cycle (CI's 2.4 minutes) still meets its day's events for the first time in its second half,
+ * and 0.1 MB of that over 70 s reads as 5 MB/h with a narrow interval (a clean-clone CI run of
+ * 2026-11-27 failed so, page heap 6.99 -> 7.07 MB). An hour at the allowance rises 1.5 MB over
+ * its half, far above the floor: long runs are judged by the allowance alone.
  */
 
 export interface Series {
@@ -15,7 +20,10 @@ export interface Series {
   unit: string
   /** [seconds since start, value] */
   points: Array<[number, number]>
-  /** Allowed rise over the second half: max(floor, share x median). */
+  /**
+   * Allowed rise over the second half: max(floor, share x median). For a `perHour` series: the
+   * smallest rise over the half that can count as growth at all (the measurement's resolution).
+   */
   floor: number
   share: number
   /** When set, judged by slope instead: the allowed growth per hour, whatever the run length. */
@@ -105,7 +113,9 @@ export function trendOf(s: Series): Trend {
     rise,
     allowed: s.perHour ?? allowed,
     judged,
-    grows: judged && (s.perHour === undefined ? rise > allowed : line.low * 3600 > s.perHour),
+    grows:
+      judged &&
+      (s.perHour === undefined ? rise > allowed : line.low * 3600 > s.perHour && rise > s.floor),
   }
 }
 
