@@ -1,9 +1,7 @@
-import type { FeedSource } from '../core/persistence/source-id'
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
 import type { FiredAlert } from '../shared/alert'
 import type { PositionsFile } from '../shared/position'
-import type { SymbolKey } from '../shared/market'
 import type { Settings } from '../shared/settings'
 import type { WatchlistState } from './watchlist-book'
 
@@ -42,19 +40,4 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
     confirmed: confirmed.value,
     positions: positions.value,
   }
-}
-
-/**
- * When this data folder last saw a price for each symbol (the quote cache of `source`), so alert
- * levels crossed while nothing ran fire "while you were away". The rows' cached prices are read
- * per source when each engine starts (save-scheduler.ts), as are its bars (bar-keeper.ts).
- */
-export async function lastSeenPrices(
-  stores: DataStores,
-  source: FeedSource,
-  note: Note,
-): Promise<Map<SymbolKey, number>> {
-  const quotes = await stores.quotesOf(source).load()
-  note(quotes.problem)
-  return new Map(quotes.value.map((q) => [q.key, q.receivedAt]))
 }

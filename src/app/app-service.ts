@@ -11,7 +11,7 @@ import type { PositionsFile, PositionsView } from '../shared/position'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { AppAlerts } from './app-alert-wiring'
-import { lastSeenPrices, loadAppData } from './app-data'
+import { loadAppData } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
@@ -154,7 +154,7 @@ export class AppService implements AppHostApi, CommandContext {
     }
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
-    const seen = await lastSeenPrices(this.stores, this.keyed.wantedSource(), note)
+    const seen = await this.saves.lastSeen(this.keyed.wantedSource())
     await this.alertSet.startDuty((key) => seen.get(key))
     await this.keyed.switchFeed()
     // The CLI may change these files while the app runs.

@@ -1,8 +1,8 @@
 import type { CandleBuilder } from '../core/candle-builder'
 import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
-import type { JsonStore } from '../core/persistence/json-store'
-import type { FeedSource } from '../core/persistence/source-id'
+import type { JsonStore, LoadResult } from '../core/persistence/json-store'
+import { feedSourceId, type FeedSource } from '../core/persistence/source-id'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { SymbolKey } from '../shared/market'
@@ -46,7 +46,9 @@ interface QuoteCacheWrite {
 export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<QuoteCacheWrite | null>
   /** The running engine and the quote cache file of its source (stores.quotesOf). */
-  private running: { feed: CachedFeed; store: JsonStore<Quote[]> } | null = null
+  private running: { feed: CachedFeed; store: JsonStore<Quote[]>; id: string } | null = null
+  /** The quote cache read a start made before its first engine (lastSeen), kept to seed it. */
+  private startRead: { id: string; read: Promise<LoadResult<Quote[]>> } | null = null
   private readonly barCache: ThrottledSave<null>
   /** The running engine's bars and the folder of their source (bar-keeper.ts). */
   private readonly bars: BarKeeper
@@ -103,17 +105,44 @@ export class SaveScheduler {
    */
   useSource(feed: CachedFeed, source: FeedSource): void {
     const previous = this.running
+    const id = feedSourceId(source)
     const store = this.opts.stores.quotesOf(source)
-    this.running = { feed, store }
+    const startRead = this.startRead?.id === id ? this.startRead.read : null
+    this.startRead = null
+    this.running = { feed, store, id }
     void this.now(() => this.bars.use(feed.candles, source))
+    // The same source's engine again (a key or plan change): the feed switcher carried the
+    // rows' prices over, and the next save writes them to the same file.
+    if (previous?.id === id) return
     void this.now(async () => {
       if (previous) await previous.store.save(previous.feed.quotes.all())
-      const cached = await store.load()
-      if (cached.problem) {
-        this.opts.notices.add('warning', cached.problem.code, cached.problem.message)
-      }
+      // A start's read was told already (lastSeen): only a fresh read reports a damaged file.
+      const cached = (await startRead) ?? this.told(await store.load())
       feed.seedFromCache(cached.value.filter((q) => this.opts.keep(q.key)))
     })
+  }
+
+  /**
+   * When each symbol was last priced on `source`, from its quote cache: a start asks before its
+   * first engine runs, so alert levels crossed while nothing ran fire "while you were away". The
+   * first engine on that source is then seeded from this same read.
+   */
+  async lastSeen(source: FeedSource): Promise<Map<SymbolKey, number>> {
+    const read = this.opts.stores
+      .quotesOf(source)
+      .load()
+      .then((r) => this.told(r))
+    this.startRead = { id: feedSourceId(source), read }
+    const { value } = await read
+    return new Map(value.map((q) => [q.key, q.receivedAt]))
+  }
+
+  /** A damaged cache file (moved aside by the store) becomes a notice. */
+  private told(loaded: LoadResult<Quote[]>): LoadResult<Quote[]> {
+    if (loaded.problem) {
+      this.opts.notices.add('warning', loaded.problem.code, loaded.problem.message)
+    }
+    return loaded
   }
 
   /** New prices: the quote cache and the bars built from them are due a save. */
