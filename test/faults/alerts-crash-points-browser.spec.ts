@@ -7,7 +7,7 @@ import { reportFigure } from '../long-mode'
 import { startWebHost, type WebHost } from './alerts-web-host'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser } from './once-alerts'
-import { heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
+import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
  * Every crash point of a fire for the browser page (issue 37, Deliver 3): `tickdesk web` (the
@@ -39,7 +39,7 @@ async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 
 
 describe('every crash point of a fire, through the browser host and its page', () => {
   for (const point of CRASH_POINTS) {
-    const armed = point === 'deliver' || point === 'done' ? `${point}:desktop` : point
+    const armed = armedAt(point, 'desktop')
     it(
       `killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`,
       async () => {

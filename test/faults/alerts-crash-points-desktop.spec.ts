@@ -6,7 +6,7 @@ import { startSimulator, type SimServer } from '../../src/sim'
 import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
+import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
  * Every crash point of a fire for the desktop notification target (issue 37, Deliver 3):
@@ -43,7 +43,7 @@ function fakeNotifySend(dir: string): { bin: string; shown: () => string[] } {
 
 describe('every crash point of a fire, through alerts run and the desktop notification', () => {
   for (const point of CRASH_POINTS) {
-    const armed = point === 'deliver' || point === 'done' ? `${point}:desktop` : point
+    const armed = armedAt(point, 'desktop')
     it(
       `killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`,
       async () => {

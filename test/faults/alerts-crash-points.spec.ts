@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
+import { freePort, listenForFires } from '../../src/app/testing/webhook-receiver'
 import { CRASH_POINTS } from '../../src/app/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
-import { heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
+import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
  * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
@@ -76,27 +76,18 @@ describe('every crash point of a fire, through watch --json (stdout)', () => {
 /** A webhook receiver on 127.0.0.1 that keeps every POST's fire id and replayed mark. */
 async function receiver(): Promise<{
   url: string
-  got: { id: string; replayed: boolean }[]
+  got: { id: string; replayed: boolean | undefined }[]
   server: Server
 }> {
-  const got: { id: string; replayed: boolean }[] = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      const b = JSON.parse(body) as { id: string; replayed: boolean }
-      got.push({ id: b.id, replayed: b.replayed })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, server }
+  const got: { id: string; replayed: boolean | undefined }[] = []
+  const port = await freePort()
+  const server = await listenForFires(port, (id, replayed) => got.push({ id, replayed }))
+  return { url: `http://127.0.0.1:${port}/hook`, got, server }
 }
 
 describe('every crash point of a fire, through alerts run and a webhook', () => {
   for (const point of CRASH_POINTS) {
-    // A target's own steps are armed for the webhook; the others are shared by every target.
-    const armed = point === 'deliver' || point === 'done' ? `${point}:webhook` : point
+    const armed = armedAt(point, 'webhook')
     it(
       `killed at "${armed}": ${JSON.stringify(OUTCOME[point])}`,
       async () => {

@@ -16,6 +16,14 @@ export const OUTCOME: Record<(typeof CRASH_POINTS)[number], { first: number; rep
   }
 
 /**
+ * The step to arm for `point` in a walk through `target`: a target's own steps (its delivery and
+ * its done record) are armed for that target, the others are shared by every target.
+ */
+export function armedAt(point: (typeof CRASH_POINTS)[number], target: string): string {
+  return point === 'deliver' || point === 'done' ? `${point}:${target}` : point
+}
+
+/**
  * What one walk of a point counted, for the long run's record: a trial, lost when nothing was
  * heard, repeats the target could not tell from a new fire, and marked replays.
  */

@@ -10,14 +10,21 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-/** A webhook receiver on 127.0.0.1 that hands over the fire id of every POST it gets. */
-export function listenForFires(port: number, onFire: (fireId: string) => void): Promise<Server> {
+/**
+ * A webhook receiver on 127.0.0.1 that hands over the fire id of every POST it gets, and its
+ * `replayed` mark as sent (absent on a first delivery's body, if the sender leaves it out).
+ */
+export function listenForFires(
+  port: number,
+  onFire: (fireId: string, replayed: boolean | undefined) => void,
+): Promise<Server> {
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
       let body = ''
       req.on('data', (c: Buffer) => (body += c.toString()))
       req.on('end', () => {
-        onFire((JSON.parse(body) as { id: string }).id)
+        const fire = JSON.parse(body) as { id: string; replayed?: boolean }
+        onFire(fire.id, fire.replayed)
         res.writeHead(200).end()
       })
     })
