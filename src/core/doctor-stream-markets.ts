@@ -71,7 +71,7 @@ export class StreamMarketProbe {
   async run(): Promise<Check[]> {
     const checks: Check[] = []
     for (const market of this.o.markets) checks.push(await this.probe(market))
-    this.names.dispose()
+    await this.names.dispose()
     return checks
   }
 

@@ -68,6 +68,7 @@ export function createStreamNames(o: {
       o.changed()
     },
     ...(memory ? { onLearned: (m: Market, name: string) => memory.learned(m, name) } : {}),
+    ...(memory?.settled ? { saved: () => memory.settled?.() ?? Promise.resolve() } : {}),
     unreadable: () => o.stream().stats().malformed,
     asked: (market) => planner.plan().streamed.has(market),
   })

@@ -176,8 +176,8 @@ export class MarketEngine {
     this.stopSleepWatch?.()
     this.sweep.stop()
     this.silentCheck.stop()
-    this.streamNames.dispose()
-    await this.stream.stop()
+    const namesSaved = this.streamNames.dispose()
+    await Promise.all([this.stream.stop(), namesSaved])
     this.onFeedChange()
   }
 

@@ -119,6 +119,8 @@ export interface StreamMarketNamesOptions {
    * again when the market is subscribed again.
    */
   asked?(market: Market): boolean
+  /** Resolves once the names learned so far are saved (StreamNameMemory.settled). */
+  saved?(): Promise<void>
 }
 
 export class StreamMarketNames {
@@ -240,8 +242,10 @@ export class StreamMarketNames {
     }))
   }
 
-  dispose(): void {
+  /** Stops the tries' timers; resolves once what was learned is saved, so a stop loses no name. */
+  async dispose(): Promise<void> {
     for (const e of this.entries.values()) this.o.clock.clearTimeout(e.timer)
+    await this.o.saved?.()
   }
 
   private entry(market: Market): Entry {

@@ -112,6 +112,36 @@ describe('stream market names across starts', () => {
 })
 
 describe('stream name memory: saves the host can wait for', () => {
+  it("is waited for by the engine's stop, so a name learned just before a quit is kept", async () => {
+    let stopped = false
+    let release = (): void => undefined
+    const slowSave = new Promise<void>((resolve) => (release = resolve))
+    const e = new MarketEngine(
+      // Never started: only stop() is under test, so the service's address is never dialled.
+      {
+        baseUrl: 'http://127.0.0.1:1',
+        streamUrl: 'ws://127.0.0.1:1',
+        apiKey: 'k',
+        plan: 'pro',
+        rpm: 600,
+        demo: false,
+      },
+      {
+        nameMemory: {
+          remembered: {},
+          learned: () => undefined,
+          settled: () => slowSave,
+        },
+      },
+    )
+    const stop = e.stop().then(() => void (stopped = true))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(stopped).toBe(false)
+    release()
+    await stop
+    expect(stopped).toBe(true)
+  })
+
   it('has every learned name on disk once settled, in the order learned', async () => {
     const stores = openDataStores(dir)
     const memory = await streamNameMemory(stores.streamNames, 'https://md.example')
