@@ -76,6 +76,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       const random = seededRandom(Number(process.env.FUZZ_SEED ?? 2311))
       let unmarked = 0
       let replays = 0
+      let triedNotHanded = 0
       const landings: KillLanding[] = []
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
@@ -109,7 +110,15 @@ describe('alerts exactly once through tickdesk watch --json', () => {
         sim.pinPrice('crypto', symbol, null)
         const lines = [...first.alerts, ...second.alerts].filter((a) => a.ruleId === ruleId)
         expect(new Set(lines.map((l) => l.id)).size, `trial ${trial}: fire ids`).toBe(1)
-        expect(lines[0]?.replayed, `trial ${trial}: first line`).toBe(false)
+        // A first line marked replayed: the kill fell between the target's try line and the
+        // hand-off, so the restart could not know the line never left and says it may be a
+        // repeat (docs/alerts-guarantees.md). Then it is the only line, and the killed run
+        // printed none of it.
+        if (lines[0]?.replayed === true) {
+          expect(lines, `trial ${trial}: a replay first heard is heard once`).toHaveLength(1)
+          expect(landings.at(-1), `trial ${trial}: where the kill fell`).toBe('deliver')
+          triedNotHanded++
+        }
         unmarked += lines.slice(1).filter((l) => !l.replayed).length
         replays += lines.slice(1).filter((l) => l.replayed).length
       }
@@ -117,7 +126,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       // printed again after a kill between handing the line over and recording it done, and it
       // must say "replayed": true. Any other repeat is a bug: the bound is 0, not a rate.
       console.log(
-        `alerts crash trials: ${TRIALS}, lost 0, replayed (marked) ${replays}, unmarked repeats ${unmarked}; kills landed: ${JSON.stringify(tally(landings))}`,
+        `alerts crash trials: ${TRIALS}, lost 0, replayed (marked) ${replays}, unmarked repeats ${unmarked}, first heard as a replay ${triedNotHanded}; kills landed: ${JSON.stringify(tally(landings))}`,
       )
       reportFigure('random kills watch and alerts run', {
         trials: TRIALS,
