@@ -107,8 +107,8 @@ describe('bin/tickdesk.js as a child process', () => {
       await t.seen('"type":"quote"')
       const sentAt = Date.now()
       t.child.kill(signal)
-      const { code } = await t.exit
-      expect(code, t.stderr()).toBe(0)
+      const ended = await t.exit
+      expect(ended, t.stderr()).toEqual({ code: 0, signal: null })
       // Generous bound: a clean stop closes one socket and writes one file.
       expect(Date.now() - sentAt).toBeLessThan(5_000)
       expect(await cachedKeys()).toEqual(['crypto:ETHUSDT'])
