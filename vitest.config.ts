@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
 import { LongestFirst } from './test/longest-first.ts'
+import { specsThatMockModules } from './test/module-mocks.ts'
+
+const mocking = specsThatMockModules(import.meta.dirname, ['src', 'test'])
+const mockingRenderer = mocking.filter((f) => f.startsWith('src/renderer/'))
+const mockingNode = mocking.filter((f) => !f.startsWith('src/renderer/'))
 
 // Two projects on purpose: node code must resolve `ws` to its Node build, while
 // Svelte components need the browser condition and a DOM. End-to-end flows run
@@ -9,23 +14,44 @@ import { LongestFirst } from './test/longest-first.ts'
 // in its own contexts of the one Chromium the e2e global set-up launches.
 //
 // maxWorkers: much of a node spec file's time is spent waiting (on real processes, sockets, a
-// webhook receiver that is down for a minute, a stopped process), not computing, so with two
-// files at a time a core of the 2-core CI machine often sat idle. Four node and
+// webhook receiver that is down for a minute, a stopped process), not computing. Six node and
 // renderer files run at a time, the longest first (test/longest-first.ts), so no long file
-// starts last and runs alone; the timing checks compare ratios and allow for a loaded machine.
-// The e2e files run after them as a group of their own (sequence.groupOrder), still two at a
-// time: they share one Chromium, whose media-change delivery slowed with more files on it.
+// starts last and runs alone; on the 2-core machine four left a core mostly idle through the
+// first minute, when the long waiting files run (the whole suite in one vitest, one run each,
+// 2026-11-27: 264 s at four, 252 s at six; with every file isolated, 261 s at six and 273 s at
+// eight). The timing checks compare ratios and allow for a loaded machine.
+//
+// isolate: false for the node and renderer files: a worker keeps its module graph from one file
+// to the next instead of importing everything again, which was most of their time (the node
+// project alone: 88 s with import 31 s summed; in the whole run before, import was 150 s summed;
+// the renderer project on two workers: 12 s against 59 s). A file that replaces a module
+// (vi.mock) cannot share a graph: those run in the two '-isolated' projects, each file on its
+// own (test/module-mocks.ts finds them).
+//
+// The e2e files run two at a time: they share one Chromium, whose media-change delivery slowed
+// with more files on it. `npm test` (scripts/test.mjs) runs them in a vitest of their own beside
+// the others; in one vitest they run after the others, a group of their own (sequence.groupOrder),
+// since vitest runs projects of different worker counts one group after another.
 export default defineConfig({
   test: {
-    maxWorkers: 4,
+    maxWorkers: 6,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
           name: 'node',
           environment: 'node',
+          isolate: false,
           include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
-          exclude: ['src/renderer/**', 'test/e2e/**', 'node_modules/**'],
+          exclude: ['src/renderer/**', 'test/e2e/**', 'node_modules/**', ...mockingNode],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'node-isolated',
+          environment: 'node',
+          include: mockingNode,
           testTimeout: 20_000,
         },
       },
@@ -35,7 +61,21 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'jsdom',
+          isolate: false,
           include: ['src/renderer/**/*.spec.ts'],
+          exclude: mockingRenderer,
+          setupFiles: ['src/renderer/src/testing/match-media.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        plugins: [svelte(), svelteTesting()],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'renderer-isolated',
+          environment: 'jsdom',
+          include: mockingRenderer,
+          setupFiles: ['src/renderer/src/testing/match-media.ts'],
           testTimeout: 20_000,
         },
       },

@@ -20,12 +20,10 @@ if (!report) {
   console.error('usage: node scripts/test-durations.mjs <vitest json report>')
   process.exit(2)
 }
-const project = (file) =>
-  file.startsWith('test/e2e/') ? 'e2e' : file.startsWith('src/renderer/') ? 'renderer' : 'node'
 const rows = JSON.parse(readFileSync(report, 'utf8'))
   .testResults.map((r) => {
     const file = relative(root, r.name)
-    return [`${project(file)}:${file}`, Math.round((r.endTime - r.startTime) / 100) / 10]
+    return [file, Math.round((r.endTime - r.startTime) / 100) / 10]
   })
   .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
 writeFileSync(

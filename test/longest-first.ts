@@ -21,10 +21,12 @@ const UNKNOWN_MS = 1_000
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ms = (spec: TestSpecification): number => {
-      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`
-      const seconds = MEASURED[key]
+      const file = relative(this.ctx.config.root, spec.moduleId)
+      const seconds = MEASURED[file]
       if (seconds !== undefined) return seconds * 1000
-      return this.ctx.cache.getFileTestResults(key)?.duration ?? UNKNOWN_MS
+      return (
+        this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? UNKNOWN_MS
+      )
     }
     const length = new Map(files.map((f) => [f, ms(f)]))
     return [...files].sort(

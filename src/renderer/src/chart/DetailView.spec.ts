@@ -1,4 +1,3 @@
-import '../testing/match-media'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { TickdeskApi } from '../../../shared/bridge'

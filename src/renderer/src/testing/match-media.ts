@@ -1,7 +1,7 @@
 /**
- * jsdom has no matchMedia, and the chart's uPlot asks for it when it loads. A spec that renders
- * a view which may load the chart imports this first, so the stand-in is there before uPlot is.
- * It matches nothing (no reduced motion, no dark scheme).
+ * jsdom has no matchMedia, and the chart's uPlot asks for it when it loads. The renderer projects
+ * run this before every spec file (setupFiles), so the stand-in is there before uPlot is, in
+ * whichever file of a worker loads it first. It matches nothing (no reduced motion, no dark scheme).
  */
 window.matchMedia ??= ((query: string) => ({
   matches: false,
