@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: builds the app once (the end-to-end tests load the built renderer and preload),
 // then runs every vitest project: node, renderer components and end-to-end in Chromium.
-import { spawnSync } from 'node:child_process'
+//
+// With no arguments, the end-to-end files run in a vitest of their own beside the others, from
+// the start: the node files' first minute is mostly waiting (real processes, sockets, a stopped
+// process), and the Chromium flows, which compute, fill it; one vitest can only run the e2e
+// project after the others (its two files at a time is a different worker count, and vitest runs
+// projects of different counts in separate groups, one group after another). The e2e output is
+// held and printed whole once the other run's is done, so neither summary is cut by the other.
+// With arguments (a file, a project, a flag) it is one vitest run, as before.
+import { spawn, spawnSync } from 'node:child_process'
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1
@@ -10,4 +18,42 @@ if (process.env.TICKDESK_SKIP_BUILD !== '1') {
   const status = run('npm', ['run', '--silent', 'build'])
   if (status !== 0) process.exit(status)
 }
-process.exit(run(bin('vitest'), ['run', ...process.argv.slice(2)]))
+const args = process.argv.slice(2)
+if (args.length > 0) process.exit(run(bin('vitest'), ['run', ...args]))
+
+const PROJECTS = ['node', 'node-isolated', 'renderer', 'renderer-isolated']
+const started = (argv, held) => {
+  const child = spawn(bin('vitest'), ['run', ...argv], {
+    stdio: ['ignore', held ? 'pipe' : 'inherit', held ? 'pipe' : 'inherit'],
+  })
+  const out = []
+  if (held) {
+    child.stdout.on('data', (b) => out.push(b))
+    child.stderr.on('data', (b) => out.push(b))
+  }
+  const exited = new Promise((resolve) => {
+    child.on('error', (e) => resolve({ status: 1, error: e }))
+    child.on('close', (code, signal) => resolve({ status: code ?? (signal ? 1 : 0) }))
+  })
+  return { exited, out }
+}
+
+const e2e = started(['--project', 'e2e'], true)
+const rest = started(
+  PROJECTS.flatMap((p) => ['--project', p]),
+  false,
+)
+const restDone = await rest.exited
+console.log('\n== end-to-end (Chromium), run beside the above')
+const e2eDone = await e2e.exited
+process.stdout.write(Buffer.concat(e2e.out))
+if (e2eDone.error) console.error(String(e2eDone.error))
+const failed = [restDone.status !== 0 && 'node and renderer', e2eDone.status !== 0 && 'e2e'].filter(
+  Boolean,
+)
+console.log(
+  failed.length === 0
+    ? '\nnpm test: every project passed'
+    : `\nnpm test: failed in ${failed.join(' and ')}`,
+)
+process.exit(failed.length === 0 ? 0 : 1)
