@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker } from 'node:worker_threads'
 import { EXIT } from './io'
 import { main } from './index'
+import { stopOnSignals } from './stop-signals'
 
 /**
  * The `tickdesk` process: argv and the process's streams into main(), SIGINT/SIGTERM into its
@@ -22,8 +23,7 @@ function runHere(): void {
   const controller = new AbortController()
   const stop = (): void => controller.abort()
   if (isMainThread) {
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    stopOnSignals(stop)
   } else {
     parentPort?.on('message', (m) => m === STOP && stop())
     parentPort?.unref()
