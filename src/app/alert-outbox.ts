@@ -269,6 +269,9 @@ export class AlertOutbox {
       } catch {
         // Unrecorded, a repeat after a crash would not say it is one; the fire itself is on disk.
       }
+      // Recorded before the hand-off on purpose: a crash here costs a first delivery marked
+      // replayed, where recording after would cost an unmarked repeat.
+      crashPoint('try', name)
     }
     const took = (): void => {
       entry.done.add(name)

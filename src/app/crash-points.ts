@@ -3,13 +3,14 @@
  * of sampling kill moments (issue 37, Deliver 3; outcomes in docs/alerts-guarantees.md). Off
  * unless TICKDESK_CRASH_AT names a point when the process starts; then the process kills itself
  * with SIGKILL the first time it reaches that step (nothing after it runs: no exit handler, no
- * flush), as a power cut or the OOM killer would. `deliver` and `done` may name a target kind:
- * `deliver:stdout`, `done:webhook`.
+ * flush), as a power cut or the OOM killer would. `try`, `deliver` and `done` may name a target
+ * kind: `try:desktop`, `deliver:stdout`, `done:webhook`.
  */
 export const CRASH_POINTS = [
   'evaluate', // a rule fired in memory, nothing on disk yet
   'journal-append', // the fire is in the journal, no target handed it
-  'deliver', // a target was handed the fire (its try line written), no done record yet
+  'try', // a target's try line written, the fire not handed to it yet
+  'deliver', // a target was handed the fire, no done record yet
   'done', // a target's done record written
   'state-save', // the alert files hold the fire, the journal not compacted yet
   'compaction', // the journal compacted

@@ -7,7 +7,8 @@ import { openDataStores } from '../../src/core/persistence/stores'
  * (src/app/crash-points.ts) the state lies between:
  * - `before journal-append`: nothing of the fire on disk (killed before, or at, evaluate);
  * - `journal-append`: journalled, no target handed it;
- * - `deliver`: a target handed it, not every owed target recorded done;
+ * - `deliver`: a target's try line written (`try` or `deliver`: the disk cannot tell whether the
+ *   hand-off happened), not every owed target recorded done;
  * - `done`: every owed target done, the journal not compacted yet (state-save's side too);
  * - `compaction`: compacted away, the fire in the alert history.
  */
