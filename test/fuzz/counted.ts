@@ -64,4 +64,7 @@ export function printTally(file: string): void {
     `fuzz ${file}: ${total} inputs, failures: ${failed} (seed ${SEED})\n${lines.join('\n')}`,
   )
   reportFigure('fuzz', { file, inputs: total, failures: failures.length, seed: SEED })
+  // The next file a worker runs shares this module (isolate: false): its tally starts at zero.
+  tally.clear()
+  failures.length = 0
 }
