@@ -73,6 +73,20 @@ describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () =
     await base.selectOption('USD')
     await expect.poll(() => totals.innerText(), { timeout: 10_000 }).toMatch(/Total in USD/)
   })
+
+  it('puts the stablecoin checkbox right beside its words', async () => {
+    const peg = page.getByLabel('Count USDT and USDC at 1.00 USD')
+    const gap = await peg.evaluate((box) => {
+      const words = document.createRange()
+      words.selectNodeContents(box.parentElement!)
+      words.setStartAfter(box)
+      // From the box's left edge: a checkbox sits centred in whatever width its input is given.
+      return words.getBoundingClientRect().left - box.getBoundingClientRect().left
+    })
+    // A checkbox and a space, not the 7rem the lot form's inputs take.
+    expect(gap).toBeGreaterThan(0)
+    expect(gap).toBeLessThan(32)
+  })
 })
 
 /**
