@@ -163,6 +163,7 @@ export class AppService implements AppHostApi, CommandContext {
       if (next.watchlists.length > 0) this.showLists(next)
     })
     this.edits.watch(this.stores.alerts, (next) => this.setRules(next.rules))
+    this.edits.watch(this.stores.webhooks, () => this.alertSet.webhooks.sync())
     this.edits.start()
   }
 

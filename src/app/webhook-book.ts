@@ -14,10 +14,15 @@ import { storedWebhookRefusal, storedWebhookView } from './webhook-url-policy'
  * on disk so the app and `tickdesk alerts list` show a webhook that keeps failing. A stored
  * webhook the URL policy now refuses (plain http to another host) is kept, shown disabled with
  * why, and sent nothing: its fires stay owed to it, listed as undelivered (alert-outbox.ts).
+ * A webhook changed in place (same id, a fixed URL or signing) gets a new target at the next
+ * sync: the old one, disabled or sending to the old URL, would otherwise stay until a restart.
  */
 export class WebhookBook {
   private hooks: Webhook[] = []
   private readonly live = new Map<string, AlertTarget & { stop(): void }>()
+  /** What each live target was built from: the webhook less its delivery counts. */
+  private readonly builtFrom = new Map<string, string>()
+  private synced = false
   private saving: Promise<void> = Promise.resolve()
 
   constructor(
@@ -45,15 +50,19 @@ export class WebhookBook {
     const loaded = await this.opts.store.load()
     if (loaded.problem) this.opts.onProblem(loaded.problem.code, loaded.problem.message)
     this.hooks = loaded.value
-    const wanted = new Set(this.hooks.map((h) => h.id))
+    const wanted = new Map(this.hooks.map((h) => [h.id, deliveryShape(h)]))
+    let changed = false
     for (const [id, target] of this.live) {
-      if (wanted.has(id)) continue
+      if (wanted.get(id) === this.builtFrom.get(id)) continue
       target.stop()
       this.opts.loop.removeTarget(target.name)
       this.live.delete(id)
+      changed = true
     }
     for (const hook of this.hooks) {
       if (this.live.has(hook.id)) continue
+      changed = true
+      this.builtFrom.set(hook.id, deliveryShape(hook))
       const refusal = storedWebhookRefusal(hook.url)
       if (refusal !== null) {
         this.disable(hook, refusal)
@@ -70,6 +79,9 @@ export class WebhookBook {
       this.live.set(hook.id, target)
       this.opts.loop.addTarget(target)
     }
+    // The first sync builds what the host then shows; a later change is news to it.
+    if (changed && this.synced) this.opts.onChange?.()
+    this.synced = true
   }
 
   /** A target that takes nothing, so what fires stays owed and listed; the trader is told once. */
@@ -115,4 +127,10 @@ export class WebhookBook {
         this.opts.onProblem('STORAGE_ERROR', `Could not save webhook counts: ${String(e)}`),
       )
   }
+}
+
+/** A webhook as its deliveries see it: everything but the counts its deliveries write back. */
+function deliveryShape(hook: Webhook): string {
+  const { failures: _f, lastError: _e, lastDeliveredAt: _d, ...shape } = hook
+  return JSON.stringify(shape)
 }

@@ -110,4 +110,29 @@ describe('a stored webhook with plain http to a remote host', () => {
     expect(await owed.exit).toBe(0)
     expect(owed.stdout()).toContain(`to webhook:old: ${PLAIN_HTTP_DISABLED}`)
   }, 40_000)
+
+  it('fixed in place (same id) while the app runs, gets what it was owed, not replayed', async () => {
+    sim = await startSimulator({ port: 0, seed: 5 })
+    const dir = (dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-hook-fixed-')))
+    const port = await freePort()
+    const got: Array<{ id: string; replayed: boolean | undefined }> = []
+    receiver = await listenForFires(port, (id, replayed) => got.push({ id, replayed }))
+    await openDataStores(dir).webhooks.save([hook('old', REMOTE)])
+    app = await appOnSim(sim, dir)
+    app.announceOwedAlerts() // as the hosts do once their windows can show a toast
+    const running = app
+    const snapshot = async (): Promise<Snapshot> =>
+      ((await running.invoke('getSnapshot', {})) as { ok: true; result: Snapshot }).result
+    const fireId = await fireSolAbove400(app, sim)
+    await expect
+      .poll(async () => (await snapshot()).undelivered ?? [], { timeout: 10_000 })
+      .toEqual([expect.objectContaining({ fireId, to: 'webhook:old' })])
+
+    // The trader (or `tickdesk`) fixes the URL in webhooks.json; the app reads it in.
+    await openDataStores(dir).webhooks.save([hook('old', `http://127.0.0.1:${port}/hook`)])
+    await app.checkOutsideEdits()
+    await expect.poll(() => got, { timeout: 10_000 }).toEqual([{ id: fireId, replayed: false }])
+    await expect.poll(async () => (await snapshot()).undelivered ?? []).toEqual([])
+    expect((await snapshot()).webhooks[0]?.disabled).toBeUndefined()
+  }, 40_000)
 })
