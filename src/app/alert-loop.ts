@@ -76,6 +76,7 @@ export class AlertLoop {
   private paused = false
   /** Holds the folder's alerts: evaluates, journals, announces (see standby). */
   private active: boolean
+  private activating = false
   private seenTimer: TimerHandle | null = null
   private market: AlertBars | null = null
 
@@ -159,12 +160,12 @@ export class AlertLoop {
   }
 
   /**
-   * This process now runs the folder's alerts (it took the lock): the files and the journal the
-   * previous owner left are read afresh and what it still owed is delivered (once started).
+   * This process took the folder's alerts: the previous owner's files and journal are read afresh
+   * (no quote judged meanwhile, on older states) and what it still owed is delivered.
    */
   async activate(): Promise<void> {
-    this.active = true
-    await this.load()
+    this.active = this.activating = true
+    await this.load().finally(() => (this.activating = false))
     this.outbox.deliverOwedToAll()
   }
 
@@ -196,7 +197,7 @@ export class AlertLoop {
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
   evaluate(quote: Quote): void {
-    if (!this.active) return
+    if (!this.active || this.activating) return
     const fires = this.engine.evaluate(quote)
     this.seenTimer ??= this.opts.clock.setTimeout(() => {
       this.seenTimer = null
