@@ -1,28 +1,16 @@
 import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
 import { openDataStores } from '../core/persistence/stores'
-import type { FiredAlert } from '../shared/alert'
 import type { AlertTarget } from './alert-loop'
 import { WebhookBook } from './webhook-book'
-import { webhookEntry } from './testing/alert-fixtures'
+import { firedAlert, webhookEntry } from './testing/alert-fixtures'
+import { freePort, listenForFires } from './testing/webhook-receiver'
 
-const alert: FiredAlert = {
-  id: 'fire-1',
-  ruleId: 'r1',
-  key: 'crypto:BTCUSDT',
-  message: 'BTCUSDT crossed above 65,000',
-  price: 65_001,
-  at: 1_700_000_000_000,
-  whileAway: false,
-  awaySince: null,
-  quoteAt: null,
-  firedBy: 'app',
-}
+const alert = firedAlert({ id: 'fire-1' })
 
 let server: Server | null = null
 afterEach(async () => {
@@ -31,15 +19,12 @@ afterEach(async () => {
   server = null
 })
 
-/** A receiver on 127.0.0.1 that keeps the fire id (Idempotency-Key) of every POST. */
+/** A receiver on 127.0.0.1 that keeps the fire id of every POST. */
 async function receiver(): Promise<{ url: string; got: string[] }> {
   const got: string[] = []
-  server = createServer((req, res) => {
-    got.push(String(req.headers['idempotency-key']))
-    req.resume().on('end', () => res.writeHead(204).end())
-  })
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got }
+  const port = await freePort()
+  server = await listenForFires(port, (id) => got.push(id))
+  return { url: `http://127.0.0.1:${port}/hook`, got }
 }
 
 /** A book over a real webhooks.json, and the targets it has handed the loop, by name. */

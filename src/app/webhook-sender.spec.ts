@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { systemClock } from '../core/clock'
-import type { FiredAlert } from '../shared/alert'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
+import { firedAlert } from './testing/alert-fixtures'
 
 /** A receiver on loopback that answers as each test says, and remembers what it got. */
 interface Receiver {
@@ -49,18 +49,13 @@ async function receiver(answer: Receiver['answer'], port = 0): Promise<Receiver>
   return r
 }
 
-const alert: FiredAlert = {
+const alert = firedAlert({
   id: 'fire-1',
-  ruleId: 'r1',
-  key: 'crypto:BTCUSDT',
   message: 'BTCUSDT crossed above 65,000 (65,012.5)',
   price: 65_012.5,
-  at: 1_700_000_000_000,
-  whileAway: false,
-  awaySince: null,
   quoteAt: 1_699_999_999_500,
   firedBy: 'runner',
-}
+})
 
 function target(
   url: string,

@@ -7,12 +7,12 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
 import { openDataStores } from '../core/persistence/stores'
-import type { FiredAlert, Webhook } from '../shared/alert'
+import type { Webhook } from '../shared/alert'
 import type { AlertTarget } from './alert-loop'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 import { WebhookBook } from './webhook-book'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
-import { webhookEntry } from './testing/alert-fixtures'
+import { firedAlert, webhookEntry } from './testing/alert-fixtures'
 
 /** Issue 38, finding 3: URL policy at delivery, and HMAC-SHA256 signing checked by a receiver. */
 
@@ -43,18 +43,7 @@ async function receiver(): Promise<{ port: number; got: Got[] }> {
   return { port: (server.address() as AddressInfo).port, got }
 }
 
-const alert: FiredAlert = {
-  id: 'fire-7',
-  ruleId: 'r1',
-  key: 'crypto:BTCUSDT',
-  message: 'BTCUSDT crossed above 65,000',
-  price: 65_001,
-  at: 1_700_000_000_000,
-  whileAway: false,
-  awaySince: null,
-  quoteAt: null,
-  firedBy: 'app',
-}
+const alert = firedAlert()
 
 const hook = (over: Partial<Webhook>): Webhook => webhookEntry(over)
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock'
 import type { DataStores } from '../../core/persistence/stores'
-import type { Webhook } from '../../shared/alert'
+import type { FiredAlert, Webhook } from '../../shared/alert'
 import { AlertLoop } from '../alert-loop'
 import { rulesEditedHere } from '../alert-rule-source'
 
@@ -14,6 +14,23 @@ export function webhookEntry(over: Partial<Webhook> = {}): Webhook {
     lastError: null,
     lastDeliveredAt: null,
     signed: false,
+    ...over,
+  }
+}
+
+/** A fire as the app's loop hands it to a target: a level crossed, not while away, not replayed. */
+export function firedAlert(over: Partial<FiredAlert> = {}): FiredAlert {
+  return {
+    id: 'fire-7',
+    ruleId: 'r1',
+    key: 'crypto:BTCUSDT',
+    message: 'BTCUSDT crossed above 65,000',
+    price: 65_001,
+    at: 1_700_000_000_000,
+    whileAway: false,
+    awaySince: null,
+    quoteAt: null,
+    firedBy: 'app',
     ...over,
   }
 }
