@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, sep } from 'node:path'
 
 /**
  * The spec files that replace a module (vi.mock). The node and renderer projects share one module
@@ -9,20 +9,17 @@ import { join, relative } from 'node:path'
  * each file a fresh graph; found by reading the files, so a new mock needs no list kept by hand.
  */
 export function specsThatMockModules(root: string, folders: string[]): string[] {
-  const found: string[] = []
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') walk(path)
-      } else if (
-        entry.name.endsWith('.spec.ts') &&
-        /\bvi\.(do)?mock\(/.test(readFileSync(path, 'utf8'))
-      ) {
-        found.push(relative(root, path))
-      }
-    }
-  }
-  for (const folder of folders) walk(join(root, folder))
-  return found.sort()
+  return folders
+    .flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' }).map((f) =>
+        join(folder, f),
+      ),
+    )
+    .filter(
+      (path) =>
+        path.endsWith('.spec.ts') &&
+        !path.split(sep).includes('node_modules') &&
+        /\bvi\.(do)?mock\(/.test(readFileSync(join(root, path), 'utf8')),
+    )
+    .sort()
 }
