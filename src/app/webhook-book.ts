@@ -19,9 +19,11 @@ import { storedWebhookRefusal, storedWebhookView } from './webhook-url-policy'
  */
 export class WebhookBook {
   private hooks: Webhook[] = []
-  private readonly live = new Map<string, AlertTarget & { stop(): void }>()
-  /** What each live target was built from: the webhook less its delivery counts. */
-  private readonly builtFrom = new Map<string, string>()
+  /** Each webhook's target, and what it was built from (the webhook less its delivery counts). */
+  private readonly live = new Map<
+    string,
+    { target: AlertTarget & { stop(): void }; shape: string }
+  >()
   private synced = false
   private saving: Promise<void> = Promise.resolve()
 
@@ -52,8 +54,8 @@ export class WebhookBook {
     this.hooks = loaded.value
     const wanted = new Map(this.hooks.map((h) => [h.id, deliveryShape(h)]))
     let changed = false
-    for (const [id, target] of this.live) {
-      if (wanted.get(id) === this.builtFrom.get(id)) continue
+    for (const [id, { target, shape }] of this.live) {
+      if (wanted.get(id) === shape) continue
       target.stop()
       this.opts.loop.removeTarget(target.name)
       this.live.delete(id)
@@ -62,21 +64,8 @@ export class WebhookBook {
     for (const hook of this.hooks) {
       if (this.live.has(hook.id)) continue
       changed = true
-      this.builtFrom.set(hook.id, deliveryShape(hook))
-      const refusal = storedWebhookRefusal(hook.url)
-      if (refusal !== null) {
-        this.disable(hook, refusal)
-        continue
-      }
-      const target = webhookTarget({
-        webhook: hook,
-        clock: this.opts.clock,
-        onOutcome: (id, outcome) => this.record(id, outcome),
-        ...(this.opts.giveUpMs === undefined ? {} : { giveUpMs: this.opts.giveUpMs }),
-        request: (alert) => webhookRequest(hook, alert),
-        ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
-      })
-      this.live.set(hook.id, target)
+      const target = this.targetFor(hook)
+      this.live.set(hook.id, { target, shape: deliveryShape(hook) })
       this.opts.loop.addTarget(target)
     }
     // The first sync builds what the host then shows; a later change is news to it.
@@ -84,19 +73,30 @@ export class WebhookBook {
     this.synced = true
   }
 
-  /** A target that takes nothing, so what fires stays owed and listed; the trader is told once. */
-  private disable(hook: Webhook, refusal: string): void {
-    const target = { name: `webhook:${hook.id}`, refusal, deliver: () => undefined, stop() {} }
-    this.live.set(hook.id, target)
-    this.opts.loop.addTarget(target)
+  /**
+   * The webhook's sender; for one the URL policy refuses, a target that takes nothing, so what
+   * fires stays owed and listed, and the trader is told once.
+   */
+  private targetFor(hook: Webhook): AlertTarget & { stop(): void } {
+    const refusal = storedWebhookRefusal(hook.url)
+    if (refusal === null)
+      return webhookTarget({
+        webhook: hook,
+        clock: this.opts.clock,
+        onOutcome: (id, outcome) => this.record(id, outcome),
+        ...(this.opts.giveUpMs === undefined ? {} : { giveUpMs: this.opts.giveUpMs }),
+        request: (alert) => webhookRequest(hook, alert),
+        ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
+      })
     this.opts.onProblem(
       'WEBHOOK_DISABLED',
       `Webhook ${hook.id} (${storedWebhookView(hook).host}) is disabled: ${refusal}. Alerts owed to it are kept as undelivered.`,
     )
+    return { name: `webhook:${hook.id}`, refusal, deliver: () => undefined, stop() {} }
   }
 
   async close(): Promise<void> {
-    for (const target of this.live.values()) target.stop()
+    for (const { target } of this.live.values()) target.stop()
     this.live.clear()
     await this.saving
   }
