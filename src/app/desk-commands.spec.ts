@@ -9,6 +9,7 @@ import type { AddReport, InstrumentMatch } from '../shared/instrument'
 import { createAppService, type AppService } from './app-service'
 import { memorySecretStore } from './memory-secret-store'
 import { okResult } from './testing/app-on-sim'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../util/testing/clock-at'
 
 let app: AppService | null = null
 let sim: SimServer | null = null
@@ -30,6 +31,8 @@ async function start(
     env: { TICKDESK_BASE_URL: sim.url },
     secretStore: memorySecretStore(key(sim)),
     demo: () => startDemoService(),
+    // What a list costs depends on which markets trade now: the same answer on any day.
+    clock: clockAt(WEEKDAY_AFTERNOON_UTC),
   })
   if (plan !== 'free') await app.invoke('updateSettings', { plan })
   return app

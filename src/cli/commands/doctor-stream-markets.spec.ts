@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startSimulator, type ServiceBehaviour, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run } from './doctor'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../../util/testing/clock-at'
 
 /**
  * `tickdesk doctor` probes the stream per market on its one socket (issue 36): pushes seen,
@@ -26,6 +27,8 @@ async function doctor(
   data = await tempDataDir()
   const r = runCli(run, ['--json'], {
     env: serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro', ...env }),
+    // A market outside its session is not judged silent: FX must be trading whatever the day.
+    clock: clockAt(WEEKDAY_AFTERNOON_UTC),
   })
   const exit = await r.exit
   const [report] = r.lines()
