@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { CandleBuilder } from '../src/core/candle-builder'
+import { CandleBuilder } from '../src/core/bars/candle-builder'
 import { BarStore } from '../src/core/persistence/bar-store'
 import { report, round, type BenchContext, type BenchResult } from './stats'
 

@@ -5,7 +5,7 @@ import {
   type CommandOutcome,
   type Snapshot,
 } from '../src/shared/bridge'
-import type { FiredAlert } from '../src/shared/alert'
+import type { FiredAlert } from '../src/shared/alerts/alert'
 import { SettingsSchema } from '../src/shared/settings'
 import { VERSION } from '../src/shared/version'
 import { SyntheticFeed } from './synthetic-feed'

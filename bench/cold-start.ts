@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppService, memorySecretStore } from '../src/app'
 import { startDemoService, startSimulator } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/instruments'
+import { INSTRUMENTS } from '../src/sim/market/instruments'
 import { startWebHost } from '../src/web'
 import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
 import {

@@ -1,8 +1,8 @@
-import { MarketEngine } from '../src/core/engine'
-import type { CandleSeries } from '../src/core/candle-builder'
-import { AlertEngine } from '../src/core/alert-engine'
+import { MarketEngine } from '../src/core/engine/engine'
+import type { CandleSeries } from '../src/core/bars/candle-builder'
+import { AlertEngine } from '../src/core/alerts/alert-engine'
 import { systemClock } from '../src/core/clock'
-import { symbolKey } from '../src/shared/market'
+import { symbolKey } from '../src/shared/markets/market'
 import type { Quote } from '../src/shared/quote'
 import { BENCH_MARKET, benchSymbols } from './frames'
 

@@ -1,5 +1,5 @@
-import { MarketEngine } from '../src/core/engine'
-import { deriveStreamUrl } from '../src/core/engine-config'
+import { MarketEngine } from '../src/core/engine/engine'
+import { deriveStreamUrl } from '../src/core/engine/engine-config'
 import { startSimulator, type SimOptions } from '../src/sim'
 import { sleep } from './chromium-page'
 import { pickFreshnessSymbols } from './freshness'

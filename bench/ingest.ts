@@ -1,16 +1,16 @@
 import { Worker } from 'node:worker_threads'
 import WebSocket from 'ws'
-import { AlertEngine } from '../src/core/alert-engine'
-import { CandleBuilder } from '../src/core/candle-builder'
+import { AlertEngine } from '../src/core/alerts/alert-engine'
+import { CandleBuilder } from '../src/core/bars/candle-builder'
 import { systemClock } from '../src/core/clock'
-import { FeedPlanner } from '../src/core/feed-planner'
-import { QuoteStore } from '../src/core/quote-store'
-import { RateGovernor } from '../src/core/rate-governor'
-import { tradedSince } from '../src/core/traded-volume'
-import { StreamClient } from '../src/core/stream-client'
-import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
-import { AlertRuleSchema } from '../src/shared/alert'
-import { symbolKey, type SymbolKey } from '../src/shared/market'
+import { FeedPlanner } from '../src/core/feed/feed-planner'
+import { QuoteStore } from '../src/core/quotes/quote-store'
+import { RateGovernor } from '../src/core/rest/rate-governor'
+import { tradedSince } from '../src/core/quotes/traded-volume'
+import { StreamClient } from '../src/core/stream/stream-client'
+import { QuoteBatcher, realTiming } from '../src/app/feed/quote-batcher'
+import { AlertRuleSchema } from '../src/shared/alerts/alert'
+import { symbolKey, type SymbolKey } from '../src/shared/markets/market'
 import type { Quote } from '../src/shared/quote'
 import type { DialectName } from '../src/sim/dialects'
 import { BENCH_MARKET, benchSymbols, buildTickFrames } from './frames'
@@ -124,7 +124,7 @@ async function corePathRun(
       if (s === 'open') t0 = performance.now()
     })
     // Mirrors MarketEngine: stream.on('tick') -> ingest() -> quote listeners (app-service.ts).
-    // Keep it in step with src/core/engine.ts when either changes.
+    // Keep it in step with src/core/engine/engine.ts when either changes.
     const quoteListeners = [
       (q: Quote) => {
         batcher.request()

@@ -1,4 +1,4 @@
-import { parseFrame } from '../src/core/push-parser'
+import { parseFrame } from '../src/core/push/push-parser'
 import type { DialectName } from '../src/sim/dialects'
 import { buildTickFrames } from './frames'
 import { report, round, type BenchContext, type BenchResult } from './stats'

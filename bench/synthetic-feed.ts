@@ -1,8 +1,8 @@
-import { QuoteBatcher, realTiming } from '../src/app/quote-batcher'
+import { QuoteBatcher, realTiming } from '../src/app/feed/quote-batcher'
 import { systemClock } from '../src/core/clock'
 import { seededRandom } from '../src/core/random'
-import { QuoteStore } from '../src/core/quote-store'
-import { symbolKey, type SymbolKey } from '../src/shared/market'
+import { QuoteStore } from '../src/core/quotes/quote-store'
+import { symbolKey, type SymbolKey } from '../src/shared/markets/market'
 import type { QuoteFrame } from '../src/shared/quote-frame'
 import { BENCH_MARKET, benchSymbols } from './frames'
 

@@ -10,7 +10,7 @@
  * host's daily quota spent shortly before the day ends (the host must wait for the reset the
  * Retry-After names, sending at most 3 requests meanwhile, be fresh within 5 s after it, and its
  * status bar's "calls today" must start again).
- * The simulator's day ends on demand (sim.day, src/sim/trading-day.ts) while its timestamps stay
+ * The simulator's day ends on demand (sim.day, src/sim/market/trading-day.ts) while its timestamps stay
  * on the real clock. Samples, taken from outside: the page's JS heap after a forced GC and its DOM
  * nodes and event listeners (DevTools protocol), the host's PSS and open files (/proc), and the
  * sizes of the files it keeps. Each metric is judged by a robust line through the second half

@@ -37,7 +37,7 @@ const ALLOWED = [
     check: /^(NODE_INTEGRATION|CONTEXT_ISOLATION|SANDBOX|REMOTE_MODULE|AUXCLICK)_JS_CHECK$/,
     file: /^main[\\/]strip-window\.ts$/,
     reason:
-      'the ticker strip takes the same secureWebPreferences() (main-window.ts), which static analysis cannot follow; src/main/strip-window.spec.ts checks they equal the main window options',
+      'the ticker strip takes the same secureWebPreferences() (main-window.ts), which static analysis cannot follow; src/main/windows/strip-window.spec.ts checks they equal the main window options',
   },
   {
     check: /^CSP_GLOBAL_CHECK$/,

@@ -8,13 +8,15 @@
 /** Webhook URLs are bearer secrets: the page's view of a webhook has no `url`, and the bridge carries only that view. */
 export function webhookUrlOffBridge(read) {
   const failures = []
-  const alert = read('src/shared/alert.ts')
+  const alert = read('src/shared/alerts/alert.ts')
   const view = /export const WebhookViewSchema = z([\s\S]*?)\.strict\(\)/.exec(alert)
   if (!view)
-    failures.push('src/shared/alert.ts: no strict WebhookViewSchema (the page’s view of a webhook)')
+    failures.push(
+      'src/shared/alerts/alert.ts: no strict WebhookViewSchema (the page’s view of a webhook)',
+    )
   else if (/\burl\s*:/.test(view[1]))
     failures.push(
-      'src/shared/alert.ts: WebhookViewSchema has a url field: webhook URLs must not cross the bridge',
+      'src/shared/alerts/alert.ts: WebhookViewSchema has a url field: webhook URLs must not cross the bridge',
     )
   const bridge = read('src/shared/bridge.ts')
   for (const m of bridge.matchAll(/webhooks\s*:\s*z\.array\((\w+)\)/g))
@@ -38,18 +40,18 @@ export function keyBoundToItsHost(read) {
   const failures = []
   // The key's way to the engine: keyed-feed.ts (moved out of app-service.ts, which must not
   // reach the engine's key past it).
-  const app = read('src/app/keyed-feed.ts')
+  const app = read('src/app/keys/keyed-feed.ts')
   if (/engine\.setApiKey\(|this\.feeds\.switchTo\(/.test(read('src/app/app-service.ts')))
     failures.push('src/app/app-service.ts: gives the engine a key past keyed-feed.ts')
   const switches = [...app.matchAll(/this\.feeds\.switchTo\(([^)]*)\)/g)]
   if (switches.length !== 1)
     failures.push(
-      `src/app/keyed-feed.ts: ${switches.length} feed switches; the one switch must take keyFor's key`,
+      `src/app/keys/keyed-feed.ts: ${switches.length} feed switches; the one switch must take keyFor's key`,
     )
   for (const s of switches)
     if (!/apiKey\b/.test(s[1]) || !/const apiKey = this\.keys\.keyFor\(wanted\.baseUrl\)/.test(app))
       failures.push(
-        'src/app/keyed-feed.ts: the feed switch does not take the key from keys.keyFor(wanted.baseUrl)',
+        'src/app/keys/keyed-feed.ts: the feed switch does not take the key from keys.keyFor(wanted.baseUrl)',
       )
   const setKeys = [...app.matchAll(/engine\.setApiKey\((\w+)\)/g)]
   for (const s of setKeys) {
@@ -57,18 +59,19 @@ export function keyBoundToItsHost(read) {
     const bound =
       fn >= 0 && /this\.keys\.set\(apiKey, this\.serviceUrl\(\)\)/.test(app.slice(fn, s.index))
     if (!bound)
-      failures.push('src/app/keyed-feed.ts: engine.setApiKey outside a fresh, bound entry')
+      failures.push('src/app/keys/keyed-feed.ts: engine.setApiKey outside a fresh, bound entry')
   }
-  const keeper = read('src/app/key-keeper.ts')
+  const keeper = read('src/app/keys/key-keeper.ts')
   if (/\bget\s+(saved|key|apiKey)\s*\(/.test(keeper))
-    failures.push('src/app/key-keeper.ts: a getter hands out the key without its host binding')
+    failures.push('src/app/keys/key-keeper.ts: a getter hands out the key without its host binding')
   if (
     /savedConfig\([^)]*,/.test(app) ||
     /apiKey/.test(
-      /export function savedConfig[\s\S]*?\n}/.exec(read('src/app/feed-chooser.ts'))?.[0] ?? '',
+      /export function savedConfig[\s\S]*?\n}/.exec(read('src/app/feed/feed-chooser.ts'))?.[0] ??
+        '',
     )
   )
-    failures.push('src/app/feed-chooser.ts: savedConfig carries a key past the binding')
+    failures.push('src/app/feed/feed-chooser.ts: savedConfig carries a key past the binding')
   return failures
 }
 

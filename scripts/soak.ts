@@ -14,10 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createAppService } from '../src/app/app-service'
-import { memorySecretStore } from '../src/app/memory-secret-store'
+import { memorySecretStore } from '../src/app/keys/memory-secret-store'
 import { systemClock, type Clock, type TimerHandle } from '../src/core/clock'
 import { startDemoService, startSimulator, type SimServer } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/instruments'
+import { INSTRUMENTS } from '../src/sim/market/instruments'
 
 // `--hours N`: the browser host in Chromium, measured from outside (scripts/desk-soak.ts).
 if (process.argv.includes('--hours')) {

@@ -1,9 +1,9 @@
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
-import type { FiredAlert } from '../shared/alert'
-import type { PositionsFile } from '../shared/position'
+import type { FiredAlert } from '../shared/alerts/alert'
+import type { PositionsFile } from '../shared/positions/position'
 import type { Settings } from '../shared/settings'
-import type { WatchlistState } from './watchlist-book'
+import type { WatchlistState } from './watchlists/watchlist-book'
 
 /**
  * The trader's own data, read at start; each damaged file is reported through `note`. The alert

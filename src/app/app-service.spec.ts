@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { BridgeEvent, Snapshot } from '../shared/bridge'
 import { decodeQuoteFrame } from '../shared/quote-frame'
 import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
+import { memorySecretStore } from './keys/memory-secret-store'
 import { startDemoService, startSimulator } from '../sim'
 import { okResult } from './testing/app-on-sim'
 

@@ -1,16 +1,16 @@
-import type { MarketEngine } from '../core/engine'
-import type { EngineConfig } from '../core/engine-config'
+import type { MarketEngine } from '../core/engine/engine'
+import type { EngineConfig } from '../core/engine/engine-config'
 import type { Logger } from '../core/log'
-import type { AlertRule } from '../shared/alert'
+import type { AlertRule } from '../shared/alerts/alert'
 import type { Notice, Snapshot } from '../shared/bridge'
-import type { SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../shared/markets/market'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { LogFolder } from './host-api'
-import type { PositionAccess } from './position-commands'
-import type { AddQueue } from './symbol-adder'
-import type { WatchlistState } from './watchlist-book'
+import type { PositionAccess } from './positions/position-commands'
+import type { AddQueue } from './watchlists/symbol-adder'
+import type { WatchlistState } from './watchlists/watchlist-book'
 
 /**
  * What the bridge commands may use of the app: the state they read (read-only, replaced whole on

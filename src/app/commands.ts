@@ -7,14 +7,14 @@ import {
   type CommandResult,
 } from '../shared/bridge'
 import type { PositionCommandName } from '../shared/bridge-positions'
-import { ALERT_HANDLERS } from './alert-commands'
+import { ALERT_HANDLERS } from './alerts/alert-commands'
 import type { CommandContext } from './command-context'
 import type { Handler, Handlers, Parsed } from './command-handler'
-import { DESK_HANDLERS } from './desk-commands'
+import { DESK_HANDLERS } from './watchlists/desk-commands'
 import { errorText } from './error-text'
-import { POSITION_HANDLERS } from './position-commands'
+import { POSITION_HANDLERS } from './positions/position-commands'
 import { SETTINGS_HANDLERS } from './settings-commands'
-import { WATCHLIST_HANDLERS } from './watchlist-commands'
+import { WATCHLIST_HANDLERS } from './watchlists/watchlist-commands'
 
 /** One handler per bridge command; params arrive already validated against the contract. */
 const HANDLERS: Handlers<CommandName, CommandContext> = {

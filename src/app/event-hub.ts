@@ -1,4 +1,4 @@
-import type { FiredAlert } from '../shared/alert'
+import type { FiredAlert } from '../shared/alerts/alert'
 import type { BridgeEvent } from '../shared/bridge'
 
 /**

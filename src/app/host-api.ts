@@ -1,9 +1,9 @@
-import type { BatchTiming } from './quote-batcher'
+import type { BatchTiming } from './feed/quote-batcher'
 import type { Clock } from '../core/clock'
 import type { Logger } from '../core/log'
 import type { AtomicWriter } from '../core/persistence/atomic-file'
 import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
-import type { DemoStarter } from './feed-chooser'
+import type { DemoStarter } from './feed/feed-chooser'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 
 /**

@@ -5,13 +5,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../core/clock'
-import type { FiredAlert } from '../shared/alert'
-import type { PositionsFile } from '../shared/position'
+import type { FiredAlert } from '../shared/alerts/alert'
+import type { PositionsFile } from '../shared/positions/position'
 import { startDemoService } from '../sim'
 import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
-import { MAX_QUOTE_CURRENCIES, POSITION_HANDLERS, type PositionAccess } from './position-commands'
-import { webhookTarget, type WebhookOutcome } from './webhook-sender'
+import { memorySecretStore } from './keys/memory-secret-store'
+import {
+  MAX_QUOTE_CURRENCIES,
+  POSITION_HANDLERS,
+  type PositionAccess,
+} from './positions/position-commands'
+import { webhookTarget, type WebhookOutcome } from './webhooks/webhook-sender'
 
 /** Issue 38, finding 6: what a page (or a receiver) feeds Tickdesk is bounded before it is kept. */
 

@@ -1,13 +1,13 @@
-import type { CandleBuilder } from '../core/candle-builder'
+import type { CandleBuilder } from '../core/bars/candle-builder'
 import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
 import type { JsonStore, LoadResult } from '../core/persistence/json-store'
 import { feedSourceId, type FeedSource } from '../core/persistence/source-id'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
-import type { SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../shared/markets/market'
 import type { Quote } from '../shared/quote'
-import { BarKeeper } from './bar-keeper'
+import { BarKeeper } from './feed/bar-keeper'
 import { errorText } from './error-text'
 import type { NoticeBoard } from './notice-board'
 
@@ -28,7 +28,7 @@ export const BAR_CACHE_EVERY_MS = 5 * 60_000
  * When the app's files are written. The trader's own changes (lists, settings) are saved at once;
  * the quote cache at most every QUOTE_CACHE_EVERY_MS while prices move (through ThrottledSave,
  * which reads the newest value when it writes) and once more on close(). Alert rules, states and
- * history are the alert loop's (src/app/alert-loop.ts). A failed save keeps everything in memory
+ * history are the alert loop's (src/app/alerts/alert-loop.ts). A failed save keeps everything in memory
  * and says why in a notice; the next save tries again.
  */
 /** What the scheduler keeps of a running engine: its bars and its last prices. */

@@ -2,7 +2,7 @@ import { TickdeskError } from '../core/errors'
 import { isServiceUrl, mergeSettings, SettingsSchema } from '../shared/settings'
 import type { MarketAccess, SettingsAccess } from './command-context'
 import type { Handlers } from './command-handler'
-import { canonicalKey } from './watchlist-book'
+import { canonicalKey } from './watchlists/watchlist-book'
 
 /** Settings, the key, Test connection, notices and the log folder. */
 export const SETTINGS_HANDLERS: Handlers<

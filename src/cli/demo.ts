@@ -1,5 +1,5 @@
-import type { DemoStarter } from '../app/feed-chooser'
-import { tradingWindow } from '../shared/trading-hours'
+import type { DemoStarter } from '../app/feed/feed-chooser'
+import { tradingWindow } from '../shared/markets/trading-hours'
 import { startDemoService } from '../sim'
 
 /**

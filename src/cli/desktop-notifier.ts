@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import type { AlertTarget } from '../app/alert-loop'
+import type { AlertTarget } from '../app/alerts/alert-loop'
 import { notificationArgs } from './notification-command'
 
 /**

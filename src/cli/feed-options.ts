@@ -1,14 +1,19 @@
 import type { ParseArgsConfig } from 'node:util'
-import { parseStreamMarkets, type ConfigInput } from '../core/engine-config'
-import { PlanSchema } from '../shared/market'
-import { chooseFeed, wantedConfig, type DemoStarter, type FeedChoice } from '../app/feed-chooser'
+import { parseStreamMarkets, type ConfigInput } from '../core/engine/engine-config'
+import { PlanSchema } from '../shared/markets/market'
+import {
+  chooseFeed,
+  wantedConfig,
+  type DemoStarter,
+  type FeedChoice,
+} from '../app/feed/feed-chooser'
 import { usageError } from './command-args'
 import { cliDemo } from './demo'
 import type { CliIO } from './io'
 import { systemClock } from '../core/clock'
 import type { Logger } from '../core/log'
-import { RateGovernor } from '../core/rate-governor'
-import { RestClient } from '../core/rest-client'
+import { RateGovernor } from '../core/rest/rate-governor'
+import { RestClient } from '../core/rest/rest-client'
 
 /** Flags every networked command takes; each overrides its TICKDESK_* variable. */
 export const FEED_OPTIONS = {

@@ -1,4 +1,4 @@
-import type { SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../shared/markets/market'
 import type { Quote } from '../shared/quote'
 import type { FeedState, FeedStatus } from '../shared/status'
 import { colorize, useColor } from './output'

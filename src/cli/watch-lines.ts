@@ -1,10 +1,10 @@
 import type { Clock } from '../core/clock'
-import { parseSymbolKey } from '../shared/market'
-import { sessionAt } from '../shared/market-sessions'
-import type { FiredAlert } from '../shared/alert'
+import { parseSymbolKey } from '../shared/markets/market'
+import { sessionAt } from '../shared/markets/market-sessions'
+import type { FiredAlert } from '../shared/alerts/alert'
 import type { Quote, SymbolStatus } from '../shared/quote'
 import type { FeedStatus } from '../shared/status'
-import { fireJson, type FireJson } from '../shared/fire-json'
+import { fireJson, type FireJson } from '../shared/alerts/fire-json'
 import { writeJson } from './output'
 
 /**
@@ -48,7 +48,7 @@ export function symbolStatusLine(s: SymbolStatus): Record<string, unknown> {
   }
 }
 
-/** A fired alert's line: the one public shape of a fire (src/shared/fire-json.ts). */
+/** A fired alert's line: the one public shape of a fire (src/shared/alerts/fire-json.ts). */
 export function alertLine(a: FiredAlert): FireJson {
   return fireJson(a)
 }

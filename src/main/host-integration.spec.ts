@@ -9,7 +9,7 @@ import { MemoryApp } from './testing/memory-app'
 vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
 
 const { claimSingleInstance } = await import('./single-instance')
-const { createMainWindow, revealWindow } = await import('./main-window')
+const { createMainWindow, revealWindow } = await import('./windows/main-window')
 const { applyLaunchAtLogin, watchSystemResume } = await import('./system-events')
 const { appMenuTemplate } = await import('./app-menu')
 

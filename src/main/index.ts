@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app } from 'electron'
 import { startHostedApp } from '../app/hosted-app'
-import { tradingWindow } from '../shared/trading-hours'
+import { tradingWindow } from '../shared/markets/trading-hours'
 import { startDemoService } from '../sim'
 import { startElectronHost } from './host'
 

@@ -12,7 +12,7 @@ const {
   guardWebContents,
   openExternalLink,
 } = await import('./security')
-const { createMainWindow, mainWindowOptions } = await import('./main-window')
+const { createMainWindow, mainWindowOptions } = await import('./windows/main-window')
 const { isAppUrl } = await import('./app-url')
 
 const APP = { kind: 'file', path: '/opt/tickdesk/out/renderer/index.html' } as const

@@ -16,7 +16,7 @@ vi.mock('electron', async () => (await import('./testing/fake-electron')).electr
 const { TickerTray, REFRESH_MS } = await import('./ticker-tray')
 const { HostSettings } = await import('./host-settings')
 const { startAlertNotifier } = await import('./alert-notifier')
-const { revealWindow } = await import('./main-window')
+const { revealWindow } = await import('./windows/main-window')
 const { sendToWindow } = await import('./ipc-bridge')
 const { formatTrayQuote } = await import('./tray-text')
 

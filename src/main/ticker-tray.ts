@@ -1,7 +1,7 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
 import type { AppHostApi } from '../app/host-api'
 import type { Clock, TimerHandle } from '../core/clock'
-import type { FiredAlert } from '../shared/alert'
+import type { FiredAlert } from '../shared/alerts/alert'
 import { SNOOZE_MINUTES } from './alert-notifier'
 import type { HostSettings } from './host-settings'
 import { formatTrayQuote, trayAlertLine, trayTitle, trayTooltip } from './tray-text'

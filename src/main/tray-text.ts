@@ -1,5 +1,5 @@
 import type { TrayQuote } from '../app/host-api'
-import { parseSymbolKey } from '../shared/market'
+import { parseSymbolKey } from '../shared/markets/market'
 
 /**
  * How pinned prices read in the tray: "BTCUSDT 64,210.5 +1.2%". Plain functions so the tooltip,

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { command } from './bridge-command'
-import { SymbolKeySchema } from './market'
-import { CurrencySchema, LotInputSchema, LotSchema } from './position'
+import { SymbolKeySchema } from './markets/market'
+import { CurrencySchema, LotInputSchema, LotSchema } from './positions/position'
 
 /**
  * The bridge commands of the trader's book (issue 24), ready for COMMANDS: the renderer's
  * FakeTickdeskApi must answer every command of the contract (test/contract), so these join
  * COMMANDS (`...POSITION_COMMANDS`) in the change that gives the fake its handlers. The app
- * handles them already (src/app/position-commands.ts).
+ * handles them already (src/app/positions/position-commands.ts).
  */
 export const POSITION_COMMANDS = {
   /** Adds a lot to a symbol; INVALID_INPUT (with the reason) or UNKNOWN_SYMBOL stores nothing. */

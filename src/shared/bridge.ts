@@ -7,19 +7,19 @@ import {
   FiredAlertSchema,
   MAX_SNOOZE_MINUTES,
   WebhookViewSchema,
-} from './alert'
-import { AlertLevelSchema } from './alert-level'
+} from './alerts/alert'
+import { AlertLevelSchema } from './alerts/alert-level'
 import { BarSchema, IntervalSchema, QuoteSchema, SymbolStatusSchema } from './quote'
 import { QuoteFrameSchema } from './quote-frame'
 import { BudgetPreviewSchema } from './budget'
-import { AddReportSchema, InstrumentMatchSchema } from './instrument'
-import { SessionInfoSchema } from './market-sessions'
-import { PositionsViewSchema } from './position'
+import { AddReportSchema, InstrumentMatchSchema } from './markets/instrument'
+import { SessionInfoSchema } from './markets/market-sessions'
+import { PositionsViewSchema } from './positions/position'
 import { command } from './bridge-command'
 import { POSITION_COMMANDS } from './bridge-positions'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
-import { UndeliveredViewSchema } from './undelivered'
+import { UndeliveredViewSchema } from './alerts/undelivered'
 import { MAX_SYMBOLS_PER_LIST, WatchlistSchema } from './watchlist'
 
 /**

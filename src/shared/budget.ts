@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PlanSchema } from './market'
+import { PlanSchema } from './markets/market'
 
 /** Polled symbols refreshing slower than this are called out (README: polled median <= 15 s). */
 export const SLOW_POLL_SEC = 15
@@ -13,7 +13,7 @@ export type BudgetWarning = z.infer<typeof BudgetWarningSchema>
 
 /**
  * What one watchlist costs on the plan the engine runs on, by the engine's own planning rules
- * (src/core/budget-preview.ts): how many of its symbols stream and how many are polled, how often
+ * (src/core/feed/budget-preview.ts): how many of its symbols stream and how many are polled, how often
  * polled ones refresh, and what polling spends of the per-minute budget (app-wide, since every
  * list's symbols share it). With symbols about to be added, the figures include them.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MarketSchema, type Market } from './market'
+import { MarketSchema, type Market } from './markets/market'
 
 export const QuoteSourceSchema = z.enum(['stream', 'poll', 'cache'])
 export type QuoteSource = z.infer<typeof QuoteSourceSchema>

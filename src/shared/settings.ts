@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { DEFAULT_GRID, GridPatchSchema, GridSettingsSchema, mergeGrid } from './grid'
-import { MarketSchema, PlanSchema } from './market'
+import { MarketSchema, PlanSchema } from './markets/market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
-import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './quiet-hours'
-import { StreamNameSchema } from './stream-markets'
+import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './alerts/quiet-hours'
+import { StreamNameSchema } from './markets/stream-markets'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PlanSchema } from './market'
+import { PlanSchema } from './markets/market'
 
 /**
  * Account-wide state of the feed, as the status bar and `watch --json` show it.

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { csvCell, csvCellValue } from './csv-cell'
-import { parseSymbolKey, symbolKey } from './market'
-import { LotInputSchema, parseDecimal, type Lot } from './position'
+import { parseSymbolKey, symbolKey } from './markets/market'
+import { LotInputSchema, parseDecimal, type Lot } from './positions/position'
 import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'
 
 /**

@@ -1,4 +1,4 @@
-import type { SimMarket } from './instruments'
+import type { SimMarket } from './market/instruments'
 import { marketNamed, type MarketNaming } from './market-names'
 
 /**

@@ -1,6 +1,6 @@
-import { isSimMarket } from './instruments'
+import { isSimMarket } from './market/instruments'
 import { SERVICE_MARKETS } from './market-names'
-import type { SimBar } from './price-walk'
+import type { SimBar } from './market/price-walk'
 
 /**
  * Wire dialects: the spec leaves push shapes, bar time format, heartbeat and out-of-range

@@ -1,7 +1,7 @@
 import type { SimPlan } from './plans'
 import type { KeyRecord, RpmOverride } from './plans-and-keys'
 import { rpmFor } from './plans-and-keys'
-import { TradingDay } from './trading-day'
+import { TradingDay } from './market/trading-day'
 
 /**
  * Metering (spec: Limits): REST quote/kline calls and stream handshakes count toward the

@@ -1,4 +1,4 @@
-import { isSimMarket, type SimMarket } from './instruments'
+import { isSimMarket, type SimMarket } from './market/instruments'
 
 /**
  * How the service names its markets. The spec shows the stream's `market` field only as "e.g.

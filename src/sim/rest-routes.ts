@@ -1,11 +1,11 @@
 import { quoteCloseTime, type ServiceBehaviour } from './behaviour'
 import type { Dialect } from './dialects'
 import { formatBar } from './dialects'
-import { findInMarkets, type Instrument, type SimMarket } from './instruments'
-import { historicalBars, normaliseInterval } from './kline-bars'
+import { findInMarkets, type Instrument, type SimMarket } from './market/instruments'
+import { historicalBars, normaliseInterval } from './market/kline-bars'
 import { nameOf } from './market-names'
 import type { Scope } from './plans-and-keys'
-import type { PriceBook } from './price-walk'
+import type { PriceBook } from './market/price-walk'
 
 /**
  * The REST endpoints (spec: Endpoints). Each route parses its query, never trusting it, and

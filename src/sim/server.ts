@@ -9,13 +9,13 @@ import { Gate, injectedDenial, type Denial } from './gate'
 import { KeyMeters } from './limits'
 import { apiKeyFrom, DEMO_KEYS, lookupKey, type DemoKeys, type RpmOverride } from './plans-and-keys'
 import type { SimPlan } from './plans'
-import { findInstrument, type SimMarket } from './instruments'
-import type { MarketHours } from './market-hours'
-import { PriceBook } from './price-walk'
+import { findInstrument, type SimMarket } from './market/instruments'
+import type { MarketHours } from './market/market-hours'
+import { PriceBook } from './market/price-walk'
 import { ROUTES } from './rest-routes'
 import { StatsCounter, type SimStats } from './stats'
 import { STREAM_PATH, StreamHub } from './stream'
-import { TradingDay } from './trading-day'
+import { TradingDay } from './market/trading-day'
 
 /**
  * The simulator process: one HTTP server on 127.0.0.1 serving the REST routes and upgrading

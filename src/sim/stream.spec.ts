@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { INSTRUMENTS, type SimMarket } from './instruments'
+import { INSTRUMENTS, type SimMarket } from './market/instruments'
 import { closed, getJson, mustOpen, openStream, type Frame } from './testing/spec-client'
 import { simBooter } from './testing/sim-boot'
 

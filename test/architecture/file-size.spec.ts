@@ -16,7 +16,7 @@ const MAX_LINES = 400
 const DATA_TABLES: Record<string, string> = {
   // Each venue's trading hours and its 2026-2027 holidays, and which symbols trade where: rows of
   // dates and hours; the logic beside them is three small builders of week shapes.
-  'src/shared/market-timetables.ts': 'venue hours and holiday calendars',
+  'src/shared/markets/market-timetables.ts': 'venue hours and holiday calendars',
 }
 
 /** Source as the duplicates and lint tools see it: code and style, not JSON or Markdown. */

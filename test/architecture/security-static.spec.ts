@@ -29,7 +29,7 @@ describe('the security scan’s static checks (issue 38, finding 8)', () => {
   })
 
   it('fail when a webhook’s url comes back onto the bridge', () => {
-    const urlInView = withFile('src/shared/alert.ts', (t) =>
+    const urlInView = withFile('src/shared/alerts/alert.ts', (t) =>
       t.replace(
         '    host: z.string().max(300),',
         '    host: z.string().max(300),\n    url: z.string(),',
@@ -45,7 +45,7 @@ describe('the security scan’s static checks (issue 38, finding 8)', () => {
   })
 
   it('fail when the engine gets the kept key without its host binding', () => {
-    const unbound = withFile('src/app/keyed-feed.ts', (t) =>
+    const unbound = withFile('src/app/keys/keyed-feed.ts', (t) =>
       t.replace('this.keys.keyFor(wanted.baseUrl)', 'this.keys.anyKey()'),
     )
     expect((keyBoundToItsHost as Check)(unbound).join('\n')).toContain('keys.keyFor')
@@ -53,7 +53,7 @@ describe('the security scan’s static checks (issue 38, finding 8)', () => {
       t.replace('return this.keyed.setApiKey(apiKey)', 'return this.engine.setApiKey(apiKey)'),
     )
     expect((keyBoundToItsHost as Check)(past).join('\n')).toContain('past keyed-feed.ts')
-    const getter = withFile('src/app/key-keeper.ts', (t) =>
+    const getter = withFile('src/app/keys/key-keeper.ts', (t) =>
       t.replace('  keyFor(', '  get saved(): string | null {\n    return null\n  }\n\n  keyFor('),
     )
     expect((keyBoundToItsHost as Check)(getter).join('\n')).toContain('without its host binding')

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AlertRule } from '../../src/shared/alert'
+import type { AlertRule } from '../../src/shared/alerts/alert'
 import { axeFindings } from './axe'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INSTRUMENTS } from '../../src/sim/instruments'
+import { INSTRUMENTS } from '../../src/sim/market/instruments'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseSymbolKey } from '../../src/shared/market'
-import { isQuiet } from '../../src/core/session-pacing'
+import { parseSymbolKey } from '../../src/shared/markets/market'
+import { isQuiet } from '../../src/core/poll/session-pacing'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 

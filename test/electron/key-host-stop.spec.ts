@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { startHostedApp } from '../../src/app/hosted-app'
-import { KEY_WITHHELD } from '../../src/app/key-keeper'
+import { KEY_WITHHELD } from '../../src/app/keys/key-keeper'
 import { keysSeen, listenElsewhere, type Receiver } from '../../src/app/testing/elsewhere-receiver'
 import {
   connectRenderer,

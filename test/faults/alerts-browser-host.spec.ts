@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { seededRandom } from '../../src/core/random'
-import type { FiredAlert } from '../../src/shared/alert'
+import type { FiredAlert } from '../../src/shared/alerts/alert'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { reportFigure, scaled } from '../long-mode'
 import { killLanding, tally, type KillLanding } from './alerts-kill-landing'

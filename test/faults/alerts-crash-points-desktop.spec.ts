@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CRASH_POINTS } from '../../src/app/crash-points'
+import { CRASH_POINTS } from '../../src/app/alerts/crash-points'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { DOC_PATH, FIGURES_PATH, figuresIn, render } from '../../scripts/long-figures.mjs'
-import { CRASH_POINTS } from '../../src/app/crash-points'
+import { CRASH_POINTS } from '../../src/app/alerts/crash-points'
 import { OUTCOME } from './crash-outcomes'
 
 /**

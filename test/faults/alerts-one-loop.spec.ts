@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppService } from '../../src/app/app-service'
-import { memorySecretStore } from '../../src/app/memory-secret-store'
+import { memorySecretStore } from '../../src/app/keys/memory-secret-store'
 import type { BridgeEvent, Snapshot } from '../../src/shared/bridge'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import type { AlertRuleState, FiredAlert } from '../../src/shared/alert'
+import type { AlertRuleState, FiredAlert } from '../../src/shared/alerts/alert'
 import type { Snapshot, WebFrame } from '../../src/shared/bridge'
 import type { SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'

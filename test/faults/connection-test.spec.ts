@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAppService } from '../../src/app/app-service'
-import { memorySecretStore } from '../../src/app/memory-secret-store'
+import { memorySecretStore } from '../../src/app/keys/memory-secret-store'
 import type { DoctorReport } from '../../src/shared/bridge'
 import { startDemoService, startSimulator } from '../../src/sim'
 import { mustOpen } from '../../src/sim/testing/spec-client'

@@ -1,4 +1,4 @@
-import type { CRASH_POINTS } from '../../src/app/crash-points'
+import type { CRASH_POINTS } from '../../src/app/alerts/crash-points'
 
 /**
  * What a target hears across the crashed run and the restart, per crash point: the table in

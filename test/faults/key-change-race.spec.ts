@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { MarketEngine } from '../../src/core/engine'
+import { MarketEngine } from '../../src/core/engine/engine'
 import type { Logger } from '../../src/core/log'
 import { startSimulator, type SimServer } from '../../src/sim'
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy'

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { expect } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { openDataStores } from '../../src/core/persistence/stores'
-import type { AlertRule } from '../../src/shared/alert'
+import type { AlertRule } from '../../src/shared/alerts/alert'
 import type { SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { PRIORITY } from '../../src/core/engine'
+import { PRIORITY } from '../../src/core/engine/engine'
 import { CRYPTO12, startSession, type Session } from './harness'
 
 /**

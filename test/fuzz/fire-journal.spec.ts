@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { FireJournal } from '../../src/core/persistence/fire-journal'
-import type { FiredAlert } from '../../src/shared/alert'
+import type { FiredAlert } from '../../src/shared/alerts/alert'
 import { check, fuzzTimeout, printTally } from './counted'
 
 /**

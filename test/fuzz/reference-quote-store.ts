@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/core/clock'
 import { QUOTE_FIGURES } from '../../src/shared/quote'
-import type { QuoteUpdate } from '../../src/core/quote-fields'
-import type { SymbolKey } from '../../src/shared/market'
+import type { QuoteUpdate } from '../../src/core/quotes/quote-fields'
+import type { SymbolKey } from '../../src/shared/markets/market'
 import { blankQuote, type Quote } from '../../src/shared/quote'
 import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/quote-frame'
 

@@ -1,10 +1,10 @@
-import { TickdeskError } from '../core/errors'
-import { moveLevel } from '../shared/alert-level'
-import { volumeNote } from '../shared/alert-volume'
+import { TickdeskError } from '../../core/errors'
+import { moveLevel } from '../../shared/alerts/alert-level'
+import { volumeNote } from '../../shared/alerts/alert-volume'
 import { buildAlertRule } from './alert-rules'
 import { snoozeRule } from './alert-snooze'
-import type { AlertAccess } from './command-context'
-import type { Handlers } from './command-handler'
+import type { AlertAccess } from '../command-context'
+import type { Handlers } from '../command-handler'
 
 /**
  * Alert rules and their history. Removing a rule that is already gone succeeds (what the trader

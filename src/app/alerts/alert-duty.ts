@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../core/clock'
+import type { Clock, TimerHandle } from '../../core/clock'
 import type { AlertLoopLock, LockOwner } from './alert-loop-lock'
 
 /** How often a host that does not run the alerts asks again, and the owner checks it still does. */

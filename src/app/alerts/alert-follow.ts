@@ -1,9 +1,9 @@
-import type { Clock } from '../core/clock'
-import type { Quote } from '../shared/quote'
-import type { FeedStatus } from '../shared/status'
-import type { BarNeed } from '../core/bar-backfill'
-import type { SymbolKey } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
+import type { Clock } from '../../core/clock'
+import type { Quote } from '../../shared/quote'
+import type { FeedStatus } from '../../shared/status'
+import type { BarNeed } from '../../core/bars/bar-backfill'
+import type { SymbolKey } from '../../shared/markets/market'
+import type { Bar, Interval } from '../../shared/quote'
 
 /** Where moving-average rules read bars, and ask once for the history they lack (the engine). */
 export interface AlertBars {

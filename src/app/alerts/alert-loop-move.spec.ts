@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
-import { openDataStores } from '../core/persistence/stores'
-import { alertRule } from '../core/testing/alert-rule'
-import type { FiredAlert } from '../shared/alert'
-import { blankQuote } from '../shared/quote'
-import { openAppAlertLoop } from './testing/alert-fixtures'
+import { FakeClock } from '../../core/clock'
+import { openDataStores } from '../../core/persistence/stores'
+import { alertRule } from '../../core/testing/alert-rule'
+import type { FiredAlert } from '../../shared/alerts/alert'
+import { blankQuote } from '../../shared/quote'
+import { openAppAlertLoop } from '../testing/alert-fixtures'
 
 /** A level moved after its rule fired, in a real data folder; "a crash" is a loop not closed. */
 

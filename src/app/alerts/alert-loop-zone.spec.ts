@@ -13,10 +13,10 @@ const script = `
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FakeClock } from ${JSON.stringify(new URL('../core/clock.ts', import.meta.url).pathname)}
-import { openDataStores } from ${JSON.stringify(new URL('../core/persistence/stores.ts', import.meta.url).pathname)}
-import { blankQuote } from ${JSON.stringify(new URL('../shared/quote.ts', import.meta.url).pathname)}
-import { inQuietHours } from ${JSON.stringify(new URL('../shared/quiet-hours.ts', import.meta.url).pathname)}
+import { FakeClock } from ${JSON.stringify(new URL('../../core/clock.ts', import.meta.url).pathname)}
+import { openDataStores } from ${JSON.stringify(new URL('../../core/persistence/stores.ts', import.meta.url).pathname)}
+import { blankQuote } from ${JSON.stringify(new URL('../../shared/quote.ts', import.meta.url).pathname)}
+import { inQuietHours } from ${JSON.stringify(new URL('../../shared/alerts/quiet-hours.ts', import.meta.url).pathname)}
 import { AlertLoop } from ${JSON.stringify(new URL('./alert-loop.ts', import.meta.url).pathname)}
 import { rulesEditedHere } from ${JSON.stringify(new URL('./alert-rule-source.ts', import.meta.url).pathname)}
 

@@ -1,19 +1,19 @@
-import { AlertEngine } from '../core/alert-engine'
-import { barsNeeded } from '../core/alert-ma'
-import type { BarNeed } from '../core/bar-backfill'
-import type { Clock, TimerHandle } from '../core/clock'
-import type { StoreProblem } from '../core/persistence/json-store'
-import { ThrottledSave } from '../core/persistence/throttled-save'
-import type { DataStores } from '../core/persistence/stores'
-import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
-import { expandRules } from '../shared/alert-list'
+import { AlertEngine } from '../../core/alerts/alert-engine'
+import { barsNeeded } from '../../core/alerts/alert-ma'
+import type { BarNeed } from '../../core/bars/bar-backfill'
+import type { Clock, TimerHandle } from '../../core/clock'
+import type { StoreProblem } from '../../core/persistence/json-store'
+import { ThrottledSave } from '../../core/persistence/throttled-save'
+import type { DataStores } from '../../core/persistence/stores'
+import type { AlertRule, AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
+import { expandRules } from '../../shared/alerts/alert-list'
 import type { AlertBars } from './alert-follow'
 import type { RuleSource } from './alert-rule-source'
 import { replayJournal, restartGapSince, withDropped } from './alert-replay'
 import { AlertOutbox, type AlertTarget } from './alert-outbox'
-import type { Watchlist } from '../shared/watchlist'
-import type { SymbolKey } from '../shared/market'
-import type { Quote } from '../shared/quote'
+import type { Watchlist } from '../../shared/watchlist'
+import type { SymbolKey } from '../../shared/markets/market'
+import type { Quote } from '../../shared/quote'
 
 /**
  * The alert loop: the one place alerts are evaluated, recorded and announced, for every host
@@ -27,8 +27,8 @@ import type { Quote } from '../shared/quote'
  *   alert-rule-source.ts               rules edited here (the app) or read from the file (CLI)
  *   alert-outbox.ts                    the fire journal (core/persistence/fire-journal.ts) and
  *                                      delivery once per target; webhook-*.ts: webhook targets
- *   src/shared/fire-json.ts            the one public JSON shape of a fire
- *   src/core/alert-engine.ts           conditions and rule states (pure)
+ *   src/shared/alerts/fire-json.ts            the one public JSON shape of a fire
+ *   src/core/alerts/alert-engine.ts           conditions and rule states (pure)
  * It may import src/core, src/shared and src/util; hosts import it, never the other way round.
  * Promises, with the outcome of a crash at each step: docs/alerts-guarantees.md.
  * Tests: src/app/alert-*.spec.ts and webhook-sender.spec.ts (a real temp folder, a FakeClock);

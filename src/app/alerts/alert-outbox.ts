@@ -3,8 +3,8 @@ import {
   type GaveUp,
   type JournalFire,
   type JournalRead,
-} from '../core/persistence/fire-journal'
-import type { AlertRuleState, FiredAlert } from '../shared/alert'
+} from '../../core/persistence/fire-journal'
+import type { AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
 import { crashPoint } from './crash-points'
 
 /**

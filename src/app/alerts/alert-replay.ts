@@ -1,6 +1,6 @@
-import type { JournalFire } from '../core/persistence/fire-journal'
-import type { AlertRuleState, FiredAlert } from '../shared/alert'
-import type { SymbolKey } from '../shared/market'
+import type { JournalFire } from '../../core/persistence/fire-journal'
+import type { AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
+import type { SymbolKey } from '../../shared/markets/market'
 
 /**
  * At a start: the rule states and history the files hold, brought up to date with the fire

@@ -1,6 +1,6 @@
-import type { AlertsFile, DataStores } from '../core/persistence/stores'
-import type { AlertRule, AlertRuleState } from '../shared/alert'
-import { parentRuleId } from '../shared/alert-list'
+import type { AlertsFile, DataStores } from '../../core/persistence/stores'
+import type { AlertRule, AlertRuleState } from '../../shared/alerts/alert'
+import { parentRuleId } from '../../shared/alerts/alert-list'
 import { mergeRules } from './alert-rules-merge'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { alertRule } from '../core/testing/alert-rule'
-import type { AlertRule } from '../shared/alert'
+import { alertRule } from '../../core/testing/alert-rule'
+import type { AlertRule } from '../../shared/alerts/alert'
 import { mergeRules } from './alert-rules-merge'
 
 const r = (id: string, over: Partial<AlertRule> = {}): AlertRule =>

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { AlertRule } from '../shared/alert'
+import type { AlertRule } from '../../shared/alerts/alert'
 
 /**
  * The rules after two writers changed them since `base` (what the app last read or wrote): the

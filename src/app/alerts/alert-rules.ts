@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { TickdeskError } from '../core/errors'
-import { AlertRuleInputSchema, type AlertRule } from '../shared/alert'
-import { findList, listConditionProblem, listRuleKey } from '../shared/alert-list'
-import { describeCondition } from '../shared/alert-describe'
-import type { Watchlist } from '../shared/watchlist'
-import { canonicalKey } from './watchlist-book'
+import { TickdeskError } from '../../core/errors'
+import { AlertRuleInputSchema, type AlertRule } from '../../shared/alerts/alert'
+import { findList, listConditionProblem, listRuleKey } from '../../shared/alerts/alert-list'
+import { describeCondition } from '../../shared/alerts/alert-describe'
+import type { Watchlist } from '../../shared/watchlist'
+import { canonicalKey } from '../watchlists/watchlist-book'
 
 function refuse(message: string): TickdeskError {
   return new TickdeskError({

@@ -1,5 +1,5 @@
-import { TickdeskError } from '../core/errors'
-import type { AlertRule } from '../shared/alert'
+import { TickdeskError } from '../../core/errors'
+import type { AlertRule } from '../../shared/alerts/alert'
 
 /**
  * The rules with one snoozed for `minutes` from `now` (0 wakes it), the same way for every host:

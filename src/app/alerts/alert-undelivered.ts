@@ -1,4 +1,4 @@
-import type { UndeliveredView } from '../shared/undelivered'
+import type { UndeliveredView } from '../../shared/alerts/undelivered'
 import type { AlertLoop } from './alert-loop'
 
 /** The alert loop's undelivered fires as the alerts panel shows them (bridge: `undelivered`). */

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDataStores } from '../core/persistence/stores'
-import { startDemoService } from '../sim'
-import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
+import { openDataStores } from '../../core/persistence/stores'
+import { startDemoService } from '../../sim'
+import { createAppService, type AppService } from '../app-service'
+import { memorySecretStore } from '../keys/memory-secret-store'
 
 /** The app's addAlert command refuses bad input with a clear message and stores nothing. */
 

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openDataStores } from '../core/persistence/stores'
-import type { FiredAlert } from '../shared/alert'
-import { startSimulator } from '../sim'
-import { appOnSim, appOnSimRun } from './testing/app-on-sim'
+import { openDataStores } from '../../core/persistence/stores'
+import type { FiredAlert } from '../../shared/alerts/alert'
+import { startSimulator } from '../../sim'
+import { appOnSim, appOnSimRun } from '../testing/app-on-sim'
 
 /**
  * The new conditions end to end against the simulator on 127.0.0.1: a rule on a whole watchlist

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { AlertRule, FiredAlert } from '../shared/alert'
-import type { BridgeEvent } from '../shared/bridge'
-import { startSimulator } from '../sim'
-import { appOnSim, appOnSimRun } from './testing/app-on-sim'
+import type { AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import type { BridgeEvent } from '../../shared/bridge'
+import { startSimulator } from '../../sim'
+import { appOnSim, appOnSimRun } from '../testing/app-on-sim'
 
 /**
  * An alert line dragged on the chart after it fired (moveAlertLevel): against the simulator on

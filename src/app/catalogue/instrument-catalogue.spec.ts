@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MARKETS } from '../../shared/market'
-import { INSTRUMENTS } from '../../sim/instruments'
+import { MARKETS } from '../../shared/markets/market'
+import { INSTRUMENTS } from '../../sim/market/instruments'
 import { InstrumentCatalogue, parseCatalogue } from './instrument-catalogue'
 import shipped from '../../shared/catalogue/instruments.json'
 

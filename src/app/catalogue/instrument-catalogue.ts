@@ -1,8 +1,8 @@
-import type { InstrumentMatch } from '../../shared/instrument'
+import type { InstrumentMatch } from '../../shared/markets/instrument'
 import { parseCatalogue, searchIn, type Instrument } from '../../shared/catalogue/instrument-list'
 import shipped from '../../shared/catalogue/instruments.json'
 import { exactKey } from '../../shared/catalogue/instrument-search'
-import { MARKETS, parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/market'
+import { MARKETS, parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/markets/market'
 
 export { parseCatalogue, type Instrument }
 

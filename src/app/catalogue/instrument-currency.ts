@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { MARKETS, parseSymbolKey, type Market, type SymbolKey } from '../../shared/market'
-import { CurrencySchema, type Currency } from '../../shared/position'
+import { MARKETS, parseSymbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
+import { CurrencySchema, type Currency } from '../../shared/positions/position'
 import shipped from '../../shared/catalogue/instruments.json'
 
 /**

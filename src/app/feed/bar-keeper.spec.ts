@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CandleBuilder } from '../core/candle-builder'
+import { CandleBuilder } from '../../core/bars/candle-builder'
 import { BarKeeper } from './bar-keeper'
 
 const MIN = 60_000

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import type { CandleBuilder } from '../core/candle-builder'
-import { BarStore, type BarSaveReport } from '../core/persistence/bar-store'
-import { feedSourceId } from '../core/persistence/source-id'
-import type { StoreProblem } from '../core/persistence/json-store'
+import type { CandleBuilder } from '../../core/bars/candle-builder'
+import { BarStore, type BarSaveReport } from '../../core/persistence/bar-store'
+import { feedSourceId } from '../../core/persistence/source-id'
+import type { StoreProblem } from '../../core/persistence/json-store'
 
 /** Where a source's bars live in the data folder. */
 export function barsDir(dataDir: string, source: { demo: boolean; baseUrl: string }): string {

@@ -1,19 +1,19 @@
-import type { BudgetPlan } from '../core/budget-preview'
-import { SLOW_POLL_MS } from '../core/poll-queue'
-import { QUIET_POLL_MS } from '../core/session-pacing'
-import { SLOW_POLL_SEC, type BudgetPreview, type BudgetWarning } from '../shared/budget'
+import type { BudgetPlan } from '../../core/feed/budget-preview'
+import { SLOW_POLL_MS } from '../../core/poll/poll-queue'
+import { QUIET_POLL_MS } from '../../core/poll/session-pacing'
+import { SLOW_POLL_SEC, type BudgetPreview, type BudgetWarning } from '../../shared/budget'
 import {
   PLAN_LIMITS,
   parseSymbolKey,
   type Market,
   type Plan,
   type SymbolKey,
-} from '../shared/market'
-import type { SymbolStatus } from '../shared/quote'
-import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+} from '../../shared/markets/market'
+import type { SymbolStatus } from '../../shared/quote'
+import type { InstrumentCatalogue } from '../catalogue/instrument-catalogue'
 import { budgetReasons } from './budget-reasons'
-import { watchPriorities } from './watch-priorities'
-import { WatchlistBook, type WatchlistState } from './watchlist-book'
+import { watchPriorities } from '../watchlists/watch-priorities'
+import { WatchlistBook, type WatchlistState } from '../watchlists/watchlist-book'
 
 /**
  * The budget line of one watchlist ("12 streamed · 48 polled every ~6 s · 21/27 req/min"): the

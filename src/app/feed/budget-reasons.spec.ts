@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { planBudget } from '../core/budget-preview'
-import { PRIORITY } from '../core/feed-planner'
+import { planBudget } from '../../core/feed/budget-preview'
+import { PRIORITY } from '../../core/feed/feed-planner'
 import { budgetReasons } from './budget-reasons'
 
 const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i))

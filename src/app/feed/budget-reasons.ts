@@ -1,7 +1,7 @@
-import type { BudgetPlan } from '../core/budget-preview'
-import { PRIORITY } from '../core/feed-planner'
-import type { StreamReason } from '../core/stream-choice'
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
+import type { BudgetPlan } from '../../core/feed/budget-preview'
+import { PRIORITY } from '../../core/feed/feed-planner'
+import type { StreamReason } from '../../core/feed/stream-choice'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
 
 /**
  * The budget line's "why", in the trader's words: for the symbols of one list, why they stream or

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startDemoService } from '../sim'
-import { SettingsSchema } from '../shared/settings'
+import { startDemoService } from '../../sim'
+import { SettingsSchema } from '../../shared/settings'
 import { chooseFeed, savedConfig, wantedConfig, type DemoService } from './feed-chooser'
 
 /** The real demo service (the simulator on loopback), with its starts and closes counted. */

@@ -1,12 +1,12 @@
-import type { FeedSource } from '../core/persistence/source-id'
+import type { FeedSource } from '../../core/persistence/source-id'
 import {
   configFromEnv,
   resolveConfig,
   type ConfigInput,
   type EngineConfig,
-} from '../core/engine-config'
-import { PLAN_LIMITS, type Plan } from '../shared/market'
-import type { Settings } from '../shared/settings'
+} from '../../core/engine/engine-config'
+import { PLAN_LIMITS, type Plan } from '../../shared/markets/market'
+import type { Settings } from '../../shared/settings'
 
 /**
  * Demo mode's service, started by the host (ARCHITECTURE: "the hosts inject the demo feed"): the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { MarketEngine } from '../core/engine'
-import type { BridgeEvent } from '../shared/bridge'
-import type { SymbolStatus } from '../shared/quote'
-import { EventHub } from './event-hub'
+import type { MarketEngine } from '../../core/engine/engine'
+import type { BridgeEvent } from '../../shared/bridge'
+import type { SymbolStatus } from '../../shared/quote'
+import { EventHub } from '../event-hub'
 import { connectFeedEvents } from './feed-events'
 import { MIN_GAP_MS, type BatchTiming } from './quote-batcher'
 

@@ -1,8 +1,8 @@
-import type { Clock } from '../core/clock'
-import type { MarketEngine } from '../core/engine'
-import type { EventHub } from './event-hub'
-import { follow } from './alert-follow'
-import type { AlertLoop } from './alert-loop'
+import type { Clock } from '../../core/clock'
+import type { MarketEngine } from '../../core/engine/engine'
+import type { EventHub } from '../event-hub'
+import { follow } from '../alerts/alert-follow'
+import type { AlertLoop } from '../alerts/alert-loop'
 import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /**

@@ -1,7 +1,7 @@
-import { MarketEngine, type EngineOptions } from '../core/engine'
-import { resolveConfig, type ConfigInput, type EngineConfig } from '../core/engine-config'
-import { TickdeskError } from '../core/errors'
-import type { FeedStatus } from '../shared/status'
+import { MarketEngine, type EngineOptions } from '../../core/engine/engine'
+import { resolveConfig, type ConfigInput, type EngineConfig } from '../../core/engine/engine-config'
+import { TickdeskError } from '../../core/errors'
+import type { FeedStatus } from '../../shared/status'
 
 /** Why nothing is sent: the code the status and every refused request carry, and the words. */
 export interface HeldReason {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { QuotePatch } from '../shared/quote'
-import { encodeQuoteFrame, type QuoteFrame } from '../shared/quote-frame'
+import type { QuotePatch } from '../../shared/quote'
+import { encodeQuoteFrame, type QuoteFrame } from '../../shared/quote-frame'
 import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /** Timing stepped by hand: the test says when the loop's turn ends and how time moves. */

@@ -1,4 +1,4 @@
-import type { QuoteFrame } from '../shared/quote-frame'
+import type { QuoteFrame } from '../../shared/quote-frame'
 
 /**
  * Turns a stream of store changes into bridge batches, changed fields only, sent as soon as the

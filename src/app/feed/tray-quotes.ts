@@ -1,5 +1,5 @@
-import type { QuoteStore } from '../core/quote-store'
-import type { TrayQuote } from './host-api'
+import type { QuoteStore } from '../../core/quotes/quote-store'
+import type { TrayQuote } from '../host-api'
 
 /** The pinned symbols' prices for the tray's title, tooltip and menu; no price yet reads stale. */
 export function trayQuotes(

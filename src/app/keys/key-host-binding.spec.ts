@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
-import type { KeyInfo } from '../shared/settings'
-import type { FeedStatus } from '../shared/status'
-import { createAppService, type AppService } from './app-service'
-import type { AppServiceOptions } from './host-api'
+import { startSimulator, type SimServer } from '../../sim'
+import type { KeyInfo } from '../../shared/settings'
+import type { FeedStatus } from '../../shared/status'
+import { createAppService, type AppService } from '../app-service'
+import type { AppServiceOptions } from '../host-api'
 import { KEY_WITHHELD } from './key-keeper'
 import { memorySecretStore } from './memory-secret-store'
-import { keysSeen, listenElsewhere, type Receiver } from './testing/elsewhere-receiver'
+import { keysSeen, listenElsewhere, type Receiver } from '../testing/elsewhere-receiver'
 
 /**
  * Issue 38, finding 1: a page command that points the base URL at another host must not make the
@@ -52,7 +52,7 @@ async function liveOnSim(extra: Partial<AppServiceOptions> = {}): Promise<AppSer
 
 describe('the API key stays with the service it was entered for', () => {
   it('withholds the key from a base URL a page moved to another host, says why, and sends it there only after a fresh entry', async () => {
-    const a = await liveOnSim({ demo: () => import('../sim').then((s) => s.startDemoService()) })
+    const a = await liveOnSim({ demo: () => import('../../sim').then((s) => s.startDemoService()) })
     const to = elsewhere!
     await ok(a.invoke('updateSettings', { baseUrl: to.url }))
     // Long enough for an engine that had the key to have used it (it starts with a REST call).
@@ -74,7 +74,7 @@ describe('the API key stays with the service it was entered for', () => {
     const a = await liveOnSim({
       demo: () => {
         demoStarts++
-        return import('../sim').then((s) => s.startDemoService())
+        return import('../../sim').then((s) => s.startDemoService())
       },
     })
     // The app starts in demo mode before the key is entered: count only what comes after.
@@ -122,7 +122,7 @@ describe('the API key stays with the service it was entered for', () => {
     const asked: Array<{ from: string; to: string }> = []
     let answer = false
     const a = await liveOnSim({
-      demo: () => import('../sim').then((s) => s.startDemoService()),
+      demo: () => import('../../sim').then((s) => s.startDemoService()),
       confirmKeyHost: async (change) => {
         asked.push(change)
         return answer
@@ -149,7 +149,7 @@ describe('the API key stays with the service it was entered for', () => {
       dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-')),
       env: { TICKDESK_PLAN: 'pro', TICKDESK_BASE_URL: sim.url },
       secretStore: memorySecretStore(sim.keys.pro),
-      demo: () => import('../sim').then((s) => s.startDemoService()),
+      demo: () => import('../../sim').then((s) => s.startDemoService()),
     })
     expect(app.snapshot().keyInfo.forHost).toBe(new URL(sim.url).host)
   })

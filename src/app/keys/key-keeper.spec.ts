@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
-import type { SecretStore } from './host-api'
+import { FakeClock } from '../../core/clock'
+import type { SecretStore } from '../host-api'
 import { KEY_NOT_KEPT, KeyKeeper } from './key-keeper'
 import { memorySecretStore } from './memory-secret-store'
-import { NoticeBoard } from './notice-board'
+import { NoticeBoard } from '../notice-board'
 
 const KEY = 'sk-live-abcdefgh-1234'
 const URL = 'https://api.example.com'

@@ -1,7 +1,7 @@
-import { maskKey, registerSecret } from '../core/log'
-import type { KeyInfo } from '../shared/settings'
-import { errorText } from './error-text'
-import type { SecretStore } from './host-api'
+import { maskKey, registerSecret } from '../../core/log'
+import type { KeyInfo } from '../../shared/settings'
+import { errorText } from '../error-text'
+import type { SecretStore } from '../host-api'
 import {
   keyForUrl,
   originHost,
@@ -10,7 +10,7 @@ import {
   unpackKey,
   type BoundKey,
 } from './key-binding'
-import type { NoticeBoard } from './notice-board'
+import type { NoticeBoard } from '../notice-board'
 
 /** What a trader is told where no keychain keeps the key (the technical cause goes to details). */
 export const KEY_NOT_KEPT =

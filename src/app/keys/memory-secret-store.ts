@@ -1,4 +1,4 @@
-import type { SecretStore } from './host-api'
+import type { SecretStore } from '../host-api'
 
 /** Keeps the key in this process only: the fallback where no keychain answers, and tests. */
 export function memorySecretStore(

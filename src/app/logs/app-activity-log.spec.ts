@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Logger } from '../../core/log'
 import { createAppService, type AppService } from '../app-service'
-import { memorySecretStore } from '../memory-secret-store'
+import { memorySecretStore } from '../keys/memory-secret-store'
 import { logAppActivity } from './app-activity-log'
 import { startDemoService } from '../../sim'
 

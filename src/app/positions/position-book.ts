@@ -1,6 +1,6 @@
-import type { JsonStore, StoreProblem } from '../core/persistence/json-store'
-import type { SymbolKey } from '../shared/market'
-import { LotInputSchema, type Lot, type PositionsFile } from '../shared/position'
+import type { JsonStore, StoreProblem } from '../../core/persistence/json-store'
+import type { SymbolKey } from '../../shared/markets/market'
+import { LotInputSchema, type Lot, type PositionsFile } from '../../shared/positions/position'
 
 /**
  * Adding and removing lots in positions.json, for every host (the CLI now, the app's row form

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { TickdeskError } from '../core/errors'
+import { TickdeskError } from '../../core/errors'
 import type {
   PositionCommandName,
   PositionCommandParams,
   PositionCommandResult,
-} from '../shared/bridge-positions'
-import type { SymbolKey } from '../shared/market'
-import type { PositionsFile } from '../shared/position'
+} from '../../shared/bridge-positions'
+import type { SymbolKey } from '../../shared/markets/market'
+import type { PositionsFile } from '../../shared/positions/position'
 
 /** Quote-currency overrides positions.json may hold (one a symbol; the book holds <= 5000 lots). */
 export const MAX_QUOTE_CURRENCIES = 1000

@@ -5,7 +5,7 @@ import type { Clock } from '../../core/clock'
 import { TickdeskError } from '../../core/errors'
 import { registerSecret } from '../../core/log'
 import type { SecretStore } from '../host-api'
-import { memorySecretStore } from '../memory-secret-store'
+import { memorySecretStore } from '../keys/memory-secret-store'
 import { Keychain, loadKeytar, type KeytarImporter } from './keychain'
 
 /**

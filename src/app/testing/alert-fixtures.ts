@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock'
 import type { DataStores } from '../../core/persistence/stores'
-import type { FiredAlert, Webhook } from '../../shared/alert'
-import { AlertLoop } from '../alert-loop'
-import { rulesEditedHere } from '../alert-rule-source'
+import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
+import { AlertLoop } from '../alerts/alert-loop'
+import { rulesEditedHere } from '../alerts/alert-rule-source'
 
 /** A webhook entry as `alerts webhook add` saves it: never failed, never delivered, unsigned. */
 export function webhookEntry(over: Partial<Webhook> = {}): Webhook {

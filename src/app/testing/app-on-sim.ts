@@ -2,7 +2,7 @@ import { afterEach, expect } from 'vitest'
 import type { SimServer } from '../../sim'
 import type { BridgeEvent } from '../../shared/bridge'
 import { createAppService, type AppService } from '../app-service'
-import { memorySecretStore } from '../memory-secret-store'
+import { memorySecretStore } from '../keys/memory-secret-store'
 
 /**
  * The app against the simulator on loopback, with the simulator's Pro key in the environment as

@@ -1,8 +1,8 @@
-import { planBudget } from '../core/budget-preview'
-import { TickdeskError } from '../core/errors'
-import { previewBudget, type BudgetHost } from './budget-line'
-import type { DeskAccess } from './command-context'
-import type { Handlers } from './command-handler'
+import { planBudget } from '../../core/feed/budget-preview'
+import { TickdeskError } from '../../core/errors'
+import { previewBudget, type BudgetHost } from '../feed/budget-line'
+import type { DeskAccess } from '../command-context'
+import type { Handlers } from '../command-handler'
 import { addSymbols, type AdderHost } from './symbol-adder'
 import { canonicalKey } from './watchlist-book'
 

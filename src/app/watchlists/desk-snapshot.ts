@@ -1,7 +1,7 @@
-import type { MarketEngine } from '../core/engine'
-import type { Snapshot } from '../shared/bridge'
-import type { Settings } from '../shared/settings'
-import { VERSION } from '../shared/version'
+import type { MarketEngine } from '../../core/engine/engine'
+import type { Snapshot } from '../../shared/bridge'
+import type { Settings } from '../../shared/settings'
+import { VERSION } from '../../shared/version'
 import type { WatchlistState } from './watchlist-book'
 
 /** What the parts of the app own in the page's first state: alerts, key, notices, book, sessions. */

@@ -1,4 +1,4 @@
-import type { SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../../shared/markets/market'
 import { WatchSet, type WatchingEngine } from './watch-set'
 import { wantedSymbols, type WantedSymbols } from './wanted-symbols'
 

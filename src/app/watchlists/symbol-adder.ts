@@ -1,10 +1,10 @@
-import { TickdeskError } from '../core/errors'
-import { redact } from '../core/log'
-import type { QuoteUpdate } from '../core/quote-fields'
-import type { ProbeVerdict } from '../core/symbol-probe'
-import type { AddReport } from '../shared/instrument'
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
+import { TickdeskError } from '../../core/errors'
+import { redact } from '../../core/log'
+import type { QuoteUpdate } from '../../core/quotes/quote-fields'
+import type { ProbeVerdict } from '../../core/rest/symbol-probe'
+import type { AddReport } from '../../shared/markets/instrument'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { InstrumentCatalogue } from '../catalogue/instrument-catalogue'
 import { fullMessage, WatchlistBook, type WatchlistState } from './watchlist-book'
 
 /**

@@ -1,8 +1,8 @@
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import { sessionAt, type SessionInfo } from '../shared/market-sessions'
-import type { Currency, PositionsFile, PositionsView } from '../shared/position'
-import { fxKeysFor } from '../shared/position-report'
-import type { CurrencyTable } from './catalogue/instrument-currency'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
+import { sessionAt, type SessionInfo } from '../../shared/markets/market-sessions'
+import type { Currency, PositionsFile, PositionsView } from '../../shared/positions/position'
+import { fxKeysFor } from '../../shared/positions/position-report'
+import type { CurrencyTable } from '../catalogue/instrument-currency'
 import { WatchlistBook, type WatchlistState } from './watchlist-book'
 
 /**

@@ -1,4 +1,4 @@
-import { PRIORITY } from '../core/feed-planner'
+import { PRIORITY } from '../../core/feed/feed-planner'
 
 /**
  * Stream priorities of watched symbols (FeedPlanner: visible 3 > alerted 2 > pinned 1 > other 0 >

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PRIORITY } from '../core/feed-planner'
+import { PRIORITY } from '../../core/feed/feed-planner'
 import { WatchSet, type WatchingEngine } from './watch-set'
 
 /** The engine's watch API as it behaves (ref-counted keys, priorities, quotes dropped). */

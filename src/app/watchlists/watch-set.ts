@@ -1,4 +1,4 @@
-import type { MarketEngine } from '../core/engine'
+import type { MarketEngine } from '../../core/engine/engine'
 import { watchPriorities } from './watch-priorities'
 
 /** What of the engine the watch set drives. */

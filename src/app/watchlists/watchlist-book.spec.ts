@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { TickdeskError } from '../core/errors'
+import { TickdeskError } from '../../core/errors'
 import { canonicalKey, WatchlistBook, type WatchlistState } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
-import { MAX_SYMBOLS_PER_LIST } from '../shared/watchlist'
+import { MAX_SYMBOLS_PER_LIST } from '../../shared/watchlist'
 
 const synthetic = (n: number): string[] =>
   Array.from({ length: n }, (_, i) => `crypto:ZC${String(i + 1).padStart(5, '0')}`)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { parseSymbolKey, symbolKey } from '../shared/market'
-import { MAX_SYMBOLS_PER_LIST, type Watchlist } from '../shared/watchlist'
-import { TickdeskError } from '../core/errors'
+import { parseSymbolKey, symbolKey } from '../../shared/markets/market'
+import { MAX_SYMBOLS_PER_LIST, type Watchlist } from '../../shared/watchlist'
+import { TickdeskError } from '../../core/errors'
 
 export interface WatchlistState {
   watchlists: Watchlist[]

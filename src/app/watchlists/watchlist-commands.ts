@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { TickdeskError } from '../core/errors'
-import type { WatchlistAccess } from './command-context'
-import type { PositionAccess } from './position-commands'
-import type { Handlers } from './command-handler'
+import { TickdeskError } from '../../core/errors'
+import type { WatchlistAccess } from '../command-context'
+import type { PositionAccess } from '../positions/position-commands'
+import type { Handlers } from '../command-handler'
 import { WatchlistBook } from './watchlist-book'
 import { exportWatchlist, importWatchlists } from './watchlist-io'
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { TickdeskError } from '../core/errors'
-import type { Watchlist } from '../shared/watchlist'
+import { TickdeskError } from '../../core/errors'
+import type { Watchlist } from '../../shared/watchlist'
 import {
   formatWatchlistFile,
   parseWatchlistFile,
   type LotFromFile,
   type WatchlistFileFormat,
-} from '../shared/watchlist-file'
+} from '../../shared/watchlist-file'
 
 /** Import and export of watchlists (the file formats: src/shared/watchlist-file.ts). */
 export interface ImportResult {

@@ -3,12 +3,12 @@ import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
-import { openDataStores } from '../core/persistence/stores'
-import type { AlertTarget } from './alert-loop'
+import { FakeClock } from '../../core/clock'
+import { openDataStores } from '../../core/persistence/stores'
+import type { AlertTarget } from '../alerts/alert-loop'
 import { WebhookBook } from './webhook-book'
-import { firedAlert, webhookEntry } from './testing/alert-fixtures'
-import { freePort, listenForFires } from './testing/webhook-receiver'
+import { firedAlert, webhookEntry } from '../testing/alert-fixtures'
+import { freePort, listenForFires } from '../testing/webhook-receiver'
 
 const alert = firedAlert({ id: 'fire-1' })
 

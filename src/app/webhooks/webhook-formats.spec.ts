@@ -1,12 +1,12 @@
 import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../core/clock'
-import type { FiredAlert, Webhook } from '../shared/alert'
-import { shapeReceiver, type ShapeKind } from './testing/shape-receiver'
+import { FakeClock } from '../../core/clock'
+import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
+import { shapeReceiver, type ShapeKind } from '../testing/shape-receiver'
 import { webhookRequest } from './webhook-formats'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 import { testWebhook } from './webhook-test'
-import { webhookEntry } from './testing/alert-fixtures'
+import { webhookEntry } from '../testing/alert-fixtures'
 
 /** Issue 40, item 2: each format accepted by a loopback receiver that checks its documented shape. */
 

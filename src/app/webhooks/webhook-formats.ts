@@ -1,4 +1,4 @@
-import type { FiredAlert, Webhook } from '../shared/alert'
+import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
 import { webhookBody } from './webhook-sender'
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { systemClock } from '../core/clock'
+import { systemClock } from '../../core/clock'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
-import { firedAlert } from './testing/alert-fixtures'
+import { firedAlert } from '../testing/alert-fixtures'
 
 /** A receiver on loopback that answers as each test says, and remembers what it got. */
 interface Receiver {

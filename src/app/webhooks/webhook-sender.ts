@@ -1,8 +1,8 @@
-import type { Clock, TimerHandle } from '../core/clock'
-import { httpPost } from '../core/http-get'
-import type { FiredAlert, Webhook } from '../shared/alert'
-import { fireJson, type FireJson } from '../shared/fire-json'
-import type { AlertTarget } from './alert-loop'
+import type { Clock, TimerHandle } from '../../core/clock'
+import { httpPost } from '../../core/rest/http-get'
+import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
+import { fireJson, type FireJson } from '../../shared/alerts/fire-json'
+import type { AlertTarget } from '../alerts/alert-loop'
 import { webhookUrlProblem } from './webhook-url-policy'
 
 /**

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { webhookView, type Webhook, type WebhookView } from '../shared/alert'
+import { webhookView, type Webhook, type WebhookView } from '../../shared/alerts/alert'
 
 /**
  * Where a webhook may point (issue 38, finding 3): https, so the alert and the URL's own token

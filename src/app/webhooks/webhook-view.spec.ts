@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDataStores } from '../core/persistence/stores'
-import { SnapshotSchema, type BridgeEvent } from '../shared/bridge'
-import { startDemoService } from '../sim'
-import { createAppService, type AppService } from './app-service'
-import { memorySecretStore } from './memory-secret-store'
+import { openDataStores } from '../../core/persistence/stores'
+import { SnapshotSchema, type BridgeEvent } from '../../shared/bridge'
+import { startDemoService } from '../../sim'
+import { createAppService, type AppService } from '../app-service'
+import { memorySecretStore } from '../keys/memory-secret-store'
 
 /** Issue 38, finding 2: webhook URLs (bearer secrets) never cross the bridge; a view does. */
 

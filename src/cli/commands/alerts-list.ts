@@ -1,19 +1,19 @@
-import { MaTracker } from '../../core/alert-ma'
-import { CandleBuilder } from '../../core/candle-builder'
+import { MaTracker } from '../../core/alerts/alert-ma'
+import { CandleBuilder } from '../../core/bars/candle-builder'
 import { BarStore } from '../../core/persistence/bar-store'
 import type { DataStores } from '../../core/persistence/stores'
-import { barsDir } from '../../app/bar-keeper'
-import { wantedSource } from '../../app/feed-chooser'
-import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alert'
+import { barsDir } from '../../app/feed/bar-keeper'
+import { wantedSource } from '../../app/feed/feed-chooser'
+import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alerts/alert'
 import {
   describeCondition,
   ruleStatusText,
   snoozeText,
   webhookHealth,
-} from '../../shared/alert-describe'
-import { listRuleCounts, ruleTarget } from '../../shared/alert-list'
-import { storedWebhookView } from '../../app/webhook-url-policy'
-import { inQuietHours, quietHoursText } from '../../shared/quiet-hours'
+} from '../../shared/alerts/alert-describe'
+import { listRuleCounts, ruleTarget } from '../../shared/alerts/alert-list'
+import { storedWebhookView } from '../../app/webhooks/webhook-url-policy'
+import { inQuietHours, quietHoursText } from '../../shared/alerts/quiet-hours'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 import { writeUndelivered } from './alerts-undelivered'

@@ -1,9 +1,9 @@
-import { snoozeRule } from '../../app/alert-snooze'
+import { snoozeRule } from '../../app/alerts/alert-snooze'
 import { isTickdeskError } from '../../core/errors'
 import type { DataStores } from '../../core/persistence/stores'
-import { MAX_SNOOZE_MINUTES } from '../../shared/alert'
-import { describeCondition, snoozeText } from '../../shared/alert-describe'
-import { ruleTarget } from '../../shared/alert-list'
+import { MAX_SNOOZE_MINUTES } from '../../shared/alerts/alert'
+import { describeCondition, snoozeText } from '../../shared/alerts/alert-describe'
+import { ruleTarget } from '../../shared/alerts/alert-list'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 

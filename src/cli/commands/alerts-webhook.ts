@@ -7,13 +7,13 @@ import {
   WebhookSchema,
   type Webhook,
   type WebhookFormat,
-} from '../../shared/alert'
-import { webhookHealth } from '../../shared/alert-describe'
-import { testWebhook } from '../../app/webhook-test'
+} from '../../shared/alerts/alert'
+import { webhookHealth } from '../../shared/alerts/alert-describe'
+import { testWebhook } from '../../app/webhooks/webhook-test'
 import { keychainProfile } from '../../app/secrets/secret-store'
 import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
-import { storedWebhookView, webhookUrlProblem } from '../../app/webhook-url-policy'
-import { newSigningSecret } from '../../app/webhook-signing'
+import { storedWebhookView, webhookUrlProblem } from '../../app/webhooks/webhook-url-policy'
+import { newSigningSecret } from '../../app/webhooks/webhook-signing'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
-import { CAP_GRACE_MS } from '../../core/stream-caps'
+import { CAP_GRACE_MS } from '../../core/stream/stream-caps'
 import { startSimulator, STREAM_PATH, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run } from './doctor'

@@ -1,4 +1,4 @@
-import { runDoctor } from '../../core/doctor'
+import { runDoctor } from '../../core/doctor/doctor'
 import { MARKET_403 } from '../../core/errors'
 import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'

@@ -1,22 +1,27 @@
 import { randomUUID } from 'node:crypto'
 import { InstrumentCatalogue } from '../../app/catalogue/instrument-catalogue'
 import { CurrencyTable } from '../../app/catalogue/instrument-currency'
-import { addLot, checkLot, removeLot } from '../../app/position-book'
+import { addLot, checkLot, removeLot } from '../../app/positions/position-book'
 import { systemClock } from '../../core/clock'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { fetchSnapshot } from '../../core/quote-snapshot'
-import type { SymbolKey } from '../../shared/market'
+import { fetchSnapshot } from '../../core/rest/quote-snapshot'
+import type { SymbolKey } from '../../shared/markets/market'
 import {
   fxRate,
   listTotals,
   type FxQuotes,
   type ListTotals,
   type PriceView,
-} from '../../shared/pnl'
-import { CurrencySchema, parseDecimal, type Currency } from '../../shared/position'
-import { fxKeysFor, fxQuotesOf, positionReport, type LotLine } from '../../shared/position-report'
+} from '../../shared/positions/pnl'
+import { CurrencySchema, parseDecimal, type Currency } from '../../shared/positions/position'
+import {
+  fxKeysFor,
+  fxQuotesOf,
+  positionReport,
+  type LotLine,
+} from '../../shared/positions/position-report'
 import { HELP_OPTIONS, parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { exitCodeFor } from '../exit-code'

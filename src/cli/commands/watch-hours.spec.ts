@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSimulator, type MarketHours, type SimServer } from '../../sim'
-import { tradingWindow } from '../../shared/trading-hours'
+import { tradingWindow } from '../../shared/markets/trading-hours'
 import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run } from './watch'
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSimulator, STREAM_PATH, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir, type CliRun } from '../testing/cli-harness'
-import { sessionAt } from '../../shared/market-sessions'
+import { sessionAt } from '../../shared/markets/market-sessions'
 import { run } from './watch'
 
 const QUOTE_KEYS = [

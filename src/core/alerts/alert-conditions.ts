@@ -1,7 +1,7 @@
-import type { AlertCondition } from '../shared/alert'
-import { maName, spreadText } from '../shared/alert-describe'
-import type { Spread } from '../shared/spread'
-import { BucketRing } from './bucket-ring'
+import type { AlertCondition } from '../../shared/alerts/alert'
+import { maName, spreadText } from '../../shared/alerts/alert-describe'
+import type { Spread } from '../../shared/spread'
+import { BucketRing } from '../bars/bucket-ring'
 
 /**
  * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { alertRule } from './testing/alert-rule'
+import { FakeClock } from '../clock'
+import { alertRule } from '../testing/alert-rule'
 import { AlertEngine } from './alert-engine'
 import { movingAverage } from './alert-ma'
-import { BarBackfill } from './bar-backfill'
-import { CandleBuilder } from './candle-builder'
-import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote } from '../shared/quote'
-import { barsAt } from './testing/bars'
+import { BarBackfill } from '../bars/bar-backfill'
+import { CandleBuilder } from '../bars/candle-builder'
+import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import { blankQuote } from '../../shared/quote'
+import { barsAt } from '../testing/bars'
 
 const MIN = 60_000
 

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { alertRule } from './testing/alert-rule'
+import { FakeClock } from '../clock'
+import { alertRule } from '../testing/alert-rule'
 import { AlertEngine } from './alert-engine'
-import { AlertConditionSchema, type AlertCondition, type FiredAlert } from '../shared/alert'
-import { describeCondition } from '../shared/alert-describe'
-import { blankQuote } from '../shared/quote'
+import {
+  AlertConditionSchema,
+  type AlertCondition,
+  type FiredAlert,
+} from '../../shared/alerts/alert'
+import { describeCondition } from '../../shared/alerts/alert-describe'
+import { blankQuote } from '../../shared/quote'
 
 function setup(c: AlertCondition, repeat: 'once' | 'rearm' = 'once') {
   const engine = new AlertEngine({ clock: new FakeClock(), newId: () => 'a' })

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { alertRule } from './testing/alert-rule'
+import { FakeClock } from '../clock'
+import { alertRule } from '../testing/alert-rule'
 import { AlertEngine } from './alert-engine'
-import type { AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote, type Quote } from '../shared/quote'
-import { volumeNote } from '../shared/alert-volume'
+import type { AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import { blankQuote, type Quote } from '../../shared/quote'
+import { volumeNote } from '../../shared/alerts/alert-volume'
 
 const MIN = 60_000
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { alertRule } from './testing/alert-rule'
+import { FakeClock } from '../clock'
+import { alertRule } from '../testing/alert-rule'
 import { AlertEngine } from './alert-engine'
-import { CandleBuilder } from './candle-builder'
-import type { AlertCondition, AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote } from '../shared/quote'
-import { closedBars } from './testing/bars'
+import { CandleBuilder } from '../bars/candle-builder'
+import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import { blankQuote } from '../../shared/quote'
+import { closedBars } from '../testing/bars'
 
 /**
  * A moving-average rule whose bars are not there yet says so ("waiting for bars"), and a rule

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { alertRule } from './testing/alert-rule'
+import { FakeClock } from '../clock'
+import { alertRule } from '../testing/alert-rule'
 import { AlertEngine } from './alert-engine'
 import { MoveWindow } from './alert-conditions'
-import type { AlertRule, FiredAlert } from '../shared/alert'
-import { blankQuote, type Quote } from '../shared/quote'
+import type { AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import { blankQuote, type Quote } from '../../shared/quote'
 
 const MIN = 60_000
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Clock } from './clock'
+import type { Clock } from '../clock'
 import {
   alertMessage,
   conditionHolds,
@@ -9,11 +9,11 @@ import {
   type ConditionInput,
 } from './alert-conditions'
 import { MaTracker, type BarSource } from './alert-ma'
-import type { AlertRule, AlertRuleState, FiredAlert } from '../shared/alert'
-import { parentRuleId } from '../shared/alert-list'
-import type { SymbolKey } from '../shared/market'
-import type { Quote } from '../shared/quote'
-import { quoteSpread } from '../shared/spread'
+import type { AlertRule, AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
+import { parentRuleId } from '../../shared/alerts/alert-list'
+import type { SymbolKey } from '../../shared/markets/market'
+import type { Quote } from '../../shared/quote'
+import { quoteSpread } from '../../shared/spread'
 
 /**
  * Price alerts, evaluated in core on every merged quote so they fire with no window open.
@@ -36,7 +36,7 @@ import { quoteSpread } from '../shared/spread'
  * gap began, so a level passed while away is reported once, not skipped.
  *
  * The engine decides and records; announcing (and making a fire durable first) is the caller's
- * job: src/app/alert-loop.ts.
+ * job: src/app/alerts/alert-loop.ts.
  */
 
 const HISTORY_LIMIT = 500

@@ -1,5 +1,5 @@
-import { bucketStart } from '../shared/intervals'
-import type { Bar, Interval } from '../shared/quote'
+import { bucketStart } from '../../shared/intervals'
+import type { Bar, Interval } from '../../shared/quote'
 
 /**
  * Moving averages for 'maCross' rules, on the bars the engine already holds (built from ticks or

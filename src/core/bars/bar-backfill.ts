@@ -1,9 +1,9 @@
-import { symbolKey, type SymbolKey } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
+import { symbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { Bar, Interval } from '../../shared/quote'
 import type { CandleBuilder } from './candle-builder'
-import type { Clock, TimerHandle } from './clock'
-import { klineRoute } from './market-routes'
-import { requireSymbolRef } from './symbol-input'
+import type { Clock, TimerHandle } from '../clock'
+import { klineRoute } from '../rest/market-routes'
+import { requireSymbolRef } from '../quotes/symbol-input'
 
 /** Bars one alert rule reads (a moving average's history). */
 export interface BarNeed {

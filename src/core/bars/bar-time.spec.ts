@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { bucketStart } from '../shared/intervals'
-import { INTERVALS } from '../shared/quote'
+import { bucketStart } from '../../shared/intervals'
+import { INTERVALS } from '../../shared/quote'
 import { parseBars, quoteTime, toEpochMs } from './bar-time'
 import { CandleBuilder } from './candle-builder'
-import { parseFrame } from './push-parser'
-import { AGRI_FALLBACK, klineRoute, quoteRoute } from './market-routes'
-import { parseTickerQuotes } from './ticker-quote'
+import { parseFrame } from '../push/push-parser'
+import { AGRI_FALLBACK, klineRoute, quoteRoute } from '../rest/market-routes'
+import { parseTickerQuotes } from '../rest/ticker-quote'
 
 const T = Date.UTC(2026, 0, 5, 14, 0) // 1_767_621_600_000
 

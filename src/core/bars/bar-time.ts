@@ -1,6 +1,6 @@
-import { barCloseTime } from '../shared/intervals'
-import type { Bar, Interval } from '../shared/quote'
-import { coerceNumber } from './quote-fields'
+import { barCloseTime } from '../../shared/intervals'
+import type { Bar, Interval } from '../../shared/quote'
+import { coerceNumber } from '../quotes/quote-fields'
 
 /**
  * Times from the service, one parser for every path (REST bars, TickerQuote, pushes). The spec

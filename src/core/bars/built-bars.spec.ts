@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { boundForDisk, DISK_BAR_CAP } from './built-bars'
 import { CandleBuilder, type CandleSeries } from './candle-builder'
-import { BarStore } from './persistence/bar-store'
+import { BarStore } from '../persistence/bar-store'
 
 const MIN = 60_000
 const HOUR = 60 * MIN

@@ -1,8 +1,8 @@
-import { bucketStart } from '../shared/intervals'
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import type { Interval } from '../shared/quote'
+import { bucketStart } from '../../shared/intervals'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { Interval } from '../../shared/quote'
 import type { BarRing, CandleBuilder, CandleSeries } from './candle-builder'
-import { klineRoute } from './market-routes'
+import { klineRoute } from '../rest/market-routes'
 
 /**
  * Bars the app builds from live prices, kept so that a chart of a market without a candle

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { bucketStart } from '../shared/intervals'
+import { bucketStart } from '../../shared/intervals'
 import { CandleBuilder } from './candle-builder'
-import type { Bar } from '../shared/quote'
+import type { Bar } from '../../shared/quote'
 
 const MIN = 60_000
 const T0 = Date.UTC(2026, 0, 5, 0, 0) // a Monday, 00:00 UTC

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { bucketEnd, bucketStart, intervalMs } from '../shared/intervals'
-import { INTERVALS, IntervalSchema, type Bar, type Interval } from '../shared/quote'
-import type { SymbolKey } from '../shared/market'
+import { bucketEnd, bucketStart, intervalMs } from '../../shared/intervals'
+import { INTERVALS, IntervalSchema, type Bar, type Interval } from '../../shared/quote'
+import type { SymbolKey } from '../../shared/markets/market'
 
 /**
  * Bars for the mini charts. Markets without a kline endpoint (the spec details only

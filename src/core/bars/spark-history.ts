@@ -1,8 +1,8 @@
-import { symbolKey, type SymbolKey } from '../shared/market'
-import type { Bar } from '../shared/quote'
+import { symbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { Bar } from '../../shared/quote'
 import type { CandleBuilder } from './candle-builder'
-import { klineRoute } from './market-routes'
-import { requireSymbolRef } from './symbol-input'
+import { klineRoute } from '../rest/market-routes'
+import { requireSymbolRef } from '../quotes/symbol-input'
 
 /** A sparkline's history: the last hour of 1-minute bars. */
 export const SPARK_BARS = 60

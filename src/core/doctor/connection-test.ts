@@ -1,8 +1,8 @@
-import type { StreamState } from '../shared/status'
-import type { Clock } from './clock'
+import type { StreamState } from '../../shared/status'
+import type { Clock } from '../clock'
 import type { Check } from './doctor-stream'
-import type { TickdeskError } from './errors'
-import type { StreamClient } from './stream-client'
+import type { TickdeskError } from '../errors'
+import type { StreamClient } from '../stream/stream-client'
 
 export interface LiveStream {
   state(): StreamState

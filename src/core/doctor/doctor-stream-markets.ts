@@ -1,10 +1,10 @@
-import type { DoctorReport } from '../shared/bridge'
-import type { Market } from '../shared/market'
-import type { Clock, TimerHandle } from './clock'
-import { MARKET_403 } from './errors'
-import type { ParsedFrame } from './parsed-frame'
-import { classifyErrorFrame } from './stream-error-frame'
-import { ANSWER_BOUND_MS, COMMON_SPELLINGS, StreamMarketNames } from './stream-market-names'
+import type { DoctorReport } from '../../shared/bridge'
+import type { Market } from '../../shared/markets/market'
+import type { Clock, TimerHandle } from '../clock'
+import { MARKET_403 } from '../errors'
+import type { ParsedFrame } from '../push/parsed-frame'
+import { classifyErrorFrame } from '../stream/stream-error-frame'
+import { ANSWER_BOUND_MS, COMMON_SPELLINGS, StreamMarketNames } from '../stream/stream-market-names'
 
 type Check = DoctorReport['checks'][number]
 

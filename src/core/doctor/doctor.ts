@@ -1,7 +1,7 @@
-import type { DoctorReport } from '../shared/bridge'
-import type { AuthScheme } from './auth-header'
-import { PLAN_LIMITS, type Market, type Plan } from '../shared/market'
-import { systemClock, type Clock } from './clock'
+import type { DoctorReport } from '../../shared/bridge'
+import type { AuthScheme } from '../rest/auth-header'
+import { PLAN_LIMITS, type Market, type Plan } from '../../shared/markets/market'
+import { systemClock, type Clock } from '../clock'
 import {
   ACCOUNT_WIDE_403,
   MARKET_403,
@@ -9,12 +9,12 @@ import {
   RATE_429,
   SYMBOL_400,
   TickdeskError,
-} from './errors'
+} from '../errors'
 import { probeStream, skippedCheck as skipped, type Check } from './doctor-stream'
-import { deriveStreamUrl } from './engine-config'
-import { klineRoute, quoteRoute, type EndpointFamily } from './market-routes'
-import { RateGovernor } from './rate-governor'
-import { RestClient } from './rest-client'
+import { deriveStreamUrl } from '../engine/engine-config'
+import { klineRoute, quoteRoute, type EndpointFamily } from '../rest/market-routes'
+import { RateGovernor } from '../rest/rate-governor'
+import { RestClient } from '../rest/rest-client'
 
 /**
  * `tickdesk doctor` / testConnection: what works with this key, spending as few metered requests

@@ -1,13 +1,13 @@
-import { symbolKey, type SymbolKey } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
-import { BarBackfill, type BarNeed } from './bar-backfill'
-import type { CandleBuilder } from './candle-builder'
-import { fetchCandles } from './candles-client'
-import type { Clock } from './clock'
-import { klineRoute } from './market-routes'
-import type { RestClient } from './rest-client'
-import { SparkHistory } from './spark-history'
-import { requireSymbolRef } from './symbol-input'
+import { symbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { Bar, Interval } from '../../shared/quote'
+import { BarBackfill, type BarNeed } from '../bars/bar-backfill'
+import type { CandleBuilder } from '../bars/candle-builder'
+import { fetchCandles } from '../rest/candles-client'
+import type { Clock } from '../clock'
+import { klineRoute } from '../rest/market-routes'
+import type { RestClient } from '../rest/rest-client'
+import { SparkHistory } from '../bars/spark-history'
+import { requireSymbolRef } from '../quotes/symbol-input'
 
 /**
  * The bars the engine serves: a chart's (fetched where the service has klines, built from ticks

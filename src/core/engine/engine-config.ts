@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { AuthScheme } from './auth-header'
-import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../shared/market'
-import { parseStreamMarkets } from '../shared/stream-markets'
+import type { AuthScheme } from '../rest/auth-header'
+import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../../shared/markets/market'
+import { parseStreamMarkets } from '../../shared/markets/stream-markets'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {

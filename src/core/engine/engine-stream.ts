@@ -1,16 +1,20 @@
-import { symbolKey, type Market, type SymbolKey } from '../shared/market'
-import type { StreamState } from '../shared/status'
-import type { CandleBuilder } from './candle-builder'
-import { MARKET_403, type TickdeskError } from './errors'
-import type { FeedPlanner } from './feed-planner'
-import type { Logger } from './log'
-import { aliasMarketName } from './market-aliases'
-import type { Clock } from './clock'
-import type { QuoteIngest } from './quote-ingest'
-import { StreamClient } from './stream-client'
-import type { StreamClientOptions } from './stream-events'
-import { StreamMarketNames, type MarketGate, type StreamNameMemory } from './stream-market-names'
-import type { SymbolStatusBook } from './symbol-statuses'
+import { symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
+import type { StreamState } from '../../shared/status'
+import type { CandleBuilder } from '../bars/candle-builder'
+import { MARKET_403, type TickdeskError } from '../errors'
+import type { FeedPlanner } from '../feed/feed-planner'
+import type { Logger } from '../log'
+import { aliasMarketName } from '../stream/market-aliases'
+import type { Clock } from '../clock'
+import type { QuoteIngest } from '../quotes/quote-ingest'
+import { StreamClient } from '../stream/stream-client'
+import type { StreamClientOptions } from '../stream/stream-events'
+import {
+  StreamMarketNames,
+  type MarketGate,
+  type StreamNameMemory,
+} from '../stream/stream-market-names'
+import type { SymbolStatusBook } from '../quotes/symbol-statuses'
 
 /**
  * The engine's one socket, the names it calls markets by, and what each of its events does

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
-import type { FeedStatus } from '../shared/status'
+import { startSimulator, type SimServer } from '../../sim'
+import type { FeedStatus } from '../../shared/status'
 import { deriveStreamUrl, type EngineConfig } from './engine-config'
 import { MarketEngine, PRIORITY } from './engine'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { startSimulator } from '../sim'
+import { startSimulator } from '../../sim'
 import { MarketEngine } from './engine'
-import { simEngineConfig, simEngineRun } from './testing/sim-engine'
+import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
 
 /**
  * No silent symbol (issue 36): the service stops pushing one streamed symbol while its price goes

@@ -1,7 +1,7 @@
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import type { Clock, TimerHandle } from './clock'
-import { isQuiet } from './session-pacing'
-import { ANSWER_BOUND_MS } from './stream-market-names'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
+import type { Clock, TimerHandle } from '../clock'
+import { isQuiet } from '../poll/session-pacing'
+import { ANSWER_BOUND_MS } from '../stream/stream-market-names'
 
 /** How often streamed symbols' ages are looked at. */
 const LOOK_EVERY_MS = 1_000

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
+import { FakeClock } from '../clock'
 import { watchForSleep } from './sleep-detector'
 
 describe('watchForSleep', () => {

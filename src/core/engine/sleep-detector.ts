@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock'
+import type { Clock, TimerHandle } from '../clock'
 
 /**
  * Notices that the machine slept: a self-rescheduling timer due every `periodMs` that fires

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import type { Market } from '../shared/market'
-import type { QuoteUpdate } from './quote-fields'
-import { QuoteStore } from './quote-store'
+import { FakeClock } from '../clock'
+import type { Market } from '../../shared/markets/market'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import { QuoteStore } from '../quotes/quote-store'
 import { STALE_AFTER_MS, StaleSweep } from './stale-sweep'
 
 /** A polled price with no service time, as the poller hands it to the store. */

@@ -1,7 +1,7 @@
-import type { Market, SymbolKey } from '../shared/market'
-import type { Clock, TimerHandle } from './clock'
-import type { QuoteStore } from './quote-store'
-import { isQuiet, QUIET_POLL_MS } from './session-pacing'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import type { Clock, TimerHandle } from '../clock'
+import type { QuoteStore } from '../quotes/quote-store'
+import { isQuiet, QUIET_POLL_MS } from '../poll/session-pacing'
 
 /** How long a polled or streamed value may go without an update before it is shown as stale. */
 export const STALE_AFTER_MS = 90_000

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
-import type { FeedStatus } from '../shared/status'
-import { FakeClock } from './clock'
+import { startSimulator, type SimServer } from '../../sim'
+import type { FeedStatus } from '../../shared/status'
+import { FakeClock } from '../clock'
 import { MarketEngine } from './engine'
-import { simEngineConfig, simEngineRun } from './testing/sim-engine'
-import { TickdeskError, restStatusOf } from './errors'
-import { RateGovernor } from './rate-governor'
+import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
+import { TickdeskError, restStatusOf } from '../errors'
+import { RateGovernor } from '../rest/rate-governor'
 
 /**
  * An account-level error frame on an open socket acts within that frame as the REST refusal of

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { startSimulator } from '../sim'
-import { INSTRUMENTS } from '../sim/instruments'
+import { startSimulator } from '../../sim'
+import { INSTRUMENTS } from '../../sim/market/instruments'
 import { MarketEngine } from './engine'
-import { simEngineConfig, simEngineRun } from './testing/sim-engine'
+import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
 
 /**
  * Issue 36, the Free-plan mix on a service that knows its markets by other names and leaves our

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { startSimulator } from '../sim'
-import { INSTRUMENTS } from '../sim/instruments'
+import { startSimulator } from '../../sim'
+import { INSTRUMENTS } from '../../sim/market/instruments'
 import { MarketEngine } from './engine'
-import { simEngineConfig, simEngineRun } from './testing/sim-engine'
+import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
 
 /**
  * A symbol the poller answered a moment ago that gets a stream slot is not asked again for its

@@ -1,4 +1,4 @@
-import type { SymbolKey } from '../shared/market'
+import type { SymbolKey } from '../../shared/markets/market'
 
 interface Watch {
   refs: number

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { PLAN_LIMITS } from '../shared/market'
+import { PLAN_LIMITS } from '../../shared/markets/market'
 import { callsPerRound, planBudget, planBudgetOnPlan, pollSpacingMs } from './budget-preview'
-import { FakeClock } from './clock'
+import { FakeClock } from '../clock'
 import { PRIORITY } from './feed-planner'
-import { QuotePoller } from './quote-poller'
-import { seededRandom } from './random'
-import { RateGovernor } from './rate-governor'
-import { RestClient } from './rest-client'
-import { ok, startRestServer, until, type RestTestServer } from './testing/rest-test-server'
+import { QuotePoller } from '../poll/quote-poller'
+import { seededRandom } from '../random'
+import { RateGovernor } from '../rest/rate-governor'
+import { RestClient } from '../rest/rest-client'
+import { ok, startRestServer, until, type RestTestServer } from '../testing/rest-test-server'
 
 const PACING = { share: 0.8, minIntervalMs: 5_000 }
 const FREE = { streamCap: PLAN_LIMITS.free.wsSymbols, perMinute: 27, pacing: PACING }

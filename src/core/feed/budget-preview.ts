@@ -5,13 +5,13 @@ import {
   type Market,
   type Plan,
   type SymbolKey,
-} from '../shared/market'
-import { seededRandom } from '../util/random'
-import { FakeClock } from './clock'
+} from '../../shared/markets/market'
+import { seededRandom } from '../../util/random'
+import { FakeClock } from '../clock'
 import { FeedPlanner } from './feed-planner'
-import { BACKGROUND_POLL_MS, SLOW_POLL_MS } from './poll-queue'
-import { RateGovernor, WINDOW_MS } from './rate-governor'
-import { isQuiet, QUIET_POLL_MS } from './session-pacing'
+import { BACKGROUND_POLL_MS, SLOW_POLL_MS } from '../poll/poll-queue'
+import { RateGovernor, WINDOW_MS } from '../rest/rate-governor'
+import { isQuiet, QUIET_POLL_MS } from '../poll/session-pacing'
 import { roundCalls, type StreamReason } from './stream-choice'
 
 /**

@@ -1,8 +1,8 @@
-import { symbolKey, type Market, type SymbolKey } from '../shared/market'
+import { symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
 import type { FeedPlanner } from './feed-planner'
-import type { QuotePoller } from './quote-poller'
-import type { StreamClient } from './stream-client'
-import type { WatchedSymbols } from './watched-symbols'
+import type { QuotePoller } from '../poll/quote-poller'
+import type { StreamClient } from '../stream/stream-client'
+import type { WatchedSymbols } from '../engine/watched-symbols'
 
 /**
  * Puts the FeedPlanner's plan into effect: the streamed symbols to the socket's subscriptions,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import type { Market } from '../shared/market'
-import { seededRandom } from '../util/random'
+import { FakeClock } from '../clock'
+import type { Market } from '../../shared/markets/market'
+import { seededRandom } from '../../util/random'
 import { DEMOTION_MEMORY_MS, FeedPlanner, PRIORITY } from './feed-planner'
 import { roundCalls } from './stream-choice'
 

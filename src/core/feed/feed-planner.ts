@@ -1,8 +1,8 @@
-import type { Market, SymbolKey } from '../shared/market'
-import { MARKETS, parseSymbolKey, symbolKey } from '../shared/market'
-import type { Clock, TimerHandle } from './clock'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import { MARKETS, parseSymbolKey, symbolKey } from '../../shared/markets/market'
+import type { Clock, TimerHandle } from '../clock'
 import { chooseStreams, type StreamReason } from './stream-choice'
-import type { MarketGate } from './stream-market-names'
+import type { MarketGate } from '../stream/stream-market-names'
 
 /**
  * FeedPlanner decides which watched symbols ride the stream and which are polled over REST.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { TickdeskError } from './errors'
+import { TickdeskError } from '../errors'
 import { deriveFeedStatus, type FeedFacts } from './feed-status'
-import type { GovernorSnapshot } from './rate-governor'
+import type { GovernorSnapshot } from '../rest/rate-governor'
 
 const governor = (over: Partial<GovernorSnapshot> = {}): GovernorSnapshot => ({
   state: 'open',

@@ -1,7 +1,7 @@
-import type { Market, Plan } from '../shared/market'
-import type { FeedStatus, StreamState } from '../shared/status'
-import { FORBIDDEN_RECHECK_MS, MARKET_403, type TickdeskError } from './errors'
-import type { GovernorSnapshot } from './rate-governor'
+import type { Market, Plan } from '../../shared/markets/market'
+import type { FeedStatus, StreamState } from '../../shared/status'
+import { FORBIDDEN_RECHECK_MS, MARKET_403, type TickdeskError } from '../errors'
+import type { GovernorSnapshot } from '../rest/rate-governor'
 
 export interface FeedFacts {
   started: boolean

@@ -1,5 +1,5 @@
-import { MARKETS, type Market, type SymbolKey } from '../shared/market'
-import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from './market-routes'
+import { MARKETS, type Market, type SymbolKey } from '../../shared/markets/market'
+import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from '../rest/market-routes'
 
 /**
  * Why a symbol is streamed or polled (the budget line says it in words):

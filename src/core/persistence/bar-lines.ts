@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises'
-import { CandleSeriesSchema, type BarRing, type CandleSeries } from '../candle-builder'
+import { CandleSeriesSchema, type BarRing, type CandleSeries } from '../bars/candle-builder'
 
 /**
  * The bar store's lines and marks (bar-store.ts): a series as one NDJSON line, what a ring's

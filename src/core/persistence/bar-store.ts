@@ -1,7 +1,7 @@
 import { copyFile, mkdir, open, rename, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Interval } from '../../shared/quote'
-import { diskShares, foldBuiltBars, type FoldMarks } from '../built-bars'
+import { diskShares, foldBuiltBars, type FoldMarks } from '../bars/built-bars'
 import {
   appendSynced,
   changedFrom,
@@ -11,7 +11,12 @@ import {
   yieldToLoop,
   type Mark,
 } from './bar-lines'
-import { ringSeries, type BarRing, type CandleBuilder, type CandleSeries } from '../candle-builder'
+import {
+  ringSeries,
+  type BarRing,
+  type CandleBuilder,
+  type CandleSeries,
+} from '../bars/candle-builder'
 import { errnoCode, readTextIfExists } from './atomic-file'
 import type { StoreProblem } from './json-store'
 

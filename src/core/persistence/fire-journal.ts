@@ -12,8 +12,8 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alert'
-import type { AlertRuleState } from '../../shared/alert'
+import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alerts/alert'
+import type { AlertRuleState } from '../../shared/alerts/alert'
 import { errnoCode } from './atomic-file'
 
 /**

@@ -1,4 +1,4 @@
-import { MARKETS } from '../../shared/market'
+import { MARKETS } from '../../shared/markets/market'
 import { QUOTE_FIGURES, QuoteSourceSchema, type Quote } from '../../shared/quote'
 
 const MARKET_NAMES: ReadonlySet<unknown> = new Set(MARKETS)

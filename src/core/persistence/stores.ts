@@ -14,8 +14,8 @@ import {
   WebhookSchema,
   type FiredAlert,
   type Webhook,
-} from '../../shared/alert'
-import { PositionsFileSchema, type PositionsFile } from '../../shared/position'
+} from '../../shared/alerts/alert'
+import { PositionsFileSchema, type PositionsFile } from '../../shared/positions/position'
 import { QuoteSchema, type Quote } from '../../shared/quote'
 import { SettingsSchema, type Settings } from '../../shared/settings'
 import { WatchlistSchema } from '../../shared/watchlist'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { MarketSchema, type Market } from '../../shared/market'
-import { StreamNameSchema } from '../../shared/stream-markets'
-import type { StreamNameMemory } from '../stream-market-names'
+import { MarketSchema, type Market } from '../../shared/markets/market'
+import { StreamNameSchema } from '../../shared/markets/stream-markets'
+import type { StreamNameMemory } from '../stream/stream-market-names'
 import type { Logger } from '../log'
 import type { JsonStore } from './json-store'
 

@@ -1,5 +1,5 @@
-import type { Market, SymbolKey } from '../shared/market'
-import type { Route } from './market-routes'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import type { Route } from '../rest/market-routes'
 
 /** One metered REST call of the poller: a quote batch, or one agri symbol's latest kline bar. */
 export interface Batch {

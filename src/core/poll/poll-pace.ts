@@ -1,4 +1,4 @@
-import type { Market, SymbolKey } from '../shared/market'
+import type { Market, SymbolKey } from '../../shared/markets/market'
 import { isQuiet, sessionChangeAfter } from './session-pacing'
 import { WakeHeap } from './wake-heap'
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { MARKETS, symbolKey, type Market, type SymbolKey } from '../shared/market'
-import type { EndpointFamily } from './market-routes'
+import { MARKETS, symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
+import type { EndpointFamily } from '../rest/market-routes'
 import type { Batch } from './poll-batch'
 import { PollQueue } from './poll-queue'
 import { PollVerdicts } from './poll-verdicts'
 import { QUIET_POLL_MS } from './session-pacing'
-import { seededRandom, type Random } from './random'
-import { NaivePollQueue } from './testing/naive-poll-queue'
+import { seededRandom, type Random } from '../random'
+import { NaivePollQueue } from '../testing/naive-poll-queue'
 
 /**
  * nextBatch no longer sorts the whole poll set before every call; these runs drive it and the

@@ -1,11 +1,11 @@
-import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../shared/market'
+import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
 import {
   AGRI_FALLBACK,
   MAX_SYMBOLS_PER_CALL,
   quoteRoute,
   type EndpointFamily,
   type Route,
-} from './market-routes'
+} from '../rest/market-routes'
 import type { Batch, BatchMember } from './poll-batch'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
 import { nextPollAt } from './session-pacing'

@@ -1,9 +1,9 @@
-import type { Market, SymbolKey } from '../shared/market'
+import type { Market, SymbolKey } from '../../shared/markets/market'
 import type { Batch } from './poll-batch'
 import type { Tracked } from './poll-queue'
-import type { QuoteUpdate } from './quote-fields'
-import type { RestClient } from './rest-client'
-import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import type { RestClient } from '../rest/rest-client'
+import { parseTickerQuotes, quoteFromLatestBar } from '../rest/ticker-quote'
 
 /**
  * How one poll batch is asked of the service and its answer matched back to the polled symbols:

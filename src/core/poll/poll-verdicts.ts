@@ -1,6 +1,6 @@
-import type { Market, SymbolKey } from '../shared/market'
-import type { SymbolStatusCode } from '../shared/quote'
-import type { EndpointFamily } from './market-routes'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import type { SymbolStatusCode } from '../../shared/quote'
+import type { EndpointFamily } from '../rest/market-routes'
 
 export interface Verdict {
   code: SymbolStatusCode

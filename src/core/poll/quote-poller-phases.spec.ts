@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
+import { FakeClock } from '../clock'
 import { QuotePoller } from './quote-poller'
-import { seededRandom } from './random'
-import { RateGovernor } from './rate-governor'
-import { RestClient } from './rest-client'
-import { ok, startRestServer, until, type RestTestServer } from './testing/rest-test-server'
+import { seededRandom } from '../random'
+import { RateGovernor } from '../rest/rate-governor'
+import { RestClient } from '../rest/rest-client'
+import { ok, startRestServer, until, type RestTestServer } from '../testing/rest-test-server'
 
 /**
  * A family's symbols that joined the poll set at different moments (they left the stream one

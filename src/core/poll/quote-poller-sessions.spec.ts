@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FakeClock } from './clock'
-import { rig, service, stopPollerRig, symbolsOf } from './testing/poller-rig'
+import type { FakeClock } from '../clock'
+import { rig, service, stopPollerRig, symbolsOf } from '../testing/poller-rig'
 
 afterEach(stopPollerRig)
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FakeClock } from './clock'
-import { crypto, rig, service, stopPollerRig, symbolsOf } from './testing/poller-rig'
-import { ok, type SeenRequest } from './testing/rest-test-server'
+import type { FakeClock } from '../clock'
+import { crypto, rig, service, stopPollerRig, symbolsOf } from '../testing/poller-rig'
+import { ok, type SeenRequest } from '../testing/rest-test-server'
 
 afterEach(stopPollerRig)
 

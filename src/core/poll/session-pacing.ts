@@ -1,5 +1,5 @@
-import type { Market } from '../shared/market'
-import { sessionAt } from '../shared/market-sessions'
+import type { Market } from '../../shared/markets/market'
+import { sessionAt } from '../../shared/markets/market-sessions'
 
 /**
  * How often a market that is not trading is asked for a quote. Its price does not move while

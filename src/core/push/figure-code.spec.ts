@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkFigureTable, MAX_FIGURES, QUOTE_FIGURES, QuoteSchema } from '../shared/quote'
-import { FRAME_FIELDS } from '../shared/quote-frame'
+import { checkFigureTable, MAX_FIGURES, QUOTE_FIGURES, QuoteSchema } from '../../shared/quote'
+import { FRAME_FIELDS } from '../../shared/quote-frame'
 import { compileFigureCode } from './figure-code'
 import { AT_RECEIVED, AT_TS, MIRROR_SLOTS } from './figure-mirror'
 import { FIGURE_ALIASES, FIGURE_BITS, FIGURE_COUNT } from './packed-figures'

@@ -12,7 +12,7 @@
  * (and slot `at + i` of a FigureMirror entry).
  * Tests: figure-code.spec.ts (an extended table), test/fuzz/quote-store.spec.ts (the merge).
  */
-import { checkFigureTable } from '../shared/quote'
+import { checkFigureTable } from '../../shared/quote'
 
 type Fields<F extends string> = Partial<Record<F, number>>
 type Figures<F extends string> = Record<F, number | null>

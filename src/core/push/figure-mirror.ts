@@ -1,5 +1,5 @@
-import type { Quote } from '../shared/quote'
-import { figure } from './quote-merge'
+import type { Quote } from '../../shared/quote'
+import { figure } from '../quotes/quote-merge'
 import { FIGURE_COUNT } from './packed-figures'
 
 /** An entry's slots: QUOTE_FIGURES in their order, then ts and receivedAt. */

@@ -1,4 +1,4 @@
-import type { Market } from '../shared/market'
+import type { Market } from '../../shared/markets/market'
 import {
   FIGURE_BITS,
   FIGURE_COUNT,
@@ -7,7 +7,7 @@ import {
   type PackedFigures,
 } from './packed-figures'
 import type { ParsedFrame } from './parsed-frame'
-import type { QuoteFields } from './quote-fields'
+import type { QuoteFields } from '../quotes/quote-fields'
 import type { SymbolRef } from './symbol-slot'
 
 type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>

@@ -1,4 +1,4 @@
-import { QUOTE_FIGURES, type QuoteFigure } from '../shared/quote'
+import { QUOTE_FIGURES, type QuoteFigure } from '../../shared/quote'
 import { compileFigureCode } from './figure-code'
 
 /** quote-fields.ts's QuoteFields, spelt out here: that module unpacks through this one. */

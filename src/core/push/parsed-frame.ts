@@ -1,7 +1,7 @@
-import type { Market } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
+import type { Market } from '../../shared/markets/market'
+import type { Bar, Interval } from '../../shared/quote'
 import type { PackedFigures } from './packed-figures'
-import type { QuoteFields } from './quote-fields'
+import type { QuoteFields } from '../quotes/quote-fields'
 import type { SymbolRef } from './symbol-slot'
 
 /** One frame of the stream as push-parser.ts (or the push scanner) read it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FrameBuffer, type ParsedFrame } from './push-parser'
-import { QUOTE_FIGURES } from '../shared/quote'
+import { QUOTE_FIGURES } from '../../shared/quote'
 import { PushScanner } from './push-scan'
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30)

@@ -1,6 +1,6 @@
-import type { Market } from '../shared/market'
-import type { Quote } from '../shared/quote'
-import type { BarRing } from './candle-builder'
+import type { Market } from '../../shared/markets/market'
+import type { Quote } from '../../shared/quote'
+import type { BarRing } from '../bars/candle-builder'
 
 /**
  * Per-symbol state kept where a tick already is, so one tick does not look its symbol up once

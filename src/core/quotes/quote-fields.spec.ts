@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { QUOTE_FIGURES } from '../shared/quote'
+import { QUOTE_FIGURES } from '../../shared/quote'
 import { coerceNumber, pickQuoteFields, type QuoteFields } from './quote-fields'
-import { parseFrame } from './push-parser'
+import { parseFrame } from '../push/push-parser'
 import { QuoteStore } from './quote-store'
-import { FakeClock } from './clock'
+import { FakeClock } from '../clock'
 
 /** The original probe-every-name algorithm, kept as the reference for the one-pass version. */
 const ALIASES: Array<[string, (typeof QUOTE_FIGURES)[number]]> = [

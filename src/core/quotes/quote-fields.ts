@@ -1,8 +1,8 @@
-import type { Market } from '../shared/market'
-import type { Quote, QuoteFigure } from '../shared/quote'
-import { coerceNumber } from './figure-code'
-import { FIGURE_CODE, unpackFigures, type PackedFigures } from './packed-figures'
-import type { SymbolRef } from './symbol-slot'
+import type { Market } from '../../shared/markets/market'
+import type { Quote, QuoteFigure } from '../../shared/quote'
+import { coerceNumber } from '../push/figure-code'
+import { FIGURE_CODE, unpackFigures, type PackedFigures } from '../push/packed-figures'
+import type { SymbolRef } from '../push/symbol-slot'
 
 export { coerceNumber }
 

@@ -1,5 +1,5 @@
-import type { Quote } from '../shared/quote'
-import type { CandleBuilder } from './candle-builder'
+import type { Quote } from '../../shared/quote'
+import type { CandleBuilder } from '../bars/candle-builder'
 import type { QuoteUpdate } from './quote-fields'
 import type { QuoteEntry, QuoteStore } from './quote-store'
 import type { SymbolStatusBook } from './symbol-statuses'

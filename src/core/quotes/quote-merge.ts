@@ -1,6 +1,6 @@
 import type { QuoteFields } from './quote-fields'
-import { QUOTE_FIGURES, type Quote, type QuoteFigure } from '../shared/quote'
-import { FIGURE_CODE, newPackedFigures, packFields } from './packed-figures'
+import { QUOTE_FIGURES, type Quote, type QuoteFigure } from '../../shared/quote'
+import { FIGURE_CODE, newPackedFigures, packFields } from '../push/packed-figures'
 
 /**
  * Merging a tick's figures into a stored Quote (QuoteStore.applyEntry), from a fields object or

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
+import { FakeClock } from '../clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
-import { newSymbolRef } from './symbol-slot'
-import { QUOTE_FIGURES, type Quote } from '../shared/quote'
-import { decodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from '../shared/quote-frame'
+import { newSymbolRef } from '../push/symbol-slot'
+import { QUOTE_FIGURES, type Quote } from '../../shared/quote'
+import { decodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from '../../shared/quote-frame'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
   return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }

@@ -1,5 +1,5 @@
-import type { Clock } from './clock'
-import { QUOTE_FIGURES } from '../shared/quote'
+import type { Clock } from '../clock'
+import { QUOTE_FIGURES } from '../../shared/quote'
 import type { QuoteUpdate } from './quote-fields'
 import {
   B_CHANGE,
@@ -9,16 +9,16 @@ import {
   mergeFields,
   mergePacked,
 } from './quote-merge'
-import { AT_RECEIVED, AT_TS, FigureMirror, held } from './figure-mirror'
-import { blankQuote, type Quote, type QuotePatch } from '../shared/quote'
+import { AT_RECEIVED, AT_TS, FigureMirror, held } from '../push/figure-mirror'
+import { blankQuote, type Quote, type QuotePatch } from '../../shared/quote'
 import {
   decodeQuoteFrame,
   FRAME_FIELDS,
   QUOTE_SOURCES,
   type QuoteFrame,
-} from '../shared/quote-frame'
-import type { Market, SymbolKey } from '../shared/market'
-import { newSymbolSlot, type QuoteEntry } from './symbol-slot'
+} from '../../shared/quote-frame'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import { newSymbolSlot, type QuoteEntry } from '../push/symbol-slot'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.

@@ -1,5 +1,5 @@
-import { parseSymbolKey, type SymbolRef } from '../shared/market'
-import { TickdeskError } from './errors'
+import { parseSymbolKey, type SymbolRef } from '../../shared/markets/market'
+import { TickdeskError } from '../errors'
 
 /** A key the caller must get right (watch, candles): malformed is the caller's INVALID_INPUT. */
 export function requireSymbolRef(key: string): SymbolRef {

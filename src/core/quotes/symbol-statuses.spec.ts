@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SymbolStatus } from '../shared/quote'
+import type { SymbolStatus } from '../../shared/quote'
 import { SymbolStatusBook } from './symbol-statuses'
 
 const refused = (key: string): SymbolStatus => ({ key, code: 'UNKNOWN_SYMBOL', message: 'no' })

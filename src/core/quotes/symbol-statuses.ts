@@ -1,5 +1,5 @@
-import type { SymbolKey } from '../shared/market'
-import { SymbolStatusCodeSchema, type SymbolStatus } from '../shared/quote'
+import type { SymbolKey } from '../../shared/markets/market'
+import { SymbolStatusCodeSchema, type SymbolStatus } from '../../shared/quote'
 
 /**
  * Per-symbol problems the trader should see (unknown symbol, not in plan, refused …), from both

@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { configFromEnv } from './engine-config'
+import { FakeClock } from '../clock'
+import { configFromEnv } from '../engine/engine-config'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
-import { StreamClient } from './stream-client'
+import { StreamClient } from '../stream/stream-client'
 
 /**
  * `Authorization: Bearer` beside X-API-Key (spec: Authentication 2): what a loopback receiver

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { systemClock } from './clock'
+import { systemClock } from '../clock'
 import { fetchCandles } from './candles-client'
-import { seededRandom } from './random'
+import { seededRandom } from '../random'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
-import { ok, startRestServer, type RestTestServer } from './testing/rest-test-server'
+import { ok, startRestServer, type RestTestServer } from '../testing/rest-test-server'
 
 let server: RestTestServer | null = null
 afterEach(async () => {

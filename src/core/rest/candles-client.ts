@@ -1,10 +1,10 @@
-import type { SymbolKey } from '../shared/market'
-import type { Bar, Interval } from '../shared/quote'
-import { parseBars } from './bar-time'
-import { TickdeskError } from './errors'
-import { toWireInterval } from '../shared/intervals'
+import type { SymbolKey } from '../../shared/markets/market'
+import type { Bar, Interval } from '../../shared/quote'
+import { parseBars } from '../bars/bar-time'
+import { TickdeskError } from '../errors'
+import { toWireInterval } from '../../shared/intervals'
 import { klineRoute } from './market-routes'
-import { requireSymbolRef } from './symbol-input'
+import { requireSymbolRef } from '../quotes/symbol-input'
 import type { RestClient } from './rest-client'
 
 /** Spec: GET /api/v1/market/tv-futures/kline, limit "default 300; range 1 to 5000". */

@@ -1,4 +1,4 @@
-import type { Market } from '../shared/market'
+import type { Market } from '../../shared/markets/market'
 
 /**
  * Which endpoint serves which market (spec: Endpoints). The spec gives quotes for crypto spot

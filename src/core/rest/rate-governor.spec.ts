@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from './clock'
-import { TickdeskError } from './errors'
-import { fullJitterDelay, seededRandom } from './random'
+import { FakeClock } from '../clock'
+import { TickdeskError } from '../errors'
+import { fullJitterDelay, seededRandom } from '../random'
 import { RateGovernor } from './rate-governor'
 
 function governor(rpm = 30, seed = 7): { g: RateGovernor; clock: FakeClock } {

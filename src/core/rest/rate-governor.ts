@@ -1,6 +1,6 @@
-import type { Clock, TimerHandle } from './clock'
-import { ACCOUNT_WIDE_403, QUOTA_429, TickdeskError } from './errors'
-import { fullJitterDelay, type Random } from './random'
+import type { Clock, TimerHandle } from '../clock'
+import { ACCOUNT_WIDE_403, QUOTA_429, TickdeskError } from '../errors'
+import { fullJitterDelay, type Random } from '../random'
 
 /**
  * RateGovernor: the one request budget per API key, shared by REST calls and stream handshakes

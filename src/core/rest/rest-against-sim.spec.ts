@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../sim'
-import { mustOpen } from '../sim/testing/spec-client'
-import { systemClock } from './clock'
+import { startSimulator, type SimServer } from '../../sim'
+import { mustOpen } from '../../sim/testing/spec-client'
+import { systemClock } from '../clock'
 import { fetchCandles } from './candles-client'
-import { runDoctor } from './doctor'
-import type { QuoteUpdate } from './quote-fields'
-import { QuotePoller } from './quote-poller'
-import { seededRandom } from './random'
+import { runDoctor } from '../doctor/doctor'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import { QuotePoller } from '../poll/quote-poller'
+import { seededRandom } from '../random'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
-import { until } from './testing/rest-test-server'
+import { until } from '../testing/rest-test-server'
 
 let sim: SimServer
 beforeAll(async () => {

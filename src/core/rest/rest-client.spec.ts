@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock, systemClock } from './clock'
-import { TickdeskError } from './errors'
-import type { Logger } from './log'
-import { seededRandom } from './random'
+import { FakeClock, systemClock } from '../clock'
+import { TickdeskError } from '../errors'
+import type { Logger } from '../log'
+import { seededRandom } from '../random'
 import { RateGovernor } from './rate-governor'
 import { RestClient } from './rest-client'
 import {
@@ -12,7 +12,7 @@ import {
   until,
   type RestTestServer,
   type TestReply,
-} from './testing/rest-test-server'
+} from '../testing/rest-test-server'
 
 const KEY = 'sk-live-abcdef0123456789SECRET'
 let server: RestTestServer | null = null

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { authHeader, type AuthScheme } from './auth-header'
-import { systemClock, type Clock } from './clock'
-import { parseRetryAfter, TickdeskError } from './errors'
+import { systemClock, type Clock } from '../clock'
+import { parseRetryAfter, TickdeskError } from '../errors'
 import { httpGet, type HttpReply } from './http-get'
-import { registerSecret, silentLogger, type Logger } from './log'
+import { registerSecret, silentLogger, type Logger } from '../log'
 import type { RateGovernor } from './rate-governor'
 
 /**

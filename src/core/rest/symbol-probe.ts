@@ -1,7 +1,7 @@
-import { parseSymbolKey, type SymbolKey } from '../shared/market'
-import { refusesWhatWasAsked, SYMBOL_400, TickdeskError } from './errors'
+import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
+import { refusesWhatWasAsked, SYMBOL_400, TickdeskError } from '../errors'
 import { klineRoute, quoteRoute } from './market-routes'
-import type { QuoteUpdate } from './quote-fields'
+import type { QuoteUpdate } from '../quotes/quote-fields'
 import type { RestClient } from './rest-client'
 import { parseTickerQuotes, quoteFromLatestBar } from './ticker-quote'
 

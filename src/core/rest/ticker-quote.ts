@@ -1,7 +1,7 @@
-import type { Market } from '../shared/market'
-import { parseBars, quoteTime } from './bar-time'
-import { TickdeskError } from './errors'
-import { pickQuoteFields, type QuoteUpdate } from './quote-fields'
+import type { Market } from '../../shared/markets/market'
+import { parseBars, quoteTime } from '../bars/bar-time'
+import { TickdeskError } from '../errors'
+import { pickQuoteFields, type QuoteUpdate } from '../quotes/quote-fields'
 
 export interface ParsedTickerQuotes {
   updates: QuoteUpdate[]

@@ -1,4 +1,4 @@
-import { MARKETS, type Market } from '../shared/market'
+import { MARKETS, type Market } from '../../shared/markets/market'
 
 const OURS: ReadonlySet<string> = new Set(MARKETS)
 

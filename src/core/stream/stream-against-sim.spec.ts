@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Market } from '../shared/market'
-import { startSimulator } from '../sim'
-import type { DialectName, SimServer } from '../sim'
-import { FakeClock } from './clock'
-import type { TickdeskError } from './errors'
-import type { QuoteUpdate } from './quote-fields'
-import { seededRandom } from './random'
+import type { Market } from '../../shared/markets/market'
+import { startSimulator } from '../../sim'
+import type { DialectName, SimServer } from '../../sim'
+import { FakeClock } from '../clock'
+import type { TickdeskError } from '../errors'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import { seededRandom } from '../random'
 import type { HandshakeBudget, StreamCandle } from './stream-client'
 import { StreamClient } from './stream-client'
-import { waitUntil } from './testing/ws-test-server'
+import { waitUntil } from '../testing/ws-test-server'
 
 /** The real simulator and the real client on one FakeClock: sim ticks fire on advance(). */
 const unlimited: HandshakeBudget = {

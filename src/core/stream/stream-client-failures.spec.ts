@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { StreamState } from '../shared/status'
-import type { FakeClock } from './clock'
-import type { TickdeskError } from './errors'
-import { watchForSleep } from './sleep-detector'
-import { subs, useStreamClientFixture, type CountingBudget } from './testing/stream-client-fixture'
-import { waitUntil, type TestWsServer } from './testing/ws-test-server'
+import type { StreamState } from '../../shared/status'
+import type { FakeClock } from '../clock'
+import type { TickdeskError } from '../errors'
+import { watchForSleep } from '../engine/sleep-detector'
+import { subs, useStreamClientFixture, type CountingBudget } from '../testing/stream-client-fixture'
+import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
 
 const fx = useStreamClientFixture()
 const { makeClient, conn, untilOpen, untilConnections } = fx

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { FakeClock } from './clock'
-import type { TickdeskError } from './errors'
-import type { QuoteUpdate } from './quote-fields'
-import { seededRandom, type Random } from './random'
+import type { FakeClock } from '../clock'
+import type { TickdeskError } from '../errors'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import { seededRandom, type Random } from '../random'
 import type { StreamCandle } from './stream-client'
-import { subs, useStreamClientFixture, type CountingBudget } from './testing/stream-client-fixture'
-import { waitUntil, type TestWsServer } from './testing/ws-test-server'
+import { subs, useStreamClientFixture, type CountingBudget } from '../testing/stream-client-fixture'
+import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
 
 const fx = useStreamClientFixture()
 const { makeClient, conn, untilOpen, untilConnections } = fx

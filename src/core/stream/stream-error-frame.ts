@@ -6,7 +6,7 @@ import {
   SYMBOL_400,
   TickdeskError,
   restStatusOf,
-} from './errors'
+} from '../errors'
 
 export type ErrorFrameAction =
   | { kind: 'connection-cap'; error: TickdeskError }

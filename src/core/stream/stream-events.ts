@@ -1,13 +1,13 @@
 import type WebSocket from 'ws'
-import type { Market } from '../shared/market'
-import type { AuthScheme } from './auth-header'
-import type { Bar, Interval } from '../shared/quote'
-import type { StreamState } from '../shared/status'
-import type { Clock } from './clock'
-import type { TickdeskError } from './errors'
-import type { Logger } from './log'
-import type { QuoteUpdate } from './quote-fields'
-import type { Random } from './random'
+import type { Market } from '../../shared/markets/market'
+import type { AuthScheme } from '../rest/auth-header'
+import type { Bar, Interval } from '../../shared/quote'
+import type { StreamState } from '../../shared/status'
+import type { Clock } from '../clock'
+import type { TickdeskError } from '../errors'
+import type { Logger } from '../log'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import type { Random } from '../random'
 
 /** What the client needs from the RateGovernor; it satisfies this structurally. */
 export interface HandshakeBudget {

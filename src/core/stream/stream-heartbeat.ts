@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock'
+import type { Clock, TimerHandle } from '../clock'
 
 /**
  * Liveness of one open socket, in the style of ws's own heartbeat example: ping every

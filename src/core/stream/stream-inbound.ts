@@ -1,11 +1,17 @@
 import type WebSocket from 'ws'
 import type { RawData } from 'ws'
-import type { Market } from '../shared/market'
-import type { TickdeskError } from './errors'
-import type { Logger } from './log'
-import { FrameBuffer, frameBytes, frameText, parseFrame, type ParsedFrame } from './push-parser'
-import { PushScanner } from './push-scan'
-import { StreamUpdate } from './quote-fields'
+import type { Market } from '../../shared/markets/market'
+import type { TickdeskError } from '../errors'
+import type { Logger } from '../log'
+import {
+  FrameBuffer,
+  frameBytes,
+  frameText,
+  parseFrame,
+  type ParsedFrame,
+} from '../push/push-parser'
+import { PushScanner } from '../push/push-scan'
+import { StreamUpdate } from '../quotes/quote-fields'
 import type { StreamCaps } from './stream-caps'
 import { classifyErrorFrame } from './stream-error-frame'
 import type { StreamEvents } from './stream-events'

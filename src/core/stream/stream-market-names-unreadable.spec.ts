@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FakeClock } from '../util/clock'
+import { FakeClock } from '../../util/clock'
 import { ANSWER_BOUND_MS, StreamMarketNames } from './stream-market-names'
 
 /**

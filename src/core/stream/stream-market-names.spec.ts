@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { startSimulator } from '../sim'
-import type { FeedStatus } from '../shared/status'
-import { MarketEngine } from './engine'
-import { simEngineConfig, simEngineRun } from './testing/sim-engine'
-import { isQuiet } from './session-pacing'
+import { startSimulator } from '../../sim'
+import type { FeedStatus } from '../../shared/status'
+import { MarketEngine } from '../engine/engine'
+import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
+import { isQuiet } from '../poll/session-pacing'
 
 /**
  * A service whose stream knows markets by its own words (the simulator's 'service' naming:

@@ -1,6 +1,6 @@
-import type { Market } from '../shared/market'
-import type { Clock, TimerHandle } from './clock'
-import { isQuiet } from './session-pacing'
+import type { Market } from '../../shared/markets/market'
+import type { Clock, TimerHandle } from '../clock'
+import { isQuiet } from '../poll/session-pacing'
 
 /**
  * The name each market goes by on the stream, learned rather than assumed. The spec shows the

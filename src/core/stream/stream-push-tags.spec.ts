@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { StreamEvents } from './stream-events'
-import { subs, useStreamClientFixture } from './testing/stream-client-fixture'
-import { waitUntil, type TestWsServer } from './testing/ws-test-server'
+import { subs, useStreamClientFixture } from '../testing/stream-client-fixture'
+import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
 
 /**
  * Issue 36, deliver 1: a market word the service itself sends in pushes (none of ours) is a

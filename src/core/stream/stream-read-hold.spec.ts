@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { subs, useStreamClientFixture } from './testing/stream-client-fixture'
-import { waitUntil } from './testing/ws-test-server'
+import { subs, useStreamClientFixture } from '../testing/stream-client-fixture'
+import { waitUntil } from '../testing/ws-test-server'
 
 const fx = useStreamClientFixture()
 const { makeClient, conn, untilOpen } = fx

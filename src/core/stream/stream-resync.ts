@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock'
+import type { Clock, TimerHandle } from '../clock'
 
 /** Pushes may still be on the way right after an unsubscribe; after this they are ignored ones. */
 export const GHOST_GRACE_MS = 5_000

@@ -1,7 +1,7 @@
-import type { Clock, TimerHandle } from './clock'
-import { FORBIDDEN_RECHECK_MS } from './errors'
-import type { Random } from './random'
-import { fullJitterDelay } from './random'
+import type { Clock, TimerHandle } from '../clock'
+import { FORBIDDEN_RECHECK_MS } from '../errors'
+import type { Random } from '../random'
+import { fullJitterDelay } from '../random'
 
 /**
  * How long the stream waits before its next handshake, by cause. Pure so the numbers can be

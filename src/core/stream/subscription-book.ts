@@ -1,4 +1,4 @@
-import type { Market } from '../shared/market'
+import type { Market } from '../../shared/markets/market'
 
 /** One message the client sends (spec: WebSocket stream; `unsubscribe` is our assumption). */
 export interface SubscriptionMessage {

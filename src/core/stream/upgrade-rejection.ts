@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { TickdeskError, parseRetryAfter } from './errors'
+import { TickdeskError, parseRetryAfter } from '../errors'
 
 const MAX_BODY = 8_192
 

@@ -1,4 +1,4 @@
-import type { AlertCondition, AlertRule } from '../../shared/alert'
+import type { AlertCondition, AlertRule } from '../../shared/alerts/alert'
 
 /** A once-rule on crypto:BTCUSDT with the form's defaults, for the alert engine's tests. */
 export function alertRule(condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {

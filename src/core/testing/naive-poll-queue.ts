@@ -3,10 +3,10 @@
 // the fast queue's batches with. Only the choice is the old one: the bookkeeping (lists, owed
 // snapshots, refused parts, flights, answers, routes, paces) is the PollQueue's own, inherited,
 // so the oracle copies no rule but the one it checks.
-import { MAX_SYMBOLS_PER_CALL } from '../market-routes'
-import type { Batch } from '../poll-batch'
-import type { SymbolKey } from '../../shared/market'
-import { PollQueue, type Tracked } from '../poll-queue'
+import { MAX_SYMBOLS_PER_CALL } from '../rest/market-routes'
+import type { Batch } from '../poll/poll-batch'
+import type { SymbolKey } from '../../shared/markets/market'
+import { PollQueue, type Tracked } from '../poll/poll-queue'
 
 export class NaivePollQueue extends PollQueue {
   /** Refused batches waiting to be split further, or a snapshot someone asked for. */

@@ -1,10 +1,10 @@
 import type { SymbolStatus } from '../../shared/quote'
 import { FakeClock } from '../clock'
-import type { QuoteUpdate } from '../quote-fields'
-import { QuotePoller } from '../quote-poller'
+import type { QuoteUpdate } from '../quotes/quote-fields'
+import { QuotePoller } from '../poll/quote-poller'
 import { seededRandom } from '../random'
-import { RateGovernor } from '../rate-governor'
-import { RestClient } from '../rest-client'
+import { RateGovernor } from '../rest/rate-governor'
+import { RestClient } from '../rest/rest-client'
 import {
   fail,
   ok,

@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest'
 import type { SimServer } from '../../sim'
-import { deriveStreamUrl, type EngineConfig } from '../engine-config'
-import type { MarketEngine } from '../engine'
+import { deriveStreamUrl, type EngineConfig } from '../engine/engine-config'
+import type { MarketEngine } from '../engine/engine'
 
 /** A Pro-plan engine's config against the embedded simulator on loopback (`extra` overrides). */
 export function simEngineConfig(s: SimServer, extra: Partial<EngineConfig> = {}): EngineConfig {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach } from 'vitest'
-import type { Market } from '../../shared/market'
+import type { Market } from '../../shared/markets/market'
 import type { StreamState } from '../../shared/status'
 import { FakeClock } from '../clock'
 import type { TickdeskError } from '../errors'
 import { seededRandom, type Random } from '../random'
-import { StreamClient, type HandshakeBudget } from '../stream-client'
+import { StreamClient, type HandshakeBudget } from '../stream/stream-client'
 import {
   startTestWsServer,
   waitUntil,

@@ -1,6 +1,6 @@
 import type { AppHostApi, TrayQuote } from '../../app/host-api'
 import { COMMANDS, isCommandName, type BridgeEvent, type CommandOutcome } from '../../shared/bridge'
-import type { FiredAlert } from '../../shared/alert'
+import type { FiredAlert } from '../../shared/alerts/alert'
 import { mergeSettings, NO_KEY_INFO, SettingsSchema, type Settings } from '../../shared/settings'
 
 /**

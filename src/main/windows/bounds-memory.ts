@@ -1,5 +1,5 @@
 import type { BrowserWindow } from 'electron'
-import type { Clock, TimerHandle } from '../core/clock'
+import type { Clock, TimerHandle } from '../../core/clock'
 import { saveWindowState, type WindowState } from './window-state'
 
 /** Writes bounds at most this often while the user drags or resizes. */

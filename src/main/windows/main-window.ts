@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron'
-import type { Clock } from '../core/clock'
-import { guardWebContents } from './security'
+import type { Clock } from '../../core/clock'
+import { guardWebContents } from '../security'
 import { rememberBounds } from './bounds-memory'
 import { keepOnScreen } from './keep-on-screen'
 import {

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeClock } from '../core/clock'
-import { fake, FakeBrowserWindow } from './testing/fake-electron'
+import { FakeClock } from '../../core/clock'
+import { fake, FakeBrowserWindow } from '../testing/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
+vi.mock('electron', async () => (await import('../testing/fake-electron')).electronModule)
 
 const { openMainWindows } = await import('./main-windows')
 

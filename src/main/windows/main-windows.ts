@@ -1,6 +1,6 @@
 import type { BrowserWindow } from 'electron'
-import type { BridgeEvent } from '../shared/bridge'
-import { sendToWindow } from './ipc-bridge'
+import type { BridgeEvent } from '../../shared/bridge'
+import { sendToWindow } from '../ipc-bridge'
 import { createMainWindow, revealWindow, type MainWindowDeps } from './main-window'
 import { reassertOnTop } from './strip-on-top'
 

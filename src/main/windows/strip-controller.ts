@@ -1,6 +1,6 @@
 import type { BrowserWindow } from 'electron'
-import type { AppHostApi } from '../app/host-api'
-import type { HostSettings } from './host-settings'
+import type { AppHostApi } from '../../app/host-api'
+import type { HostSettings } from '../host-settings'
 
 /**
  * Keeps the strip window in step with settings.strip.open, the one switch the tray, the app

@@ -2,19 +2,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeClock } from '../core/clock'
-import { fake, FakeBrowserWindow, FakeTray, type MenuTemplateItem } from './testing/fake-electron'
-import { MemoryApp } from './testing/memory-app'
+import { FakeClock } from '../../core/clock'
+import { fake, FakeBrowserWindow, FakeTray, type MenuTemplateItem } from '../testing/fake-electron'
+import { MemoryApp } from '../testing/memory-app'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
+vi.mock('electron', async () => (await import('../testing/fake-electron')).electronModule)
 
 const { createStripWindow, stripWindowOptions, STRIP_SIZES } = await import('./strip-window')
 const { mainWindowOptions } = await import('./main-window')
 const { StripController } = await import('./strip-controller')
-const { HostSettings } = await import('./host-settings')
-const { TickerTray } = await import('./ticker-tray')
-const { appMenuTemplate } = await import('./app-menu')
-const { isAppUrl, stripUrl } = await import('./app-url')
+const { HostSettings } = await import('../host-settings')
+const { TickerTray } = await import('../ticker-tray')
+const { appMenuTemplate } = await import('../app-menu')
+const { isAppUrl, stripUrl } = await import('../app-url')
 const { fitToDisplays } = await import('./window-state')
 
 let dir: string

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FakeClock } from '../core/clock'
-import type { FakeBrowserWindow } from './testing/fake-electron'
-import { fake } from './testing/fake-electron'
+import { FakeClock } from '../../core/clock'
+import type { FakeBrowserWindow } from '../testing/fake-electron'
+import { fake } from '../testing/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).electronModule)
+vi.mock('electron', async () => (await import('../testing/fake-electron')).electronModule)
 
 const { createMainWindow } = await import('./main-window')
 const { createStripWindow } = await import('./strip-window')

@@ -5,7 +5,7 @@ import { createElectronApi } from './bridge/electron-api'
 import { BridgeError } from './bridge/bridge-error'
 import App from './App.svelte'
 import DetailView from './chart/DetailView.svelte'
-import SettingsPanel from './components/SettingsPanel.svelte'
+import SettingsPanel from './settings/SettingsPanel.svelte'
 import { AppState } from './state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
 

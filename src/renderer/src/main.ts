@@ -1,8 +1,8 @@
 import { mount } from 'svelte'
 import App from './App.svelte'
 import { openBridge } from './bridge'
-import { createAlertSound } from './lib/alert-sound'
-import { viewMode } from './lib/strip-window'
+import { createAlertSound } from './alerts/alert-sound'
+import { viewMode } from './strip/strip-window'
 import { AppState } from './state/app-state.svelte'
 import './app.css'
 

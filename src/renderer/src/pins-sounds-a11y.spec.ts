@@ -7,7 +7,7 @@ import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
 import { SettingsSchema } from '../../shared/settings'
 import type { Snapshot } from '../../shared/bridge'
 import { firedAlert } from './testing/fake-snapshot'
-import { BEEP_SECONDS, createAlertSound, type BeepContext } from './lib/alert-sound'
+import { BEEP_SECONDS, createAlertSound, type BeepContext } from './alerts/alert-sound'
 import { MAX_PINNED, togglePinned } from './lib/pins'
 
 async function setup(

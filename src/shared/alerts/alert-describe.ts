@@ -1,5 +1,5 @@
 import type { AlertCondition, AlertRule, AlertRuleState, Webhook } from './alert'
-import { formatClock } from './clock-text'
+import { formatClock } from '../markets/clock-text'
 
 /**
  * A rule's condition in the words every host shows (the alerts panel, `tickdesk alerts list`,

@@ -1,5 +1,5 @@
 import type { AlertCondition, AlertRule, AlertRuleState } from './alert'
-import type { Watchlist } from './watchlist'
+import type { Watchlist } from '../watchlist'
 
 /**
  * Watchlist-wide rules ("any symbol on Macro moves 3% in 15 min"). A list rule is stored once;

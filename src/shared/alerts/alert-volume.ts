@@ -1,4 +1,4 @@
-import { parseSymbolKey, type Market } from './market'
+import { parseSymbolKey, type Market } from '../markets/market'
 
 /**
  * Which symbols a volume alert can watch. The spec gives `volume` in TickerQuote, the quote of

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IntervalSchema } from './quote'
+import { IntervalSchema } from '../quote'
 
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
 export const MAX_MA_PERIOD = 500

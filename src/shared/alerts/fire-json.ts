@@ -1,5 +1,5 @@
 import type { FiredAlert } from './alert'
-import { parseSymbolKey } from './market'
+import { parseSymbolKey } from '../markets/market'
 
 /**
  * The one public JSON shape of a fired alert: a `watch --json` / `alerts run --json` line and a

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { InstrumentMatch } from '../instrument'
-import { MARKETS, parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../market'
+import type { InstrumentMatch } from '../markets/instrument'
+import { MARKETS, parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../markets/market'
 import { exactKey, rank, type Searchable } from './instrument-search'
 
 /**

@@ -1,4 +1,4 @@
-import { MARKETS, MarketSchema, parseSymbolKey, type Market } from '../market'
+import { MARKETS, MarketSchema, parseSymbolKey, type Market } from '../markets/market'
 
 /**
  * Ranking of instruments for a typed query, the way a trader's search box behaves: the exact

@@ -1,4 +1,4 @@
-import type { SymbolKey } from './market'
+import type { SymbolKey } from '../markets/market'
 import type { Currency } from './position'
 
 /**

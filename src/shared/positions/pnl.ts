@@ -1,5 +1,5 @@
 import { fxRate, isPegNote, type FxOptions, type FxQuotes } from './fx-rates'
-import type { SymbolKey } from './market'
+import type { SymbolKey } from '../markets/market'
 import type { Currency, Lot } from './position'
 
 export { fxPairsFor, fxRate, type FxOptions, type FxQuotes, type Rate } from './fx-rates'

@@ -1,5 +1,5 @@
-import { parseSymbolKey, type SymbolKey } from './market'
-import { tradingDate } from './market-sessions'
+import { parseSymbolKey, type SymbolKey } from '../markets/market'
+import { tradingDate } from '../markets/market-sessions'
 import { isStablePair, pairKey } from './fx-rates'
 import {
   fxPairsFor,

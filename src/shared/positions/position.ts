@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SymbolKeySchema } from './market'
+import { SymbolKeySchema } from '../markets/market'
 
 /**
  * A lot: one purchase (or short sale) of an instrument. A watchlist row shows the lots of its

@@ -1,4 +1,4 @@
-import { seededRandom } from '../util/random'
+import { seededRandom } from '../../util/random'
 import { roundToTick, type Instrument } from './instruments'
 import { hashSeed, type SimBar } from './price-walk'
 

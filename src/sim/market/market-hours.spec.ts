@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../util/clock'
-import { startSimulator, type SimServer } from './index'
+import { FakeClock } from '../../util/clock'
+import { startSimulator, type SimServer } from '../index'
 import type { MarketHours } from './market-hours'
 import type { TickerQuote } from './price-walk'
-import { getJson, mustOpen, type FrameQueue } from './testing/spec-client'
+import { getJson, mustOpen, type FrameQueue } from '../testing/spec-client'
 
 // A Shanghai-like day in UTC: trades 01:30-03:30 and 05:00-07:00; crypto trades around the clock.
 const OPEN_MS = (1 * 60 + 30) * 60_000

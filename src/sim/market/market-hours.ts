@@ -2,7 +2,7 @@ import type { SimMarket } from './instruments'
 
 /**
  * When the simulator's markets trade. The hours are the client's shipped timetables
- * (src/shared/market-timetables.ts), injected by the host that starts the simulator (the demo
+ * (src/shared/markets/market-timetables.ts), injected by the host that starts the simulator (the demo
  * feed of the CLI, `tickdesk web` and Electron) rather than copied here: a second table of venue
  * hours and holidays would drift from the one the rows read, and the desk would again show a
  * market trading while it says "Closed" (issue 40). The simulator imports only src/util, so it

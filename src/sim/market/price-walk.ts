@@ -1,4 +1,4 @@
-import { seededRandom, type Random } from '../util/random'
+import { seededRandom, type Random } from '../../util/random'
 import { roundToTick, type Instrument } from './instruments'
 import { AROUND_THE_CLOCK, type MarketHours } from './market-hours'
 import { TradingDay } from './trading-day'

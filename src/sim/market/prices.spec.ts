@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { INSTRUMENTS, decimalsOf } from './instruments'
 import { historicalBars } from './kline-bars'
 import { PriceBook } from './price-walk'
-import { startSimulator } from './index'
-import { getJson } from './testing/spec-client'
+import { startSimulator } from '../index'
+import { getJson } from '../testing/spec-client'
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30, 12)
 

@@ -1,5 +1,5 @@
-import { seededRandom, type Random } from '../util/random'
-import type { CandlePush, TickPush } from './dialects'
+import { seededRandom, type Random } from '../../util/random'
+import type { CandlePush, TickPush } from '../dialects'
 import type { Instrument } from './instruments'
 import { hashSeed, type PriceBook, type TickerQuote } from './price-walk'
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeClock } from '../util/clock'
-import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from './index'
+import { FakeClock } from '../../util/clock'
+import { startSimulator, QUOTA_LIMITED_DAILY, type SimServer } from '../index'
 import type { TickerQuote } from './price-walk'
-import { getJson, openStream, spendDailyQuota } from './testing/spec-client'
+import { getJson, openStream, spendDailyQuota } from '../testing/spec-client'
 import { DAY_MS, TradingDay } from './trading-day'
 
 const QUOTE = '/api/v1/market/crypto/quote?symbols=BTCUSDT'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AlertRuleInputSchema } from '../../../shared/alert'
+import { AlertRuleInputSchema } from '../../../shared/alerts/alert'
 import { draftToInput, emptyDraft } from './alert-form'
 
 describe('alert draft to addAlert params', () => {

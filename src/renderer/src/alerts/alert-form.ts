@@ -1,7 +1,11 @@
-import { MAX_MA_PERIOD, type AlertCondition, type AlertRuleInput } from '../../../shared/alert'
+import {
+  MAX_MA_PERIOD,
+  type AlertCondition,
+  type AlertRuleInput,
+} from '../../../shared/alerts/alert'
 import type { Interval } from '../../../shared/quote'
-import { LIST_CONDITIONS, LIST_SPREAD_UNIT } from '../../../shared/alert-list'
-import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import { LIST_CONDITIONS, LIST_SPREAD_UNIT } from '../../../shared/alerts/alert-list'
+import { parseSymbolKey, symbolKey } from '../../../shared/markets/market'
 
 /**
  * The alert form's fields as typed (strings from inputs) and their translation into the bridge's
@@ -165,5 +169,5 @@ export function draftToInput(draft: AlertDraft): DraftResult {
   }
 }
 
-export { describeCondition } from '../../../shared/alert-describe'
-export { volumeNote } from '../../../shared/alert-volume'
+export { describeCondition } from '../../../shared/alerts/alert-describe'
+export { volumeNote } from '../../../shared/alerts/alert-volume'

@@ -1,4 +1,4 @@
-import type { FiredAlert } from '../../../shared/alert'
+import type { FiredAlert } from '../../../shared/alerts/alert'
 import type { TickdeskApi } from '../../../shared/bridge'
 import type { Settings } from '../../../shared/settings'
 

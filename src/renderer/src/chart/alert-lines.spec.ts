@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AlertRule, AlertRuleState } from '../../../shared/alert'
+import type { AlertRule, AlertRuleState } from '../../../shared/alerts/alert'
 import { alertLinesFor, lineText } from './alert-lines'
 
 const rule = (id: string, key: string, condition: AlertRule['condition'], enabled = true) =>

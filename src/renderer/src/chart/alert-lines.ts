@@ -1,5 +1,5 @@
-import type { AlertRule, AlertRuleState } from '../../../shared/alert'
-import { alertLevels, type AlertLevel } from '../../../shared/alert-level'
+import type { AlertRule, AlertRuleState } from '../../../shared/alerts/alert'
+import { alertLevels, type AlertLevel } from '../../../shared/alerts/alert-level'
 
 /**
  * The alert lines of the symbol the detail chart shows: one per price level of each rule on it

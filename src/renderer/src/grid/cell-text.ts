@@ -1,4 +1,4 @@
-import type { Market } from '../../../shared/market'
+import type { Market } from '../../../shared/markets/market'
 import type { PriceValues } from '../state/price-fields'
 import type { ColumnDef } from './columns'
 import { quoteSpread } from '../../../shared/spread'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { columnDefs } from '../lib/columns'
-import { textCh } from '../lib/fit-number'
+import { columnDefs } from './columns'
+import { textCh } from './fit-number'
 import { ColumnWidths, headerCh, MEASURE_SLICE, type FigureRow } from './column-widths.svelte'
-import { RowState } from './row-state.svelte'
+import { RowState } from '../state/row-state.svelte'
 
 function rowWith(key: string, last: number): RowState {
   const row = new RowState(key)

@@ -1,11 +1,11 @@
 import { untrack } from 'svelte'
 import type { GridColumn } from '../../../shared/grid'
-import type { Market } from '../../../shared/market'
-import { cellText } from '../lib/cell-text'
-import type { ColumnDef, ColumnKind } from '../lib/columns'
-import { textCh, type FitBudget } from '../lib/fit-number'
+import type { Market } from '../../../shared/markets/market'
+import { cellText } from './cell-text'
+import type { ColumnDef, ColumnKind } from './columns'
+import { textCh, type FitBudget } from './fit-number'
 import { whenIdle } from '../lib/when-idle'
-import type { PriceValues } from './price-fields'
+import type { PriceValues } from '../state/price-fields'
 
 /**
  * Widths of the figure columns, in ch, that fit the data: each is as wide as its widest figure at

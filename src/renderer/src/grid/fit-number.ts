@@ -1,4 +1,4 @@
-import type { Market } from '../../../shared/market'
+import type { Market } from '../../../shared/markets/market'
 import {
   formatAmount,
   formatChange,
@@ -6,7 +6,7 @@ import {
   formatPercent,
   formatPrice,
   MISSING,
-} from './format'
+} from '../lib/format'
 
 /**
  * Figures that fit their cell. Column widths are set in `ch` (the advance of "0") from the data

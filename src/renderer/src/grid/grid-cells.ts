@@ -1,6 +1,6 @@
-import type { Market } from '../../../shared/market'
+import type { Market } from '../../../shared/markets/market'
 import { fieldMask, type FieldMask, type PriceValues } from '../state/price-fields'
-import type { Flash, RowCell, TrendCell } from '../state/row-cell'
+import type { Flash, RowCell, TrendCell } from './row-cell'
 import type { SparkSeries } from './sparkline'
 import { sparkPoints } from './sparkline'
 import { cellText, tone } from './cell-text'

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { TickdeskApi } from '../../../shared/bridge'
 import type { GridPatch } from '../../../shared/grid'
 import { SettingsSchema } from '../../../shared/settings'
-import { AppState } from './app-state.svelte'
+import { AppState } from '../state/app-state.svelte'
 import { GridView } from './grid-view.svelte'
 
 const keyInfo = { hasKey: false, masked: '', storage: 'none', warning: null, warningDetail: null }

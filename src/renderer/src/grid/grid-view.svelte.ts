@@ -1,11 +1,11 @@
 import { mergeGrid, type GridPatch, type GridSettings } from '../../../shared/grid'
 import { spreadBps } from '../../../shared/spread'
 import type { Watchlist } from '../../../shared/watchlist'
-import { columnDefs, type ColumnDef } from '../lib/columns'
-import { sortPatch } from '../lib/grid-prefs'
-import { sortKeys, symbolOrder, type SortSpec } from '../lib/sort'
+import { columnDefs, type ColumnDef } from './columns'
+import { sortPatch } from './grid-prefs'
+import { sortKeys, symbolOrder, type SortSpec } from './sort'
 import { afterPaint } from '../lib/when-idle'
-import type { AppState } from './app-state.svelte'
+import type { AppState } from '../state/app-state.svelte'
 
 /**
  * The main window's view of the active watchlist: which columns, how dense, and its rows in

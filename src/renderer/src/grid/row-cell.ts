@@ -1,4 +1,4 @@
-import type { FieldMask, PriceValues } from './price-fields'
+import type { FieldMask, PriceValues } from '../state/price-fields'
 
 export type Flash = 'up' | 'down' | null
 

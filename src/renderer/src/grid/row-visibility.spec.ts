@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { QuoteBook } from './quote-book.svelte'
+import { QuoteBook } from '../state/quote-book.svelte'
 import { RowVisibility, type Paintable } from './row-visibility'
 
 /** Counts the sparkline draws a bound trend cell sees after binding (what the trader sees redrawn). */

@@ -42,7 +42,7 @@ export interface BadgeInput {
   statusCode: SymbolStatusCode | null
   feedState: FeedState
   /**
-   * The market's session now (src/shared/market-sessions.ts). A closed market (or one at lunch,
+   * The market's session now (src/shared/markets/market-sessions.ts). A closed market (or one at lunch,
    * in its daily halt) shows that instead of "Stale": its last price is simply the last trade.
    */
   session?: { state: string; stateName: string; shortName?: string } | null

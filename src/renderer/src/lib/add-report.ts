@@ -1,5 +1,5 @@
-import type { AddReport } from '../../../shared/instrument'
-import type { Market } from '../../../shared/market'
+import type { AddReport } from '../../../shared/markets/instrument'
+import type { Market } from '../../../shared/markets/market'
 
 /** Short market labels for search results and the strip, as exchanges' apps badge them. */
 export const MARKET_BADGE: Record<Market, string> = {

@@ -1,5 +1,5 @@
-import type { Market } from '../../../shared/market'
-import { formatClock } from '../../../shared/clock-text'
+import type { Market } from '../../../shared/markets/market'
+import { formatClock } from '../../../shared/markets/clock-text'
 
 export { formatClock }
 

@@ -4,8 +4,8 @@ import {
   type Instrument,
 } from '../../../shared/catalogue/instrument-list'
 import shipped from '../../../shared/catalogue/instruments.json'
-import type { InstrumentMatch } from '../../../shared/instrument'
-import type { SymbolKey } from '../../../shared/market'
+import type { InstrumentMatch } from '../../../shared/markets/instrument'
+import type { SymbolKey } from '../../../shared/markets/market'
 
 /**
  * The add box's first answer, in the keystroke's own frame: the catalogue that ships with the app,

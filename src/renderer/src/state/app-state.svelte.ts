@@ -1,6 +1,11 @@
-import type { PositionsView } from '../../../shared/position'
-import type { AlertRule, AlertRuleState, FiredAlert, WebhookView } from '../../../shared/alert'
-import type { UndeliveredView } from '../../../shared/undelivered'
+import type { PositionsView } from '../../../shared/positions/position'
+import type {
+  AlertRule,
+  AlertRuleState,
+  FiredAlert,
+  WebhookView,
+} from '../../../shared/alerts/alert'
+import type { UndeliveredView } from '../../../shared/alerts/undelivered'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { NO_KEY_INFO, SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
@@ -10,7 +15,7 @@ import { MIN_FRAME_MS, pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { PendingAdds } from './pending-adds.svelte'
 import { QuoteBook, type QuoteBookOptions } from './quote-book.svelte'
-import { SparkSeeder } from './spark-seeder'
+import { SparkSeeder } from '../grid/spark-seeder'
 import { keepUnchanged } from '../lib/kept-lists'
 import { afterPaint } from '../lib/when-idle'
 

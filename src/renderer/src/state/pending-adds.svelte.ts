@@ -1,4 +1,4 @@
-import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import { parseSymbolKey, symbolKey } from '../../../shared/markets/market'
 import { MAX_SYMBOLS_PER_LIST, type Watchlist } from '../../../shared/watchlist'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock, type TimerHandle } from '../../../util/clock'
-import { SPARK_MAX_STEP_MS } from '../lib/sparkline'
+import { SPARK_MAX_STEP_MS } from '../grid/sparkline'
 import { fieldMask } from './price-fields'
 import { FLASH_GRACE_MS, QuoteBook, SPARK_GRACE_MS, SPARK_PASS_MS } from './quote-book.svelte'
 import { FLASH_MS } from './row-state.svelte'

@@ -1,7 +1,7 @@
 import type { Bar, Quote, QuotePatch, SymbolStatus } from '../../../shared/quote'
 import { ALL_FIELDS, fieldBit, type FieldMask, type GridFields } from './price-fields'
 import { FLASH_MS, RowState } from './row-state.svelte'
-import { RowVisibility } from './row-visibility'
+import { RowVisibility } from '../grid/row-visibility'
 
 /**
  * All rows by symbol key, created on first sight and kept while the page lives (switching tabs

@@ -1,5 +1,5 @@
 import { untrack } from 'svelte'
-import { parseSymbolKey, type Market } from '../../../shared/market'
+import { parseSymbolKey, type Market } from '../../../shared/markets/market'
 import {
   QUOTE_FIGURES,
   type Quote,
@@ -9,9 +9,9 @@ import {
   type SymbolStatus,
   type SymbolStatusCode,
 } from '../../../shared/quote'
-import { SparkSeries } from '../lib/sparkline'
-import type { Paintable } from './row-visibility'
-import type { Flash, RowCell, TrendCell } from './row-cell'
+import { SparkSeries } from '../grid/sparkline'
+import type { Paintable } from '../grid/row-visibility'
+import type { Flash, RowCell, TrendCell } from '../grid/row-cell'
 import { ALL_FIELDS, type FieldMask, type GridFields, type PriceValues } from './price-fields'
 
 /**
@@ -21,7 +21,7 @@ import { ALL_FIELDS, type FieldMask, type GridFields, type PriceValues } from '.
  * ticks/s over 200 rows, the watchlist array itself is never rebuilt (keyed rows stay mounted;
  * patches are applied in place).
  */
-export type { Flash } from './row-cell'
+export type { Flash } from '../grid/row-cell'
 
 export const FLASH_MS = 600
 

@@ -1,4 +1,4 @@
-import type { RowVisibility } from '../state/row-visibility'
+import type { RowVisibility } from '../grid/row-visibility'
 
 /**
  * Which strip items are inside the strip's line, fed to the QuoteBook's RowVisibility so only

@@ -10,10 +10,10 @@ import {
   type Snapshot,
   type TickdeskApi,
 } from '../../../shared/bridge'
-import type { InstrumentMatch } from '../../../shared/instrument'
+import type { InstrumentMatch } from '../../../shared/markets/instrument'
 import { addFake, FAKE_INSTRUMENTS, previewFake, searchFake } from './fake-desk'
 import { isServiceUrl, mergeSettings, SettingsSchema, type KeyInfo } from '../../../shared/settings'
-import { moveLevel } from '../../../shared/alert-level'
+import { moveLevel } from '../../../shared/alerts/alert-level'
 import { formatWatchlistFile } from '../../../shared/watchlist-file'
 import type { FeedStatus } from '../../../shared/status'
 import type { Bar, QuotePatch } from '../../../shared/quote'

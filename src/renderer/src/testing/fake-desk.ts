@@ -1,7 +1,7 @@
 import type { Snapshot } from '../../../shared/bridge'
 import type { BudgetPreview } from '../../../shared/budget'
-import type { AddReport, InstrumentMatch } from '../../../shared/instrument'
-import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import type { AddReport, InstrumentMatch } from '../../../shared/markets/instrument'
+import { parseSymbolKey, symbolKey } from '../../../shared/markets/market'
 import type { Watchlist } from '../../../shared/watchlist'
 
 /**

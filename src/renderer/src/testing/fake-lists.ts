@@ -1,5 +1,5 @@
 import type { Snapshot } from '../../../shared/bridge'
-import { parseSymbolKey, symbolKey } from '../../../shared/market'
+import { parseSymbolKey, symbolKey } from '../../../shared/markets/market'
 import type { Watchlist } from '../../../shared/watchlist'
 import { parseWatchlistFile, type WatchlistFileFormat } from '../../../shared/watchlist-file'
 import { BridgeError } from '../bridge/bridge-error'

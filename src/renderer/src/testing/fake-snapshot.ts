@@ -1,6 +1,6 @@
-import type { FiredAlert } from '../../../shared/alert'
+import type { FiredAlert } from '../../../shared/alerts/alert'
 import type { Snapshot } from '../../../shared/bridge'
-import { parseSymbolKey } from '../../../shared/market'
+import { parseSymbolKey } from '../../../shared/markets/market'
 import { blankQuote, type Quote } from '../../../shared/quote'
 import { NO_KEY_INFO, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'

@@ -1,4 +1,9 @@
-import { PLAN_LIMITS, parseSymbolKey, hasCandleEndpoint, type Plan } from '../../../shared/market'
+import {
+  PLAN_LIMITS,
+  parseSymbolKey,
+  hasCandleEndpoint,
+  type Plan,
+} from '../../../shared/markets/market'
 import type { Bar, Interval } from '../../../shared/quote'
 import { errorMessage } from '../bridge/bridge-error'
 import { TILE_BARS, TileSeries } from './tile-series'
