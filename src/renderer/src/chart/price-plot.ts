@@ -1,5 +1,5 @@
 import type uPlot from 'uplot'
-import { candleSeries } from './candle-series'
+import { legendSeries } from './plot/legend-series'
 import { loneBarRange } from './interaction'
 
 /** A fixed right padding on both plots (uPlot's own depends on the x labels), so they line up. */
@@ -68,7 +68,7 @@ export function pricePlotOptions(setup: PricePlotSetup): uPlot.Options {
         },
       },
     ],
-    series: candleSeries(setup.format),
+    series: legendSeries(setup.format),
     hooks: { draw: setup.draw, setScale: setup.setScale },
   }
 }

@@ -1,7 +1,7 @@
 import type uPlot from 'uplot'
-import { candleSeries } from '../chart/candle-series'
+import { legendSeries } from '../chart/plot/legend-series'
 import { loneBarRange } from '../chart/interaction'
-import { strokeLevels } from '../chart/level-lines'
+import { strokeLevels } from '../chart/plot/level-lines'
 
 /**
  * A wall tile's uPlot options: the detail chart's candle series and painter (chart/candle-draw),
@@ -31,7 +31,7 @@ export function miniPlotOptions(setup: {
       legend: { auto: false, range: () => [0, 1] },
     },
     axes: [{ show: false }, { show: false, scale: 'y' }],
-    series: candleSeries((v) => (v == null ? '' : String(v))),
+    series: legendSeries((v) => (v == null ? '' : String(v))),
     hooks: { draw: [setup.candles, alertLines] },
   }
 }

@@ -1,6 +1,6 @@
 import { barOpenFor, bucketEnd, bucketStart } from '../../../shared/intervals'
 import type { Bar, Interval } from '../../../shared/quote'
-import type { CandleColumns } from '../chart/chart-data'
+import type { BarColumns } from '../chart/plot/bar-columns'
 
 /** Bars a tile keeps: enough for a small chart's shape, few enough to redraw 30 in a frame. */
 export const TILE_BARS = 120
@@ -12,7 +12,7 @@ export const TILE_BARS = 120
  * every redraw: a price costs no allocation (STYLE: uPlot, never allocate per tick).
  */
 export class TileSeries {
-  readonly columns: CandleColumns = [[], [], [], [], [], []]
+  readonly columns: BarColumns = [[], [], [], [], [], []]
   /** Epoch ms of the last bar's open and close; NaN before any bar. */
   private lastOpen = Number.NaN
   private lastClose = Number.NaN

@@ -1,4 +1,4 @@
-import { formatClock } from '../../../shared/markets/clock-text'
+import { formatClock } from '../../../../shared/markets/clock-text'
 
 /**
  * Below this many bars a chart's history is short, and the chart says how much there is and since
