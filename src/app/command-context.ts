@@ -9,6 +9,7 @@ import type { KeyInfo, Settings } from '../shared/settings'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { LogFolder } from './host-api'
 import type { PositionAccess } from './positions/position-commands'
+import type { DrawingAccess } from './drawings/drawing-commands'
 import type { AddQueue } from './watchlists/symbol-adder'
 import type { WatchlistState } from './watchlists/watchlist-book'
 
@@ -81,7 +82,8 @@ export interface DeskAccess extends WatchlistAccess, MarketAccess {
   openSymbol(key: SymbolKey): void
 }
 
-export interface CommandContext extends AlertAccess, SettingsAccess, DeskAccess, PositionAccess {
+export interface CommandContext
+  extends AlertAccess, SettingsAccess, DeskAccess, PositionAccess, DrawingAccess {
   snapshot(): Snapshot
   /** Where a command that fails unexpectedly is recorded. */
   readonly logger: Logger
