@@ -10,7 +10,7 @@ import type uPlot from 'uplot'
 /**
  * uPlot cannot place a single point on a zero-width range, and for a lone time point it picks a
  * 1000-day range of its own (autoScaleX: 86400 / ms with seconds on x): one candle under a time
- * axis of years (issue 40). A lone bar gets a bar's width each side instead.
+ * axis of years. A lone bar gets a bar's width each side instead.
  */
 export function loneBarRange(barSeconds: () => number): uPlot.Range.Function {
   return (u, min, max) => {
@@ -23,7 +23,7 @@ export function loneBarRange(barSeconds: () => number): uPlot.Range.Function {
 /**
  * The x range that shows every bar and no more (Reset zoom, a new series): a lone bar gets a bar's
  * width each side. uPlot accepts an explicit zero-width range for a single point, and its time
- * axis then spans years (issue 40: one ETHUSDT candle under "Jan 2027 .. Jul 2029").
+ * axis then spans years (one ETHUSDT candle under "Jan 2027 .. Jul 2029").
  */
 export function fitRange(
   times: readonly number[],
@@ -68,8 +68,9 @@ export const LINE_STEPS: Readonly<Record<string, number>> = {
 export const LINE_COMMIT_MS = 600
 
 /**
- * What a key on the focused chart itself does: A opens the alert form, the menu key the menu,
- * minus zooms out and plus zooms in (the wheel's steps, around the middle of the view).
+ * What a key on the focused chart itself does: A opens the alert form, D the drawing tools, the
+ * menu key the menu, minus zooms out and plus zooms in (the wheel's steps, around the middle of
+ * the view).
  */
 export function chartKeyAction(e: {
   key: string
@@ -77,9 +78,10 @@ export function chartKeyAction(e: {
   ctrlKey: boolean
   metaKey: boolean
   altKey: boolean
-}): 'alert' | 'menu' | 'zoomOut' | 'zoomIn' | null {
+}): 'alert' | 'menu' | 'draw' | 'zoomOut' | 'zoomIn' | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null
   if (e.key === 'a' || e.key === 'A') return 'alert'
+  if (e.key === 'd' || e.key === 'D') return 'draw'
   if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) return 'menu'
   if (e.key === '-' || e.key === '_') return 'zoomOut'
   if (e.key === '+' || e.key === '=') return 'zoomIn'
@@ -92,8 +94,8 @@ export const ZOOM_STEP = 1.25
 /**
  * The x range after one zoom step around `anchor` (0 = left edge, 1 = right edge of the view):
  * out widens it, in narrows it, kept within the bars (`first`..`last`) and at least a few bars
- * wide. `older` is true when zooming out met the first bar: the chart asks for older bars (issue
- * 36: up to the spec's 5000 a request).
+ * wide. `older` is true when zooming out met the first bar: the chart asks for older bars (up
+ * to the spec's 5000 a request: spec, kline limit).
  */
 export function zoomStep(
   view: { min: number; max: number },
