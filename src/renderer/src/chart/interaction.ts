@@ -1,8 +1,9 @@
 import type uPlot from 'uplot'
+import { buildingWindow } from './plot/price-range'
 
 /**
  * How the trader moves around the chart, as plain rules the components call: the x range of a
- * lone bar, the price under the pointer, the step of an arrow key on an alert line and the keys
+ * lone bar or a chart still building, the price under the pointer, the step of an arrow key on an alert line and the keys
  * the focused chart answers. Zoom is uPlot's own x drag (price-plot.ts), reset by fitting the bars;
  * the crosshair follows across the price plot and the RSI pane through uPlot's cursor sync key.
  */
@@ -21,17 +22,34 @@ export function loneBarRange(barSeconds: () => number): uPlot.Range.Function {
 }
 
 /**
- * The x range that shows every bar and no more (Reset zoom, a new series): a lone bar gets a bar's
- * width each side. uPlot accepts an explicit zero-width range for a single point, and its time
- * axis then spans years (one ETHUSDT candle under "Jan 2027 .. Jul 2029").
+ * The x range of a price plot showing `window` bars: fewer bars stand at their width at the right
+ * of a window that ends at the last one (plot/price-range.ts buildingWindow), a full series is
+ * fitted (a lone bar is a window of its own, so never under an axis of years).
+ */
+export function windowRange(barSeconds: () => number, window: () => number): uPlot.Range.Function {
+  const lone = loneBarRange(barSeconds)
+  return (u, min, max) => {
+    const building = buildingWindow(u.data[0], barSeconds(), window())
+    return building === null ? lone(u, min, max, 'x') : [building.min, building.max]
+  }
+}
+
+/**
+ * The x range that shows every bar and no more (Reset zoom, a new series), or the window a chart
+ * still building shows; a lone bar gets a bar's width each side. uPlot accepts an explicit
+ * zero-width range for a single point, and its time axis then spans years (one ETHUSDT candle
+ * under "Jan 2027 .. Jul 2029").
  */
 export function fitRange(
   times: readonly number[],
   barSeconds: number,
+  window = 0,
 ): { min: number; max: number } | null {
   const first = times[0]
   const last = times[times.length - 1]
   if (first === undefined || last === undefined) return null
+  const building = buildingWindow(times, barSeconds, window)
+  if (building !== null) return building
   return first === last
     ? { min: first - barSeconds, max: last + barSeconds }
     : { min: first, max: last }

@@ -27,3 +27,35 @@ export function strokeLevels(
   }
   ctx.restore()
 }
+
+/**
+ * The previous close as a dotted line with its words at the left ("prev close 1.0842"): where
+ * the day started from, drawn from the quote (no call). Off the scale's range it is not drawn.
+ */
+export function strokePrevClose(
+  u: uPlot,
+  price: number | null,
+  style: { colour: string; text: string },
+): void {
+  if (price === null) return
+  const y = u.valToPos(price, 'y', true)
+  const { left, top, width, height } = u.bbox
+  if (!(y >= top && y <= top + height)) return
+  const ctx = u.ctx
+  const r = uPlot.pxRatio
+  ctx.save()
+  ctx.setLineDash([2 * r, 3 * r])
+  ctx.strokeStyle = style.colour
+  ctx.lineWidth = r
+  ctx.beginPath()
+  ctx.moveTo(left, Math.round(y) + 0.5)
+  ctx.lineTo(left + width, Math.round(y) + 0.5)
+  ctx.stroke()
+  if (style.text !== '') {
+    ctx.fillStyle = style.colour
+    ctx.font = `${10 * r}px sans-serif`
+    ctx.textBaseline = 'bottom'
+    ctx.fillText(style.text, left + 4 * r, y - 2 * r)
+  }
+  ctx.restore()
+}
