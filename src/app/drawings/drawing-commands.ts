@@ -1,15 +1,20 @@
 import { TickdeskError } from '../../core/errors'
 import { drawingName } from '../../shared/drawings/drawing'
 import { buildAlertRule } from '../alerts/alert-rules'
-import type { AlertAccess } from '../command-context'
+import type { AlertRule } from '../../shared/alerts/alert'
+import type { WatchlistState } from '../watchlists/watchlist-book'
 import type { Handlers } from '../command-handler'
 import { canonicalKey } from '../watchlists/watchlist-book'
 import type { DrawingBook } from './drawing-book'
 import { drawingCondition, followDrawings } from '../../shared/drawings/drawing-alerts'
 
 /** What the drawing commands use of the app: the drawing book, and the alert rules they follow. */
-export interface DrawingAccess extends Pick<AlertAccess, 'rules' | 'lists' | 'setRules' | 'now'> {
+export interface DrawingAccess {
   readonly drawings: DrawingBook
+  readonly rules: readonly AlertRule[]
+  readonly lists: WatchlistState
+  setRules(rules: AlertRule[]): Promise<void>
+  now(): number
 }
 
 function key(input: string): string {

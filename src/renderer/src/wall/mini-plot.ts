@@ -1,4 +1,4 @@
-import uPlot from 'uplot'
+import type uPlot from 'uplot'
 import type { Drawing } from '../../../shared/drawings/drawing'
 import { legendSeries } from '../chart/plot/legend-series'
 import { windowRange } from '../chart/interaction'

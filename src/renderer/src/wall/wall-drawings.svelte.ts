@@ -10,6 +10,7 @@ const NONE: readonly Drawing[] = []
  * its interval (asked again when either changes), and each chart's drawings as any page saves
  * them (the bridge's drawings event). Made during the wall's set-up, so its effects live as long.
  */
+/* eslint-disable svelte/prefer-svelte-reactivity -- the maps are replaced whole ($state.raw), never changed in place. */
 export class WallDrawings {
   private byKey = $state.raw<ReadonlyMap<string, readonly Drawing[]>>(new Map())
   error = $state<string | null>(null)
@@ -54,3 +55,4 @@ export class WallDrawings {
       })
   }
 }
+/* eslint-enable svelte/prefer-svelte-reactivity */

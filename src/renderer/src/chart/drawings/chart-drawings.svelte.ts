@@ -43,6 +43,8 @@ export class ChartDrawings {
 
   /** Drawings with an alert on them (this symbol, this family), armed or fired. */
   get alerted(): Map<string, 'armed' | 'triggered'> {
+    // A plain Map built afresh per read (not state): reactivity comes from the alerts read here.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const out = new Map<string, 'armed' | 'triggered'>()
     for (const rule of this.app.alerts) {
       const id = drawingOf(rule, this.key, this.family)
