@@ -10,6 +10,10 @@ const chromiumPath = chromiumOrSkip()
 const BUILT = ['fx:EURUSD', 'commodity:XAUUSD', 'index:SPX', 'hk:00700', 'cn:600519']
 const tile = (key: string): string => `[data-testid="wall-tile"][data-key="${key}"]`
 
+let desk: DeskInChromium
+let env: HostUnderTest
+let page: Page
+
 /**
  * The rows of the canvas a tile's candles are painted on (up or down colour), top and bottom, and
  * the canvas's height: how much of the tile one bar spans, seen from outside.
@@ -55,6 +59,80 @@ async function tileFigures(page: Page, key: string) {
   }))
 }
 
+/** labels a building tile's price axis, says how many bars of how many, and takes in the day */
+async function buildingTilesLabelled(): Promise<void> {
+  for (const key of BUILT) {
+    await expect
+      .poll(() => tileFigures(page, key).then((f) => f.building), { timeout: 20_000 })
+      .toBe('true')
+    const f = await tileFigures(page, key)
+    expect(f.bars, key).toBeLessThan(48)
+    expect(f.note, key).toMatch(/^building: \d+ of 48 bars since \d\d:\d\d$/)
+    expect(f.title, key).toMatch(/^Building: \d+ of 48 bars since .*from live prices/)
+    expect(
+      f.axis.every((a) => a !== null && /\d/.test(a)),
+      `${key} axis ${f.axis.join(' ')}`,
+    ).toBe(true)
+    const q = env.app.quoteOf(key)
+    if (q?.high != null && q.low != null) {
+      expect(f.yMin, key).toBeLessThanOrEqual(q.low)
+      expect(f.yMax, key).toBeGreaterThanOrEqual(q.high)
+    }
+  }
+}
+
+/** never draws a single bar across the full height of a tile */
+async function noBarAcrossTile(): Promise<void> {
+  for (const key of BUILT) {
+    const rows = await page.evaluate(candleRows(key))
+    expect(rows, key).not.toBeNull()
+    const { top, bottom, height } = rows as { top: number; bottom: number; height: number }
+    expect(top, `${key}: some candle drawn`).toBeGreaterThanOrEqual(0)
+    expect((bottom - top + 1) / height, key).toBeLessThan(0.75)
+  }
+  await readmeScreenshot(page, 'wall-macro-building-1440x900')
+}
+
+/** draws the daily tile's bar from the quote's open, high and low, and says so */
+async function dailyBarFromQuote(): Promise<void> {
+  await page
+    .getByRole('group', { name: 'Wall interval' })
+    .getByRole('button', { name: '1d' })
+    .click()
+  const key = 'hk:00700'
+  await expect
+    .poll(() => tileFigures(page, key).then((f) => f.title), { timeout: 20_000 })
+    .toMatch(/today's bar from the quote's open, high and low/)
+  const q = env.app.quoteOf(key)
+  const f = await tileFigures(page, key)
+  const rows = (await page.evaluate(candleRows(key))) as {
+    top: number
+    bottom: number
+    height: number
+  }
+  if (q?.high == null || q.low == null) throw new Error('the simulator quotes HK with a day range')
+  // The wick spans the quote's day range on the tile's price scale (the plot is the canvas less
+  // uPlot's 6 px above and 4 px below).
+  const plot = rows.height - 10
+  const expected = ((q.high - q.low) / (f.yMax - f.yMin)) * plot
+  expect(Math.abs(rows.bottom - rows.top + 1 - expected)).toBeLessThan(Math.max(4, expected * 0.1))
+}
+
+/** says the same on the detail chart */
+async function detailChartSays(): Promise<void> {
+  await page
+    .getByRole('group', { name: 'Wall interval' })
+    .getByRole('button', { name: '5m', exact: true })
+    .click()
+  await page.locator(tile('fx:EURUSD')).click()
+  await expect
+    .poll(() => page.getByTestId('chart-history').textContent(), { timeout: 20_000 })
+    .toMatch(
+      /^Building: \d+ of 60 bars since .*, from live prices \(this market has no candle endpoint\)/,
+    )
+  await readmeScreenshot(page, 'detail-building-1440x900')
+}
+
 /**
  * Tiles and charts honest about how much history they hold, on the Macro demo list (FX, gold, an
  * index, Hong Kong and A-shares, whose bars the app builds from live prices, and a future whose
@@ -63,10 +141,6 @@ async function tileFigures(page: Page, key: string) {
  * across its full height; the daily tile's bar is the quote's day; the detail chart says the same.
  */
 describe.skipIf(!chromiumPath)('tiles and charts honest about their history (browser host)', () => {
-  let desk: DeskInChromium
-  let env: HostUnderTest
-  let page: Page
-
   beforeAll(async () => {
     desk = await openDeskInChromium(chromiumPath as string, {
       context: { viewport: { width: 1440, height: 900 } },
@@ -81,76 +155,17 @@ describe.skipIf(!chromiumPath)('tiles and charts honest about their history (bro
     await desk?.close()
   })
 
-  it("labels a building tile's price axis, says how many bars of how many, and takes in the day", async () => {
-    for (const key of BUILT) {
-      await expect
-        .poll(() => tileFigures(page, key).then((f) => f.building), { timeout: 20_000 })
-        .toBe('true')
-      const f = await tileFigures(page, key)
-      expect(f.bars, key).toBeLessThan(48)
-      expect(f.note, key).toMatch(/^building: \d+ of 48 bars since \d\d:\d\d$/)
-      expect(f.title, key).toMatch(/^Building: \d+ of 48 bars since .*from live prices/)
-      expect(
-        f.axis.every((a) => a !== null && /\d/.test(a)),
-        `${key} axis ${f.axis.join(' ')}`,
-      ).toBe(true)
-      const q = env.app.quoteOf(key)
-      if (q?.high != null && q.low != null) {
-        expect(f.yMin, key).toBeLessThanOrEqual(q.low)
-        expect(f.yMax, key).toBeGreaterThanOrEqual(q.high)
-      }
-    }
-  })
+  it(
+    "labels a building tile's price axis, says how many bars of how many, and takes in the day",
+    buildingTilesLabelled,
+  )
 
-  it('never draws a single bar across the full height of a tile', async () => {
-    for (const key of BUILT) {
-      const rows = await page.evaluate(candleRows(key))
-      expect(rows, key).not.toBeNull()
-      const { top, bottom, height } = rows as { top: number; bottom: number; height: number }
-      expect(top, `${key}: some candle drawn`).toBeGreaterThanOrEqual(0)
-      expect((bottom - top + 1) / height, key).toBeLessThan(0.75)
-    }
-    await readmeScreenshot(page, 'wall-macro-building-1440x900')
-  })
+  it('never draws a single bar across the full height of a tile', noBarAcrossTile)
 
-  it("draws the daily tile's bar from the quote's open, high and low, and says so", async () => {
-    await page
-      .getByRole('group', { name: 'Wall interval' })
-      .getByRole('button', { name: '1d' })
-      .click()
-    const key = 'hk:00700'
-    await expect
-      .poll(() => tileFigures(page, key).then((f) => f.title), { timeout: 20_000 })
-      .toMatch(/today's bar from the quote's open, high and low/)
-    const q = env.app.quoteOf(key)
-    const f = await tileFigures(page, key)
-    const rows = (await page.evaluate(candleRows(key))) as {
-      top: number
-      bottom: number
-      height: number
-    }
-    if (q?.high == null || q.low == null)
-      throw new Error('the simulator quotes HK with a day range')
-    // The wick spans the quote's day range on the tile's price scale (the plot is the canvas less
-    // uPlot's 6 px above and 4 px below).
-    const plot = rows.height - 10
-    const expected = ((q.high - q.low) / (f.yMax - f.yMin)) * plot
-    expect(Math.abs(rows.bottom - rows.top + 1 - expected)).toBeLessThan(
-      Math.max(4, expected * 0.1),
-    )
-  })
+  it(
+    "draws the daily tile's bar from the quote's open, high and low, and says so",
+    dailyBarFromQuote,
+  )
 
-  it('says the same on the detail chart', async () => {
-    await page
-      .getByRole('group', { name: 'Wall interval' })
-      .getByRole('button', { name: '5m', exact: true })
-      .click()
-    await page.locator(tile('fx:EURUSD')).click()
-    await expect
-      .poll(() => page.getByTestId('chart-history').textContent(), { timeout: 20_000 })
-      .toMatch(
-        /^Building: \d+ of 60 bars since .*, from live prices \(this market has no candle endpoint\)/,
-      )
-    await readmeScreenshot(page, 'detail-building-1440x900')
-  })
+  it('says the same on the detail chart', detailChartSays)
 })

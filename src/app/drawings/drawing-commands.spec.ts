@@ -90,7 +90,9 @@ describe('drawings in the app', () => {
     expect(gone.alertsRemoved).toBe(1)
     expect(app.rules.some((r) => r.id === rule.id)).toBe(false)
   })
+})
 
+describe('drawings in the app: what is refused, what is kept', () => {
   it('refuses an alert on a drawing sent as geometry, on a drawing not there, and on a range that is over', async () => {
     const { app } = await started()
     const t0 = Date.UTC(2026, 10, 27, 9)
@@ -152,7 +154,9 @@ describe('drawings in the app', () => {
     }
     expect(Object.keys(file.data.charts).sort()).toEqual([`${KEY}|intraday`, 'fx:EURUSD|daily'])
   })
+})
 
+describe('drawings in the app: a damaged file', () => {
   it('moves a damaged drawings.json aside, says so and restores the last good version', async () => {
     const { app, dataDir } = await started()
     const t0 = Date.UTC(2026, 10, 27, 9)

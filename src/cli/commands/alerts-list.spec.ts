@@ -197,7 +197,9 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
       `${id}  crypto:BTCUSDT  crosses the 20 EMA (15m)  once  armed\n`,
     )
   })
+})
 
+describe('tickdesk alerts list: alerts on drawings', () => {
   it('words an alert on a drawing: the trend line with its price now, a range that is over', async () => {
     const now = Date.now()
     const line = {

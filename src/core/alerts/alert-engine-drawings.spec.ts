@@ -86,7 +86,9 @@ describe('AlertEngine: price crosses a line the trader drew', () => {
       'BTCUSDT crossed your horizontal line (now 99.5), down through 100',
     )
   })
+})
 
+describe("AlertEngine: a line rule's side, kept and found, and the drawing it follows", () => {
   it('after a restart, takes its side from the last price saved with its state', () => {
     const rule = lineRule(TREND)
     const saved: AlertRuleState = {

@@ -238,29 +238,7 @@ export class AlertEngine {
     )
     if (state.status === 'disabled' || state.status === 'expired') return null
 
-    // One input object refilled per evaluation (hot path, bench/ingest); the condition helpers
-    // read it and keep nothing.
-    const input = this.input
-    input.price = price
-    input.prev = live.anchor ?? state.lastPrice
-    input.dayChangePct = quote.changePercent
-    input.movePct = live.window ? live.window.move(this.now(), price) : null
-    if (live.volume) {
-      live.volume.add(this.now(), quote.volume)
-      input.volume = live.volume.total(this.now())
-    } else input.volume = null
-    if (live.ma) {
-      input.ma = live.ma.value(this.bars, this.now(), price)
-      if (live.ma.have !== live.maHave) {
-        live.maHave = live.ma.have
-        this.warmupMoved = true
-      }
-      input.maDiff = input.ma === null ? null : price - input.ma
-      input.prevMaDiff = live.prevMaDiff
-      live.prevMaDiff = input.maDiff
-    } else input.ma = input.maDiff = input.prevMaDiff = null
-    input.spread = rule.condition.kind === 'spread' ? quoteSpread(quote.bid, quote.ask) : null
-    this.drawingInput(live, quote, price)
+    const input = this.fillInput(live, quote, price)
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
@@ -305,6 +283,35 @@ export class AlertEngine {
       quoteAt: quote.ts,
       firedBy: this.firedBy,
     }
+  }
+
+  /**
+   * What the rule's condition is measured against on this tick. One input object refilled per
+   * evaluation (hot path, bench/ingest); the condition helpers read it and keep nothing.
+   */
+  private fillInput(live: LiveRule, quote: Quote, price: number): ConditionInput {
+    const input = this.input
+    input.price = price
+    input.prev = live.anchor ?? live.state.lastPrice
+    input.dayChangePct = quote.changePercent
+    input.movePct = live.window ? live.window.move(this.now(), price) : null
+    if (live.volume) {
+      live.volume.add(this.now(), quote.volume)
+      input.volume = live.volume.total(this.now())
+    } else input.volume = null
+    if (live.ma) {
+      input.ma = live.ma.value(this.bars, this.now(), price)
+      if (live.ma.have !== live.maHave) {
+        live.maHave = live.ma.have
+        this.warmupMoved = true
+      }
+      input.maDiff = input.ma === null ? null : price - input.ma
+      input.prevMaDiff = live.prevMaDiff
+      live.prevMaDiff = input.maDiff
+    } else input.ma = input.maDiff = input.prevMaDiff = null
+    input.spread = live.rule.condition.kind === 'spread' ? quoteSpread(quote.bid, quote.ask) : null
+    this.drawingInput(live, quote, price)
+    return input
   }
 
   /** A drawn line's or range's prices at the tick's time (the chart's time: the quote's). */

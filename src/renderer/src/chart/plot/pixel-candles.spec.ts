@@ -95,7 +95,9 @@ describe('groupCandlesByPixel', () => {
     const g = groupCandlesByPixel(src, 1, 2, { left: 0, min: 0, pxPerUnit: 1 }, new PixelCandles())
     expect(columns(g)).toEqual([[20, 3, 3, 3, 3, 1]])
   })
+})
 
+describe('groupCandlesByPixel: its buffer', () => {
   it('reuses its buffer: a smaller second grouping does not keep columns of the first', () => {
     const buffer = new PixelCandles()
     const src = bars([
