@@ -46,8 +46,9 @@ export async function addOnceAlerts(
 
 /**
  * Once-alerts on a trend line drawn at each level (`<tag>-<SYMBOL>`), as the chart's drawing menu
- * makes them: the drawing in drawings.json and the rule in alerts.json. The line rises 0.2 % over
- * the last hour through the level, so a price pinned 1 % past the level crosses it upward.
+ * makes them: the drawing in drawings.json and the rule in alerts.json. The line rises 0.2 %
+ * through the level over 60 days around `now`, so a price pinned 1 % past the level crosses it
+ * upward whatever clock the service's tick times read (faketime moves only this process's).
  */
 export async function addTrendAlerts(
   dir: string,
@@ -63,8 +64,8 @@ export async function addTrendAlerts(
     const id = `${tag}-${symbol}`
     const line = {
       shape: 'trend' as const,
-      a: { t: now - 3_600_000, price: price * 0.999 },
-      b: { t: now, price: price * 1.001 },
+      a: { t: now - 30 * 86_400_000, price: price * 0.999 },
+      b: { t: now + 30 * 86_400_000, price: price * 1.001 },
     }
     ids.set(symbol, id)
     charts[`crypto:${symbol}|intraday`] = [{ kind: 'line', id: 'tl1', line }]
