@@ -153,6 +153,33 @@ async function alertFollowsLine(): Promise<void> {
   expect(rule?.condition.kind === 'lineCross' && rule.condition.line).toEqual(
     now?.kind === 'line' && now.line,
   )
+}
+
+/** draws a price range with two clicks and sets an alert on it from its menu */
+async function rangeWithMenuAlert(): Promise<void> {
+  await page
+    .getByRole('toolbar', { name: 'Drawing tools' })
+    .getByRole('button', { name: 'Price range' })
+    .click()
+  const box = await plotBox(page)
+  await page.mouse.click(box.x + box.width * 0.55, box.y + box.height * 0.35)
+  await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.6)
+  const range = page.locator('[data-testid="drawing"][data-kind="range"]')
+  await expect.poll(() => range.count(), { timeout: 10_000 }).toBe(1)
+  await range.click({ button: 'right', position: { x: 20, y: 20 } })
+  await page.getByRole('menuitem', { name: /^Alert when price enters it/ }).click()
+  await expect
+    .poll(() => env.app.rules.filter((r) => r.condition.kind === 'rangeCross').length, {
+      timeout: 10_000,
+    })
+    .toBe(1)
+  const rule = env.app.rules.find((r) => r.condition.kind === 'rangeCross')
+  const d = (await saved(env)).find((x) => x.kind === 'range')
+  expect(rule?.condition.kind === 'rangeCross' && rule.condition.range).toEqual(
+    d?.kind === 'range' && d.range,
+  )
+  // Armed, or fired already: the range was drawn around the prices the chart shows.
+  await expect.poll(() => range.getAttribute('data-alert')).toMatch(/^(armed|triggered)$/)
   await readmeScreenshot(page.getByTestId('detail-view'), 'chart-drawings')
 }
 
@@ -166,7 +193,10 @@ async function deleteRemovesAlert(): Promise<void> {
   await page.locator('[data-testid="drawing"][data-kind="trend"]').focus()
   await page.keyboard.press('Delete')
   await expect.poll(() => drawingRules(env).length, { timeout: 10_000 }).toBe(0)
-  expect((await saved(env)).map((d) => d.kind === 'line' && d.line.shape)).toEqual(['hline'])
+  expect((await saved(env)).map((d) => (d.kind === 'line' ? d.line.shape : d.kind))).toEqual([
+    'hline',
+    'range',
+  ])
   await expect
     .poll(() => page.getByRole('status').filter({ hasText: 'removed with the drawing' }).count())
     .toBe(1)
@@ -177,7 +207,12 @@ async function keptForNextVisit(): Promise<void> {
   await page.reload()
   await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
   await openChart(page)
-  await expect.poll(() => page.getByTestId('drawing').count(), { timeout: 20_000 }).toBe(1)
+  await expect.poll(() => page.getByTestId('drawing').count(), { timeout: 20_000 }).toBe(2)
+  await expect
+    .poll(() =>
+      page.locator('[data-testid="drawing"][data-kind="range"]').getAttribute('data-alert'),
+    )
+    .toMatch(/^(armed|triggered)$/)
 }
 
 /**
@@ -221,6 +256,11 @@ describe.skipIf(!chromiumPath)('drawing on the detail chart (browser host)', () 
   it(
     'sets an alert on the focused trend line with A, worded with the line; the alert follows the line',
     alertFollowsLine,
+  )
+
+  it(
+    'draws a price range with two clicks and sets an alert on it from its menu',
+    rangeWithMenuAlert,
   )
 
   it('has no serious accessibility finding on the chart with drawings', noAxeFinding)
