@@ -82,17 +82,18 @@ export function withAnchor(d: Drawing, anchor: Anchor, p: Point): Drawing | null
   return { ...d, line: { shape: 'trend', a, b } }
 }
 
-/** The whole drawing moved by `dt` ms and `dp` in price; null when a price would reach zero. */
+/**
+ * The whole drawing moved by `dt` ms and `dp` in price; null when a price would reach zero. A
+ * move to before 1970 stops there for the whole drawing (its points keep their spacing).
+ */
 export function shifted(d: Drawing, dt: number, dp: number): Drawing | null {
-  const move = (p: Point): Point => ({ t: Math.max(0, p.t + dt), price: p.price + dp })
+  const by = Math.max(dt, -earliest(d))
+  const move = (p: Point): Point => ({ t: p.t + by, price: p.price + dp })
   if (d.kind === 'range') {
     const r = d.range
     if (r.low + dp <= 0) return null
-    const to = r.to === null ? null : Math.max(0, r.to + dt)
-    return {
-      ...d,
-      range: { from: Math.max(0, r.from + dt), to, low: r.low + dp, high: r.high + dp },
-    }
+    const to = r.to === null ? null : r.to + by
+    return { ...d, range: { from: r.from + by, to, low: r.low + dp, high: r.high + dp } }
   }
   const l = d.line
   const lowest =
@@ -105,6 +106,13 @@ export function shifted(d: Drawing, dt: number, dp: number): Drawing | null {
   if (l.shape === 'hline') return { ...d, line: { shape: 'hline', price: l.price + dp } }
   if (l.shape === 'ray') return { ...d, line: { shape: 'ray', from: move(l.from) } }
   return { ...d, line: { shape: 'trend', a: move(l.a), b: move(l.b) } }
+}
+
+/** The earliest moment a drawing has (0 for a horizontal line, which has none). */
+function earliest(d: Drawing): number {
+  if (d.kind === 'range') return d.range.from
+  const l = d.line
+  return l.shape === 'hline' ? 0 : l.shape === 'ray' ? l.from.t : l.a.t
 }
 
 /** Every price a drawing spans (its anchors' and a range's bounds): what a y range may include. */
