@@ -70,7 +70,7 @@ export interface MarketAccess {
   setVisible(keys: readonly string[]): void
 }
 
-/** Search, adds with a check of unknown symbols, the budget line, opening a symbol (issue 13). */
+/** Search, adds with a check of unknown symbols, the budget line, opening a symbol. */
 export interface DeskAccess extends WatchlistAccess, MarketAccess {
   readonly settings: Settings
   readonly catalogue: InstrumentCatalogue

@@ -26,7 +26,7 @@ export const NO_STUDIES: ChartStudies = { sma: [], ema: [], vwap: false, rsi: nu
 /** Symbols with remembered indicators (a long watchlist and then some). */
 export const MAX_REMEMBERED_CHARTS = 500
 
-/** Tiles on the wall of mini charts (issue 40): the first this many symbols of the list. */
+/** Tiles on the wall of mini charts: the first this many symbols of the list. */
 export const WALL_TILE_COUNTS = [4, 6, 9, 12, 16, 20, 25, 30] as const
 export const MIN_WALL_TILES = 4
 export const MAX_WALL_TILES = 30

@@ -31,7 +31,7 @@ export function check<Ts extends [unknown, ...unknown[]]>(
 ): Promise<void> | void {
   const runs = Math.round(numRuns * FUZZ_SCALE)
   // Counted as the predicate runs, not taken from the count asked for: the tally says how many
-  // inputs were really generated and tried (issue 37: a figure from code, not from a setting).
+  // inputs were really generated and tried (a figure from code, not from a setting).
   let tried = 0
   const params = {
     numRuns: runs,

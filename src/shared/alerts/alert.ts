@@ -185,7 +185,7 @@ export const FiredAlertSchema = z.object({
   notRecorded: z.boolean().optional(),
   /**
    * Targets that never took it and the trader dropped it for (a webhook that gave up): the
-   * history's line for what was not delivered. Nothing owed is dropped without it (issue 37).
+   * history's line for what was not delivered. Nothing owed is dropped without it.
    */
   dropped: z
     .array(z.object({ to: z.string(), why: z.string().max(300), at: z.number() }))
@@ -225,7 +225,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export type Webhook = z.infer<typeof WebhookSchema>
 
 /**
- * What a page may know of a webhook (issue 38, finding 2): its URL is a bearer secret (Slack's and
+ * What a page may know of a webhook: its URL is a bearer secret (Slack's and
  * Discord's path tokens, `?token=`), so it never crosses the bridge; the page shows the host and
  * the delivery record. `.strict()`: a view that carried any other field is refused on the way in.
  */
