@@ -131,3 +131,11 @@ export function zoomStep(
   if (max > bars.last) [min, max] = [Math.max(bars.first, bars.last - next), bars.last]
   return { min, max, older }
 }
+
+/** Escape in a form over the chart closes the form only, not the chart (the desk's Escape). */
+export function closeOnEscape(e: KeyboardEvent, close: () => void): void {
+  if (e.key !== 'Escape') return
+  e.preventDefault()
+  e.stopPropagation()
+  close()
+}

@@ -4,23 +4,9 @@ import { baseAt, changeOf, tradedValue, type HeatRow } from './heatmap-figures'
 import { evenGrid, MIN_TILE, tileMoveTo, treemap } from './heatmap-layout'
 import { HeatmapPainter, type HeatTile } from './heatmap-painter'
 import type { PriceValues } from '../state/price-fields'
+import { QUOTE_FIGURES } from '../../../shared/quote'
 
-const NONE: PriceValues = {
-  last: null,
-  change: null,
-  changePercent: null,
-  open: null,
-  high: null,
-  low: null,
-  prevClose: null,
-  volume: null,
-  quoteVolume: null,
-  trades: null,
-  bid: null,
-  ask: null,
-  bidSize: null,
-  askSize: null,
-}
+const NONE = Object.fromEntries(QUOTE_FIGURES.map((f) => [f, null])) as PriceValues
 const MIN = 60_000
 
 function row(values: Partial<PriceValues>, history: Array<[t: number, v: number]> = []): HeatRow {
