@@ -10,7 +10,8 @@ import { alertRule } from '../../core/testing/alert-rule'
 import type { FiredAlert } from '../../shared/alerts/alert'
 import { blankQuote } from '../../shared/quote'
 import { AlertLoop } from './alert-loop'
-import { rulesEditedHere } from './alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
+import { editRules } from '../testing/alert-fixtures'
 
 /**
  * A really full disk (issue 37, Deliver 4): the data folder on a 64 KiB tmpfs, filled to the
@@ -62,11 +63,11 @@ describe.runIf(canMount)('AlertLoop on a full disk', () => {
     const loop = await AlertLoop.open({
       stores,
       clock: new FakeClock(),
-      rules: rulesEditedHere(),
+      fence: NO_LEASE,
       firedBy: 'app',
       onProblem: (_code, message) => problems.push(message),
     })
-    await loop.setRules([
+    await editRules(loop, stores, [
       alertRule({ kind: 'above', price: 100 }, { id: 'r1', hysteresisPct: 0 }),
       alertRule({ kind: 'above', price: 200 }, { id: 'r2', hysteresisPct: 0 }),
     ])
