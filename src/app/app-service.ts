@@ -132,27 +132,24 @@ export class AppService implements AppHostApi, CommandContext {
     const data = await loadAppData(this.stores, note)
     const { settings, lists, rules, positions } = data
     this.state = { settings, lists, rules, positions }
-    this.alertSet = AppAlerts.open(
-      {
-        stores: this.stores,
-        clock: this.clock,
-        rules: () => this.state.rules,
-        lists: () => this.state.lists.watchlists,
-        settings: data.settings,
-        feeds: {
-          running: () => this.keyed.current.config,
-          configured: () => this.keyed.wantedSource(),
-        },
-        env: this.opts.env,
-        history: data.history,
-        notify: this.notices.add.bind(this.notices),
-        onChange: () => this.emitAlerts(),
-        hub: this.hub,
-        webhookSecrets: this.opts.webhookSecrets ?? null,
-        hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
+    this.alertSet = AppAlerts.open({
+      stores: this.stores,
+      clock: this.clock,
+      rules: () => this.state.rules,
+      lists: () => this.state.lists.watchlists,
+      data,
+      feeds: this.keyed,
+      host: this.opts,
+      notify: this.notices.add.bind(this.notices),
+      onRules: (rules) => {
+        this.state = { ...this.state, rules }
+        this.watches.sync()
+        this.emitAlerts()
       },
-      (key) => this.seen.get(key),
-    )
+      onChange: () => this.emitAlerts(),
+      hub: this.hub,
+      lastSeen: (key) => this.seen.get(key),
+    })
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
     this.seen = await this.saves.lastSeen(this.keyed.wantedSource())
@@ -164,9 +161,7 @@ export class AppService implements AppHostApi, CommandContext {
     this.edits.watch(this.stores.watchlists, (next) => {
       if (next.watchlists.length > 0) this.showLists(next)
     })
-    this.edits.watch(this.stores.alerts, (next) =>
-      this.showRules(next.rules, this.alertSet.tookRules(next.rules)),
-    )
+    this.edits.watch(this.stores.alerts, (next) => this.alertSet.took(next.rules))
     this.edits.watch(this.stores.webhooks, () => this.alertSet.host.syncWebhooks())
     this.edits.start()
   }
@@ -262,21 +257,8 @@ export class AppService implements AppHostApi, CommandContext {
     this.watches.sync()
   }
 
-  async setRules(rules: AlertRule[]): Promise<void> {
-    await this.showRules(rules, this.alertSet.setRules(rules))
-  }
-
-  /** Shows `rules` at once, then what was written (a CLI edit meanwhile merged in). */
-  private async showRules(rules: AlertRule[], written: Promise<AlertRule[] | void>): Promise<void> {
-    this.state = { ...this.state, rules }
-    // Judged at once: the engine is asked for the new symbols in the same turn.
-    const judged = this.alertSet.host.inputsChanged()
-    this.watches.sync()
-    this.emitAlerts()
-    const merged = await written
-    await judged
-    if (merged === undefined || merged === rules) return
-    await this.showRules(merged, Promise.resolve())
+  setRules(rules: AlertRule[]): Promise<void> {
+    return this.alertSet.edit(rules)
   }
 
   async setPositions(next: PositionsFile): Promise<void> {

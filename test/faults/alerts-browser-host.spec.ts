@@ -54,7 +54,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
     const dir = await tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
-    const ids = await addOnceAlerts(dir, 'five', levels)
+    const ids = await addOnceAlerts(dir, 'five', levels, sim)
     const heard = (h: Host, symbol: string): boolean =>
       h.announced.some((a) => a.ruleId === ids.get(symbol))
 
@@ -137,7 +137,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
-        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
+        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level }, sim)
         const ruleId = ids.get(symbol)!
         const first = await startHost(dir)
         await until(

@@ -46,7 +46,7 @@ describe('every crash point of a fire, through the browser host and its page', (
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        const ids = await addOnceAlerts(dir, point, { BNBUSDT: LEVEL.BNBUSDT * 2 })
+        const ids = await addOnceAlerts(dir, point, { BNBUSDT: LEVEL.BNBUSDT * 2 }, sim)
         const ruleId = ids.get('BNBUSDT')!
         const mine = (list: readonly FiredAlert[]): FiredAlert[] =>
           list.filter((a) => a.ruleId === ruleId)

@@ -51,7 +51,7 @@ describe('every crash point of a fire, through alerts run and the desktop notifi
         const desk = fakeNotifySend(dir)
         const { cross, release } = levelCrosser(sim)
         release()
-        await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 })
+        await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 }, sim)
         const env = { PATH: `${desk.bin}:${process.env.PATH ?? ''}` }
         const args = ['alerts', 'run', '--json']
         const first = startCli(sim, dir, args, { ...env, TICKDESK_CRASH_AT: armed })

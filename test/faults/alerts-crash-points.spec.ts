@@ -35,8 +35,8 @@ describe('every crash point of a fire, through watch --json (stdout)', () => {
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
-        const args = ['watch', '--json', 'crypto:BTCUSDT']
+        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 }, sim)
+        const args = ['watch', '--json', '--run-alerts', 'crypto:BTCUSDT']
         const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
         let second: CliRun | null = null
         try {
@@ -91,7 +91,7 @@ describe('every crash point of a fire, through alerts run and a webhook', () => 
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 }, sim)
         const hook = await receiver()
         await openDataStores(dir).webhooks.save([
           {

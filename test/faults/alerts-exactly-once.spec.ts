@@ -38,7 +38,7 @@ afterAll(async () => {
 
 type Watch = CliRun
 const watch = (dir: string, symbols: readonly string[]): Watch =>
-  startCli(sim, dir, ['watch', '--json', ...symbols.map((s) => `crypto:${s}`)])
+  startCli(sim, dir, ['watch', '--json', '--run-alerts', ...symbols.map((s) => `crypto:${s}`)])
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const cross = (symbol: string, level: number): void => levelCrosser(sim).cross(symbol, level)
 const release = (): void => levelCrosser(sim).release()
@@ -48,7 +48,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     const dir = await tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
-    const ids = await addOnceAlerts(dir, 'five', levels)
+    const ids = await addOnceAlerts(dir, 'five', levels, sim)
     const { first, second, afterWake } = await crossFiveWays(
       sim,
       { ids, levels },
@@ -81,7 +81,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
-        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
+        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level }, sim)
         const ruleId = ids.get(symbol)!
         // The headless runner shares the alert loop and the fire journal with watch: every other
         // trial kills it instead. It prints no quotes, so it is ready once its feed says live.

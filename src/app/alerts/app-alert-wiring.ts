@@ -10,7 +10,7 @@ import type { Watchlist } from '../../shared/watchlist'
 import type { EventHub } from '../event-hub'
 import type { NoticeBoard } from '../notice-board'
 import { keychainProfile } from '../secrets/secret-store'
-import type { WebhookSecrets } from '../secrets/webhook-secrets'
+import type { AppServiceOptions } from '../host-api'
 import { RuleFile } from './alert-rule-file'
 import { undeliveredViews } from './alert-undelivered'
 import { appInputs } from './ownership/alert-inputs'
@@ -30,19 +30,20 @@ export interface AppAlertsOptions {
   /** The rules as the app holds them now. */
   rules: () => AlertRule[]
   lists: () => Watchlist[]
-  settings: Settings
+  /** As read at start: the settings, and the history (what the runner fired since is announced). */
+  data: { settings: Settings; history: FiredAlert[] }
   /** The feed running now (its service's rules are judged here) and the one configured. */
-  feeds: { running: () => FeedSource; configured: () => FeedSource }
-  env: NodeJS.ProcessEnv
-  /** The history as the app read it at start: what the runner fired since is announced. */
-  history: FiredAlert[]
+  feeds: { readonly current: { config: FeedSource }; wantedSource(): FeedSource }
+  /** The host's options: its environment (the profile), keychain, and the name the lease gives. */
+  host: Pick<AppServiceOptions, 'env' | 'webhookSecrets' | 'alertsHostName'>
   notify: Notify
+  /** The rules to hold and show now (an edit here, merged, or the CLI's). */
+  onRules: (rules: AlertRule[]) => void
   onChange: () => void
   /** Where a fire for the desktop goes: the window and the hosts' notifications. */
   hub: Pick<EventHub, 'emit' | 'alertFired'>
-  webhookSecrets: WebhookSecrets | null
-  /** Who the lease names while this process runs the alerts ("the Tickdesk app"). */
-  hostName: string
+  /** When each symbol was last priced (the quote cache): "while you were away" from then. */
+  lastSeen: (key: SymbolKey) => number | undefined
 }
 
 export class AppAlerts {
@@ -52,17 +53,17 @@ export class AppAlerts {
     private readonly file: RuleFile,
   ) {}
 
-  static open(o: AppAlertsOptions, lastSeen: (key: SymbolKey) => number | undefined): AppAlerts {
+  static open(o: AppAlertsOptions): AppAlerts {
     const file = new RuleFile(o.stores.alerts, o.rules())
-    const profile = keychainProfile(o.env)
+    const profile = keychainProfile(o.host.env)
     const host = new AlertHost({
       stores: o.stores,
       clock: o.clock,
-      role: o.hostName,
+      role: o.host.alertsHostName ?? 'the Tickdesk app',
       firedBy: 'app',
-      service: () => serviceOf(o.feeds.running(), profile),
+      service: () => serviceOf(runningOr(o.feeds), profile),
       inputs: appInputs(() => ({ rules: o.rules(), lists: o.lists() })),
-      settings: o.settings,
+      settings: o.data.settings,
       targets: [
         {
           name: 'desktop',
@@ -72,8 +73,8 @@ export class AppAlerts {
           },
         },
       ],
-      webhookSecrets: o.webhookSecrets,
-      lastSeen,
+      webhookSecrets: o.host.webhookSecrets ?? null,
+      lastSeen: o.lastSeen,
       settled: () => file.settled(),
       notify: (level, code, message) => o.notify(level, code, message),
       onChange: o.onChange,
@@ -84,26 +85,33 @@ export class AppAlerts {
   /** Takes up the alerts (or stands by) and tells what the runner fired while the app was closed. */
   async start(): Promise<void> {
     await this.host.start()
-    noteRunnerFires(this.o.history, this.host.alerts().history, this.o.notify)
+    noteRunnerFires(this.o.data.history, this.host.alerts().history, this.o.notify)
   }
 
   /** The service a new alert is made for: the one configured (settings or the environment). */
   newRuleService(): ServiceRef {
-    return serviceOf(this.o.feeds.configured(), keychainProfile(this.o.env))
+    return serviceOf(this.o.feeds.wantedSource(), keychainProfile(this.o.host.env))
   }
 
   /**
-   * The trader's edit (the app holds `rules` already, and has told the host): written, merged
-   * with a CLI edit made meanwhile; resolves to what was written.
+   * The trader's edit: shown and judged at once (the engine is asked for new symbols in the same
+   * turn), then written, merged with a CLI edit made meanwhile, and what was written shown.
    */
-  setRules(rules: AlertRule[]): Promise<AlertRule[]> {
-    return this.file.save(rules)
+  async edit(rules: AlertRule[]): Promise<void> {
+    this.o.onRules(rules)
+    const judged = this.host.inputsChanged()
+    const written = await this.file.save(rules)
+    await judged
+    if (written === rules) return
+    this.o.onRules(written)
+    await this.host.inputsChanged()
   }
 
-  /** The CLI changed alerts.json (the app holds `rules` already): the next merge starts there. */
-  tookRules(rules: AlertRule[]): Promise<void> {
+  /** The CLI changed alerts.json: taken in as it is; the next merge starts from it. */
+  async took(rules: AlertRule[]): Promise<void> {
     this.file.took(rules)
-    return Promise.resolve()
+    this.o.onRules(rules)
+    await this.host.inputsChanged()
   }
 
   /** The alerts panel: rules, states, history, webhooks (never a URL), undelivered, who runs them. */
@@ -122,6 +130,15 @@ export class AppAlerts {
   async close(): Promise<void> {
     await this.host.close()
     await this.file.settled()
+  }
+}
+
+/** The feed running now; before the first one starts, the one configured (it is the one to start). */
+function runningOr(feeds: AppAlertsOptions['feeds']): FeedSource {
+  try {
+    return feeds.current.config
+  } catch {
+    return feeds.wantedSource()
   }
 }
 

@@ -112,7 +112,7 @@ describe('tickdesk alerts undelivered', () => {
   it('refuses while another process runs the alerts, and says who', async () => {
     const id = await gaveUp()
     const lease = new AlertLease(data.dir, { role: '`tickdesk alerts run`', clock: systemClock })
-    const held = lease.claim()
+    const held = lease.claim(lease.look())
     held?.renew()
     try {
       const r = await cli('undelivered', 'drop', id)

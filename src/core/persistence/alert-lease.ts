@@ -36,7 +36,8 @@ import {
  *
  *   look()   what a process that does not hold the lease sees: who holds it, and whether it is
  *            free for this process to claim now
- *   claim()  epoch E = (the highest epoch claimed or leased) + 1; null when another got it
+ *   claim()  the epoch E the look found next (the highest claimed or leased + 1); null when
+ *            another process claimed E first
  *   HeldLease.renew()    fenced, then the lease rewritten in place (beat + 1)
  *   HeldLease.release()  fenced, then the lease rewritten `released`
  */
@@ -52,6 +53,8 @@ export interface LeaseLook {
   holder: Lease | null
   /** A later epoch claimed than the lease names: a take-over under way (or one that died). */
   taking: boolean
+  /** The epoch a claim after this look takes: one past the highest leased or claimed. */
+  next: number
 }
 
 export interface LeaseOptions {
@@ -93,7 +96,8 @@ export class AlertLease {
     const now = this.elapsed()
     const key = `${lookKey(text)}|${top}`
     if (this.seen?.key !== key) this.seen = { key, at: now }
-    const look = (free: boolean): LeaseLook => ({ free, holder, taking })
+    const next = Math.max(holder?.epoch ?? 0, top) + 1
+    const look = (free: boolean): LeaseLook => ({ free, holder, taking, next })
     if (text.kind === 'none' && top === 0) return look(true)
     if (holder?.released === true && !taking) return look(true)
     // The process the lease (or a take-over's claim) names is gone from this machine.
@@ -103,13 +107,13 @@ export class AlertLease {
   }
 
   /**
-   * Claims the next epoch after `look` found the lease free. Null: another process claimed it
-   * first. Throws the OS error when the folder cannot take the claim (read-only, full, no rights).
+   * Claims the epoch `look` found next, once it found the lease free: of any number of takers
+   * that saw the same, one creates the claim and the others get null (they do not claim past
+   * it: that would fence a winner that did nothing wrong). Throws the OS error when the folder
+   * cannot take the claim (read-only, full, no rights).
    */
-  claim(): HeldLease | null {
-    const text = readLease(this.dir)
-    const leased = text.kind === 'lease' ? text.lease.epoch : 0
-    const epoch = Math.max(leased, claimedEpochs(this.dir)[0] ?? 0) + 1
+  claim(look: LeaseLook): HeldLease | null {
+    const epoch = look.next
     const me = { pid: this.pid, host: this.host, role: this.opts.role }
     if (!createClaim(this.dir, epoch, me)) return null
     this.seen = null

@@ -5,6 +5,7 @@ import {
   LEASE_RENEW_MS,
   unwritableWords,
   type HeldLease,
+  type LeaseLook,
 } from '../../../core/persistence/alert-lease'
 import { isLeaseLost } from '../../../core/persistence/fence'
 import type { AlertRule, FiredAlert } from '../../../shared/alerts/alert'
@@ -90,6 +91,8 @@ export class AlertHost {
   private retryAt = -Infinity
   private queue: Promise<void> = Promise.resolve()
   private told = ''
+  /** The last look at the lease: a claim takes the epoch it found next. */
+  private looked: LeaseLook | null = null
 
   constructor(private readonly o: AlertHostOptions) {
     this.settings = new FolderSettings(o.stores.settings, o.settings)
@@ -260,6 +263,7 @@ export class AlertHost {
     } catch (e) {
       return this.dispatch({ kind: 'unwritable', why: unwritableWords(e) })
     }
+    this.looked = look
     const { free, holder } = look
     await this.dispatch(
       may.ok
@@ -269,8 +273,10 @@ export class AlertHost {
   }
 
   private claim(): OwnershipEvent {
+    const look = this.looked
+    if (look === null) return { kind: 'claimLost' }
     try {
-      const held = this.lease.claim()
+      const held = this.lease.claim(look)
       if (held === null) return { kind: 'claimLost' }
       this.held = held
       crashPoint('take-claim')
@@ -437,6 +443,7 @@ export class AlertHost {
 
   /** Says who runs the alerts (and which rules are not judged here) when that changed. */
   private tell(): void {
+    if (this.state.kind === 'closed') return
     const view = this.owner()
     const other = runsAlerts(this.state)
       ? notJudgedWords(this.o.inputs.rules(), this.o.service(), this.settings.folder)
