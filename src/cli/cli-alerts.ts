@@ -58,6 +58,7 @@ export async function startCliAlerts(o: CliAlertsOptions): Promise<CliAlerts> {
     if (desktop) targets.push(desktop)
   }
   const watched = new Map<SymbolKey, () => void>()
+  const told = new Map<string, string>()
   const profile = keychainProfile(o.io.env)
   const options: AlertHostOptions = {
     stores,
@@ -70,7 +71,12 @@ export async function startCliAlerts(o: CliAlertsOptions): Promise<CliAlerts> {
     targets,
     webhookSecrets: o.viewOnly === undefined ? keychainWebhookSecrets({ profile }) : null,
     lastSeen: o.lastSeen,
-    notify: (_level, _code, message) => o.say(message),
+    notify: (_level, code, message) => {
+      // Said once per cause until it changes: a disk that refuses every save would fill stderr.
+      if (told.get(code) === message) return
+      told.set(code, message)
+      o.say(message)
+    },
     onChange: () => {
       if (o.viewOnly === undefined) syncWatches(engine, host, watched)
     },
@@ -86,14 +92,16 @@ export async function startCliAlerts(o: CliAlertsOptions): Promise<CliAlerts> {
   await host.start()
   host.announce()
   options.onChange()
+  let stopped: Promise<void> | null = null
   return {
     host,
-    async stop() {
-      unfollow()
-      for (const unwatch of watched.values()) unwatch()
-      watched.clear()
-      await host.close()
-    },
+    stop: () =>
+      (stopped ??= (async () => {
+        unfollow()
+        for (const unwatch of watched.values()) unwatch()
+        watched.clear()
+        await host.close()
+      })()),
   }
 }
 

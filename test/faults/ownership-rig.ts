@@ -28,8 +28,10 @@ export interface Proc {
   pid: number | null
   /** What it said of who runs the alerts (stderr, or the app's notices and panel line). */
   said(): Promise<string>
-  /** The fire ids it showed (a viewer's lines, the app's history). */
+  /** The fire ids it shows (a viewer's lines; the app's history, whoever fired them). */
   shown(): Promise<string[]>
+  /** The fire ids it announced to its own targets (stdout lines of a runner, the app's toasts). */
+  announced(): string[]
   /** Resolves once it is up: the feed live (a CLI), the service started (the app, the web host). */
   ready: Promise<void>
   signal(sig: NodeJS.Signals): void
@@ -68,6 +70,8 @@ async function appProc(sim: SimServer, dir: string, env: Record<string, string>)
     secretStore: memorySecretStore(),
     demo: () => Promise.reject(new Error('no demo here')),
   })
+  const announced: string[] = []
+  app.subscribe((e) => void (e.type === 'alertFired' && announced.push(e.alert.id)))
   app.announceOwedAlerts()
   let closed: Promise<void> | null = null
   const snap = async (): Promise<Snapshot> =>
@@ -78,6 +82,7 @@ async function appProc(sim: SimServer, dir: string, env: Record<string, string>)
     ready: Promise.resolve(),
     said: async () => ownerWords((await snap()).alertOwner),
     shown: async () => (await snap()).alertHistory.map((a) => a.id),
+    announced: () => announced,
     signal: () => {
       throw new Error('the app service runs in this process: it cannot be signalled alone')
     },
@@ -95,6 +100,7 @@ function webProc(host: WebHost): Proc {
     ready: Promise.resolve(),
     said: async () => ownerWords((await host.snapshot())?.alertOwner),
     shown: async () => host.history.map((a) => a.id),
+    announced: () => host.announced.map((a) => a.id),
     signal: (sig) => void host.child.kill(sig),
     stop: () => host.stop(),
     exited: host.exited,
@@ -111,6 +117,7 @@ function cliProc(kind: Kind, run: CliRun): Proc {
         : run.waitFor(() => run.quotes.size > 0, 'watch quotes'),
     said: async () => run.stderr(),
     shown: async () => run.alerts.map((a) => a.id),
+    announced: () => (kind === 'watch' ? [] : run.alerts.map((a) => a.id)),
     signal: (sig) => void run.child.kill(sig),
     stop: async () => {
       if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
@@ -138,8 +145,13 @@ export function ownerPid(dir: string): number | null {
 
 /** A webhook receiver on 127.0.0.1, registered in the folder's webhooks.json as w1. */
 export interface Receiver {
+  /** The POSTs it took (answered 2xx), in the order they came. */
   got: { id: string; ruleId: string; replayed: boolean; late: boolean; at: number }[]
-  /** The POSTs of one rule's fires, in the order they came. */
+  /** POSTs it refused (answered 500 while `refusing`). */
+  refused: number
+  /** While true, every POST is answered 500: a receiver that is down. */
+  refusing: boolean
+  /** The POSTs of one rule's fires it took, in the order they came. */
   of(ruleId: string): Receiver['got']
   close(): Promise<void>
 }
@@ -150,6 +162,11 @@ export async function webhookReceiver(dir: string): Promise<Receiver> {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
     req.on('end', () => {
+      if (receiver.refusing) {
+        receiver.refused++
+        res.writeHead(500).end()
+        return
+      }
       const fire = JSON.parse(body) as {
         id: string
         ruleId: string
@@ -179,14 +196,17 @@ export async function webhookReceiver(dir: string): Promise<Receiver> {
       signed: false,
     },
   ])
-  return {
+  const receiver: Receiver = {
     got,
+    refused: 0,
+    refusing: false,
     of: (ruleId) => got.filter((g) => g.ruleId === ruleId),
     close: async () => {
       server.closeAllConnections()
       await new Promise((r) => server.close(r))
     },
   }
+  return receiver
 }
 
 /** Polls `pred` every 50 ms (real time) until it holds, or fails with what it waited for. */

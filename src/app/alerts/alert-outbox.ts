@@ -303,9 +303,11 @@ function notRecordedWords(e: unknown): string {
   const code = (e as { code?: unknown }).code
   const why =
     code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'the disk is full'
-      : code === 'EIO'
-        ? 'the disk failed to write (EIO)'
-        : `the disk refused it (${String(e)})`
-  return `A fired alert was announced but not recorded: ${why}. Free some space; until then a crash can announce it again or forget it fired.`
+      ? 'the disk is full. Free some space'
+      : code === 'EROFS'
+        ? 'the data folder is on a read-only disk'
+        : code === 'EIO'
+          ? 'the disk failed to write (EIO)'
+          : `the disk refused it (${String(e)})`
+  return `A fired alert was announced but not recorded: ${why}; until then a crash can announce it again or forget it fired.`
 }

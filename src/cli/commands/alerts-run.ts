@@ -5,7 +5,7 @@ import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores } from '../../core/persistence/stores'
 import type { FeedStatus } from '../../shared/status'
 import { accountStop } from '../account-stop'
-import { fireText, startCliAlerts } from '../cli-alerts'
+import { fireText, startCliAlerts, type CliAlerts } from '../cli-alerts'
 import { openCommandLog } from '../command-log'
 import { cliDemo } from '../demo'
 import { chooseCliFeed, UsageError, type CliFeedChoice } from '../feed-options'
@@ -30,6 +30,19 @@ export async function runAlerts(values: Values, io: CliIO): Promise<number> {
   if (typeof duration === 'string') return EXIT.usage
   const feed = await feedOf(values, io)
   if (typeof feed === 'number') return feed
+  try {
+    return await runFeed(feed, values, duration, io)
+  } finally {
+    await feed.demo?.close()
+  }
+}
+
+async function runFeed(
+  feed: CliFeedChoice,
+  values: Values,
+  duration: number | undefined,
+  io: CliIO,
+): Promise<number> {
   const dataDir =
     typeof values['data-dir'] === 'string' ? values['data-dir'] : resolveDataDir(io.env)
   const stores = openDataStores(await ensureDataDir(dataDir))
@@ -45,19 +58,20 @@ export async function runAlerts(values: Values, io: CliIO): Promise<number> {
   let running = false
   const cached = await stores.quotesOf(feed.config).load()
   const seen = new Map(cached.value.map((q) => [q.key, q.receivedAt]))
-  const alerts = await startCliAlerts({
-    stores,
-    engine,
-    config: feed.config,
-    io,
-    role: '`tickdesk alerts run`',
-    firedBy: 'runner',
-    stdout: stdoutTarget(Boolean(values.json), io, log),
-    lastSeen: (key) => seen.get(key),
-    say,
-    statusCounts: () => running,
-  })
+  let alerts: CliAlerts | null = null
   try {
+    alerts = await startCliAlerts({
+      stores,
+      engine,
+      config: feed.config,
+      io,
+      role: '`tickdesk alerts run`',
+      firedBy: 'runner',
+      stdout: stdoutTarget(Boolean(values.json), io, log),
+      lastSeen: (key) => seen.get(key),
+      say,
+      statusCounts: () => running,
+    })
     const exit = followStatus(engine, say, io, () => running, stop)
     running = true
     engine.start()
@@ -68,9 +82,8 @@ export async function runAlerts(values: Values, io: CliIO): Promise<number> {
     return exit()
   } finally {
     io.signal.removeEventListener('abort', onSignal)
-    await alerts.stop()
+    await alerts?.stop()
     await log.close()
-    await feed.demo?.close()
   }
 }
 

@@ -47,7 +47,7 @@ export function serviceWords(s: ServiceRef): string {
   let host = s.url
   try {
     const u = new URL(s.url)
-    host = `${u.host}${u.pathname}`
+    host = `${u.host}${u.pathname.replace(/\/+$/, '')}`
   } catch {
     // Shown as written.
   }

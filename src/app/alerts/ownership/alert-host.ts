@@ -239,7 +239,9 @@ export class AlertHost {
   private async enter(before: Ownership, after: Ownership): Promise<void> {
     switch (after.kind) {
       case 'claiming':
-        this.dropLoop()
+        // A loop run without a lease runs on until a claim holds: a claim the disk refuses again
+        // leaves it running as it was, its states and fires in memory.
+        if (before.kind !== 'leaseless') this.dropLoop()
         return this.dispatch(this.claim())
       case 'taking':
         return this.dispatch(await this.take())
@@ -247,6 +249,7 @@ export class AlertHost {
         return this.run(this.loop)
       case 'leaseless':
         this.held = null
+        if (this.loop !== null) return
         return this.run(await this.openLoop(null))
       case 'standby':
         return this.standBy(before, after)
@@ -278,6 +281,7 @@ export class AlertHost {
     try {
       const held = this.lease.claim(look)
       if (held === null) return { kind: 'claimLost' }
+      this.dropLoop()
       this.held = held
       crashPoint('take-claim')
       held.renew()
