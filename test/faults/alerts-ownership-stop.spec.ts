@@ -45,7 +45,7 @@ beforeEach(async () => {
 afterEach(async () => {
   levelCrosser(sim).release()
   for (const p of procs.splice(0)) {
-    p.pid !== null && p.signal('SIGCONT')
+    if (p.pid !== null) p.signal('SIGCONT')
     await p.stop()
   }
   await hook.close()
