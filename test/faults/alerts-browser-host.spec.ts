@@ -169,7 +169,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
         replayed += told.slice(1).filter((a) => a.replayed === true).length
       }
       // The history holds each fire once (checked above); a repeat the page could not tell from
-      // a new fire is never allowed (it was trials/20 before issue 37).
+      // a new fire is never allowed (it was trials/20 once).
       console.log(
         `browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}, replayed ${replayed}; kills landed: ${JSON.stringify(tally(landings))}`,
       )

@@ -10,7 +10,7 @@ import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './onc
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
- * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
+ * Every crash point of a fire, walked, not sampled: `watch --json --run-alerts` runs
  * with TICKDESK_CRASH_AT set to one named step, a once-alert is crossed, the process kills itself
  * (SIGKILL) exactly there, and a restart on the same folder must give the outcome
  * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
@@ -27,7 +27,7 @@ afterEach(async () => {
   await sim.close()
 })
 
-describe('every crash point of a fire, through watch --json (stdout)', () => {
+describe('every crash point of a fire, through watch --json --run-alerts (stdout)', () => {
   for (const point of CRASH_POINTS) {
     it(
       `killed at "${point}": ${JSON.stringify(OUTCOME[point])}`,

@@ -16,12 +16,12 @@ import {
 } from './once-alerts'
 
 /**
- * Alerts exactly once through `tickdesk watch --json`, the real process against the simulator on
+ * Alerts exactly once through `tickdesk watch --json --run-alerts`, the real process against the simulator on
  * loopback: five once-alerts, each crossed at a known moment (the simulator holds the price past
  * the level): while watching, just after the service dropped the socket, while the process was
  * stopped (a laptop sleep) and the socket dropped, while nothing ran (after kill -9), and after
  * the restart. Then kill -9 at random moments around fires (ALERT_CRASH_TRIALS, default 16;
- * the long mode runs hundreds), killing `watch` and the headless `alerts run` in turn. Every fire
+ * the long mode runs hundreds), killing `watch --run-alerts` and the headless `alerts run` in turn. Every fire
  * is counted by id on stdout across all runs. The runner's five-alert run and its webhook are in
  * alerts-runner.spec.ts.
  */

@@ -12,7 +12,7 @@ import { alertRule } from '../../core/testing/alert-rule'
 import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
- * The client's wall clock is not an order (issue 37, item 5): it steps back (NTP, a trader fixing
+ * The client's wall clock is not an order: it steps back (NTP, a trader fixing
  * the time by hand). Rule states and replay are ordered by the journal's sequence number, and a
  * cooldown never stretches by the size of the step. "A crash" is dropping a loop without close().
  */

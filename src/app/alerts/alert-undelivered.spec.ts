@@ -12,7 +12,7 @@ import { alertRule } from '../../core/testing/alert-rule'
 import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
- * A webhook that gave up (issue 37, item 2): the fire stays owed, is listed as undelivered, can be
+ * A webhook that gave up: the fire stays owed, is listed as undelivered, can be
  * retried or dropped, and a drop is a line in the history. "A crash": a loop dropped without close().
  */
 
