@@ -143,9 +143,9 @@ export class AppService implements AppHostApi, CommandContext {
       notify: this.notices.add.bind(this.notices),
       onRules: (rules) => {
         this.state = { ...this.state, rules }
-        this.watches.sync()
         this.emitAlerts()
       },
+      onWatched: () => this.watches.sync(),
       onChange: () => this.emitAlerts(),
       hub: this.hub,
       lastSeen: (key) => this.seen.get(key),

@@ -76,6 +76,8 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
 /** The feed a command runs on, and which service that is and where it was found, in words. */
 export interface CliFeedChoice extends FeedChoice {
   said: string
+  /** The service came from the app's settings (or demo mode): the trader is told which. */
+  implicit: boolean
 }
 
 /**
@@ -121,7 +123,7 @@ export async function chooseCliFeed(
   const said = choice.demo
     ? `Demo mode: embedded simulator at ${choice.config.baseUrl}${demoWhy}`
     : `Service: ${originHost(serviceOrigin(choice.config.baseUrl))} (${fromApp ? "the app's settings" : 'flags and environment'}; key from ${keyFrom})`
-  return { ...choice, said }
+  return { ...choice, said, implicit: fromApp || choice.demo !== null }
 }
 
 /**
@@ -145,7 +147,8 @@ export async function openCliFeed(
     if (e instanceof UsageError) return usageError(command, e.message, help, io)
     throw e
   }
-  if (opts.banner) io.stderr.write(`${feed.said}\n`)
+  // Said when the command found it itself; a service named by a flag or variable is known.
+  if (opts.banner && feed.implicit) io.stderr.write(`${feed.said}\n`)
   return feed
 }
 

@@ -129,7 +129,9 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     expect(posted.map((a) => [a.id, a.replayed === true])).toEqual([[fireId, false]])
     expect(second.history()[0]?.replayed).toBe(true)
   })
+})
 
+describe('AlertLoop: what is owed, to whom, and the journal', () => {
   it('still owes a fire a webhook gave up on at the next start, days later', async () => {
     const f = folder()
     const first = await open(f)

@@ -1,4 +1,6 @@
 import type { Clock } from '../../core/clock'
+import { isTickdeskError } from '../../core/errors'
+import { errorText } from '../error-text'
 import type { DataStores } from '../../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../../shared/alerts/alert'
 import type { FeedSource } from '../../core/persistence/source-id'
@@ -39,6 +41,8 @@ export interface AppAlertsOptions {
   notify: Notify
   /** The rules to hold and show now (an edit here, merged, or the CLI's). */
   onRules: (rules: AlertRule[]) => void
+  /** The symbols the judged rules watch may have changed (the engine is asked for them). */
+  onWatched: () => void
   onChange: () => void
   /** Where a fire for the desktop goes: the window and the hosts' notifications. */
   hub: Pick<EventHub, 'emit' | 'alertFired'>
@@ -98,20 +102,29 @@ export class AppAlerts {
    * turn), then written, merged with a CLI edit made meanwhile, and what was written shown.
    */
   async edit(rules: AlertRule[]): Promise<void> {
-    this.o.onRules(rules)
-    const judged = this.host.inputsChanged()
-    const written = await this.file.save(rules)
+    const judged = this.take(rules)
+    const written = await this.file.save(rules).catch((e: unknown) => {
+      // A full disk: the edit is kept here and in force, and written with the next one that can.
+      const code = isTickdeskError(e) ? e.code : 'STORAGE_ERROR'
+      this.o.notify('warning', code, `Could not save the alert rules: ${errorText(e)}`)
+      return rules
+    })
     await judged
-    if (written === rules) return
-    this.o.onRules(written)
-    await this.host.inputsChanged()
+    if (written !== rules) await this.take(written)
   }
 
   /** The CLI changed alerts.json: taken in as it is; the next merge starts from it. */
-  async took(rules: AlertRule[]): Promise<void> {
+  took(rules: AlertRule[]): Promise<void> {
     this.file.took(rules)
+    return this.take(rules)
+  }
+
+  /** Held and shown, then judged at once, then the engine asked for their symbols. */
+  private take(rules: AlertRule[]): Promise<void> {
     this.o.onRules(rules)
-    await this.host.inputsChanged()
+    const judged = this.host.inputsChanged()
+    this.o.onWatched()
+    return judged
   }
 
   /** The alerts panel: rules, states, history, webhooks (never a URL), undelivered, who runs them. */

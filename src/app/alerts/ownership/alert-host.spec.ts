@@ -140,7 +140,9 @@ describe('AlertHost: one owner per data folder, by a lease', () => {
     expect(b.heard).toEqual([])
     expect(b.host.alerts().states[0]?.status).toBe('triggered')
   })
+})
 
+describe('AlertHost: services, failed loads, and owed fires', () => {
   it('in demo mode, stands by beside real rules and says why; their fires never meet demo prices', async () => {
     const stores = await folder([{ ...once(), service: REAL }])
     const demo = await host(stores, '`tickdesk alerts run`', { service: DEMO })

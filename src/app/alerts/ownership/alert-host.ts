@@ -453,6 +453,8 @@ export class AlertHost {
       ? notJudgedWords(this.o.inputs.rules(), this.o.service(), this.settings.folder)
       : null
     const words = other === null ? view.words : `${view.words}; ${other}`
+    // Running them from the start, alone and on every rule, is no news; anything else is.
+    if (this.told === '' && view.state === 'owner' && other === null) return
     if (words === this.told) return
     this.told = words
     const warn =
