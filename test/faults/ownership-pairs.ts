@@ -20,7 +20,8 @@ import {
  * `watch` (a viewer), every pair in both orders. A crossing before the restart and one after it
  * must each reach the webhook exactly once (never a repeat, not even a marked one: nobody was
  * killed), within 5 s of the crossing; the owner is the process the folder's lease names, and
- * it is always a full owner (a viewer never holds the folder); a viewer shows each fire.
+ * it is always a full owner (a viewer never holds the folder); a viewer and an app standing by
+ * show each fire.
  */
 
 export const PAIR_KINDS: Kind[] = ['app', 'web', 'run', 'watch']
@@ -84,11 +85,13 @@ export async function walkPair(first: Kind, second: Kind, seed: number): Promise
       [ids.get('BTCUSDT'), false],
       [ids.get('ETHUSDT'), false],
     ])
-    const viewer = [a, b].find((p) => p.kind === 'watch')
-    if (viewer !== undefined)
+    // Whoever does not run the alerts shows the fires all the same: the viewer prints them, an
+    // app standing by has them in its panel's history (`alerts run` standing by prints none: its
+    // stdout is a target, not a view).
+    for (const p of [a, b].filter((x) => x.kind !== 'run'))
       await waitUntil(
-        async () => (await viewer.shown()).includes(hook.got[1]!.id),
-        'the viewer to show the fire',
+        async () => (await p.shown()).includes(hook.got[1]!.id),
+        `${p.kind} to show the fire`,
         10_000,
       )
     console.log(

@@ -48,7 +48,7 @@ async function folder(rules: AlertRule[]): Promise<DataStores> {
 async function host(
   stores: DataStores,
   role: string,
-  over: { service?: ServiceRef; targets?: string[] } = {},
+  over: { service?: ServiceRef; targets?: string[]; down?: boolean } = {},
 ): Promise<Run> {
   const clock = new FakeClock(Date.UTC(2026, 10, 30, 14, 0))
   const heard: FiredAlert[] = []
@@ -65,7 +65,9 @@ async function host(
     settings: SettingsSchema.parse({ baseUrl: 'https://api.example.com' }),
     targets: (over.targets ?? ['desktop']).map((name) => ({
       name,
-      deliver: (a: FiredAlert) => void heard.push(a),
+      // A target that is down (a webhook answering 500): each fire stays owed to it.
+      deliver: (a: FiredAlert) =>
+        over.down === true ? Promise.reject(new Error('HTTP 500')) : void heard.push(a),
     })),
     webhookSecrets: null,
     lastSeen: () => undefined,
@@ -109,6 +111,15 @@ describe('AlertHost: one owner per data folder, by a lease', () => {
     await until(b, () => b.viewed.length === 1)
     expect(b.viewed[0]?.id).toBe(a.heard[0]?.id)
     expect(b.host.alerts().history.map((f) => f.id)).toEqual([a.heard[0]?.id])
+  })
+
+  it("shows the owner's undelivered fires as they happen", async () => {
+    const stores = await folder([once()])
+    const a = await host(stores, '`tickdesk alerts run`', { targets: ['webhook:w1'], down: true })
+    const b = await host(stores, 'the Tickdesk app')
+    a.host.feed.evaluate(quote(101))
+    await until(b, () => b.host.alerts().undelivered.length === 1)
+    expect(b.host.alerts().undelivered[0]).toMatchObject({ to: 'webhook:w1', why: 'HTTP 500' })
   })
 
   it('takes over from a stopped owner once its lease goes unrenewed for the TTL, not before', async () => {

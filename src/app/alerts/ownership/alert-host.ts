@@ -1,13 +1,6 @@
 import type { TimerHandle } from '../../../core/clock'
 import { TickdeskError } from '../../../core/errors'
-import {
-  AlertLease,
-  LEASE_RENEW_MS,
-  unwritableWords,
-  type HeldLease,
-  type LeaseLook,
-} from '../../../core/persistence/alert-lease'
-import { isLeaseLost } from '../../../core/persistence/fence'
+import { AlertLease, LEASE_RENEW_MS } from '../../../core/persistence/alert-lease'
 import type { AlertRule, FiredAlert } from '../../../shared/alerts/alert'
 import type { AlertOwnerView } from '../../../shared/alerts/alert-owner'
 import type { SymbolKey } from '../../../shared/markets/market'
@@ -16,20 +9,14 @@ import type { WebhookSecrets } from '../../secrets/webhook-secrets'
 import { WebhookBook } from '../../webhooks/webhook-book'
 import type { AlertLoop, AlertTarget } from '../alert-loop'
 import { judgedRules, ruleKeys } from '../alert-rule-set'
-import { crashPoint } from '../crash-points'
 import { judgedOn, mayOwn, notJudgedWords } from '../alert-rule-service'
 import { FolderSettings, type AlertInputs } from './alert-inputs'
 import { FolderView, type FolderAlerts } from './folder-view'
 import { LoopGate, TargetSet } from './loop-gate'
-import { openOwnerLoop, startOwnerLoop, type LoopHost } from './owner-loop'
+import type { LoopHost } from './owner-loop'
 import { ownerView } from './owner-view'
-import {
-  nextOwnership,
-  runsAlerts,
-  STARTING,
-  type Ownership,
-  type OwnershipEvent,
-} from './ownership'
+import { runsAlerts, type Ownership } from './ownership'
+import { OwnershipRunner } from './ownership-runner'
 
 /**
  * The one alert host, for every process that may run a data folder's alerts: the app (Electron
@@ -47,8 +34,6 @@ import {
 
 /** How often the rules, the settings and the webhooks are read again (another process edits them). */
 export const INPUTS_EVERY_TICKS = 5
-/** A take-over whose load failed waits this long before it tries again. */
-export const LOAD_RETRY_MS = 5_000
 
 export interface AlertHostOptions extends LoopHost {
   /** Who the lease names while this process runs the alerts: "the Tickdesk app". */
@@ -80,28 +65,35 @@ export class AlertHost {
   readonly webhooks: WebhookBook
   readonly settings: FolderSettings
   private readonly targets = new TargetSet()
-  private readonly lease: AlertLease
   private readonly view: FolderView
-  private state: Ownership = STARTING
-  private held: HeldLease | null = null
-  private loop: AlertLoop | null = null
+  private readonly runner: OwnershipRunner
   private announced = false
   private timer: TimerHandle | null = null
   private ticks = 0
-  private retryAt = -Infinity
-  private queue: Promise<void> = Promise.resolve()
   private told = ''
-  /** The last look at the lease: a claim takes the epoch it found next. */
-  private looked: LeaseLook | null = null
 
   constructor(private readonly o: AlertHostOptions) {
     this.settings = new FolderSettings(o.stores.settings, o.settings)
-    this.lease = new AlertLease(o.stores.dir, {
-      role: o.role,
-      clock: o.clock,
-      ...(o.elapsed ? { elapsed: o.elapsed } : {}),
-    })
     this.view = new FolderView(o.stores)
+    this.runner = new OwnershipRunner({
+      host: o,
+      lease: new AlertLease(o.stores.dir, {
+        role: o.role,
+        clock: o.clock,
+        ...(o.elapsed ? { elapsed: o.elapsed } : {}),
+      }),
+      settings: this.settings,
+      judges: this.judges,
+      feed: this.feed,
+      targets: this.targets,
+      announced: () => this.announced,
+      targetExists: (name) => this.targetExists(name),
+      entered: () => {
+        this.tell()
+        o.onChange()
+      },
+      refreshView: () => this.refreshView(),
+    })
     for (const target of o.targets) this.targets.addTarget(target)
     this.webhooks = new WebhookBook({
       store: o.stores.webhooks,
@@ -110,7 +102,7 @@ export class AlertHost {
       onProblem: (code, message) => o.notify('warning', code, message),
       onChange: () => o.onChange(),
       secrets: o.webhookSecrets,
-      mayDeliver: () => this.mayDeliver(),
+      mayDeliver: () => this.runner.mayDeliver(),
       ...(o.webhookGiveUpMs === undefined ? {} : { giveUpMs: o.webhookGiveUpMs }),
     })
   }
@@ -118,18 +110,18 @@ export class AlertHost {
   /** The first look (awaited: a process that may run the alerts runs them before it goes on). */
   async start(): Promise<void> {
     await this.webhooks.sync()
-    await this.enqueue(() => this.step())
+    await this.runner.enqueue(() => this.step())
     this.schedule()
   }
 
   /** This process's targets listen now (a page, the notifier): what is owed is delivered. */
   announce(): void {
     this.announced = true
-    this.loop?.start()
+    this.runner.loop?.start()
   }
 
   get ownership(): Ownership {
-    return this.state
+    return this.runner.state
   }
 
   /**
@@ -141,30 +133,30 @@ export class AlertHost {
   ): Promise<void> {
     if (settings) this.settings.take(settings)
     const saved = this.pushInputs()
-    await this.enqueue(() => this.checkInputs())
+    await this.runner.enqueue(() => this.checkInputs())
     await saved
   }
 
   /** Symbols the rules this process judges watch (the engine keeps them priced). */
   watchedKeys(): SymbolKey[] {
-    if (this.loop !== null) return this.loop.watchedKeys()
+    if (this.runner.loop !== null) return this.runner.loop.watchedKeys()
     return ruleKeys(judgedRules(this.o.inputs.rules(), this.o.inputs.lists(), this.judges))
   }
 
   owner(): AlertOwnerView {
-    const mine = this.held?.holder ?? null
+    const mine = this.runner.held?.holder ?? null
     const ctx = {
       mine,
       here: this.o.service(),
       folder: this.settings.folder,
       now: this.o.clock.now(),
     }
-    return ownerView(this.state, ctx)
+    return ownerView(this.runner.state, ctx)
   }
 
   /** The folder's alerts as this process shows them: its own loop's, or the owner's files. */
   alerts(): FolderAlerts {
-    const loop = this.loop
+    const loop = this.runner.loop
     if (loop === null) return this.view.current
     return { states: loop.states(), history: loop.history(), undelivered: loop.owed.undelivered() }
   }
@@ -184,14 +176,14 @@ export class AlertHost {
   /** webhooks.json changed (the CLI added or removed one): targets follow, gone ones drop owed fires. */
   async syncWebhooks(): Promise<void> {
     await this.webhooks.sync()
-    this.loop?.dropGone((name) => this.targetExists(name))
+    this.runner.loop?.dropGone((name) => this.targetExists(name))
   }
 
   /** Saves and gives the lease back (the next process takes it at once). */
   async close(): Promise<void> {
     this.o.clock.clearTimeout(this.timer)
     this.timer = null
-    await this.enqueue(() => this.dispatch({ kind: 'close' }))
+    await this.runner.enqueue(() => this.runner.dispatch({ kind: 'close' }))
     await this.webhooks.close()
   }
 
@@ -200,18 +192,10 @@ export class AlertHost {
   private readonly judges = (rule: AlertRule): boolean =>
     judgedOn(rule, this.o.service(), this.settings.folder)
 
-  private enqueue(work: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(work)
-    this.queue = run.catch((e: unknown) =>
-      this.o.notify('warning', 'ALERTS_HOST', `the alerts stumbled: ${String(e)}`),
-    )
-    return this.queue
-  }
-
   private schedule(): void {
-    if (this.state.kind === 'closed') return
+    if (this.runner.state.kind === 'closed') return
     this.timer = this.o.clock.setTimeout(() => {
-      void this.enqueue(() => this.step()).finally(() => this.schedule())
+      void this.runner.enqueue(() => this.step()).finally(() => this.schedule())
     }, LEASE_RENEW_MS)
   }
 
@@ -219,177 +203,12 @@ export class AlertHost {
   private async step(): Promise<void> {
     this.ticks++
     if (this.ticks % INPUTS_EVERY_TICKS === 0) await this.refreshInputs()
-    const s = this.state
-    if (s.kind === 'owning') this.renew()
-    else if (s.kind === 'standby' && this.o.clock.now() >= this.retryAt) await this.look()
-    else if (s.kind === 'leaseless' && this.ticks % INPUTS_EVERY_TICKS === 0) await this.look()
-    if (!runsAlerts(this.state)) await this.refreshView()
-  }
-
-  private async dispatch(event: OwnershipEvent): Promise<void> {
-    const before = this.state
-    const after = nextOwnership(before, event)
-    if (after === before) return
-    this.state = after
-    await this.enter(before, after)
-    this.tell()
-    this.o.onChange()
-  }
-
-  private async enter(before: Ownership, after: Ownership): Promise<void> {
-    switch (after.kind) {
-      case 'claiming':
-        // A loop run without a lease runs on until a claim holds: a claim the disk refuses again
-        // leaves it running as it was, its states and fires in memory.
-        if (before.kind !== 'leaseless') this.dropLoop()
-        return this.dispatch(this.claim())
-      case 'taking':
-        return this.dispatch(await this.take())
-      case 'owning':
-        return this.run(this.loop)
-      case 'leaseless':
-        this.held = null
-        if (this.loop !== null) return
-        return this.run(await this.openLoop(null))
-      case 'standby':
-        return this.standBy(before, after)
-      case 'closed':
-        return this.shut()
-    }
-  }
-
-  private async look(): Promise<void> {
-    const may = this.eligibility()
-    let look
-    try {
-      look = this.lease.look()
-    } catch (e) {
-      return this.dispatch({ kind: 'unwritable', why: unwritableWords(e) })
-    }
-    this.looked = look
-    const { free, holder } = look
-    await this.dispatch(
-      may.ok
-        ? { kind: 'looked', free, holder, mayOwn: true }
-        : { kind: 'looked', free, holder, mayOwn: false, why: may.why },
-    )
-  }
-
-  private claim(): OwnershipEvent {
-    const look = this.looked
-    if (look === null) return { kind: 'claimLost' }
-    try {
-      const held = this.lease.claim(look)
-      if (held === null) return { kind: 'claimLost' }
-      this.dropLoop()
-      this.held = held
-      crashPoint('take-claim')
-      held.renew()
-      crashPoint('take-lease')
-      return { kind: 'claimed', epoch: held.epoch }
-    } catch (e) {
-      if (isLeaseLost(e)) return { kind: 'claimLost' }
-      this.held = null
-      return { kind: 'unwritable', why: unwritableWords(e) }
-    }
-  }
-
-  private async take(): Promise<OwnershipEvent> {
-    await this.o.settled?.()
-    try {
-      this.loop = await this.openLoop(this.held)
-    } catch (e) {
-      if (isLeaseLost(e)) return { kind: 'lost', why: (e as Error).message }
-      return { kind: 'loadFailed', why: String((e as Error).message ?? e) }
-    }
-    if (!this.loop.running) return { kind: 'lost', why: 'another process took the alerts over' }
-    crashPoint('take-load')
-    return { kind: 'loaded' }
-  }
-
-  private openLoop(held: HeldLease | null): Promise<AlertLoop> {
-    return openOwnerLoop({
-      host: this.o,
-      held,
-      settings: this.settings,
-      judges: this.judges,
-      lost: (why) => void this.enqueue(() => this.dispatch({ kind: 'lost', why })),
-    })
-  }
-
-  private run(loop: AlertLoop | null): void {
-    if (loop === null) return
-    this.loop = loop
-    startOwnerLoop(loop, {
-      host: this.o,
-      targets: this.targets,
-      feed: this.feed,
-      settings: this.settings,
-      announced: this.announced,
-    })
-    loop.dropGone((name) => this.targetExists(name))
-  }
-
-  private async standBy(before: Ownership, after: Ownership & { kind: 'standby' }): Promise<void> {
-    const loop = this.loop
-    const held = this.held
-    this.dropLoop()
-    if (before.kind === 'owning' && after.why.kind === 'ineligible') {
-      await loop?.close()
-      held?.release()
-    } else if (after.why.kind === 'loadFailed') {
-      held?.release()
-      this.retryAt = this.o.clock.now() + LOAD_RETRY_MS
-    }
-    if (after.why.kind !== 'held') this.held = null
-    await this.refreshView()
-  }
-
-  private async shut(): Promise<void> {
-    const loop = this.loop
-    this.feed.use(null)
-    this.targets.use(null)
-    this.loop = null
-    await loop?.close()
-    this.held?.release()
-    this.held = null
-  }
-
-  /** The loop stops judging and writing at once; the targets and the feed let go of it. */
-  private dropLoop(): void {
-    this.feed.use(null)
-    this.targets.use(null)
-    this.loop?.stop()
-    this.loop = null
-  }
-
-  private renew(): void {
-    try {
-      this.held?.renew()
-    } catch (e) {
-      if (isLeaseLost(e)) {
-        void this.enqueue(() => this.dispatch({ kind: 'lost', why: (e as Error).message }))
-        return
-      }
-      this.o.notify(
-        'warning',
-        'ALERTS_LEASE_RENEW',
-        `Could not renew the alerts lease (${unwritableWords(e)}): another process on this folder may start running the alerts too.`,
-      )
-    }
-  }
-
-  private mayDeliver(): boolean {
-    if (this.state.kind === 'leaseless') return true
-    if (this.state.kind !== 'owning' || this.held === null) return false
-    try {
-      this.held.check()
-      return true
-    } catch (e) {
-      if (isLeaseLost(e))
-        void this.enqueue(() => this.dispatch({ kind: 'lost', why: (e as Error).message }))
-      return false
-    }
+    const { state, retryAt } = this.runner
+    const look = (): Promise<void> => this.runner.look(this.eligibility())
+    if (state.kind === 'owning') this.runner.renew()
+    else if (state.kind === 'standby' && this.o.clock.now() >= retryAt) await look()
+    else if (state.kind === 'leaseless' && this.ticks % INPUTS_EVERY_TICKS === 0) await look()
+    if (!runsAlerts(this.runner.state)) await this.refreshView()
   }
 
   private async refreshInputs(): Promise<void> {
@@ -403,7 +222,7 @@ export class AlertHost {
 
   /** The loop takes the rules, lists and pause now; resolves once its states are saved. */
   private pushInputs(): Promise<void> {
-    const loop = this.loop
+    const loop = this.runner.loop
     if (loop === null) return Promise.resolve()
     loop.setPaused(this.settings.paused)
     loop.setLists(this.o.inputs.lists())
@@ -412,9 +231,9 @@ export class AlertHost {
 
   /** Whether this process may still run the alerts; the panel and the notice follow. */
   private async checkInputs(): Promise<void> {
-    if (this.state.kind === 'owning') {
+    if (this.runner.state.kind === 'owning') {
       const may = this.eligibility()
-      if (!may.ok) await this.dispatch({ kind: 'ineligible', why: may.why })
+      if (!may.ok) await this.runner.dispatch({ kind: 'ineligible', why: may.why })
     }
     this.tell()
     this.o.onChange()
@@ -438,7 +257,7 @@ export class AlertHost {
   }
 
   private ownerLoop(what: string): AlertLoop {
-    if (this.loop !== null) return this.loop
+    if (this.runner.loop !== null) return this.runner.loop
     throw new TickdeskError({
       code: 'NOT_OWNER',
       message: `${capital(this.owner().words)}: ${what} there.`,
@@ -447,9 +266,10 @@ export class AlertHost {
 
   /** Says who runs the alerts (and which rules are not judged here) when that changed. */
   private tell(): void {
-    if (this.state.kind === 'closed') return
+    const state = this.runner.state
+    if (state.kind === 'closed') return
     const view = this.owner()
-    const other = runsAlerts(this.state)
+    const other = runsAlerts(state)
       ? notJudgedWords(this.o.inputs.rules(), this.o.service(), this.settings.folder)
       : null
     const words = other === null ? view.words : `${view.words}; ${other}`
@@ -458,8 +278,7 @@ export class AlertHost {
     if (words === this.told) return
     this.told = words
     const warn =
-      view.state === 'leaseless' ||
-      (this.state.kind === 'standby' && this.state.why.kind === 'loadFailed')
+      view.state === 'leaseless' || (state.kind === 'standby' && state.why.kind === 'loadFailed')
     this.o.notify(warn ? 'warning' : 'info', OWNER_NOTICE, capital(words))
   }
 }
