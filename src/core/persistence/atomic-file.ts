@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { renameSync } from 'node:fs'
-import { open, readdir, readFile, stat, unlink } from 'node:fs/promises'
+import { open, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import writeFileAtomicLib from 'write-file-atomic'
 import { TickdeskError } from '../errors'
@@ -96,19 +96,28 @@ const ORPHAN_AGE_MS = 60_000
 /**
  * Removes temp files that write-file-atomic left beside `path` when the process was killed between
  * writing and renaming (`<file>.<uint32>`). They are never read, but they would pile up.
+ *
+ * A temp's age is read on the file system's own clock (the mtime of a probe written now), not the
+ * process's: a network folder's server can run minutes off this machine, and a live writer's temp
+ * judged old on the wrong clock would be deleted under it, failing its save.
  */
-export async function removeOrphanedTemps(path: string, now: number = Date.now()): Promise<number> {
+export async function removeOrphanedTemps(path: string): Promise<number> {
   const dir = dirname(path)
   const prefix = `${basename(path)}.`
-  let removed = 0
   let names: string[]
   try {
     names = await readdir(dir)
   } catch {
     return 0
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue
+  const temps = names.filter(
+    (name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)),
+  )
+  if (temps.length === 0) return 0
+  const now = await fileSystemNow(`${path}.clock-probe`)
+  if (now === null) return 0
+  let removed = 0
+  for (const name of temps) {
     try {
       const info = await stat(join(dir, name))
       if (now - info.mtimeMs < ORPHAN_AGE_MS) continue
@@ -119,4 +128,16 @@ export async function removeOrphanedTemps(path: string, now: number = Date.now()
     }
   }
   return removed
+}
+
+/** The file system's time now, as the mtime of a file written now; null where nothing can be written. */
+async function fileSystemNow(probe: string): Promise<number | null> {
+  try {
+    await writeFile(probe, '')
+    const { mtimeMs } = await stat(probe)
+    await unlink(probe)
+    return mtimeMs
+  } catch {
+    return null
+  }
 }
