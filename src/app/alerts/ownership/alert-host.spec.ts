@@ -153,6 +153,34 @@ describe('AlertHost: one owner per data folder, by a lease', () => {
   })
 })
 
+describe("AlertHost: the folder's pause and quiet hours, whoever runs the alerts", () => {
+  it('honours a pause and quiet hours that another process sets in the folder, and their end', async () => {
+    const stores = await folder([once('r1', 100), once('r2', 200), once('r3', 300)])
+    const run = await host(stores, '`tickdesk alerts run`')
+    const inApp = (over: Record<string, unknown>): Promise<void> =>
+      stores.settings.save(SettingsSchema.parse({ baseUrl: 'https://api.example.com', ...over }))
+    // The app pauses the alerts: the runner learns it from the file, judges on, tells no target.
+    await inApp({ alertsPaused: true })
+    await until(run, () => run.host.settings.paused)
+    run.host.feed.evaluate(quote(101))
+    expect(run.heard).toEqual([])
+    expect(run.host.alerts().history.map((f) => f.ruleId)).toEqual(['r1'])
+    // Resumed with quiet hours all day: the next crossing is heard, marked quiet.
+    await inApp({ quietHours: { enabled: true, start: '00:00', end: '23:59' } })
+    await until(run, () => !run.host.settings.paused)
+    run.host.feed.evaluate(quote(201))
+    expect(run.heard.map((f) => [f.ruleId, f.quiet])).toEqual([['r2', true]])
+    // Quiet hours off again: heard as usual.
+    await inApp({})
+    await until(run, () => run.host.settings.quietHours.enabled === false)
+    run.host.feed.evaluate(quote(301))
+    expect(run.heard.map((f) => [f.ruleId, f.quiet === true])).toEqual([
+      ['r2', true],
+      ['r3', false],
+    ])
+  })
+})
+
 describe('AlertHost: services, failed loads, and owed fires', () => {
   it('in demo mode, stands by beside real rules and says why; their fires never meet demo prices', async () => {
     const stores = await folder([{ ...once(), service: REAL }])
