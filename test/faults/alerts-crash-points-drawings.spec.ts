@@ -7,7 +7,7 @@ import { walkWatch, type WalkedAlert } from './watch-walk'
 
 /**
  * Every crash point of a trend-line alert's fire, walked as a level alert's are
- * (alerts-crash-points.spec.ts): `watch --json` runs with TICKDESK_CRASH_AT set to one named step,
+ * (alerts-crash-points.spec.ts): `watch --json --run-alerts` runs with TICKDESK_CRASH_AT set to one named step,
  * the price crosses a trend line the trader drew, the process kills itself there, and a restart on
  * the same folder gives the outcome docs/alerts-guarantees.md lists for that step. A line alert
  * fires on a change of side, so the walk crosses only once the rule's side is on disk: what a
@@ -21,11 +21,13 @@ afterEach(async () => {
   await sim.close()
 })
 
-describe('every crash point of a trend-line fire, through watch --json (stdout)', () => {
+describe('every crash point of a trend-line fire, through watch --json --run-alerts (stdout)', () => {
   const trend: WalkedAlert = {
     target: 'stdout, trend line',
     add: async (dir, point, price) =>
-      (await addTrendAlerts(dir, point, { BTCUSDT: price }, Date.now())).get('BTCUSDT') as string,
+      (await addTrendAlerts(dir, point, { BTCUSDT: price }, Date.now(), sim)).get(
+        'BTCUSDT',
+      ) as string,
     // A line alert fires on a change of side: the walk crosses once the side is on disk.
     ready: async (dir, ruleId) => {
       await expect.poll(() => sideSaved(dir, ruleId), { timeout: 20_000 }).toBe(true)

@@ -11,7 +11,7 @@ import { walkWatch, type WalkedAlert } from './watch-walk'
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
- * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
+ * Every crash point of a fire, walked, not sampled: `watch --json --run-alerts` runs
  * with TICKDESK_CRASH_AT set to one named step, a once-alert is crossed, the process kills itself
  * (SIGKILL) exactly there, and a restart on the same folder must give the outcome
  * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
@@ -28,11 +28,11 @@ afterEach(async () => {
   await sim.close()
 })
 
-describe('every crash point of a fire, through watch --json (stdout)', () => {
+describe('every crash point of a fire, through watch --json --run-alerts (stdout)', () => {
   const level: WalkedAlert = {
     target: 'stdout',
     add: async (dir, point, price) =>
-      (await addOnceAlerts(dir, point, { BTCUSDT: price })).get('BTCUSDT') as string,
+      (await addOnceAlerts(dir, point, { BTCUSDT: price }, sim)).get('BTCUSDT') as string,
   }
   for (const point of CRASH_POINTS)
     it(
@@ -63,7 +63,7 @@ describe('every crash point of a fire, through alerts run and a webhook', () => 
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 }, sim)
         const hook = await receiver()
         await openDataStores(dir).webhooks.save([
           {

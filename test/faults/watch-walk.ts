@@ -19,7 +19,7 @@ export interface WalkedAlert {
 }
 
 /**
- * One crash point walked through `watch --json` (stdout): the process runs with TICKDESK_CRASH_AT
+ * One crash point walked through `watch --json --run-alerts` (stdout): the process runs with TICKDESK_CRASH_AT
  * set to `point`, the alert is crossed, the process kills itself (SIGKILL) exactly there, and a
  * restart on the same folder gives the outcome docs/alerts-guarantees.md lists for that step:
  * heard once in all (late or replayed where the table says), never lost, a repeat always under
@@ -35,7 +35,7 @@ export async function walkWatch(
   release()
   const level = LEVEL.BTCUSDT * 2
   const ruleId = await alert.add(dir, point, level)
-  const args = ['watch', '--json', 'crypto:BTCUSDT']
+  const args = ['watch', '--json', '--run-alerts', 'crypto:BTCUSDT']
   const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
   let second: CliRun | null = null
   try {

@@ -76,6 +76,8 @@ describe('drawings in the app', () => {
       drawing: { id: 't1' },
       interval: '5m',
     })
+    // Made for this process's service, as a level alert is: judged only there.
+    expect(rule.service).toEqual(app.alertService())
     const moved = trend('t1', t0, 3, 4)
     const saved = await okResult<{ alertsMoved: number; alertsRemoved: number }>(
       app.invoke('saveDrawings', { key: KEY, family: 'intraday', drawings: [moved] }),

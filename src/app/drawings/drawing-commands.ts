@@ -2,6 +2,7 @@ import { TickdeskError } from '../../core/errors'
 import { drawingName } from '../../shared/drawings/drawing'
 import { buildAlertRule } from '../alerts/alert-rules'
 import type { AlertRule } from '../../shared/alerts/alert'
+import type { ServiceRef } from '../../shared/alerts/alert-service'
 import type { WatchlistState } from '../watchlists/watchlist-book'
 import type { Handlers } from '../command-handler'
 import { canonicalKey } from '../watchlists/watchlist-book'
@@ -15,6 +16,8 @@ export interface DrawingAccess {
   readonly lists: WatchlistState
   setRules(rules: AlertRule[]): Promise<void>
   now(): number
+  /** The service this process runs on: a rule made here is judged only there. */
+  alertService(): ServiceRef
 }
 
 function key(input: string): string {
@@ -66,10 +69,13 @@ export const DRAWING_HANDLERS: Handlers<
         message: `The alert was not added: the ${drawingName(d)} is over; extend it to the right first`,
       })
     const condition = drawingCondition(d, p)
-    const rule = buildAlertRule({ key: k, condition, repeat: p.repeat }, app.now(), {
-      lists: app.lists.watchlists,
-      fromDrawing: true,
-    })
+    const rule = {
+      ...buildAlertRule({ key: k, condition, repeat: p.repeat }, app.now(), {
+        lists: app.lists.watchlists,
+        fromDrawing: true,
+      }),
+      service: app.alertService(),
+    }
     await app.setRules([...app.rules, rule])
     return rule
   },

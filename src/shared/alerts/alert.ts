@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { IntervalSchema } from '../quote'
 import { DrawingIdSchema, IntervalFamilySchema, LineSchema, RangeSchema } from '../drawings/drawing'
+import { ServiceRefSchema } from './alert-service'
 
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
 export const MAX_MA_PERIOD = 500
@@ -127,6 +128,12 @@ export const AlertRuleSchema = AlertRuleInputSchema.extend({
    * afresh at that moment, so a rule that fired fires again if its condition still holds.
    */
   snoozedUntil: z.number().nullable().optional(),
+  /**
+   * The service the rule was made for (alert-service.ts): only a process on it judges the rule
+   * and delivers its fires. Absent in rules older than it: they belong to the service the app's
+   * settings name (alert-rule-service.ts in src/app/alerts binds them).
+   */
+  service: ServiceRefSchema.optional(),
 })
 export type AlertRule = z.infer<typeof AlertRuleSchema>
 
@@ -181,6 +188,11 @@ export const FiredAlertSchema = z.object({
    * and recording it, a webhook retried): same id, so a consumer that has it drops it.
    */
   replayed: z.boolean().optional(),
+  /**
+   * Handed to a target long after it fired (LATE_AFTER_MS: a target that was away, a folder
+   * nobody ran): said so wherever it shows, never announced as news. Per delivery, as `replayed`.
+   */
+  late: z.boolean().optional(),
   /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
   notRecorded: z.boolean().optional(),
   /**
