@@ -6,6 +6,17 @@ export const CLOCKS = {
   weekend: '2026-11-28T15:00:00Z',
 } as const
 
+/**
+ * The command prefix that runs a bench under a chosen clock: faketime with an offset, not an
+ * instant, so every process of the run (feed, host, Chromium) reads one clock where '@instant'
+ * would start each at that instant when it starts. Empty for the real clock.
+ */
+export function clockPrefix(clock: 'real' | keyof typeof CLOCKS, now = Date.now()): string[] {
+  if (clock === 'real') return []
+  const offset = Math.round((Date.parse(CLOCKS[clock]) - now) / 1000)
+  return ['faketime', '-f', `${offset >= 0 ? '+' : ''}${offset}s`]
+}
+
 export interface GuardArgs {
   short: boolean
   runs: number

@@ -6,7 +6,7 @@ import { figuresOf, readFigures, type Summary } from './figures'
 import { appendRecord, commitRuns, readHistory, thisMachine, type RunRecord } from './history'
 import { judge, median } from './judge'
 import { waitForQuiet } from './quiet'
-import { CLOCKS, parseGuardArgs, USAGE, type GuardArgs } from './guard-args'
+import { clockPrefix, CLOCKS, parseGuardArgs, USAGE, type GuardArgs } from './guard-args'
 import { verdictTable } from './report'
 
 /**
@@ -32,14 +32,7 @@ function git(...args: string[]): string {
 function runBench(benches: string[], args: GuardArgs): Promise<Summary> {
   const bench = ['tsx', 'bench/run.ts', '--only', benches.join(','), '--json']
   if (args.short) bench.push('--short')
-  const clock = args.clock === 'real' ? null : CLOCKS[args.clock]
-  // An offset, not an instant: every process of the run (feed, host, Chromium) then reads one
-  // clock, where '@instant' would start each at that instant when it starts.
-  const offset = clock === null ? 0 : Math.round((Date.parse(clock) - Date.now()) / 1000)
-  const [cmd, ...rest] =
-    clock === null
-      ? ['npx', ...bench]
-      : ['faketime', '-f', `${offset >= 0 ? '+' : ''}${offset}s`, 'npx', ...bench]
+  const [cmd, ...rest] = [...clockPrefix(args.clock), 'npx', ...bench]
   return new Promise((resolve, reject) => {
     const child = spawn(cmd as string, rest, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''

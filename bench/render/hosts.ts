@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureDataDir } from '../../src/core/persistence/data-dir'
 import { openDataStores } from '../../src/core/persistence/stores'
-import { FEED_KEY, profileArgs, spawnHost, type FeedServer } from './processes'
+import { FEED_KEY, profileArgs, spawnHost, tickdeskBin, type FeedServer } from './processes'
 
 /** The two hosts a render run starts on the bench feed, each its own process: the relay and Tickdesk. */
 /** The lean reference page's relay as a host: a plain table of prices, no framework. */
@@ -36,7 +36,7 @@ export function tickdeskHost(
   dataDir: string,
   plan = 'enterprise',
 ): (feed: FeedServer) => Promise<{ pid: number; url: string; stop(): Promise<void> }> {
-  const bin = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
+  const bin = tickdeskBin()
   return async (feed) => {
     const h = await spawnHost(
       // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).
