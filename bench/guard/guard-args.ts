@@ -26,11 +26,18 @@ export interface GuardArgs {
   build: boolean
   wait: boolean
   maxLoad: number
+  /** Seconds to wait for a quiet machine; past it the run goes ahead and is not judged. */
+  maxWaitS: number
+  /**
+   * Quiet means CPU idle now (busy cores over 5 s under maxLoad), not the 1-minute load average:
+   * for a machine of its own whose earlier steps the load average still remembers (CI).
+   */
+  quietCpu: boolean
 }
 
 export const USAGE =
   'usage: npm run guard -- [--short] [--runs N] [--record] [--accept "why"] ' +
-  '[--clock weekday|weekend] [--no-build] [--no-wait] [--max-load L]'
+  '[--clock weekday|weekend] [--no-build] [--no-wait] [--max-load L] [--max-wait S] [--quiet-cpu]'
 
 export function parseGuardArgs(argv: readonly string[]): GuardArgs | string {
   const args: GuardArgs = {
@@ -42,6 +49,8 @@ export function parseGuardArgs(argv: readonly string[]): GuardArgs | string {
     build: true,
     wait: true,
     maxLoad: 1.0,
+    maxWaitS: 3 * 3600,
+    quietCpu: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -50,6 +59,7 @@ export function parseGuardArgs(argv: readonly string[]): GuardArgs | string {
     else if (a === '--record') args.record = true
     else if (a === '--no-build') args.build = false
     else if (a === '--no-wait') args.wait = false
+    else if (a === '--quiet-cpu') args.quietCpu = true
     else if (a === '--runs') {
       const n = Number(value())
       if (!Number.isInteger(n) || n < 1 || n > 10) return '--runs takes 1 to 10'
@@ -67,6 +77,10 @@ export function parseGuardArgs(argv: readonly string[]): GuardArgs | string {
       const l = Number(value())
       if (!(l > 0)) return '--max-load takes a positive load average'
       args.maxLoad = l
+    } else if (a === '--max-wait') {
+      const w = Number(value())
+      if (!(w >= 0)) return '--max-wait takes seconds'
+      args.maxWaitS = w
     } else return `unknown option ${a}`
   }
   return args

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { figuresOf, readFigures, type Summary } from './figures'
 import { appendRecord, commitRuns, readHistory, thisMachine, type RunRecord } from './history'
 import { judge, median } from './judge'
-import { waitForQuiet } from './quiet'
+import { busyCores, waitForQuiet } from './quiet'
 import { clockPrefix, CLOCKS, parseGuardArgs, USAGE, type GuardArgs } from './guard-args'
 import { verdictTable } from './report'
 
@@ -68,13 +68,22 @@ async function main(): Promise<number> {
   }
   const form = args.short ? 'short' : 'full'
   const runs: RunRecord[] = []
+  let busy: string | null = null
+  const round2 = (v: number): number => Math.round(v * 100) / 100
   for (let i = 0; i < args.runs; i++) {
     const quiet = args.wait
-      ? await waitForQuiet({ maxLoad: args.maxLoad, pollMs: 30_000, maxWaitMs: 3 * 3600_000, log })
-      : { load: loadavg()[0] ?? 0 }
-    log(
-      `run ${i + 1} of ${args.runs} (${form}, clock ${args.clock}), load ${quiet.load.toFixed(2)}`,
-    )
+      ? await waitForQuiet({
+          maxLoad: args.maxLoad,
+          pollMs: Math.min(30_000, args.maxWaitS * 1000),
+          maxWaitMs: args.maxWaitS * 1000,
+          log,
+          ...(args.quietCpu ? { load: () => busyCores() } : {}),
+        })
+      : null
+    if (quiet !== null && !quiet.quiet)
+      busy = `the machine was busy (${args.quietCpu ? 'busy cores' : 'load'} ${quiet.load.toFixed(2)})`
+    const before = loadavg()[0] ?? 0
+    log(`run ${i + 1} of ${args.runs} (${form}, clock ${args.clock}), load ${before.toFixed(2)}`)
     const summary = await runBench(benches, args)
     runs.push({
       commit,
@@ -84,10 +93,7 @@ async function main(): Promise<number> {
       at: new Date().toISOString(),
       clock: args.clock === 'real' ? 'real' : `${args.clock} ${CLOCKS[args.clock]}`,
       form,
-      load: {
-        before: Math.round(quiet.load * 100) / 100,
-        after: Math.round((loadavg()[0] ?? 0) * 100) / 100,
-      },
+      load: { before: round2(before), after: round2(loadavg()[0] ?? 0) },
       figures: readFigures(summary, figures),
     })
   }
@@ -97,14 +103,17 @@ async function main(): Promise<number> {
       r.figures[f.id] === undefined ? [] : [r.figures[f.id] as number],
     )
     const value = values.length > 0 ? median(values) : undefined
-    return {
-      figure: f,
-      verdict: judge(f, value, commitRuns(records, f.id, machine.id, form, commit)),
-    }
+    const verdict = judge(f, value, commitRuns(records, f.id, machine.id, form, commit))
+    // A run beside other work measures the other work too: reported, never judged.
+    if (busy !== null && value !== undefined)
+      return { figure: f, verdict: { kind: 'unjudged' as const, value, why: busy } }
+    return { figure: f, verdict }
   })
   console.log(verdictTable(verdicts, { machine, form, runs }))
   const slipped = verdicts.filter((v) => v.verdict.kind === 'slip')
-  if (args.record || args.accept !== null) {
+  if ((args.record || args.accept !== null) && busy !== null)
+    log(`not recorded: ${busy}; the history holds runs on a quiet machine only`)
+  else if (args.record || args.accept !== null) {
     if (dirty) log('recording runs of a tree with uncommitted changes: kept, never judged against')
     for (const [i, r] of runs.entries())
       appendRecord(HISTORY, i === 0 && args.accept !== null ? { ...r, accepted: args.accept } : r)

@@ -155,3 +155,13 @@ describe('the regression guard: waiting for a quiet machine and its options', ()
     expect(parseGuardArgs(['--fast'])).toBeTypeOf('string')
   })
 })
+
+describe('the regression guard: a CPU meter for a machine of its own', () => {
+  it('reads how many cores were busy over a short window from /proc/stat', async () => {
+    const { busyCores } = await import('../../bench/guard/quiet')
+    const { cpus } = await import('node:os')
+    const cores = await busyCores(300)
+    expect(cores).toBeGreaterThanOrEqual(0)
+    expect(cores).toBeLessThanOrEqual(cpus().length + 0.01)
+  })
+})
