@@ -20,12 +20,15 @@ export async function referenceHost(
   return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
 }
 
-/** A data folder with one empty list to type into (a fresh one would start with the demo lists). */
-export async function benchDataDir(): Promise<string> {
+/**
+ * A data folder with one list: empty to type into (a fresh folder would start with the demo
+ * lists), or holding `symbols` already (the short form, which skips the typing).
+ */
+export async function benchDataDir(symbols: readonly string[] = []): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-render-'))
   const stores = openDataStores(await ensureDataDir(dataDir))
   await stores.watchlists.save({
-    watchlists: [{ id: 'bench', name: 'Bench', symbols: [] }],
+    watchlists: [{ id: 'bench', name: 'Bench', symbols: [...symbols] }],
     activeId: 'bench',
   })
   return dataDir
