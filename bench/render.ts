@@ -8,6 +8,7 @@ import {
   runReference,
   runTickdesk,
   type Phase,
+  type RunOptions,
   type SideResult,
 } from './render/runs'
 import {
@@ -124,30 +125,62 @@ function idleRows(ours: SideResult, ref: SideResult): { rows: BenchRow[]; json: 
   }
 }
 
+/**
+ * The phases a run measures: all of them (the default), the hot phase alone (`--short`, the
+ * guard in CI, or BENCH_RENDER=hot) or the idle phases alone (BENCH_RENDER=rest); the two last on
+ * a list saved beforehand, each well under two minutes on this machine.
+ */
+function phasesOf(
+  ctx: BenchContext,
+): Pick<RunOptions, 'idleSeconds' | 'spreadSeconds' | 'hotSeconds' | 'seeded'> {
+  const form = ctx.short === true ? 'hot' : process.env.BENCH_RENDER
+  if (form === 'hot') return { idleSeconds: 0, spreadSeconds: 0, hotSeconds: 8, seeded: true }
+  if (form === 'rest') return { idleSeconds: 20, spreadSeconds: 10, hotSeconds: 0, seeded: true }
+  return { idleSeconds: 30, spreadSeconds: 20, hotSeconds: 20, seeded: false }
+}
+
 export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('render', 'the app is not built')
   const chromium = findChromium()
   if (chromium === null) return skipped('render', 'no Chromium (apt-get install chromium)')
-  // The short form (the guard in CI): the hot phase alone, 8 s a side, on a list saved beforehand.
-  const opts = {
-    chromium,
-    idleSeconds: ctx.short === true ? 0 : 30,
-    spreadSeconds: 20,
-    hotSeconds: ctx.short === true ? 8 : 20,
-    log: ctx.log,
-    trace: ctx.trace === true,
-    seeded: ctx.short === true,
-  }
+  const opts: RunOptions = { chromium, log: ctx.log, trace: ctx.trace === true, ...phasesOf(ctx) }
   const ref = await runReference(opts)
   const ours = await runTickdesk(opts)
-  const [rh, oh] = [ref.hot, ours.hot].map(figures) as [Figures, Figures]
-  // The short form saves the list before the host starts: nothing typed, nothing to judge there.
-  const typed = ours.typed
-  const hot = `${HOT_SYMBOLS} symbols, ${HOT_TICKS_PER_SEC} ticks/s`
+  const hot = hotRows(ours, ref)
   const idle = idleRows(ours, ref)
-  const reference = process.env.BENCH_REFERENCE === 'all-rows' ? 'all-rows' : 'rows-in-view'
+  // A run on a saved list typed nothing: nothing to judge there.
+  const typed = ours.typed
   return {
     name: 'render',
+    rows: [
+      ...hot.rows,
+      ...idle.rows,
+      ...(typed === undefined
+        ? []
+        : [
+            atLeast(
+              'symbols typed in quick succession under load, listed',
+              typed.listed,
+              `of ${typed.asked}`,
+              typed.asked,
+            ),
+          ]),
+    ],
+    json: {
+      ...hot.json,
+      ...idle.json,
+      ...(typed === undefined ? {} : { typedListed: typed.listed }),
+    },
+  }
+}
+
+/** The hot phase's rows and figures, when the run had it. */
+function hotRows(ours: SideResult, ref: SideResult): { rows: BenchRow[]; json: object } {
+  if (!ours.hot || !ref.hot) return { rows: [], json: {} }
+  const [rh, oh] = [ref.hot, ours.hot].map(figures) as [Figures, Figures]
+  const hot = `${HOT_SYMBOLS} symbols, ${HOT_TICKS_PER_SEC} ticks/s`
+  const reference = process.env.BENCH_REFERENCE === 'all-rows' ? 'all-rows' : 'rows-in-view'
+  return {
     rows: [
       ratioRow(`hot: tick-to-DOM p95 (${hot})`, oh.p95, rh.p95, 1.5, 'ms'),
       atMost('hot: tick-to-DOM p95', oh.p95, 'ms', 33, `reference ${rh.p95} ms`),
@@ -182,25 +215,12 @@ export async function renderBench(ctx: BenchContext): Promise<BenchResult> {
           ? 'the lean page paints all of its rows (BENCH_REFERENCE=all-rows)'
           : `the lean page paints ${REFERENCE_ROWS}`,
       ),
-      ...idle.rows,
       atMost('host PSS, hot', oh.pss, 'MB', 80, `reference relay ${rh.pss} MB`),
-      ...(typed === undefined
-        ? []
-        : [
-            atLeast(
-              'symbols typed in quick succession under load, listed',
-              typed.listed,
-              `of ${typed.asked}`,
-              typed.asked,
-            ),
-          ]),
     ],
     json: {
       reference,
       hot: { ...oh },
       referenceHot: { ...rh },
-      ...idle.json,
-      ...(typed === undefined ? {} : { typedListed: typed.listed }),
       rowsInView: ours.inView ?? 0,
     },
   }

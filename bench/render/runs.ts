@@ -35,7 +35,8 @@ export interface SideResult {
   idle?: Phase
   /** Idle with each symbol's tick in its own frame at its own moment (the feed's `spread`). */
   spread?: Phase
-  hot: Phase
+  /** Absent when the run measured the idle phases alone (hotSeconds 0: the rest form). */
+  hot?: Phase
   /** Tickdesk only: symbols typed in quick succession under load that ended up listed. */
   typed?: { asked: number; listed: number }
   /** Tickdesk only: grid rows on screen in the hot phase (the lean page paints REFERENCE_ROWS). */
@@ -47,13 +48,15 @@ export interface RunOptions {
   /** 0: no idle phases, the hot phase alone. */
   idleSeconds: number
   spreadSeconds: number
+  /** 0: no hot phase, the idle phases alone. */
   hotSeconds: number
   log: (line: string) => void
   /** Trace the main thread during each phase (a breakdown by kind; costs time itself). */
   trace?: boolean
   /**
-   * The hot list saved before the host starts, not typed in: the short form's hot phase alone,
-   * without the minute of typing 200 symbols (half of them under load) that the full run checks.
+   * The list saved before the host starts, not typed in: for a run of the hot phase alone (the
+   * short form) or of the idle phases alone, without the minute of typing 200 symbols (half of
+   * them under load) that the full run checks.
    */
   seeded?: boolean
 }
@@ -191,6 +194,7 @@ export async function runReference(opts: RunOptions): Promise<SideResult> {
       spread = await phase(opts.spreadSeconds)
       opts.log(`reference idle, spread ticks: ${summary(spread)}`)
     }
+    if (opts.hotSeconds === 0) return { ...(idle ? { idle } : {}), ...(spread ? { spread } : {}) }
     await page.goto(referenceUrl(url, HOT_SYMBOLS))
     feed.mode('hot', HOT_TICKS_PER_SEC)
     const hot = await phase(opts.hotSeconds)
@@ -241,16 +245,31 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
   }
 }
 
-/** The hot phase alone, on a list saved with all HOT_SYMBOLS before the host started. */
+/**
+ * The hot phase alone on a list saved with all HOT_SYMBOLS, or the idle phases alone on one saved
+ * with the IDLE_SYMBOLS, before the host started.
+ */
 async function runTickdeskSeeded(opts: RunOptions): Promise<SideResult> {
-  const dataDir = await benchDataDir(benchKeys(0, HOT_SYMBOLS))
+  if (opts.idleSeconds > 0 && opts.hotSeconds > 0)
+    throw new Error('a run on a saved list measures the hot phase or the idle phases, not both')
+  const n = opts.hotSeconds > 0 ? HOT_SYMBOLS : IDLE_SYMBOLS
+  const dataDir = await benchDataDir(benchKeys(0, n))
   try {
     return await withSide(opts, tickdeskHost(dataDir), async ({ feed, page, url, phase }) => {
-      feed.mode('hot', HOT_TICKS_PER_SEC)
+      if (opts.hotSeconds > 0) feed.mode('hot', HOT_TICKS_PER_SEC)
+      else feed.mode('idle')
       await page.goto(url)
-      const listed = await waitForRows(page, HOT_SYMBOLS, 30_000)
-      opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed from the saved list`)
+      const listed = await waitForRows(page, n, 30_000)
+      opts.log(`tickdesk: ${listed} of ${n} symbols listed from the saved list`)
       const inView = await rowsInView(page)
+      if (opts.hotSeconds === 0) {
+        const idle = await phase(opts.idleSeconds)
+        opts.log(`tickdesk idle: ${summary(idle)}`)
+        feed.mode('spread')
+        const spread = await phase(opts.spreadSeconds)
+        opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
+        return { idle, spread }
+      }
       const hot = await phase(opts.hotSeconds)
       opts.log(`tickdesk hot (${inView} rows in view): ${summary(hot)}`)
       return { hot, inView }
