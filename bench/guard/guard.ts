@@ -71,16 +71,15 @@ async function main(): Promise<number> {
   let busy: string | null = null
   const round2 = (v: number): number => Math.round(v * 100) / 100
   for (let i = 0; i < args.runs; i++) {
-    const quiet = args.wait
-      ? await waitForQuiet({
-          maxLoad: args.maxLoad,
-          pollMs: Math.min(30_000, args.maxWaitS * 1000),
-          maxWaitMs: args.maxWaitS * 1000,
-          log,
-          ...(args.quietCpu ? { load: () => busyCores() } : {}),
-        })
-      : null
-    if (quiet !== null && !quiet.quiet)
+    // --no-wait goes ahead at once, but a run beside other work is still told apart.
+    const quiet = await waitForQuiet({
+      maxLoad: args.maxLoad,
+      pollMs: Math.min(30_000, args.maxWaitS * 1000),
+      maxWaitMs: args.wait ? args.maxWaitS * 1000 : 0,
+      log,
+      ...(args.quietCpu ? { load: () => busyCores() } : {}),
+    })
+    if (!quiet.quiet)
       busy = `the machine was busy (${args.quietCpu ? 'busy cores' : 'load'} ${quiet.load.toFixed(2)})`
     const before = loadavg()[0] ?? 0
     log(`run ${i + 1} of ${args.runs} (${form}, clock ${args.clock}), load ${before.toFixed(2)}`)

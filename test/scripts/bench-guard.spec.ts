@@ -143,6 +143,23 @@ describe('the regression guard: waiting for a quiet machine and its options', ()
     expect(busy).toMatchObject({ load: 9, quiet: false })
   })
 
+  it('with no wait (--no-wait), tells a busy machine apart at once and never sleeps', async () => {
+    const slept: number[] = []
+    const opts = {
+      maxLoad: 1,
+      pollMs: 30_000,
+      maxWaitMs: 0,
+      log: () => {},
+      sleep: async (ms: number) => {
+        slept.push(ms)
+      },
+      now: () => 0,
+    }
+    expect(await waitForQuiet({ ...opts, load: () => 20 })).toMatchObject({ quiet: false })
+    expect(await waitForQuiet({ ...opts, load: () => 0.4 })).toMatchObject({ quiet: true })
+    expect(slept).toEqual([])
+  })
+
   it('parses its command line and refuses what it does not know', () => {
     expect(parseGuardArgs(['--short', '--runs', '1', '--clock', 'weekend'])).toMatchObject({
       short: true,
