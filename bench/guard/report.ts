@@ -15,7 +15,7 @@ export function verdictTable(
       v.kind === 'missing'
         ? 'MISSING (not measured)'
         : v.kind === 'unjudged'
-          ? `recorded, not judged: ${v.why}`
+          ? `not judged: ${v.why}`
           : `${v.kind === 'ok' ? 'ok' : 'SLIP'}: baseline ${fmt(v.baseline)}, spread ${fmt(v.spread)}, limit ${fmt(v.limit)}`
     lines.push([f.label, value, f.against, f.target, verdict])
   }
