@@ -1,7 +1,10 @@
-import { readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
+import { randomInt } from 'node:crypto'
+import { renameSync } from 'node:fs'
+import { open, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import writeFileAtomicLib from 'write-file-atomic'
 import { TickdeskError } from '../errors'
+import type { Fence } from './fence'
 
 /**
  * Whole-file writes that leave either the old or the new content, never a torn file:
@@ -18,6 +21,32 @@ export const defaultWriter: AtomicWriter = (path, data, mode) =>
 
 const SPACE_CODES = new Set(['ENOSPC', 'EDQUOT'])
 
+/**
+ * A writer whose last step, the rename, happens only while `fence` holds: the temp file is
+ * written and flushed first (awaits allowed), then the fence is asked and the rename done with
+ * no await between (fence.ts). A refused fence throws LEASE_LOST and the temp file is removed.
+ * Temp names are write-file-atomic's (`<file>.<uint32>`), so removeOrphanedTemps clears them.
+ */
+export function fencedWriter(fence: Fence): AtomicWriter {
+  return async (path, data, mode) => {
+    const temp = `${path}.${randomInt(2 ** 32)}`
+    try {
+      const file = await open(temp, 'w', mode)
+      try {
+        await file.writeFile(data, 'utf8')
+        await file.sync()
+      } finally {
+        await file.close()
+      }
+      fence.check()
+      renameSync(temp, path)
+    } catch (e) {
+      await unlink(temp).catch(() => undefined)
+      throw e
+    }
+  }
+}
+
 /** Writes `data` to `path` atomically (mode 0600: the data dir is private). */
 export async function writeFileAtomic(
   path: string,
@@ -27,6 +56,7 @@ export async function writeFileAtomic(
   try {
     await writer(path, data, 0o600)
   } catch (cause) {
+    if (cause instanceof TickdeskError) throw cause
     const code = errnoCode(cause)
     if (code !== null && SPACE_CODES.has(code)) {
       throw new TickdeskError({
