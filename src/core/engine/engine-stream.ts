@@ -97,7 +97,7 @@ export function createEngineStream(
     const entry = ingest.entry(u)
     const slot = entry.slot
     // Once the planner has seen a symbol's slot tick, it needs telling again only after it
-    // dropped a slot (its epoch moved): no look-up per tick (symbol-slot.ts).
+    // dropped a slot (its epoch moved): no look-up per tick (quote-entry.ts).
     if (slot.plannerEpoch === planner.tickEpoch) return
     streamNames.pushed(entry.quote.market)
     if (planner.noteTick(entry.quote.key)) slot.plannerEpoch = planner.tickEpoch

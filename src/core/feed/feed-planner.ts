@@ -171,7 +171,7 @@ export class FeedPlanner {
   /** A push arrived for this symbol: it has earned its slot. */
   /**
    * A streamed symbol ticked. True when its slot is now known to have ticked: the caller may
-   * skip later calls for it while tickEpoch stays the same (symbol-slot.ts; 10k ticks/s: render
+   * skip later calls for it while tickEpoch stays the same (quote-entry.ts; 10k ticks/s: render
    * bench).
    */
   noteTick(key: SymbolKey): boolean {
