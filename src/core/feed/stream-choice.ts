@@ -9,8 +9,12 @@ import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from '../rest/m
  *   spare-slot    streamed: slots no call could use; who gets them does not change the calls;
  *   outranked     polled: the slots went to higher classes or to batches they empty;
  *   not-streamable, demoted, stream-down: polled because the stream cannot carry it now;
- *   stream-market  polled: the stream does not answer for its market under the names tried so
- *                 far (stream-market-names.ts).
+ *   stream-market  polled: the stream cannot be used for its market now: no name tried so far
+ *                 answers (stream-market-names.ts), or its prices are not trusted (core/trust);
+ *   checking      polled, and subscribed as its market's one shadow: its pushes are checked
+ *                 against its polls (a market name or a field reading on trial);
+ *   same-symbol   polled: its symbol streams in another market and the stream's pushes do not
+ *                 say which market they are for.
  */
 export type StreamReason =
   | 'priority'
@@ -21,6 +25,8 @@ export type StreamReason =
   | 'demoted'
   | 'stream-down'
   | 'stream-market'
+  | 'checking'
+  | 'same-symbol'
 
 export interface ChoiceCandidate {
   key: SymbolKey
@@ -28,7 +34,7 @@ export interface ChoiceCandidate {
   symbol: string
   priority: number
   /** Why it may not take a slot now; null when it may. */
-  barred: 'not-streamable' | 'demoted' | 'stream-market' | null
+  barred: 'not-streamable' | 'demoted' | 'stream-market' | 'same-symbol' | null
 }
 
 export interface StreamChoice {
