@@ -98,7 +98,12 @@ export function createEngineStream(
     if (!streamNames.refusedFrame(code, message))
       logger.log('warn', 'stream: market refusal matched no try', { code, message })
   })
-  stream.on('serviceTag', ({ market, tag }) => streamNames.serviceTag(market, tag))
+  stream.on('serviceTag', ({ market, tag }) => {
+    // A push routed to one market by its symbol alone names that market by this word: from now
+    // on the word routes pushes (two markets sharing a symbol are told apart by it).
+    aliasMarketName(tag, market)
+    streamNames.serviceTag(market, tag)
+  })
   stream.on('ambiguous', ({ symbol }) => {
     logger.log('warn', 'stream: pushes name no market for a symbol two markets share', { symbol })
     planner.separate(symbol)

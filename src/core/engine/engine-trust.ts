@@ -48,7 +48,8 @@ export function createStreamTrust(o: {
       }
     },
     sample: (keys, urgent) => o.poller().sample(keys, urgent),
-    streamed: (market) => [...(planner.plan().streamed.get(market) ?? [])],
+    streamed: (market) => planner.streamedIn(market),
+    streams: (market, symbol) => planner.streams(market, symbol),
     sampleEveryMs: () => sampleEveryMs(o.rpm(), planner.plan().streamed.size),
   })
 }

@@ -2,6 +2,7 @@ import type { Market, SymbolKey } from '../../shared/markets/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../../shared/markets/market'
 import type { Clock, TimerHandle } from '../clock'
 import { chooseStreams, type ChoiceCandidate, type StreamReason } from './stream-choice'
+import { quoteRoute } from '../rest/market-routes'
 import type { MarketGate } from '../stream/stream-market-names'
 
 /**
@@ -92,6 +93,8 @@ export class FeedPlanner {
   /** Markets whose stream name no push has proven yet: their slots are not held against others. */
   private unproven: ReadonlySet<Market> = new Set()
   private signature = ''
+  /** The current plan's streamed keys, for streams(). */
+  private streamedKeys: ReadonlySet<SymbolKey> = new Set()
   private timer: TimerHandle | null = null
 
   constructor(opts: { cap: number; clock: Clock; silentAfterMs?: number }) {
@@ -178,8 +181,8 @@ export class FeedPlanner {
 
   /**
    * A symbol two watched markets share came on the stream without a market tag: its pushes
-   * cannot be told apart, so from now on it streams in one market only (the better ranked), and
-   * the other polls.
+   * cannot be told apart, so from now on it streams in one market only (whichever saves the
+   * most calls, stream-choice.ts), and the other polls.
    */
   separate(symbol: string): void {
     if (this.untold.has(symbol)) return
@@ -219,6 +222,16 @@ export class FeedPlanner {
     return this.untickedCount
   }
 
+  /** Whether the current plan streams the symbol (a look-up, no copy of the plan). */
+  streams(market: Market, symbol: string): boolean {
+    return this.streamedKeys.has(symbolKey(market, symbol))
+  }
+
+  /** The symbols the current plan streams in one market. */
+  streamedIn(market: Market): string[] {
+    return this.current.streamed.filter((e) => e.market === market).map((e) => e.symbol)
+  }
+
   /** A fresh copy; callers may keep or change it. */
   plan(): FeedPlan {
     return {
@@ -250,11 +263,16 @@ export class FeedPlanner {
     const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
     const shadow = this.available ? probeSymbols(byRank, this.gates, this.demotedUntil) : []
     const shadowKeys = new Set(shadow.map((e) => e.key))
-    const sameSymbol = secondInstances(byRank, this.untold)
+    const yielding = yieldingInstances(this.watched, this.untold)
     const choice = chooseStreams(
       this.watched
         .filter((e) => !shadowKeys.has(e.key))
-        .map((e) => ({ ...e, barred: this.barred(e, sameSymbol) })),
+        .map((e) => ({
+          ...e,
+          barred: this.barred(e),
+          exclusive: this.untold.has(e.symbol),
+          ...(yielding.has(e.key) ? { yields: true } : {}),
+        })),
       {
         cap: Math.max(0, this.effectiveCap() - shadow.length),
         available: this.available,
@@ -269,7 +287,8 @@ export class FeedPlanner {
     )
     this.reasons = choice.reasons
     for (const e of shadow) this.reasons.set(e.key, 'checking')
-    this.holdSlots(new Set(streamed.map((e) => e.key)), now)
+    this.streamedKeys = new Set(streamed.map((e) => e.key))
+    this.holdSlots(this.streamedKeys, now)
     this.current = { streamed, shadow, polled, background }
     this.schedule(now)
     // Who streams, shadows and polls, not in what order: a reordered list changes nothing.
@@ -288,11 +307,10 @@ export class FeedPlanner {
   }
 
   /** Why a watched symbol may not take a slot now; null when it may. */
-  private barred(e: Entry, sameSymbol: ReadonlySet<SymbolKey>): ChoiceCandidate['barred'] {
+  private barred(e: Entry): ChoiceCandidate['barred'] {
     if (!STREAMABLE_MARKETS.has(e.market)) return 'not-streamable'
     if (this.demotedUntil.has(e.key)) return 'demoted'
-    if ((this.gates.get(e.market) ?? 'open') !== 'open') return 'stream-market'
-    return sameSymbol.has(e.key) ? 'same-symbol' : null
+    return (this.gates.get(e.market) ?? 'open') !== 'open' ? 'stream-market' : null
   }
 
   /** Demotions that ran out end; slots silent since they were given are demoted. */
@@ -363,38 +381,53 @@ function byMarket(entries: readonly Entry[]): Map<Market, Set<string>> {
 }
 
 /**
- * The one symbol of each 'probe' market that stays subscribed as a shadow (its best ranked
- * symbol that may stream): its pushes try the next name or reading while the market polls.
+ * The one symbol of each 'probe' market that stays subscribed as a shadow: its pushes try the
+ * next name or reading while the market polls. Its best ranked symbol that may stream and that
+ * no other watched market shares (a shared one's pushes may be the other market's: a coin and its
+ * perpetual), else its best ranked.
  */
 function probeSymbols(
   byRank: readonly Entry[],
   gates: ReadonlyMap<Market, MarketGate>,
   demoted: ReadonlyMap<SymbolKey, number>,
 ): Entry[] {
-  const out: Entry[] = []
-  if (gates.size === 0) return out
-  const done = new Set<Market>()
+  if (gates.size === 0) return []
+  const markets = new Map<string, Set<Market>>()
+  for (const e of byRank) markets.set(e.symbol, (markets.get(e.symbol) ?? new Set()).add(e.market))
+  const best = new Map<Market, Entry>()
   for (const e of byRank) {
-    if (done.has(e.market) || gates.get(e.market) !== 'probe') continue
+    if (gates.get(e.market) !== 'probe') continue
     if (demoted.has(e.key) || !STREAMABLE_MARKETS.has(e.market)) continue
-    done.add(e.market)
-    out.push(e)
+    const held = best.get(e.market)
+    const shared = (x: Entry): boolean => (markets.get(x.symbol)?.size ?? 0) > 1
+    if (held === undefined || (shared(held) && !shared(e))) best.set(e.market, e)
   }
-  return out
+  return [...best.values()]
 }
 
 /**
- * For each symbol whose pushes name no market and that two watched markets share, every
- * instance but the best ranked: they may not stream (a push of theirs would land in either row).
+ * Of each symbol whose pushes name no market and that two watched markets share, the instances
+ * that give way to the other: all but the one in the smaller endpoint family (quoteRoute), whose
+ * batch streaming it is likelier to empty (a coin's perpetual among 6 beside it among 32), then
+ * the better ranked.
  */
-function secondInstances(byRank: readonly Entry[], untold: ReadonlySet<string>): Set<SymbolKey> {
+function yieldingInstances(watched: readonly Entry[], untold: ReadonlySet<string>): Set<SymbolKey> {
   const out = new Set<SymbolKey>()
   if (untold.size === 0) return out
-  const first = new Set<string>()
-  for (const e of byRank) {
-    if (!untold.has(e.symbol)) continue
-    if (first.has(e.symbol)) out.add(e.key)
-    else first.add(e.symbol)
+  const familySize = new Map<string, number>()
+  for (const e of watched) {
+    const f = quoteRoute(e.market).family
+    familySize.set(f, (familySize.get(f) ?? 0) + 1)
+  }
+  const size = (e: Entry): number => familySize.get(quoteRoute(e.market).family) ?? 0
+  const bySymbol = new Map<string, Entry[]>()
+  for (const e of watched)
+    if (untold.has(e.symbol)) bySymbol.set(e.symbol, [...(bySymbol.get(e.symbol) ?? []), e])
+  for (const list of bySymbol.values()) {
+    const keep = [...list].sort(
+      (a, b) => size(a) - size(b) || b.priority - a.priority || a.order - b.order,
+    )[0]
+    for (const e of list) if (e !== keep) out.add(e.key)
   }
   return out
 }

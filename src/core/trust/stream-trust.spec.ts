@@ -4,7 +4,7 @@ import { blankQuote, type Quote } from '../../shared/quote'
 import { FakeClock } from '../clock'
 import type { ReadingKeys } from '../push/field-reading'
 import type { QuoteFields, QuoteUpdate } from '../quotes/quote-fields'
-import { FROZEN_MS, StreamTrust } from './stream-trust'
+import { FIRST_CHECK_GRACE_MS, FROZEN_MS, StreamTrust } from './stream-trust'
 import { ROUND_MS } from './trust-state'
 
 /** A market's stream trust, driven by hand: pushes held, REST answers paired, on a fake clock. */
@@ -23,6 +23,7 @@ function make(remembered?: Partial<Record<Market, ReadingKeys>>): StreamTrust {
     onTrusted: (_m, held) => shown.push(...held),
     sample: (keys, urgent) => samples.push({ keys, urgent }),
     streamed: () => ['BTCUSDT', 'ETHUSDT'],
+    streams: (_m, symbol) => ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'].includes(symbol),
     sampleEveryMs: () => 180_000,
   })
 }
@@ -83,6 +84,10 @@ describe('StreamTrust', () => {
     trust.hold(push(ticker(84_012.5)))
     trust.restAnswer(rest(REST), undefined)
     expect(trust.shows('crypto')).toBe(false)
+    // The other symbols stay subscribed a moment, to check the learned reading at once...
+    expect(trust.gate('crypto')).toBe('open')
+    clock.advance(FIRST_CHECK_GRACE_MS)
+    // ...then the market polls, one probe symbol checking it.
     expect(trust.gate('crypto')).toBe('probe')
     expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'disagree' }])
     expect(trust.readingOf('crypto').keys).toMatchObject({ last: 'c', change: 'p' })
@@ -94,6 +99,18 @@ describe('StreamTrust', () => {
     expect(trust.shows('crypto')).toBe(true)
     expect(learned).toEqual([{ market: 'crypto', keys: expect.objectContaining({ last: 'c' }) }])
     expect(trust.report()[0]).toMatchObject({ state: 'trusted', source: 'learned', why: null })
+  })
+
+  it('checks a learned reading on the other symbols of the first snapshot at once', () => {
+    trust.restAnswer(rest(REST, 'BTCUSDT'), undefined)
+    trust.restAnswer(rest({ ...REST, last: 3_200.5 }, 'ETHUSDT'), undefined)
+    trust.restAnswer(rest({ ...REST, last: 165.25 }, 'SOLUSDT'), undefined)
+    clock.advance(300)
+    trust.hold(push(ticker(84_012.5)))
+    expect(trust.gate('crypto')).toBe('open')
+    trust.hold(push({ ...ticker(3_200.5), s: 'ETHUSDT' }, 'ETHUSDT'))
+    trust.hold(push({ ...ticker(165.25), s: 'SOLUSDT' }, 'SOLUSDT'))
+    expect(trust.shows('crypto')).toBe(true)
   })
 
   it('polls a market whose pushes carry no price it can read, and looks again a round later', () => {

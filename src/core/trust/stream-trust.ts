@@ -36,6 +36,8 @@ import {
 
 /** A stream price unchanged this long while REST quotes another is frozen. */
 export const FROZEN_MS = 60_000
+/** A market whose first check failed keeps its symbols subscribed this much longer (gate()). */
+export const FIRST_CHECK_GRACE_MS = 2_000
 /** A first use waits this long for a REST answer before asking for one. */
 const VERIFY_ASK_MS = 2_000
 /** Pushed symbols held per untrusted market: enough to pair any REST answer. */
@@ -62,6 +64,8 @@ interface MarketTrust {
   sampleTurn: number
   /** When the first push waited for a REST answer, and when one was last asked for. */
   heldSince: number | null
+  /** A first check failed: the market's symbols stay subscribed until then (gate()). */
+  graceUntil: number | null
   askedAt: number
   samples: number
 }
@@ -95,8 +99,10 @@ export interface StreamTrustOptions {
   onTrusted?(market: Market, held: Array<{ symbol: string; fields: QuoteFields; at: number }>): void
   /** Ask REST for these symbols: riding a poll call (urgent false) or now. */
   sample(keys: SymbolKey[], urgent: boolean): void
-  /** The symbols the plan streams in the market now. */
+  /** The symbols the plan streams in the market now (asked once a sample). */
   streamed(market: Market): string[]
+  /** Whether the plan streams this symbol now (asked for every REST answer: a cheap look-up). */
+  streams(market: Market, symbol: string): boolean
   /** How often a trusted market is sampled (sample-pace.ts), asked each time. */
   sampleEveryMs(): number
 }
@@ -120,9 +126,17 @@ export class StreamTrust {
     return this.markets.get(market)?.state.kind === 'trusted'
   }
 
+  /**
+   * What the planner may do with the market's symbols. A market whose first check failed keeps
+   * them subscribed for FIRST_CHECK_GRACE_MS more (their pushes still held, the REST snapshot
+   * shown): the other symbols' pushes, arriving a moment later, check the reading learned from
+   * the first at once, instead of one probe symbol's polls a round apart.
+   */
   gate(market: Market): 'open' | 'probe' | 'closed' {
     const m = this.markets.get(market)
-    return m === undefined ? 'open' : gateOf(m.state)
+    if (m === undefined) return 'open'
+    if (m.graceUntil !== null && this.o.clock.now() < m.graceUntil) return 'open'
+    return gateOf(m.state)
   }
 
   start(): void {
@@ -168,7 +182,7 @@ export class StreamTrust {
     // The snapshot of a symbol just subscribed often answers before its first push is held.
     const m =
       this.markets.get(u.market) ??
-      (this.o.streamed(u.market).includes(u.symbol) ? this.entry(u.market) : undefined)
+      (this.o.streams(u.market, u.symbol) ? this.entry(u.market) : undefined)
     if (m === undefined) return
     const now = u.receivedAt ?? this.o.clock.now()
     if (m.state.kind === 'trusted') return this.sampled(u, m, shown, now)
@@ -219,6 +233,7 @@ export class StreamTrust {
         nextSampleAt: 0,
         sampleTurn: 0,
         heldSince: null,
+        graceUntil: null,
         askedAt: -Infinity,
         samples: 0,
       }
@@ -300,8 +315,14 @@ export class StreamTrust {
     m.state = trustTransition(before, e, m.reading)
     if (why !== undefined) m.why = why
     if (m.state === before) return
+    m.graceUntil =
+      before.kind === 'unverified' && m.state.kind === 'relearning'
+        ? this.o.clock.now() + FIRST_CHECK_GRACE_MS
+        : null
     if (m.state.kind === 'trusted') this.trusted(market, m, candidate)
-    if (m.state.kind === 'relearning' || m.state.kind === 'unreadable') m.waiting.clear()
+    // REST answers waiting for pushes still pair under a new candidate (a snapshot's other
+    // symbols check a reading learned from its first), not once the market polls unread.
+    if (m.state.kind === 'unreadable') m.waiting.clear()
     m.heldSince = null
     this.o.onChange(market)
   }
@@ -328,6 +349,10 @@ export class StreamTrust {
   private look(): void {
     const now = this.o.clock.now()
     for (const [market, m] of this.markets) {
+      if (m.graceUntil !== null && now >= m.graceUntil) {
+        m.graceUntil = null
+        this.o.onChange(market)
+      }
       const s = m.state
       if (s.kind === 'unreadable' && now >= s.until) this.move(market, m, { type: 'round' })
       if (s.kind !== 'trusted' || now < m.nextSampleAt) continue
