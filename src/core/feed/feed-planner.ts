@@ -2,7 +2,7 @@ import type { Market, SymbolKey } from '../../shared/markets/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../../shared/markets/market'
 import type { Clock, TimerHandle } from '../clock'
 import { chooseStreams, type ChoiceCandidate, type StreamReason } from './stream-choice'
-import { quoteRoute } from '../rest/market-routes'
+import { probeSymbols, yieldingInstances, type PlanEntry } from './shared-symbols'
 import type { MarketGate } from '../stream/stream-market-names'
 
 /**
@@ -52,13 +52,7 @@ export interface FeedPlan {
   background: Set<SymbolKey>
 }
 
-interface Entry {
-  key: SymbolKey
-  market: Market
-  symbol: string
-  priority: number
-  order: number
-}
+type Entry = PlanEntry
 
 export class FeedPlanner {
   private cap: number
@@ -261,7 +255,13 @@ export class FeedPlanner {
     const now = this.clock.now()
     this.expireDemotions(now)
     const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    const shadow = this.available ? probeSymbols(byRank, this.gates, this.demotedUntil) : []
+    const shadow = this.available
+      ? probeSymbols(
+          byRank,
+          this.gates,
+          (e) => !this.demotedUntil.has(e.key) && STREAMABLE_MARKETS.has(e.market),
+        )
+      : []
     const shadowKeys = new Set(shadow.map((e) => e.key))
     const yielding = yieldingInstances(this.watched, this.untold)
     const choice = chooseStreams(
@@ -376,58 +376,6 @@ function byMarket(entries: readonly Entry[]): Map<Market, Set<string>> {
     let set = out.get(e.market)
     if (set === undefined) out.set(e.market, (set = new Set()))
     set.add(e.symbol)
-  }
-  return out
-}
-
-/**
- * The one symbol of each 'probe' market that stays subscribed as a shadow: its pushes try the
- * next name or reading while the market polls. Its best ranked symbol that may stream and that
- * no other watched market shares (a shared one's pushes may be the other market's: a coin and its
- * perpetual), else its best ranked.
- */
-function probeSymbols(
-  byRank: readonly Entry[],
-  gates: ReadonlyMap<Market, MarketGate>,
-  demoted: ReadonlyMap<SymbolKey, number>,
-): Entry[] {
-  if (gates.size === 0) return []
-  const markets = new Map<string, Set<Market>>()
-  for (const e of byRank) markets.set(e.symbol, (markets.get(e.symbol) ?? new Set()).add(e.market))
-  const best = new Map<Market, Entry>()
-  for (const e of byRank) {
-    if (gates.get(e.market) !== 'probe') continue
-    if (demoted.has(e.key) || !STREAMABLE_MARKETS.has(e.market)) continue
-    const held = best.get(e.market)
-    const shared = (x: Entry): boolean => (markets.get(x.symbol)?.size ?? 0) > 1
-    if (held === undefined || (shared(held) && !shared(e))) best.set(e.market, e)
-  }
-  return [...best.values()]
-}
-
-/**
- * Of each symbol whose pushes name no market and that two watched markets share, the instances
- * that give way to the other: all but the one in the smaller endpoint family (quoteRoute), whose
- * batch streaming it is likelier to empty (a coin's perpetual among 6 beside it among 32), then
- * the better ranked.
- */
-function yieldingInstances(watched: readonly Entry[], untold: ReadonlySet<string>): Set<SymbolKey> {
-  const out = new Set<SymbolKey>()
-  if (untold.size === 0) return out
-  const familySize = new Map<string, number>()
-  for (const e of watched) {
-    const f = quoteRoute(e.market).family
-    familySize.set(f, (familySize.get(f) ?? 0) + 1)
-  }
-  const size = (e: Entry): number => familySize.get(quoteRoute(e.market).family) ?? 0
-  const bySymbol = new Map<string, Entry[]>()
-  for (const e of watched)
-    if (untold.has(e.symbol)) bySymbol.set(e.symbol, [...(bySymbol.get(e.symbol) ?? []), e])
-  for (const list of bySymbol.values()) {
-    const keep = [...list].sort(
-      (a, b) => size(a) - size(b) || b.priority - a.priority || a.order - b.order,
-    )[0]
-    for (const e of list) if (e !== keep) out.add(e.key)
   }
   return out
 }
