@@ -29,11 +29,11 @@ const ROOT = resolve(import.meta.dirname, '..', '..')
 /**
  * Rooms whose README is being rewritten on another branch, exempt from the naming checks only (a
  * README must still be there, and the size cap holds): folder -> why. Each entry is to be removed
- * when that branch lands; the second case below fails once an exempt room passes on its own.
+ * when that branch lands; 'exempts only rooms that still need it' fails once one passes on its own.
  */
 export const PENDING: Record<string, string> = {
-  // The chart's README predates level-lines.ts and opening-interval.ts and names `*.spec.ts`; the
-  // charts branch splits the room (chart/plot, chart/drawings) and rewrites its README.
+  // The chart's README predates level-lines.ts and opening-interval.ts; the charts branch splits
+  // the room (chart/plot, chart/drawings) and rewrites its README.
   'src/renderer/src/chart': 'README rewritten with the chart split on the charts branch',
 }
 export const MAX_SIDE_BY_SIDE = 20
@@ -62,9 +62,9 @@ function filesIn(root: string, folder: string): string[] {
 /** File names and paths a README names in backticks: anything ending in a source extension. */
 export function namedFiles(readme: string): string[] {
   const found = new Set<string>()
-  for (const m of readme.matchAll(/`([^`\s]+)`/g)) {
+  for (const [, name = ''] of readme.matchAll(/`([^`\s]+)`/g)) {
     // A glob (`*.spec.ts`, `alerts-*.spec.ts`) names a kind of file, not one.
-    if (SOURCE.test(m[1]) && !m[1].includes('*')) found.add(m[1])
+    if (SOURCE.test(name) && !name.includes('*')) found.add(name)
   }
   return [...found].sort()
 }
