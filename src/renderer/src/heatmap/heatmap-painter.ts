@@ -22,6 +22,13 @@ export interface HeatTile {
 }
 
 /**
+ * The page's price frames while the heatmap is shown, as the wall's (WALL_FRAME_MS): a glance
+ * view whose every tile is on screen repaints hundreds of them a frame, where the grid repaints
+ * only the rows in view; ten colour changes a second read as live, and each costs a paint.
+ */
+export const HEAT_FRAME_MS = 100
+
+/**
  * Live figures onto the heatmap, once per applied price frame (the page's, at the grid's pace:
  * no frames of its own): each tile's change is read from its row's newest values (plain fields,
  * no reactive state), and its text and colour are written only when the shown figure moves a
