@@ -70,6 +70,11 @@ export interface WebhookTargetOptions {
   request?: (alert: FiredAlert) => { url: URL; headers: Record<string, string>; body: string }
   /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
   sign?: (body: string) => Promise<Record<string, string>>
+  /**
+   * Asked before each attempt: false when this process no longer runs the alerts (its lease was
+   * taken while it retried): the new owner delivers what is owed, this one stops.
+   */
+  mayAttempt?: () => boolean
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -137,6 +142,8 @@ export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(
       let tries = 0
       for (;;) {
         if (stopped) throw new Error('stopped')
+        if (opts.mayAttempt?.() === false)
+          throw new Error('another process runs the alerts now; it delivers what is owed')
         try {
           // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
           // dropped connection): the same id again, marked replayed.

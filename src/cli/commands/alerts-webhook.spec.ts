@@ -6,7 +6,7 @@ import { openDataStores } from '../../core/persistence/stores'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 
-/** `tickdesk alerts webhook add|remove`: a webhook URL is a bearer secret (issue 38, finding 2). */
+/** `tickdesk alerts webhook add|remove`: a webhook URL is a bearer secret. */
 
 let data: Awaited<ReturnType<typeof tempDataDir>>
 const env = (): NodeJS.ProcessEnv => ({ TICKDESK_DATA_DIR: data.dir })
