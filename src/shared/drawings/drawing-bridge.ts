@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { AlertRepeatSchema, AlertRuleSchema } from './alerts/alert'
-import { command } from './bridge-command'
-import { ChartDrawingsSchema, DrawingIdSchema, IntervalFamilySchema } from './drawings/drawing'
-import { IntervalSchema } from './quote'
+import { AlertRepeatSchema, AlertRuleSchema } from '../alerts/alert'
+import { command } from '../bridge-command'
+import { ChartDrawingsSchema, DrawingIdSchema, IntervalFamilySchema } from './drawing'
+import { IntervalSchema } from '../quote'
 
 const key = z.string().min(1).max(64)
 
