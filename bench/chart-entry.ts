@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot'
-import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/chart/candle-columns'
-import { createCandlePainter } from '../src/renderer/src/chart/candle-draw'
-import { candleSeries } from '../src/renderer/src/chart/candle-series'
+import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/chart/chart-update'
+import { createCandlePainter } from '../src/renderer/src/chart/plot/candle-draw'
+import { legendSeries } from '../src/renderer/src/chart/plot/legend-series'
 
 /**
  * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the update logic
@@ -58,7 +58,7 @@ async function runChartBench(
       legend: { auto: false, range: () => [0, 1] },
     },
     axes: [{}, { scale: 'y', values: (_u, ticks) => ticks.map((t) => t.toFixed(2)) }],
-    series: candleSeries((v) => (v == null ? '—' : v.toFixed(2))),
+    series: legendSeries((v) => (v == null ? '—' : v.toFixed(2))),
     hooks: { draw: [drawCandles, () => drawn?.()] },
   }
   const data = columns(n)

@@ -13,6 +13,7 @@ import { memoryBench } from './memory'
 import { parseBench } from './parse'
 import { renderBench } from './render'
 import { wallBench } from './wall'
+import { heatmapBench } from './heatmap'
 import { scaleBench } from './scale'
 import type { Benchmark, BenchResult } from './stats'
 
@@ -32,6 +33,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   memory: memoryBench,
   render: renderBench,
   wall: wallBench,
+  heatmap: heatmapBench,
   chart: chartBench,
   coldStart: coldStartBench,
   freshness: freshnessBench,

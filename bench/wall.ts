@@ -1,5 +1,4 @@
 /// <reference lib="dom" />
-import type { Page } from 'playwright-core'
 import { rmSync } from 'node:fs'
 import { findChromium } from '../test/e2e/chromium'
 import { builtRendererOrSkip } from './chromium-page'
@@ -12,20 +11,15 @@ import {
   typeSymbols,
   waitForRows,
   withSide,
-  type Phase,
 } from './render/runs'
-import {
-  atMost,
-  percentile,
-  report,
-  round,
-  skipped,
-  type BenchContext,
-  type BenchResult,
-} from './stats'
+import { atMost, report, round, skipped, type BenchContext, type BenchResult } from './stats'
+import { counted, figures } from './painted-frames'
+
+/** The prices each tile and each grid row shows (what a frame that painted changed). */
+const LAST = '[data-field="last"]'
 
 /**
- * wall: the wall of mini charts beside the grid (issue 40). The render bench's pipeline (its feed
+ * wall: the wall of mini charts beside the grid. The render bench's pipeline (its feed
  * server, the built `tickdesk web` host as its own process, a Chromium of its own) on a Pro list of
  * WALL_SYMBOLS symbols at TICKS_PER_SYMBOL ticks/s each; the same list and feed measured first as
  * the grid, then as the wall of WALL_SYMBOLS tiles, in one run. Observed from outside: long tasks,
@@ -40,54 +34,6 @@ import {
  */
 export const WALL_SYMBOLS = 30
 export const TICKS_PER_SYMBOL = 10
-
-const FRAME_COUNTER = `(() => {
-  const c = { frames: 0, writes: 0 };
-  Object.defineProperty(globalThis, '__wallFrames', { value: c, configurable: true });
-  new MutationObserver((records) => {
-    let n = 0;
-    for (const r of records) {
-      const node = r.target.nodeType === 3 ? r.target.parentElement : r.target;
-      if (node && node.closest && node.closest('[data-field="last"]')) n++;
-    }
-    if (n > 0) { c.frames++; c.writes += n; }
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-})()`
-
-interface Counted {
-  phase: Phase
-  framesPerSec: number
-  heapMB: number
-}
-
-async function counted(page: Page, run: () => Promise<Phase>): Promise<Counted> {
-  await page.evaluate(FRAME_COUNTER)
-  const phase = await run()
-  const { frames, heap } = await page.evaluate(() => {
-    const g = globalThis as unknown as {
-      __wallFrames: { frames: number }
-      performance: { memory?: { usedJSHeapSize: number } }
-    }
-    return { frames: g.__wallFrames.frames, heap: g.performance.memory?.usedJSHeapSize ?? 0 }
-  })
-  return { phase, framesPerSec: round(frames / phase.seconds, 1), heapMB: round(heap / 2 ** 20) }
-}
-
-function figures(c: Counted): Record<string, number> {
-  const p = c.phase
-  return {
-    p50: percentile(p.sample.latencies, 50),
-    p95: percentile(p.sample.latencies, 95),
-    longTasks: p.sample.longTasks.length,
-    cpu: round(p.hostCpuPct + p.browserCpuPct),
-    hostCpu: round(p.hostCpuPct),
-    browserCpu: round(p.browserCpuPct),
-    hostPss: round(p.hostPssMB),
-    framesPerSec: c.framesPerSec,
-    heapMB: c.heapMB,
-    mainThreadMsPerSec: round(p.sample.mainThread.task, 0),
-  }
-}
 
 export async function wallBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('wall', 'the app is not built')
@@ -106,7 +52,7 @@ export async function wallBench(ctx: BenchContext): Promise<BenchResult> {
         await typeSymbols(page, benchKeys(0, WALL_SYMBOLS))
         await waitForRows(page, WALL_SYMBOLS, 30_000)
         await page.keyboard.press('Escape')
-        const grid = await counted(page, () => phase(seconds))
+        const grid = await counted(page, LAST, () => phase(seconds))
         ctx.log(`wall bench, grid: ${summary(grid.phase)}; ${grid.framesPerSec} price frames/s`)
         await page.getByRole('button', { name: 'Chart wall' }).click()
         await page.getByLabel('Tiles').selectOption(String(WALL_SYMBOLS))
@@ -115,7 +61,7 @@ export async function wallBench(ctx: BenchContext): Promise<BenchResult> {
           .nth(WALL_SYMBOLS - 1)
           .waitFor({ timeout: 30_000 })
         const tiles = await page.getByTestId('wall-tile').count()
-        const wall = await counted(page, () => phase(seconds))
+        const wall = await counted(page, LAST, () => phase(seconds))
         ctx.log(`wall bench, wall: ${summary(wall.phase)}; ${wall.framesPerSec} price frames/s`)
         return { grid, wall, tiles }
       },

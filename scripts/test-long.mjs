@@ -50,6 +50,7 @@ const targets = whole
   ? [
       'test/faults/kill-mid-save.spec.ts',
       'test/faults/alerts-crash-points.spec.ts',
+      'test/faults/alerts-crash-points-drawings.spec.ts',
       'test/faults/alerts-crash-points-desktop.spec.ts',
       'test/faults/alerts-crash-points-browser.spec.ts',
       'test/faults/alerts-exactly-once.spec.ts',

@@ -30,6 +30,7 @@ import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './watchlists/symbol-adder'
 import { trayQuotes } from './feed/tray-quotes'
 import { DeskWatches } from './watchlists/desk-watches'
+import { DrawingBook } from './drawings/drawing-book'
 import { positionsView, sessionsAt } from './watchlists/wanted-symbols'
 import type { WatchlistState } from './watchlists/watchlist-book'
 
@@ -66,6 +67,8 @@ export class AppService implements AppHostApi, CommandContext {
     pinned: this.state.settings.pinned,
   }))
   private readonly saves: SaveScheduler
+  /** Lines and ranges drawn on charts (drawings.json), read on first use. */
+  readonly drawings: DrawingBook
   /** The CLI may change positions, lists or alert rules while the app runs. */
   private readonly edits: OutsideEdits
   private state!: {
@@ -87,6 +90,7 @@ export class AppService implements AppHostApi, CommandContext {
       this.hub.emit({ type: 'notices', notices }),
     )
     this.edits = new OutsideEdits(this.clock)
+    this.drawings = new DrawingBook(stores.dir, this.notices, this.hub, opts.writer)
     this.saves = new SaveScheduler({
       stores,
       clock: this.clock,

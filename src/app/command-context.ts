@@ -10,6 +10,7 @@ import type { KeyInfo, Settings } from '../shared/settings'
 import type { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import type { LogFolder } from './host-api'
 import type { PositionAccess } from './positions/position-commands'
+import type { DrawingAccess } from './drawings/drawing-commands'
 import type { AddQueue } from './watchlists/symbol-adder'
 import type { WatchlistState } from './watchlists/watchlist-book'
 
@@ -72,7 +73,7 @@ export interface MarketAccess {
   setVisible(keys: readonly string[]): void
 }
 
-/** Search, adds with a check of unknown symbols, the budget line, opening a symbol (issue 13). */
+/** Search, adds with a check of unknown symbols, the budget line, opening a symbol. */
 export interface DeskAccess extends WatchlistAccess, MarketAccess {
   readonly settings: Settings
   readonly catalogue: InstrumentCatalogue
@@ -84,7 +85,8 @@ export interface DeskAccess extends WatchlistAccess, MarketAccess {
   openSymbol(key: SymbolKey): void
 }
 
-export interface CommandContext extends AlertAccess, SettingsAccess, DeskAccess, PositionAccess {
+export interface CommandContext
+  extends AlertAccess, SettingsAccess, DeskAccess, PositionAccess, DrawingAccess {
   snapshot(): Snapshot
   /** Where a command that fails unexpectedly is recorded. */
   readonly logger: Logger

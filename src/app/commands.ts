@@ -11,6 +11,7 @@ import { ALERT_HANDLERS } from './alerts/alert-commands'
 import type { CommandContext } from './command-context'
 import type { Handler, Handlers, Parsed } from './command-handler'
 import { DESK_HANDLERS } from './watchlists/desk-commands'
+import { DRAWING_HANDLERS } from './drawings/drawing-commands'
 import { errorText } from './error-text'
 import { POSITION_HANDLERS } from './positions/position-commands'
 import { SETTINGS_HANDLERS } from './settings-commands'
@@ -22,6 +23,7 @@ const HANDLERS: Handlers<CommandName, CommandContext> = {
   ...ALERT_HANDLERS,
   ...SETTINGS_HANDLERS,
   ...DESK_HANDLERS,
+  ...DRAWING_HANDLERS,
   ...(POSITION_HANDLERS as unknown as Handlers<PositionCommandName, CommandContext>),
   getSnapshot: (app) => app.snapshot(),
 }

@@ -17,6 +17,7 @@ import { SessionInfoSchema } from './markets/market-sessions'
 import { PositionsViewSchema } from './positions/position'
 import { command } from './bridge-command'
 import { POSITION_COMMANDS } from './bridge-positions'
+import { DRAWING_COMMANDS, DrawingsEventSchema } from './drawings/drawing-bridge'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { UndeliveredViewSchema } from './alerts/undelivered'
@@ -58,7 +59,7 @@ export const SnapshotSchema = z.object({
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
   version: z.string(),
-  /** The trader's lots and base currency (issue 24); absent from hosts that predate it. */
+  /** The trader's lots and base currency; absent from hosts that predate it. */
   positions: PositionsViewSchema.optional(),
   /**
    * Each watched symbol's market session when the snapshot was taken. It changes with time, not
@@ -112,6 +113,8 @@ export const COMMANDS = {
   getSnapshot: command(z.object({}), SnapshotSchema),
   /** The trader's book: addLot, removeLot, setBaseCurrency, setStablecoinPeg, setQuoteCurrency. */
   ...POSITION_COMMANDS,
+  /** Lines and ranges drawn on charts, and alerts on them: getDrawings, saveDrawings, addDrawingAlert. */
+  ...DRAWING_COMMANDS,
   createWatchlist: command(z.object({ name }), WatchlistSchema),
   renameWatchlist: command(z.object({ id, name }), z.null()),
   deleteWatchlist: command(z.object({ id }), z.null()),
@@ -224,6 +227,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showShortcuts') }),
   /** The lots, base currency or quote currencies changed (a bridge command). */
   z.object({ type: z.literal('positions'), positions: PositionsViewSchema }),
+  DrawingsEventSchema,
 ])
 export type BridgeEvent = z.infer<typeof EventSchema>
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_WALL, NO_STUDIES, studiesFor, studiesPatch, wallPrefsOf } from './chart-prefs'
+import {
+  DEFAULT_HEATMAP,
+  DEFAULT_WALL,
+  heatmapPrefsOf,
+  NO_STUDIES,
+  studiesFor,
+  studiesPatch,
+  wallPrefsOf,
+} from './chart-prefs'
 import { mergeSettings, SettingsPatchSchema, SettingsSchema } from './settings'
 
 const gold = { ...NO_STUDIES, ema: [20], rsi: 14 }
@@ -48,5 +56,23 @@ describe('chart studies in settings', () => {
     apply({ chart: studiesPatch('crypto:BTCUSDT', gold) })
     expect(wallPrefsOf(s.chart)).toEqual({ ...DEFAULT_WALL, view: 'wall', interval: '1h' })
     expect(() => SettingsPatchSchema.parse({ chart: { wall: { tiles: 31 } } })).toThrow()
+  })
+
+  it('remembers the heatmap: colour, since when and size, beside the wall and the studies', () => {
+    let s = SettingsSchema.parse({})
+    expect(heatmapPrefsOf(s.chart)).toEqual(DEFAULT_HEATMAP)
+    const apply = (patch: unknown): void => {
+      s = SettingsSchema.parse(mergeSettings(s, SettingsPatchSchema.parse(patch)))
+    }
+    apply({ chart: { wall: { view: 'heatmap' } } })
+    apply({ chart: { heatmap: { size: 'volume' } } })
+    apply({ chart: { heatmap: { colour: 'since', since: 1_800_000_000_000 } } })
+    expect(wallPrefsOf(s.chart).view).toBe('heatmap')
+    expect(heatmapPrefsOf(s.chart)).toEqual({
+      colour: 'since',
+      since: 1_800_000_000_000,
+      size: 'volume',
+    })
+    expect(() => SettingsPatchSchema.parse({ chart: { heatmap: { size: 'cap' } } })).toThrow()
   })
 })

@@ -26,17 +26,17 @@ export const NO_STUDIES: ChartStudies = { sma: [], ema: [], vwap: false, rsi: nu
 /** Symbols with remembered indicators (a long watchlist and then some). */
 export const MAX_REMEMBERED_CHARTS = 500
 
-/** Tiles on the wall of mini charts (issue 40): the first this many symbols of the list. */
+/** Tiles on the wall of mini charts: the first this many symbols of the list. */
 export const WALL_TILE_COUNTS = [4, 6, 9, 12, 16, 20, 25, 30] as const
 export const MIN_WALL_TILES = 4
 export const MAX_WALL_TILES = 30
 
 /**
- * The watchlist as a table or as a wall of mini charts, the wall's bar interval and how many
- * tiles it shows. Absent from settings files that predate the wall: wallPrefsOf fills it in.
+ * The watchlist as a table, a wall of mini charts or a heatmap, the wall's bar interval and how
+ * many tiles it shows. Absent from settings files that predate the wall: wallPrefsOf fills it in.
  */
 export const WallPrefsSchema = z.object({
-  view: z.enum(['table', 'wall']),
+  view: z.enum(['table', 'wall', 'heatmap']),
   interval: IntervalSchema,
   tiles: z.number().int().min(MIN_WALL_TILES).max(MAX_WALL_TILES),
 })
@@ -47,6 +47,23 @@ export function wallPrefsOf(chart: ChartSettings): WallPrefs {
   return { ...DEFAULT_WALL, ...chart.wall }
 }
 
+/**
+ * The heatmap of the list: tiles coloured by the day's change % or the change since a chosen
+ * moment (`since`, epoch ms; the renderer's sparkline history reaches an hour back), sized alike
+ * or by the day's traded value or the trader's position value.
+ */
+export const HeatmapPrefsSchema = z.object({
+  colour: z.enum(['day', 'since']),
+  since: z.number().int().min(0).nullable(),
+  size: z.enum(['equal', 'volume', 'value']),
+})
+export type HeatmapPrefs = z.infer<typeof HeatmapPrefsSchema>
+export const DEFAULT_HEATMAP: HeatmapPrefs = { colour: 'day', since: null, size: 'equal' }
+
+export function heatmapPrefsOf(chart: ChartSettings): HeatmapPrefs {
+  return { ...DEFAULT_HEATMAP, ...chart.heatmap }
+}
+
 export const ChartSettingsSchema = z.object({
   studies: z
     .record(symbolKey, ChartStudiesSchema)
@@ -54,6 +71,7 @@ export const ChartSettingsSchema = z.object({
       message: `at most ${MAX_REMEMBERED_CHARTS} charts remembered`,
     }),
   wall: WallPrefsSchema.optional(),
+  heatmap: HeatmapPrefsSchema.optional(),
 })
 export type ChartSettings = z.infer<typeof ChartSettingsSchema>
 export const DEFAULT_CHART: ChartSettings = { studies: {} }
@@ -63,6 +81,7 @@ export const ChartPatchSchema = z
   .object({
     studies: z.record(symbolKey, ChartStudiesSchema.nullable()),
     wall: WallPrefsSchema.partial(),
+    heatmap: HeatmapPrefsSchema.partial(),
   })
   .partial()
 export type ChartPatch = z.infer<typeof ChartPatchSchema>
@@ -74,7 +93,13 @@ export function mergeChart(current: ChartSettings, patch: ChartPatch): ChartSett
     else studies[key] = s
   }
   const wall = patch.wall || current.wall ? { ...wallPrefsOf(current), ...patch.wall } : undefined
-  return wall === undefined ? { studies } : { studies, wall }
+  const heatmap =
+    patch.heatmap || current.heatmap ? { ...heatmapPrefsOf(current), ...patch.heatmap } : undefined
+  return {
+    studies,
+    ...(wall === undefined ? {} : { wall }),
+    ...(heatmap === undefined ? {} : { heatmap }),
+  }
 }
 
 /** What a symbol's chart shows: its remembered studies, or none. */

@@ -31,11 +31,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..')
  * README must still be there, and the size cap holds): folder -> why. Each entry is to be removed
  * when that branch lands; 'exempts only rooms that still need it' fails once one passes on its own.
  */
-export const PENDING: Record<string, string> = {
-  // The chart's README predates level-lines.ts and opening-interval.ts; the charts branch splits
-  // the room (chart/plot, chart/drawings) and rewrites its README.
-  'src/renderer/src/chart': 'README rewritten with the chart split on the charts branch',
-}
+export const PENDING: Record<string, string> = {}
 export const MAX_SIDE_BY_SIDE = 20
 export const README_FROM = 5
 

@@ -1,4 +1,5 @@
 import { COMMAND_NAMES, type Snapshot } from '../../src/shared/bridge'
+import { DRAWING_CASES } from './drawing-cases'
 
 export type Outcome = { ok: true; result: unknown } | { ok: false; code: string }
 
@@ -268,6 +269,8 @@ export const CONTRACT_CASES: ContractCase[] = [
     ['where the host cannot show it', {}, pick('opened')],
     ['params left out', () => undefined, 'ok'],
   ),
+
+  ...DRAWING_CASES,
 
   // Params of the wrong kind, for every command
   ...COMMAND_NAMES.flatMap((command) =>

@@ -7,6 +7,7 @@ import { startSimulator, type SimServer } from '../../src/sim'
 import { reportFigure } from '../long-mode'
 import { tempDir } from './harness'
 import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './once-alerts'
+import { walkWatch, type WalkedAlert } from './watch-walk'
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
@@ -28,46 +29,17 @@ afterEach(async () => {
 })
 
 describe('every crash point of a fire, through watch --json --run-alerts (stdout)', () => {
-  for (const point of CRASH_POINTS) {
+  const level: WalkedAlert = {
+    target: 'stdout',
+    add: async (dir, point, price) =>
+      (await addOnceAlerts(dir, point, { BTCUSDT: price }, sim)).get('BTCUSDT') as string,
+  }
+  for (const point of CRASH_POINTS)
     it(
       `killed at "${point}": ${JSON.stringify(OUTCOME[point])}`,
-      async () => {
-        const dir = tempDir()
-        const { cross, release } = levelCrosser(sim)
-        release()
-        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 }, sim)
-        const args = ['watch', '--json', '--run-alerts', 'crypto:BTCUSDT']
-        const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
-        let second: CliRun | null = null
-        try {
-          await first.waitFor(() => first.quotes.has('BTCUSDT'), 'first quote')
-          cross('BTCUSDT', LEVEL.BTCUSDT * 2)
-          const signal = await new Promise<NodeJS.Signals | null>((resolve) =>
-            first.child.on('exit', (_code, s) => resolve(s)),
-          )
-          expect(signal, 'the process killed itself at the armed point').toBe('SIGKILL')
-          expect(first.alerts, 'before the kill').toHaveLength(OUTCOME[point].first)
-          const s = startCli(sim, dir, args)
-          second = s
-          const all = (): CliRun['alerts'] => [...first.alerts, ...s.alerts]
-          await s.waitFor(() => s.quotes.has('BTCUSDT'), 'quote after restart')
-          if (OUTCOME[point].heard.length > OUTCOME[point].first)
-            await s.waitFor(() => s.alerts.length > 0, 'the fire after restart')
-          await new Promise((r) => setTimeout(r, 1_000)) // room for a repeat to show
-          const lines = all().filter((a) => a.ruleId === ids.get('BTCUSDT'))
-          expect(new Set(lines.map((l) => l.id)).size, JSON.stringify(lines)).toBe(1)
-          expect(lines.map((l) => l.replayed === true)).toEqual(OUTCOME[point].heard)
-          reportFigure('crash point', { target: 'stdout', point, ...heard(lines) })
-        } finally {
-          release()
-          first.child.kill('SIGKILL')
-          second?.child.kill('SIGTERM')
-          await second?.exited
-        }
-      },
+      () => walkWatch(sim, point, level),
       WALK_TIMEOUT_MS,
     )
-  }
 })
 
 /** A webhook receiver on 127.0.0.1 that keeps every POST's fire id and replayed mark. */

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { openDataStores } from '../../src/core/persistence/stores'
@@ -56,6 +58,66 @@ export async function addOnceAlerts(
   return ids
 }
 
+/**
+ * Once-alerts on a trend line drawn at each level (`<tag>-<SYMBOL>`), as the chart's drawing menu
+ * makes them: the drawing in drawings.json and the rule in alerts.json. The line rises 0.2 %
+ * through the level over 60 days around `now`, so a price pinned 1 % past the level crosses it
+ * upward whatever clock the service's tick times read (faketime moves only this process's).
+ */
+export async function addTrendAlerts(
+  dir: string,
+  tag: string,
+  levels: Record<string, number>,
+  now: number,
+  sim: SimServer,
+): Promise<Map<string, string>> {
+  const stores = openDataStores(dir)
+  const file = (await stores.alerts.load()).value
+  const ids = new Map<string, string>()
+  const charts: Record<string, unknown[]> = {}
+  const rules: AlertRule[] = Object.entries(levels).map(([symbol, price]) => {
+    const id = `${tag}-${symbol}`
+    const line = {
+      shape: 'trend' as const,
+      a: { t: now - 30 * 86_400_000, price: price * 0.999 },
+      b: { t: now + 30 * 86_400_000, price: price * 1.001 },
+    }
+    ids.set(symbol, id)
+    charts[`crypto:${symbol}|intraday`] = [{ kind: 'line', id: 'tl1', line }]
+    return {
+      id,
+      key: `crypto:${symbol}`,
+      condition: {
+        kind: 'lineCross',
+        drawing: { id: 'tl1', family: 'intraday' },
+        line,
+        direction: 'any',
+        interval: '1m',
+      },
+      repeat: 'once',
+      hysteresisPct: 0.2,
+      cooldownSec: 0,
+      expiresAt: null,
+      note: '',
+      createdAt: now,
+      enabled: true,
+      service: simService(sim),
+    }
+  })
+  await stores.alerts.save({ rules: [...file.rules, ...rules], states: file.states })
+  writeFileSync(join(dir, 'drawings.json'), JSON.stringify({ version: 1, data: { charts } }))
+  return ids
+}
+
+/**
+ * Whether a rule's saved state holds a price: a line rule's side is on disk (the loop saves it
+ * once the rule first knows it), so a restart can tell a cross from a first sight.
+ */
+export async function sideSaved(dir: string, ruleId: string): Promise<boolean> {
+  const states = await openDataStores(dir).alertStates.load()
+  return states.value.some((s) => s.ruleId === ruleId && s.lastPrice !== null)
+}
+
 /** The real entry point, as a user runs it (the built CLI; `npm test` builds first). */
 const BIN = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
 
@@ -64,6 +126,7 @@ export interface AlertLine {
   id: string
   ruleId: string
   symbol: string
+  message: string
   whileAway: boolean
   awaySince: number | null
   replayed: boolean

@@ -6,9 +6,10 @@ import { LONG, LONG_FRACTION, reportFigure } from '../long-mode'
  * predicate), printed at the end of the file's run, with a `long-figure` line that
  * scripts/test-long.mjs gathers into docs/figures/alerts-long.json. The long mode
  * (TICKDESK_LONG=1, npm run test:long) multiplies every count by FUZZ_SCALE and draws a fresh
- * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. CI runs 64,950: parsers
- * 24,000, bridge commands 9,700, CLI args, imports and data files 10,250, the push scanner 19,500
- * and the quote store 1,500; x25 is 1,623,750 (each property x25, none run fewer times).
+ * seed; a failure prints its property and seed, to rerun with FUZZ_SEED. In CI: parsers 24,000,
+ * bridge commands 300 a command (25 for the slow ones), CLI args, imports and data files 10,250,
+ * the push scanner 19,500, the quote store 1,500 and drawings 1,150; each file's long-figure line
+ * says what it really tried. Each x25 in the long mode.
  */
 export const FUZZ_SCALE = Number(
   process.env.TICKDESK_FUZZ_SCALE ?? (LONG ? Math.max(1, 25 * LONG_FRACTION) : 1),
@@ -30,7 +31,7 @@ export function check<Ts extends [unknown, ...unknown[]]>(
 ): Promise<void> | void {
   const runs = Math.round(numRuns * FUZZ_SCALE)
   // Counted as the predicate runs, not taken from the count asked for: the tally says how many
-  // inputs were really generated and tried (issue 37: a figure from code, not from a setting).
+  // inputs were really generated and tried (a figure from code, not from a setting).
   let tried = 0
   const params = {
     numRuns: runs,

@@ -22,7 +22,12 @@ function refuse(message: string): TickdeskError {
 export function buildAlertRule(
   input: { key?: string; listId?: string | null } & Record<string, unknown>,
   now: number,
-  ctx: { lists: readonly Watchlist[]; id?: string },
+  ctx: {
+    lists: readonly Watchlist[]
+    id?: string
+    /** Built from a saved drawing (src/app/drawings): the only way to an alert on a drawing. */
+    fromDrawing?: boolean
+  },
 ): AlertRule {
   let key: string
   let listId: string | undefined
@@ -49,6 +54,9 @@ export function buildAlertRule(
     throw refuse(`${where ? `${where}: ` : ''}${issue?.message ?? 'invalid input'}`)
   }
   const condition = parsed.data.condition
+  const onDrawing = condition.kind === 'lineCross' || condition.kind === 'rangeCross'
+  if (onDrawing && ctx.fromDrawing !== true)
+    throw refuse('an alert on a drawing is made from the drawing on its chart (its menu, or A)')
   const listProblem = listId === undefined ? null : listConditionProblem(condition)
   if (listProblem !== null)
     throw refuse(`"${describeCondition(condition)}" cannot apply to a whole list; ${listProblem}`)

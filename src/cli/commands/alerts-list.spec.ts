@@ -198,3 +198,37 @@ describe('tickdesk alerts list before any host evaluated a moving-average rule',
     )
   })
 })
+
+describe('tickdesk alerts list: alerts on drawings', () => {
+  it('words an alert on a drawing: the trend line with its price now, a range that is over', async () => {
+    const now = Date.now()
+    const line = {
+      shape: 'trend' as const,
+      a: { t: now - 3_600_000, price: 66_000 },
+      b: { t: now, price: 67_000 },
+    }
+    const drawing = { id: 'd1', family: 'intraday' as const }
+    await openDataStores(data.dir).alerts.save({
+      rules: [
+        alertRule({ kind: 'lineCross', drawing, line, direction: 'any', interval: '5m' }),
+        alertRule(
+          {
+            kind: 'rangeCross',
+            drawing,
+            on: 'exit',
+            range: { from: now - 7_200_000, to: now - 3_600_000, low: 1, high: 2 },
+          },
+          { id: 'r2' },
+        ),
+      ],
+      states: [state({}), state({ ruleId: 'r2' })],
+    })
+    const out = (await list()).stdout()
+    expect(out).toMatch(
+      /^r1 {2}crypto:BTCUSDT {2}crosses your trend line \(66000 → 67000, now at 670\d\d(\.\d+)?\) {2}once {2}armed$/m,
+    )
+    expect(out).toMatch(
+      /^r2 {2}crypto:BTCUSDT {2}leaves your range 1–2 \(ended ([A-Z][a-z]+ \d+ )?\d\d:\d\d\) {2}once {2}armed$/m,
+    )
+  })
+})

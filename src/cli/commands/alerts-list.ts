@@ -62,7 +62,7 @@ export async function listAlerts(
   if (rules.length === 0) io.stdout.write('No alerts.\n')
   for (const r of rules)
     io.stdout.write(
-      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
+      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition, now)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
     )
   for (const w of hooks) {
     const view = storedWebhookView(w)

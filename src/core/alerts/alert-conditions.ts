@@ -1,7 +1,9 @@
 import type { AlertCondition } from '../../shared/alerts/alert'
 import { maName, spreadText } from '../../shared/alerts/alert-describe'
+import { lineName } from '../../shared/drawings/drawing'
 import type { Spread } from '../../shared/spread'
 import { BucketRing } from '../bars/bucket-ring'
+import { crossedThrough } from './alert-drawings'
 
 /**
  * The arithmetic of alert conditions, without state: does a price meet a condition, has it moved
@@ -25,6 +27,15 @@ export interface ConditionInput {
   prevMaDiff: number | null
   /** 'spread' only: ask - bid of the quote (shared/spread.ts); null without a bid or an ask. */
   spread: Spread | null
+  /**
+   * 'lineCross' only: the drawn line's price at the tick's time, and price minus it now and at
+   * the previous tick (alert-drawings.ts); null where the line is not drawn or the side unknown.
+   */
+  line: number | null
+  lineDiff: number | null
+  prevLineDiff: number | null
+  /** 'rangeCross' only: the drawn range's prices at the tick's time; null outside its time. */
+  range: { low: number; high: number } | null
 }
 
 export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
@@ -42,18 +53,20 @@ export function conditionHolds(c: AlertCondition, x: ConditionInput): boolean {
       return x.movePct !== null && Math.abs(x.movePct) >= c.pct
     case 'volume':
       return x.volume !== null && x.volume >= c.amount
-    case 'maCross': {
-      if (x.maDiff === null || x.prevMaDiff === null) return false
-      const up = x.prevMaDiff < 0 && x.maDiff >= 0
-      const down = x.prevMaDiff > 0 && x.maDiff <= 0
-      return c.direction === 'up' ? up : c.direction === 'down' ? down : up || down
-    }
+    case 'maCross':
+      return crossedThrough(x.prevMaDiff, x.maDiff, c.direction)
     case 'spread': {
       const v = spreadIn(c.unit, x.spread)
       return v !== null && v >= c.above
     }
     case 'channel':
       return inChannel(x.price, c.low, c.high) === (c.on === 'enter')
+    case 'lineCross':
+      return crossedThrough(x.prevLineDiff, x.lineDiff, c.direction)
+    case 'rangeCross':
+      return (
+        x.range !== null && inChannel(x.price, x.range.low, x.range.high) === (c.on === 'enter')
+      )
   }
 }
 
@@ -92,15 +105,30 @@ export function rearmReached(c: AlertCondition, x: ConditionInput, hysteresisPct
       const v = spreadIn(c.unit, x.spread)
       return v !== null && v < c.above - band(c.above, hysteresisPct)
     }
-    case 'channel': {
-      // Back on the other side of the nearer bound by the band, measured on that bound.
-      const lowBand = band(c.low, hysteresisPct)
-      const highBand = band(c.high, hysteresisPct)
-      return c.on === 'enter'
-        ? x.price < c.low - lowBand || x.price > c.high + highBand
-        : x.price > c.low + lowBand && x.price < c.high - highBand
-    }
+    case 'channel':
+      return leftBand(c.low, c.high, c.on, x.price, hysteresisPct)
+    case 'lineCross':
+      return (
+        x.line !== null && x.lineDiff !== null && Math.abs(x.lineDiff) > band(x.line, hysteresisPct)
+      )
+    case 'rangeCross':
+      return x.range !== null && leftBand(x.range.low, x.range.high, c.on, x.price, hysteresisPct)
   }
+}
+
+/** Back on the other side of the nearer bound by the band, measured on that bound. */
+function leftBand(
+  low: number,
+  high: number,
+  on: 'enter' | 'exit',
+  price: number,
+  hysteresisPct: number,
+): boolean {
+  const lowBand = band(low, hysteresisPct)
+  const highBand = band(high, hysteresisPct)
+  return on === 'enter'
+    ? price < low - lowBand || price > high + highBand
+    : price > low + lowBand && price < high - highBand
 }
 
 function band(level: number, hysteresisPct: number): number {
@@ -168,6 +196,22 @@ export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInpu
         x.prev !== null && inChannel(x.prev, c.low, c.high) !== inChannel(x.price, c.low, c.high)
       if (c.on === 'enter') return `${symbol} ${crossed ? 'entered' : 'is inside'} ${range} ${at}`
       return `${symbol} ${crossed ? 'left' : 'is outside'} ${range} ${at}`
+    }
+    case 'lineCross': {
+      const way = (x.lineDiff ?? 0) >= 0 ? 'up' : 'down'
+      // A drawn line has no tick size: six significant digits read like a price.
+      const line = formatPrice(Number((x.line ?? 0).toPrecision(6)))
+      return `${symbol} crossed your ${lineName(c.line)} (now ${formatPrice(x.price)}), ${way} through ${line}`
+    }
+    case 'rangeCross': {
+      const range = `${formatPrice(c.range.low)}–${formatPrice(c.range.high)}`
+      const { low, high } = c.range
+      const now = `(now ${formatPrice(x.price)})`
+      const crossed =
+        x.prev !== null && inChannel(x.prev, low, high) !== inChannel(x.price, low, high)
+      if (c.on === 'enter')
+        return `${symbol} ${crossed ? 'entered' : 'is inside'} your range ${range} ${now}`
+      return `${symbol} ${crossed ? 'left' : 'is outside'} your range ${range} ${now}`
     }
   }
 }

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../clock'
-import {
-  alertMessage,
-  conditionHolds,
-  MoveWindow,
-  rearmReached,
-  VolumeWindow,
-  type ConditionInput,
-} from './alert-conditions'
-import { MaTracker, type BarSource } from './alert-ma'
+import { alertMessage, conditionHolds, rearmReached, type ConditionInput } from './alert-conditions'
+import type { BarSource } from './alert-ma'
+import { liveRule, type LiveRule } from './live-rule'
+import { canStillFire, normaliseStatus, sameCondition } from './rule-status'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
 import { parentRuleId } from '../../shared/alerts/alert-list'
 import type { SymbolKey } from '../../shared/markets/market'
 import type { Quote } from '../../shared/quote'
 import { quoteSpread } from '../../shared/spread'
+import { rangeAt } from '../../shared/drawings/drawing-geometry'
 
 /**
  * Price alerts, evaluated in core on every merged quote so they fire with no window open.
@@ -27,7 +23,7 @@ import { quoteSpread } from '../../shared/spread'
  *   any       --rule disabled---------------------------> disabled (never fires)
  *   any       --snoozed (rule.snoozedUntil in the future)--> snoozed (quiet; still tracks prices)
  *   snoozed   --snoozedUntil passed-----------------------> armed (fires again if it still holds)
- *   any       --its condition changed (a level moved)------> armed (fires at the new level)
+ *   any       --its condition changed (a level or a drawing moved)--> armed (fires there)
  *
  * Only fresh quotes are evaluated: a stale or cached price says nothing about the market now, so
  * nothing fires from the quote cache at start-up or from a stale row on resume; a stream tick, a
@@ -41,25 +37,6 @@ import { quoteSpread } from '../../shared/spread'
 
 const HISTORY_LIMIT = 500
 const NONE: FiredAlert[] = Object.freeze([]) as unknown as FiredAlert[]
-
-interface LiveRule {
-  rule: AlertRule
-  state: AlertRuleState
-  window: MoveWindow | null
-  volume: VolumeWindow | null
-  /** 'maCross' only: the average, and price minus it at the previous tick (not persisted). */
-  ma: MaTracker | null
-  /** 'maCross' only: the bars its average had at the last tick (capped at the period). */
-  maHave: number
-  prevMaDiff: number | null
-  /**
-   * 'crosses' only: the price it last fired at, compared with instead of the previous tick until
-   * the rule re-arms. A cross back that happened inside the hysteresis band is then still
-   * reported once the price leaves the band on the other side. Not persisted: after a restart
-   * the persisted lastPrice serves.
-   */
-  anchor: number | null
-}
 
 export class AlertEngine {
   private readonly clock: Clock
@@ -82,10 +59,17 @@ export class AlertEngine {
     maDiff: null,
     prevMaDiff: null,
     spread: null,
+    line: null,
+    lineDiff: null,
+    prevLineDiff: null,
+    range: null,
   }
   /** Bars for 'maCross' rules (the engine's candles); null until a host attaches them. */
   private bars: BarSource | null = null
-  /** A moving-average rule's bar count moved while it warmed up (the hosts show "waiting"). */
+  /**
+   * A rule's state moved in a way the hosts keep: a moving-average rule's bar count while it warms
+   * up (they show "waiting"), a drawn line's side first known (they save it for a restart).
+   */
   private warmupMoved = false
 
   private readonly firedBy: FiredAlert['firedBy']
@@ -126,30 +110,8 @@ export class AlertEngine {
         state.lastFiredAt = null
       }
       normaliseStatus(rule, state, this.clock.now())
-      const window =
-        rule.condition.kind === 'movePct'
-          ? sameRule && old.window
-            ? old.window
-            : new MoveWindow(rule.condition.minutes * 60_000)
-          : null
-      const volume =
-        rule.condition.kind === 'volume'
-          ? sameRule && old.volume
-            ? old.volume
-            : new VolumeWindow(rule.condition.minutes * 60_000)
-          : null
-      const c = rule.condition
-      const ma =
-        c.kind === 'maCross'
-          ? sameRule && old.ma
-            ? old.ma
-            : new MaTracker(rule.key, c.ma, c.period, c.interval)
-          : null
-      const prevMaDiff = sameRule ? old.prevMaDiff : null
-      const maHave = sameRule ? old.maHave : -1
-      const anchor = sameRule ? old.anchor : null
       delete state.waitingBars
-      const live: LiveRule = { rule, state, window, volume, ma, maHave, prevMaDiff, anchor }
+      const live = liveRule(rule, state, sameRule ? old : undefined)
       this.byId.set(rule.id, live)
       const list = this.byKey.get(rule.key)
       if (list) list.push(live)
@@ -214,7 +176,10 @@ export class AlertEngine {
     return out
   }
 
-  /** Whether a moving-average rule's bar count moved since the last call (then states() says). */
+  /**
+   * Whether a moving-average rule's bar count, or a drawn line's side, moved since the last call
+   * (then states() says; the hosts save it).
+   */
   takeWarmupMoved(): boolean {
     const moved = this.warmupMoved
     this.warmupMoved = false
@@ -238,7 +203,7 @@ export class AlertEngine {
     const now = this.clock.now()
     const keys: SymbolKey[] = []
     for (const [key, rules] of this.byKey) {
-      if (rules.some((live) => canStillFire(live, now))) keys.push(key)
+      if (rules.some((live) => canStillFire(live.rule, live.state, now))) keys.push(key)
     }
     return keys
   }
@@ -273,28 +238,7 @@ export class AlertEngine {
     )
     if (state.status === 'disabled' || state.status === 'expired') return null
 
-    // One input object refilled per evaluation (hot path, bench/ingest); the condition helpers
-    // read it and keep nothing.
-    const input = this.input
-    input.price = price
-    input.prev = live.anchor ?? state.lastPrice
-    input.dayChangePct = quote.changePercent
-    input.movePct = live.window ? live.window.move(this.now(), price) : null
-    if (live.volume) {
-      live.volume.add(this.now(), quote.volume)
-      input.volume = live.volume.total(this.now())
-    } else input.volume = null
-    if (live.ma) {
-      input.ma = live.ma.value(this.bars, this.now(), price)
-      if (live.ma.have !== live.maHave) {
-        live.maHave = live.ma.have
-        this.warmupMoved = true
-      }
-      input.maDiff = input.ma === null ? null : price - input.ma
-      input.prevMaDiff = live.prevMaDiff
-      live.prevMaDiff = input.maDiff
-    } else input.ma = input.maDiff = input.prevMaDiff = null
-    input.spread = rule.condition.kind === 'spread' ? quoteSpread(quote.bid, quote.ask) : null
+    const input = this.fillInput(live, quote, price)
     state.lastPrice = price
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
@@ -320,6 +264,7 @@ export class AlertEngine {
     state.status = 'triggered'
     state.lastFiredAt = now
     if (rule.condition.kind === 'crosses') live.anchor = price
+    if (rule.condition.kind === 'lineCross') live.anchor = input.lineDiff
     if (live.window) {
       live.window.reset()
       live.window.add(now, price)
@@ -340,6 +285,52 @@ export class AlertEngine {
     }
   }
 
+  /**
+   * What the rule's condition is measured against on this tick. One input object refilled per
+   * evaluation (hot path, bench/ingest); the condition helpers read it and keep nothing.
+   */
+  private fillInput(live: LiveRule, quote: Quote, price: number): ConditionInput {
+    const input = this.input
+    input.price = price
+    input.prev = live.anchor ?? live.state.lastPrice
+    input.dayChangePct = quote.changePercent
+    input.movePct = live.window ? live.window.move(this.now(), price) : null
+    if (live.volume) {
+      live.volume.add(this.now(), quote.volume)
+      input.volume = live.volume.total(this.now())
+    } else input.volume = null
+    if (live.ma) {
+      input.ma = live.ma.value(this.bars, this.now(), price)
+      if (live.ma.have !== live.maHave) {
+        live.maHave = live.ma.have
+        this.warmupMoved = true
+      }
+      input.maDiff = input.ma === null ? null : price - input.ma
+      input.prevMaDiff = live.prevMaDiff
+      live.prevMaDiff = input.maDiff
+    } else input.ma = input.maDiff = input.prevMaDiff = null
+    input.spread = live.rule.condition.kind === 'spread' ? quoteSpread(quote.bid, quote.ask) : null
+    this.drawingInput(live, quote, price)
+    return input
+  }
+
+  /** A drawn line's or range's prices at the tick's time (the chart's time: the quote's). */
+  private drawingInput(live: LiveRule, quote: Quote, price: number): void {
+    const input = this.input
+    const c = live.rule.condition
+    input.range = c.kind === 'rangeCross' ? rangeAt(c.range, quote.ts) : null
+    if (live.line === null) {
+      input.line = input.lineDiff = input.prevLineDiff = null
+      return
+    }
+    const side = live.line.step(price, quote.ts, live.state, this.bars)
+    input.line = side.line
+    input.lineDiff = side.now
+    input.prevLineDiff = live.anchor ?? side.prev
+    // The side is known from now on: the hosts save the state, so a restart knows it too.
+    if (side.learned) this.warmupMoved = true
+  }
+
   private now(): number {
     if (!this.nowRead) {
       this.nowValue = this.clock.now()
@@ -352,31 +343,4 @@ export class AlertEngine {
     this.fired.push(alert)
     if (this.fired.length > HISTORY_LIMIT) this.fired.splice(0, this.fired.length - HISTORY_LIMIT)
   }
-}
-
-/** Applies the rule's enabled flag and expiry to its state; other statuses are left as they are. */
-function normaliseStatus(rule: AlertRule, state: AlertRuleState, now: number): void {
-  if (rule.expiresAt !== null && now > rule.expiresAt) {
-    state.status = 'expired'
-  } else if (!rule.enabled) {
-    state.status = 'disabled'
-  } else if (rule.snoozedUntil != null && now < rule.snoozedUntil) {
-    state.status = 'snoozed'
-  } else if (
-    state.status === 'disabled' ||
-    state.status === 'expired' ||
-    state.status === 'snoozed'
-  ) {
-    state.status = 'armed'
-  }
-}
-
-function canStillFire(live: LiveRule, now: number): boolean {
-  const { rule, state } = live
-  if (!rule.enabled || (rule.expiresAt !== null && now > rule.expiresAt)) return false
-  return !(rule.repeat === 'once' && state.status === 'triggered')
-}
-
-function sameCondition(a: AlertRule, b: AlertRule): boolean {
-  return a.key === b.key && JSON.stringify(a.condition) === JSON.stringify(b.condition)
 }

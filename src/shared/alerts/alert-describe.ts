@@ -1,11 +1,13 @@
 import type { AlertCondition, AlertRule, AlertRuleState, Webhook } from './alert'
 import { formatClock } from '../markets/clock-text'
+import type { Line, Range } from '../drawings/drawing'
+import { lineAt } from '../drawings/drawing-geometry'
 
 /**
  * A rule's condition in the words every host shows (the alerts panel, `tickdesk alerts list`,
  * the runner's log), so the CLI and the app never describe one rule two ways.
  */
-export function describeCondition(condition: AlertCondition): string {
+export function describeCondition(condition: AlertCondition, now?: number): string {
   switch (condition.kind) {
     case 'above':
       return `above ${condition.price}`
@@ -25,7 +27,32 @@ export function describeCondition(condition: AlertCondition): string {
       return `spread ≥ ${spreadText(condition.above, condition.unit)}`
     case 'channel':
       return `${condition.on === 'enter' ? 'enters' : 'leaves'} ${condition.low}–${condition.high}`
+    case 'lineCross':
+      return `${maCrossVerb(condition.direction)} your ${lineText(condition.line, now)}`
+    case 'rangeCross':
+      return `${condition.on === 'enter' ? 'enters' : 'leaves'} your ${rangeText(condition.range, now)}`
   }
+}
+
+/**
+ * A drawn line as a rule names it: "horizontal ray at 67000", "trend line (66900 → 67400, now
+ * at 67120)" (its price at `now`, when given: a trend line moves).
+ */
+function lineText(line: Line, now: number | undefined): string {
+  if (line.shape === 'hline') return `horizontal line at ${line.price}`
+  if (line.shape === 'ray') return `horizontal ray at ${line.from.price}`
+  const at = now === undefined ? null : lineAt(line, now)
+  const nowText = at === null ? '' : `, now at ${Number(at.toPrecision(6))}`
+  return `trend line (${line.a.price} → ${line.b.price}${nowText})`
+}
+
+/** "range 66800–67400", and "(ended 14:00)" once its time is over: it can no longer fire. */
+function rangeText(range: Range, now: number | undefined): string {
+  const ended =
+    now !== undefined && range.to !== null && range.to < now
+      ? ` (ended ${formatClock(range.to, now)})`
+      : ''
+  return `range ${range.low}–${range.high}${ended}`
 }
 
 /** A spread in the unit a rule watches it in: "12.5 bp" or a plain price. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IntervalSchema } from '../quote'
+import { DrawingIdSchema, IntervalFamilySchema, LineSchema, RangeSchema } from '../drawings/drawing'
 import { ServiceRefSchema } from './alert-service'
 
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
@@ -7,6 +8,9 @@ export const MAX_MA_PERIOD = 500
 
 /** The longest snooze, in minutes (the panel, the notification and `tickdesk alerts snooze`). */
 export const MAX_SNOOZE_MINUTES = 1440
+
+/** The drawing a rule follows: moved, the rule moves with it; removed, so is the rule. */
+export const DrawingRefSchema = z.object({ id: DrawingIdSchema, family: IntervalFamilySchema })
 
 /** A price level: the trader reads this when a level is not a number. */
 const level = z.number({ message: 'the price level must be a number' }).finite()
@@ -73,6 +77,25 @@ export const AlertConditionSchema = z.discriminatedUnion('kind', [
       message: "the channel's lower bound must be below its upper bound",
       path: ['low'],
     }),
+  /**
+   * Price crosses a line the trader drew (a horizontal line, a ray, a trend line), judged against
+   * the line's price at each tick's time (drawings/drawing-geometry.ts). Before the rule has seen
+   * a price, the side it starts from is the last closed bar of `interval` the app holds.
+   */
+  z.object({
+    kind: z.literal('lineCross'),
+    drawing: DrawingRefSchema,
+    line: LineSchema,
+    direction: z.enum(['up', 'down', 'any']).default('any'),
+    interval: IntervalSchema,
+  }),
+  /** Price enters (or leaves) a range the trader drew, while the range lasts. */
+  z.object({
+    kind: z.literal('rangeCross'),
+    drawing: DrawingRefSchema,
+    range: RangeSchema,
+    on: z.enum(['enter', 'exit']),
+  }),
 ])
 export type AlertCondition = z.infer<typeof AlertConditionSchema>
 

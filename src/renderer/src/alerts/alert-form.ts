@@ -11,7 +11,8 @@ import { parseSymbolKey, symbolKey } from '../../../shared/markets/market'
  * The alert form's fields as typed (strings from inputs) and their translation into the bridge's
  * addAlert params. Validation messages are for the trader, shown inline next to the form.
  */
-export type AlertKind = AlertCondition['kind']
+/** The kinds this form makes; an alert on a drawing is made from the drawing on its chart. */
+export type AlertKind = Exclude<AlertCondition['kind'], 'lineCross' | 'rangeCross'>
 
 export interface AlertDraft {
   /** One symbol, or every symbol on a watchlist (listId). */

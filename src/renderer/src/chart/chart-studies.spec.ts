@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { NO_STUDIES } from '../../../shared/chart-prefs'
-import type { CandleColumns } from './chart-data'
+import type { BarColumns } from './plot/bar-columns'
 import { compareLine, percentFrom, priceOverlays, rsiOverlay } from './chart-studies'
 
-const cols: CandleColumns = [
+const cols: BarColumns = [
   [0, 60, 120, 180],
   [10, 11, 12, 13],
   [11, 12, 13, 14],

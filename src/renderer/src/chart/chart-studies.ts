@@ -1,7 +1,7 @@
 import type { ChartStudies } from '../../../shared/chart-prefs'
 import type { Interval } from '../../../shared/quote'
 import { MAX_PERIOD, MIN_PERIOD, ema, rsi, sma, vwap, type Line } from '../../../shared/indicators'
-import type { CandleColumns } from './chart-data'
+import type { BarColumns } from './plot/bar-columns'
 
 /**
  * What the detail chart draws for a symbol's studies, built from the bars it already has: price
@@ -30,7 +30,7 @@ export function isIntraday(interval: Interval): boolean {
 }
 
 export function priceOverlays(
-  cols: CandleColumns,
+  cols: BarColumns,
   studies: ChartStudies,
   interval: Interval,
 ): Overlay[] {
@@ -46,7 +46,7 @@ export function priceOverlays(
   return out
 }
 
-export function rsiOverlay(cols: CandleColumns, studies: ChartStudies): Overlay | null {
+export function rsiOverlay(cols: BarColumns, studies: ChartStudies): Overlay | null {
   if (studies.rsi === null) return null
   return { label: `RSI ${studies.rsi}`, colour: RSI_COLOUR, values: rsi(cols[4], studies.rsi) }
 }
@@ -58,7 +58,7 @@ export function rsiOverlay(cols: CandleColumns, studies: ChartStudies): Overlay 
  * the base is the first bar at or after it where both have a price.
  */
 export function compareLine(
-  cols: CandleColumns,
+  cols: BarColumns,
   other: { times: readonly number[]; closes: readonly number[] },
   from: number,
 ): { values: Line; base: number | null } {

@@ -1,6 +1,7 @@
 import type uPlot from 'uplot'
-import { candleSeries } from './candle-series'
-import { loneBarRange } from './interaction'
+import { legendSeries } from './plot/legend-series'
+import { windowRange } from './interaction'
+import { priceAxisRange, type DayFigures } from './plot/price-range'
 
 /** A fixed right padding on both plots (uPlot's own depends on the x labels), so they line up. */
 export const PLOT_PADDING: uPlot.Padding = [null, 16, null, null]
@@ -11,6 +12,10 @@ export interface PricePlotSetup {
   /** Crosshair and zoom shared with the panes under the prices. */
   syncKey: string
   barSeconds: () => number
+  /** Bars the plot shows when it has them all: fewer, and it is building (plot/price-range.ts). */
+  window: () => number
+  /** The day as the quote tells it: a building chart's price axis takes it in. */
+  day: () => DayFigures | null
   format: (v: number | null | undefined) => string
   /** The percent axis: its text for a price and whether it shows at all. */
   percentText: (price: number) => string
@@ -25,7 +30,8 @@ export interface PricePlotSetup {
  * The price plot's uPlot options: time on x (zoomed by dragging), the price scale with its axis
  * wide enough for the longest label, a volume scale a quarter of the height, and the percent axis
  * of the compare line on the right. Candles and volume are painted by the draw hook (candle-draw);
- * the O/H/L/C series stay for the legend under the crosshair (candle-series).
+ * the O/H/L/C series stay for the legend under the crosshair (plot/legend-series). A chart still
+ * building shows its window of bars on a price axis that takes in the day (plot/price-range).
  */
 export function pricePlotOptions(setup: PricePlotSetup): uPlot.Options {
   let left = 50
@@ -36,7 +42,8 @@ export function pricePlotOptions(setup: PricePlotSetup): uPlot.Options {
     cursor: { drag: { x: true, y: false }, sync: { key: setup.syncKey } },
     padding: PLOT_PADDING,
     scales: {
-      x: { time: true, range: loneBarRange(setup.barSeconds) },
+      x: { time: true, range: windowRange(setup.barSeconds, setup.window) },
+      y: { range: priceAxisRange(setup.window, setup.day) },
       vol: { range: (_u, _min, max) => [0, max * 4] },
       // Open and close lie within [low, high]: they sit on a fixed scale that uPlot never
       // autoscales (two fewer 100k scans per redraw); they only feed the legend.
@@ -68,7 +75,7 @@ export function pricePlotOptions(setup: PricePlotSetup): uPlot.Options {
         },
       },
     ],
-    series: candleSeries(setup.format),
+    series: legendSeries(setup.format),
     hooks: { draw: setup.draw, setScale: setup.setScale },
   }
 }

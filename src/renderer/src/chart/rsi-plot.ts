@@ -1,8 +1,8 @@
 import type uPlot from 'uplot'
-import type { CandleColumns } from './chart-data'
+import type { BarColumns } from './plot/bar-columns'
 import type { Overlay } from './chart-studies'
 import { loneBarRange } from './interaction'
-import { strokeLevels } from './level-lines'
+import { strokeLevels } from './plot/level-lines'
 import type { AxisLayout } from './plot-link'
 
 /** The RSI pane's plot height in CSS pixels, under the prices. */
@@ -10,7 +10,7 @@ export const RSI_HEIGHT = 84
 /** Dashed guides: overbought and oversold. */
 export const RSI_GUIDES = [30, 70] as const
 
-export function rsiData(columns: CandleColumns, rsi: Overlay | null): uPlot.AlignedData {
+export function rsiData(columns: BarColumns, rsi: Overlay | null): uPlot.AlignedData {
   return [columns[0], rsi?.values ?? []] as unknown as uPlot.AlignedData
 }
 

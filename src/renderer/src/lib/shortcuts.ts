@@ -175,6 +175,18 @@ export const SHORTCUT_HELP: readonly ShortcutGroup[] = [
       { keys: 'a on the chart', does: 'New alert at the last price (the chart’s own form)' },
       { keys: 'Shift+F10 on the chart', does: 'Alert above or below the last price (menu)' },
       { keys: '↑ ↓ on an alert line', does: 'Move its level (Page Up/Down: ten steps)' },
+      { keys: 'Arrows on the wall or heatmap', does: 'Move between tiles; Enter opens the chart' },
+    ],
+  },
+  {
+    title: 'Drawings on the chart',
+    items: [
+      { keys: 'd on the chart', does: 'The drawing tools: ← → pick one, Enter places it in view' },
+      { keys: 'Arrows on a drawing', does: 'Move it (Shift: ten steps); Tab to its points' },
+      { keys: 'Delete on a drawing', does: 'Remove it, and the alerts on it' },
+      { keys: 'a on a drawing', does: 'Alert when price crosses it (enters or leaves a range)' },
+      { keys: 'Enter on a drawing', does: 'Its menu: alerts, extent, Delete' },
+      { keys: 'Ctrl+Z, Ctrl+Shift+Z', does: 'Undo, redo a drawing' },
     ],
   },
   {

@@ -19,6 +19,7 @@ import type { FeedStatus } from '../../../shared/status'
 import type { Bar, QuotePatch } from '../../../shared/quote'
 import { encodeQuoteFrame } from '../../../shared/quote-frame'
 import { baseSnapshot, emptyBook, keyInfoOf } from './fake-snapshot'
+import { fakeDrawingHandlers } from './fake-drawings'
 import { BridgeError } from '../bridge/bridge-error'
 import {
   addLists,
@@ -158,7 +159,8 @@ export class FakeTickdeskApi implements TickdeskApi {
     return null
   }
 
-  private emitAlerts(): void {
+  /** Told to every page after an alert change (the drawing commands too: fake-drawings.ts). */
+  emitAlerts(): void {
     const s = this.state
     this.emit({
       type: 'alerts',
@@ -373,5 +375,12 @@ export class FakeTickdeskApi implements TickdeskApi {
       return null
     },
     openLogFolder: () => this.logFolder,
+    ...fakeDrawingHandlers({
+      snapshot: () => this.state,
+      emit: (event) => this.emit(event),
+      emitAlerts: () => this.emitAlerts(),
+      newAlertId: () => `a${this.nextId++}`,
+      now: () => Date.now(),
+    }),
   }
 }

@@ -49,4 +49,28 @@ describe('a wall tile’s bars', () => {
     expect(s.applyPrice(49, 80 * MIN)).toBe(false)
     expect(s.firstOpen).toBe(60 * MIN)
   })
+
+  it("draws a daily tile's last bar from the quote's day where the app builds the bars", () => {
+    const DAY = 86_400_000
+    const today = Date.UTC(2026, 10, 30)
+    const s = new TileSeries('1d', 48, true)
+    const built = {
+      openTime: today,
+      closeTime: today + DAY - 1,
+      open: 104,
+      high: 106,
+      low: 103,
+      close: 105,
+      volume: 3,
+    }
+    s.load([built], '1d')
+    const day = { open: 100, high: 110, low: 95, prevClose: 99 }
+    expect(s.applyPrice(105, today + 3_600_000, day)).toBe(true)
+    expect(s.columns.map((c) => c[0])).toEqual([today / 1000, 100, 110, 95, 105, 3])
+    // A tile whose bars the service sends keeps the service's bar.
+    const served = new TileSeries('1d', 48, false)
+    served.load([built], '1d')
+    served.applyPrice(105.5, today + 3_600_000, day)
+    expect(served.columns[1][0]).toBe(104)
+  })
 })

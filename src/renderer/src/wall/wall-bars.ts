@@ -78,7 +78,7 @@ export class WallBars {
     const id = `${key}|${interval}`
     let s = this.series.get(id)
     if (s === undefined) {
-      s = new TileSeries(interval)
+      s = new TileSeries(interval, TILE_BARS, !costsCall(key))
       this.series.set(id, s)
     }
     return s

@@ -41,3 +41,24 @@ export function tileMove(
       return null
   }
 }
+
+/**
+ * A key on a grid of tiles (the wall, the heatmap): Enter or Space opens the focused tile, a move
+ * (`move`, from the focused tile) focuses another. Handled keys are taken from the page; a key
+ * with a modifier, or one that is neither, is left alone.
+ */
+export function tileKeydown(
+  e: KeyboardEvent,
+  focused: string | undefined,
+  move: (key: string) => number | null,
+  act: { open: (key: string) => void; focus: (index: number) => void },
+): void {
+  if (e.ctrlKey || e.metaKey || e.altKey) return
+  const opens = e.key === 'Enter' || e.key === ' '
+  const next = opens ? null : move(e.key)
+  if ((opens && focused === undefined) || (!opens && next === null)) return
+  e.preventDefault()
+  e.stopPropagation()
+  if (opens) act.open(focused as string)
+  else act.focus(next as number)
+}

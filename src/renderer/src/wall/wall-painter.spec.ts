@@ -17,14 +17,23 @@ function tile(key: string, visible: boolean): PaintedTile & { drawn: number } {
   }
 }
 
-const THEME = { up: 'green', down: 'red', accent: 'blue' }
+type Figures = { last: number | null } & Record<'open' | 'high' | 'low' | 'prevClose', null>
+const figures = (last: number): Figures => ({
+  last,
+  open: null,
+  high: null,
+  low: null,
+  prevClose: null,
+})
+
+const THEME = { up: 'green', down: 'red', accent: 'blue', muted: 'grey' }
 
 describe('live prices onto the wall', () => {
   it('redraws, once a frame, only tiles in view whose bars a price changed', () => {
-    const rows: Record<string, { newest: { last: number | null }; ts: number }> = {
-      a: { newest: { last: 10 }, ts: MIN },
-      b: { newest: { last: 20 }, ts: MIN },
-      c: { newest: { last: 30 }, ts: MIN },
+    const rows: Record<string, { newest: Figures; ts: number }> = {
+      a: { newest: figures(10), ts: MIN },
+      b: { newest: figures(20), ts: MIN },
+      c: { newest: figures(30), ts: MIN },
     }
     const painter = new WallPainter(
       (key) => rows[key]!,
@@ -37,8 +46,8 @@ describe('live prices onto the wall', () => {
     expect(painter.frame()).toBe(2)
     // Nothing moved: nothing is drawn.
     expect(painter.frame()).toBe(0)
-    rows.a = { newest: { last: 11 }, ts: 2 * MIN }
-    rows.c = { newest: { last: 31 }, ts: 2 * MIN }
+    rows.a = { newest: figures(11), ts: 2 * MIN }
+    rows.c = { newest: figures(31), ts: 2 * MIN }
     expect(painter.frame()).toBe(1)
     expect([a.drawn, b.drawn, c.drawn]).toEqual([2, 1, 0])
     // Scrolled back into view: it catches up with the newest price at once.
@@ -49,7 +58,7 @@ describe('live prices onto the wall', () => {
   })
 
   it('reads the theme once per pass that draws, however many tiles draw in it', () => {
-    const rows: Record<string, { newest: { last: number | null }; ts: number }> = {}
+    const rows: Record<string, { newest: Figures; ts: number }> = {}
     const painter = new WallPainter(
       (key) => rows[key]!,
       () => {
@@ -68,7 +77,7 @@ describe('live prices onto the wall', () => {
       painter.add(t)
     }
     for (let pass = 1; pass <= 3; pass++) {
-      for (const t of tiles) rows[t.key] = { newest: { last: 10 + pass }, ts: pass * MIN }
+      for (const t of tiles) rows[t.key] = { newest: figures(10 + pass), ts: pass * MIN }
       expect(painter.frame()).toBe(30)
     }
     expect(reads).toBe(3)

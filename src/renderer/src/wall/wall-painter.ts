@@ -1,3 +1,4 @@
+import type { DayFigures } from '../chart/plot/price-range'
 import type { TileSeries } from './tile-series'
 
 /** What the painter needs of a tile on the wall. */
@@ -11,9 +12,9 @@ export interface PaintedTile {
   draw(last: number | null): void
 }
 
-/** A symbol's row: its newest price and that price's time, painted or not (RowState). */
+/** A symbol's row: its newest figures and their time, painted or not (RowState). */
 export type PriceOf = (key: string) => {
-  readonly newest: { readonly last: number | null }
+  readonly newest: Readonly<DayFigures> & { readonly last: number | null }
   readonly ts: number
 }
 
@@ -33,6 +34,8 @@ export interface TileTheme {
   up: string
   down: string
   accent: string
+  /** The previous close's dotted line. */
+  muted: string
 }
 
 /**
@@ -57,6 +60,11 @@ export class WallPainter {
     return (this.current ??= this.readTheme())
   }
 
+  /** What the quote says of a symbol's day now: a building tile's price axis takes it in. */
+  day(key: string): DayFigures {
+    return this.priceOf(key).newest
+  }
+
   add(tile: PaintedTile): () => void {
     this.tiles.add(tile)
     return () => this.tiles.delete(tile)
@@ -70,7 +78,7 @@ export class WallPainter {
       if (!tile.visible) continue
       const row = this.priceOf(tile.key)
       const last = row.newest.last
-      if (last === null || !tile.series().applyPrice(last, row.ts)) continue
+      if (last === null || !tile.series().applyPrice(last, row.ts, row.newest)) continue
       if (n === 0) this.current = this.readTheme()
       tile.draw(last)
       n++
@@ -88,7 +96,7 @@ export class WallPainter {
     this.current = null
     const row = this.priceOf(tile.key)
     const last = row.newest.last
-    if (last !== null) tile.series().applyPrice(last, row.ts)
+    if (last !== null) tile.series().applyPrice(last, row.ts, row.newest)
     tile.draw(last)
   }
 }

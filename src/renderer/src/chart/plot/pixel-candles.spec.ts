@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
-  CandleColumnBuffer,
+  PixelCandles,
   candleBodyWidth,
-  classifyChartUpdate,
   groupCandlesByPixel,
   type CandleSource,
-} from './candle-columns'
+} from './pixel-candles'
 
 function bars(rows: Array<[t: number, o: number, h: number, l: number, c: number, v: number]>) {
   const src: CandleSource & { [k: string]: number[] } = {
@@ -19,7 +18,7 @@ function bars(rows: Array<[t: number, o: number, h: number, l: number, c: number
   return src
 }
 
-function columns(g: CandleColumnBuffer): number[][] {
+function columns(g: PixelCandles): number[][] {
   const out: number[][] = []
   for (let i = 0; i < g.count; i++)
     out.push([g.x[i]!, g.open[i]!, g.high[i]!, g.low[i]!, g.close[i]!, g.volume[i]!])
@@ -40,7 +39,7 @@ describe('groupCandlesByPixel', () => {
       0,
       3,
       { left: 0, min: 0, pxPerUnit: 0.25 },
-      new CandleColumnBuffer(),
+      new PixelCandles(),
     )
     expect(columns(g)).toEqual([
       [0, 10, 15, 9, 14, 7],
@@ -60,7 +59,7 @@ describe('groupCandlesByPixel', () => {
       0,
       2,
       { left: 10, min: 0, pxPerUnit: 0.1 },
-      new CandleColumnBuffer(),
+      new PixelCandles(),
     )
     expect(columns(g).map((c) => c[0])).toEqual([10, 16, 22])
     expect(g.count).toBe(3)
@@ -77,7 +76,7 @@ describe('groupCandlesByPixel', () => {
       0,
       n - 1,
       { left: 0, min: 0, pxPerUnit: 1000 / ((n - 1) * 60) },
-      new CandleColumnBuffer(),
+      new PixelCandles(),
     )
     expect(g.count).toBeLessThanOrEqual(1001)
     expect(Math.max(...g.high.subarray(0, g.count))).toBe(150)
@@ -93,18 +92,14 @@ describe('groupCandlesByPixel', () => {
       closes: [1, 2, 3, 4],
       volumes: [1, 1, 1, 1],
     }
-    const g = groupCandlesByPixel(
-      src,
-      1,
-      2,
-      { left: 0, min: 0, pxPerUnit: 1 },
-      new CandleColumnBuffer(),
-    )
+    const g = groupCandlesByPixel(src, 1, 2, { left: 0, min: 0, pxPerUnit: 1 }, new PixelCandles())
     expect(columns(g)).toEqual([[20, 3, 3, 3, 3, 1]])
   })
+})
 
+describe('groupCandlesByPixel: its buffer', () => {
   it('reuses its buffer: a smaller second grouping does not keep columns of the first', () => {
-    const buffer = new CandleColumnBuffer()
+    const buffer = new PixelCandles()
     const src = bars([
       [0, 1, 1, 1, 1, 1],
       [10, 2, 2, 2, 2, 1],
@@ -122,41 +117,5 @@ describe('candleBodyWidth', () => {
     expect(candleBodyWidth(0.01)).toBe(1)
     expect(candleBodyWidth(10)).toBe(6)
     expect(candleBodyWidth(100)).toBe(12)
-  })
-})
-
-describe('classifyChartUpdate', () => {
-  const shape = (length: number, firstTime: number, lastTime: number) => ({
-    length,
-    firstTime,
-    lastTime,
-  })
-
-  it('fits a new series (first load, interval switch, refetch)', () => {
-    expect(classifyChartUpdate(null, shape(300, 0, 299), { min: null, max: null })).toBe('history')
-    expect(classifyChartUpdate(shape(300, 0, 299), shape(300, 5, 304), { min: 0, max: 299 })).toBe(
-      'history',
-    )
-    expect(classifyChartUpdate(shape(300, 0, 299), shape(310, 0, 309), { min: 0, max: 299 })).toBe(
-      'history',
-    )
-  })
-
-  it('follows a live bar or one appended bar while the whole series is in view', () => {
-    expect(classifyChartUpdate(shape(300, 0, 299), shape(301, 0, 300), { min: 0, max: 299 })).toBe(
-      'follow',
-    )
-    expect(classifyChartUpdate(shape(300, 0, 299), shape(300, 0, 299), { min: 0, max: 299 })).toBe(
-      'follow',
-    )
-  })
-
-  it("keeps the trader's zoom when a live bar moves or one is appended", () => {
-    expect(
-      classifyChartUpdate(shape(300, 0, 299), shape(301, 0, 300), { min: 100, max: 200 }),
-    ).toBe('keep')
-    expect(classifyChartUpdate(shape(300, 0, 299), shape(300, 0, 299), { min: 0, max: 150 })).toBe(
-      'keep',
-    )
   })
 })

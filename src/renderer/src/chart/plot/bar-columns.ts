@@ -1,15 +1,15 @@
-import { barOpenFor, bucketEnd, intervalMs } from '../../../shared/intervals'
-import type { Bar, Interval } from '../../../shared/quote'
+import { barOpenFor, bucketEnd, intervalMs } from '../../../../shared/intervals'
+import type { Bar, Interval } from '../../../../shared/quote'
 
 /**
  * Bars -> uPlot's columnar AlignedData: [time (s), open, high, low, close, volume]. uPlot wants
  * seconds on the x axis and one array per series (no per-point objects).
  */
-export type CandleColumns = [number[], number[], number[], number[], number[], number[]]
+export type BarColumns = [number[], number[], number[], number[], number[], number[]]
 
-export function barsToColumns(bars: readonly Bar[]): CandleColumns {
+export function barsToColumns(bars: readonly Bar[]): BarColumns {
   const sorted = [...bars].sort((a, b) => a.openTime - b.openTime)
-  const cols: CandleColumns = [[], [], [], [], [], []]
+  const cols: BarColumns = [[], [], [], [], [], []]
   let lastTime = Number.NEGATIVE_INFINITY
   for (const bar of sorted) {
     const t = Math.floor(bar.openTime / 1000)

@@ -4,7 +4,7 @@ import type uPlot from 'uplot'
  * The detail chart's series: OHLC values for the legend and crosshair (candles themselves are drawn
  * by the candle painter), then volume. One definition for the component and the chart benchmark.
  */
-export function candleSeries(format: (v: number | null | undefined) => string): uPlot.Series[] {
+export function legendSeries(format: (v: number | null | undefined) => string): uPlot.Series[] {
   const priceSeries = (label: string, scale = 'y'): uPlot.Series => ({
     label,
     scale,

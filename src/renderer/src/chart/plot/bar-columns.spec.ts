@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Bar } from '../../../shared/quote'
-import { applyLastPrice, barsToColumns } from './chart-data'
+import type { Bar } from '../../../../shared/quote'
+import { applyLastPrice, barsToColumns } from './bar-columns'
 
 const H = 3_600_000
 function bar(openTime: number, close: number): Bar {

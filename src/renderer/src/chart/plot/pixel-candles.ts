@@ -17,7 +17,7 @@ export interface CandleSource {
   volumes: ArrayLike<number | null | undefined>
 }
 
-export class CandleColumnBuffer {
+export class PixelCandles {
   count = 0
   /** Pixel column (x position, rounded) of each group. */
   x: Float64Array<ArrayBuffer> = new Float64Array(0)
@@ -63,8 +63,8 @@ export function groupCandlesByPixel(
   first: number,
   last: number,
   axis: LinearAxis,
-  out: CandleColumnBuffer,
-): CandleColumnBuffer {
+  out: PixelCandles,
+): PixelCandles {
   const { left, min, pxPerUnit } = axis
   out.count = 0
   if (last < first) return out
@@ -108,33 +108,4 @@ export function groupCandlesByPixel(
  */
 export function candleBodyWidth(spacingPx: number): number {
   return Math.max(1, Math.min(12, spacingPx * 0.6))
-}
-
-/**
- * What a new bars array means for the chart's view. 'history': a different series (interval or
- * symbol switch, a refetch that dropped or added many bars): fit it. 'follow': the live bar moved
- * or one bar was appended while the whole series is in view: fit again so the new bar shows.
- * 'keep': the same, but the trader has zoomed or panned: redraw in place and keep their view.
- */
-export type ChartUpdate = 'history' | 'follow' | 'keep'
-
-export interface SeriesShape {
-  length: number
-  firstTime: number | undefined
-  lastTime: number | undefined
-}
-
-export function classifyChartUpdate(
-  prev: SeriesShape | null,
-  next: SeriesShape,
-  view: { min: number | null | undefined; max: number | null | undefined },
-): ChartUpdate {
-  if (prev === null || prev.length === 0 || prev.firstTime !== next.firstTime) return 'history'
-  const grew = next.length - prev.length
-  if (grew !== 0 && grew !== 1) return 'history'
-  if (view.min == null || view.max == null) return 'follow'
-  const whole =
-    view.min <= (prev.firstTime ?? Number.NEGATIVE_INFINITY) &&
-    view.max >= (prev.lastTime ?? Number.POSITIVE_INFINITY)
-  return whole ? 'follow' : 'keep'
 }

@@ -1,6 +1,6 @@
 import type uPlot from 'uplot'
-import { classifyChartUpdate, type SeriesShape } from './candle-columns'
-import type { CandleColumns } from './chart-data'
+import { classifyChartUpdate, type SeriesShape } from './chart-update'
+import type { BarColumns } from './plot/bar-columns'
 import { COMPARE_COLOUR, compareLine, percentFrom, type Overlay } from './chart-studies'
 
 /** time, open, high, low, close, volume: the columns every other series follows. */
@@ -15,7 +15,7 @@ export interface CompareBars {
 
 /** Everything the price plot draws, as the component's props give it. */
 export interface PriceInputs {
-  columns: CandleColumns
+  columns: BarColumns
   overlays: Overlay[]
   compare: CompareBars | null
   /** First visible bar: the compare line's base. */
@@ -29,7 +29,7 @@ export interface PriceInputs {
  * swaps the study series in place when the lines change. Keeps the compare line's base, which
  * the legend and the percent axis read when they draw.
  */
-export class PriceSeries {
+export class PricePlotData {
   compareBase: number | null = null
   private shown: SeriesShape | null = null
   private shownLabels = ''

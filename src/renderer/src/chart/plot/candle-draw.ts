@@ -1,5 +1,5 @@
 import type uPlot from 'uplot'
-import { CandleColumnBuffer, candleBodyWidth, groupCandlesByPixel } from './candle-columns'
+import { PixelCandles, candleBodyWidth, groupCandlesByPixel } from './pixel-candles'
 
 /**
  * The detail chart's candle and volume painter, a uPlot draw hook (shared by CandleChart.svelte
@@ -26,7 +26,7 @@ export function themeCandleColours(el: Element, volume: string): CandleColours {
 }
 
 export function createCandlePainter(colours: () => CandleColours): (u: uPlot) => void {
-  const columns = new CandleColumnBuffer()
+  const columns = new PixelCandles()
   return (u) => {
     const [times, opens, highs, lows, closes, volumes] = u.data
     if (!times || !opens || !highs || !lows || !closes || !volumes) return
