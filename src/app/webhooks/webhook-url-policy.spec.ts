@@ -20,7 +20,8 @@ describe('where a webhook may point', () => {
     ['https://user:secret@example.com/hook', /user name or password/],
     ['http://user@127.0.0.1/hook', /user name or password/],
     ['ftp://example.com/hook', /https/],
-    ['not a url', /not a URL/],
+    ['not-a-url', /not a URL/],
+    ['https://hooks.example.com/a b', /spaces/],
   ])('refuses %s', (url, why) => {
     expect(webhookUrlProblem(url)).toMatch(why)
   })
