@@ -157,6 +157,7 @@ export class AppService implements AppHostApi, CommandContext {
     const seen = await this.saves.lastSeen(this.keyed.wantedSource())
     await this.alertSet.startDuty((key) => seen.get(key))
     await this.keyed.switchFeed()
+    this.keyed.offerMove()
     // The CLI may change these files while the app runs.
     this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
     this.edits.watch(this.stores.watchlists, (next) => {
@@ -296,10 +297,8 @@ export class AppService implements AppHostApi, CommandContext {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
     this.alertSet.loop.setPaused(next.alertsPaused)
-    if (choosesOtherFeed(previous, next)) {
-      await this.keyed.askToMoveKey()
-      await this.keyed.switchFeed()
-    } else this.watches.syncPins(previous.pinned, next.pinned)
+    if (choosesOtherFeed(previous, next)) await this.keyed.settingsChanged()
+    else this.watches.syncPins(previous.pinned, next.pinned)
     this.emitSettings()
     await this.saves.now(() => this.stores.settings.save(next))
   }
@@ -312,9 +311,9 @@ export class AppService implements AppHostApi, CommandContext {
     return this.keyed.clearApiKey()
   }
 
-  /** The host's confirmation, from outside the page (keyed-feed.ts). */
-  confirmKeyHost(): Promise<void> {
-    return this.keyed.confirmKeyHost()
+  /** Resolves once the key question asked last is answered and acted on (keyed-feed.ts). */
+  keyMovesSettled(): Promise<void> {
+    return this.keyed.settled()
   }
 
   /** The rows on screen stream first (desk-watches.ts). */

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util'
 import { parseStreamMarkets, type ConfigInput } from '../core/engine/engine-config'
 import { PlanSchema } from '../shared/markets/market'
+import { urlProblem, type UrlUse } from '../shared/url-policy'
 import {
   chooseFeed,
   wantedConfig,
@@ -47,9 +48,8 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
   const rpm = values.rpm === undefined ? undefined : Number(values.rpm)
   if (rpm !== undefined && (!Number.isInteger(rpm) || rpm < 1))
     throw new UsageError('--rpm must be a positive whole number')
-  const baseUrl = values['base-url'] as string | undefined
-  if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl))
-    throw new UsageError('--base-url must start with http:// or https://')
+  const baseUrl = policyFlag(values, 'base-url', 'service')
+  const streamUrl = policyFlag(values, 'stream-url', 'stream')
   const pairs = values['stream-market'] as string | undefined
   let streamMarkets
   try {
@@ -62,12 +62,25 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
     throw new UsageError('--auth must be x-api-key or bearer')
   return {
     baseUrl,
-    streamUrl: values['stream-url'] as string | undefined,
+    streamUrl,
     plan,
     rpm,
     streamMarkets,
     auth,
   }
+}
+
+/** An address flag, held to the URL policy; the usage error says what it refuses and why. */
+function policyFlag(
+  values: Record<string, unknown>,
+  flag: 'base-url' | 'stream-url',
+  use: UrlUse,
+): string | undefined {
+  const raw = values[flag]
+  if (raw === undefined) return undefined
+  const problem = urlProblem(String(raw), use)
+  if (problem !== null) throw new UsageError(`--${flag}: ${problem}`)
+  return String(raw)
 }
 
 /**

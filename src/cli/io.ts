@@ -9,6 +9,8 @@ export interface CliIO {
   signal: AbortSignal
   /** The process's stdin (`alerts webhook add --url-stdin` reads a secret URL from it). */
   stdin?: NodeJS.ReadableStream
+  /** stdin is a terminal a person types in (`tickdesk web` asks its key questions there). */
+  interactive?: boolean
   /** --verbose anywhere on the line: debug lines in the log file, and every log line on stderr. */
   verbose?: boolean
   /** The clock of doctor's waits (the stream's 1.5 s cap grace, timeouts); default the system's. */

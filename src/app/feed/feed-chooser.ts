@@ -54,12 +54,14 @@ export function wantedConfig(sources: {
 }
 
 /**
- * What the app saved: Settings' service fields (an empty base URL is none). Never the key: the
- * app adds the one bound to the chosen base URL (KeyKeeper.keyFor).
+ * What the app saved: Settings' service fields (an empty base URL is none), the key's header
+ * scheme included (X-API-Key or Authorization: Bearer). Never the key: the app adds the one
+ * bound to the chosen base URL (KeyKeeper.keyFor).
  */
 export function savedConfig(settings: Settings): ConfigInput {
   return {
     baseUrl: settings.baseUrl || undefined,
+    auth: settings.auth,
     plan: settings.plan,
     rpm: settings.rpmOverride ?? undefined,
     streamMarkets:
