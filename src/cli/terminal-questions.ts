@@ -25,6 +25,8 @@ export function trustedOrigin(raw: string): { origin: KeyOrigin } | { problem: s
 export interface TerminalLines {
   /** The next line typed, or null when the terminal closed first. */
   next(): Promise<string | null>
+  /** Lines typed while no question is open (`tickdesk web`: Enter prints a new address). */
+  onIdleLine(listener: (line: string) => void): void
   close(): void
 }
 
@@ -35,12 +37,20 @@ export interface TerminalLines {
 export function terminalLines(stdin: NodeJS.ReadableStream): TerminalLines {
   const rl = createInterface({ input: stdin, terminal: false })
   const waiting: Array<(line: string | null) => void> = []
-  rl.on('line', (line) => waiting.shift()?.(line))
+  let idle: (line: string) => void = () => undefined
+  rl.on('line', (line) => {
+    const answer = waiting.shift()
+    if (answer) answer(line)
+    else idle(line)
+  })
   rl.once('close', () => {
     for (const answer of waiting.splice(0)) answer(null)
   })
   return {
     next: () => new Promise((resolve) => waiting.push(resolve)),
+    onIdleLine: (listener) => {
+      idle = listener
+    },
     close: () => rl.close(),
   }
 }

@@ -41,7 +41,12 @@ describe.skipIf(!chromiumPath)('a base URL moved away from the key (Chromium)', 
           logger: silentLogger,
           rendererDir: rendererDir(),
         })
-        return { url: started.host.url, close: () => started.close() }
+        return {
+          get url() {
+            return started.host.launchUrl()
+          },
+          close: () => started.close(),
+        }
       },
     })
     const { page } = desk

@@ -115,12 +115,18 @@ async function serve(
   // Before the page's address is printed: a move --trust-base-url answers is made first.
   if (trusted !== null) await app.keyMovesSettled()
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
-  io.stdout.write(`Tickdesk is running at ${host.url}\n`)
+  io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`)
+  io.stdout.write(
+    lines
+      ? 'That address works once, within a minute. Press Enter here for a new one.\n'
+      : 'That address works once, within a minute; start Tickdesk again for a new one.\n',
+  )
+  lines?.onIdleLine(() => io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`))
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
   const status = app.feed.engine.status()
   if (status.code === KEY_WITHHELD) io.stdout.write(`${status.message}\n`)
-  openBrowser(host.url, io.env)
+  openBrowser(host.launchUrl(), io.env)
   await untilAborted(io.signal)
   lines?.close()
   await close()

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CommandName, PreloadApi } from '../../shared/bridge'
-import { createElectronApi } from './bridge/electron-api'
+import { electronBridge as createElectronApi } from './bridge'
 import { BridgeError } from './bridge/bridge-error'
 import App from './App.svelte'
 import DetailView from './chart/DetailView.svelte'

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { BridgeEvent } from '../../../shared/bridge'
 import { BridgeError } from './bridge-error'
-import { bridgeUrl, createWebApi, type BridgeSocket } from './web-api'
+import { createBridgeClient } from './bridge-client'
+import {
+  bridgeUrl,
+  socketTransport,
+  type BridgeSocket,
+  type SocketTransport,
+} from './socket-transport'
 
 /** An in-memory socket pair end: the page side of a host we script in the test. */
 class LoopSocket implements BridgeSocket {
@@ -30,12 +36,12 @@ class LoopSocket implements BridgeSocket {
 function harness(): {
   sockets: LoopSocket[]
   timers: Array<{ fn: () => void; ms: number }>
-  api: ReturnType<typeof createWebApi>
+  api: ReturnType<typeof createBridgeClient> & Pick<SocketTransport, 'onConnection' | 'close'>
 } {
   const sockets: LoopSocket[] = []
   const timers: Array<{ fn: () => void; ms: number }> = []
-  const api = createWebApi({
-    url: 'ws://127.0.0.1:1/bridge?token=t',
+  const transport = socketTransport({
+    url: 'ws://127.0.0.1:1/bridge',
     createSocket: () => {
       const s = new LoopSocket()
       sockets.push(s)
@@ -48,15 +54,29 @@ function harness(): {
     },
     clearTimer: () => undefined,
   })
+  const client = createBridgeClient(transport, {
+    setTimer: (fn, ms) => {
+      timers.push({ fn, ms })
+      return timers.length
+    },
+    clearTimer: () => undefined,
+  })
+  const api = Object.assign(client, {
+    onConnection: transport.onConnection,
+    close: transport.close,
+  })
   return { sockets, timers, api }
 }
 
 const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 
-describe('web bridge API', () => {
-  it('builds the bridge URL from the page address and its token', () => {
-    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5173', search: '?token=a b' })).toBe(
-      'ws://127.0.0.1:5173/bridge?token=a%20b',
+describe('the bridge client over the browser host’s socket', () => {
+  it('builds the bridge URL from the page address alone: the session cookie rides the upgrade', () => {
+    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5173' })).toBe(
+      'ws://127.0.0.1:5173/bridge',
+    )
+    expect(bridgeUrl({ protocol: 'https:', host: 'desk.example' })).toBe(
+      'wss://desk.example/bridge',
     )
   })
 
