@@ -20,6 +20,7 @@ import { EventHub } from './event-hub'
 import { deskSnapshot } from './watchlists/desk-snapshot'
 import { choosesOtherFeed } from './feed/feed-chooser'
 import { connectFeedEvents } from './feed/feed-events'
+import { HeldEngine } from './feed/held-engine'
 import type { ActiveFeed } from './feed/feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
 import { KeyedFeed } from './keys/keyed-feed'
@@ -94,11 +95,11 @@ export class AppService implements AppHostApi, CommandContext {
       ...opts,
       clock: this.clock,
       logger: this.logger,
-      nameMemory: (url) => streamNameMemory(stores.streamNames, url, this.logger),
+      nameMemory: (source) => streamNameMemory(stores.streamNames, source, this.logger),
       notices: this.notices,
       settings: () => this.state.settings,
       attach: (engine, config) => {
-        this.saves.useSource(engine, config)
+        this.saves.useSource(engine, config, engine instanceof HeldEngine)
         this.watches.use(engine)
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,

@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { EXIT } from './io'
 import { main } from './index'
+import { plainText } from '../shared/plain-text'
 import { stopOnSignals } from './stop-signals'
 
 /**
@@ -47,7 +48,10 @@ function runHere(): void {
       process.exitCode = code
     },
     (error: unknown) => {
-      process.stderr.write(`tickdesk: ${error instanceof Error ? error.message : String(error)}\n`)
+      // Plain text: an error may quote the service, whose words must not steer the terminal.
+      process.stderr.write(
+        `tickdesk: ${plainText(error instanceof Error ? error.message : String(error), 2000)}\n`,
+      )
       process.exitCode = EXIT.failure
     },
   )

@@ -4,6 +4,7 @@ import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
 import { HELP_OPTIONS, parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
+import { plainText } from '../../shared/plain-text'
 import { colorize, useColor, writeJson } from '../output'
 
 const HELP = `Usage: tickdesk doctor [--json]
@@ -63,7 +64,7 @@ export const run: CliCommand = async (args, io) => {
             : colorize(color, 31, 'FAIL')
         const latency = check.latencyMs === null ? '' : ` (${Math.round(check.latencyMs)} ms)`
         io.stdout.write(
-          `${mark} ${check.name}${latency}: ${check.message}${check.code ? ` [${check.code}]` : ''}\n`,
+          `${mark} ${check.name}${latency}: ${plainText(check.message)}${check.code ? ` [${plainText(check.code, 64)}]` : ''}\n`,
         )
       }
       if (notInPlan.length > 0) io.stdout.write(`Not in your plan: ${notInPlan.join(', ')}\n`)
