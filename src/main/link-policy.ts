@@ -23,12 +23,7 @@ export function externalLink(raw: unknown): string | null {
   } catch {
     return null
   }
-  if (
-    url.protocol !== 'https:' ||
-    url.username !== '' ||
-    url.password !== '' ||
-    url.hostname === ''
-  )
-    return null
+  // An https URL always names a host (the URL parser refuses one without): no check for it.
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null
   return url.href
 }

@@ -46,21 +46,36 @@ describe('window options', () => {
       minWidth: MIN_SIZE.width,
       minHeight: MIN_SIZE.height,
       title: 'Tickdesk',
+      backgroundColor: '#0f1419',
     })
     expect(baseWindowOptions({ preloadPath: '/p.cjs', state })).not.toHaveProperty('icon')
   })
 
-  it('keep the strip one line high, frameless and on top', () => {
+  it('keep the strip one line high, frameless, on top, and only as wide or narrow as the trader drags it', () => {
     const o = stripWindowOptions({ preloadPath: '/p.cjs', state })
-    expect(o).toMatchObject({
-      height: STRIP_MAX_HEIGHT,
-      maxHeight: STRIP_MAX_HEIGHT,
-      minWidth: STRIP_SIZES.min.width,
-      minHeight: STRIP_SIZES.min.height,
+    expect(o).toEqual({
+      x: 10,
+      y: 20,
+      width: 1200,
+      height: 96,
+      show: false,
+      webPreferences: secureWebPreferences('/p.cjs'),
+      maxHeight: 96,
+      minWidth: 320,
+      minHeight: 32,
       frame: false,
       alwaysOnTop: true,
       skipTaskbar: true,
+      resizable: true,
+      minimizable: false,
+      maximizable: false,
+      fullscreenable: false,
+      title: 'Tickdesk ticker strip',
+      backgroundColor: '#181c22',
     })
+    expect(STRIP_MAX_HEIGHT).toBe(96)
+    expect(STRIP_SIZES.default).toEqual({ width: 960, height: 40 })
+    expect(STRIP_SIZES.min).toEqual({ width: 320, height: 32 })
     expect(
       stripWindowOptions({ preloadPath: '/p.cjs', state: { ...state, height: 40 } }).height,
     ).toBe(40)
