@@ -248,7 +248,7 @@ async function main(): Promise<number> {
       frac: 0.9,
       name: 'alert removed',
       run: async () => {
-        // The once-alert crossed this cycle fired exactly once (issue 37): its history lines.
+        // The once-alert crossed this cycle fired exactly once: its history lines.
         const now = (await bridge.invoke('getSnapshot')) as {
           result: { alertHistory: Array<{ ruleId: string }> }
         }

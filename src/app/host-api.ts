@@ -22,7 +22,7 @@ export interface SecretStore {
 }
 
 /**
- * The host's log folder (ARCHITECTURE: Logs). Electron opens it in the file manager; the browser
+ * The host's log folder (docs/configuration.md: the log). Electron opens it in the file manager; the browser
  * host cannot open a local folder from the page, so its open() resolves false and the renderer
  * shows the path instead.
  */

@@ -17,7 +17,7 @@ export interface CliIO {
   clock?: Clock
 }
 
-/** Exit codes shared by every command (issue 4, CLI). */
+/** Exit codes shared by every command (README: Usage). */
 export const EXIT = {
   ok: 0,
   failure: 1,

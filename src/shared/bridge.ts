@@ -55,7 +55,7 @@ export const SnapshotSchema = z.object({
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
   version: z.string(),
-  /** The trader's lots and base currency (issue 24); absent from hosts that predate it. */
+  /** The trader's lots and base currency; absent from hosts that predate it. */
   positions: PositionsViewSchema.optional(),
   /**
    * Each watched symbol's market session when the snapshot was taken. It changes with time, not

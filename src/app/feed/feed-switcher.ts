@@ -20,7 +20,7 @@ interface Running extends ActiveFeed {
 }
 
 /**
- * The one running engine (ARCHITECTURE: exactly one WebSocket to the service per app). A switch
+ * The one running engine (exactly one WebSocket to the service per app). A switch
  * (key entered or cleared, base URL or plan changed) stops the old engine before the new one
  * starts and hands the new one the old one's quotes, so rows keep their last prices; a demo
  * service stays up while demo mode does and closes when a configured service takes over.

@@ -43,7 +43,7 @@ export const run: CliCommand = async (args, io) => {
       ...(c.streamMarkets ? { streamMarkets: c.streamMarkets } : {}),
       ...(c.auth ? { auth: c.auth } : {}),
     })
-    // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
+    // What the plan does not include is an answer, not a failure (doctor "prints what works and
     // what the plan does not include").
     const notInPlan = report.checks
       .filter((ch) => MARKET_403.has(ch.code ?? ''))

@@ -86,7 +86,7 @@ async function serve(
   trusted: KeyOrigin | null,
 ): Promise<number> {
   // The OS keychain through keytar, as in Electron minus safeStorage: where no keychain answers,
-  // the key stays in memory and the app's notice says so (ARCHITECTURE: Secrets).
+  // the key stays in memory and the app's notice says so (SECURITY.md: What is secret).
   const secretStore = await createSecretStore({
     env: io.env,
     dataDir,

@@ -22,7 +22,7 @@ import { WatchlistSchema } from '../../shared/watchlist'
 
 /**
  * The files in the data dir, one typed JsonStore each. None of these schemas has a field for the
- * API key (it lives in the keychain, ARCHITECTURE: Secrets), and save() strips unknown fields,
+ * API key (it lives in the keychain: SECURITY.md, What is secret), and save() strips unknown fields,
  * so the key cannot reach the disk through them.
  */
 

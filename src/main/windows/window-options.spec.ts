@@ -80,7 +80,7 @@ describe('window options', () => {
       stripWindowOptions({ preloadPath: '/p.cjs', state: { ...state, height: 40 } }).height,
     ).toBe(40)
     expect(
-      STRIP_SIZES.place({ width: 960, height: 40 }, { x: 0, y: 0, width: 1920, height: 1080 }),
+      STRIP_SIZES.place?.({ width: 960, height: 40 }, { x: 0, y: 0, width: 1920, height: 1080 }),
     ).toEqual({
       x: 480,
       y: 8,

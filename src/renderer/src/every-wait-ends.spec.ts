@@ -14,7 +14,7 @@ import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
 vi.mock('./chart/CandleChart.svelte', () => ({ default: () => undefined }))
 
 /**
- * Issue 26, every wait ends: an Electron main process that never answers one command (a stuck
+ * Every wait ends: an Electron main process that never answers one command (a stuck
  * handler, a keychain call that hangs) ends the renderer's wait at the bridge's deadline, and
  * each loading state shows a message that says what to do. The deadline is 60 ms here; in the
  * app it is commandDeadline() (30 s, longer for the connection test and bulk adds).
