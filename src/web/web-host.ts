@@ -52,51 +52,84 @@ const SPENT =
 
 /** The browser host: the built renderer and the bridge on 127.0.0.1 only, behind a session. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const codes = new LaunchCodes(options.clock ?? systemClock)
-  const server = createServer()
-  const bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
-  let port = 0
+  const gate = new BrowserHostGate(options)
+  await gate.listen(options.port ?? 0)
+  return {
+    port: gate.port,
+    launchUrl: (path = '/') => gate.launchUrl(path),
+    close: () => gate.close(),
+  }
+}
 
-  server.on('request', (req, res) => {
-    answer(req, res).catch(() => deny(res, 500, 'Internal error'))
-  })
-  server.on('upgrade', (req, socket: Socket, head) => {
-    if (!bridgeAllowed(req)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
-    }
-    bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, options.app))
-  })
+/** The server, its launch codes and its bridge; `port` is known once it listens. */
+class BrowserHostGate {
+  port = 0
+  private readonly codes: LaunchCodes
+  private readonly server = createServer()
+  private readonly bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
+
+  constructor(private readonly options: WebHostOptions) {
+    this.codes = new LaunchCodes(options.clock ?? systemClock)
+    this.server.on('request', (req, res) => {
+      this.answer(req, res).catch(() => deny(res, 500, 'Internal error'))
+    })
+    this.server.on('upgrade', (req, socket: Socket, head) => {
+      if (!this.bridgeAllowed(req)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        return
+      }
+      this.bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, options.app))
+    })
+  }
+
+  async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(port, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+  }
+
+  launchUrl(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}?token=${this.codes.issue()}`
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.bridge.clients) client.terminate()
+    this.bridge.close()
+    this.server.closeAllConnections()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
 
   /** Host and Origin first; then a code is exchanged, or the session is required. */
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req, port)) return deny(res, 403, 'Forbidden host')
-    if (!originAllowed(req, port, false)) return deny(res, 403, 'Forbidden origin')
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, this.port)) return deny(res, 403, 'Forbidden host')
+    if (!originAllowed(req, this.port, false)) return deny(res, 403, 'Forbidden origin')
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed')
     const code = requestCode(req)
-    if (code !== null) return exchange(req, res, code)
-    if (!codes.admits(requestSession(req, port)))
+    if (code !== null) return this.exchange(req, res, code)
+    if (!this.codes.admits(requestSession(req, this.port)))
       return deny(res, 403, 'Forbidden: open the address Tickdesk printed')
-    await serveFile(req, res)
+    await this.serveFile(req, res)
   }
 
   /** The code's one use: a session cookie, and on to the same page without the code. */
-  function exchange(req: IncomingMessage, res: ServerResponse, code: string): void {
-    const session = codes.exchange(code)
+  private exchange(req: IncomingMessage, res: ServerResponse, code: string): void {
+    const session = this.codes.exchange(code)
     if (session === null) return deny(res, 403, SPENT)
     res.writeHead(303, {
       location: withoutCode(req.url ?? '/'),
-      'set-cookie': `${sessionCookie(port)}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+      'set-cookie': `${sessionCookie(this.port)}=${session}; HttpOnly; SameSite=Strict; Path=/`,
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
     res.end()
   }
 
-  async function serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     // The ticker strip is the same page in strip mode (the renderer reads its path).
-    const file = await readStaticFile(options.rendererDir, path === STRIP_PATH ? '/' : path)
+    const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
     res.writeHead(200, {
       'content-type': file.contentType,
@@ -109,30 +142,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */
-  function bridgeAllowed(req: IncomingMessage): boolean {
+  private bridgeAllowed(req: IncomingMessage): boolean {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     return (
       path === '/bridge' &&
-      hostAllowed(req, port) &&
-      originAllowed(req, port, true) &&
-      codes.admits(requestSession(req, port))
+      hostAllowed(req, this.port) &&
+      originAllowed(req, this.port, true) &&
+      this.codes.admits(requestSession(req, this.port))
     )
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  port = (server.address() as AddressInfo).port
-
-  return {
-    port,
-    launchUrl: (path = '/') => `http://127.0.0.1:${port}${path}?token=${codes.issue()}`,
-    close: async () => {
-      for (const client of bridge.clients) client.terminate()
-      bridge.close()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
   }
 }

@@ -62,8 +62,8 @@ function harness(): {
     clearTimer: () => undefined,
   })
   const api = Object.assign(client, {
-    onConnection: transport.onConnection,
-    close: transport.close,
+    onConnection: transport.onConnection.bind(transport),
+    close: transport.close.bind(transport),
   })
   return { sockets, timers, api }
 }
@@ -140,5 +140,50 @@ describe('the bridge client over the browser host’s socket', () => {
       ['open', true],
     ])
     await flush()
+  })
+
+  it('fails what waits and what is in flight when closed, and takes nothing after', async () => {
+    const { sockets, api } = harness()
+    const queued = api.invoke('getSnapshot', {})
+    api.close()
+    await expect(queued).rejects.toMatchObject({ code: 'BRIDGE_DOWN' })
+    await expect(api.invoke('getSnapshot', {})).rejects.toMatchObject({ code: 'BRIDGE_DOWN' })
+    expect(sockets[0]!.readyState).toBe(3)
+  })
+
+  it('gives up a command at its deadline, and drops the answer that comes after', async () => {
+    const { sockets, timers, api } = harness()
+    sockets[0]!.open()
+    const late = api.invoke('getSnapshot', {})
+    const deadline = timers.find((t) => t.ms >= 30_000)!
+    deadline.fn()
+    await expect(late).rejects.toMatchObject({ code: 'TIMEOUT' })
+    sockets[0]!.deliver({
+      kind: 'response',
+      id: sockets[0]!.sent[0]!.id,
+      outcome: { ok: true, result: {} },
+    })
+    sockets[0]!.deliver({ kind: 'response', id: 999, outcome: { ok: true, result: {} } })
+    sockets[0]!.deliver({ kind: 'other' })
+  })
+
+  it('stays closed after a drop when it is not to try again (a test client following one host)', () => {
+    const made: LoopSocket[] = []
+    const transport = socketTransport({
+      url: 'ws://127.0.0.1:1/bridge',
+      createSocket: () => {
+        const s = new LoopSocket()
+        made.push(s)
+        return s
+      },
+      retry: false,
+    })
+    const states: string[] = []
+    transport.onConnection((s) => states.push(s))
+    made[0]!.open()
+    made[0]!.close()
+    expect(states).toEqual(['open', 'closed'])
+    expect(transport.connection).toBe('closed')
+    expect(made).toHaveLength(1)
   })
 })

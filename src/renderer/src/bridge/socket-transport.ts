@@ -70,143 +70,159 @@ export function bridgeUrl(location: { protocol: string; host: string }): string 
 }
 
 export function socketTransport(options: SocketTransportOptions): SocketTransport {
-  const setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
-  const clearTimer =
-    options.clearTimer ?? ((h): void => clearTimeout(h as ReturnType<typeof setTimeout>))
-  const eventListeners = new Set<(raw: unknown) => void>()
-  const connectionListeners = new Set<(state: ConnectionState, reconnected: boolean) => void>()
-  const pending = new Map<number, Pending>()
-  let nextId = 1
-  let connection: Connection = FIRST_CONNECTION
-  let socket: BridgeSocket | null = null
-  let retryTimer: unknown = null
+  return new BridgeSocketTransport(options)
+}
 
-  /** The one way the state changes: the transition, then what entering the new state does. */
-  function step(event: ConnectionEvent): void {
-    const before = connection
-    connection = nextConnection(connection, event)
-    if (connection === before) return
-    enter(connection)
-    const reconnected = connection.state === 'open' && connection.reconnected
-    for (const l of connectionListeners) l(connection.state, reconnected)
+class BridgeSocketTransport implements SocketTransport {
+  readonly host = 'web' as const
+  private readonly eventListeners = new Set<(raw: unknown) => void>()
+  private readonly connectionListeners = new Set<
+    (state: ConnectionState, reconnected: boolean) => void
+  >()
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private state: Connection = FIRST_CONNECTION
+  private socket: BridgeSocket | null = null
+  private retryTimer: unknown = null
+  private readonly setTimer: (fn: () => void, ms: number) => unknown
+  private readonly clearTimer: (handle: unknown) => void
+
+  constructor(private readonly options: SocketTransportOptions) {
+    this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
+    this.clearTimer =
+      options.clearTimer ?? ((h): void => clearTimeout(h as ReturnType<typeof setTimeout>))
+    this.enter(this.state)
   }
 
-  function enter(c: Connection): void {
-    if (c.state === 'connecting') openSocket()
-    else if (c.state === 'open') sendWaiting()
-    else if (c.state === 'waiting') {
-      failInFlight('Disconnected from Tickdesk host')
-      const delay = retryDelay(
-        c.tries,
-        options.random ?? Math.random,
-        options.baseDelayMs ?? 250,
-        options.maxDelayMs ?? 5000,
-      )
-      retryTimer = setTimer(() => step({ type: 'retry' }), delay)
-    } else shutDown()
+  get connection(): ConnectionState {
+    return this.state.state
   }
 
-  function openSocket(): void {
-    const s = options.createSocket(options.url)
-    socket = s
-    s.onopen = (): void => step({ type: 'opened' })
-    s.onmessage = (ev): void => receive(ev.data)
-    // A close event always follows an error; the drop is handled there.
-    s.onerror = (): void => undefined
-    s.onclose = (): void => {
-      if (socket !== s) return
-      socket = null
-      step({ type: 'dropped', retry: options.retry ?? true })
-    }
-  }
-
-  function sendWaiting(): void {
-    for (const p of pending.values()) {
-      if (p.sent || socket === null) continue
-      socket.send(p.frame)
-      p.sent = true
-    }
-  }
-
-  function failInFlight(message: string, all = false): void {
-    for (const [id, p] of pending) {
-      if (!p.sent && !all) continue
-      pending.delete(id)
-      p.reject(new BridgeError('BRIDGE_DOWN', message))
-    }
-  }
-
-  function shutDown(): void {
-    if (retryTimer !== null) clearTimer(retryTimer)
-    retryTimer = null
-    failInFlight('Bridge closed', true)
-    const s = socket
-    socket = null
-    s?.close()
-  }
-
-  function receive(data: unknown): void {
-    if (typeof data !== 'string') return
-    let raw: unknown
-    try {
-      raw = JSON.parse(data)
-    } catch {
-      return
-    }
-    // Told apart by `kind` first: a price event tried against the response schema failed every
-    // time, and a failed parse builds its issue objects (per-frame garbage at rest).
-    const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : null
-    if (kind === 'event') {
-      const frame = EventFrameSchema.safeParse(raw)
-      if (frame.success) for (const l of eventListeners) l(frame.data.event)
-      return
-    }
-    const response = ResponseFrameSchema.safeParse(raw)
-    if (!response.success) return
-    const p = pending.get(response.data.id)
-    if (p === undefined) return
-    pending.delete(response.data.id)
-    p.resolve(response.data.outcome)
-  }
-
-  function request(
-    name: CommandName,
-    params: unknown,
-  ): { outcome: Promise<unknown>; cancel(): void } {
-    const id = nextId++
-    if (connection.state === 'closed')
+  request(name: CommandName, params: unknown): { outcome: Promise<unknown>; cancel(): void } {
+    const id = this.nextId++
+    if (this.state.state === 'closed')
       return {
         outcome: Promise.reject(new BridgeError('BRIDGE_DOWN', 'Bridge closed')),
         cancel: () => undefined,
       }
+    const frame = JSON.stringify({ id, command: name, params })
     const outcome = new Promise<unknown>((resolve, reject) => {
-      pending.set(id, {
-        frame: JSON.stringify({ id, command: name, params }),
-        sent: false,
-        resolve,
-        reject,
-      })
+      this.pending.set(id, { frame, sent: false, resolve, reject })
     })
-    if (connection.state === 'open') sendWaiting()
-    return { outcome, cancel: () => pending.delete(id) }
+    if (this.state.state === 'open') this.sendWaiting()
+    return { outcome, cancel: () => this.pending.delete(id) }
   }
 
-  enter(connection)
-
-  return {
-    host: 'web',
-    get connection(): ConnectionState {
-      return connection.state
-    },
-    request,
-    subscribe(listener): () => void {
-      eventListeners.add(listener)
-      return () => eventListeners.delete(listener)
-    },
-    onConnection(listener): () => void {
-      connectionListeners.add(listener)
-      return () => connectionListeners.delete(listener)
-    },
-    close: () => step({ type: 'close' }),
+  subscribe(listener: (raw: unknown) => void): () => void {
+    this.eventListeners.add(listener)
+    return () => this.eventListeners.delete(listener)
   }
+
+  onConnection(listener: (state: ConnectionState, reconnected: boolean) => void): () => void {
+    this.connectionListeners.add(listener)
+    return () => this.connectionListeners.delete(listener)
+  }
+
+  close(): void {
+    this.step({ type: 'close' })
+  }
+
+  /** The one way the state changes: the transition, then what entering the new state does. */
+  private step(event: ConnectionEvent): void {
+    const before = this.state
+    this.state = nextConnection(before, event)
+    if (this.state === before) return
+    this.enter(this.state)
+    const reconnected = this.state.state === 'open' && this.state.reconnected
+    for (const l of this.connectionListeners) l(this.state.state, reconnected)
+  }
+
+  private enter(c: Connection): void {
+    if (c.state === 'connecting') this.openSocket()
+    else if (c.state === 'open') this.sendWaiting()
+    else if (c.state === 'waiting') this.waitToRetry(c.tries)
+    else this.shutDown()
+  }
+
+  private openSocket(): void {
+    const s = this.options.createSocket(this.options.url)
+    this.socket = s
+    s.onopen = (): void => this.step({ type: 'opened' })
+    s.onmessage = (ev): void => this.receive(ev.data)
+    // A close event always follows an error; the drop is handled there.
+    s.onerror = (): void => undefined
+    s.onclose = (): void => {
+      if (this.socket !== s) return
+      this.socket = null
+      this.step({ type: 'dropped', retry: this.options.retry ?? true })
+    }
+  }
+
+  private waitToRetry(tries: number): void {
+    this.failInFlight('Disconnected from Tickdesk host')
+    const { random, baseDelayMs, maxDelayMs } = this.options
+    const delay = retryDelay(tries, random ?? Math.random, baseDelayMs ?? 250, maxDelayMs ?? 5000)
+    this.retryTimer = this.setTimer(() => this.step({ type: 'retry' }), delay)
+  }
+
+  private sendWaiting(): void {
+    for (const p of this.pending.values()) {
+      if (p.sent || this.socket === null) continue
+      this.socket.send(p.frame)
+      p.sent = true
+    }
+  }
+
+  /** Fails the requests already sent (all of them when `all`): the host may or may not run them. */
+  private failInFlight(message: string, all = false): void {
+    for (const [id, p] of this.pending) {
+      if (!p.sent && !all) continue
+      this.pending.delete(id)
+      p.reject(new BridgeError('BRIDGE_DOWN', message))
+    }
+  }
+
+  private shutDown(): void {
+    if (this.retryTimer !== null) this.clearTimer(this.retryTimer)
+    this.retryTimer = null
+    this.failInFlight('Bridge closed', true)
+    const s = this.socket
+    this.socket = null
+    s?.close()
+  }
+
+  private receive(data: unknown): void {
+    const frame = readFrame(data)
+    if (frame === null) return
+    if (frame.kind === 'event') {
+      for (const l of this.eventListeners) l(frame.event)
+      return
+    }
+    const p = this.pending.get(frame.id)
+    if (p === undefined) return
+    this.pending.delete(frame.id)
+    p.resolve(frame.outcome)
+  }
+}
+
+/** A frame from the host, told apart by `kind` first; null for anything else. */
+function readFrame(
+  data: unknown,
+): { kind: 'event'; event: unknown } | { kind: 'response'; id: number; outcome: unknown } | null {
+  if (typeof data !== 'string') return null
+  let raw: unknown
+  try {
+    raw = JSON.parse(data)
+  } catch {
+    return null
+  }
+  // A price event tried against the response schema failed every time, and a failed parse
+  // builds its issue objects (per-frame garbage at rest).
+  const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : null
+  if (kind === 'event') {
+    const event = EventFrameSchema.safeParse(raw)
+    return event.success ? { kind: 'event', event: event.data.event } : null
+  }
+  const response = ResponseFrameSchema.safeParse(raw)
+  return response.success ? response.data : null
 }
