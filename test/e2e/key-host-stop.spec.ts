@@ -67,7 +67,7 @@ describe.skipIf(!chromiumPath)('a base URL moved away from the key (Chromium)', 
         .poll(() => state.textContent(), { timeout: 10_000 })
         .toBe(`Stopped: ${KEY_WITHHELD}`)
       expect(await state.getAttribute('title')).toMatch(
-        /127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to 127\.0\.0\.1:\d+/,
+        /127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to http:\/\/127\.0\.0\.1:\d+/,
       )
       const notice = page.locator(`[data-notice="${KEY_WITHHELD}"]`)
       expect(await notice.textContent()).toMatch(/Live prices stopped: .*last real prices/)
