@@ -101,6 +101,8 @@ const lines = [
   '',
 ]
 writeFileSync(join(root, 'docs/mutation.md'), lines.join('\n'))
+// In the repository's own format, so `npm run lint` (prettier --check) takes the page as made.
+spawnSync(join(root, 'node_modules/.bin/prettier'), ['--write', 'docs/mutation.md'], { cwd: root })
 console.log(
   `mutation: docs/mutation.md written (${rows.length} modules, ${survivors.length} survivors)`,
 )

@@ -25,9 +25,10 @@ export function keyHostDialog(move: KeyMove): MessageBoxOptions {
 }
 
 /** The confirmation the Electron host injects into the app service. */
-export function confirmKeyMoveInDialog(
-  window: () => BrowserWindow | null,
-): { confirm: ConfirmKeyMove; where: string } {
+export function confirmKeyMoveInDialog(window: () => BrowserWindow | null): {
+  confirm: ConfirmKeyMove
+  where: string
+} {
   return {
     where: 'in the dialog Tickdesk shows',
     confirm: async (move) => {

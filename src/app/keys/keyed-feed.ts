@@ -142,7 +142,8 @@ export class KeyedFeed {
       await this.feeds.hold(wanted, { code: BASE_URL_REFUSED, message })
     } else {
       this.opts.notices.withdraw(BASE_URL_REFUSED)
-      if (withheld !== null) await this.feeds.hold(wanted, { code: KEY_WITHHELD, message: withheld })
+      if (withheld !== null)
+        await this.feeds.hold(wanted, { code: KEY_WITHHELD, message: withheld })
       else await this.feeds.switchTo({ ...wanted, apiKey })
     }
     this.opts.onStatus(this.feeds.current.engine.status())
