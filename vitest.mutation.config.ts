@@ -19,6 +19,7 @@ export default defineConfig({
             'src/app/keys/*.spec.ts',
             'src/app/webhooks/*.spec.ts',
             'src/shared/url-policy.spec.ts',
+            'src/shared/alerts/webhook-view.spec.ts',
             'src/shared/settings*.spec.ts',
             'src/web/*.spec.ts',
             'src/main/windows/window-options.spec.ts',

@@ -47,6 +47,18 @@ describe('the one URL policy: https, plain http only to this machine, no credent
     expect(urlAllowed(url, use)).toBe(false)
   })
 
+  it('says where the secret a user name or password would carry goes instead, per use', () => {
+    expect(urlProblem('https://:pw@api.example.com', 'service')).toBe(
+      'the base URL must not hold a user name or password (the API key goes in its own field)',
+    )
+    expect(urlProblem('wss://u@s.example.com/x', 'stream')).toBe(
+      'the stream URL must not hold a user name or password (the API key goes in its own field)',
+    )
+    expect(urlProblem('https://:t@hooks.example.com/x', 'webhook')).toBe(
+      'a webhook URL must not hold a user name or password (use a token the service issues, or signing)',
+    )
+  })
+
   it('refuses an address longer than it allows, and takes one of that length', () => {
     const base = 'https://api.example.com/'
     const at = base + 'a'.repeat(MAX_URL_LENGTH - base.length)

@@ -55,7 +55,7 @@ export function urlProblem(raw: string, use: UrlUse): string | null {
   }
   if (url.username !== '' || url.password !== '')
     return `${what} must not hold a user name or password (${CREDENTIALS_INSTEAD[use]})`
-  if (url.hostname === '') return `${what} names no host`
+  // http(s) and ws(s) URLs always name a host (the URL parser refuses one without).
   if (url.protocol === secure) return null
   const secureWord = `${secure.slice(0, -1)}://`
   if (url.protocol === plain)

@@ -8,7 +8,9 @@ import type { FeedStatus } from '../../shared/status'
 import { createAppService, type AppService } from '../app-service'
 import type { AppServiceOptions } from '../host-api'
 import { KEY_WITHHELD } from './key-keeper'
-import { KEY_NOT_CONFIRMED } from './keyed-feed'
+import { BASE_URL_REFUSED, KEY_NOT_CONFIRMED } from './keyed-feed'
+import { EMPTY_RING, packRing, withKey } from './key-binding'
+import { openDataStores } from '../../core/persistence/stores'
 import type { KeyMove } from './key-move'
 import { memorySecretStore } from './memory-secret-store'
 import { keysSeen, listenElsewhere, type Receiver } from '../testing/elsewhere-receiver'
@@ -288,6 +290,35 @@ describe('the API key stays with the service it was entered for', () => {
     await expect.poll(() => to.seen.length, { timeout: 10_000 }).toBeGreaterThan(0)
     expect(to.seen.map((h) => h['authorization'])).toContain('Bearer bearer-key-1234')
     expect(keysSeen(to)).toEqual([])
+  })
+})
+
+describe('a base URL the URL policy refuses, from a file', () => {
+  it('stops the feed with the reason, sends nothing, and goes live once Settings names a service it allows', async () => {
+    sim = await startSimulator({ seed: 47, tickIntervalMs: 100 })
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-policy-'))
+    const stores = openDataStores(dataDir)
+    const saved = (await stores.settings.load()).value
+    // An older version, or a hand edit, left plain http to a remote host in settings.json.
+    await stores.settings.save({ ...saved, baseUrl: 'http://md.tickdesk-remote.invalid:8080' })
+    app = await createAppService({
+      dataDir,
+      env: { TICKDESK_PLAN: 'pro' },
+      secretStore: memorySecretStore(packRing(withKey(EMPTY_RING, origin(sim.url), sim.keys.pro))),
+      demo: () => import('../../sim').then((s) => s.startDemoService()),
+    })
+    const a = app
+    const status = a.snapshot().status
+    expect(status).toMatchObject({ state: 'stopped', code: BASE_URL_REFUSED, demo: false })
+    expect(status.message).toBe(
+      'Live prices stopped: the base URL must use https:// (plain http:// only to this machine: 127.0.0.1, ::1, localhost). Change it in Settings.',
+    )
+    expect(a.snapshot().notices.find((n) => n.code === BASE_URL_REFUSED)?.message).toBe(
+      status.message,
+    )
+    await ok(a.invoke('updateSettings', { baseUrl: sim.url }))
+    await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
+    expect(a.snapshot().notices.some((n) => n.code === BASE_URL_REFUSED)).toBe(false)
   })
 })
 

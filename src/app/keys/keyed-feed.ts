@@ -192,13 +192,12 @@ export class KeyedFeed {
     return serviceOrigin(this.serviceUrl()) ?? NO_SERVICE
   }
 
-  /** The origin given outside any page: the environment's base URL (the host's flags set it). */
+  /**
+   * The origin given outside any page: the environment's base URL (the host's flags set it). A
+   * bad TICKDESK_* value throws here as it does at every feed choice: the host says which.
+   */
   private trustedOrigin(): KeyOrigin | null {
-    try {
-      return serviceOrigin(configFromEnv(this.opts.env).baseUrl)
-    } catch {
-      return null
-    }
+    return serviceOrigin(configFromEnv(this.opts.env).baseUrl)
   }
 
   private confirmHint(): string {
