@@ -212,6 +212,25 @@ describe('the API key stays with the service it was entered for', () => {
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
   })
 
+  it('says so when the trader refused a key entered for another service, and where they are asked', async () => {
+    const a = await liveOnSim({
+      confirmKeyMove: { where: 'in the test’s dialog', confirm: async () => false },
+    })
+    const to = elsewhere!
+    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    await a.keyMovesSettled()
+    expect(a.snapshot().status.message).toContain('(or confirm the change in the test’s dialog)')
+    const entered = await a.invoke('setApiKey', { apiKey: 'key-for-elsewhere-1' })
+    expect(entered).toMatchObject({
+      ok: false,
+      error: {
+        code: KEY_NOT_CONFIRMED,
+        message: `The key was not saved: Tickdesk keeps your key for ${origin(sim!.url)}, and you did not confirm a key for ${origin(to.url)} (in the test’s dialog). Set the base URL back to ${origin(sim!.url)} to use that key.`,
+      },
+    })
+    expect(keysSeen(to)).toEqual([])
+  })
+
   it('uses a key entered for another service only on a yes outside the page, asked with both origins, and keeps both keys', async () => {
     const asked: KeyMove[] = []
     const a = await liveOnSim({
