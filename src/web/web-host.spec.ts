@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createServer, request } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { AppHostApi } from '../app/host-api'
@@ -218,17 +219,52 @@ describe('browser host', () => {
     expect(res.status).toBe(403)
   })
 
-  it('answers only GET and HEAD', async () => {
-    const res = await rawGet(
-      host.port,
-      '/',
-      {
+  it('answers only GET and HEAD; HEAD with the headers and no body', async () => {
+    const headers = { host: `127.0.0.1:${host.port}`, cookie: await sessionOf(host) }
+    const post = await rawGet(host.port, '/', headers, 'POST')
+    expect([post.status, post.body]).toEqual([405, 'Method not allowed'])
+    const head = await rawGet(host.port, '/', headers, 'HEAD')
+    expect([head.status, head.body]).toEqual([200, ''])
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8')
+  })
+
+  it('says why it refuses, in plain text that is never cached', async () => {
+    const cookie = await sessionOf(host)
+    const answers = [
+      await rawGet(host.port, '/', { host: 'evil.example' }),
+      await rawGet(host.port, '/', {
         host: `127.0.0.1:${host.port}`,
-        cookie: await sessionOf(host),
-      },
-      'POST',
-    )
-    expect(res.status).toBe(405)
+        origin: 'https://evil.example',
+      }),
+      await rawGet(host.port, '/', { host: `127.0.0.1:${host.port}` }),
+      await rawGet(host.port, '/missing.js', { host: `127.0.0.1:${host.port}`, cookie }),
+      await rawGet(host.port, '//', { host: `127.0.0.1:${host.port}` }),
+    ]
+    expect(answers.map((a) => [a.status, a.body])).toEqual([
+      [403, 'Forbidden host'],
+      [403, 'Forbidden origin'],
+      [403, 'Forbidden: open the address Tickdesk printed'],
+      [404, 'Not found'],
+      [500, 'Internal error'],
+    ])
+    for (const a of answers) {
+      expect(a.headers['content-type']).toBe('text/plain; charset=utf-8')
+      expect(a.headers['cache-control']).toBe('no-store')
+    }
+  })
+
+  it('sends the page and the code’s redirect with no referrer, no sniffing and no caching', async () => {
+    const hostHeader = { host: `127.0.0.1:${host.port}` }
+    const redirect = await rawGet(host.port, `/?token=${codeOf(host.launchUrl())}`, hostHeader)
+    expect(redirect.headers['referrer-policy']).toBe('no-referrer')
+    expect(redirect.headers['cache-control']).toBe('no-store')
+    const cookie = String(redirect.headers['set-cookie']).split(';')[0]!
+    const page = await rawGet(host.port, '/', { ...hostHeader, cookie })
+    expect(page.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
   })
 
   it('never serves files outside the renderer folder', async () => {
@@ -267,6 +303,43 @@ describe('browser host', () => {
     const opened = await openBridge(`ws://127.0.0.1:${host.port}/bridge`, { origin, cookie })
     expect('ws' in opened).toBe(true)
     if ('ws' in opened) opened.ws.close()
+  })
+
+  it('listens on 127.0.0.1 only, on the port asked for, and stops answering once closed', async () => {
+    const other = await new Promise<number>((resolve) => {
+      const probe = createServer()
+      probe.listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as AddressInfo).port
+        probe.close(() => resolve(port))
+      })
+    })
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-web-port-'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html>')
+    const fixed = await startWebHost({ app, rendererDir: dir, port: other })
+    expect(fixed.port).toBe(other)
+    expect(fixed.launchUrl()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${other}/\\?token=`))
+    // Not on another loopback address: bound to 127.0.0.1, not to every interface.
+    const elsewhere = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.2', port: other, path: '/' }, () => resolve('answered'))
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'))
+      req.end()
+    })
+    expect(elsewhere).toBe('ECONNREFUSED')
+    // A port already taken is an error, not a hang.
+    await expect(startWebHost({ app, rendererDir: dir, port: other })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    })
+    const opened = await openBridge(`ws://127.0.0.1:${other}/bridge`, {
+      origin: `http://127.0.0.1:${other}`,
+      cookie: await sessionOf(fixed),
+    })
+    if (!('ws' in opened)) throw new Error('bridge refused')
+    const closedSocket = new Promise<void>((r) => opened.ws.once('close', () => r()))
+    await fixed.close()
+    await closedSocket
+    await expect(rawGet(other, '/', { host: `127.0.0.1:${other}` })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    })
   })
 
   it('carries commands and events over the bridge and drops malformed frames', async () => {
