@@ -85,6 +85,10 @@ describe('the key ring: one key per origin', () => {
     expect(unpackRing('{"tickdeskKeys":3,"keys":[]}').bare).toBe('{"tickdeskKeys":3,"keys":[]}')
     expect(unpackRing('{"tickdeskKeys":2,"keys":{}}').bare).not.toBeNull()
     expect(unpackRing('{"tickdeskKey":1,"key":7}').bare).not.toBeNull()
+    // A JSON object of another shape is a bare key too, however it looks.
+    expect(unpackRing('{"key":"abc","origin":"https://a.example"}').bare).not.toBeNull()
+    for (const bare of ['12345678', 'null', 'true', '"quoted-key"'])
+      expect(unpackRing(bare), bare).toEqual({ ring: EMPTY_RING, bare })
   })
 
   it('skips a stored entry that is not an origin and a key', () => {
@@ -94,6 +98,7 @@ describe('the key ring: one key per origin', () => {
         { origin: A, key: 'ka' },
         { origin: B, key: '' },
         { origin: 3, key: 'x' },
+        { origin: 'https://c.example', key: 7 },
         null,
         { key: 'y' },
       ],

@@ -25,9 +25,8 @@ export const NO_SERVICE: KeyOrigin = ''
 
 /** The origin a key may be sent to, or null for no service or a URL that is not http(s). */
 export function serviceOrigin(baseUrl: string | undefined | null): string | null {
-  if (!baseUrl) return null
   try {
-    const url = new URL(baseUrl)
+    const url = new URL(baseUrl ?? '')
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
     return url.origin
   } catch {
@@ -105,13 +104,13 @@ export function unpackRing(stored: string): { ring: KeyRing; bare: string | null
 }
 
 function parseStored(stored: string): KeyRing | null {
-  if (!stored.startsWith('{')) return null
-  let v: Record<string, unknown>
+  let v: Record<string, unknown> | null
   try {
-    v = JSON.parse(stored) as Record<string, unknown>
+    v = JSON.parse(stored) as Record<string, unknown> | null
   } catch {
-    return null // not ours: a key that happens to start with a brace
+    return null // not ours: a bare key (one that happens to start with a brace too)
   }
+  if (v === null || typeof v !== 'object') return null
   if (v['tickdeskKey'] === 1 && typeof v['key'] === 'string') {
     const origin = typeof v['origin'] === 'string' ? v['origin'] : NO_SERVICE
     return { keys: new Map([[origin, v['key']]]) }

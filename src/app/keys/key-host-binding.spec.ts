@@ -102,7 +102,7 @@ describe('the API key stays with the service it was entered for', () => {
     const held = a.snapshot()
     expect(held.status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD, demo: false })
     expect(held.status.message).toMatch(
-      /127\.0\.0\.1:\d+.*127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to http:\/\/127\.0\.0\.1:\d+/,
+      /127\.0\.0\.1:\d+.*127\.0\.0\.2:\d+.*enter the key again in Settings for http:\/\/127\.0\.0\.2:\d+, or set the base URL back to http:\/\/127\.0\.0\.1:\d+\.$/,
     )
     expect(statuses.at(-1)).toEqual(held.status)
     // The rows keep what the service sent last, every one marked stale, and nothing moves them.
@@ -156,6 +156,12 @@ describe('the API key stays with the service it was entered for', () => {
     await a.keyMovesSettled()
     expect(asked).toHaveLength(1)
     expect(keysSeen(to)).toEqual([])
+    // A yes to a new question, once settled, has moved the key: no wait beyond that.
+    const third = `http://127.0.0.3:${new URL(to.url).port}`
+    await ok(a.invoke('updateSettings', { baseUrl: third }))
+    await a.keyMovesSettled()
+    expect(asked).toHaveLength(2)
+    expect(a.snapshot().keyInfo).toMatchObject({ withheld: null, forHost: third })
   })
 
   it('binds exactly the origin the question showed: a yes to a look-alike does not send the key where the page moved on to', async () => {
@@ -200,7 +206,7 @@ describe('the API key stays with the service it was entered for', () => {
     const entered = await a.invoke('setApiKey', { apiKey: 'attackers-own-key' })
     expect(entered).toMatchObject({ ok: false, error: { code: KEY_NOT_CONFIRMED } })
     expect((entered as { error: { message: string } }).error.message).toMatch(
-      /not saved: Tickdesk keeps your key for http:\/\/127\.0\.0\.1:\d+, and a key for http:\/\/127\.0\.0\.2:\d+ needs your confirmation outside this page/,
+      /not saved: Tickdesk keeps your key for http:\/\/127\.0\.0\.1:\d+, and a key for http:\/\/127\.0\.0\.2:\d+ needs your confirmation outside this page\. Set the base URL back to http:\/\/127\.0\.0\.1:\d+ to use that key\.$/,
     )
     const cleared = await a.invoke('clearApiKey', {})
     expect(cleared.ok).toBe(true)
@@ -332,12 +338,68 @@ describe('a base URL the URL policy refuses, from a file', () => {
     expect(status.message).toBe(
       'Live prices stopped: the base URL must use https:// (plain http:// only to this machine: 127.0.0.1, ::1, localhost). Change it in Settings.',
     )
-    expect(a.snapshot().notices.find((n) => n.code === BASE_URL_REFUSED)?.message).toBe(
-      status.message,
-    )
+    expect(a.snapshot().notices.filter((n) => n.code !== 'KEYCHAIN_UNAVAILABLE')).toMatchObject([
+      { level: 'error', code: BASE_URL_REFUSED, message: status.message },
+    ])
     await ok(a.invoke('updateSettings', { baseUrl: sim.url }))
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
     expect(a.snapshot().notices.some((n) => n.code === BASE_URL_REFUSED)).toBe(false)
+  })
+})
+
+describe('the key’s commands on a running feed', () => {
+  it('names its codes as the page reads them', () => {
+    expect([KEY_NOT_CONFIRMED, BASE_URL_REFUSED]).toEqual(['KEY_NOT_CONFIRMED', 'BASE_URL_REFUSED'])
+  })
+
+  it('hands a new key for the service running to its engine, tells the page, clears back to demo, and stops the engine on close', async () => {
+    const a = await liveOnSim()
+    const events: string[] = []
+    a.subscribe((e) => {
+      if (e.type === 'settings') events.push(`settings ${e.keyInfo.masked}`)
+    })
+    const engine = a.feed.engine
+    await ok(a.invoke('setApiKey', { apiKey: sim!.keys.pro }))
+    expect(a.feed.engine).toBe(engine)
+    expect(events).toEqual([`settings ••••${sim!.keys.pro.slice(-4)}`])
+    await ok(a.invoke('clearApiKey', {}))
+    expect(a.feed.config.demo).toBe(true)
+    expect(a.snapshot().keyInfo.hasKey).toBe(false)
+    const demoEngine = a.feed.engine
+    await a.close()
+    app = null
+    expect(demoEngine.status().state).toBe('stopped')
+  })
+
+  it('drops a question the page moved on from before its turn: only what the base URL names when it comes is asked', async () => {
+    const asked: string[] = []
+    const answers: Array<(yes: boolean) => void> = []
+    const a = await liveOnSim({
+      confirmKeyMove: {
+        where: 'in the test',
+        confirm: (move) => {
+          asked.push(`${move.kind} ${move.to}`)
+          return new Promise((resolve) => answers.push(resolve))
+        },
+      },
+    })
+    const port = new URL(elsewhere!.url).port
+    const [x, y, z] = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((h) => `http://${h}:${port}`)
+    await ok(a.invoke('updateSettings', { baseUrl: x }))
+    await expect.poll(() => asked.length).toBe(1)
+    // While X's question is open: a key typed for X, then the page moves on to Y and Z.
+    const typed = a.invoke('setApiKey', { apiKey: 'typed-for-x-0001' })
+    await ok(a.invoke('updateSettings', { baseUrl: y! }))
+    await ok(a.invoke('updateSettings', { baseUrl: z! }))
+    answers[0]!(false)
+    await expect.poll(() => asked.length).toBe(2)
+    expect(asked).toEqual([`move ${x}`, `move ${z}`])
+    expect(await typed).toMatchObject({ ok: false, error: { code: KEY_NOT_CONFIRMED } })
+    answers[1]!(false)
+    await a.keyMovesSettled()
+    expect(asked).toHaveLength(2)
+    expect(a.snapshot().keyInfo).toMatchObject({ forHost: origin(sim!.url) })
+    expect(a.snapshot().keyInfo.withheld).toContain('127.0.0.4')
   })
 })
 

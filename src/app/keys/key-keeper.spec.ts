@@ -24,7 +24,71 @@ const board = (): NoticeBoard => new NoticeBoard(new FakeClock(), () => undefine
 const keeper = (store: SecretStore, env: NodeJS.ProcessEnv = {}, notices = board()): KeyKeeper =>
   new KeyKeeper(store, env, notices)
 
+/** A store that counts its writes. */
+function countingStore(initial: string | null = null): SecretStore & { writes: number } {
+  const inner = memorySecretStore(initial)
+  const store = {
+    kind: inner.kind,
+    warning: inner.warning,
+    writes: 0,
+    get: () => inner.get(),
+    set: (k: string) => {
+      store.writes++
+      return inner.set(k)
+    },
+    clear: () => {
+      store.writes++
+      return inner.clear()
+    },
+  }
+  return store
+}
+
 describe('the key keeper', () => {
+  it('names its codes and words as the app and the page know them', () => {
+    expect(KEY_WITHHELD).toBe('KEY_HOST_CHANGED')
+    expect(KEY_NOT_KEPT).toBe(
+      'Your key will be kept until you quit: this computer has no keychain Tickdesk can use.',
+    )
+  })
+
+  it('shows Settings the key of the base URL’s origin, else the key that would move there', async () => {
+    const keys = keeper(memorySecretStore())
+    await keys.load(null)
+    await keys.set('key-for-a-1111', ORIGIN)
+    await keys.set('key-for-b-2222', OTHER)
+    expect(keys.info(URL)).toMatchObject({
+      masked: '••••1111',
+      forHost: 'https://api.example.com:443',
+    })
+    expect(keys.info(OTHER).masked).toBe('••••2222')
+    expect(keys.info('https://third.example')).toMatchObject({
+      masked: '••••2222',
+      forHost: 'https://other.example:443',
+    })
+  })
+
+  it('writes the store only when a key changes: clearing or moving a key it does not hold writes nothing', async () => {
+    const store = countingStore(packRing(withKey(EMPTY_RING, ORIGIN, KEY)))
+    const keys = keeper(store)
+    await keys.load(null)
+    await keys.clear(OTHER)
+    await keys.move({ kind: 'move', from: OTHER, to: 'https://third.example' })
+    expect(store.writes).toBe(0)
+    await keys.clear(URL)
+    expect(store.writes).toBe(1)
+    expect(await store.get()).toBeNull()
+  })
+
+  it('raises the withheld notice as a warning, with the words of the stop', async () => {
+    const notices = board()
+    const keys = keeper(memorySecretStore(), {}, notices)
+    await keys.load(null)
+    await keys.set(KEY, ORIGIN)
+    const words = keys.noteWithheld(OTHER, '')
+    expect(notices.all()).toMatchObject([{ level: 'warning', code: KEY_WITHHELD, message: words }])
+  })
+
   it('keeps the key in the host’s store and shows only its last four characters', async () => {
     const store = memorySecretStore()
     const keys = keeper(store)
@@ -147,9 +211,14 @@ describe('the key keeper', () => {
     expect(keys.info(undefined)).toMatchObject({ hasKey: true, forHost: null, withheld: null })
     expect(keys.withheldFrom(URL)).toEqual({ from: '', to: ORIGIN })
     expect(keys.pendingMove(URL)).toEqual({ kind: 'move', from: '', to: ORIGIN })
+    expect(withheldWords({ from: '', to: ORIGIN }, '')).toMatch(
+      /entered for no service \(demo mode\).*or clear the base URL to go back to demo mode\.$/,
+    )
     await keys.set('service-key-9999', ORIGIN)
     expect(keys.keyFor(URL)).toBe('service-key-9999')
     expect(keys.entryNeeds(OTHER)?.from).toBe(ORIGIN)
+    // The key held for no service went with that entry: demo mode shows the service's key.
+    expect(keys.info(undefined)).toMatchObject({ forHost: 'https://api.example.com:443' })
   })
 
   it('binds the environment’s key to the origin the environment named, never to a base URL from a file', async () => {
@@ -163,11 +232,15 @@ describe('the key keeper', () => {
     expect(keys.keyFor(OTHER)).toBeNull()
     await expect(keys.set('typed-key-1111', OTHER)).rejects.toMatchObject({
       code: 'NOT_SUPPORTED',
+      message:
+        'TICKDESK_API_KEY is sent only to the service named by TICKDESK_BASE_URL (or --base-url), and overrides any key entered here: unset it to manage the key in Settings',
     })
 
     const unnamed = keeper(memorySecretStore(), { TICKDESK_API_KEY: 'env-key-9876' })
     await unnamed.load(null)
     expect(unnamed.keyFor(URL)).toBeNull()
+    expect(unnamed.keyFor(undefined)).toBeNull()
+    expect(unnamed.keyFor('not a url')).toBeNull()
     expect(unnamed.withheldFrom(URL)).toEqual({ from: null, to: ORIGIN })
     expect(unnamed.info(URL).withheld).toMatch(
       /TICKDESK_API_KEY is sent only to .*TICKDESK_BASE_URL/,
@@ -175,6 +248,14 @@ describe('the key keeper', () => {
     expect(withheldWords({ from: null, to: ORIGIN }, '')).toMatch(
       /Live prices stopped: TICKDESK_API_KEY .* points at https:\/\/api\.example\.com:443/,
     )
+  })
+
+  it('says nothing of the keychain while the environment’s key is in use', async () => {
+    const keys = keeper(memorySecretStore(null, 'No OS keychain is available.'), {
+      TICKDESK_API_KEY: 'env-key-9876',
+    })
+    await keys.load(ORIGIN)
+    expect(keys.info(URL)).toMatchObject({ warning: null, warningDetail: null, storage: 'env' })
   })
 
   it('keeps a key the keychain refused for this session and says it will not be remembered', async () => {

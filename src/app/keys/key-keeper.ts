@@ -163,10 +163,14 @@ export class KeyKeeper {
     if (detail !== null) this.notices.add('warning', 'KEYCHAIN_UNAVAILABLE', KEY_NOT_KEPT, detail)
   }
 
-  /** Moves the key exactly as confirmed; nothing when `from` holds no key any more. */
+  /**
+   * Moves the key exactly as confirmed; nothing when `from` holds no key any more (the
+   * environment's key is in no ring, so it never moves).
+   */
   async move(move: KeyMove): Promise<void> {
-    if (this.env !== null || !this.ring.keys.has(move.from)) return
-    this.ring = movedKey(this.ring, move.from, move.to)
+    const next = movedKey(this.ring, move.from, move.to)
+    if (next === this.ring) return
+    this.ring = next
     await this.persist()
   }
 

@@ -27,8 +27,27 @@ describe('the words of a key question', () => {
     expect(up.details.join(' ')).toMatch(/another port \(80 before, 443 now\)/)
   })
 
+  it('warns of plain http only on a step down from https, and of a port only on the same host', () => {
+    const plain = keyMoveWords({
+      kind: 'move',
+      from: 'http://127.0.0.1:8080',
+      to: 'http://127.0.0.2:8080',
+    })
+    expect(plain.details.join(' ')).not.toMatch(/plain http|another port/)
+    const portAndHost = keyMoveWords({ kind: 'move', from: A, to: 'https://gw.example.com:8443' })
+    expect(portAndHost.details.join(' ')).not.toMatch(/another port/)
+    expect(portAndHost.details.join(' ')).toMatch(/host changes/)
+    const schemeOnly = keyMoveWords({
+      kind: 'move',
+      from: 'http://api.example.com:8443',
+      to: 'https://api.example.com:8443',
+    })
+    expect(schemeOnly.details.join(' ')).not.toMatch(/another port|plain http|host changes/)
+  })
+
   it('asks about a key entered from the page in its own words', () => {
     const w = keyMoveWords({ kind: 'new-key', from: A, to: 'https://evil.example' })
+    expect(w.title).toBe('Tickdesk: API key')
     expect(w.question).toBe('Use the key just entered for https://evil.example:443?')
     expect(w.yes).toBe('Use it for https://evil.example:443')
     expect(w.no).toBe('Do not use it')
@@ -87,6 +106,17 @@ describe('key questions', () => {
     expect(await asks.ask(move('https://b.example'), () => true)).toBe(false)
     expect(shown).toBe(1)
     expect(await asks.ask(move('https://b.example', 'new-key'), () => true)).toBe(false)
+    expect(shown).toBe(2)
+  })
+
+  it('asks again after a yes: only a refusal is remembered', async () => {
+    let shown = 0
+    const asks = new KeyMoveAsks(async () => {
+      shown++
+      return true
+    })
+    expect(await asks.ask(move('https://b.example'), () => true)).toBe(true)
+    expect(await asks.ask(move('https://b.example'), () => true)).toBe(true)
     expect(shown).toBe(2)
   })
 

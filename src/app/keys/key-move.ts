@@ -1,4 +1,4 @@
-import { originWords, NO_SERVICE, type KeyOrigin } from './key-binding'
+import { originWords, type KeyOrigin } from './key-binding'
 
 /**
  * A key going to an origin it was not entered for, as the trader is asked about it outside the
@@ -55,7 +55,7 @@ export function keyMoveWords(move: KeyMove): KeyMoveWords {
 
 /** What a look-alike address hides, said out loud. */
 function warnings(move: KeyMove): string[] {
-  if (move.from === NO_SERVICE) return []
+  // A key held for no service ('') has no address to compare: new URL('') throws.
   let from: URL
   let to: URL
   try {

@@ -1,9 +1,9 @@
 import type { FeedSource } from '../../core/persistence/source-id'
-import { systemClock } from '../../core/clock'
+import type { Clock } from '../../core/clock'
 import type { MarketEngine } from '../../core/engine/engine'
 import { configFromEnv, type EngineConfig } from '../../core/engine/engine-config'
 import { TickdeskError } from '../../core/errors'
-import { silentLogger } from '../../core/log'
+import type { Logger } from '../../core/log'
 import type { FeedStatus } from '../../shared/status'
 import type { KeyInfo, Settings } from '../../shared/settings'
 import { urlProblem } from '../../shared/url-policy'
@@ -37,12 +37,14 @@ export class KeyedFeed {
   constructor(
     private readonly opts: Pick<
       AppServiceOptions,
-      'secretStore' | 'env' | 'confirmKeyMove' | 'demo' | 'clock' | 'logger'
+      'secretStore' | 'env' | 'confirmKeyMove' | 'demo'
     > & {
+      clock: Clock
+      logger: Logger
       notices: Pick<NoticeBoard, 'add' | 'withdraw'>
       settings: () => Settings
       /** The stream's market words learned per service (stream-name-memory.ts). */
-      nameMemory?: ConstructorParameters<typeof FeedSwitcher>[0]['nameMemory']
+      nameMemory: NonNullable<ConstructorParameters<typeof FeedSwitcher>[0]['nameMemory']>
       /** Connects each new engine to the rest of the app; returns the disconnect. */
       attach: (engine: MarketEngine, config: EngineConfig) => () => void
       onStatus: (status: FeedStatus) => void
@@ -54,9 +56,9 @@ export class KeyedFeed {
     this.asks = new KeyMoveAsks(opts.confirmKeyMove?.confirm)
     this.feeds = new FeedSwitcher({
       startDemo: opts.demo,
-      clock: opts.clock ?? systemClock,
-      logger: opts.logger ?? silentLogger,
-      ...(opts.nameMemory ? { nameMemory: opts.nameMemory } : {}),
+      clock: opts.clock,
+      logger: opts.logger,
+      nameMemory: opts.nameMemory,
       attach: opts.attach,
     })
   }
@@ -92,11 +94,11 @@ export class KeyedFeed {
       throw new TickdeskError({ code: KEY_NOT_CONFIRMED, message: this.notConfirmed(move) })
     await this.keys.set(apiKey, origin)
     const running = this.feeds.current
+    // The service running takes the new key only when it is the origin the key was entered for
+    // (a base URL moved by a command still switching the feed is not); demo mode and a held
+    // feed end once a key is known.
     const sameService =
-      !running.config.demo &&
-      !this.feeds.held &&
-      this.keys.keyFor(running.config.baseUrl) === apiKey
-    // A running service just takes the new key; demo mode and a held feed end once it is known.
+      !running.config.demo && !this.feeds.held && serviceOrigin(running.config.baseUrl) === origin
     if (sameService) running.engine.setApiKey(apiKey)
     else await this.switchFeed()
     return this.keyChanged()
