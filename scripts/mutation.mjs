@@ -38,6 +38,9 @@ if (!summaryOnly) {
 }
 
 const harmless = JSON.parse(readFileSync(join(root, 'stryker/harmless.json'), 'utf8'))
+// Where a set's report is older than its specs (a full run did not fit), the note says so.
+const notesFile = join(root, 'stryker/report-notes.json')
+const notes = existsSync(notesFile) ? JSON.parse(readFileSync(notesFile, 'utf8')) : {}
 const rows = []
 const survivors = []
 for (const set of Object.keys(SETS)) {
@@ -83,6 +86,7 @@ const lines = [
   ...rows.map((r) => `| ${r.set} | \`${r.path}\` | ${r.killed} | ${r.left} | ${pct(r.score)} |`),
   `| all | | ${total.killed} | ${total.left} | ${pct((100 * total.killed) / Math.max(1, total.killed + total.left))} |`,
   '',
+  ...Object.entries(notes).flatMap(([set, note]) => [`Set ${set}: ${note}`, '']),
   '## Mutants that survived',
   '',
   survivors.length === 0
