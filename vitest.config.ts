@@ -32,6 +32,12 @@ const mockingNode = mocking.filter((f) => !f.startsWith('src/renderer/'))
 // with more files on it. `npm test` (scripts/test.mjs) runs them in a vitest of their own beside
 // the others; in one vitest they run after the others, a group of their own (sequence.groupOrder),
 // since vitest runs projects of different worker counts one group after another.
+// expect.poll waits for a condition that comes true eventually (a file saved, a row repainted);
+// the claim is that it does, not how soon. At the default 1 s, waits of that kind failed when the
+// suite ran under faketime beside other work (load average 15-20 on 2 cores); a case that bounds
+// a time gives its own timeout.
+const eventually = { poll: { timeout: 5_000 } }
+
 export default defineConfig({
   test: {
     maxWorkers: 6,
@@ -45,6 +51,7 @@ export default defineConfig({
           include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
           exclude: ['src/renderer/**', 'test/e2e/**', 'node_modules/**', ...mockingNode],
           testTimeout: 20_000,
+          expect: eventually,
         },
       },
       {
@@ -53,6 +60,7 @@ export default defineConfig({
           environment: 'node',
           include: mockingNode,
           testTimeout: 20_000,
+          expect: eventually,
         },
       },
       {
@@ -66,6 +74,7 @@ export default defineConfig({
           exclude: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
           testTimeout: 20_000,
+          expect: eventually,
         },
       },
       {
@@ -77,6 +86,7 @@ export default defineConfig({
           include: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
           testTimeout: 20_000,
+          expect: eventually,
         },
       },
       {
@@ -86,6 +96,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.spec.ts'],
           globalSetup: ['test/e2e/chromium-server.ts'],
           testTimeout: 90_000,
+          expect: eventually,
           hookTimeout: 90_000,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

@@ -76,7 +76,7 @@ export class BenchHost implements AppHostApi {
   announceOwedAlerts(): void {}
 
   async close(): Promise<void> {
-    this.feed.stop()
+    this.feed.close()
   }
 
   private emit(event: BridgeEvent): void {

@@ -57,9 +57,18 @@ export class SyntheticFeed {
     return this.sent
   }
 
+  /**
+   * Stops ticking. A batch already due still goes out on its schedule, as a host's would: the page
+   * ends on the store's newest prices.
+   */
   stop(): void {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
+  }
+
+  /** Stops ticking and sends nothing more. */
+  close(): void {
+    this.stop()
     this.batcher.stop()
   }
 

@@ -8,3 +8,6 @@ export function gather(records: Array<Record<string, unknown>>): Record<string, 
 export function render(figures: unknown): string
 export function withFigures(doc: string, text: string): string
 export function figuresIn(doc: string): string | null
+export const CODE_UNDER_TEST: string[]
+export function buildOf(root: string): { commit: string; clean: boolean }
+export function changedSince(root: string, commit: string): string[]

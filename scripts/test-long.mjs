@@ -2,18 +2,28 @@
 // `npm run test:long [-- --fraction f] [-- <files>]`: the crash and fuzz tests at scale, not in
 // CI. TICKDESK_LONG=1 makes test/faults/kill-mid-save.spec.ts run 1000 kill -9 trials of the
 // data files and 300 of the fire journal, the random-kill alert tests 300 (watch and alerts run)
-// and 200 (the browser host) trials, the crash-point walks every point of every target, and
-// test/fuzz every property x25 (a fresh seed each run, printed with any failure).
+// and 200 (the browser host) trials, the crash-point walks every point of every target, the
+// ownership walks (every pair of processes, the owner stopped, take-overs killed, folders that
+// cannot hold a lease: once each, their delivery times recorded), and test/fuzz every property x25 (a fresh seed each run, printed with any failure).
 // `--fraction f` runs that share of every count (never fewer than CI's): a smaller but real run
 // for a busy machine, recorded in the figures. Runs at low priority, one file at a time. A whole
 // run (no files named) that passes writes docs/figures/alerts-long.json from what the tests
-// counted (their `long-figure` lines) and the figures block of docs/alerts-guarantees.md from it.
+// counted (their `long-figure` lines), with the commit it measured and whether the tree was clean,
+// and the figures block of docs/alerts-guarantees.md from it.
 import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { setPriority } from 'node:os'
 import { stripVTControlCharacters } from 'node:util'
-import { DOC_PATH, FIGURES_PATH, FULL_SCALE, gather, render, withFigures } from './long-figures.mjs'
+import {
+  buildOf,
+  DOC_PATH,
+  FIGURES_PATH,
+  FULL_SCALE,
+  gather,
+  render,
+  withFigures,
+} from './long-figures.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const bin = new URL('../node_modules/.bin/vitest', import.meta.url).pathname
@@ -29,6 +39,13 @@ if (!(fraction > 0 && fraction <= 1)) {
   process.exit(2)
 }
 const whole = files.length === 0
+// The code measured is the code as it is now, before anything runs: its commit and whether it
+// had changes of its own (then the figures say so, and the figures spec refuses them).
+const build = buildOf(root)
+if (!build.clean)
+  console.error(
+    `test:long: the code under test differs from ${build.commit}: the figures will say so`,
+  )
 const targets = whole
   ? [
       'test/faults/kill-mid-save.spec.ts',
@@ -37,6 +54,11 @@ const targets = whole
       'test/faults/alerts-crash-points-browser.spec.ts',
       'test/faults/alerts-exactly-once.spec.ts',
       'test/faults/alerts-browser-host.spec.ts',
+      'test/faults/alerts-ownership-pairs.spec.ts',
+      'test/faults/alerts-ownership-pairs-odd.spec.ts',
+      'test/faults/alerts-ownership-stop.spec.ts',
+      'test/faults/alerts-takeover.spec.ts',
+      'test/faults/alerts-ownership-folders.spec.ts',
       'test/fuzz',
     ]
   : files
@@ -88,6 +110,7 @@ child.on('exit', (code) => {
     minutes,
     vitestExit: code,
     fraction,
+    build,
     fullScale: FULL_SCALE,
     ...gather(records),
   }

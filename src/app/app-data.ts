@@ -1,17 +1,20 @@
 import type { StoreProblem } from '../core/persistence/json-store'
 import { defaultWatchlists, type DataStores } from '../core/persistence/stores'
-import type { FiredAlert } from '../shared/alerts/alert'
+import type { AlertRule, FiredAlert } from '../shared/alerts/alert'
 import type { PositionsFile } from '../shared/positions/position'
 import type { Settings } from '../shared/settings'
 import type { WatchlistState } from './watchlists/watchlist-book'
 
 /**
- * The trader's own data, read at start; each damaged file is reported through `note`. The alert
- * rules are not here: the alert loop reads its own file (AlertLoop.open), once.
+ * The trader's own data, read at start; each damaged file is reported through `note`. The rule
+ * states are not here: they are the alert owner's (the alert host reads them, or shows the
+ * owner's).
  */
 export interface AppData {
   settings: Settings
   lists: WatchlistState
+  /** The alert rules (alerts.json), as the trader edits them here. */
+  rules: AlertRule[]
   history: FiredAlert[]
   /** Symbols outside the shipped catalogue the service confirmed. */
   confirmed: string[]
@@ -27,8 +30,10 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   note(settings.problem)
   const lists = await stores.watchlists.load()
   note(lists.problem)
-  const history = await stores.alertHistory.load()
-  note(history.problem)
+  const alerts = await stores.alerts.load()
+  note(alerts.problem)
+  // Read, never repaired here: the history is the alert owner's, maybe another process's.
+  const history = (await stores.alertHistory.peek()) ?? []
   const confirmed = await stores.instruments.load()
   note(confirmed.problem)
   const positions = await stores.positions.load()
@@ -36,7 +41,8 @@ export async function loadAppData(stores: DataStores, note: Note): Promise<AppDa
   return {
     settings: settings.value,
     lists: lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists(),
-    history: history.value,
+    rules: alerts.value.rules,
+    history,
     confirmed: confirmed.value,
     positions: positions.value,
   }

@@ -5,6 +5,7 @@ import type { StoreProblem } from '../core/persistence/json-store'
 import { openDataStores, type DataStores } from '../core/persistence/stores'
 import { streamNameMemory } from '../core/persistence/stream-name-memory'
 import type { AlertRule, FiredAlert } from '../shared/alerts/alert'
+import type { ServiceRef } from '../shared/alerts/alert-service'
 import type { BridgeEvent, CommandOutcome, Notice, Snapshot } from '../shared/bridge'
 import type { SymbolKey } from '../shared/markets/market'
 import type { PositionsFile, PositionsView } from '../shared/positions/position'
@@ -52,15 +53,17 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly clock: Clock
   private readonly hub = new EventHub()
   private readonly notices: NoticeBoard
-  /** The alert loop, its webhooks and the duty that runs it here (app-alert-wiring.ts). */
+  /** The alert host: runs the folder's alerts here, or shows the owner's (app-alert-wiring.ts). */
   private alertSet!: AppAlerts
+  /** When each symbol was last priced, from the quote cache at start ("while you were away"). */
+  private seen = new Map<SymbolKey, number>()
   /** The running engine and the key's way to it: key commands, feed switches (keyed-feed.ts). */
   private readonly keyed: KeyedFeed
   /** What the engine watches, in step with the lists, lots, alerts and pins (desk-watches.ts). */
   private readonly watches = new DeskWatches(() => ({
     lists: this.state.lists,
     book: this.positionsView(),
-    alerted: this.alertSet.loop.watchedKeys(),
+    alerted: this.alertSet.host.watchedKeys(),
     pinned: this.state.settings.pinned,
   }))
   private readonly saves: SaveScheduler
@@ -104,7 +107,7 @@ export class AppService implements AppHostApi, CommandContext {
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
           hub: this.hub,
-          alerts: this.alertSet.loop,
+          alerts: this.alertSet.host.feed,
           clock: this.clock,
           quotesChanged: () => this.saves.quotesChanged(),
         })
@@ -128,44 +131,40 @@ export class AppService implements AppHostApi, CommandContext {
   private async load(): Promise<void> {
     const note = (p: StoreProblem | null): void => this.notices.warnOfFile(p)
     const data = await loadAppData(this.stores, note)
-    const notify = this.notices.add.bind(this.notices)
-    this.alertSet = await AppAlerts.open({
+    const { settings, lists, rules, positions } = data
+    this.state = { settings, lists, rules, positions }
+    this.alertSet = AppAlerts.open({
       stores: this.stores,
       clock: this.clock,
-      lists: data.lists.watchlists,
-      paused: data.settings.alertsPaused,
-      quietHours: () => this.state.settings.quietHours,
-      history: data.history,
-      notify,
-      onRulesEdited: (rules) => {
+      rules: () => this.state.rules,
+      lists: () => this.state.lists.watchlists,
+      data,
+      feeds: this.keyed,
+      host: this.opts,
+      notify: this.notices.add.bind(this.notices),
+      onRules: (rules) => {
         this.state = { ...this.state, rules }
-        this.watches.sync()
         this.emitAlerts()
       },
+      onWatched: () => this.watches.sync(),
       onChange: () => this.emitAlerts(),
       hub: this.hub,
-      webhookSecrets: this.opts.webhookSecrets ?? null,
-      hostName: this.opts.alertsHostName ?? 'the Tickdesk app',
+      lastSeen: (key) => this.seen.get(key),
     })
-    this.state = {
-      settings: data.settings,
-      lists: data.lists,
-      rules: this.alertSet.loop.rules,
-      positions: data.positions,
-    }
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
-    const seen = await this.saves.lastSeen(this.keyed.wantedSource())
-    await this.alertSet.startDuty((key) => seen.get(key))
+    this.seen = await this.saves.lastSeen(this.keyed.wantedSource())
     await this.keyed.switchFeed()
     this.keyed.offerMove()
+    // After the feed: the service it runs on decides which rules this app may judge.
+    await this.alertSet.start()
     // The CLI may change these files while the app runs.
     this.edits.watch(this.stores.positions, (next) => this.showPositions(next))
     this.edits.watch(this.stores.watchlists, (next) => {
       if (next.watchlists.length > 0) this.showLists(next)
     })
-    this.edits.watch(this.stores.alerts, (next) => this.setRules(next.rules))
-    this.edits.watch(this.stores.webhooks, () => this.alertSet.webhooks.sync())
+    this.edits.watch(this.stores.alerts, (next) => this.alertSet.took(next.rules))
+    this.edits.watch(this.stores.webhooks, () => this.alertSet.host.syncWebhooks())
     this.edits.start()
   }
 
@@ -219,7 +218,11 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   alertedKeys(): SymbolKey[] {
-    return this.alertSet.loop.watchedKeys()
+    return this.alertSet.host.watchedKeys()
+  }
+
+  alertService(): ServiceRef {
+    return this.alertSet.newRuleService()
   }
 
   bookKeys(): { lots: SymbolKey[]; slow: SymbolKey[] } {
@@ -228,7 +231,7 @@ export class AppService implements AppHostApi, CommandContext {
 
   snapshot(): Snapshot {
     return deskSnapshot(this.keyed.current.engine, this.state, {
-      ...this.alertSet.panel(this.state.rules),
+      ...this.alertSet.panel(),
       keyInfo: this.keyed.keyInfo(),
       notices: this.notices.all(),
       positions: this.positionsView(),
@@ -246,7 +249,7 @@ export class AppService implements AppHostApi, CommandContext {
   private showLists(next: WatchlistState): void {
     this.state = { ...this.state, lists: next }
     // List-wide alerts follow their list's symbols (and stream priority follows them).
-    this.alertSet.loop.setLists(next.watchlists)
+    void this.alertSet.host.inputsChanged()
     // The window shows the change first: planning the watch of a 5000-symbol list takes a while.
     this.hub.emit({
       type: 'watchlists',
@@ -256,12 +259,8 @@ export class AppService implements AppHostApi, CommandContext {
     this.watches.sync()
   }
 
-  async setRules(rules: AlertRule[]): Promise<void> {
-    this.state = { ...this.state, rules }
-    const saved = this.alertSet.loop.setRules(rules)
-    this.watches.sync()
-    this.emitAlerts()
-    await saved
+  setRules(rules: AlertRule[]): Promise<void> {
+    return this.alertSet.edit(rules)
   }
 
   async setPositions(next: PositionsFile): Promise<void> {
@@ -281,15 +280,15 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   retryUndelivered(fireId: string): Promise<boolean> {
-    return this.alertSet.loop.owed.retry(fireId)
+    return this.alertSet.host.retry(fireId)
   }
 
   dropUndelivered(fireId: string): Promise<boolean> {
-    return this.alertSet.loop.dropUndelivered(fireId)
+    return this.alertSet.host.drop(fireId)
   }
 
   async clearAlertHistory(): Promise<void> {
-    const saved = this.alertSet.loop.clearHistory()
+    const saved = this.alertSet.host.clearHistory()
     this.emitAlerts()
     await saved
   }
@@ -297,7 +296,7 @@ export class AppService implements AppHostApi, CommandContext {
   async setSettings(next: Settings): Promise<void> {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
-    this.alertSet.loop.setPaused(next.alertsPaused)
+    void this.alertSet.host.inputsChanged(next)
     if (choosesOtherFeed(previous, next)) await this.keyed.settingsChanged()
     else this.watches.syncPins(previous.pinned, next.pinned)
     this.emitSettings()
@@ -362,7 +361,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   announceOwedAlerts(): void {
-    this.alertSet.loop.start()
+    this.alertSet.host.announce()
   }
 
   async close(): Promise<void> {
@@ -379,7 +378,7 @@ export class AppService implements AppHostApi, CommandContext {
   // ---- inside ------------------------------------------------------------------------------
 
   private emitAlerts(): void {
-    this.hub.emit({ type: 'alerts', ...this.alertSet.panel(this.state.rules) })
+    this.hub.emit({ type: 'alerts', ...this.alertSet.panel() })
   }
 
   private emitSettings(): void {

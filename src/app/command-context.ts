@@ -1,6 +1,7 @@
 import type { MarketEngine } from '../core/engine/engine'
 import type { EngineConfig } from '../core/engine/engine-config'
 import type { Logger } from '../core/log'
+import type { ServiceRef } from '../shared/alerts/alert-service'
 import type { AlertRule } from '../shared/alerts/alert'
 import type { Notice, Snapshot } from '../shared/bridge'
 import type { SymbolKey } from '../shared/markets/market'
@@ -33,6 +34,8 @@ export interface AlertAccess {
   /** The latest quote held (a volume alert on a symbol whose quotes carry none is refused). */
   quoteOf(key: SymbolKey): Quote | undefined
   setRules(rules: AlertRule[]): Promise<void>
+  /** The service a new alert is made for: only a process on it judges the alert. */
+  alertService(): ServiceRef
   clearAlertHistory(): Promise<void>
   /** A fire a webhook gave up on (false: none with that id). */
   retryUndelivered(fireId: string): Promise<boolean>

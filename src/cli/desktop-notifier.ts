@@ -3,6 +3,8 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { AlertTarget } from '../app/alerts/alert-loop'
 import { notificationArgs } from './notification-command'
+import { sinceWords } from '../shared/alerts/alert-owner'
+import { systemClock } from '../core/clock'
 
 /**
  * Desktop notifications from a process with no window (`tickdesk alerts run`): notify-send on
@@ -22,7 +24,9 @@ export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
         const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
         // A replay (killed between showing it and recording it): the trader may have seen it.
         const again = alert.replayed === true ? '(again) ' : ''
-        const body = `${again}${alert.whileAway ? `While you were away: ${alert.message}` : alert.message}`
+        const late =
+          alert.late === true ? `Late (fired ${sinceWords(alert.at, systemClock.now())}): ` : ''
+        const body = `${late}${again}${alert.whileAway ? `While you were away: ${alert.message}` : alert.message}`
         const args = notificationArgs(process.platform, title, body)
         execFile(tool, args, { timeout: 5_000 }, (error) => (error ? reject(error) : resolve()))
       }),

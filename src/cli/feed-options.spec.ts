@@ -1,4 +1,9 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { openDataStores } from '../core/persistence/stores'
+import { SettingsSchema } from '../shared/settings'
 import { chooseCliFeed, UsageError } from './feed-options'
 
 const noDemo = (): Promise<never> => Promise.reject(new Error('no demo here'))
@@ -38,5 +43,30 @@ describe('the feed flags', () => {
     await expect(
       chooseCliFeed({}, { ...env, TICKDESK_BASE_URL: 'http://api.example.com' }, noDemo),
     ).rejects.toThrow(/TICKDESK_BASE_URL: the base URL must use https/)
+  })
+})
+
+describe('the key from the environment and the app’s settings.json', () => {
+  it('never sends TICKDESK_API_KEY to a base URL read from settings.json (a page can write it)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-cli-feed-'))
+    const stores = openDataStores(dataDir)
+    await stores.settings.save({ ...SettingsSchema.parse({}), baseUrl: 'https://evil.example' })
+    let demos = 0
+    const demo = async (): Promise<never> => {
+      demos++
+      throw new Error('demo mode chosen')
+    }
+    // The env key would have gone to evil.example: demo mode instead, and why.
+    await expect(chooseCliFeed({ 'data-dir': dataDir }, env, demo)).rejects.toThrow(
+      'demo mode chosen',
+    )
+    expect(demos).toBe(1)
+    // Named by a flag, the same service takes the environment's key.
+    const named = await chooseCliFeed(
+      { 'data-dir': dataDir, 'base-url': 'https://evil.example' },
+      env,
+      demo,
+    )
+    expect(named.config).toMatchObject({ apiKey: env.TICKDESK_API_KEY })
   })
 })

@@ -1,5 +1,7 @@
 import type { ParseArgsConfig } from 'node:util'
-import { parseStreamMarkets, type ConfigInput } from '../core/engine/engine-config'
+import { configFromEnv, parseStreamMarkets, type ConfigInput } from '../core/engine/engine-config'
+import { resolveDataDir } from '../core/persistence/data-dir'
+import { originWords, serviceOrigin } from '../app/keys/key-binding'
 import { PlanSchema } from '../shared/markets/market'
 import { urlProblem, type UrlUse } from '../shared/url-policy'
 import {
@@ -10,6 +12,7 @@ import {
 } from '../app/feed/feed-chooser'
 import { usageError } from './command-args'
 import { cliDemo } from './demo'
+import { savedService } from './saved-service'
 import type { CliIO } from './io'
 import { systemClock } from '../core/clock'
 import type { Logger } from '../core/log'
@@ -83,33 +86,69 @@ function policyFlag(
   return String(raw)
 }
 
+/** The feed a command runs on, and which service that is and where it was found, in words. */
+export interface CliFeedChoice extends FeedChoice {
+  said: string
+  /** The service came from the app's settings (or demo mode): the trader is told which. */
+  implicit: boolean
+}
+
 /**
- * The engine config from flags over env, chosen by the app's feed chooser; no base URL -> the
- * demo service the command passes in. A base URL without a key is a usage error here (the app
- * instead runs demo mode until the key is entered in Settings).
+ * The engine config as the app would choose it: flags over TICKDESK_* variables over the app's
+ * settings (saved-service.ts), with the key from TICKDESK_API_KEY or else the OS keychain's key
+ * for that service; no base URL -> the demo service the command passes in. A base URL given by a
+ * flag or the environment without a key is a usage error; the app's own base URL without a key
+ * here runs demo mode, as the app does, and says why.
  */
 export async function chooseCliFeed(
   values: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
   startDemo: DemoStarter,
-): Promise<FeedChoice> {
+): Promise<CliFeedChoice> {
   const flags = feedFlags(values)
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : resolveDataDir(env)
+  const app = await savedService(dataDir, env)
   let wanted: ConfigInput
   try {
-    wanted = wantedConfig({ env, flags })
+    wanted = wantedConfig({ env, flags, saved: app.saved })
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
-  if (wanted.baseUrl && !wanted.apiKey)
-    throw new UsageError('TICKDESK_API_KEY is not set: the service needs an API key')
-  return chooseFeed(wanted, startDemo)
+  const named = flags.baseUrl ?? configFromEnv(env).baseUrl
+  const fromApp = named === undefined
+  // TICKDESK_API_KEY goes only to a service a flag or the environment names, never to one read
+  // from settings.json, which a page can write (SECURITY.md: the key goes only where it was sent).
+  if (fromApp) wanted = { ...wanted, apiKey: undefined }
+  let keyFrom = 'TICKDESK_API_KEY'
+  let demoWhy = ''
+  if (wanted.baseUrl && !wanted.apiKey) {
+    const found = await app.keyFor(wanted.baseUrl, serviceOrigin(named))
+    const host = originWords(serviceOrigin(wanted.baseUrl))
+    if (found.key !== null) {
+      wanted = { ...wanted, apiKey: found.key }
+      keyFrom = 'the OS keychain'
+    } else if (!fromApp) {
+      throw new UsageError(
+        `TICKDESK_API_KEY is not set and ${found.why}: the service needs an API key`,
+      )
+    } else {
+      demoWhy = ` (the app's service ${host} has no key here: ${found.why}; or name it with --base-url and set TICKDESK_API_KEY)`
+      wanted = { ...wanted, baseUrl: undefined }
+    }
+  }
+  const choice = await chooseFeed(wanted, startDemo)
+  const said = choice.demo
+    ? `Demo mode: embedded simulator at ${choice.config.baseUrl}${demoWhy}`
+    : `Service: ${originWords(serviceOrigin(choice.config.baseUrl))} (${fromApp ? "the app's settings" : 'flags and environment'}; key from ${keyFrom})`
+  return { ...choice, said, implicit: fromApp || choice.demo !== null }
 }
 
 /**
  * The feed preamble of every networked command, written once: the feed chosen from flags over
- * env (no base URL: the embedded simulator, seeded), or the usage error printed with the
- * command's help and its exit code returned. The demo banner is a message, not data: stderr, so
- * `--json` stdout stays pure. The caller closes `feed.demo` when done.
+ * env over the app's settings (no base URL: the embedded simulator, seeded), or the usage error
+ * printed with the command's help and its exit code returned. Which service it runs on, and from
+ * where, is a message, not data: stderr, so `--json` stdout stays pure. The caller closes
+ * `feed.demo` when done.
  */
 export async function openCliFeed(
   command: string,
@@ -117,16 +156,16 @@ export async function openCliFeed(
   io: CliIO,
   help: string,
   opts: { banner: boolean } = { banner: true },
-): Promise<FeedChoice | number> {
-  let feed: FeedChoice
+): Promise<CliFeedChoice | number> {
+  let feed: CliFeedChoice
   try {
     feed = await chooseCliFeed(values, io.env, cliDemo)
   } catch (e) {
     if (e instanceof UsageError) return usageError(command, e.message, help, io)
     throw e
   }
-  if (opts.banner && feed.demo)
-    io.stderr.write(`Demo mode: embedded simulator at ${feed.config.baseUrl}\n`)
+  // Said when the command found it itself; a service named by a flag or variable is known.
+  if (opts.banner && feed.implicit) io.stderr.write(`${feed.said}\n`)
   return feed
 }
 

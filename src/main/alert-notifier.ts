@@ -2,6 +2,8 @@ import { Notification } from 'electron'
 import type { AppHostApi } from '../app/host-api'
 import type { BridgeEvent, FiredAlert } from '../shared'
 import type { Settings } from '../shared/settings'
+import { systemClock } from '../core/clock'
+import { sinceWords } from '../shared/alerts/alert-owner'
 import { formatPrice, traySymbol } from './tray-text'
 
 /**
@@ -22,13 +24,17 @@ export const SNOOZE_MINUTES = 15
 export function alertNotification(
   alert: FiredAlert,
   sounds: boolean,
+  now: number,
 ): {
   title: string
   body: string
   silent: boolean
   actions: Array<{ type: 'button'; text: string }>
 } {
-  const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
+  // A late or repeated delivery says so: the trader must not take old news for a fresh crossing.
+  const late = alert.late === true ? `Late (fired ${sinceWords(alert.at, now)}): ` : ''
+  const again = alert.replayed === true ? '(again) ' : ''
+  const body = `${late}${again}${alert.whileAway ? `While you were away: ${alert.message}` : alert.message}`
   return {
     title: `${traySymbol(alert.key)} ${formatPrice(alert.price)}`,
     body,
@@ -47,7 +53,9 @@ export function startAlertNotifier(deps: AlertNotifierDeps): () => void {
     const settings = deps.settings()
     // Quiet hours: the fire is in the history and the tray; nothing pops.
     if (settings.alertsPaused || alert.quiet === true || !Notification.isSupported()) return
-    const notification = new Notification(alertNotification(alert, settings.sounds))
+    const notification = new Notification(
+      alertNotification(alert, settings.sounds, systemClock.now()),
+    )
     live.add(notification)
     notification.on('click', () => {
       live.delete(notification)

@@ -20,6 +20,7 @@ import { POSITION_COMMANDS } from './bridge-positions'
 import { KeyInfoSchema, SettingsPatchSchema, SettingsSchema } from './settings'
 import { FeedStatusSchema } from './status'
 import { UndeliveredViewSchema } from './alerts/undelivered'
+import { AlertOwnerViewSchema } from './alerts/alert-owner'
 import { MAX_SYMBOLS_PER_LIST, WatchlistSchema } from './watchlist'
 
 /**
@@ -51,6 +52,8 @@ export const SnapshotSchema = z.object({
   webhooks: z.array(WebhookViewSchema).default([]),
   /** Fires a webhook gave up on, still owed (absent from hosts that predate it). */
   undelivered: z.array(UndeliveredViewSchema).optional(),
+  /** Who runs the data folder's alerts (this app, another process, or none), and on which service. */
+  alertOwner: AlertOwnerViewSchema.optional(),
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -210,6 +213,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     alertHistory: z.array(FiredAlertSchema),
     webhooks: z.array(WebhookViewSchema).default([]),
     undelivered: z.array(UndeliveredViewSchema).optional(),
+    alertOwner: AlertOwnerViewSchema.optional(),
   }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),

@@ -174,7 +174,9 @@ describe('subscriptions and pushes', () => {
 
 describe('heartbeat', () => {
   it('terminates a client that ignores app-level pings and keeps one that answers', async () => {
-    const s = await boot({ dialect: 'evented', heartbeatMs: 40 })
+    // 200 ms to answer: at 40 ms a busy machine (a whole npm test under faketime) delayed the
+    // polite client's pong past its deadline at least once.
+    const s = await boot({ dialect: 'evented', heartbeatMs: 200 })
     const silent = await mustOpen(s.streamUrl, s.keys.pro)
     const polite = await mustOpen(s.streamUrl, s.keys.pro)
     polite.ws.on('message', (d) => {

@@ -73,8 +73,7 @@ describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () 
     await page.waitForTimeout(1000)
     app.feed.stop()
     const newest = app.feed.store.get(top)?.last as number
-    // On a loaded machine the host may still be sending the last second's backlog: the claim is
-    // that the row ends on the newest price, not how soon.
+    // The claim is that the row ends on the newest price, not how soon.
     await expect.poll(() => lastText(page, top), { timeout: 10_000 }).toBe(formatted(top, newest))
   })
 
@@ -84,7 +83,7 @@ describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () 
     await page.waitForTimeout(1000)
     app.feed.stop()
     // Let the last batches land (a row in view shows the newest price), then jump to the bottom,
-    // far beyond the rendered rows. A fixed wait here failed when the machine was busy.
+    // far beyond the rendered rows.
     const top = app.feed.keys[0] as string
     const newestTop = formatted(top, app.feed.store.get(top)?.last as number)
     await expect.poll(() => lastText(page, top), { timeout: 10_000 }).toBe(newestTop)

@@ -60,11 +60,16 @@ describe.skipIf(!chromiumPath)('stream readings in the browser host', () => {
         rows.map((r) => r.getAttribute('data-key') ?? ''),
       )
       expect(keys.length).toBeGreaterThan(0)
+      // The page stamps what it was told on its own clock, which need not be this process's (under
+      // faketime it is not): both are read once, here, and the page's stamps moved onto ours.
+      const before = Date.now()
+      const pageNow = (await page.evaluate('Date.now()')) as number
+      const pageAhead = pageNow - (before + Date.now()) / 2
       // Told: the page showed a market's stream refusing or not answering.
       const toldWithin = async (): Promise<number> => {
         const told = (await page.evaluate('window.__told')) as Array<{ at: number; text: string }>
         const hit = told.find((t) => TOLD.test(t.text))
-        return hit === undefined ? Infinity : hit.at - openedAt
+        return hit === undefined ? Infinity : hit.at - pageAhead - openedAt
       }
       let worst = { age: 0, key: '' }
       // Sampled every 500 ms from the fifth second until told (and 12 s at least), 30 s at most.

@@ -54,7 +54,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
     const dir = await tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
-    const ids = await addOnceAlerts(dir, 'five', levels)
+    const ids = await addOnceAlerts(dir, 'five', levels, sim)
     const heard = (h: Host, symbol: string): boolean =>
       h.announced.some((a) => a.ruleId === ids.get(symbol))
 
@@ -137,7 +137,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
-        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
+        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level }, sim)
         const ruleId = ids.get(symbol)!
         const first = await startHost(dir)
         await until(
@@ -169,7 +169,7 @@ describe('alerts exactly once through the browser host (tickdesk web)', () => {
         replayed += told.slice(1).filter((a) => a.replayed === true).length
       }
       // The history holds each fire once (checked above); a repeat the page could not tell from
-      // a new fire is never allowed (it was trials/20 before issue 37).
+      // a new fire is never allowed (it was trials/20 once).
       console.log(
         `browser host crash trials: ${TRIALS}, lost 0, repeated ${repeated}, replayed ${replayed}; kills landed: ${JSON.stringify(tally(landings))}`,
       )

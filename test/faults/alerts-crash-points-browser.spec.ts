@@ -10,7 +10,7 @@ import { addOnceAlerts, LEVEL, levelCrosser } from './once-alerts'
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
- * Every crash point of a fire for the browser page (issue 37, Deliver 3): `tickdesk web` (the
+ * Every crash point of a fire for the browser page: `tickdesk web` (the
  * app service the Electron host runs too) killed at each step with a page connected, restarted
  * on the same folder with a page connected again. The page's target in the app (`desktop`)
  * emits alertFired to the pages connected at that moment and is done at once, so a fire owed at
@@ -46,7 +46,7 @@ describe('every crash point of a fire, through the browser host and its page', (
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        const ids = await addOnceAlerts(dir, point, { BNBUSDT: LEVEL.BNBUSDT * 2 })
+        const ids = await addOnceAlerts(dir, point, { BNBUSDT: LEVEL.BNBUSDT * 2 }, sim)
         const ruleId = ids.get('BNBUSDT')!
         const mine = (list: readonly FiredAlert[]): FiredAlert[] =>
           list.filter((a) => a.ruleId === ruleId)

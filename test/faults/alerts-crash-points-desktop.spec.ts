@@ -9,7 +9,7 @@ import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './onc
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
- * Every crash point of a fire for the desktop notification target (issue 37, Deliver 3):
+ * Every crash point of a fire for the desktop notification target:
  * `tickdesk alerts run` with a `notify-send` of our own first on PATH (a script that appends each
  * notification's title and body to a file: the desktop as the runner sees it), killed at each
  * step, restarted on the same folder; the notifications shown must match the table in
@@ -51,7 +51,7 @@ describe('every crash point of a fire, through alerts run and the desktop notifi
         const desk = fakeNotifySend(dir)
         const { cross, release } = levelCrosser(sim)
         release()
-        await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 })
+        await addOnceAlerts(dir, point, { SOLUSDT: LEVEL.SOLUSDT * 2 }, sim)
         const env = { PATH: `${desk.bin}:${process.env.PATH ?? ''}` }
         const args = ['alerts', 'run', '--json']
         const first = startCli(sim, dir, args, { ...env, TICKDESK_CRASH_AT: armed })

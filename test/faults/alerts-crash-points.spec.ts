@@ -10,7 +10,7 @@ import { addOnceAlerts, LEVEL, levelCrosser, startCli, type CliRun } from './onc
 import { armedAt, heard, OUTCOME, WALK_TIMEOUT_MS } from './crash-outcomes'
 
 /**
- * Every crash point of a fire, walked, not sampled (issue 37, Deliver 3): `watch --json` runs
+ * Every crash point of a fire, walked, not sampled: `watch --json --run-alerts` runs
  * with TICKDESK_CRASH_AT set to one named step, a once-alert is crossed, the process kills itself
  * (SIGKILL) exactly there, and a restart on the same folder must give the outcome
  * docs/alerts-guarantees.md lists for that step: heard once in all (late or replayed where the
@@ -27,7 +27,7 @@ afterEach(async () => {
   await sim.close()
 })
 
-describe('every crash point of a fire, through watch --json (stdout)', () => {
+describe('every crash point of a fire, through watch --json --run-alerts (stdout)', () => {
   for (const point of CRASH_POINTS) {
     it(
       `killed at "${point}": ${JSON.stringify(OUTCOME[point])}`,
@@ -35,8 +35,8 @@ describe('every crash point of a fire, through watch --json (stdout)', () => {
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 })
-        const args = ['watch', '--json', 'crypto:BTCUSDT']
+        const ids = await addOnceAlerts(dir, point, { BTCUSDT: LEVEL.BTCUSDT * 2 }, sim)
+        const args = ['watch', '--json', '--run-alerts', 'crypto:BTCUSDT']
         const first = startCli(sim, dir, args, { TICKDESK_CRASH_AT: `${point}` })
         let second: CliRun | null = null
         try {
@@ -91,7 +91,7 @@ describe('every crash point of a fire, through alerts run and a webhook', () => 
         const dir = tempDir()
         const { cross, release } = levelCrosser(sim)
         release()
-        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 })
+        await addOnceAlerts(dir, point, { ETHUSDT: LEVEL.ETHUSDT * 2 }, sim)
         const hook = await receiver()
         await openDataStores(dir).webhooks.save([
           {

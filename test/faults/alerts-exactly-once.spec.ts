@@ -16,12 +16,12 @@ import {
 } from './once-alerts'
 
 /**
- * Alerts exactly once through `tickdesk watch --json`, the real process against the simulator on
+ * Alerts exactly once through `tickdesk watch --json --run-alerts`, the real process against the simulator on
  * loopback: five once-alerts, each crossed at a known moment (the simulator holds the price past
  * the level): while watching, just after the service dropped the socket, while the process was
  * stopped (a laptop sleep) and the socket dropped, while nothing ran (after kill -9), and after
  * the restart. Then kill -9 at random moments around fires (ALERT_CRASH_TRIALS, default 16;
- * the long mode runs hundreds), killing `watch` and the headless `alerts run` in turn. Every fire
+ * the long mode runs hundreds), killing `watch --run-alerts` and the headless `alerts run` in turn. Every fire
  * is counted by id on stdout across all runs. The runner's five-alert run and its webhook are in
  * alerts-runner.spec.ts.
  */
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 type Watch = CliRun
 const watch = (dir: string, symbols: readonly string[]): Watch =>
-  startCli(sim, dir, ['watch', '--json', ...symbols.map((s) => `crypto:${s}`)])
+  startCli(sim, dir, ['watch', '--json', '--run-alerts', ...symbols.map((s) => `crypto:${s}`)])
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const cross = (symbol: string, level: number): void => levelCrosser(sim).cross(symbol, level)
 const release = (): void => levelCrosser(sim).release()
@@ -48,7 +48,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
     const dir = await tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
-    const ids = await addOnceAlerts(dir, 'five', levels)
+    const ids = await addOnceAlerts(dir, 'five', levels, sim)
     const { first, second, afterWake } = await crossFiveWays(
       sim,
       { ids, levels },
@@ -81,7 +81,7 @@ describe('alerts exactly once through tickdesk watch --json', () => {
       for (let trial = 0; trial < TRIALS; trial++) {
         const symbol = SYMBOLS[trial % SYMBOLS.length]!
         const level = LEVEL[symbol] * (2 + trial * 0.01)
-        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level })
+        const ids = await addOnceAlerts(dir, `t${trial}`, { [symbol]: level }, sim)
         const ruleId = ids.get(symbol)!
         // The headless runner shares the alert loop and the fire journal with watch: every other
         // trial kills it instead. It prints no quotes, so it is ready once its feed says live.

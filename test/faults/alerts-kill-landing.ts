@@ -2,8 +2,7 @@ import { FireJournal } from '../../src/core/persistence/fire-journal'
 import { openDataStores } from '../../src/core/persistence/stores'
 
 /**
- * Where a random kill -9 landed in a fire, read from the data folder it left (issue 37: random
- * trials that never recorded where the kill fell). Named after the crash points
+ * Where a random kill -9 landed in a fire, read from the data folder it left. Named after the crash points
  * (src/app/alerts/crash-points.ts) the state lies between:
  * - `before journal-append`: nothing of the fire on disk (killed before, or at, evaluate);
  * - `journal-append`: journalled, no target handed it;

@@ -44,7 +44,7 @@ describe('alerts exactly once through tickdesk alerts run', () => {
     const dir = tempDir()
     release()
     const levels = Object.fromEntries(SYMBOLS.map((s) => [s, LEVEL[s] * 2]))
-    const ids = await addOnceAlerts(dir, 'runner', levels)
+    const ids = await addOnceAlerts(dir, 'runner', levels, sim)
     const port = await freePort()
     await openDataStores(dir).webhooks.save([
       {

@@ -6,6 +6,7 @@ import type { SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 import { connectBridge } from '../e2e/bridge-client'
 import { printedAddress } from '../e2e/launch'
+import { TEST_PROFILE } from './once-alerts'
 
 /**
  * `tickdesk web` (the app service the Electron host also runs) as the alert tests drive it: the
@@ -26,6 +27,8 @@ export interface WebHost {
   exited: Promise<void>
   /** The host's rule states, asked of it now (getSnapshot). */
   states(): Promise<AlertRuleState[]>
+  /** The page's snapshot, asked now (null once the bridge closed). */
+  snapshot(): Promise<Snapshot | null>
   stop(): Promise<void>
 }
 
@@ -43,7 +46,7 @@ export async function startWebHost(
       TICKDESK_API_KEY: DEMO_KEYS.pro,
       TICKDESK_PLAN: 'pro',
       TICKDESK_DATA_DIR: dir,
-      TICKDESK_PROFILE: `alerts-host-${process.pid}`,
+      TICKDESK_PROFILE: TEST_PROFILE,
       DBUS_SESSION_BUS_ADDRESS: '',
       DISPLAY: '',
       ...env,
@@ -65,6 +68,7 @@ export async function startWebHost(
     history: [],
     exited,
     states: async () => (await snapshot())?.alertStates ?? [],
+    snapshot: () => snapshot(),
     stop: async () => {
       bridge.close()
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')

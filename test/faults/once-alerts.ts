@@ -3,6 +3,7 @@ import { expect } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { openDataStores } from '../../src/core/persistence/stores'
 import type { AlertRule } from '../../src/shared/alerts/alert'
+import { serviceRef, type ServiceRef } from '../../src/shared/alerts/alert-service'
 import type { SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
 
@@ -14,10 +15,22 @@ export const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'AVAXUSDT'] 
 /** Near each symbol's simulated price: the tests set levels at multiples of it. */
 export const LEVEL = { BTCUSDT: 84_000, ETHUSDT: 3_200, SOLUSDT: 165, BNBUSDT: 590, AVAXUSDT: 36 }
 
+/**
+ * The keychain profile every process of these tests runs under (TICKDESK_PROFILE): the rules are
+ * made for the simulator's service under it, and no test touches the machine's own profiles.
+ */
+export const TEST_PROFILE = 'tickdesk-faults'
+
+/** The simulator as the service the tests' rules are made for. */
+export function simService(sim: SimServer): ServiceRef {
+  return serviceRef(`http://127.0.0.1:${sim.port}`, TEST_PROFILE)
+}
+
 export async function addOnceAlerts(
   dir: string,
   tag: string,
   levels: Record<string, number>,
+  sim: SimServer,
 ): Promise<Map<string, string>> {
   const stores = openDataStores(dir)
   const file = (await stores.alerts.load()).value
@@ -36,6 +49,7 @@ export async function addOnceAlerts(
       note: '',
       createdAt: Date.now(),
       enabled: true,
+      service: simService(sim),
     }
   })
   await stores.alerts.save({ rules: [...file.rules, ...rules], states: file.states })
@@ -80,6 +94,7 @@ export function startCli(
       TICKDESK_API_KEY: DEMO_KEYS.pro,
       TICKDESK_PLAN: 'pro',
       TICKDESK_DATA_DIR: dir,
+      TICKDESK_PROFILE: TEST_PROFILE,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,10 @@ export const ALERT_HANDLERS: Handlers<
   AlertAccess
 > = {
   addAlert: async (app, p) => {
-    const rule = buildAlertRule(p, app.now(), { lists: app.lists.watchlists })
+    const rule = {
+      ...buildAlertRule(p, app.now(), { lists: app.lists.watchlists }),
+      service: app.alertService(),
+    }
     if (rule.listId === undefined) {
       const listed = app.lists.watchlists.some((l) => l.symbols.includes(rule.key))
       if (!listed && !app.knowsSymbol(rule.key))

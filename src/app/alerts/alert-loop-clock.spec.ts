@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { editRules } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
@@ -8,10 +9,10 @@ import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/
 import { blankQuote, type Quote } from '../../shared/quote'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { rulesEditedHere } from './alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
- * The client's wall clock is not an order (issue 37, item 5): it steps back (NTP, a trader fixing
+ * The client's wall clock is not an order: it steps back (NTP, a trader fixing
  * the time by hand). Rule states and replay are ordered by the journal's sequence number, and a
  * cooldown never stretches by the size of the step. "A crash" is dropping a loop without close().
  */
@@ -32,7 +33,7 @@ async function open(f: ReturnType<typeof folder>): Promise<AlertLoop> {
   return AlertLoop.open({
     stores: openDataStores(f.dir),
     clock: f.clock,
-    rules: rulesEditedHere(),
+    fence: NO_LEASE,
     firedBy: 'app',
     onProblem: () => undefined,
   })
@@ -49,7 +50,9 @@ describe('AlertLoop: the wall clock stepping back', () => {
   it('keeps a fire made after the clock stepped back an hour over an older save (no second fire)', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([rule({ kind: 'above', price: 100 }, { repeat: 'rearm' })])
+    await editRules(first, openDataStores(f.dir), [
+      rule({ kind: 'above', price: 100 }, { repeat: 'rearm' }),
+    ])
     const one = heard(first)
     first.evaluate(quote(101)) // fires at T
     first.evaluate(quote(99)) // re-armed, still lastFiredAt T
@@ -75,7 +78,7 @@ describe('AlertLoop: the wall clock stepping back', () => {
   it('holds a cooldown for its length after the clock stepped back, not an hour more', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([
+    await editRules(loop, openDataStores(f.dir), [
       rule({ kind: 'above', price: 100 }, { repeat: 'rearm', cooldownSec: 300 }),
     ])
     const got = heard(loop)

@@ -11,8 +11,8 @@ import { blankQuote, type Quote } from '../../shared/quote'
 import type { Watchlist } from '../../shared/watchlist'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { rulesFromFile } from './alert-rule-source'
-import { openAppAlertLoop } from '../testing/alert-fixtures'
+import { NO_LEASE } from '../../core/persistence/fence'
+import { openAppAlertLoop, editRules } from '../testing/alert-fixtures'
 
 /** Watchlist-wide rules: one stored rule, each symbol of the list fires once per arming. */
 
@@ -39,7 +39,7 @@ async function setup(
   const got: FiredAlert[] = []
   loop.addTarget({ name: 'desktop', deliver: (a) => void got.push(a) })
   loop.start()
-  await loop.setRules(rules)
+  await editRules(loop, stores, rules)
   return { stores, clock, loop, got }
 }
 
@@ -81,7 +81,7 @@ describe('AlertLoop: a rule on a whole watchlist', () => {
     const again = await AlertLoop.open({
       stores,
       clock,
-      rules: rulesFromFile(),
+      fence: NO_LEASE,
       firedBy: 'runner',
       onProblem: () => undefined,
     })
@@ -92,7 +92,7 @@ describe('AlertLoop: a rule on a whole watchlist', () => {
     again.evaluate(quote('crypto:ETHUSDT', 1, { changePercent: -5.5 }))
     expect(heard.map((a) => a.key)).toEqual(['crypto:ETHUSDT'])
     await again.close()
-    const saved = (await stores.alerts.load()).value.states.map((s) => s.ruleId).sort()
+    const saved = (await stores.alertStates.load()).value.map((s) => s.ruleId).sort()
     expect(saved).toEqual(['R/crypto:BTCUSDT', 'R/crypto:ETHUSDT'])
   })
 })

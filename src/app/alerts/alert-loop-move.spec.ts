@@ -7,7 +7,7 @@ import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import type { FiredAlert } from '../../shared/alerts/alert'
 import { blankQuote } from '../../shared/quote'
-import { openAppAlertLoop } from '../testing/alert-fixtures'
+import { openAppAlertLoop, editRules } from '../testing/alert-fixtures'
 
 /** A level moved after its rule fired, in a real data folder; "a crash" is a loop not closed. */
 
@@ -24,10 +24,10 @@ describe('AlertLoop: a level moved after the rule fired', () => {
     first.addTarget({ name: 'webhook', deliver: () => Promise.reject(new Error('down')) })
     first.start()
     const rule = alertRule({ kind: 'above', price: 100 }, { id: 'r1' })
-    await first.setRules([rule])
+    await editRules(first, stores, [rule])
     first.evaluate(quote(101))
     const [fire] = first.history()
-    await first.setRules([{ ...rule, condition: { kind: 'above', price: 105 } }])
+    await editRules(first, stores, [{ ...rule, condition: { kind: 'above', price: 105 } }])
     expect(first.states()[0]?.status).toBe('armed')
     // No close(): the process dies here, the fire still owed to the webhook.
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 
 /**
- * Midnight and a DST change on the client's own clock (issue 37, item 5). Quiet hours read the
+ * Midnight and a DST change on the client's own clock. Quiet hours read the
  * process's zone (inQuietHours: getTimezoneOffset at the fire), so the loop runs in a child
  * process with TZ=Europe/Berlin, on a FakeClock set around the changes; a crash (a loop dropped
  * without close()) and a restart are in each. Printed: per fire, its local time and whether it
@@ -18,7 +18,7 @@ import { openDataStores } from ${JSON.stringify(new URL('../../core/persistence/
 import { blankQuote } from ${JSON.stringify(new URL('../../shared/quote.ts', import.meta.url).pathname)}
 import { inQuietHours } from ${JSON.stringify(new URL('../../shared/alerts/quiet-hours.ts', import.meta.url).pathname)}
 import { AlertLoop } from ${JSON.stringify(new URL('./alert-loop.ts', import.meta.url).pathname)}
-import { rulesEditedHere } from ${JSON.stringify(new URL('./alert-rule-source.ts', import.meta.url).pathname)}
+import { NO_LEASE } from ${JSON.stringify(new URL('../../core/persistence/fence.ts', import.meta.url).pathname)}
 
 const [startUtc, quietStart, quietEnd, ...stepsMin] = JSON.parse(process.argv[1])
 const dir = mkdtempSync(join(tmpdir(), 'tickdesk-zone-'))
@@ -27,11 +27,11 @@ const quiet = { enabled: true, start: quietStart, end: quietEnd }
 const rule = { id: 'r1', key: 'crypto:BTCUSDT', condition: { kind: 'above', price: 100 },
   repeat: 'rearm', hysteresisPct: 0, cooldownSec: 0, expiresAt: null, note: '', createdAt: 0, enabled: true }
 const q = (last) => ({ ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last })
-const open = () => AlertLoop.open({ stores: openDataStores(dir), clock, rules: rulesEditedHere(),
+const open = () => AlertLoop.open({ stores: openDataStores(dir), clock, fence: NO_LEASE,
   firedBy: 'app', onProblem: () => undefined, quietNow: () => inQuietHours(quiet, clock.now()) })
 const heard = []
+await openDataStores(dir).alerts.save({ rules: [rule], states: [] })
 let loop = await open()
-await loop.setRules([rule])
 loop.addTarget({ name: 'desktop', deliver: (a) => void heard.push(a) })
 loop.start()
 for (const m of stepsMin) {

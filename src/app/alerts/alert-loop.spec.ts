@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { editRules } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
 import { FireJournal } from '../../core/persistence/fire-journal'
@@ -9,7 +10,7 @@ import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/
 import { blankQuote, type Quote } from '../../shared/quote'
 import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { rulesEditedHere, rulesFromFile } from './alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
@@ -35,7 +36,7 @@ async function open(
   return AlertLoop.open({
     stores: f.stores,
     clock: f.clock,
-    rules: rulesEditedHere(),
+    fence: NO_LEASE,
     firedBy: 'app',
     onProblem: (code) => f.problems.push(code),
     ...over,
@@ -52,7 +53,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('has the fire in the journal on disk when the target hears of it', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(loop, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     const onDisk: string[][] = []
     loop.addTarget({
       name: 'desktop',
@@ -67,7 +68,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('does not fire a once-alert again after a crash right after it fired', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(first, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     const before = heard(first)
     first.evaluate(quote(101)) // no close(): the process dies here
     const second = await open(f)
@@ -83,7 +84,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('announces at the next start, with the same id, a fire no target took before the crash', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(first, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     // The desktop target is there, but the process dies inside deliver (before it returns).
     let fireId = ''
     first.addTarget({
@@ -107,7 +108,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('marks replayed a fire handed to a target before the crash, and not one never handed over', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(first, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     // stdout was handed the fire (it may have printed it) and the process died before "done";
     // the webhook was owed it and never reached.
     first.addTarget({ name: 'stdout', deliver: () => new Promise<void>(() => undefined) })
@@ -128,11 +129,13 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
     expect(posted.map((a) => [a.id, a.replayed === true])).toEqual([[fireId, false]])
     expect(second.history()[0]?.replayed).toBe(true)
   })
+})
 
+describe('AlertLoop: what is owed, to whom, and the journal', () => {
   it('still owes a fire a webhook gave up on at the next start, days later', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(first, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     first.addTarget({ name: 'webhook:w1', deliver: () => Promise.reject(new Error('gave up')) })
     first.evaluate(quote(101))
     await first.close()
@@ -146,11 +149,11 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('owes a fire only to the targets there when it fired', async () => {
     const f = folder()
     const app = await open(f)
-    await app.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(app, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     heard(app, 'desktop')
     app.evaluate(quote(101))
     await app.close()
-    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
+    const watch = await open(f, { fence: NO_LEASE, firedBy: 'watch' })
     const printed = heard(watch, 'stdout')
     watch.start()
     expect(printed).toEqual([])
@@ -159,7 +162,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('keeps fires while paused in the history but announces them nowhere, then or later', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(loop, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     const got = heard(loop)
     loop.setPaused(true)
     loop.evaluate(quote(101))
@@ -174,7 +177,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('compacts the journal to what is still owed once the alert files hold the fires', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([
+    await editRules(loop, f.stores, [
       rule('r1', { kind: 'above', price: 100 }),
       rule('r2', { kind: 'above', price: 100 }, { key: 'crypto:ETHUSDT' }),
     ])
@@ -192,7 +195,7 @@ describe('AlertLoop: a fire is durable before it is announced', () => {
   it('skips a line torn by a kill mid-append and says so', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(loop, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     loop.evaluate(quote(101))
     appendFileSync(join(f.stores.dir, 'alert-fires.ndjson'), '{"fired":{"id":"x"')
     const next = await open(f)
@@ -205,7 +208,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
   it('never fires from the quote cache at start-up; the first fresh quote fires, marked away since the last price seen', async () => {
     const f = folder()
     const loop = await open(f)
-    await loop.setRules([rule('r1', { kind: 'above', price: 100 })])
+    await editRules(loop, f.stores, [rule('r1', { kind: 'above', price: 100 })])
     const got = heard(loop)
     const lastSeen = f.clock.now() - 3_600_000
     loop.markGap((key) => (key === 'crypto:BTCUSDT' ? lastSeen : undefined))
@@ -226,7 +229,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
   it('after a restart, a symbol last seen by a saved rule state is away since then; one never seen is not', async () => {
     const f = folder()
     const first = await open(f)
-    await first.setRules([
+    await editRules(first, f.stores, [
       rule('r1', { kind: 'above', price: 100 }),
       rule('r2', { kind: 'above', price: 100 }, { key: 'crypto:ETHUSDT' }),
     ])
@@ -234,7 +237,7 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
     const seenAt = f.clock.now()
     f.clock.advance(SEEN_SAVE_EVERY_MS) // the states are saved while prices move
     await expect
-      .poll(async () => (await f.stores.alerts.load()).value.states[0]?.lastSeenAt)
+      .poll(async () => (await f.stores.alertStates.load()).value[0]?.lastSeenAt)
       .toBe(seenAt)
     f.clock.advance(3_600_000) // then the process dies and nothing runs for an hour
     const second = await open(f)
@@ -248,10 +251,10 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
     ])
   })
 
-  it('a CLI loop keeps rules another process added while it ran', async () => {
+  it('never writes the rules: one another process added while it ran stays, and the states go to their own file', async () => {
     const f = folder()
     await f.stores.alerts.save({ rules: [rule('r1', { kind: 'above', price: 100 })], states: [] })
-    const watch = await open(f, { rules: rulesFromFile(), firedBy: 'watch' })
+    const watch = await open(f, { fence: NO_LEASE, firedBy: 'watch' })
     heard(watch, 'stdout')
     const file = (await f.stores.alerts.load()).value
     await f.stores.alerts.save({
@@ -262,7 +265,8 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
     await watch.close()
     const saved = (await f.stores.alerts.load()).value
     expect(saved.rules.map((r) => r.id)).toEqual(['r1', 'r2'])
-    expect(saved.states.find((s) => s.ruleId === 'r1')?.status).toBe('triggered')
+    const states = (await f.stores.alertStates.load()).value
+    expect(states.find((s) => s.ruleId === 'r1')?.status).toBe('triggered')
     expect(readFileSync(join(f.stores.dir, 'alert-history.json'), 'utf8')).toContain(
       '"firedBy":"watch"',
     )

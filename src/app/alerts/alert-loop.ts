@@ -1,38 +1,31 @@
 import { AlertEngine } from '../../core/alerts/alert-engine'
-import { barsNeeded } from '../../core/alerts/alert-ma'
-import type { BarNeed } from '../../core/bars/bar-backfill'
 import type { Clock, TimerHandle } from '../../core/clock'
+import { isLeaseLost, type Fence } from '../../core/persistence/fence'
 import type { StoreProblem } from '../../core/persistence/json-store'
 import { ThrottledSave } from '../../core/persistence/throttled-save'
-import type { DataStores } from '../../core/persistence/stores'
 import type { AlertRule, AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
-import { expandRules } from '../../shared/alerts/alert-list'
-import type { AlertBars } from './alert-follow'
-import type { RuleSource } from './alert-rule-source'
-import { replayJournal, restartGapSince, withDropped } from './alert-replay'
-import { AlertOutbox, type AlertTarget } from './alert-outbox'
-import type { Watchlist } from '../../shared/watchlist'
 import type { SymbolKey } from '../../shared/markets/market'
 import type { Quote } from '../../shared/quote'
+import type { Watchlist } from '../../shared/watchlist'
+import type { AlertBars } from './alert-follow'
+import { readLoopFiles, statesToSave, writeLoopFiles, type LoopStores } from './alert-loop-files'
+import { AlertOutbox, type AlertTarget } from './alert-outbox'
+import { replayJournal, restartGapSince, withDropped } from './alert-replay'
+import { barNeeds, judgedRules } from './alert-rule-set'
 
 /**
- * The alert loop: the one place alerts are evaluated, recorded and announced, for every host
- * (the app in Electron or the browser host, `tickdesk watch`, `tickdesk alerts run`).
+ * The alert loop: where the folder's owner evaluates rules, records fires and announces them.
+ * One exists only in the process that holds the folder's alerts lease (ownership.ts and
+ * alert-host.ts decide that); it reads the folder's files afresh when it opens, and every write
+ * it makes (states, history, journal) is fenced by that lease: the first one refused stops it
+ * at once (onLost), before anything more is judged or announced.
  *
- * The alert area, in the order a fire goes through it (src/app unless named):
- *   alert-duty.ts, alert-loop-lock.ts  one loop per data folder: who holds alerts.lock runs it
- *   alert-follow.ts                    follow(engine): quotes evaluated, gaps marked, bars
- *   alert-loop.ts (here)               rules (list rules expanded, filtered), states, history,
- *                                      saves; composes the parts below
- *   alert-rule-source.ts               rules edited here (the app) or read from the file (CLI)
- *   alert-outbox.ts                    the fire journal (core/persistence/fire-journal.ts) and
- *                                      delivery once per target; webhook-*.ts: webhook targets
- *   src/shared/alerts/fire-json.ts            the one public JSON shape of a fire
- *   src/core/alerts/alert-engine.ts           conditions and rule states (pure)
- * It may import src/core, src/shared and src/util; hosts import it, never the other way round.
+ *   alert-loop-files.ts   the files it reads at open and writes at each save
+ *   alert-outbox.ts       the fire journal and delivery once per target (alert-handoff.ts)
+ *   alert-replay.ts       the journal replayed over the saved states and history
+ *   alert-rule-set.ts     which rules it judges (list rules expanded, the host's service)
+ *   src/core/alerts/alert-engine.ts  conditions and rule states (pure)
  * Promises, with the outcome of a crash at each step: docs/alerts-guarantees.md.
- * Tests: src/app/alert-*.spec.ts and webhook-sender.spec.ts (a real temp folder, a FakeClock);
- * test/faults/alerts-*.spec.ts (real processes on the simulator: kill -9, SIGSTOP, two hosts).
  */
 
 export type { AlertTarget, UndeliveredFire } from './alert-outbox'
@@ -43,23 +36,22 @@ export const ALERT_SAVE_EVERY_MS = 500
 export const SEEN_SAVE_EVERY_MS = 60_000
 
 export interface AlertLoopOptions {
-  stores: Pick<DataStores, 'dir' | 'alerts' | 'alertHistory' | 'watchlists'>
+  stores: LoopStores
   clock: Clock
-  /** Where the rules come from, and so what a save writes back (alert-rule-source.ts). */
-  rules: RuleSource
-  /** Which of the file's rules this loop evaluates (watch: the symbols it was given). */
-  filter?: (rule: AlertRule) => boolean
+  /** Asked before every write of the states, the history and the journal (fence.ts). */
+  fence: Fence
+  /** Which stored rules this loop judges (default: all): those of the host's service. */
+  judges?: (rule: AlertRule) => boolean
+  /** Which targets a fire is owed to (default: all): a demo fire never reaches a webhook. */
+  owes?: (target: string) => boolean
   /** A damaged file or a failed save, in words for the trader. */
   onProblem: (code: string, message: string) => void
+  /** A write found the lease taken: the loop has stopped, nothing more is judged or announced. */
+  onLost?: (message: string) => void
   /** Whether now is in the trader's quiet hours: a fire is then marked quiet (no sound or pop). */
   quietNow?: () => boolean
-  /** Written on each fire, so the app can say what the runner fired while it was closed. */
+  /** Written on each fire, so every host can say who fired it. */
   firedBy: FiredAlert['firedBy']
-  /**
-   * Another process runs this folder's alerts (alert-duty.ts): rules can be read and edited, but
-   * the journal is not touched and nothing is evaluated or announced until activate().
-   */
-  standby?: boolean
   newId?: () => string
 }
 
@@ -68,35 +60,36 @@ export class AlertLoop {
   private readonly outbox: AlertOutbox
   private readonly saver: ThrottledSave<AlertsSnapshot>
   private readonly listeners = new Set<() => void>()
-  private fileRules: AlertRule[] = []
-  /** The rules as this loop last read or wrote them: the base of a merge with a CLI's edit. */
-  private diskRules: AlertRule[] = []
-  /** The watchlists list-wide rules follow (the app sets them as they change; CLI hosts re-read). */
+  private rules: AlertRule[] = []
   private lists: readonly Watchlist[] = []
+  /** States of rules this loop does not judge (another service's), kept as read. */
+  private readonly others = new Map<string, AlertRuleState>()
   private paused = false
-  /** Holds the folder's alerts: evaluates, journals, announces (see standby). */
-  private active: boolean
-  private activating = false
+  private stopped = false
   private seenTimer: TimerHandle | null = null
   private market: AlertBars | null = null
 
   private constructor(private readonly opts: AlertLoopOptions) {
-    this.active = opts.standby !== true
     this.engine = new AlertEngine({
       clock: opts.clock,
       firedBy: opts.firedBy,
       ...(opts.newId ? { newId: opts.newId } : {}),
     })
     this.outbox = new AlertOutbox(opts.stores.dir, {
+      fence: opts.fence,
       problem: (code, message) => this.problem(code, message),
       changed: () => this.changed(),
+      lost: (e) => this.lose(e),
       now: () => opts.clock.now(),
     })
     this.saver = new ThrottledSave({
       clock: opts.clock,
       intervalMs: ALERT_SAVE_EVERY_MS,
       save: (snapshot) => this.save(snapshot),
-      onError: (e) => this.problem('STORAGE_ERROR', `Could not save alert states: ${String(e)}`),
+      onError: (e) =>
+        isLeaseLost(e)
+          ? this.lose(e)
+          : this.problem('STORAGE_ERROR', `Could not save alert states: ${String(e)}`),
     })
   }
 
@@ -108,20 +101,14 @@ export class AlertLoop {
   }
 
   private async load(): Promise<void> {
-    const { stores } = this.opts
-    const file = await stores.alerts.load()
-    this.report(file.problem)
-    this.lists = (await stores.watchlists.load()).value.watchlists
-    const history = await stores.alertHistory.load()
-    this.report(history.problem)
-    const read = this.active ? this.outbox.readJournal() : { fires: [], skipped: 0 }
-    const replayed = replayJournal(
-      { states: file.value.states, history: history.value },
-      read.fires,
-    )
+    const files = await readLoopFiles(this.opts.stores, (p) => this.report(p))
+    this.rules = files.rules
+    this.lists = files.lists
+    const read = this.outbox.readJournal()
+    const replayed = replayJournal({ states: files.states, history: files.history }, read.fires)
     this.outbox.continueFrom(replayed.lastSeq)
-    this.fileRules = this.diskRules = file.value.rules
-    this.engine.setRules(this.evaluated(file.value.rules), replayed.states)
+    for (const s of replayed.states) this.others.set(s.ruleId, s)
+    this.applyRules()
     this.engine.setHistory(replayed.history)
     if (read.fires.length > 0) {
       // The files catch up with the journal before it is compacted to what is still owed.
@@ -130,8 +117,14 @@ export class AlertLoop {
     }
   }
 
-  get rules(): AlertRule[] {
-    return this.fileRules
+  /** The stored rules as this loop last read or was given them. */
+  get storedRules(): AlertRule[] {
+    return this.rules
+  }
+
+  /** False once a write found the lease taken (or stop()): it judges and announces nothing. */
+  get running(): boolean {
+    return !this.stopped
   }
 
   /**
@@ -160,23 +153,6 @@ export class AlertLoop {
   }
 
   /**
-   * This process took the folder's alerts: the previous owner's files and journal are read afresh
-   * (no quote judged meanwhile, on older states) and what it still owed is delivered.
-   */
-  async activate(): Promise<void> {
-    this.active = this.activating = true
-    await this.load().finally(() => (this.activating = false))
-    this.outbox.deliverOwedToAll()
-  }
-
-  /** Another process took the folder's alerts: stop evaluating and announcing at once. */
-  async deactivate(): Promise<void> {
-    await this.saver.flush()
-    this.active = false
-    this.outbox.forget()
-  }
-
-  /**
    * Nothing ran (or the feed was down) since `since`: the first fresh quote per symbol that fires
    * is marked "while you were away" from then. Per symbol after a restart: the time of the last
    * price seen for it (none for a symbol never seen: a rule met at once "is above", not "was
@@ -191,13 +167,13 @@ export class AlertLoop {
    * rule states any host saved (the later of the two).
    */
   markRestartGap(cachedAt: (key: SymbolKey) => number | undefined): void {
-    const keys = new Map(this.evaluated(this.fileRules).map((r) => [r.id, r.key]))
+    const keys = new Map(this.judged().map((r) => [r.id, r.key]))
     this.engine.markGap(restartGapSince(this.engine.states(), keys, cachedAt))
   }
 
   /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
   evaluate(quote: Quote): void {
-    if (!this.active || this.activating) return
+    if (this.stopped) return
     const fires = this.engine.evaluate(quote)
     this.seenTimer ??= this.opts.clock.setTimeout(() => {
       this.seenTimer = null
@@ -211,53 +187,37 @@ export class AlertLoop {
     }
     // Decided once, at the fire, and kept with it: a replay after a crash stays as quiet.
     if (this.opts.quietNow?.() === true) for (const alert of fires) alert.quiet = true
-    // No await between the decision and the journal: a fire is durable before it is announced.
-    this.outbox.post(
-      fires,
-      (id, seq) => {
-        this.engine.stampSeq(id, seq)
-        return this.engine.stateOf(id) as AlertRuleState
-      },
-      this.paused,
-    )
+    try {
+      // No await between the decision and the journal: a fire is durable before it is announced.
+      this.outbox.post(
+        fires,
+        (id, seq) => {
+          this.engine.stampSeq(id, seq)
+          return this.engine.stateOf(id) as AlertRuleState
+        },
+        this.opts.owes ?? (() => true),
+        this.paused,
+      )
+    } catch (e) {
+      if (!isLeaseLost(e)) throw e
+      this.lose(e)
+      return
+    }
     this.changed()
   }
 
-  /** The app's rules changed (add, remove, switch): saved at once. */
+  /** The stored rules changed (an edit here or in another process): states saved at once. */
   async setRules(rules: AlertRule[]): Promise<void> {
-    this.fileRules = rules
-    this.engine.setRules(this.evaluated(rules), this.engine.states())
-    this.rearmOwed()
-    this.askBars()
+    this.rules = rules
+    this.applyRules()
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
   }
 
-  /**
-   * The watchlists changed (the app): list-wide rules follow, a symbol added is armed afresh, a
-   * symbol removed stops being evaluated; the other symbols keep their state.
-   */
+  /** The watchlists changed: list-wide rules follow, the other symbols keep their state. */
   setLists(lists: readonly Watchlist[]): void {
     this.lists = lists
-    this.engine.setRules(this.evaluated(this.fileRules), this.engine.states())
-    this.askBars()
-  }
-
-  /**
-   * CLI hosts: rules another process changed (`alerts add` while the runner runs), and the
-   * watchlists list-wide rules follow.
-   */
-  async reloadRules(): Promise<void> {
-    const file = await this.opts.stores.alerts.load()
-    if (file.problem) return
-    const lists = await this.opts.stores.watchlists.load()
-    const listsChanged = JSON.stringify(lists.value.watchlists) !== JSON.stringify(this.lists)
-    if (!listsChanged && JSON.stringify(file.value.rules) === JSON.stringify(this.fileRules)) return
-    this.fileRules = file.value.rules
-    if (!lists.problem) this.lists = lists.value.watchlists
-    this.engine.setRules(this.evaluated(file.value.rules), this.engine.states())
-    this.rearmOwed()
-    this.askBars()
+    this.applyRules()
   }
 
   /** Paused: rules keep evaluating and fires are kept in history, but no target hears of them. */
@@ -266,7 +226,7 @@ export class AlertLoop {
   }
 
   states(): AlertRuleState[] {
-    return this.engine.states()
+    return statesToSave(this.engine.states(), this.others, this.rules)
   }
 
   history(): FiredAlert[] {
@@ -294,6 +254,16 @@ export class AlertLoop {
     return true
   }
 
+  /** Fires owed to targets that no longer exist are dropped, each with a line in its history. */
+  dropGone(exists: (target: string) => boolean): void {
+    const changed = this.outbox.dropGone(exists, this.opts.clock.now())
+    if (changed.length === 0) return
+    let history = this.engine.history()
+    for (const alert of changed) history = withDropped(history, alert)
+    this.engine.setHistory(history)
+    this.changed()
+  }
+
   watchedKeys(): SymbolKey[] {
     return this.engine.watchedKeys()
   }
@@ -308,14 +278,43 @@ export class AlertLoop {
   async close(): Promise<void> {
     this.opts.clock.clearTimeout(this.seenTimer)
     this.seenTimer = null
+    if (this.stopped) return
     this.saver.request(() => this.snapshot())
     await this.saver.flush()
   }
 
+  /** Stops at once, writing nothing more: the lease is gone or going. */
+  stop(): void {
+    this.stopped = true
+    this.outbox.stop()
+    this.saver.cancel()
+    this.opts.clock.clearTimeout(this.seenTimer)
+    this.seenTimer = null
+  }
+
   // ---- inside ------------------------------------------------------------------------------
 
-  private rearmOwed(): void {
+  private lose(e: unknown): void {
+    if (this.stopped) return
+    this.stop()
+    this.opts.onLost?.(e instanceof Error ? e.message : String(e))
+  }
+
+  /** The judged rules given to the engine; the states of the others kept as they are. */
+  private applyRules(): void {
+    const judged = this.judged()
+    const ids = new Set(judged.map((r) => r.id))
+    const before = this.engine.states()
+    for (const s of before) if (!ids.has(s.ruleId)) this.others.set(s.ruleId, s)
+    const back = [...this.others.values()].filter((s) => ids.has(s.ruleId))
+    this.engine.setRules(judged, [...before, ...back])
+    for (const id of ids) this.others.delete(id)
     this.outbox.rearm((id) => this.engine.stateOf(id))
+    this.askBars()
+  }
+
+  private judged(): AlertRule[] {
+    return judgedRules(this.rules, this.lists, this.opts.judges ?? (() => true))
   }
 
   private changed(): void {
@@ -324,63 +323,17 @@ export class AlertLoop {
   }
 
   private askBars(): void {
-    if (this.market === null) return
-    const needs: BarNeed[] = []
-    for (const r of this.evaluated(this.fileRules)) {
-      const c = r.condition
-      if (c.kind === 'maCross' && r.enabled)
-        needs.push({ key: r.key, interval: c.interval, count: barsNeeded(c.ma, c.period) })
-    }
-    this.market.backfillBars(needs)
-  }
-
-  /** The concrete rules: list rules expanded to their symbols now, then this host's filter. */
-  private evaluated(rules: AlertRule[]): AlertRule[] {
-    const members = new Map(this.lists.map((l) => [l.id, l.symbols]))
-    const concrete = expandRules(rules, (id) => members.get(id))
-    const filter = this.opts.filter
-    return filter ? concrete.filter(filter) : concrete
+    this.market?.backfillBars(barNeeds(this.judged()))
   }
 
   private snapshot(): AlertsSnapshot {
-    return {
-      rules: this.fileRules,
-      states: this.engine.states(),
-      history: this.engine.history(),
-      seq: this.outbox.lastSeq,
-    }
+    return { states: this.states(), history: this.engine.history(), seq: this.outbox.lastSeq }
   }
 
   private async save(s: AlertsSnapshot): Promise<void> {
-    let file = await this.opts.rules.toSave(
-      { rules: s.rules, states: s.states },
-      {
-        alerts: this.opts.stores.alerts,
-        diskRules: this.diskRules,
-        adopt: (rules) => {
-          this.fileRules = rules
-          this.engine.setRules(this.evaluated(rules), this.engine.states())
-          this.rearmOwed()
-          this.askBars()
-          return this.engine.states()
-        },
-      },
-    )
-    if (!this.active) {
-      // States and history are the owner's: a stale copy written over them could re-arm a
-      // once-alert it fired. A standby loop saves only its rule edits.
-      const latest = await this.opts.stores.alerts.load()
-      file = { rules: file.rules, states: latest.value.states }
-    }
-    const results = await Promise.allSettled([
-      this.active ? this.opts.stores.alertHistory.save(s.history) : Promise.resolve(),
-      this.opts.stores.alerts.save(file),
-    ])
-    const failed = results.find((r) => r.status === 'rejected')
-    if (failed) throw failed.reason
-    this.diskRules = file.rules
-    // The journal is the owner's: a standby loop never rewrites it.
-    if (this.active) this.outbox.compact(s.seq)
+    if (this.stopped) return
+    await writeLoopFiles(this.opts.stores, this.opts.fence, s)
+    this.outbox.compact(s.seq)
   }
 
   private report(p: StoreProblem | null): void {
@@ -393,7 +346,6 @@ export class AlertLoop {
 }
 
 interface AlertsSnapshot {
-  rules: AlertRule[]
   states: AlertRuleState[]
   history: FiredAlert[]
   seq: number

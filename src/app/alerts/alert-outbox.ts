@@ -1,37 +1,25 @@
-import {
-  FireJournal,
-  type GaveUp,
-  type JournalFire,
-  type JournalRead,
-} from '../../core/persistence/fire-journal'
+import { isLeaseLost, type Fence } from '../../core/persistence/fence'
+import { FireJournal, type JournalRead } from '../../core/persistence/fire-journal'
 import type { AlertRuleState, FiredAlert } from '../../shared/alerts/alert'
 import { crashPoint } from './crash-points'
+import { handOff, type AlertTarget, type HandoffContext, type OutboxEntry } from './alert-handoff'
 
 /**
  * The alert loop's outbox: each fire made durable in the fire journal before any target hears of
- * it, then handed to each target it is owed to, once, by fire id. A fire a target did not take
- * before a crash is delivered to it at the next start with the same id: late if it was never
- * handed over, marked `replayed` if it was (the target may have it). The journal is compacted
- * to what is still owed once the alert files hold the rest (compact()).
+ * it, then handed to each target it is owed to, once, by fire id (alert-handoff.ts). A fire a
+ * target did not take before a crash is delivered to it at the next start with the same id: late
+ * if it was never handed over, marked `replayed` if it was (the target may have it). The journal
+ * is compacted to what is still owed once the alert files hold the rest (compact()).
  *
- * Targets are what announce a fire: stdout for `watch --json`, the desktop notification, a
- * webhook. Each fire remembers which targets it was owed to when it fired, so a fire from the
- * app is not printed by a later `tickdesk watch`, and one owed to a webhook is retried by whichever
- * host has that webhook.
+ * Targets are what announce a fire: the desktop notification, every webhook, stdout where that is
+ * the process's job. Each fire remembers which targets it was owed to when it fired; one owed to a
+ * target that no longer exists (a removed webhook) is dropped with a line in its history entry.
+ * Every write is fenced: once the lease is taken, the outbox stops (onLost) and hands nothing on.
  */
 
-export interface AlertTarget {
-  readonly name: string
-  /** Resolves (or returns) once the target took the fire; a rejection leaves it owed. */
-  deliver(alert: FiredAlert): void | Promise<void>
-  /**
-   * Why the target takes nothing now (a webhook disabled at load), if it does not: no fire is
-   * handed to it, so none counts as tried; each one owed is listed as undelivered with this why.
-   */
-  readonly refusal?: string | null
-}
+export type { AlertTarget } from './alert-handoff'
 
-/** A fire a target gave up on: still owed, until taken, retried or dropped (issue 37). */
+/** A fire a target gave up on: still owed, until taken, retried or dropped. */
 export interface UndeliveredFire {
   alert: FiredAlert
   to: string
@@ -39,9 +27,14 @@ export interface UndeliveredFire {
   at: number
 }
 
-interface OutboxEntry extends JournalFire {
-  /** Order of firing in the folder (0: read from a journal older than sequence numbers). */
-  seq: number
+export interface OutboxOptions {
+  fence: Fence
+  problem: (code: string, message: string) => void
+  /** A fire's history entry changed (marked replayed, dropped), or a target gave up on a fire. */
+  changed: () => void
+  /** A write found the lease taken: this process no longer runs the alerts. */
+  lost: (e: unknown) => void
+  now: () => number
 }
 
 export class AlertOutbox {
@@ -51,17 +44,22 @@ export class AlertOutbox {
   private entries: OutboxEntry[] = []
   private seq = 0
   private started = false
+  private stopped = false
+  private readonly ctx: HandoffContext
 
   constructor(
     dir: string,
-    private readonly opts: {
-      problem: (code: string, message: string) => void
-      /** A fire's history entry changed (marked replayed), or a target gave up on a fire. */
-      changed: () => void
-      now: () => number
-    },
+    private readonly opts: OutboxOptions,
   ) {
-    this.journal = new FireJournal(dir)
+    this.journal = new FireJournal(dir, opts.fence)
+    this.ctx = {
+      journal: this.journal,
+      fence: opts.fence,
+      now: opts.now,
+      gaveUp: (entry, name, e, at) => this.gaveUp(entry, name, e, at),
+      changed: () => opts.changed(),
+      failed: (e) => this.failed(e),
+    }
   }
 
   /** The last fire's number: compact(savedSeq) keeps what came after a save. */
@@ -74,7 +72,7 @@ export class AlertOutbox {
     this.seq = Math.max(this.seq, seq)
   }
 
-  /** What a previous run left in the journal; its fires are owed from now on (whatever their age). */
+  /** What a previous owner left in the journal; its fires are owed from now on, whatever their age. */
   readJournal(): JournalRead {
     const read = this.journal.read()
     if (read.skipped > 0)
@@ -82,15 +80,14 @@ export class AlertOutbox {
         'ALERT_JOURNAL_DAMAGED',
         `${read.skipped} line(s) of the alert fire journal could not be read (a crash mid-write); the rest was kept.`,
       )
-    // Whatever its age: a fire a webhook gave up on is still owed to it (issue 37).
     this.entries = read.fires.map((f) => ({ ...f, seq: f.seq ?? 0 }))
     for (const f of this.entries) this.continueFrom(f.seq)
     return read
   }
 
-  /** Another process took the folder's alerts: what is owed is theirs now. */
-  forget(): void {
-    this.entries = []
+  /** The lease was taken: nothing more is written or handed on by this outbox. */
+  stop(): void {
+    this.stopped = true
   }
 
   /** Registered before start(); start() delivers what a previous run still owed them. */
@@ -105,41 +102,33 @@ export class AlertOutbox {
 
   start(): void {
     this.started = true
-    this.deliverOwedToAll()
-  }
-
-  deliverOwedToAll(): void {
-    if (!this.started) return
     for (const target of this.targets.values()) this.deliverOwed(target)
   }
 
   /**
    * New fires, with each rule's state after it (stamped with the fire's sequence number):
-   * journalled, then announced (none when paused).
+   * journalled, then announced to `owed` (none when paused). Throws LEASE_LOST, having announced
+   * nothing, when the lease was taken.
    */
   post(
     fires: FiredAlert[],
     stateOf: (ruleId: string, seq: number) => AlertRuleState,
+    owes: (target: string) => boolean,
     paused: boolean,
   ): void {
-    const owed = paused ? [] : [...this.targets.keys()]
-    const entries = fires.map((alert) => {
+    if (this.stopped) return
+    const owed = paused ? [] : [...this.targets.keys()].filter(owes)
+    const entries: OutboxEntry[] = fires.map((alert) => {
       const seq = ++this.seq
-      return {
-        alert,
-        state: stateOf(alert.ruleId, seq),
-        done: new Set<string>(),
-        tried: new Set<string>(),
-        gaveUp: new Map<string, GaveUp>(),
-        seq,
-        owed,
-      }
+      const state = stateOf(alert.ruleId, seq)
+      return { alert, state, done: new Set(), tried: new Set(), gaveUp: new Map(), seq, owed }
     })
     crashPoint('evaluate')
     try {
       this.journal.fired(entries)
       crashPoint('journal-append')
     } catch (e) {
+      if (isLeaseLost(e)) throw e
       // A full disk must not swallow an alert: announce it anyway, marked, and say why.
       for (const entry of entries) entry.alert.notRecorded = true
       this.opts.problem('ALERT_JOURNAL_WRITE', notRecordedWords(e))
@@ -161,12 +150,7 @@ export class AlertOutbox {
       entry.state = now
       moved = true
     }
-    if (!moved) return
-    try {
-      this.journal.rewrite(this.entries)
-    } catch {
-      // At worst the moved rule reads "triggered" again after a crash; the fire is kept.
-    }
+    if (moved) this.rewrite(this.entries)
   }
 
   /**
@@ -180,22 +164,15 @@ export class AlertOutbox {
     if (keep.length === this.entries.length && keep.length > 0) return
     const fired = this.entries.length > 0
     if (fired) crashPoint('state-save')
-    try {
-      this.journal.rewrite(keep)
+    if (this.rewrite(keep)) {
       this.entries = keep
       if (fired) crashPoint('compaction')
-    } catch {
-      // A journal that stays long costs a little disk, nothing else; the next save tries again.
     }
   }
 
   /** Fires a target gave up on and still owes, oldest first. */
   undelivered(): UndeliveredFire[] {
-    const out: UndeliveredFire[] = []
-    for (const e of this.entries)
-      for (const [to, why] of e.gaveUp)
-        if (!e.done.has(to)) out.push({ alert: e.alert, to, ...why })
-    return out
+    return undeliveredOf(this.entries)
   }
 
   /**
@@ -218,27 +195,85 @@ export class AlertOutbox {
   drop(fireId: string, at: number): FiredAlert | null {
     const entry = this.entries.find((e) => e.alert.id === fireId && e.gaveUp.size > 0)
     if (entry === undefined) return null
-    for (const [to, gave] of entry.gaveUp) {
-      if (entry.done.has(to)) continue
-      const why = `dropped by the trader; ${gave.why}`.slice(0, 300)
-      this.journal.dropped(fireId, to, { why, at })
-      entry.done.add(to)
-      entry.alert.dropped = [...(entry.alert.dropped ?? []), { to, why, at }]
-    }
+    const gave = [...entry.gaveUp].filter(([to]) => !entry.done.has(to))
+    this.dropFor(
+      entry,
+      gave.map(([to, g]) => ({ to, why: `dropped by the trader; ${g.why}` })),
+      at,
+    )
     entry.gaveUp.clear()
-    this.opts.changed()
     return entry.alert
   }
 
+  /**
+   * Fires owed to a target that no longer exists (a webhook removed from webhooks.json) are owed
+   * no more: each gets a "dropped" line and its history entry says for which target. Returns the
+   * fires whose entries changed.
+   */
+  dropGone(exists: (target: string) => boolean, at: number): FiredAlert[] {
+    const changed: FiredAlert[] = []
+    for (const entry of this.entries) {
+      const gone = entry.owed.filter((to) => !entry.done.has(to) && !exists(to))
+      if (gone.length === 0) continue
+      this.dropFor(
+        entry,
+        gone.map((to) => ({ to, why: 'the target was removed before it took the alert' })),
+        at,
+      )
+      for (const to of gone) entry.gaveUp.delete(to)
+      changed.push(entry.alert)
+    }
+    return changed
+  }
+
+  private dropFor(entry: OutboxEntry, drops: { to: string; why: string }[], at: number): void {
+    for (const { to, why: long } of drops) {
+      const why = long.slice(0, 300)
+      try {
+        this.journal.dropped(entry.alert.id, to, { why, at })
+      } catch (e) {
+        this.failed(e)
+        return
+      }
+      entry.done.add(to)
+      entry.alert.dropped = [...(entry.alert.dropped ?? []), { to, why, at }]
+    }
+    this.opts.changed()
+  }
+
+  private rewrite(entries: OutboxEntry[]): boolean {
+    if (this.stopped) return false
+    try {
+      this.journal.rewrite(entries)
+      return true
+    } catch (e) {
+      // A journal that stays long costs a little disk, nothing else; the next save tries again.
+      if (isLeaseLost(e)) this.failed(e)
+      return false
+    }
+  }
+
   private gaveUp(entry: OutboxEntry, name: string, e: unknown, at: number): void {
+    if (this.stopped) return
     const why = { why: (e instanceof Error ? e.message : String(e)).slice(0, 300), at }
     entry.gaveUp.set(name, why)
     try {
       this.journal.gaveUp(entry.alert.id, name, why)
-    } catch {
+    } catch (err) {
       // Shown as undelivered for this run; at the next start it is owed and tried again anyway.
+      if (isLeaseLost(err)) return this.failed(err)
     }
     this.opts.changed()
+  }
+
+  private failed(e: unknown): void {
+    if (isLeaseLost(e)) {
+      if (this.stopped) return
+      this.stopped = true
+      this.opts.lost(e)
+      return
+    }
+    this.opts.problem('ALERT_DELIVERY', e instanceof Error ? e.message : String(e))
   }
 
   private deliverOwed(target: AlertTarget): void {
@@ -247,68 +282,32 @@ export class AlertOutbox {
         void this.deliverTo(entry, target.name)
   }
 
-  /** Resolves once the target took the fire or gave up (at once for a target that is not here). */
   private deliverTo(entry: OutboxEntry, name: string): Promise<void> | undefined {
     const target = this.targets.get(name)
-    if (target === undefined) return
-    if (target.refusal) {
-      this.gaveUp(entry, name, new Error(target.refusal), this.opts.now())
-      return
-    }
-    // Handed to this target before (a run killed before its done record, a webhook that gave
-    // up): it may have it, so this delivery says it is a replay, and the history keeps that.
-    const replayed = entry.tried.has(name)
-    if (replayed && entry.alert.replayed !== true) {
-      entry.alert.replayed = true
-      this.opts.changed()
-    }
-    if (!replayed) {
-      entry.tried.add(name)
-      try {
-        this.journal.tried(entry.alert.id, name)
-      } catch {
-        // Unrecorded, a repeat after a crash would not say it is one; the fire itself is on disk.
-      }
-      // Recorded before the hand-off on purpose: a crash here costs a first delivery marked
-      // replayed, where recording after would cost an unmarked repeat.
-      crashPoint('try', name)
-    }
-    const took = (): void => {
-      entry.done.add(name)
-      try {
-        this.journal.done(entry.alert.id, name)
-        crashPoint('done', name)
-      } catch {
-        // Only costs a repeat (same fire id) after a crash; the fire itself is on disk.
-      }
-    }
-    // Tried again (the next start, or the trader's retry): not given up until it fails again.
-    entry.gaveUp.delete(name)
-    let result: void | Promise<void>
-    try {
-      // Per target: the history's copy says a replay happened somewhere; this one says it is.
-      result = target.deliver({ ...entry.alert, replayed })
-    } catch (e) {
-      this.opts.problem('ALERT_DELIVERY', `An alert could not reach ${name}: ${String(e)}`)
-      return
-    }
-    const taken = (): void => {
-      crashPoint('deliver', name)
-      took()
-    }
-    if (result instanceof Promise)
-      return result.then(taken, (e: unknown) => this.gaveUp(entry, name, e, this.opts.now()))
-    taken()
+    if (target === undefined || this.stopped) return
+    return handOff(entry, target, this.ctx)
   }
+}
+
+/** The fires of `entries` a target gave up on and still owes, oldest first. */
+export function undeliveredOf(
+  entries: readonly Pick<OutboxEntry, 'alert' | 'gaveUp' | 'done'>[],
+): UndeliveredFire[] {
+  const out: UndeliveredFire[] = []
+  for (const e of entries)
+    for (const [to, why] of e.gaveUp) if (!e.done.has(to)) out.push({ alert: e.alert, to, ...why })
+  return out
 }
 
 function notRecordedWords(e: unknown): string {
   const code = (e as { code?: unknown }).code
   const why =
     code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'the disk is full'
-      : code === 'EIO'
-        ? 'the disk failed to write (EIO)'
-        : `the disk refused it (${String(e)})`
-  return `A fired alert was announced but not recorded: ${why}. Free some space; until then a crash can announce it again or forget it fired.`
+      ? 'the disk is full. Free some space'
+      : code === 'EROFS'
+        ? 'the data folder is on a read-only disk'
+        : code === 'EIO'
+          ? 'the disk failed to write (EIO)'
+          : `the disk refused it (${String(e)})`
+  return `A fired alert was announced but not recorded: ${why}; until then a crash can announce it again or forget it fired.`
 }

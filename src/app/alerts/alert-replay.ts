@@ -5,7 +5,7 @@ import type { SymbolKey } from '../../shared/markets/market'
 /**
  * At a start: the rule states and history the files hold, brought up to date with the fire
  * journal a previous run left. In the journal's order (the order of firing), never the wall
- * clock's, which can step back (issue 37, item 5).
+ * clock's, which can step back.
  */
 export function replayJournal(
   saved: { states: AlertRuleState[]; history: FiredAlert[] },

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { editRules } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { AlertEngine } from '../../core/alerts/alert-engine'
 import { FakeClock } from '../../core/clock'
@@ -10,7 +11,7 @@ import { inQuietHours } from '../../shared/alerts/quiet-hours'
 import { blankQuote } from '../../shared/quote'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { rulesEditedHere } from './alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
 
 const MIN = 60_000
 
@@ -55,7 +56,7 @@ describe('quiet hours', () => {
     const loop = await AlertLoop.open({
       stores,
       clock: new FakeClock(),
-      rules: rulesEditedHere(),
+      fence: NO_LEASE,
       firedBy: 'app',
       quietNow: () => quiet,
       onProblem: () => undefined,
@@ -63,7 +64,10 @@ describe('quiet hours', () => {
     const got: FiredAlert[] = []
     loop.addTarget({ name: 'desktop', deliver: (a) => void got.push(a) })
     loop.start()
-    await loop.setRules([rule(), rule({ id: 'r2', condition: { kind: 'above', price: 200 } })])
+    await editRules(loop, stores, [
+      rule(),
+      rule({ id: 'r2', condition: { kind: 'above', price: 200 } }),
+    ])
     loop.evaluate(quote(150))
     quiet = false
     loop.evaluate(quote(250))

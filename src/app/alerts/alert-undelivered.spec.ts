@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { editRules } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
@@ -8,10 +9,10 @@ import type { FiredAlert } from '../../shared/alerts/alert'
 import { blankQuote } from '../../shared/quote'
 import { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { rulesEditedHere } from './alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
- * A webhook that gave up (issue 37, item 2): the fire stays owed, is listed as undelivered, can be
+ * A webhook that gave up: the fire stays owed, is listed as undelivered, can be
  * retried or dropped, and a drop is a line in the history. "A crash": a loop dropped without close().
  */
 
@@ -25,7 +26,7 @@ async function open(f: ReturnType<typeof folder>): Promise<AlertLoop> {
   return AlertLoop.open({
     stores: openDataStores(f.dir),
     clock: f.clock,
-    rules: rulesEditedHere(),
+    fence: NO_LEASE,
     firedBy: 'runner',
     onProblem: () => undefined,
   })
@@ -47,7 +48,9 @@ function hook(loop: AlertLoop, state: { down: boolean }): FiredAlert[] {
 
 async function fired(f: ReturnType<typeof folder>, state: { down: boolean }) {
   const loop = await open(f)
-  await loop.setRules([alertRule({ kind: 'above', price: 100 }, { id: 'r1' })])
+  await editRules(loop, openDataStores(f.dir), [
+    alertRule({ kind: 'above', price: 100 }, { id: 'r1' }),
+  ])
   const got = hook(loop, state)
   loop.evaluate({ ...blankQuote('crypto', 'BTCUSDT', 0, 'stream'), last: 101 })
   await flush()

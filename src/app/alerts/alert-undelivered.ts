@@ -1,9 +1,9 @@
 import type { UndeliveredView } from '../../shared/alerts/undelivered'
-import type { AlertLoop } from './alert-loop'
+import type { UndeliveredFire } from './alert-loop'
 
-/** The alert loop's undelivered fires as the alerts panel shows them (bridge: `undelivered`). */
-export function undeliveredViews(loop: Pick<AlertLoop, 'owed'>): UndeliveredView[] {
-  return loop.owed.undelivered().map((u) => ({
+/** Undelivered fires as the alerts panel shows them (bridge: `undelivered`), oldest first. */
+export function undeliveredViews(fires: readonly UndeliveredFire[]): UndeliveredView[] {
+  return fires.map((u) => ({
     fireId: u.alert.id,
     key: u.alert.key,
     message: u.alert.message.slice(0, 500),

@@ -1,171 +1,162 @@
-import { undeliveredViews } from './alert-undelivered'
 import type { Clock } from '../../core/clock'
+import { isTickdeskError } from '../../core/errors'
+import { errorText } from '../error-text'
 import type { DataStores } from '../../core/persistence/stores'
 import type { AlertRule, FiredAlert } from '../../shared/alerts/alert'
+import type { FeedSource } from '../../core/persistence/source-id'
+import { serviceRef, type ServiceRef } from '../../shared/alerts/alert-service'
 import type { BridgeEvent } from '../../shared/bridge'
-import { inQuietHours } from '../../shared/alerts/quiet-hours'
-import type { Settings } from '../../shared/settings'
 import type { SymbolKey } from '../../shared/markets/market'
+import type { Settings } from '../../shared/settings'
 import type { Watchlist } from '../../shared/watchlist'
-import { AlertDuty } from './alert-duty'
-import { AlertLoop } from './alert-loop'
-import { AlertLoopLock, ownerWords } from './alert-loop-lock'
-import { rulesEditedHere } from './alert-rule-source'
 import type { EventHub } from '../event-hub'
 import type { NoticeBoard } from '../notice-board'
-import { WebhookBook } from '../webhooks/webhook-book'
-import type { WebhookSecrets } from '../secrets/webhook-secrets'
+import { keychainProfile } from '../secrets/secret-store'
+import type { AppServiceOptions } from '../host-api'
+import { RuleFile } from './alert-rule-file'
+import { undeliveredViews } from './alert-undelivered'
+import { appInputs } from './ownership/alert-inputs'
+import { AlertHost } from './ownership/alert-host'
 
 /**
- * The app's alerts, wired (ARCHITECTURE: Alerts): the alert loop with the desktop target, the
- * webhook targets from webhooks.json, and the duty that runs the loop only while this process
- * holds the folder's lock (one loop per data folder). The loop itself lives in alert-loop.ts;
- * this module only connects it to the app service's notices and events.
+ * The app's side of the alert host (ownership/alert-host.ts): its desktop target (the window's
+ * toast and the hosts' notifications), its rules as the trader edits them here (written through
+ * RuleFile, merged with the CLI's edits), and the alerts panel it shows, whichever process runs
+ * the folder's alerts.
  */
 type Notify = NoticeBoard['add']
 
 export interface AppAlertsOptions {
   stores: DataStores
   clock: Clock
-  lists: Watchlist[]
-  paused: boolean
-  /** The trader's quiet hours now: a fire in them is marked quiet (no sound or pop). */
-  quietHours: () => Settings['quietHours']
-  /** The history as the app read it at start: what the runner fired since is announced. */
-  history: FiredAlert[]
+  /** The rules as the app holds them now. */
+  rules: () => AlertRule[]
+  lists: () => Watchlist[]
+  /** As read at start: the settings, and the history (what the runner fired since is announced). */
+  data: { settings: Settings; history: FiredAlert[] }
+  /** The feed running now (its service's rules are judged here) and the one configured. */
+  feeds: { readonly current: { config: FeedSource }; wantedSource(): FeedSource }
+  /** The host's options: its environment (the profile), keychain, and the name the lease gives. */
+  host: Pick<AppServiceOptions, 'env' | 'webhookSecrets' | 'alertsHostName'>
   notify: Notify
-  /** Rules saved through the loop (an edit here): the app's state takes them. */
-  onRulesEdited: (rules: AlertRule[]) => void
+  /** The rules to hold and show now (an edit here, merged, or the CLI's). */
+  onRules: (rules: AlertRule[]) => void
+  /** The symbols the judged rules watch may have changed (the engine is asked for them). */
+  onWatched: () => void
   onChange: () => void
   /** Where a fire for the desktop goes: the window and the hosts' notifications. */
   hub: Pick<EventHub, 'emit' | 'alertFired'>
-  webhookSecrets: WebhookSecrets | null
-  /** Who the lock names while this process runs the alerts ("the Tickdesk app"). */
-  hostName: string
+  /** When each symbol was last priced (the quote cache): "while you were away" from then. */
+  lastSeen: (key: SymbolKey) => number | undefined
 }
 
-/** The alert loop, its webhook targets and its duty, opened and closed together. */
 export class AppAlerts {
-  private duty: AlertDuty | null = null
-
   private constructor(
-    readonly loop: AlertLoop,
-    readonly webhooks: WebhookBook,
+    readonly host: AlertHost,
     private readonly o: AppAlertsOptions,
+    private readonly file: RuleFile,
   ) {}
 
-  static async open(o: AppAlertsOptions): Promise<AppAlerts> {
-    const { alerts, webhooks } = await openLoop(o)
-    noteRunnerFires(o.history, alerts.history(), o.notify)
-    return new AppAlerts(alerts, webhooks, o)
+  static open(o: AppAlertsOptions): AppAlerts {
+    const file = new RuleFile(o.stores.alerts, o.rules())
+    const profile = keychainProfile(o.host.env)
+    const host = new AlertHost({
+      stores: o.stores,
+      clock: o.clock,
+      role: o.host.alertsHostName ?? 'the Tickdesk app',
+      firedBy: 'app',
+      service: () => serviceOf(runningOr(o.feeds), profile),
+      inputs: appInputs(() => ({ rules: o.rules(), lists: o.lists() })),
+      settings: o.data.settings,
+      targets: [
+        {
+          name: 'desktop',
+          deliver: (alert) => {
+            o.hub.emit({ type: 'alertFired', alert })
+            o.hub.alertFired(alert)
+          },
+        },
+      ],
+      webhookSecrets: o.host.webhookSecrets ?? null,
+      lastSeen: o.lastSeen,
+      settled: () => file.settled(),
+      notify: (level, code, message) => o.notify(level, code, message),
+      onChange: o.onChange,
+    })
+    return new AppAlerts(host, o, file)
+  }
+
+  /** Takes up the alerts (or stands by) and tells what the runner fired while the app was closed. */
+  async start(): Promise<void> {
+    await this.host.start()
+    noteRunnerFires(this.o.data.history, this.host.alerts().history, this.o.notify)
+  }
+
+  /** The service a new alert is made for: the one configured (settings or the environment). */
+  newRuleService(): ServiceRef {
+    return serviceOf(this.o.feeds.wantedSource(), keychainProfile(this.o.host.env))
   }
 
   /**
-   * Takes up the duty: the loop runs while this process holds the folder's lock. Levels crossed
-   * while nothing ran fire "while you were away" from the last price seen (`lastSeen`).
+   * The trader's edit: shown and judged at once (the engine is asked for new symbols in the same
+   * turn), then written, merged with a CLI edit made meanwhile, and what was written shown.
    */
-  async startDuty(lastSeen: (key: SymbolKey) => number | undefined): Promise<void> {
-    this.loop.markRestartGap(lastSeen)
-    this.duty = alertDuty({
-      alerts: this.loop,
-      dir: this.o.stores.dir,
-      hostName: this.o.hostName,
-      clock: this.o.clock,
-      lastSeen,
-      notify: this.o.notify,
-      onActive: this.o.onChange,
+  async edit(rules: AlertRule[]): Promise<void> {
+    const judged = this.take(rules)
+    const written = await this.file.save(rules).catch((e: unknown) => {
+      // A full disk: the edit is kept here and in force, and written with the next one that can.
+      const code = isTickdeskError(e) ? e.code : 'STORAGE_ERROR'
+      this.o.notify('warning', code, `Could not save the alert rules: ${errorText(e)}`)
+      return rules
     })
-    await this.duty.start()
+    await judged
+    if (written !== rules) await this.take(written)
   }
 
-  /** The alerts panel: the rules, their states, the history and the webhooks (never a URL). */
-  panel(rules: AlertRule[]): Omit<Extract<BridgeEvent, { type: 'alerts' }>, 'type'> {
+  /** The CLI changed alerts.json: taken in as it is; the next merge starts from it. */
+  took(rules: AlertRule[]): Promise<void> {
+    this.file.took(rules)
+    return this.take(rules)
+  }
+
+  /** Held and shown, then judged at once, then the engine asked for their symbols. */
+  private take(rules: AlertRule[]): Promise<void> {
+    this.o.onRules(rules)
+    const judged = this.host.inputsChanged()
+    this.o.onWatched()
+    return judged
+  }
+
+  /** The alerts panel: rules, states, history, webhooks (never a URL), undelivered, who runs them. */
+  panel(): Omit<Extract<BridgeEvent, { type: 'alerts' }>, 'type'> {
+    const now = this.host.alerts()
     return {
-      alerts: rules,
-      alertStates: this.loop.states(),
-      alertHistory: this.loop.history(),
-      webhooks: this.webhooks.views(),
-      undelivered: undeliveredViews(this.loop),
+      alerts: this.o.rules(),
+      alertStates: now.states,
+      alertHistory: now.history,
+      webhooks: this.host.webhooks.views(),
+      undelivered: undeliveredViews(now.undelivered),
+      alertOwner: this.host.owner(),
     }
   }
 
   async close(): Promise<void> {
-    await this.webhooks.close()
-    await this.duty?.close()
-    await this.loop.close()
+    await this.host.close()
+    await this.file.settled()
   }
 }
 
-async function openLoop(
-  o: AppAlertsOptions,
-): Promise<{ alerts: AlertLoop; webhooks: WebhookBook }> {
-  const onProblem = (code: string, message: string): void => o.notify('warning', code, message)
-  const alerts = await AlertLoop.open({
-    stores: o.stores,
-    clock: o.clock,
-    firedBy: 'app',
-    // Until the duty (alertDuty below) finds no other process running this folder's alerts.
-    standby: true,
-    quietNow: () => inQuietHours(o.quietHours(), o.clock.now()),
-    onProblem,
-    rules: rulesEditedHere(o.onRulesEdited),
-  })
-  alerts.setLists(o.lists)
-  alerts.setPaused(o.paused)
-  alerts.onChange(o.onChange)
-  alerts.addTarget({
-    name: 'desktop',
-    deliver: (alert) => {
-      o.hub.emit({ type: 'alertFired', alert })
-      o.hub.alertFired(alert)
-    },
-  })
-  const webhooks = new WebhookBook({
-    store: o.stores.webhooks,
-    clock: o.clock,
-    loop: alerts,
-    onProblem,
-    onChange: o.onChange,
-    secrets: o.webhookSecrets,
-  })
-  await webhooks.sync()
-  return { alerts, webhooks }
+/** The feed running now; before the first one starts, the one configured (it is the one to start). */
+function runningOr(feeds: AppAlertsOptions['feeds']): FeedSource {
+  try {
+    return feeds.current.config
+  } catch {
+    return feeds.wantedSource()
+  }
 }
 
-/**
- * Runs `alerts` while this process holds the folder's lock and says who runs them. Levels crossed
- * while nothing ran fire "while you were away" from the last price seen (`lastSeen`).
- */
-function alertDuty(o: {
-  alerts: AlertLoop
-  dir: string
-  hostName: string
-  clock: Clock
-  lastSeen: (key: SymbolKey) => number | undefined
-  notify: Notify
-  /** After the loop became active here (the app re-sends its alerts panel). */
-  onActive: () => void
-}): AlertDuty {
-  return new AlertDuty({
-    lock: new AlertLoopLock(o.dir, o.hostName, o.clock.now()),
-    clock: o.clock,
-    run: async () => {
-      await o.alerts.activate()
-      o.alerts.markRestartGap(o.lastSeen)
-      o.onActive()
-      return () => o.alerts.deactivate()
-    },
-    onOwner: (owner) => {
-      if (owner === null) o.notify('info', 'ALERTS_TAKEN_OVER', 'This app now runs the alerts.')
-      else
-        o.notify(
-          'info',
-          'ALERTS_ELSEWHERE',
-          `${ownerWords(owner)}: fires show here from the history; this app takes over when it stops.`,
-        )
-    },
-    onProblem: (message) => o.notify('warning', 'ALERTS_DUTY', message),
-  })
+function serviceOf(feed: FeedSource, profile: string): ServiceRef {
+  return serviceRef(feed.demo ? null : feed.baseUrl, profile)
 }
 
 /**
@@ -174,7 +165,7 @@ function alertDuty(o: {
  */
 function noteRunnerFires(before: FiredAlert[], now: FiredAlert[], notify: Notify): void {
   const lastOwn = before.reduce((t, a) => (a.firedBy === 'app' ? Math.max(t, a.at) : t), 0)
-  const n = now.filter((a) => a.firedBy === 'runner' && a.at > lastOwn).length
+  const n = now.filter((a) => a.firedBy !== 'app' && a.at > lastOwn).length
   if (n === 0) return
   notify(
     'info',

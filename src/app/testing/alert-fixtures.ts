@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock'
 import type { DataStores } from '../../core/persistence/stores'
-import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
-import { AlertLoop } from '../alerts/alert-loop'
-import { rulesEditedHere } from '../alerts/alert-rule-source'
+import { NO_LEASE } from '../../core/persistence/fence'
+import type { AlertRule, FiredAlert, Webhook } from '../../shared/alerts/alert'
+import { AlertLoop, type AlertLoopOptions } from '../alerts/alert-loop'
 
 /** A webhook entry as `alerts webhook add` saves it: never failed, never delivered, unsigned. */
 export function webhookEntry(over: Partial<Webhook> = {}): Webhook {
@@ -35,13 +35,32 @@ export function firedAlert(over: Partial<FiredAlert> = {}): FiredAlert {
   }
 }
 
-/** The alert loop as the app runs it over these stores: it owns the rules, problems ignored. */
-export function openAppAlertLoop(stores: DataStores, clock: Clock): Promise<AlertLoop> {
+/**
+ * The alert loop as the folder's owner runs it over these stores (no lease: nothing fences it),
+ * problems ignored unless `over` says otherwise.
+ */
+export function openAppAlertLoop(
+  stores: DataStores,
+  clock: Clock,
+  over: Partial<AlertLoopOptions> = {},
+): Promise<AlertLoop> {
   return AlertLoop.open({
     stores,
     clock,
-    rules: rulesEditedHere(),
+    fence: NO_LEASE,
     firedBy: 'app',
     onProblem: () => undefined,
+    ...over,
   })
+}
+
+/** The rules written to alerts.json, as an edit saves them, and given to a running loop. */
+export async function editRules(
+  loop: AlertLoop,
+  stores: DataStores,
+  rules: AlertRule[],
+): Promise<void> {
+  const file = (await stores.alerts.load()).value
+  await stores.alerts.save({ rules, states: file.states })
+  await loop.setRules(rules)
 }

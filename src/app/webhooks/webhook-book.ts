@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock'
 import type { JsonStore } from '../../core/persistence/json-store'
 import type { Webhook, WebhookView } from '../../shared/alerts/alert'
-import type { AlertLoop, AlertTarget } from '../alerts/alert-loop'
+import type { AlertTarget } from '../alerts/alert-loop'
 import type { WebhookSecrets } from '../secrets/webhook-secrets'
 import { webhookRequest } from './webhook-formats'
 import { signatureHeaders } from './webhook-signing'
@@ -31,7 +31,8 @@ export class WebhookBook {
     private readonly opts: {
       store: JsonStore<Webhook[]>
       clock: Clock
-      loop: Pick<AlertLoop, 'addTarget' | 'removeTarget'>
+      /** Where its targets go: the alert loop, or a host's target set. */
+      loop: { addTarget(target: AlertTarget): void; removeTarget(name: string): void }
       onProblem: (code: string, message: string) => void
       /** Where signed webhooks' secrets are (the OS keychain); none: a signed webhook fails, in words. */
       secrets?: WebhookSecrets | null
@@ -39,6 +40,8 @@ export class WebhookBook {
       onChange?: () => void
       /** How long a delivery retries (default 15 min; `alerts undelivered retry`: one attempt). */
       giveUpMs?: number
+      /** Asked before each attempt: false once this process no longer runs the alerts. */
+      mayDeliver?: () => boolean
     },
   ) {}
 
@@ -85,6 +88,7 @@ export class WebhookBook {
         clock: this.opts.clock,
         onOutcome: (id, outcome) => this.record(id, outcome),
         ...(this.opts.giveUpMs === undefined ? {} : { giveUpMs: this.opts.giveUpMs }),
+        ...(this.opts.mayDeliver === undefined ? {} : { mayAttempt: this.opts.mayDeliver }),
         request: (alert) => webhookRequest(hook, alert),
         ...(hook.signed ? { sign: (body: string) => this.sign(hook.id, body) } : {}),
       })

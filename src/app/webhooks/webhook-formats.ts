@@ -30,8 +30,10 @@ interface FireFacts {
   time: string
   fireId: string
   test: boolean
-  /** A delivery repeated after a crash (issue 37): the receiver may have it already. */
+  /** A delivery repeated after a crash: the receiver may have it already. */
   replayed: boolean
+  /** Delivered long after it fired: old news. */
+  late: boolean
 }
 
 function factsOf(alert: FiredAlert, test: boolean): FireFacts {
@@ -44,11 +46,14 @@ function factsOf(alert: FiredAlert, test: boolean): FireFacts {
     fireId: alert.id,
     test,
     replayed: alert.replayed === true,
+    late: alert.late === true,
   }
 }
 
 const testMark = (f: FireFacts): string =>
-  (f.test ? '[TEST from Tickdesk] ' : '') + (f.replayed ? '(repeated delivery) ' : '')
+  (f.test ? '[TEST from Tickdesk] ' : '') +
+  (f.late ? '(late) ' : '') +
+  (f.replayed ? '(repeated delivery) ' : '')
 const oneLine = (f: FireFacts): string =>
   `${testMark(f)}${f.symbol}: ${f.condition} at ${f.price} (${f.time}, fire ${f.fireId})`
 

@@ -45,6 +45,11 @@ export interface WebhookTargetOptions {
   request?: (alert: FiredAlert) => WebhookRequest
   /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
   sign?: (body: string) => Promise<Record<string, string>>
+  /**
+   * Asked before each attempt: false when this process no longer runs the alerts (its lease was
+   * taken while it retried): the new owner delivers what is owed, this one stops.
+   */
+  mayAttempt?: () => boolean
 }
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
@@ -73,6 +78,8 @@ class WebhookTarget implements AlertTarget {
     let delay = this.opts.firstRetryMs ?? FIRST_RETRY_MS
     for (let tries = 0; ; tries++) {
       if (this.stopped) throw new Error('stopped')
+      if (this.opts.mayAttempt?.() === false)
+        throw new Error('another process runs the alerts now; it delivers what is owed')
       try {
         // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
         // dropped connection): the same id again, marked replayed.

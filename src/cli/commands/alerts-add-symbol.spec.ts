@@ -4,7 +4,7 @@ import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 
 /**
- * `tickdesk alerts add` on a symbol outside the catalogue (issue 37, item 8): one quote call to
+ * `tickdesk alerts add` on a symbol outside the catalogue: one quote call to
  * the service, as the app makes before adding such a symbol, here the embedded simulator on
  * loopback (no base URL given). It serves synthetic symbols the catalogue does not list
  * (crypto:ZC<n>) and refuses the rest with UNKNOWN_SYMBOL.

@@ -10,7 +10,7 @@ import { blankQuote } from '../../shared/quote'
 import { SettingsSchema } from '../../shared/settings'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
-import { openAppAlertLoop } from '../../app/testing/alert-fixtures'
+import { editRules, openAppAlertLoop } from '../../app/testing/alert-fixtures'
 import { closedBars } from '../../core/testing/bars'
 
 /** `tickdesk alerts list` over a data folder a host left behind (a real temp dir). */
@@ -149,7 +149,7 @@ describe('tickdesk alerts list and a host whose bars are not built yet', () => {
     loop.attachBars({ candles, backfillBars: (needs) => void asked.push(...needs) })
     let told = 0
     loop.onChange(() => void told++)
-    await loop.setRules([
+    await editRules(loop, stores, [
       alertRule(
         { kind: 'maCross', ma: 'ema', period: 20, interval: '15m', direction: 'any' },
         { id: 'ema' },

@@ -17,6 +17,9 @@ import { inQuietHours, quietHoursText } from '../../shared/alerts/quiet-hours'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 import { writeUndelivered } from './alerts-undelivered'
+import { LEASE_TTL_MS } from '../../core/persistence/alert-lease'
+import { readLease, type Lease } from '../../core/persistence/lease-file'
+import { holderSentence } from '../../shared/alerts/alert-owner'
 
 /**
  * `tickdesk alerts list`: each rule with its state as the last host that evaluated it saved it
@@ -38,18 +41,24 @@ export async function listAlerts(
   const { rules } = loaded.value
   // The bars of the source a host would start on now: the configured service, or the demo.
   const bars = new BarStore(barsDir(stores.dir, wantedSource(io.env, settings)))
-  const states = await withWarmup(bars, rules, loaded.value.states, now)
+  // The owner's file; a folder no owner has saved since states had a file of their own: alerts.json.
+  const saved = (await stores.alertStates.peek()) ?? loaded.value.states
+  const states = await withWarmup(bars, rules, saved, now)
+  const owner = ownerOf(stores.dir)
   if (json) {
     writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })
+    if (owner.holder !== null) writeJson(io.stdout, { type: 'alert-owner', ...owner })
     for (const r of rules) {
       const state = states.find((s) => s.ruleId === r.id) ?? null
       writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
     }
     for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...storedWebhookView(w) })
-    writeUndelivered(stores.dir, true, io)
+    writeUndelivered(stores.dir, true, io, now)
     return EXIT.ok
   }
   io.stdout.write(`${quietHoursText(quiet, now)}\n`)
+  if (owner.holder !== null)
+    io.stdout.write(`${ownerText({ holder: owner.holder, released: owner.released }, now)}\n`)
   if (rules.length === 0) io.stdout.write('No alerts.\n')
   for (const r of rules)
     io.stdout.write(
@@ -61,8 +70,30 @@ export async function listAlerts(
       `webhook ${w.id}  ${view.kind}  ${maskedWebhookUrl(w.url)}  ${webhookHealth(view)}\n`,
     )
   }
-  writeUndelivered(stores.dir, false, io)
+  writeUndelivered(stores.dir, false, io, now)
   return EXIT.ok
+}
+
+/** Who the lease names (a one-shot look: whether it still renews it is not watched here). */
+function ownerOf(dir: string): { holder: Lease | null; released: boolean } {
+  let text
+  try {
+    text = readLease(dir)
+  } catch {
+    return { holder: null, released: false }
+  }
+  if (text.kind !== 'lease') return { holder: null, released: false }
+  return { holder: text.lease, released: text.lease.released === true }
+}
+
+function ownerText(owner: { holder: Lease; released: boolean }, now: number): string {
+  if (owner.released) return 'No process runs the alerts now (the last one stopped).'
+  const ttl = LEASE_TTL_MS / 1000
+  return `${capital(holderSentence(owner.holder, now))}, by its lease (renewed each second while it runs; one not renewed for ${ttl} s is taken over).`
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
 /** A rule's state in the panel's words; a rule no host has evaluated yet is as it starts. */

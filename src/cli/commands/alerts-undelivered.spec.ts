@@ -2,9 +2,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertLoop } from '../../app/alerts/alert-loop'
-import { AlertLoopLock } from '../../app/alerts/alert-loop-lock'
-import { rulesFromFile } from '../../app/alerts/alert-rule-source'
 import { systemClock } from '../../core/clock'
+import { AlertLease } from '../../core/persistence/alert-lease'
+import { NO_LEASE } from '../../core/persistence/fence'
 import { openDataStores } from '../../core/persistence/stores'
 import { alertRule } from '../../core/testing/alert-rule'
 import { blankQuote } from '../../shared/quote'
@@ -13,8 +13,7 @@ import { run as alerts } from './alerts'
 import { webhookEntry } from '../../app/testing/alert-fixtures'
 
 /**
- * A fire a webhook gave up on, left in a real data folder by a runner that stopped (issue 37,
- * item 2): `alerts list` shows it, `alerts undelivered retry` sends it to a receiver on
+ * A fire a webhook gave up on, left in a real data folder by a runner that stopped: `alerts list` shows it, `alerts undelivered retry` sends it to a receiver on
  * 127.0.0.1, `alerts undelivered drop` stops owing it with a line in the history.
  */
 
@@ -37,7 +36,7 @@ async function gaveUp(url = 'http://127.0.0.1:9/hook'): Promise<string> {
   const loop = await AlertLoop.open({
     stores,
     clock: systemClock,
-    rules: rulesFromFile(),
+    fence: NO_LEASE,
     firedBy: 'runner',
     onProblem: () => undefined,
   })
@@ -112,15 +111,16 @@ describe('tickdesk alerts undelivered', () => {
 
   it('refuses while another process runs the alerts, and says who', async () => {
     const id = await gaveUp()
-    const lock = new AlertLoopLock(data.dir, '`tickdesk alerts run`', Date.now() - 60_000)
-    expect(lock.acquire()).toEqual({ owned: true })
+    const lease = new AlertLease(data.dir, { role: '`tickdesk alerts run`', clock: systemClock })
+    const held = lease.claim(lease.look())
+    held?.renew()
     try {
       const r = await cli('undelivered', 'drop', id)
       expect(r.exit).not.toBe(0)
-      expect(r.err).toContain('alerts are run by `tickdesk alerts run`')
+      expect(r.err).toContain('alerts are run by `tickdesk alerts run` (pid ')
       expect((await cli('list')).out).toContain(`undelivered ${id}`)
     } finally {
-      lock.release()
+      held?.release()
     }
   })
 })

@@ -1,20 +1,24 @@
-import { AlertLoop } from '../../app/alerts/alert-loop'
-import { AlertLoopLock, ownerWords } from '../../app/alerts/alert-loop-lock'
-import { rulesFromFile } from '../../app/alerts/alert-rule-source'
+import { hostname } from 'node:os'
+import { savedConfig, wantedConfig } from '../../app/feed/feed-chooser'
+import { folderInputs } from '../../app/alerts/ownership/alert-inputs'
+import { AlertHost } from '../../app/alerts/ownership/alert-host'
 import { keychainProfile } from '../../app/secrets/secret-store'
 import { keychainWebhookSecrets } from '../../app/secrets/webhook-secrets'
-import { WebhookBook } from '../../app/webhooks/webhook-book'
 import { systemClock } from '../../core/clock'
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../core/persistence/alert-lease'
+import { pidRuns } from '../../core/persistence/lease-file'
+import { serviceRef } from '../../shared/alerts/alert-service'
+import { owedAge } from '../../shared/alerts/undelivered'
 import { FireJournal, type JournalFire } from '../../core/persistence/fire-journal'
 import type { DataStores } from '../../core/persistence/stores'
 import { EXIT, type CliIO } from '../io'
 import { writeJson } from '../output'
 
 /**
- * Fires a webhook gave up on (issue 37, item 2): still owed, read from the fire journal for
- * `alerts list`, and `alerts undelivered retry|drop <fireId>`. Retry and drop act as the folder's
- * alert loop, so only when no other process runs the alerts (it would rewrite the journal under
- * them); the app's alerts panel does both while the app runs them.
+ * Fires a webhook gave up on: still owed, read from the fire journal for `alerts list`, and
+ * `alerts undelivered retry|drop <fireId>`. Retry and drop act as the folder's alert owner, so
+ * only when no other process runs the alerts (that one's journal is fenced against anyone else);
+ * the app's alerts panel does both while the app runs them.
  */
 
 export interface UndeliveredLine {
@@ -45,13 +49,16 @@ export function undeliveredFires(dir: string): UndeliveredLine[] {
   return out
 }
 
-/** For `alerts list`: one line per undelivered fire and target, or NDJSON with --json. */
-export function writeUndelivered(dir: string, json: boolean, io: CliIO): void {
+/**
+ * For `alerts list`: one line per undelivered fire and target, with its age, or NDJSON with
+ * --json (its `at`: when it fired).
+ */
+export function writeUndelivered(dir: string, json: boolean, io: CliIO, now: number): void {
   for (const u of undeliveredFires(dir)) {
     if (json) writeJson(io.stdout, u)
     else
       io.stdout.write(
-        `undelivered ${u.id}  ${u.key}  ${u.message}  to ${u.to}: ${u.why} (tickdesk alerts undelivered retry|drop ${u.id})\n`,
+        `undelivered ${u.id}  ${u.key}  ${u.message}  to ${u.to}: ${u.why}; fired ${owedAge(u.at, now)} ago (tickdesk alerts undelivered retry|drop ${u.id})\n`,
       )
   }
 }
@@ -63,67 +70,79 @@ export async function undeliveredCommand(
   fireId: string,
   io: CliIO,
 ): Promise<number> {
-  const lock = new AlertLoopLock(stores.dir, '`tickdesk alerts undelivered`', systemClock.now())
-  const got = lock.acquire()
-  if (!got.owned) {
-    io.stderr.write(
-      `tickdesk alerts: ${ownerWords(got.owner)}: retry or drop the fire there (the app's alerts panel), or once it stops\n`,
-    )
-    return EXIT.failure
-  }
-  const loop = await AlertLoop.open({
-    stores,
-    clock: systemClock,
-    rules: rulesFromFile(),
-    firedBy: 'runner',
-    onProblem: (_code, message) => io.stderr.write(`tickdesk alerts: ${message}\n`),
-  })
+  const say = (message: string): void => void io.stderr.write(`tickdesk alerts: ${message}\n`)
+  const host = await briefOwner(stores, io, say)
   try {
-    const owed = loop.owed.undelivered().filter((u) => u.alert.id === fireId)
-    if (owed.length === 0) {
-      io.stderr.write(
-        `tickdesk alerts: no undelivered fire ${fireId.slice(0, 64)} (see tickdesk alerts list)\n`,
+    if (host.ownership.kind !== 'owning' && host.ownership.kind !== 'leaseless') {
+      say(
+        `${host.owner().words}: retry or drop the fire there (the app's alerts panel), or once it stops`,
       )
+      return EXIT.failure
+    }
+    const owed = host.alerts().undelivered.filter((u) => u.alert.id === fireId)
+    if (owed.length === 0) {
+      say(`no undelivered fire ${fireId.slice(0, 64)} (see tickdesk alerts list)`)
       return EXIT.failure
     }
     const targets = owed.map((u) => u.to).join(', ')
     if (action === 'drop') {
-      await loop.dropUndelivered(fireId)
+      await host.drop(fireId)
       io.stdout.write(`Dropped ${fireId}: no longer owed to ${targets}; the history says so.\n`)
       return EXIT.ok
     }
-    return await retry(stores, loop, fireId, targets, io)
+    await host.retry(fireId)
+    const left = host.alerts().undelivered.filter((u) => u.alert.id === fireId)
+    if (left.length === 0) {
+      io.stdout.write(`Delivered ${fireId} to ${targets} (marked replayed).\n`)
+      return EXIT.ok
+    }
+    for (const u of left) say(`${u.to} still did not take it: ${u.why}`)
+    return EXIT.failure
   } finally {
-    await loop.close()
-    lock.release()
+    await host.close()
   }
 }
 
-/** One attempt per target that gave up, now; still owed (and listed) when it fails again. */
-async function retry(
+/**
+ * The folder's alert host for one command: it takes the alerts when no other process runs them
+ * (waiting out a lease nobody renews, up to its expiry), delivers only what it is asked to (one
+ * attempt per webhook), and gives the lease back when done.
+ */
+async function briefOwner(
   stores: DataStores,
-  loop: AlertLoop,
-  fireId: string,
-  targets: string,
   io: CliIO,
-): Promise<number> {
-  const book = new WebhookBook({
-    store: stores.webhooks,
+  say: (message: string) => void,
+): Promise<AlertHost> {
+  const settings = (await stores.settings.load()).value
+  const { baseUrl } = wantedConfig({ env: io.env, saved: savedConfig(settings) })
+  const profile = keychainProfile(io.env)
+  const host = new AlertHost({
+    stores,
     clock: systemClock,
-    loop,
-    onProblem: (_code, message) => io.stderr.write(`tickdesk alerts: ${message}\n`),
-    secrets: keychainWebhookSecrets({ profile: keychainProfile(io.env) }),
-    giveUpMs: 0,
+    role: '`tickdesk alerts undelivered`',
+    firedBy: 'runner',
+    service: () => serviceRef(baseUrl ?? null, profile),
+    inputs: await folderInputs(stores, (p) => p && say(p.message)),
+    settings,
+    targets: [],
+    webhookSecrets: keychainWebhookSecrets({ profile }),
+    webhookGiveUpMs: 0,
+    lastSeen: () => undefined,
+    notify: () => undefined,
+    onChange: () => undefined,
   })
-  await book.sync()
-  await loop.owed.retry(fireId)
-  await book.close()
-  const left = loop.owed.undelivered().filter((u) => u.alert.id === fireId)
-  if (left.length === 0) {
-    io.stdout.write(`Delivered ${fireId} to ${targets} (marked replayed).\n`)
-    return EXIT.ok
-  }
-  for (const u of left)
-    io.stderr.write(`tickdesk alerts: ${u.to} still did not take it: ${u.why}\n`)
-  return EXIT.failure
+  await host.start()
+  const deadline = systemClock.now() + LEASE_TTL_MS + 2 * LEASE_RENEW_MS
+  while (systemClock.now() < deadline && waitsForLease(host.ownership)) await sleep(100)
+  return host
 }
+
+/** Standing by behind a lease that may yet expire (not one a live process here holds). */
+function waitsForLease(state: AlertHost['ownership']): boolean {
+  if (state.kind === 'claiming' || state.kind === 'taking') return true
+  if (state.kind !== 'standby' || state.why.kind !== 'held') return false
+  const holder = state.holder
+  return holder === null || holder.host !== hostname() || !pidRuns(holder.pid)
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))

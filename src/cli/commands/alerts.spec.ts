@@ -7,11 +7,11 @@ const service = cliOnSim(9)
 const { env } = service
 
 describe('tickdesk alerts', () => {
-  it('adds a rule that a later `watch --json` fires as an alert line', async () => {
+  it('adds a rule that a later `watch --run-alerts --json` fires as an alert line', async () => {
     const add = runCli(alerts, ['add', 'crypto:BTCUSDT', '--above', '1', '--json'], { env: env() })
     expect(await add.exit).toBe(0)
     const [rule] = add.lines()
-    const w = runCli(watch, ['crypto:BTCUSDT', '--json'], { env: env() })
+    const w = runCli(watch, ['crypto:BTCUSDT', '--json', '--run-alerts'], { env: env() })
     const fired = await w.waitFor((l) => l.type === 'alert')
     expect(fired).toMatchObject({
       type: 'alert',

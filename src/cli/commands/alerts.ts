@@ -3,7 +3,7 @@ import { wantedSource } from '../../app/feed/feed-chooser'
 import { isTickdeskError } from '../../core/errors'
 import { ensureDataDir, resolveDataDir } from '../../core/persistence/data-dir'
 import { openDataStores, type DataStores } from '../../core/persistence/stores'
-import { MAX_MA_PERIOD, type AlertCondition } from '../../shared/alerts/alert'
+import { MAX_MA_PERIOD, type AlertCondition, type AlertRule } from '../../shared/alerts/alert'
 import { INTERVALS, IntervalSchema } from '../../shared/quote'
 import { describeCondition } from '../../shared/alerts/alert-describe'
 import { parentRuleId, ruleTarget } from '../../shared/alerts/alert-list'
@@ -18,6 +18,7 @@ import { snooze, SNOOZE_OPTIONS } from './alerts-snooze'
 import { undeliveredCommand } from './alerts-undelivered'
 import { checkAlertSymbol } from './alerts-symbol-check'
 import { webhookCommand, WEBHOOK_OPTIONS } from './alerts-webhook'
+import { configuredService } from '../saved-service'
 
 const HELP = `Usage:
   tickdesk alerts list [--json]
@@ -233,7 +234,7 @@ async function add(
     return EXIT.usage
   }
   const lists = (await stores.watchlists.load()).value.watchlists
-  let rule
+  let rule: AlertRule
   try {
     rule = buildAlertRule(
       {
@@ -246,6 +247,8 @@ async function add(
       Date.now(),
       { lists },
     )
+    const base = typeof values['base-url'] === 'string' ? values['base-url'] : undefined
+    rule = { ...rule, service: await configuredService(base, stores.dir, io.env) }
   } catch (e) {
     if (!isTickdeskError(e)) throw e
     io.stderr.write(`tickdesk alerts: ${e.message}\n`)

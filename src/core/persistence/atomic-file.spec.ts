@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   defaultWriter,
   readTextIfExists,
@@ -89,6 +89,10 @@ describe('removeOrphanedTemps', () => {
     ]) {
       await writeFile(join(dir, name), 'x')
     }
+    // Times set here, not left to the file system, whose clock a faked process clock (faketime)
+    // does not move: the files are as old as this test says on any clock.
+    const fresh = new Date()
+    for (const name of await readdir(dir)) await utimes(join(dir, name), fresh, fresh)
     const old = new Date(Date.now() - 5 * 60_000)
     await utimes(join(dir, 'watchlists.json.123456'), old, old)
     await utimes(join(dir, 'alerts.json.777'), old, old)
@@ -99,5 +103,21 @@ describe('removeOrphanedTemps', () => {
       'watchlists.json.99',
       'watchlists.json.bak',
     ])
+  })
+
+  it("judges a temp's age on the file system's clock, not the process's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tickdesk-orphans-'))
+    const target = join(dir, 'alerts.json')
+    await writeFile(join(dir, 'alerts.json.4242'), 'x')
+    // This process's clock a day ahead of the disk's (a network folder's server running behind):
+    // the temp a writer made a moment ago is still fresh, and kept.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 86_400_000)
+    try {
+      expect(await removeOrphanedTemps(target)).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(await readdir(dir)).toEqual(['alerts.json.4242'])
   })
 })

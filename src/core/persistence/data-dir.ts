@@ -1,6 +1,7 @@
 import { chmod, mkdir } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, win32 } from 'node:path'
+import { errnoCode } from './atomic-file'
 
 const APP = 'Tickdesk'
 
@@ -30,10 +31,16 @@ export function resolveDataDir(env: NodeJS.ProcessEnv, ctx: DataDirContext = {})
 /**
  * Creates the data dir (and parents) private to the user: it holds the trader's alerts and
  * watchlists. mkdir's mode is filtered by the umask and ignored for an existing dir, hence chmod.
- * On Windows chmod only toggles read-only; the per-user folder's ACL keeps it private.
+ * On Windows chmod only toggles read-only; the per-user folder's ACL keeps it private. A folder
+ * on a read-only disk (or one this user does not own) keeps the mode it has: it is still read,
+ * and what cannot be written there is said where it happens.
  */
 export async function ensureDataDir(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 })
-  if (process.platform !== 'win32') await chmod(dir, 0o700)
+  if (process.platform !== 'win32')
+    await chmod(dir, 0o700).catch((e: unknown) => {
+      const code = errnoCode(e)
+      if (code !== 'EROFS' && code !== 'EPERM') throw e
+    })
   return dir
 }

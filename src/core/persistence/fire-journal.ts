@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { AlertRuleStateSchema, FiredAlertSchema, type FiredAlert } from '../../shared/alerts/alert'
 import type { AlertRuleState } from '../../shared/alerts/alert'
 import { errnoCode } from './atomic-file'
+import { NO_LEASE, type Fence } from './fence'
 
 /**
  * The alert fire journal: what makes a fire durable before anyone hears of it, and announcing it
@@ -44,10 +45,14 @@ import { errnoCode } from './atomic-file'
  * Only "fired" is flushed to the disk. "try" and "done" need only reach the kernel, which a kill
  * -9 keeps; a power cut that loses one costs a marked replay, nothing else. Flushing "done" too
  * held the replay window open for a whole fdatasync (tens of ms on a slow disk): the exactly-once
- * test's kill, sent as soon as a line was printed, landed in it on a slower machine (issue 37).
+ * test's kill, sent as soon as a line was printed, landed in it on a slower machine.
  *
  * A line torn by a kill mid-append is skipped on reading (it can only be the last one); the
  * loop compacts the journal once the alert files hold what it says (rewrite(): temp + rename).
+ *
+ * Only the folder's alert owner writes it: every append and the compaction's rename ask the
+ * fence first (fence.ts), synchronously, so a process whose lease was taken cannot add a line.
+ * Reading is for anyone (a standby shows the owner's fires from it).
  */
 
 const FiredLineSchema = z.object({
@@ -105,11 +110,16 @@ export interface JournalRead {
   skipped: number
 }
 
+export const JOURNAL_FILE = 'alert-fires.ndjson'
+
 export class FireJournal {
   readonly path: string
 
-  constructor(dir: string, name = 'alert-fires.ndjson') {
-    this.path = join(dir, name)
+  constructor(
+    dir: string,
+    private readonly fence: Fence = NO_LEASE,
+  ) {
+    this.path = join(dir, JOURNAL_FILE)
   }
 
   read(): JournalRead {
@@ -209,6 +219,7 @@ export class FireJournal {
     }
     const temp = `${this.path}.compact`
     writeDurably(temp, 'w', lines, true)
+    this.fence.check()
     renameSync(temp, this.path)
     // The rename is an entry in the directory: without this a power cut can bring back the old
     // journal (or none) with the old file gone.
@@ -216,6 +227,7 @@ export class FireJournal {
   }
 
   private append(lines: string[], flush: boolean): void {
+    this.fence.check()
     writeDurably(this.path, 'a', lines, flush)
   }
 }

@@ -4,11 +4,13 @@ import type { z } from 'zod'
 import { systemClock, type Clock } from '../clock'
 import { TickdeskError } from '../errors'
 import {
+  fencedWriter,
   readTextIfExists,
   removeOrphanedTemps,
   writeFileAtomic,
   type AtomicWriter,
 } from './atomic-file'
+import type { Fence } from './fence'
 
 /**
  * One JSON file in the data dir, typed by a zod schema and versioned:
@@ -60,7 +62,7 @@ export interface JsonStoreOptions<T> {
   /**
    * What of the previous version the backup may keep, given the version being saved: by default
    * all of it. The webhooks store keeps only the webhooks still there, so a removed webhook's URL
-   * (a bearer secret) does not live on in the .bak (issue 38, finding 2).
+   * (a bearer secret) does not live on in the .bak.
    */
   backupKeeps?: (previous: T, next: T) => T
 }
@@ -128,8 +130,11 @@ export class JsonStore<T> {
     }
   }
 
-  /** Validates and writes; rejects with TickdeskError (INVALID_INPUT, DISK_FULL, STORAGE_WRITE). */
-  save(value: T): Promise<void> {
+  /**
+   * Validates and writes; rejects with TickdeskError (INVALID_INPUT, DISK_FULL, STORAGE_WRITE, and
+   * LEASE_LOST when a `fence` is given and refuses: then neither the file nor its backup moved).
+   */
+  save(value: T, fence?: Fence): Promise<void> {
     const checked = this.checkForSave(value)
     if (!checked.ok) {
       return Promise.reject(
@@ -141,7 +146,9 @@ export class JsonStore<T> {
     }
     const text = this.encode(checked.value)
     this.saving++
-    const run = this.queue.then(() => this.write(text, checked.value)).finally(() => this.saving--)
+    const run = this.queue
+      .then(() => this.write(text, checked.value, fence))
+      .finally(() => this.saving--)
     this.queue = run.catch(() => undefined)
     return run
   }
@@ -173,13 +180,25 @@ export class JsonStore<T> {
     return decoded.value
   }
 
-  private async write(text: string, next?: T): Promise<void> {
+  private async write(text: string, next?: T, fence?: Fence): Promise<void> {
     if (!this.loaded) await this.adoptCurrentFile()
+    const writer = fence === undefined ? this.opts.writer : fencedWriter(fence)
     if (this.lastGood !== null && this.lastGood !== text) {
-      await writeFileAtomic(this.backupPath, this.backupText(this.lastGood, next), this.opts.writer)
+      await writeFileAtomic(this.backupPath, this.backupText(this.lastGood, next), writer)
     }
-    await writeFileAtomic(this.path, text, this.opts.writer)
+    await writeFileAtomic(this.path, text, writer)
     this.lastGood = text
+  }
+
+  /**
+   * The file's value as it is now, read without a side effect (nothing moved aside, restored or
+   * removed): for a process that shows another one's file. Null when missing or not decodable.
+   */
+  async peek(): Promise<T | null> {
+    const text = await readTextIfExists(this.path).catch(() => null)
+    if (text === null) return null
+    const decoded = this.decode(text)
+    return decoded.ok ? decoded.value : null
   }
 
   private backupText(previous: string, next: T | undefined): string {

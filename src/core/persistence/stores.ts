@@ -12,6 +12,7 @@ import {
   AlertRuleStateSchema,
   FiredAlertSchema,
   WebhookSchema,
+  type AlertRuleState,
   type FiredAlert,
   type Webhook,
 } from '../../shared/alerts/alert'
@@ -32,9 +33,15 @@ export const WatchlistsFileSchema = z.object({
 })
 export type WatchlistsFile = z.infer<typeof WatchlistsFileSchema>
 
+/**
+ * The rules, which any process may edit (the app, `tickdesk alerts add`). `states` is where rule
+ * states were kept before they got a file of their own (alert-states.json, written by the
+ * folder's alert owner alone): still read when that file does not exist yet, kept as read by
+ * the rules' editors, never written anew.
+ */
 export const AlertsFileSchema = z.object({
   rules: z.array(AlertRuleSchema),
-  states: z.array(AlertRuleStateSchema),
+  states: z.array(AlertRuleStateSchema).default([]),
 })
 export type AlertsFile = z.infer<typeof AlertsFileSchema>
 
@@ -45,6 +52,9 @@ export interface DataStores {
   alerts: JsonStore<AlertsFile>
   /** The trader's lots, base currency and currency overrides (positions.json). */
   positions: JsonStore<PositionsFile>
+  /** Each rule's state (armed, fired, cooldown …): the alert owner's alone, each save fenced. */
+  alertStates: JsonStore<AlertRuleState[]>
+  /** Fired alerts, newest last: the alert owner's alone, each save fenced. */
   alertHistory: JsonStore<FiredAlert[]>
   /** Where fired alerts are POSTed, with each one's delivery counts. */
   webhooks: JsonStore<Webhook[]>
@@ -122,6 +132,12 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'positions',
       schema: PositionsFileSchema,
       defaults: () => PositionsFileSchema.parse({ lots: [] }),
+    }),
+    alertStates: new JsonStore({
+      ...common,
+      name: 'alert-states',
+      schema: z.array(AlertRuleStateSchema),
+      defaults: () => [],
     }),
     alertHistory: new JsonStore({
       ...common,

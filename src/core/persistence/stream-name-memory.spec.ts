@@ -230,6 +230,34 @@ describe('stream name memory: what it keeps', () => {
     expect(keys).toContain('https://s19.example')
   })
 
+  it('keeps a service’s push readings beside its names, checked first, and drops both past the cap', async () => {
+    const first = await streamNameMemory(
+      openDataStores(dir).streamNames,
+      source('https://s0.example'),
+    )
+    first.learned('fx', 'forex')
+    first.readingLearned?.('fx', { last: 'p\u001b[2J' })
+    first.readingLearned?.('crypto', { last: 'p' })
+    await first.settled?.()
+    const onDisk = async () =>
+      JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data as object
+    expect(await onDisk()).toEqual({
+      'https://s0.example': { fx: 'forex' },
+      'https://s0.example fields': { fields: { crypto: { last: 'p' } } },
+    })
+    for (let i = 1; i <= 16; i++) {
+      const memory = await streamNameMemory(
+        openDataStores(dir).streamNames,
+        source(`https://s${i}.example`),
+      )
+      memory.learned('fx', 'forex')
+      await memory.settled?.()
+    }
+    const keys = Object.keys(await onDisk())
+    expect(keys).toHaveLength(16)
+    expect(keys.some((k) => k.startsWith('https://s0.example'))).toBe(false)
+  })
+
   it('learns nothing for an address that is no service', async () => {
     const memory = await streamNameMemory(openDataStores(dir).streamNames, source('not a url'))
     memory.learned('fx', 'forex')

@@ -8,6 +8,7 @@ import type { Clock, TimerHandle } from '../clock'
  *
  * States: idle --request--> scheduled --timer--> saving --done--> idle
  *         scheduled|idle --flush--> saving (at once, if anything was requested)
+ *         scheduled --cancel--> idle
  */
 export class ThrottledSave<T> {
   private readonly intervalMs: number
@@ -41,6 +42,13 @@ export class ThrottledSave<T> {
       this.timer = null
       this.run()
     }, delay)
+  }
+
+  /** Drops a waiting request (its writer may no longer write); a save under way runs on. */
+  cancel(): void {
+    this.opts.clock.clearTimeout(this.timer)
+    this.timer = null
+    this.pending = null
   }
 
   /** Saves now if a request is waiting, and resolves when every save has finished. */

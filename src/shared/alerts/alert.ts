@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IntervalSchema } from '../quote'
+import { ServiceRefSchema } from './alert-service'
 
 /** The longest moving average a rule may ask for, in bars (EMA warms up over 3x as many). */
 export const MAX_MA_PERIOD = 500
@@ -104,6 +105,12 @@ export const AlertRuleSchema = AlertRuleInputSchema.extend({
    * afresh at that moment, so a rule that fired fires again if its condition still holds.
    */
   snoozedUntil: z.number().nullable().optional(),
+  /**
+   * The service the rule was made for (alert-service.ts): only a process on it judges the rule
+   * and delivers its fires. Absent in rules older than it: they belong to the service the app's
+   * settings name (alert-rule-service.ts in src/app/alerts binds them).
+   */
+  service: ServiceRefSchema.optional(),
 })
 export type AlertRule = z.infer<typeof AlertRuleSchema>
 
@@ -158,11 +165,16 @@ export const FiredAlertSchema = z.object({
    * and recording it, a webhook retried): same id, so a consumer that has it drops it.
    */
   replayed: z.boolean().optional(),
+  /**
+   * Handed to a target long after it fired (LATE_AFTER_MS: a target that was away, a folder
+   * nobody ran): said so wherever it shows, never announced as news. Per delivery, as `replayed`.
+   */
+  late: z.boolean().optional(),
   /** Announced without being recorded (the disk was full): a crash can repeat or forget it. */
   notRecorded: z.boolean().optional(),
   /**
    * Targets that never took it and the trader dropped it for (a webhook that gave up): the
-   * history's line for what was not delivered. Nothing owed is dropped without it (issue 37).
+   * history's line for what was not delivered. Nothing owed is dropped without it.
    */
   dropped: z
     .array(z.object({ to: z.string(), why: z.string().max(300), at: z.number() }))
@@ -202,7 +214,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export type Webhook = z.infer<typeof WebhookSchema>
 
 /**
- * What a page may know of a webhook (issue 38, finding 2): its URL is a bearer secret (Slack's and
+ * What a page may know of a webhook: its URL is a bearer secret (Slack's and
  * Discord's path tokens, `?token=`), so it never crosses the bridge; the page shows the host and
  * the delivery record. `.strict()`: a view that carried any other field is refused on the way in.
  */

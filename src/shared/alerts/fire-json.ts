@@ -24,6 +24,8 @@ export interface FireJson {
   whileAway: boolean
   awaySince: number | null
   replayed: boolean
+  /** Delivered long after `at` (a target that was away): old news, not a fresh crossing. */
+  late: boolean
   /** The disk could not record it (full): see the notice. */
   notRecorded: boolean
 }
@@ -44,6 +46,7 @@ export function fireJson(a: FiredAlert): FireJson {
     whileAway: a.whileAway,
     awaySince: a.awaySince,
     replayed: a.replayed === true,
+    late: a.late === true,
     notRecorded: a.notRecorded === true,
   }
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 
 /**
- * A fire a webhook gave up on, as the alerts panel shows it (issue 37, item 2): still owed, with
- * Retry and Drop. `to` names the target (`webhook:<id>`), never its URL (a bearer secret).
+ * A fire a webhook gave up on, as the alerts panel shows it: still owed, with Retry and Drop. `to` names the target (`webhook:<id>`), never its URL (a bearer secret).
  */
 export const UndeliveredViewSchema = z.object({
   fireId: z.string().min(1).max(64),
@@ -14,3 +13,14 @@ export const UndeliveredViewSchema = z.object({
   gaveUpAt: z.number(),
 })
 export type UndeliveredView = z.infer<typeof UndeliveredViewSchema>
+
+/** How long ago a fire fired, in a few characters: "40 s", "12 min", "3 h", "2 d". */
+export function owedAge(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000))
+  if (s < 90) return `${s} s`
+  const min = Math.round(s / 60)
+  if (min < 90) return `${min} min`
+  const h = Math.round(min / 60)
+  if (h < 36) return `${h} h`
+  return `${Math.round(h / 24)} d`
+}

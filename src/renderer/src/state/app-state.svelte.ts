@@ -6,6 +6,7 @@ import type {
   WebhookView,
 } from '../../../shared/alerts/alert'
 import type { UndeliveredView } from '../../../shared/alerts/undelivered'
+import type { AlertOwnerView } from '../../../shared/alerts/alert-owner'
 import type { BridgeEvent, Notice, Snapshot, TickdeskApi } from '../../../shared/bridge'
 import { NO_KEY_INFO, SettingsSchema, type KeyInfo, type Settings } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
@@ -82,6 +83,8 @@ export class AppState {
   webhooks = $state.raw<WebhookView[]>([])
   /** Fires a webhook gave up on, still owed: the alerts panel offers Retry and Drop. */
   undelivered = $state.raw<UndeliveredView[]>([])
+  /** Who runs the data folder's alerts: this app, another process, or none (and on which service). */
+  alertOwner = $state.raw<AlertOwnerView | null>(null)
   settings = $state.raw<Settings>(SettingsSchema.parse({}))
   keyInfo = $state.raw<KeyInfo>(NO_KEY_INFO)
   notices = $state.raw<Notice[]>([])
@@ -201,6 +204,7 @@ export class AppState {
     this.alertHistory = s.alertHistory
     this.webhooks = s.webhooks
     this.undelivered = s.undelivered ?? []
+    this.alertOwner = s.alertOwner ?? null
     this.settings = s.settings
     this.keyInfo = s.keyInfo
     this.notices = s.notices
@@ -255,6 +259,7 @@ export class AppState {
         this.alertHistory = event.alertHistory
         this.webhooks = event.webhooks
         this.undelivered = event.undelivered ?? []
+        this.alertOwner = event.alertOwner ?? null
         break
       case 'alertFired':
         this.showToast(event.alert)
