@@ -14,7 +14,7 @@ export const SETS = {
     'src/shared/url-policy.ts',
     'src/app/webhooks/webhook-url-policy.ts',
     // webhookView, webhookHost, maskedWebhookUrl: what a page and the CLI see of a webhook.
-    'src/shared/alerts/alert.ts:227-257',
+    'src/shared/alerts/alert.ts:239-269',
   ],
   'browser-host': ['src/web/request-guard.ts', 'src/web/launch-codes.ts', 'src/web/web-host.ts'],
   windows: ['src/main/windows/window-options.ts', 'src/main/link-policy.ts'],
