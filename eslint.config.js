@@ -68,6 +68,8 @@ export default tseslint.config(
       // parallel with the build (vite: <config>.timestamp-*.mjs; electron-vite: <config>.<n>.mjs).
       '*.config.ts.*.mjs',
       '*.config.*.timestamp-*.mjs',
+      // Stryker's sandboxes while `npm run mutation` runs.
+      '.stryker-tmp',
     ],
   },
   js.configs.recommended,

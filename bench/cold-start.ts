@@ -60,7 +60,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       const t0 = performance.now()
       const app = await createAppService({ dataDir, env, secretStore, demo })
       const host = await startWebHost({ app, rendererDir: dir })
-      await page.goto(host.url)
+      await page.goto(host.launchUrl())
       await page.waitForFunction(
         (n) => {
           // Every row in view shows its cached price, and the grid lists all n symbols.

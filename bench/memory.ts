@@ -85,11 +85,17 @@ export async function memoryBench(ctx: BenchContext): Promise<BenchResult> {
     const app = new BenchHost({ symbols: ROWS, ticksPerSec: TICKS_PER_SEC })
     const host = await startWebHost({ app, rendererDir: dir })
     try {
-      const r = await runFeedInPage(browser, host.url, app.feed, seconds, async (page, s) => {
-        if (s !== 10) return
-        await sampleIdle(page, app.feed)
-        app.feed.start()
-      })
+      const r = await runFeedInPage(
+        browser,
+        host.launchUrl(),
+        app.feed,
+        seconds,
+        async (page, s) => {
+          if (s !== 10) return
+          await sampleIdle(page, app.feed)
+          app.feed.start()
+        },
+      )
       await sampleIdle(r.page, app.feed)
       await r.page.close()
     } finally {

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { findChromium, launchChromium } from '../test/e2e/chromium'
-import { connectBridge, type BridgeClient } from '../test/e2e/bridge-client'
+import { connectBridge, pageSession, type BridgeClient } from '../test/e2e/bridge-client'
 import { startSimulator } from '../src/sim'
 import {
   rollTheDay,
@@ -85,7 +85,8 @@ async function main(): Promise<number> {
   const cdp = await page.context().newCDPSession(page)
   await page.goto(host.url)
   await page.getByTestId('connection-state').waitFor({ timeout: 30_000 })
-  const bridge: BridgeClient = await connectBridge(host.url)
+  // The launch code is spent by the page's visit: the bridge rides on the page's session.
+  const bridge: BridgeClient = await connectBridge(host.url, { cookie: await pageSession(page) })
   const snap = (await bridge.invoke('getSnapshot')) as {
     ok: true
     result: { watchlists: Array<{ id: string; symbols: string[] }>; activeWatchlistId: string }
@@ -172,8 +173,10 @@ async function main(): Promise<number> {
       frac: 0.35,
       name: 'strip opened',
       run: async () => {
-        strip = await browser.newPage({ viewport: { width: 900, height: 40 } })
-        await strip.goto(host.url.replace('/?', '/strip?'))
+        // In the page's own browser context: the strip rides on the same session.
+        strip = await page.context().newPage()
+        await strip.setViewportSize({ width: 900, height: 40 })
+        await strip.goto(`${new URL(host.url).origin}/strip`)
         return null
       },
     },
@@ -245,7 +248,7 @@ async function main(): Promise<number> {
       frac: 0.9,
       name: 'alert removed',
       run: async () => {
-        // The once-alert crossed this cycle fired exactly once (issue 37): its history lines.
+        // The once-alert crossed this cycle fired exactly once: its history lines.
         const now = (await bridge.invoke('getSnapshot')) as {
           result: { alertHistory: Array<{ ruleId: string }> }
         }

@@ -21,6 +21,7 @@ import { EventHub } from './event-hub'
 import { deskSnapshot } from './watchlists/desk-snapshot'
 import { choosesOtherFeed } from './feed/feed-chooser'
 import { connectFeedEvents } from './feed/feed-events'
+import { HeldEngine } from './feed/held-engine'
 import type { ActiveFeed } from './feed/feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
 import { KeyedFeed } from './keys/keyed-feed'
@@ -101,11 +102,11 @@ export class AppService implements AppHostApi, CommandContext {
       ...opts,
       clock: this.clock,
       logger: this.logger,
-      nameMemory: (url) => streamNameMemory(stores.streamNames, url, this.logger),
+      nameMemory: (source) => streamNameMemory(stores.streamNames, source, this.logger),
       notices: this.notices,
       settings: () => this.state.settings,
       attach: (engine, config) => {
-        this.saves.useSource(engine, config)
+        this.saves.useSource(engine, config, engine instanceof HeldEngine)
         this.watches.use(engine)
         return connectFeedEvents(engine, {
           batchTiming: opts.batchTiming,
@@ -158,6 +159,7 @@ export class AppService implements AppHostApi, CommandContext {
     await this.keyed.loadKey()
     this.seen = await this.saves.lastSeen(this.keyed.wantedSource())
     await this.keyed.switchFeed()
+    this.keyed.offerMove()
     // After the feed: the service it runs on decides which rules this app may judge.
     await this.alertSet.start()
     // The CLI may change these files while the app runs.
@@ -299,10 +301,8 @@ export class AppService implements AppHostApi, CommandContext {
     const previous = this.state.settings
     this.state = { ...this.state, settings: next }
     void this.alertSet.host.inputsChanged(next)
-    if (choosesOtherFeed(previous, next)) {
-      await this.keyed.askToMoveKey()
-      await this.keyed.switchFeed()
-    } else this.watches.syncPins(previous.pinned, next.pinned)
+    if (choosesOtherFeed(previous, next)) await this.keyed.settingsChanged()
+    else this.watches.syncPins(previous.pinned, next.pinned)
     this.emitSettings()
     await this.saves.now(() => this.stores.settings.save(next))
   }
@@ -315,9 +315,9 @@ export class AppService implements AppHostApi, CommandContext {
     return this.keyed.clearApiKey()
   }
 
-  /** The host's confirmation, from outside the page (keyed-feed.ts). */
-  confirmKeyHost(): Promise<void> {
-    return this.keyed.confirmKeyHost()
+  /** Resolves once the key question asked last is answered and acted on (keyed-feed.ts). */
+  keyMovesSettled(): Promise<void> {
+    return this.keyed.settled()
   }
 
   /** The rows on screen stream first (desk-watches.ts). */

@@ -5,6 +5,7 @@ import type { AtomicWriter } from '../core/persistence/atomic-file'
 import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared'
 import type { DemoStarter } from './feed/feed-chooser'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
+import type { ConfirmKeyMove } from './keys/key-move'
 
 /**
  * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
@@ -21,7 +22,7 @@ export interface SecretStore {
 }
 
 /**
- * The host's log folder (ARCHITECTURE: Logs). Electron opens it in the file manager; the browser
+ * The host's log folder (docs/configuration.md: the log). Electron opens it in the file manager; the browser
  * host cannot open a local folder from the page, so its open() resolves false and the renderer
  * shows the path instead.
  */
@@ -79,11 +80,12 @@ export interface AppServiceOptions {
   /** How files are written (default: temp + fsync + rename); the disk-full tests pass a failing one. */
   writer?: AtomicWriter
   /**
-   * Asks the trader, outside the page (Electron: a main-process dialog), whether the kept API key
-   * may go to the service a settings change now names. None (browser host): the key waits for a
-   * fresh entry. Resolves true only on an explicit yes.
+   * Asks the trader, outside the page (Electron: a main-process dialog; the browser host: its
+   * terminal or command line), whether a key may go to an origin it was not entered for
+   * (keys/key-move.ts), and says in `where` how that is answered. None: a key waits for a fresh
+   * entry, and a fresh entry for another service than the kept key's is refused.
    */
-  confirmKeyHost?: (change: { from: string; to: string }) => Promise<boolean>
+  confirmKeyMove?: { confirm?: ConfirmKeyMove; where: string }
   /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
   batchTiming?: BatchTiming
   /** Who runs the alerts, as other hosts on the data folder say it (default "the Tickdesk app"). */

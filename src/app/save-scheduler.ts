@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock'
 import { isTickdeskError } from '../core/errors'
 import type { JsonStore, LoadResult } from '../core/persistence/json-store'
 import { feedSourceId, type FeedSource } from '../core/persistence/source-id'
+import { pruneSourceCaches } from '../core/persistence/source-caches'
 import type { DataStores } from '../core/persistence/stores'
 import { ThrottledSave } from '../core/persistence/throttled-save'
 import type { SymbolKey } from '../shared/markets/market'
@@ -102,15 +103,26 @@ export class SaveScheduler {
    * A new engine on `source`. The engine before keeps its bars and last prices under its own
    * source; then this source's are read into the new one (the rows show them as cached until
    * its first prices). Demo and live prices never mix, in the rows, the charts or on disk.
+   * A held feed (the key withheld from `source`) never ran: nothing is kept on disk for it.
+   * Other sources' caches are pruned to the few used last (source-caches.ts).
    */
-  useSource(feed: CachedFeed, source: FeedSource): void {
+  useSource(feed: CachedFeed, source: FeedSource, held = false): void {
     const previous = this.running
     const id = feedSourceId(source)
+    if (held) {
+      this.running = null
+      void this.now(async () => {
+        await this.bars.use(null, source)
+        if (previous) await previous.store.save(previous.feed.quotes.all())
+      })
+      return
+    }
     const store = this.opts.stores.quotesOf(source)
     const startRead = this.startRead?.id === id ? this.startRead.read : null
     this.startRead = null
     this.running = { feed, store, id }
     void this.now(() => this.bars.use(feed.candles, source))
+    void this.now(() => this.bars.settled().then(() => this.prune(id)))
     // The same source's engine again (a key or plan change): the feed switcher carried the
     // rows' prices over, and the next save writes them to the same file.
     if (previous?.id === id) return
@@ -135,6 +147,11 @@ export class SaveScheduler {
     this.startRead = { id: feedSourceId(source), read }
     const { value } = await read
     return new Map(value.map((q) => [q.key, q.receivedAt]))
+  }
+
+  /** Every source's cache but this one's, demo mode's and the few used last goes. */
+  private async prune(id: string): Promise<void> {
+    await pruneSourceCaches(this.opts.stores.dir, [id, feedSourceId({ demo: true, baseUrl: '' })])
   }
 
   /** A damaged cache file (moved aside by the store) becomes a notice. */

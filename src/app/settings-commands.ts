@@ -1,5 +1,6 @@
 import { TickdeskError } from '../core/errors'
-import { isServiceUrl, mergeSettings, SettingsSchema } from '../shared/settings'
+import { mergeSettings, SettingsSchema } from '../shared/settings'
+import { urlProblem } from '../shared/url-policy'
 import type { MarketAccess, SettingsAccess } from './command-context'
 import type { Handlers } from './command-handler'
 import { canonicalKey } from './watchlists/watchlist-book'
@@ -17,12 +18,10 @@ export const SETTINGS_HANDLERS: Handlers<
   updateSettings: async (app, p) => {
     const next = SettingsSchema.parse(mergeSettings(app.settings, p))
     next.pinned = next.pinned.map(canonicalKey)
-    if (next.baseUrl !== '' && !isServiceUrl(next.baseUrl)) {
-      throw new TickdeskError({
-        code: 'INVALID_INPUT',
-        message:
-          'The base URL must start with https:// (or http:// for a local service) and hold no user name or password',
-      })
+    const refused = next.baseUrl === '' ? null : urlProblem(next.baseUrl, 'service')
+    if (refused !== null) {
+      const why = refused.charAt(0).toUpperCase() + refused.slice(1)
+      throw new TickdeskError({ code: 'INVALID_INPUT', message: `${why}.` })
     }
     await app.setSettings(next)
     return next

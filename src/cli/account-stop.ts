@@ -1,5 +1,6 @@
 import { ACCOUNT_WIDE_403 } from '../core/errors'
 import type { FeedStatus } from '../shared/status'
+import { plainText } from '../shared/plain-text'
 import { EXIT } from './io'
 
 /**
@@ -20,7 +21,7 @@ export function accountStop(
   if (ACCOUNT_WIDE_403.has(s.code))
     return {
       exit: EXIT.forbidden,
-      message: `tickdesk ${command}: the account cannot use the service (${s.code}): ${s.message}\n`,
+      message: `tickdesk ${command}: the account cannot use the service (${plainText(s.code, 64)}): ${plainText(s.message)}\n`,
     }
   return null
 }

@@ -1,6 +1,7 @@
-import { isMainThread, parentPort, Worker } from 'node:worker_threads'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { EXIT } from './io'
 import { main } from './index'
+import { plainText } from '../shared/plain-text'
 import { stopOnSignals } from './stop-signals'
 
 /**
@@ -36,6 +37,10 @@ function runHere(): void {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
+    // In the worker, stdin is the main thread's, piped in when a person types there.
+    interactive: isMainThread
+      ? process.stdin.isTTY === true
+      : (workerData as { interactive?: boolean } | null)?.interactive === true,
     env: process.env,
     signal: controller.signal,
   }).then(
@@ -43,17 +48,25 @@ function runHere(): void {
       process.exitCode = code
     },
     (error: unknown) => {
-      process.stderr.write(`tickdesk: ${error instanceof Error ? error.message : String(error)}\n`)
+      // Plain text: an error may quote the service, whose words must not steer the terminal.
+      process.stderr.write(
+        `tickdesk: ${plainText(error instanceof Error ? error.message : String(error), 2000)}\n`,
+      )
       process.exitCode = EXIT.failure
     },
   )
 }
 
 function runHostInWorker(): void {
+  const interactive = process.stdin.isTTY === true
   const worker = new Worker(new URL(import.meta.url), {
     argv: process.argv.slice(2),
     resourceLimits: { maxYoungGenerationSizeMb: HOST_YOUNG_GENERATION_MB },
+    workerData: { interactive },
+    stdin: interactive,
   })
+  // The terminal's lines reach the worker's questions (web.ts); nothing is read otherwise.
+  if (interactive && worker.stdin) process.stdin.pipe(worker.stdin)
   const stop = (): void => worker.postMessage(STOP)
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
@@ -62,6 +75,10 @@ function runHostInWorker(): void {
     process.exitCode = EXIT.failure
   })
   worker.on('exit', (code) => {
+    if (interactive) {
+      process.stdin.unpipe()
+      process.stdin.pause()
+    }
     process.exitCode ??= code
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)

@@ -1,8 +1,9 @@
 import type { ParseArgsConfig } from 'node:util'
 import { configFromEnv, parseStreamMarkets, type ConfigInput } from '../core/engine/engine-config'
 import { resolveDataDir } from '../core/persistence/data-dir'
-import { originHost, serviceOrigin } from '../app/keys/key-binding'
+import { originWords, serviceOrigin } from '../app/keys/key-binding'
 import { PlanSchema } from '../shared/markets/market'
+import { urlProblem, type UrlUse } from '../shared/url-policy'
 import {
   chooseFeed,
   wantedConfig,
@@ -50,9 +51,8 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
   const rpm = values.rpm === undefined ? undefined : Number(values.rpm)
   if (rpm !== undefined && (!Number.isInteger(rpm) || rpm < 1))
     throw new UsageError('--rpm must be a positive whole number')
-  const baseUrl = values['base-url'] as string | undefined
-  if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl))
-    throw new UsageError('--base-url must start with http:// or https://')
+  const baseUrl = policyFlag(values, 'base-url', 'service')
+  const streamUrl = policyFlag(values, 'stream-url', 'stream')
   const pairs = values['stream-market'] as string | undefined
   let streamMarkets
   try {
@@ -65,12 +65,25 @@ function feedFlags(values: Record<string, unknown>): ConfigInput {
     throw new UsageError('--auth must be x-api-key or bearer')
   return {
     baseUrl,
-    streamUrl: values['stream-url'] as string | undefined,
+    streamUrl,
     plan,
     rpm,
     streamMarkets,
     auth,
   }
+}
+
+/** An address flag, held to the URL policy; the usage error says what it refuses and why. */
+function policyFlag(
+  values: Record<string, unknown>,
+  flag: 'base-url' | 'stream-url',
+  use: UrlUse,
+): string | undefined {
+  const raw = values[flag]
+  if (raw === undefined) return undefined
+  const problem = urlProblem(String(raw), use)
+  if (problem !== null) throw new UsageError(`--${flag}: ${problem}`)
+  return String(raw)
 }
 
 /** The feed a command runs on, and which service that is and where it was found, in words. */
@@ -101,12 +114,16 @@ export async function chooseCliFeed(
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
-  const fromApp = (flags.baseUrl ?? configFromEnv(env).baseUrl) === undefined
+  const named = flags.baseUrl ?? configFromEnv(env).baseUrl
+  const fromApp = named === undefined
+  // TICKDESK_API_KEY goes only to a service a flag or the environment names, never to one read
+  // from settings.json, which a page can write (SECURITY.md: the key goes only where it was sent).
+  if (fromApp) wanted = { ...wanted, apiKey: undefined }
   let keyFrom = 'TICKDESK_API_KEY'
   let demoWhy = ''
   if (wanted.baseUrl && !wanted.apiKey) {
-    const found = await app.keyFor(wanted.baseUrl)
-    const host = originHost(serviceOrigin(wanted.baseUrl))
+    const found = await app.keyFor(wanted.baseUrl, serviceOrigin(named))
+    const host = originWords(serviceOrigin(wanted.baseUrl))
     if (found.key !== null) {
       wanted = { ...wanted, apiKey: found.key }
       keyFrom = 'the OS keychain'
@@ -115,14 +132,14 @@ export async function chooseCliFeed(
         `TICKDESK_API_KEY is not set and ${found.why}: the service needs an API key`,
       )
     } else {
-      demoWhy = ` (the app's service ${host} has no key here: ${found.why}; set TICKDESK_API_KEY)`
+      demoWhy = ` (the app's service ${host} has no key here: ${found.why}; or name it with --base-url and set TICKDESK_API_KEY)`
       wanted = { ...wanted, baseUrl: undefined }
     }
   }
   const choice = await chooseFeed(wanted, startDemo)
   const said = choice.demo
     ? `Demo mode: embedded simulator at ${choice.config.baseUrl}${demoWhy}`
-    : `Service: ${originHost(serviceOrigin(choice.config.baseUrl))} (${fromApp ? "the app's settings" : 'flags and environment'}; key from ${keyFrom})`
+    : `Service: ${originWords(serviceOrigin(choice.config.baseUrl))} (${fromApp ? "the app's settings" : 'flags and environment'}; key from ${keyFrom})`
   return { ...choice, said, implicit: fromApp || choice.demo !== null }
 }
 

@@ -1,6 +1,7 @@
 import type { SymbolKey } from '../shared/markets/market'
 import type { Quote } from '../shared/quote'
 import type { FeedState, FeedStatus } from '../shared/status'
+import { plainText } from '../shared/plain-text'
 import { colorize, useColor } from './output'
 
 const ESC = '\u001b['
@@ -61,7 +62,8 @@ export class LiveTable {
     const s = this.status
     const state = colorize(this.color, STATE_COLOR[s.state], s.state.toUpperCase())
     const lines = [
-      `${state}${s.code ? ` ${s.code}` : ''}  ${s.message}${retryText(s.retryAt)}${s.demo ? '  [DEMO]' : ''}`,
+      // The service's words, plain: an escape sequence in them would redraw the table.
+      `${state}${s.code ? ` ${plainText(s.code, 64)}` : ''}  ${plainText(s.message)}${retryText(s.retryAt)}${s.demo ? '  [DEMO]' : ''}`,
       colorize(
         this.color,
         1,

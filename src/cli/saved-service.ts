@@ -1,5 +1,12 @@
 import { savedConfig, wantedConfig } from '../app/feed/feed-chooser'
-import { keyForUrl, originHost, serviceOrigin, unpackKey } from '../app/keys/key-binding'
+import {
+  EMPTY_RING,
+  keyForUrl,
+  originWords,
+  unpackRing,
+  withKey,
+  type KeyOrigin,
+} from '../app/keys/key-binding'
 import { createSecretStore, keychainProfile } from '../app/secrets/secret-store'
 import type { ConfigInput } from '../core/engine/engine-config'
 import { openDataStores } from '../core/persistence/stores'
@@ -14,8 +21,15 @@ import { serviceRef, type ServiceRef } from '../shared/alerts/alert-service'
 export interface SavedService {
   /** What the app saved (no key: that is `keyFor`). */
   saved: ConfigInput
-  /** The keychain's key for `baseUrl`, or why there is none, in words. */
-  keyFor(baseUrl: string): Promise<{ key: string } | { key: null; why: string }>
+  /**
+   * The keychain's key for `baseUrl`, or why there is none, in words. `trusted`: the origin a
+   * flag or TICKDESK_BASE_URL named (null: none), the only one a key saved before keys were
+   * bound may go to (as the app binds it, key-keeper.ts): never a base URL read from a file.
+   */
+  keyFor(
+    baseUrl: string,
+    trusted: KeyOrigin | null,
+  ): Promise<{ key: string } | { key: null; why: string }>
 }
 
 export async function savedService(dataDir: string, env: NodeJS.ProcessEnv): Promise<SavedService> {
@@ -24,7 +38,7 @@ export async function savedService(dataDir: string, env: NodeJS.ProcessEnv): Pro
   const profile = keychainProfile(env)
   return {
     saved,
-    async keyFor(baseUrl) {
+    async keyFor(baseUrl, trusted) {
       const store = await createSecretStore({
         env: {},
         dataDir,
@@ -36,14 +50,22 @@ export async function savedService(dataDir: string, env: NodeJS.ProcessEnv): Pro
         return { key: null, why: `no OS keychain answers here (profile ${profile})` }
       const stored = await store.get().catch(() => null)
       if (!stored) return { key: null, why: `the OS keychain holds no key for profile ${profile}` }
-      const read = unpackKey(stored)
-      // A key saved before keys knew their service is the one the app's settings name.
-      const bound = read.legacy ? { key: read.key, origin: serviceOrigin(saved.baseUrl) } : read
+      const { ring, bare } = unpackRing(stored)
+      let bound = ring
+      if (bare !== null) {
+        if (trusted === null)
+          return {
+            key: null,
+            why: `the keychain's key (profile ${profile}) is not yet bound to a service: start the app once, or name the service with --base-url`,
+          }
+        bound = withKey(EMPTY_RING, trusted, bare)
+      }
       const key = keyForUrl(bound, baseUrl)
       if (key !== null) return { key }
+      const held = [...bound.keys.keys()].map(originWords).join(', ')
       return {
         key: null,
-        why: `the keychain's key (profile ${profile}) was entered for ${originHost(bound.origin)}`,
+        why: `the keychain's key (profile ${profile}) was entered for ${held || 'no service'}`,
       }
     },
   }

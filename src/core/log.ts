@@ -7,14 +7,23 @@ export interface Logger {
 
 const secrets = new Set<string>()
 
-/** Registers a secret (the API key) so redact() hides it everywhere from now on. */
+/**
+ * Registers a secret (the API key) so redact() hides it everywhere from now on: as it is, and as
+ * a JSON string writes it (a key holding `"` or `\\` is escaped in a log line, and would pass a
+ * search for the raw form).
+ */
 export function registerSecret(secret: string | null | undefined): void {
-  if (secret && secret.length >= 4) secrets.add(secret)
+  if (!secret || secret.length < 4) return
+  secrets.add(secret)
+  const escaped = JSON.stringify(secret).slice(1, -1)
+  if (escaped !== secret) secrets.add(escaped)
 }
 
 export function redact(text: string): string {
   let out = text
-  for (const s of secrets) out = out.split(s).join(`•••${s.slice(-4)}`)
+  // Longest first: a key's escaped form contains most of its raw form.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length))
+    out = out.split(s).join(`•••${s.slice(-4)}`)
   return out
 }
 

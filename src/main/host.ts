@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Menu, app, safeStorage, session, shell } from 'electron'
 import type { AppHostApi, LogFolder, SecretStore } from '../app/host-api'
+import type { ConfirmKeyMove } from '../app/keys/key-move'
 import { openHostLog } from '../app/logs/host-log'
 import type { Logger } from '../core/log'
 import { systemClock, type Clock } from '../core/clock'
@@ -9,7 +10,7 @@ import { startAlertNotifier } from './alert-notifier'
 import { appMenuTemplate } from './app-menu'
 import { isAppUrl, rendererLocation, rendererUrl, stripUrl } from './app-url'
 import { HostSettings } from './host-settings'
-import { confirmKeyHostInDialog } from './key-host-dialog'
+import { confirmKeyMoveInDialog } from './key-host-dialog'
 import { electronKeytarImporter } from './electron-keytar'
 import { forwardEvents, registerBridgeIpc, sendToWindow } from './ipc-bridge'
 import { revealWindow } from './windows/main-window'
@@ -52,8 +53,8 @@ export interface ElectronHostOptions {
     logger: Logger
     logFolder: LogFolder
     clock: Clock
-    /** Asks in a main-process dialog before the API key follows a base URL to another host. */
-    confirmKeyHost: (change: { from: string; to: string }) => Promise<boolean>
+    /** Asks in a main-process dialog before a key goes to an origin it was not entered for. */
+    confirmKeyMove: { confirm: ConfirmKeyMove; where: string }
     webhookSecrets: WebhookSecrets
   }): Promise<{ app: AppHostApi; close(withinMs?: number): Promise<void> }>
   /** Folder of the built main bundle (out/main). */
@@ -99,7 +100,7 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
     logger: log.logger,
     logFolder,
     clock,
-    confirmKeyHost: confirmKeyHostInDialog(() => windows?.window ?? null),
+    confirmKeyMove: confirmKeyMoveInDialog(() => windows?.window ?? null),
     webhookSecrets: keychainWebhookSecrets({
       profile: keychainProfile(opts.env),
       importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),

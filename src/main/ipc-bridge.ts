@@ -1,7 +1,6 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import { z } from 'zod'
 import type { AppHostApi } from '../app/host-api'
-import { isTickdeskError } from '../core/errors'
+import { answerBridgeRequest, failure } from '../app/bridge-requests'
 import type { BridgeEvent, CommandOutcome, Snapshot } from '../shared/bridge'
 import { encodeQuoteFrame } from '../shared/quote-frame'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../preload/channels'
@@ -9,17 +8,8 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../preload/channels'
 /**
  * The Electron transport of the bridge contract (src/shared/bridge.ts). Before the app sees a
  * call, the sender frame must be our own page (a foreign frame or a navigated-away page gets
- * nothing) and the payload must be a `{ command, params }` envelope. The command name and its
- * params are checked in one place, by the app (app/commands.ts invokeCommand), with the same
- * message whichever host carried them. Handlers return a CommandOutcome instead of throwing,
- * because a thrown error loses its code over IPC (electron#24427).
+ * nothing); the rest is the host side every transport shares (app/bridge-requests.ts).
  */
-const InvokeRequestSchema = z.object({ command: z.string().max(64), params: z.unknown() })
-
-function failure(code: string, message: string): CommandOutcome<never> {
-  return { ok: false, error: { code, message } }
-}
-
 type InvokeSender = Pick<IpcMainInvokeEvent, 'senderFrame'>
 
 export async function handleInvoke(
@@ -31,19 +21,7 @@ export async function handleInvoke(
   const frameUrl = event.senderFrame?.url
   if (typeof frameUrl !== 'string' || !isAppUrl(frameUrl))
     return failure('FORBIDDEN', 'The request did not come from the Tickdesk window')
-  const request = InvokeRequestSchema.safeParse(payload)
-  if (!request.success) return failure('INVALID_INPUT', 'Expected { command, params }')
-  const { command, params } = request.data
-  try {
-    // The raw params: the app parses them (once: parsing twice is not idempotent for patches,
-    // zod 4 fills .default()s inside .partial(), so a parsed SettingsPatch would reset every
-    // setting it did not mention).
-    return await app.invoke(command, params)
-  } catch (error) {
-    // AppHostApi.invoke promises never to throw; if it does, the renderer still gets a value.
-    if (isTickdeskError(error)) return failure(error.code, error.message)
-    return failure('INTERNAL', `${command} failed`)
-  }
+  return answerBridgeRequest(app, payload)
 }
 
 /** Registers the 'tickdesk:invoke' handler; returns its removal. */

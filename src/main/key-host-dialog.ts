@@ -1,35 +1,43 @@
 import type { BrowserWindow, MessageBoxOptions } from 'electron'
 import { dialog } from 'electron'
+import { keyMoveWords, type ConfirmKeyMove, type KeyMove } from '../app/keys/key-move'
 
 /**
- * The confirmation a moved base URL needs before the kept API key goes to it (issue 38,
- * finding 1). It is asked by the main process, outside the page: a page (or a script that took it
- * over) can change the base URL but cannot answer this. "Keep it here" is the default and the
- * answer to Escape.
+ * The confirmation a key needs before it goes to an origin it was not entered for, asked by the
+ * main process, outside the page: a page (or a script that took it over) can change the base URL
+ * or enter a key, but cannot answer this. The words (app/keys/key-move.ts) name both origins in
+ * full and call out a step down to plain http or another port. The app asks one question at a
+ * time and binds exactly the origins the question named; "Keep the key where it was" (or "Do not
+ * use it") is the default and the answer to Escape.
  */
-export function keyHostDialog(change: { from: string; to: string }): MessageBoxOptions {
+export function keyHostDialog(move: KeyMove): MessageBoxOptions {
+  const words = keyMoveWords(move)
   return {
     type: 'warning',
-    buttons: ['Keep the key where it was', `Send the key to ${change.to}`],
+    buttons: [words.no, words.yes],
     defaultId: 0,
     cancelId: 0,
     noLink: true,
-    title: 'Tickdesk: API key',
-    message: `Send your API key to ${change.to}?`,
-    detail: `The key was entered for ${change.from}. The base URL now points at ${change.to}. If you did not change it yourself, keep the key where it was: live prices stop (the rows keep their last ones) until you enter the key again.`,
+    title: words.title,
+    message: words.question,
+    detail: words.details.join('\n\n'),
   }
 }
 
-/** The confirm function the Electron host injects into the app service. */
-export function confirmKeyHostInDialog(
-  window: () => BrowserWindow | null,
-): (change: { from: string; to: string }) => Promise<boolean> {
-  return async (change) => {
-    const parent = window()
-    const options = keyHostDialog(change)
-    const answer = parent
-      ? await dialog.showMessageBox(parent, options)
-      : await dialog.showMessageBox(options)
-    return answer.response === 1
+/** The confirmation the Electron host injects into the app service. */
+export function confirmKeyMoveInDialog(window: () => BrowserWindow | null): {
+  confirm: ConfirmKeyMove
+  where: string
+} {
+  return {
+    where: 'in the dialog Tickdesk shows',
+    confirm: async (move) => {
+      const parent = window()
+      const options = keyHostDialog(move)
+      const answer = parent
+        ? await dialog.showMessageBox(parent, options)
+        : await dialog.showMessageBox(options)
+      return answer.response === 1
+    },
   }
 }

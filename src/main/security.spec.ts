@@ -12,7 +12,8 @@ const {
   guardWebContents,
   openExternalLink,
 } = await import('./security')
-const { createMainWindow, mainWindowOptions } = await import('./windows/main-window')
+const { createMainWindow } = await import('./windows/main-window')
+const { mainWindowOptions } = await import('./windows/window-options')
 const { isAppUrl } = await import('./app-url')
 
 const APP = { kind: 'file', path: '/opt/tickdesk/out/renderer/index.html' } as const

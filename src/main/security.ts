@@ -1,19 +1,13 @@
 import { shell, type Session, type WebContents } from 'electron'
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
+import { externalLink, isPermissionAllowed } from './link-policy'
 
 /**
  * The renderer's sandbox, beyond the BrowserWindow flags (Electron security checklist):
  * a strict CSP on every response, no permissions but notifications, no navigation away from the
  * app, no new windows, and external links only as validated https through the OS browser.
  */
-export { CONTENT_SECURITY_POLICY }
-
-/** Permissions the page may have: alerts can raise web notifications; nothing else (camera, geolocation…). */
-const ALLOWED_PERMISSIONS = new Set(['notifications'])
-
-export function isPermissionAllowed(permission: string): boolean {
-  return ALLOWED_PERMISSIONS.has(permission)
-}
+export { CONTENT_SECURITY_POLICY, externalLink, isPermissionAllowed }
 
 /** Sends the CSP as a response header (in addition to the page's meta tag) and locks permissions. */
 export function applySessionPolicy(session: Session): void {
@@ -30,28 +24,6 @@ export function applySessionPolicy(session: Session): void {
     callback(isPermissionAllowed(permission))
   })
   session.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission))
-}
-
-/**
- * An external link we agree to hand to the OS: https only, no user:password@ (phishing and
- * credential leaks), at most 2 KB. Returns the normalised URL or null.
- */
-export function externalLink(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length > 2048) return null
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    return null
-  }
-  if (
-    url.protocol !== 'https:' ||
-    url.username !== '' ||
-    url.password !== '' ||
-    url.hostname === ''
-  )
-    return null
-  return url.href
 }
 
 /** Opens a link in the user's browser if externalLink() accepts it; false when refused. */

@@ -250,7 +250,7 @@ export interface TickdeskApi {
  * What the Electron preload puts on `window.tickdesk`: invoke resolves with the CommandOutcome
  * itself and never rejects with a host error, because contextBridge copies only the message of a
  * rejected Error and drops `code` (electron#24427). The renderer turns it into a TickdeskApi
- * (src/renderer/src/bridge/electron-api.ts), validating every result and event there.
+ * (src/renderer/src/bridge/bridge-client.ts), validating every result and event there.
  */
 export interface PreloadApi {
   invoke(name: CommandName, params: unknown): Promise<CommandOutcome<unknown>>

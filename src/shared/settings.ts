@@ -4,6 +4,7 @@ import { MarketSchema, PlanSchema } from './markets/market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
 import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './alerts/quiet-hours'
 import { StreamNameSchema } from './markets/stream-markets'
+import { urlProblem } from './url-policy'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 
@@ -152,16 +153,10 @@ export const NO_KEY_INFO: KeyInfo = Object.freeze({
 })
 
 /**
- * A base URL the engine may use: http(s), no whitespace, and no user:password@ part, which would
- * put a secret (often the key itself) in settings.json and on the bridge (found by test/faults).
- * Checked where settings change (the app, and the renderer's test host alike).
+ * A base URL the engine may use (url-policy.ts: https, plain http only to this machine, no user
+ * name or password, which would put a secret, often the key itself, in settings.json and on the
+ * bridge). Checked where settings change (the app, and the renderer's test host alike).
  */
 export function isServiceUrl(raw: string): boolean {
-  if (!/^https?:\/\/[^\s]+$/.test(raw)) return false
-  try {
-    const url = new URL(raw)
-    return url.username === '' && url.password === ''
-  } catch {
-    return false
-  }
+  return urlProblem(raw, 'service') === null
 }

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import { answerBridgeRequest } from '../app/bridge-requests'
 import type { AppHostApi } from '../app/host-api'
 import { WebRequestSchema, type WebFrame } from '../shared/bridge'
 import { LatestQuotes } from '../shared/latest-quotes'
@@ -10,7 +11,8 @@ const DRAIN_CHECK_MS = 16
 
 /**
  * Carries the bridge contract over one page's WebSocket: requests in, responses and events out.
- * Every request is validated here (shape) and again by the app (command params). Quote frames go
+ * A frame is read as `{ id, command, params }` here; the rest is the host side every transport
+ * shares (app/bridge-requests.ts). Quote frames go
  * out as the app emits them (it flushes when its event loop is free); only while the page falls
  * behind (unsent data piling up) are they held and merged per symbol, latest field wins
  * (shared/latest-quotes.ts), and sent as one frame once the socket drains.
@@ -53,7 +55,9 @@ export function attachBridgeSocket(socket: WebSocket, app: AppHostApi): () => vo
     const request = WebRequestSchema.safeParse(parsed)
     if (!request.success) return
     const { id, command, params } = request.data
-    void app.invoke(command, params).then((outcome) => send({ kind: 'response', id, outcome }))
+    void answerBridgeRequest(app, { command, params }).then((outcome) =>
+      send({ kind: 'response', id, outcome }),
+    )
   })
 
   const detach = (): void => {

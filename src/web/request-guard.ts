@@ -1,24 +1,18 @@
-import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 
 /**
  * The browser host's gate. It binds 127.0.0.1 only, but any web page the user visits can still
- * reach loopback, so every request must carry the per-launch token (query or cookie), name this
- * host in Host (defeats DNS rebinding) and, for the bridge socket, come from our own Origin.
+ * reach loopback, so every request must name this host in Host (defeats DNS rebinding), come
+ * from no other Origin (the bridge socket must name ours), and carry this host's session cookie,
+ * which only a visit with a one-time launch code (launch-codes.ts) sets.
  */
-/**
- * The cookie that carries the token once the tokened address was opened, named per port: cookies
- * are per host, not per port, so two Tickdesks (or a stale one) on 127.0.0.1 never overwrite or
- * answer for each other's (issue 38, finding 7).
- */
-export function tokenCookie(port: number): string {
-  return `tickdesk_token_${port}`
-}
 
-export function tokensEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
+/**
+ * The session cookie, named per port: cookies are per host, not per port, so two Tickdesks (or a
+ * stale one) on 127.0.0.1 never overwrite or answer for each other's.
+ */
+export function sessionCookie(port: number): string {
+  return `tickdesk_session_${port}`
 }
 
 export function allowedHosts(port: number): Set<string> {
@@ -37,10 +31,11 @@ export function originAllowed(req: IncomingMessage, port: number, required: bool
   return [...allowedHosts(port)].some((h) => origin === `http://${h}`)
 }
 
-function cookieToken(req: IncomingMessage, port: number): string | null {
+/** The session cookie's value, or null when the request carries none for this port. */
+export function requestSession(req: IncomingMessage, port: number): string | null {
   const header = req.headers.cookie
   if (!header) return null
-  const wanted = tokenCookie(port)
+  const wanted = sessionCookie(port)
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=')
     if (name === wanted) return rest.join('=')
@@ -48,27 +43,16 @@ function cookieToken(req: IncomingMessage, port: number): string | null {
   return null
 }
 
-export function requestToken(
-  req: IncomingMessage,
-  port: number,
-): {
-  fromQuery: string | null
-  fromCookie: string | null
-} {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-  return { fromQuery: url.searchParams.get('token'), fromCookie: cookieToken(req, port) }
-}
-
-export function tokenAllowed(req: IncomingMessage, token: string, port: number): boolean {
-  const { fromQuery, fromCookie } = requestToken(req, port)
-  return [fromQuery, fromCookie].some((t) => t !== null && tokensEqual(t, token))
+/** The launch code a request's address carries (?token=), or null. */
+export function requestCode(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token')
 }
 
 /**
- * The address without its token: where a navigation that brought the token is sent on once the
- * cookie is set, so the token leaves the address bar and the history (finding 7).
+ * The address without its code: where a visit that brought one is sent on once the session
+ * cookie is set, so the code leaves the address bar and the history.
  */
-export function withoutToken(rawUrl: string): string {
+export function withoutCode(rawUrl: string): string {
   const url = new URL(rawUrl, 'http://127.0.0.1')
   url.searchParams.delete('token')
   return `${url.pathname}${url.search}`

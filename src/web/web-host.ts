@@ -1,22 +1,22 @@
-import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { AppHostApi } from '../app/host-api'
+import { systemClock, type Clock } from '../core/clock'
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
 import { attachBridgeSocket } from './bridge-socket'
+import { LaunchCodes } from './launch-codes'
 import {
-  tokenCookie,
   hostAllowed,
   originAllowed,
-  requestToken,
-  tokenAllowed,
-  tokensEqual,
-  withoutToken,
+  requestCode,
+  requestSession,
+  sessionCookie,
+  withoutCode,
 } from './request-guard'
 import { readStaticFile } from './static-files'
 
-/** Where the browser host serves the ticker strip, under the same token rules as the app. */
+/** Where the browser host serves the ticker strip, under the same rules as the app. */
 export const STRIP_PATH = '/strip'
 
 export interface WebHostOptions {
@@ -25,14 +25,17 @@ export interface WebHostOptions {
   rendererDir: string
   /** 0 picks a free port. */
   port?: number
-  /** Fixed token for tests; a fresh random one per launch otherwise. */
-  token?: string
+  /** How old a launch code is (they expire unused after a minute); tests pass a FakeClock. */
+  clock?: Clock
 }
 
 export interface WebHost {
-  readonly url: string
   readonly port: number
-  readonly token: string
+  /**
+   * A fresh launch address: the app's address with a one-time code, good for one visit within
+   * a minute (launch-codes.ts). Print it or hand it to a browser; never put it on a command line.
+   */
+  launchUrl(path?: string): string
   close(): Promise<void>
 }
 
@@ -44,79 +47,108 @@ function deny(res: ServerResponse, status: number, text: string): void {
   res.end(text)
 }
 
-/** The browser host: the built renderer and the bridge on 127.0.0.1 only, behind a per-launch token. */
-export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const token = options.token ?? randomBytes(24).toString('base64url')
-  const server = createServer()
-  const bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
-  let port = 0
+const SPENT =
+  'Forbidden: this address worked once, within a minute of being made. Ask Tickdesk for a new one (press Enter in the terminal where it runs, or start it again).'
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req, port)) return deny(res, 403, 'Forbidden host')
-    if (!originAllowed(req, port, false)) return deny(res, 403, 'Forbidden origin')
-    if (!tokenAllowed(req, token, port))
-      return deny(res, 403, 'Forbidden: open the address Tickdesk printed, with its token')
+/** The browser host: the built renderer and the bridge on 127.0.0.1 only, behind a session. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const gate = new BrowserHostGate(options)
+  await gate.listen(options.port ?? 0)
+  return {
+    port: gate.port,
+    launchUrl: (path = '/') => gate.launchUrl(path),
+    close: () => gate.close(),
+  }
+}
+
+/** The server, its launch codes and its bridge; `port` is known once it listens. */
+class BrowserHostGate {
+  port = 0
+  private readonly codes: LaunchCodes
+  private readonly server = createServer()
+  private readonly bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
+
+  constructor(private readonly options: WebHostOptions) {
+    this.codes = new LaunchCodes(options.clock ?? systemClock)
+    this.server.on('request', (req, res) => {
+      this.answer(req, res).catch(() => deny(res, 500, 'Internal error'))
+    })
+    this.server.on('upgrade', (req, socket: Socket, head) => {
+      if (!this.bridgeAllowed(req)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        return
+      }
+      this.bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, options.app))
+    })
+  }
+
+  async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(port, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+  }
+
+  launchUrl(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}?token=${this.codes.issue()}`
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.bridge.clients) client.terminate()
+    this.bridge.close()
+    this.server.closeAllConnections()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  /** Host and Origin first; then a code is exchanged, or the session is required. */
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, this.port)) return deny(res, 403, 'Forbidden host')
+    if (!originAllowed(req, this.port, false)) return deny(res, 403, 'Forbidden origin')
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'Method not allowed')
-    const { fromQuery } = requestToken(req, port)
-    if (fromQuery !== null && tokensEqual(fromQuery, token)) {
-      // The tokened address did its job once the cookie is set: on to the same page without it.
-      res.writeHead(303, {
-        location: withoutToken(req.url ?? '/'),
-        'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      })
-      res.end()
-      return
-    }
+    const code = requestCode(req)
+    if (code !== null) return this.exchange(req, res, code)
+    if (!this.codes.admits(requestSession(req, this.port)))
+      return deny(res, 403, 'Forbidden: open the address Tickdesk printed')
+    await this.serveFile(req, res)
+  }
+
+  /** The code's one use: a session cookie, and on to the same page without the code. */
+  private exchange(req: IncomingMessage, res: ServerResponse, code: string): void {
+    const session = this.codes.exchange(code)
+    if (session === null) return deny(res, 403, SPENT)
+    res.writeHead(303, {
+      location: withoutCode(req.url ?? '/'),
+      'set-cookie': `${sessionCookie(this.port)}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+    res.end()
+  }
+
+  private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     // The ticker strip is the same page in strip mode (the renderer reads its path).
-    const file = await readStaticFile(options.rendererDir, path === STRIP_PATH ? '/' : path)
+    const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
-    const headers: Record<string, string> = {
+    res.writeHead(200, {
       'content-type': file.contentType,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
-    }
-    res.writeHead(200, headers)
+    })
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
-  server.on('request', (req, res) => {
-    handle(req, res).catch(() => deny(res, 500, 'Internal error'))
-  })
-
-  server.on('upgrade', (req, socket, head) => {
+  /** The bridge: our Host and Origin, and a session; a launch code does not open it. */
+  private bridgeAllowed(req: IncomingMessage): boolean {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    const ok =
+    return (
       path === '/bridge' &&
-      hostAllowed(req, port) &&
-      originAllowed(req, port, true) &&
-      tokenAllowed(req, token, port)
-    if (!ok) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
-    }
-    bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, options.app))
-  })
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  port = (server.address() as AddressInfo).port
-
-  return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
-    port,
-    token,
-    close: async () => {
-      for (const client of bridge.clients) client.terminate()
-      bridge.close()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+      hostAllowed(req, this.port) &&
+      originAllowed(req, this.port, true) &&
+      this.codes.admits(requestSession(req, this.port))
+    )
   }
 }

@@ -35,10 +35,11 @@ describe.skipIf(!chromiumPath)(
       await new Promise<void>((r) => evil?.close(() => r()))
     })
 
-    it('cannot open the bridge socket, even with the token', async () => {
+    it('cannot open the bridge socket, even with a launch code', async () => {
       const page = await desk.openPage({ url: null, context: {} })
       await page.goto(evilUrl)
-      const bridge = `ws://127.0.0.1:${env.host.port}/bridge?token=${env.host.token}`
+      const code = new URL(env.host.launchUrl()).searchParams.get('token')
+      const bridge = `ws://127.0.0.1:${env.host.port}/bridge?token=${code}`
       const outcome = await page.evaluate(
         (url) =>
           new Promise<string>((resolve) => {
@@ -63,7 +64,7 @@ describe.skipIf(!chromiumPath)(
         } catch {
           return 'blocked'
         }
-      }, env.host.url)
+      }, env.host.launchUrl())
       // Either the browser blocks the read (no CORS headers) or the host refuses the foreign Origin.
       expect(result === 'blocked' || result.startsWith('status 403')).toBe(true)
       await page.close()
@@ -71,7 +72,7 @@ describe.skipIf(!chromiumPath)(
 
     it('still serves the real page to the address Tickdesk printed', async () => {
       const page = await desk.openPage({ url: null, context: {} })
-      await page.goto(env.host.url)
+      await page.goto(env.host.launchUrl())
       await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })
       await page.close()
     })

@@ -31,8 +31,8 @@ describe.skipIf(!chromiumPath)('the ticker strip at /strip (browser host, Chromi
     await desk?.close()
   })
 
-  it('shows nothing without the token: 403 like the app', async () => {
-    const bare = env.host.url.replace(/\/\?token=.*$/, '/strip')
+  it('shows nothing without a session: 403 like the app', async () => {
+    const bare = `http://127.0.0.1:${env.host.port}/strip`
     expect((await fetch(bare)).status).toBe(403)
     expect((await fetch(`${bare}?token=wrong`)).status).toBe(403)
     const stranger = await desk.openPage({ url: null, context: {} })

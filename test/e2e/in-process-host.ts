@@ -7,7 +7,7 @@ import { startDemoService, startSimulator, type SimServer, type SimOptions } fro
 import { rendererDir, startBrowserHost, type BrowserHost, type WebHost } from '../../src/web'
 
 export interface HostUnderTest {
-  /** The desk's tokened address; a restart gives it another port. */
+  /** A fresh one-time launch address of the desk; a restart gives it another port. */
   readonly url: string
   sim: SimServer
   app: AppService
@@ -60,8 +60,9 @@ export async function startHostUnderTest(
     get host() {
       return current.host
     },
+    /** A fresh one-time launch address at each read (each works for one visit). */
     get url() {
-      return current.host.url
+      return current.host.launchUrl()
     },
     async restart() {
       await current.close()

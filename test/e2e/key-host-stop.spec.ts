@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memorySecretStore } from '../../src/app'
-import { packKey } from '../../src/app/keys/key-binding'
+import { EMPTY_RING, packRing, withKey } from '../../src/app/keys/key-binding'
 import { KEY_WITHHELD } from '../../src/app/keys/key-keeper'
 import { keysSeen, listenElsewhere } from '../../src/app/testing/elsewhere-receiver'
 import { silentLogger } from '../../src/core/log'
@@ -30,7 +30,7 @@ describe.skipIf(!chromiumPath)('a base URL moved away from the key (Chromium)', 
     const stores = openDataStores(dataDir)
     const settings = (await stores.settings.load()).value
     await stores.settings.save({ ...settings, baseUrl: sim.url, plan: 'pro' })
-    const key = packKey({ key: sim.keys.pro, origin: new URL(sim.url).origin })
+    const key = packRing(withKey(EMPTY_RING, new URL(sim.url).origin, sim.keys.pro))
     const desk = await openDeskInChromium(chromiumPath as string, {
       serve: async () => {
         const started = await startBrowserHost({
@@ -41,7 +41,12 @@ describe.skipIf(!chromiumPath)('a base URL moved away from the key (Chromium)', 
           logger: silentLogger,
           rendererDir: rendererDir(),
         })
-        return { url: started.host.url, close: () => started.close() }
+        return {
+          get url() {
+            return started.host.launchUrl()
+          },
+          close: () => started.close(),
+        }
       },
     })
     const { page } = desk
@@ -62,7 +67,7 @@ describe.skipIf(!chromiumPath)('a base URL moved away from the key (Chromium)', 
         .poll(() => state.textContent(), { timeout: 10_000 })
         .toBe(`Stopped: ${KEY_WITHHELD}`)
       expect(await state.getAttribute('title')).toMatch(
-        /127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to 127\.0\.0\.1:\d+/,
+        /127\.0\.0\.2:\d+.*enter the key again.*set the base URL back to http:\/\/127\.0\.0\.1:\d+/,
       )
       const notice = page.locator(`[data-notice="${KEY_WITHHELD}"]`)
       expect(await notice.textContent()).toMatch(/Live prices stopped: .*last real prices/)

@@ -46,7 +46,9 @@ describe.skipIf(!chromiumPath)('rows out of view (real renderer, Chromium)', () 
     app = bench
     const host: WebHost = await startWebHost({ app, rendererDir: rendererDir() })
     return {
-      url: host.url,
+      get url() {
+        return host.launchUrl()
+      },
       close: async () => {
         app.feed.stop()
         await host.close()

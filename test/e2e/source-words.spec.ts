@@ -106,7 +106,7 @@ describe.skipIf(!chromiumPath)(
         const at = await desk.browser.newPage({ viewport: { width: 1440, height: 900 } })
         try {
           await at.clock.setFixedTime(new Date(m.at))
-          await at.goto(desk.env.host.url)
+          await at.goto(desk.env.host.launchUrl())
           await at.locator(`tbody tr[data-key="${m.key}"]`).waitFor({ timeout: 20_000 })
           await expect.poll(() => badgeOf(at, m.key), { timeout: 10_000 }).toBe(m.badge)
           expect(await noteOf(at, m.key)).toBe(m.note)

@@ -13,7 +13,7 @@ import { startDemoService } from '../../src/sim'
 
 /**
  * Both halves of the Electron bridge, chained in memory the way VS Code tests its IPC channels:
- * the real renderer client (electron-api.ts) over what contextBridge passes of the real preload
+ * the real renderer client (bridge-client.ts over ipc-transport.ts) over what contextBridge passes of the real preload
  * (src/preload/index.ts on ipcRenderer), over an in-memory ipcRenderer/ipcMain pair, to the real
  * main side (ipc-bridge.ts) and a real AppService on the embedded simulator. Only the electron
  * module is fake (fake-electron.ts); every message crosses as a structured clone, as in Electron.

@@ -16,7 +16,7 @@ import { startDemoService, startSimulator, type SimServer } from '../../src/sim'
 import { loadPreload, rendererBridge } from './renderer-page'
 
 /**
- * Issue 38's item left as is, in the Electron host run whole (startElectronHost against the fake
+ * In the Electron host run whole (startElectronHost against the fake
  * electron module, the real app service, preload and renderer client): the page moves the base
  * URL to another host, the trader answers the main-process dialog "Keep the key where it was",
  * and the live feed stops. No demo prices take the live ones' place; the rows keep their last
@@ -93,11 +93,15 @@ describe('Electron host: a base URL moved away from the key', () => {
     const demoStartsLive = demoStarts
 
     await renderer.invoke('updateSettings', { baseUrl: elsewhere.url })
-    expect(dialogs.map((d) => d.message)).toEqual([expect.stringContaining('127.0.0.2')])
+    await vi.waitFor(() =>
+      expect(dialogs.map((d) => d.message)).toEqual([
+        expect.stringMatching(/^Send your API key to http:\/\/127\.0\.0\.2:\d+\?$/),
+      ]),
+    )
     const held = await renderer.invoke('getSnapshot', {})
     expect(held.status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD, demo: false })
     expect(held.status.message).toMatch(
-      /127\.0\.0\.2:\d+.*enter the key again.*confirm the change in the dialog.*set the base URL back to 127\.0\.0\.1:\d+/,
+      /127\.0\.0\.2:\d+.*enter the key again.*confirm the change in the dialog.*set the base URL back to http:\/\/127\.0\.0\.1:\d+/,
     )
     expect(held.quotes.length).toBeGreaterThan(0)
     expect(held.quotes.every((q) => q.stale)).toBe(true)

@@ -1,6 +1,6 @@
 import { acrossContextBridge } from '../../src/preload/testing/context-bridge'
 import { fake } from '../../src/main/testing/fake-electron'
-import { createElectronApi } from '../../src/renderer/src/bridge/electron-api'
+import { electronBridge } from '../../src/renderer/src/bridge'
 import type { PreloadApi, TickdeskApi } from '../../src/shared/bridge'
 
 /**
@@ -17,5 +17,5 @@ export async function loadPreload(): Promise<PreloadApi> {
 }
 
 export function rendererBridge(preload: PreloadApi): TickdeskApi {
-  return createElectronApi(acrossContextBridge(preload))
+  return electronBridge(acrossContextBridge(preload))
 }

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import WebSocket from 'ws'
 import type { AlertRuleState, FiredAlert } from '../../src/shared/alerts/alert'
-import type { Snapshot, WebFrame } from '../../src/shared/bridge'
+import type { Snapshot } from '../../src/shared/bridge'
 import type { SimServer } from '../../src/sim'
 import { DEMO_KEYS } from '../../src/sim/plans-and-keys'
+import { connectBridge } from '../e2e/bridge-client'
 import { printedAddress } from '../e2e/launch'
 import { TEST_PROFILE } from './once-alerts'
 
@@ -55,13 +55,13 @@ export async function startWebHost(
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const { url } = await printedAddress(child, 'tickdesk web')
-  // A page's view of the bridge: same origin, the printed token.
-  const u = new URL(url)
-  const socket = new WebSocket(`ws://${u.host}/bridge${u.search}`, {
-    headers: { origin: `http://${u.host}` },
-  })
-  let nextId = 1
-  const pending = new Map<number, (s: Snapshot | null) => void>()
+  // A page's view of the bridge: the one bridge client, on the printed launch address.
+  const bridge = await connectBridge(url)
+  const snapshot = async (): Promise<Snapshot | null> => {
+    if (bridge.connection !== 'open') return null
+    const outcome = await bridge.invoke('getSnapshot', {})
+    return outcome.ok ? (outcome.result as Snapshot) : null
+  }
   const host: WebHost = {
     child,
     announced: [],
@@ -70,40 +70,17 @@ export async function startWebHost(
     states: async () => (await snapshot())?.alertStates ?? [],
     snapshot: () => snapshot(),
     stop: async () => {
+      bridge.close()
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
     },
   }
-  const snapshot = (): Promise<Snapshot | null> =>
-    new Promise((resolve) => {
-      if (socket.readyState !== WebSocket.OPEN) return resolve(null)
-      const id = nextId++
-      pending.set(id, resolve)
-      socket.send(JSON.stringify({ id, command: 'getSnapshot', params: {} }))
-    })
-  socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as WebFrame
-    if (frame.kind === 'response') {
-      const answer = pending.get(frame.id)
-      pending.delete(frame.id)
-      const snap = frame.outcome.ok ? (frame.outcome.result as Snapshot) : null
-      if (snap !== null && frame.id === 1) host.history = snap.alertHistory
-      answer?.(snap)
-      return
-    }
-    if (frame.event.type === 'alertFired') host.announced.push(frame.event.alert)
-    if (frame.event.type === 'alerts') host.history = frame.event.alertHistory
-  })
-  socket.on('error', () => undefined)
-  socket.on('close', () => {
-    for (const answer of pending.values()) answer(null)
-    pending.clear()
-  })
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve())
-    socket.once('error', reject)
+  bridge.subscribe((event) => {
+    if (event.type === 'alertFired') host.announced.push(event.alert)
+    if (event.type === 'alerts') host.history = event.alertHistory
   })
   // The page's first request, as the renderer's: its history until an `alerts` event.
-  await snapshot()
+  const first = await snapshot()
+  if (first !== null) host.history = first.alertHistory
   return host
 }

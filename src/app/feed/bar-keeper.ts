@@ -30,13 +30,17 @@ export class BarKeeper {
     },
   ) {}
 
-  /** A new engine on `source`: the previous one's bars are saved to their source, then these read. */
-  use(candles: CandleBuilder, source: { demo: boolean; baseUrl: string }): Promise<void> {
+  /**
+   * A new engine on `source`: the previous one's bars are saved to their source, then these read.
+   * `candles` null: a feed that keeps no bars (held: it never runs), so nothing is read or written.
+   */
+  use(candles: CandleBuilder | null, source: { demo: boolean; baseUrl: string }): Promise<void> {
     const previous = this.current
     const store = new BarStore(barsDir(this.opts.dataDir, source))
-    this.current = { candles, store }
+    this.current = candles === null ? null : { candles, store }
     return this.run(async () => {
       if (previous) await previous.store.save(previous.candles)
+      if (candles === null) return
       const { series, problem } = await store.load()
       if (problem) this.opts.note(problem)
       candles.import(series)

@@ -1,3 +1,4 @@
+import { resolveConfig } from '../../core/engine/engine-config'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDemoService } from '../../sim'
 import { SettingsSchema } from '../../shared/settings'
@@ -55,9 +56,17 @@ describe('the feed chooser', () => {
   it('reads saved settings: an empty base URL and no RPM override are not set', () => {
     expect(savedConfig(SettingsSchema.parse({}))).toEqual({
       baseUrl: undefined,
+      auth: 'x-api-key',
       plan: 'free',
       rpm: undefined,
     })
+  })
+
+  it('carries the key’s header scheme from Settings to the engine’s config', () => {
+    const saved = savedConfig(
+      SettingsSchema.parse({ baseUrl: 'https://api.example.com', auth: 'bearer' }),
+    )
+    expect(resolveConfig({ ...saved, apiKey: 'k-123456789' })?.auth).toBe('bearer')
   })
 
   it('uses the configured service when a base URL and a key are known, starting no demo', async () => {

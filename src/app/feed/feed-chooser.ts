@@ -9,7 +9,7 @@ import { PLAN_LIMITS, type Plan } from '../../shared/markets/market'
 import type { Settings } from '../../shared/settings'
 
 /**
- * Demo mode's service, started by the host (ARCHITECTURE: "the hosts inject the demo feed"): the
+ * Demo mode's service, started by the host (hosts inject the demo feed: the README's Architecture): the
  * embedded simulator on loopback with the key of the plan it runs. src/sim's startDemoService
  * has this shape; the app and the CLI only ever see this interface.
  */
@@ -54,12 +54,14 @@ export function wantedConfig(sources: {
 }
 
 /**
- * What the app saved: Settings' service fields (an empty base URL is none). Never the key: the
- * app adds the one bound to the chosen base URL (KeyKeeper.keyFor).
+ * What the app saved: Settings' service fields (an empty base URL is none), the key's header
+ * scheme included (X-API-Key or Authorization: Bearer). Never the key: the app adds the one
+ * bound to the chosen base URL (KeyKeeper.keyFor).
  */
 export function savedConfig(settings: Settings): ConfigInput {
   return {
     baseUrl: settings.baseUrl || undefined,
+    auth: settings.auth,
     plan: settings.plan,
     rpm: settings.rpmOverride ?? undefined,
     streamMarkets:
@@ -79,7 +81,7 @@ export function choosesOtherFeed(before: Settings, after: Settings): boolean {
 }
 
 /**
- * The one feed choice, for the app and the CLI alike (ARCHITECTURE: Default data source): the
+ * The one feed choice, for the app and the CLI alike (the README's Configuration: demo mode): the
  * configured service when a base URL and a key are known, otherwise demo mode on the host's demo
  * service. A demo service already `running` is kept while demo mode stays, and closed when a
  * configured service takes over.

@@ -1,4 +1,4 @@
-import { feedSourceId } from '../../core/persistence/source-id'
+import { feedSourceId, type FeedSource } from '../../core/persistence/source-id'
 import type { Clock } from '../../core/clock'
 import type { ConfigInput, EngineConfig } from '../../core/engine/engine-config'
 import { MarketEngine } from '../../core/engine/engine'
@@ -20,7 +20,7 @@ interface Running extends ActiveFeed {
 }
 
 /**
- * The one running engine (ARCHITECTURE: exactly one WebSocket to the service per app). A switch
+ * The one running engine (exactly one WebSocket to the service per app). A switch
  * (key entered or cleared, base URL or plan changed) stops the old engine before the new one
  * starts and hands the new one the old one's quotes, so rows keep their last prices; a demo
  * service stays up while demo mode does and closes when a configured service takes over.
@@ -41,7 +41,7 @@ export class FeedSwitcher {
       logger: Logger
       attach: (engine: MarketEngine, config: EngineConfig) => () => void
       /** The stream market names learned on a service, kept in the data folder. */
-      nameMemory?: (baseUrl: string) => Promise<StreamNameMemory>
+      nameMemory?: (source: FeedSource) => Promise<StreamNameMemory>
     },
   ) {}
 
@@ -58,7 +58,7 @@ export class FeedSwitcher {
   async switchTo(wanted: ConfigInput): Promise<void> {
     const previous = await this.stopRunning()
     const { config, demo } = await chooseFeed(wanted, this.opts.startDemo, previous?.demo ?? null)
-    const nameMemory = await this.opts.nameMemory?.(config.baseUrl)
+    const nameMemory = await this.opts.nameMemory?.(config)
     const engine = new MarketEngine(config, {
       clock: this.opts.clock,
       logger: this.opts.logger,

@@ -1,15 +1,24 @@
+import { TickdeskError } from '../../core/errors'
 import { maskKey, registerSecret } from '../../core/log'
 import type { KeyInfo } from '../../shared/settings'
 import { errorText } from '../error-text'
 import type { SecretStore } from '../host-api'
 import {
+  EMPTY_RING,
   keyForUrl,
-  originHost,
-  packKey,
+  latestOrigin,
+  movedKey,
+  NO_SERVICE,
+  originWords,
+  packRing,
   serviceOrigin,
-  unpackKey,
-  type BoundKey,
+  unpackRing,
+  withKey,
+  withoutKey,
+  type KeyOrigin,
+  type KeyRing,
 } from './key-binding'
+import type { KeyMove } from './key-move'
 import type { NoticeBoard } from '../notice-board'
 
 /** What a trader is told where no keychain keeps the key (the technical cause goes to details). */
@@ -19,59 +28,107 @@ export const KEY_NOT_KEPT =
 /** The notice while the key is withheld from a service it was not entered for. */
 export const KEY_WITHHELD = 'KEY_HOST_CHANGED'
 
+/** Why the environment's key goes nowhere else. */
+const ENV_KEY_BOUND =
+  'TICKDESK_API_KEY is sent only to the service named by TICKDESK_BASE_URL (or --base-url)'
+
+/** The key the environment gave, and the origin the environment or command line named for it. */
+interface EnvKey {
+  key: string
+  origin: KeyOrigin | null
+}
+
 /**
- * The API key (ARCHITECTURE: Secrets): kept in the host's secret store and in memory while the
- * app runs; TICKDESK_API_KEY overrides it. Where the store fails, the key still works for this
- * session and the trader is told it will not be remembered, when it matters: as a key is saved,
- * and beside the key field. Not at start: in demo mode no key is in play. Only KeyInfo (a masked
- * suffix and where it lives) ever leaves this module for the bridge.
+ * The API keys: kept in the host's secret store, one per origin (key-binding.ts), and in memory
+ * while the app runs. Only KeyInfo (a masked suffix, where it lives, the origin it is for) ever
+ * leaves this module for the bridge.
  *
- * The key is bound to the service it was entered for (key-binding.ts): keyFor(baseUrl) gives it
- * only for that origin, so a page that points the base URL elsewhere gets the live feed stopped, not
- * the key. The binding moves only with a fresh entry or confirm(), which hosts call from outside
- * the page (Electron's dialog, the CLI's flag). The environment's key is bound to the service in
- * use when the app started.
+ * keyFor(baseUrl) gives a key only for the origin it was entered for, so a page that points the
+ * base URL elsewhere gets the live feed stopped, not the key. A key moves to another origin only
+ * through move(), which the app calls once the trader confirmed exactly that move outside the
+ * page (key-move.ts). TICKDESK_API_KEY overrides the store and is bound to the origin the host
+ * trusts (the environment's or the command line's base URL), never to one read from a file.
+ *
+ * Where the store fails, the key still works for this session and the trader is told it will not
+ * be remembered: as a key is saved, and beside the key field (not at start: in demo mode no key
+ * is in play).
  */
 export class KeyKeeper {
-  private bound: BoundKey | null = null
-  private envBound: BoundKey | null = null
+  private ring: KeyRing = EMPTY_RING
+  private env: EnvKey | null = null
   /** Why the last save did not reach the store (it refused), if it did not. */
   private refused: string | null = null
 
   constructor(
     private readonly store: SecretStore,
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly envVars: NodeJS.ProcessEnv,
     private readonly notices: Pick<NoticeBoard, 'add' | 'withdraw'>,
   ) {}
 
-  /** Reads the stored key; `baseUrl` is the service in use now (a bare, older key binds to it). */
-  async load(baseUrl: string | undefined): Promise<void> {
-    const envKey = this.env.TICKDESK_API_KEY
+  /**
+   * Reads the stored keys. `trusted` is the service's origin as the environment or the command
+   * line gave it (null: none): the environment's key binds to it, and so does, once, a bare key
+   * saved before keys were bound.
+   */
+  async load(trusted: KeyOrigin | null): Promise<void> {
+    const envKey = this.envVars.TICKDESK_API_KEY
     if (envKey) {
-      this.envBound = { key: envKey, origin: serviceOrigin(baseUrl) }
+      registerSecret(envKey)
+      this.env = { key: envKey, origin: trusted }
       return
     }
     const stored = await this.store.get().catch(() => null)
     if (!stored) return
-    const read = unpackKey(stored)
-    registerSecret(read.key)
-    this.bound = read.legacy ? { key: read.key, origin: serviceOrigin(baseUrl) } : read
-    // Bound once and for good, demo mode's "no service" too: a later start must not bind the key
-    // to whatever base URL settings.json names by then.
-    if (read.legacy) await this.persist()
+    const { ring, bare } = unpackRing(stored)
+    for (const key of ring.keys.values()) registerSecret(key)
+    if (bare === null) {
+      this.ring = ring
+      return
+    }
+    registerSecret(bare)
+    this.ring = withKey(EMPTY_RING, trusted ?? NO_SERVICE, bare)
+    // Bound once and for good: a later start must not bind it to whatever a file names by then.
+    await this.persist()
   }
 
   /** The key to send to the service at `baseUrl`, or null: none, or entered for another one. */
   keyFor(baseUrl: string | undefined): string | null {
-    return keyForUrl(this.envBound ?? this.bound, baseUrl)
+    if (this.env !== null) {
+      const origin = serviceOrigin(baseUrl)
+      return origin !== null && origin === this.env.origin ? this.env.key : null
+    }
+    return keyForUrl(this.ring, baseUrl)
   }
 
-  /** The hosts of a key withheld from `baseUrl` (entered for `from`), or null if none is. */
-  withheldFrom(baseUrl: string | undefined): { from: string; to: string } | null {
-    const bound = this.envBound ?? this.bound
+  /**
+   * The origins of a key withheld from `baseUrl`: entered for `from` (null: the environment's
+   * key, bound to no origin), not sent to `to`. Null when nothing is withheld.
+   */
+  withheldFrom(baseUrl: string | undefined): { from: KeyOrigin | null; to: KeyOrigin } | null {
     const to = serviceOrigin(baseUrl)
-    if (bound === null || to === null || bound.origin === to) return null
-    return { from: originHost(bound.origin), to: originHost(to) }
+    if (to === null || this.keyFor(baseUrl) !== null) return null
+    if (this.env !== null) return { from: this.env.origin, to }
+    const from = latestOrigin(this.ring)
+    return from === null ? null : { from, to }
+  }
+
+  /** The move `baseUrl` would need for the kept key to go live there; null: none possible. */
+  pendingMove(baseUrl: string | undefined): KeyMove | null {
+    if (this.env !== null) return null
+    const withheld = this.withheldFrom(baseUrl)
+    return withheld === null || withheld.from === null
+      ? null
+      : { kind: 'move', from: withheld.from, to: withheld.to }
+  }
+
+  /**
+   * The confirmation a key entered for `origin` needs: none when no other origin's key is kept
+   * (a first key, or a new key for the same service) or when it is for no service at all.
+   */
+  entryNeeds(origin: KeyOrigin): KeyMove | null {
+    if (origin === NO_SERVICE || this.ring.keys.has(origin)) return null
+    const from = latestOrigin(this.ring)
+    return from === null ? null : { kind: 'new-key', from, to: origin }
   }
 
   /**
@@ -89,52 +146,72 @@ export class KeyKeeper {
     return words
   }
 
-  async set(apiKey: string, baseUrl: string | undefined): Promise<void> {
+  /** Keeps `apiKey` for `origin` (the caller has any confirmation it needed); others stay. */
+  async set(apiKey: string, origin: KeyOrigin): Promise<void> {
+    if (this.env !== null)
+      throw new TickdeskError({
+        code: 'NOT_SUPPORTED',
+        message: `${ENV_KEY_BOUND}, and overrides any key entered here: unset it to manage the key in Settings`,
+      })
     registerSecret(apiKey)
-    this.bound = { key: apiKey, origin: serviceOrigin(baseUrl) }
+    // A key for a service replaces a key held for none: that one was waiting for this entry.
+    const ring = origin === NO_SERVICE ? this.ring : withoutKey(this.ring, NO_SERVICE)
+    this.ring = withKey(ring, origin, apiKey)
     this.refused = null
     await this.persist()
     const detail = this.detail()
     if (detail !== null) this.notices.add('warning', 'KEYCHAIN_UNAVAILABLE', KEY_NOT_KEPT, detail)
   }
 
-  /** Binds the kept key to `baseUrl`'s service: only on a confirmation from outside the page. */
-  async confirm(baseUrl: string | undefined): Promise<void> {
-    const origin = serviceOrigin(baseUrl)
-    if (this.envBound) this.envBound = { ...this.envBound, origin }
-    if (this.bound === null) return
-    this.bound = { ...this.bound, origin }
+  /**
+   * Moves the key exactly as confirmed; nothing when `from` holds no key any more (the
+   * environment's key is in no ring, so it never moves).
+   */
+  async move(move: KeyMove): Promise<void> {
+    const next = movedKey(this.ring, move.from, move.to)
+    if (next === this.ring) return
+    this.ring = next
     await this.persist()
   }
 
-  async clear(): Promise<void> {
-    this.bound = null
+  /** Forgets the key for `baseUrl`'s origin only: a page cannot destroy another origin's key. */
+  async clear(baseUrl: string | undefined): Promise<void> {
+    const origin = serviceOrigin(baseUrl) ?? NO_SERVICE
+    if (!this.ring.keys.has(origin)) return
+    this.ring = withoutKey(this.ring, origin)
     this.refused = null
-    await this.store.clear().catch(() => undefined)
+    await this.persist()
   }
 
   info(baseUrl: string | undefined): KeyInfo {
-    const envKey = this.env.TICKDESK_API_KEY
-    const bound = this.envBound ?? this.bound
-    const detail = envKey ? null : this.detail()
+    const shown = this.shownKey(baseUrl)
+    const detail = this.env !== null ? null : this.detail()
     const change = this.withheldFrom(baseUrl)
     return {
-      hasKey: Boolean(bound),
-      masked: maskKey(bound?.key),
-      storage: envKey ? 'env' : bound ? this.store.kind : 'none',
+      hasKey: shown !== null,
+      masked: maskKey(shown?.key),
+      storage: this.env !== null ? 'env' : shown !== null ? this.store.kind : 'none',
       warning: detail === null ? null : KEY_NOT_KEPT,
       warningDetail: detail,
-      forHost: bound && bound.origin !== null ? originHost(bound.origin) : null,
-      withheld:
-        change === null
-          ? null
-          : `Entered for ${change.from}: not sent to ${change.to} until you enter it again or confirm the change outside this page.`,
+      forHost: shown?.origin ? originWords(shown.origin) : null,
+      withheld: change === null ? null : withheldNote(change),
     }
   }
 
+  /** The key Settings shows: the one for the base URL, else the one that would move there. */
+  private shownKey(baseUrl: string | undefined): { key: string; origin: KeyOrigin | null } | null {
+    if (this.env !== null) return this.env
+    const origin = serviceOrigin(baseUrl) ?? NO_SERVICE
+    const here = this.ring.keys.get(origin)
+    if (here !== undefined) return { key: here, origin }
+    const latest = latestOrigin(this.ring)
+    return latest === null ? null : { key: this.ring.keys.get(latest)!, origin: latest }
+  }
+
   private async persist(): Promise<void> {
-    if (this.bound === null) return
-    await this.store.set(packKey(this.bound)).catch((e: unknown) => {
+    const write =
+      this.ring.keys.size === 0 ? this.store.clear() : this.store.set(packRing(this.ring))
+    await write.catch((e: unknown) => {
       this.refused = `The keychain refused to save the key (${errorText(e)}).`
     })
   }
@@ -144,11 +221,24 @@ export class KeyKeeper {
   }
 }
 
-/** Why the live feed stopped and the two ways back, in a trader's words. */
-export function withheldWords(change: { from: string; to: string }, howToConfirm: string): string {
+/** The line beside the key field while the key is withheld. */
+function withheldNote(change: { from: KeyOrigin | null; to: KeyOrigin }): string {
+  if (change.from === null) return `${ENV_KEY_BOUND}: not sent to ${originWords(change.to)}.`
+  return `Entered for ${originWords(change.from)}: not sent to ${originWords(change.to)} until you enter it again or confirm the change outside this page.`
+}
+
+/** Why the live feed stopped and the ways back, in a trader's words. */
+export function withheldWords(
+  change: { from: KeyOrigin | null; to: KeyOrigin },
+  howToConfirm: string,
+): string {
+  const to = originWords(change.to)
+  if (change.from === null)
+    return `Live prices stopped: ${ENV_KEY_BOUND}, and the base URL in Settings points at ${to}. Set TICKDESK_BASE_URL to the service the key is for, or unset TICKDESK_API_KEY and enter the key in Settings.`
+  const from = originWords(change.from)
   const back =
-    change.from === originHost(null)
+    change.from === NO_SERVICE
       ? 'or clear the base URL to go back to demo mode'
-      : `or set the base URL back to ${change.from}`
-  return `Live prices stopped: your API key was entered for ${change.from}, and the base URL now points at ${change.to}. Tickdesk does not send the key to an address it was not entered for, so nothing is being updated: rows keep their last real prices, marked stale. To go live, enter the key again in Settings for ${change.to}${howToConfirm}, ${back}.`
+      : `or set the base URL back to ${from}`
+  return `Live prices stopped: your API key was entered for ${from}, and the base URL now points at ${to}. Tickdesk does not send the key to an address it was not entered for, so nothing is being updated: rows keep their last real prices, marked stale. To go live, enter the key again in Settings for ${to}${howToConfirm}, ${back}.`
 }

@@ -1,8 +1,8 @@
 import type { Clock, TimerHandle } from '../../core/clock'
-import { httpPost } from '../../core/rest/http-get'
 import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
 import { fireJson, type FireJson } from '../../shared/alerts/fire-json'
 import type { AlertTarget } from '../alerts/alert-loop'
+import { postWebhook, type WebhookRequest } from './webhook-post'
 import { webhookUrlProblem } from './webhook-url-policy'
 
 /**
@@ -15,44 +15,19 @@ import { webhookUrlProblem } from './webhook-url-policy'
  */
 
 export const WEBHOOK_TIMEOUT_MS = 5_000
-/** Of a receiver's answer, this much is kept (for `webhook test`); the rest is read and dropped. */
-export const WEBHOOK_REPLY_KEEP_BYTES = 4096
 /** Back-off between attempts: 1 s doubling to 30 s, for up to WEBHOOK_GIVE_UP_MS. */
 const FIRST_RETRY_MS = 1_000
 const MAX_RETRY_MS = 30_000
 /** After this long the fire stays owed in the journal and is tried again at the next start. */
 export const WEBHOOK_GIVE_UP_MS = 15 * 60_000
 
+export { postWebhook, WEBHOOK_REPLY_KEEP_BYTES } from './webhook-post'
+
 /** The body POSTed: the one public shape of a fire, as `watch --json` prints it. */
 export type WebhookBody = FireJson
 
 export function webhookBody(a: FiredAlert): WebhookBody {
   return fireJson(a)
-}
-
-/**
- * One POST of a fire's request: its Idempotency-Key is the fire id (a receiver drops a repeat),
- * the signature headers when signed, and the reply kept to WEBHOOK_REPLY_KEEP_BYTES. Deliveries
- * and `alerts webhook test` send through here alike.
- */
-export function postWebhook(
-  request: { url: URL; headers: Record<string, string>; body: string },
-  fireId: string,
-  signature: Record<string, string>,
-  signal: AbortSignal,
-): ReturnType<typeof httpPost> {
-  return httpPost(
-    request.url,
-    {
-      ...request.headers,
-      'idempotency-key': fireId,
-      'user-agent': 'Tickdesk alerts',
-      ...signature,
-    },
-    request.body,
-    signal,
-    WEBHOOK_REPLY_KEEP_BYTES,
-  )
 }
 
 /** What a delivery attempt changed, for the webhook's counts on disk and in the app. */
@@ -67,7 +42,7 @@ export interface WebhookTargetOptions {
   /** The first back-off (doubling to 30 s); tests shorten it. */
   firstRetryMs?: number
   /** The request in the webhook's format (webhook-formats.ts); none: Tickdesk's JSON to its URL. */
-  request?: (alert: FiredAlert) => { url: URL; headers: Record<string, string>; body: string }
+  request?: (alert: FiredAlert) => WebhookRequest
   /** Signature headers for a body (webhook-signing.ts), for a webhook that is signed. */
   sign?: (body: string) => Promise<Record<string, string>>
   /**
@@ -79,94 +54,121 @@ export interface WebhookTargetOptions {
 
 /** The alert loop's target for one webhook: resolves once the receiver answered 2xx. */
 export function webhookTarget(opts: WebhookTargetOptions): AlertTarget & { stop(): void } {
-  const { webhook, clock } = opts
-  const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS
-  const giveUpMs = opts.giveUpMs ?? WEBHOOK_GIVE_UP_MS
-  const timers = new Set<TimerHandle>()
-  const aborts = new Set<AbortController>()
-  let stopped = false
+  return new WebhookTarget(opts)
+}
 
-  const wait = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const t = clock.setTimeout(() => {
-        timers.delete(t)
-        resolve()
-      }, ms)
-      timers.add(t)
-    })
+/**
+ * One webhook's deliveries: deliver() tries a fire until the receiver takes it, answers for
+ * good (a redirect, 410) or the give-up time passes; stop() ends every wait and request at once.
+ */
+class WebhookTarget implements AlertTarget {
+  readonly name: string
+  private readonly timers = new Set<TimerHandle>()
+  private readonly aborts = new Set<AbortController>()
+  private stopped = false
 
-  const attempt = async (alert: FiredAlert): Promise<void> => {
-    // Policy (https but loopback, no credentials) before any byte leaves: a hand-edited file too.
-    const request = opts.request?.(alert) ?? {
-      url: new URL(webhook.url),
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(webhookBody(alert)),
+  constructor(private readonly opts: WebhookTargetOptions) {
+    this.name = `webhook:${opts.webhook.id}`
+  }
+
+  async deliver(alert: FiredAlert): Promise<void> {
+    const { clock, webhook } = this.opts
+    const started = clock.now()
+    const giveUpMs = this.opts.giveUpMs ?? WEBHOOK_GIVE_UP_MS
+    let delay = this.opts.firstRetryMs ?? FIRST_RETRY_MS
+    for (let tries = 0; ; tries++) {
+      if (this.stopped) throw new Error('stopped')
+      if (this.opts.mayAttempt?.() === false)
+        throw new Error('another process runs the alerts now; it delivers what is owed')
+      try {
+        // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
+        // dropped connection): the same id again, marked replayed.
+        await this.attempt(tries === 0 ? alert : { ...alert, replayed: true })
+        this.opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
+        return
+      } catch (e) {
+        this.opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error: (e as Error).message })
+        if (e instanceof FinalAnswer) throw e
+        if (this.stopped || clock.now() - started + delay > giveUpMs) throw e
+      }
+      await this.wait(delay)
+      delay = Math.min(delay * 2, MAX_RETRY_MS)
     }
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const t of this.timers) this.opts.clock.clearTimeout(t)
+    this.timers.clear()
+    for (const a of this.aborts) a.abort(new Error('stopped'))
+  }
+
+  /** One POST: the URL policy first (a hand-edited file too), signed when asked, timed out. */
+  private async attempt(alert: FiredAlert): Promise<void> {
+    const request = this.requestFor(alert)
     const refused = webhookUrlProblem(request.url.href)
     if (refused !== null) throw new Error(refused)
-    const { body } = request
-    const signature = (await opts.sign?.(body)) ?? {}
+    const signature = (await this.opts.sign?.(request.body)) ?? {}
+    judge(await this.post(request, alert.id, signature))
+  }
+
+  private requestFor(alert: FiredAlert): WebhookRequest {
+    return (
+      this.opts.request?.(alert) ?? {
+        url: new URL(this.opts.webhook.url),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(webhookBody(alert)),
+      }
+    )
+  }
+
+  /** The receiver's status, or an error in words (without the URL, which may hold a token). */
+  private async post(
+    request: WebhookRequest,
+    fireId: string,
+    signature: Record<string, string>,
+  ): Promise<number> {
+    const { clock } = this.opts
+    const timeoutMs = this.opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS
     const abort = new AbortController()
-    aborts.add(abort)
+    this.aborts.add(abort)
     const timer = clock.setTimeout(() => abort.abort(new Error('timed out')), timeoutMs)
-    let status: number
     try {
-      const reply = await postWebhook(request, alert.id, signature, abort.signal)
-      status = reply.status
+      return (await postWebhook(request, fireId, signature, abort.signal)).status
     } catch (e) {
       throw new Error(
         abort.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : errorWords(e),
       )
     } finally {
       clock.clearTimeout(timer)
-      aborts.delete(abort)
+      this.aborts.delete(abort)
     }
-    if (status >= 300 && status < 400)
-      // Following would POST the fire (and any token in its URL) to an address the trader never
-      // gave; a receiver that moved says so once, and the trader changes the URL.
-      throw new FinalAnswer(
-        `HTTP ${status}: the receiver redirects elsewhere; redirects are not followed (give the webhook its new URL)`,
-      )
-    if (status === 410)
-      throw new FinalAnswer(
-        'HTTP 410 Gone: the receiver says this webhook no longer exists; not retried (remove it or fix its URL)',
-      )
-    if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
   }
 
-  return {
-    name: `webhook:${webhook.id}`,
-    async deliver(alert) {
-      const started = clock.now()
-      let delay = opts.firstRetryMs ?? FIRST_RETRY_MS
-      let tries = 0
-      for (;;) {
-        if (stopped) throw new Error('stopped')
-        if (opts.mayAttempt?.() === false)
-          throw new Error('another process runs the alerts now; it delivers what is owed')
-        try {
-          // After a first attempt the receiver may have the fire (a 2xx lost to a timeout or a
-          // dropped connection): the same id again, marked replayed.
-          await attempt(tries++ === 0 ? alert : { ...alert, replayed: true })
-          opts.onOutcome(webhook.id, { ok: true, at: clock.now() })
-          return
-        } catch (e) {
-          const error = (e as Error).message
-          opts.onOutcome(webhook.id, { ok: false, at: clock.now(), error })
-          if (e instanceof FinalAnswer) throw e
-          if (stopped || clock.now() - started + delay > giveUpMs) throw e
-        }
-        await wait(delay)
-        delay = Math.min(delay * 2, MAX_RETRY_MS)
-      }
-    },
-    stop() {
-      stopped = true
-      for (const t of timers) clock.clearTimeout(t)
-      timers.clear()
-      for (const a of aborts) a.abort(new Error('stopped'))
-    },
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = this.opts.clock.setTimeout(() => {
+        this.timers.delete(t)
+        resolve()
+      }, ms)
+      this.timers.add(t)
+    })
   }
+}
+
+/** A receiver's status as a delivery's result: 2xx delivered; a redirect or 410 final; else retried. */
+function judge(status: number): void {
+  if (status >= 300 && status < 400)
+    // Following would POST the fire (and any token in its URL) to an address the trader never
+    // gave; a receiver that moved says so once, and the trader changes the URL.
+    throw new FinalAnswer(
+      `HTTP ${status}: the receiver redirects elsewhere; redirects are not followed (give the webhook its new URL)`,
+    )
+  if (status === 410)
+    throw new FinalAnswer(
+      'HTTP 410 Gone: the receiver says this webhook no longer exists; not retried (remove it or fix its URL)',
+    )
+  if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`)
 }
 
 /** An answer that trying again cannot change (a redirect, 410 Gone): no more attempts this run. */

@@ -5,6 +5,7 @@ import { shapeReceiver } from '../../app/testing/shape-receiver'
 import { openDataStores } from '../../core/persistence/stores'
 import { runCli, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
+import { ON_COMMAND_LINE } from './alerts-webhook'
 
 /** `tickdesk alerts webhook add|remove`: a webhook URL is a bearer secret. */
 
@@ -41,6 +42,14 @@ describe('tickdesk alerts webhook', () => {
     expect(r.stdout() + r.stderr()).not.toContain('SECRET')
   })
 
+  it('says out loud that a URL given as an argument is in the shell history and the process list', async () => {
+    const r = await cli(['webhook', 'add', SLACK])
+    expect(r.stderr()).toBe(ON_COMMAND_LINE)
+    expect(r.stderr()).toMatch(/shell history.*other users.*stdin instead \(`-` or --url-stdin\)/)
+    const quiet = await cli(['webhook', 'add', '-'], DISCORD)
+    expect(quiet.stderr()).toBe('')
+  })
+
   it('reads the URL from stdin with --url-stdin or "-", so it stays out of history and ps', async () => {
     const a = await cli(['webhook', 'add', '--url-stdin'], `${SLACK}\n`)
     expect(await a.exit).toBe(0)
@@ -65,6 +74,18 @@ describe('tickdesk alerts webhook', () => {
     const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n')
     expect(text).not.toContain('XXXXSECRETXXXX')
     expect(text).toContain('DISCORD-SECRET-TOKEN')
+  })
+
+  it('leaves no trace of an edited webhook’s old URL in the store’s backup file', async () => {
+    await cli(['webhook', 'add', SLACK])
+    const stores = openDataStores(data.dir)
+    const [hook] = (await stores.webhooks.load()).value
+    const fixed = SLACK.replace('XXXXSECRETXXXX', 'NEWTOKEN0001')
+    await stores.webhooks.save([{ ...hook!, url: fixed }])
+    const files = [stores.webhooks.path, stores.webhooks.backupPath]
+    const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n')
+    expect(text).not.toContain('XXXXSECRETXXXX')
+    expect(text).toContain('NEWTOKEN0001')
   })
 
   it('refuses plain http off this machine and a URL with a user name or password', async () => {

@@ -29,6 +29,14 @@ export const WEBHOOK_OPTIONS = {
   'chat-id': { type: 'string' },
 } as const
 
+/**
+ * Said when a webhook URL came as an argument: the URL is a bearer secret (a Slack path, an ntfy
+ * topic), and a command line is in the shell's history and readable by every local user while
+ * the command runs. The webhook is still added: the trader chose; they are told how not to.
+ */
+export const ON_COMMAND_LINE =
+  'tickdesk alerts: warning: a webhook URL on the command line is saved in your shell history and visible to other users of this computer while the command runs; give it on stdin instead (`-` or --url-stdin), and replace this one if others can read them.\n'
+
 /** A URL is one line; anything longer than this on stdin is not one. */
 const MAX_URL_INPUT = 4096
 
@@ -53,6 +61,7 @@ export async function webhookCommand(
       io.stderr.write(`tickdesk alerts: ${kind}\n`)
       return EXIT.usage
     }
+    if (!fromStdin) io.stderr.write(ON_COMMAND_LINE)
     return addWebhook(stores, url ?? '', { signed: values.sign === true, ...kind }, io)
   }
   if (sub === 'list' && positionals.length === 2)

@@ -4,6 +4,7 @@ import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
 import { HELP_OPTIONS, parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
+import { plainText } from '../../shared/plain-text'
 import { colorize, useColor, writeJson } from '../output'
 
 const HELP = `Usage: tickdesk doctor [--json]
@@ -42,7 +43,7 @@ export const run: CliCommand = async (args, io) => {
       ...(c.streamMarkets ? { streamMarkets: c.streamMarkets } : {}),
       ...(c.auth ? { auth: c.auth } : {}),
     })
-    // What the plan does not include is an answer, not a failure (issue 4: "prints what works and
+    // What the plan does not include is an answer, not a failure (doctor "prints what works and
     // what the plan does not include").
     const notInPlan = report.checks
       .filter((ch) => MARKET_403.has(ch.code ?? ''))
@@ -63,7 +64,7 @@ export const run: CliCommand = async (args, io) => {
             : colorize(color, 31, 'FAIL')
         const latency = check.latencyMs === null ? '' : ` (${Math.round(check.latencyMs)} ms)`
         io.stdout.write(
-          `${mark} ${check.name}${latency}: ${check.message}${check.code ? ` [${check.code}]` : ''}\n`,
+          `${mark} ${check.name}${latency}: ${plainText(check.message)}${check.code ? ` [${plainText(check.code, 64)}]` : ''}\n`,
         )
       }
       if (notInPlan.length > 0) io.stdout.write(`Not in your plan: ${notInPlan.join(', ')}\n`)

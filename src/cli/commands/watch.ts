@@ -76,7 +76,7 @@ export const run: CliCommand = async (args, io) => {
     const log = openCommandLog(io, dataDir)
     log.logger.log('info', 'watch', { symbols: keys, demo: feed.config.demo })
     try {
-      const names = await streamNameMemory(stores.streamNames, feed.config.baseUrl, log.logger)
+      const names = await streamNameMemory(stores.streamNames, feed.config, log.logger)
       return await watch({
         keys,
         config: feed.config,

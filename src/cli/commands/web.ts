@@ -11,8 +11,10 @@ import { openCommandLog } from '../command-log'
 import { EXIT, type CliCommand, type CliIO } from '../io'
 import { openBrowser } from '../open-browser'
 import { untilAborted } from '../until-aborted'
+import { confirmInTerminal, terminalLines, trustedOrigin } from '../terminal-questions'
+import type { KeyOrigin } from '../../app/keys/key-binding'
 
-const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR] [--trust-base-url]
+const HELP = `Usage: tickdesk web [--port N] [--data-dir DIR] [--trust-base-url ORIGIN]
 
 Runs Tickdesk in your browser: serves the app on 127.0.0.1 behind a per-launch token.
 Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embedded simulator.
@@ -20,11 +22,14 @@ Without TICKDESK_BASE_URL and TICKDESK_API_KEY it runs in demo mode on the embed
 Options:
   --port N        port to listen on (default: a free one)
   --data-dir DIR  settings and cache folder (default: TICKDESK_DATA_DIR or the OS app-data folder)
-  --trust-base-url  send the kept API key to the base URL saved now, though the key was
-                  entered for another host (the page cannot move the key; this flag can)
+  --trust-base-url ORIGIN  send your API key to ORIGIN (scheme, host and port, e.g.
+                  https://api.example.com:443), though it was entered for another service,
+                  and accept a key entered in the page for ORIGIN; any other address still
+                  gets no key. In a terminal, Tickdesk asks instead when it happens.
   -h, --help      show this help
   --version       print the version
-Environment: BROWSER=none opens no browser.
+Environment: BROWSER=none opens no browser. TICKDESK_BASE_URL with TICKDESK_API_KEY: the
+key goes to that service only.
 `
 
 export const run: CliCommand = async (args, io) => {
@@ -34,7 +39,7 @@ export const run: CliCommand = async (args, io) => {
     {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
-      'trust-base-url': { type: 'boolean' },
+      'trust-base-url': { type: 'string' },
     },
     HELP,
     io,
@@ -54,10 +59,16 @@ export const run: CliCommand = async (args, io) => {
     )
     return EXIT.failure
   }
+  const trust = values['trust-base-url']
+  const trusted = trust === undefined ? null : trustedOrigin(trust)
+  if (trusted !== null && 'problem' in trusted) {
+    io.stderr.write(`tickdesk web: --trust-base-url: ${trusted.problem}\n`)
+    return EXIT.usage
+  }
   const dataDir = values['data-dir'] ?? resolveDataDir(io.env)
   const log = openCommandLog(io, dataDir, 'web')
   try {
-    return await serve(dataDir, dir, port, log, io, values['trust-base-url'] === true)
+    return await serve(dataDir, dir, port, log, io, trusted?.origin ?? null)
   } catch (error) {
     log.logger.log('error', 'browser host failed', { error })
     throw error
@@ -72,10 +83,10 @@ async function serve(
   port: number,
   log: HostLog,
   io: CliIO,
-  trustBaseUrl: boolean,
+  trusted: KeyOrigin | null,
 ): Promise<number> {
   // The OS keychain through keytar, as in Electron minus safeStorage: where no keychain answers,
-  // the key stays in memory and the app's notice says so (ARCHITECTURE: Secrets).
+  // the key stays in memory and the app's notice says so (SECURITY.md: What is secret).
   const secretStore = await createSecretStore({
     env: io.env,
     dataDir,
@@ -83,7 +94,10 @@ async function serve(
     safeStorage: null,
     profile: keychainProfile(io.env),
   })
+  const lines = io.interactive && io.stdin ? terminalLines(io.stdin) : null
+  const confirmKeyMove = confirmInTerminal({ trusted, lines, out: io.stdout })
   const { app, host, close } = await startBrowserHost({
+    confirmKeyMove,
     alertsHostName: '`tickdesk web`',
     dataDir,
     env: io.env,
@@ -98,19 +112,23 @@ async function serve(
     rendererDir,
     port,
   })
-  // Before the page's address is printed: no page can reach the app until then.
-  if (trustBaseUrl) await app.confirmKeyHost()
+  // Before the page's address is printed: a move --trust-base-url answers is made first.
+  if (trusted !== null) await app.keyMovesSettled()
   log.logger.log('info', 'browser host started', { port: host.port, dataDir })
-  io.stdout.write(`Tickdesk is running at ${host.url}\n`)
+  io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`)
+  io.stdout.write(
+    lines
+      ? 'That address works once, within a minute. Press Enter here for a new one.\n'
+      : 'That address works once, within a minute; start Tickdesk again for a new one.\n',
+  )
+  lines?.onIdleLine(() => io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`))
   if (app.feed.config.demo)
     io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
   const status = app.feed.engine.status()
-  if (status.code === KEY_WITHHELD)
-    io.stdout.write(
-      `${status.message}\nIf you moved it yourself, run: tickdesk web --trust-base-url\n`,
-    )
-  openBrowser(host.url, io.env)
+  if (status.code === KEY_WITHHELD) io.stdout.write(`${status.message}\n`)
+  openBrowser(host.launchUrl(), io.env)
   await untilAborted(io.signal)
+  lines?.close()
   await close()
   log.logger.log('info', 'browser host stopped')
   return EXIT.ok

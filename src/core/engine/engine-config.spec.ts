@@ -53,6 +53,24 @@ describe('engine configuration', () => {
     expect(() => configFromEnv({ TICKDESK_BASE_URL: 'ftp://x' })).toThrow(/TICKDESK_BASE_URL/)
   })
 
+  it('holds TICKDESK_BASE_URL and TICKDESK_STREAM_URL to the URL policy: https, plain http only to this machine, no credentials', () => {
+    expect(configFromEnv({ TICKDESK_BASE_URL: 'http://127.0.0.1:8080' }).baseUrl).toBe(
+      'http://127.0.0.1:8080',
+    )
+    expect(() => configFromEnv({ TICKDESK_BASE_URL: 'http://api.example.com' })).toThrow(
+      /TICKDESK_BASE_URL: the base URL must use https:\/\//,
+    )
+    expect(() => configFromEnv({ TICKDESK_BASE_URL: 'https://key:x@api.example.com' })).toThrow(
+      /TICKDESK_BASE_URL: the base URL must not hold a user name or password/,
+    )
+    expect(() =>
+      configFromEnv({ TICKDESK_STREAM_URL: 'ws://stream.example.com/api/v1/market/stream' }),
+    ).toThrow(/TICKDESK_STREAM_URL: the stream URL must use wss:\/\//)
+    expect(configFromEnv({ TICKDESK_STREAM_URL: 'wss://s.example.com/x' }).streamUrl).toBe(
+      'wss://s.example.com/x',
+    )
+  })
+
   it('means demo mode (null) without a base URL or a key', () => {
     expect(resolveConfig({ apiKey: 'k' })).toBeNull()
     expect(resolveConfig({ baseUrl: 'https://x.test' })).toBeNull()

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { AuthScheme } from '../rest/auth-header'
 import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../../shared/markets/market'
 import { parseStreamMarkets } from '../../shared/markets/stream-markets'
+import { urlProblem, type UrlUse } from '../../shared/url-policy'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {
@@ -41,9 +42,16 @@ export function deriveStreamUrl(baseUrl: string): string {
 // Re-exported for the CLI: the one parser lives in src/shared, where Settings reads it too.
 export { parseStreamMarkets }
 
+/** An address the URL policy allows for `use`; refused with the policy's reason. */
+const policyUrl = (use: UrlUse): z.ZodType<string> =>
+  z.string().superRefine((raw, ctx) => {
+    const problem = urlProblem(raw, use)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
 const EnvSchema = z.object({
-  TICKDESK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  TICKDESK_STREAM_URL: z.url({ protocol: /^wss?$/ }).optional(),
+  TICKDESK_BASE_URL: policyUrl('service').optional(),
+  TICKDESK_STREAM_URL: policyUrl('stream').optional(),
   TICKDESK_API_KEY: z.string().min(1).optional(),
   TICKDESK_PLAN: PlanSchema.optional(),
   TICKDESK_RPM: z.coerce.number().int().min(1).max(100_000).optional(),

@@ -23,8 +23,8 @@ import { WatchlistSchema } from '../../shared/watchlist'
 
 /**
  * The files in the data dir, one typed JsonStore each. None of these schemas has a field for the
- * API key (it lives in the OS keychain), and save() strips unknown fields, so the key cannot
- * reach the disk through them.
+ * API key (it lives in the keychain: SECURITY.md, What is secret), and save() strips unknown fields,
+ * so the key cannot reach the disk through them.
  */
 
 export const WatchlistsFileSchema = z.object({
@@ -150,9 +150,11 @@ export function openDataStores(dir: string, opts: DataStoreOptions = {}): DataSt
       name: 'webhooks',
       schema: z.array(WebhookSchema).max(20),
       defaults: () => [],
+      // The backup keeps a webhook only as it is now: a removed one, or the old URL of an
+      // edited one (a bearer secret the trader replaced), does not live on in webhooks.bak.json.
       backupKeeps: (previous, next) => {
-        const kept = new Set(next.map((h) => h.id))
-        return previous.filter((h) => kept.has(h.id))
+        const kept = new Set(next.map((h) => `${h.id} ${h.url}`))
+        return previous.filter((h) => kept.has(`${h.id} ${h.url}`))
       },
     }),
     quotesOf: (source) =>

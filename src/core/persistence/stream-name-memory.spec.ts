@@ -27,6 +27,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+const simSource = (s: SimServer) => ({ demo: false, baseUrl: s.url })
+
 const WATCH = ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'usdt-futures:DOGEUSDT']
 
 async function allStreaming(e: MarketEngine, s: SimServer): Promise<void> {
@@ -50,7 +52,7 @@ describe('stream market names across starts', () => {
     })
     const stores = openDataStores(dir)
     const first = new MarketEngine(simEngineConfig(sim), {
-      nameMemory: await streamNameMemory(stores.streamNames, sim.url),
+      nameMemory: await streamNameMemory(stores.streamNames, simSource(sim)),
     })
     engines.push(first)
     for (const k of WATCH) first.watch(k)
@@ -58,10 +60,13 @@ describe('stream market names across starts', () => {
     await allStreaming(first, sim)
     await first.stop()
     const saved = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8'))
-    expect(saved.data[sim.url]).toEqual({ crypto: 'spot', 'usdt-futures': 'futures_usdt' })
+    expect(saved.data[sim.url.replace(/\/$/, '')]).toEqual({
+      crypto: 'spot',
+      'usdt-futures': 'futures_usdt',
+    })
 
     const again = new MarketEngine(simEngineConfig(sim), {
-      nameMemory: await streamNameMemory(openDataStores(dir).streamNames, sim.url),
+      nameMemory: await streamNameMemory(openDataStores(dir).streamNames, simSource(sim)),
     })
     engines.push(again)
     const codes: Array<string | null> = []
@@ -80,7 +85,10 @@ describe('stream market names across starts', () => {
       join(dir, 'stream-names.json'),
       '{"version":1,"data":{"x":{"fx":"no spaces allowed"}}}',
     )
-    const memory = await streamNameMemory(openDataStores(dir).streamNames, 'http://127.0.0.1:1')
+    const memory = await streamNameMemory(openDataStores(dir).streamNames, {
+      demo: false,
+      baseUrl: 'http://127.0.0.1:1',
+    })
     expect(memory.remembered).toEqual({})
     expect((await readdir(dir)).some((f) => f.startsWith('stream-names.corrupt-'))).toBe(true)
   })
@@ -144,12 +152,116 @@ describe('stream name memory: saves the host can wait for', () => {
 
   it('has every learned name on disk once settled, in the order learned', async () => {
     const stores = openDataStores(dir)
-    const memory = await streamNameMemory(stores.streamNames, 'https://md.example')
+    const memory = await streamNameMemory(stores.streamNames, {
+      demo: false,
+      baseUrl: 'https://md.example',
+    })
     memory.learned('fx', 'forex')
     memory.learned('crypto', 'spot')
     memory.learned('fx', 'currency')
     await memory.settled?.()
     const onDisk = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data
     expect(onDisk).toEqual({ 'https://md.example': { fx: 'currency', crypto: 'spot' } })
+  })
+})
+
+describe('stream name memory: what it keeps', () => {
+  const source = (baseUrl: string) => ({ demo: false, baseUrl })
+
+  it('keys a service by origin and path: never a user name, password or query', async () => {
+    const stores = openDataStores(dir)
+    const memory = await streamNameMemory(
+      stores.streamNames,
+      source('https://user:secret@md.example:8443/gw/?token=abc'),
+    )
+    memory.learned('fx', 'forex')
+    await memory.settled?.()
+    const text = await readFile(join(dir, 'stream-names.json'), 'utf8')
+    expect(JSON.parse(text).data).toEqual({ 'https://md.example:8443/gw': { fx: 'forex' } })
+    expect(text).not.toMatch(/secret|user|token/)
+  })
+
+  it('keeps demo mode under one entry, whatever port its simulator took', async () => {
+    for (const port of [41001, 41002, 41003]) {
+      const memory = await streamNameMemory(openDataStores(dir).streamNames, {
+        demo: true,
+        baseUrl: `http://127.0.0.1:${port}`,
+      })
+      memory.learned('crypto', `spot${port % 2}`)
+      await memory.settled?.()
+    }
+    const onDisk = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data
+    expect(Object.keys(onDisk)).toEqual(['demo'])
+  })
+
+  it('drops a learned name that is no word, and goes on saving the good ones', async () => {
+    const memory = await streamNameMemory(
+      openDataStores(dir).streamNames,
+      source('https://md.example'),
+    )
+    memory.learned('fx', 'bad name\u001b[2J')
+    memory.learned('crypto', 'spot')
+    await memory.settled?.()
+    const onDisk = JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data
+    expect(onDisk).toEqual({ 'https://md.example': { crypto: 'spot' } })
+  })
+
+  it('keeps at most 16 services, the one learned on last kept and the oldest dropped', async () => {
+    for (let i = 0; i < 20; i++) {
+      const memory = await streamNameMemory(
+        openDataStores(dir).streamNames,
+        source(`https://s${i}.example`),
+      )
+      memory.learned('fx', 'forex')
+      await memory.settled?.()
+    }
+    const again = await streamNameMemory(
+      openDataStores(dir).streamNames,
+      source('https://s5.example'),
+    )
+    again.learned('fx', 'currency')
+    await again.settled?.()
+    const keys = Object.keys(
+      JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data,
+    )
+    expect(keys).toHaveLength(16)
+    expect(keys.at(-1)).toBe('https://s5.example')
+    expect(keys).not.toContain('https://s0.example')
+    expect(keys).toContain('https://s19.example')
+  })
+
+  it('keeps a service’s push readings beside its names, checked first, and drops both past the cap', async () => {
+    const first = await streamNameMemory(
+      openDataStores(dir).streamNames,
+      source('https://s0.example'),
+    )
+    first.learned('fx', 'forex')
+    first.readingLearned?.('fx', { last: 'p\u001b[2J' })
+    first.readingLearned?.('crypto', { last: 'p' })
+    await first.settled?.()
+    const onDisk = async () =>
+      JSON.parse(await readFile(join(dir, 'stream-names.json'), 'utf8')).data as object
+    expect(await onDisk()).toEqual({
+      'https://s0.example': { fx: 'forex' },
+      'https://s0.example fields': { fields: { crypto: { last: 'p' } } },
+    })
+    for (let i = 1; i <= 16; i++) {
+      const memory = await streamNameMemory(
+        openDataStores(dir).streamNames,
+        source(`https://s${i}.example`),
+      )
+      memory.learned('fx', 'forex')
+      await memory.settled?.()
+    }
+    const keys = Object.keys(await onDisk())
+    expect(keys).toHaveLength(16)
+    expect(keys.some((k) => k.startsWith('https://s0.example'))).toBe(false)
+  })
+
+  it('learns nothing for an address that is no service', async () => {
+    const memory = await streamNameMemory(openDataStores(dir).streamNames, source('not a url'))
+    memory.learned('fx', 'forex')
+    await memory.settled?.()
+    expect(await readdir(dir)).not.toContain('stream-names.json')
   })
 })

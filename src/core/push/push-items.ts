@@ -6,6 +6,7 @@ import type { FrameBuffer } from './frame-buffer'
 import type { ParsedFrame } from './parsed-frame'
 import { KIND_FIELDS, type Kind } from './push-kind'
 import { marketNamed, normaliseSymbol } from './push-symbols'
+import { plainText } from '../../shared/plain-text'
 
 /**
  * The readers of one item of a push (push-parser.ts finds the items and their kinds): its
@@ -205,14 +206,15 @@ export function readError(obj: Obj): ParsedFrame {
   const errObj =
     err !== null && typeof err === 'object' && !Array.isArray(err) ? (err as Obj) : null
   const codeRaw = obj.code ?? errObj?.code ?? (typeof err === 'string' ? err : undefined)
+  // Plain text only: the service's words reach logs, pages and terminals (plain-text.ts).
   const code =
-    typeof codeRaw === 'string' && codeRaw.length > 0
-      ? codeRaw
+    typeof codeRaw === 'string' && plainText(codeRaw, 64).length > 0
+      ? plainText(codeRaw, 64)
       : typeof codeRaw === 'number'
         ? `${codeRaw}`
         : 'UNSPECIFIED'
   const msgRaw = obj.msg ?? obj.message ?? errObj?.message ?? errObj?.msg
-  const message = typeof msgRaw === 'string' ? msgRaw : code
+  const message = typeof msgRaw === 'string' ? plainText(msgRaw) : code
   const symbols = readStrings(obj.symbols ?? errObj?.symbols ?? obj.symbol)
   return { kind: 'error', code, message, symbols }
 }

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../clock'
 import { TickdeskError } from '../errors'
 import { httpGet, type HttpReply } from './http-get'
 import { registerSecret, silentLogger, type Logger } from '../log'
+import { plainText } from '../../shared/plain-text'
 import type { RateGovernor } from './rate-governor'
 import { overLimitStatus } from './over-limit'
 import { retryAfterFor } from './retry-after'
@@ -227,7 +228,8 @@ function parseEnvelope(text: string): Envelope | null {
   return {
     succ: r.succ,
     data: r.data,
-    msg: typeof r.msg === 'string' && r.msg !== '' ? r.msg.slice(0, 500) : null,
+    // The service's words, stripped of control characters: they reach logs, pages and terminals.
+    msg: typeof r.msg === 'string' && plainText(r.msg) !== '' ? plainText(r.msg) : null,
     code: typeof r.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(r.code) ? r.code : null,
   }
 }

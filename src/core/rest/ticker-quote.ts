@@ -1,6 +1,7 @@
 import type { Market } from '../../shared/markets/market'
 import { parseBars, quoteTime } from '../bars/bar-time'
 import { TickdeskError } from '../errors'
+import { isPlainText } from '../../shared/plain-text'
 import { pickQuoteFields, type QuoteUpdate } from '../quotes/quote-fields'
 import { timetableFor } from '../../shared/markets/market-timetables'
 
@@ -49,11 +50,13 @@ export function parseTickerQuotes(
     }
     const r = entry as Record<string, unknown>
     const symbol = typeof r.symbol === 'string' ? bareSymbol(r.symbol) : ''
-    if (symbol === '') {
+    // A symbol holding control characters is no symbol: it would reach rows and terminals.
+    if (symbol === '' || !isPlainText(symbol)) {
       skipped += 1
       continue
     }
-    if (typeof r.market === 'string' && r.market !== '') (tags ??= new Map()).set(symbol, r.market)
+    if (typeof r.market === 'string' && r.market !== '' && isPlainText(r.market))
+      (tags ??= new Map()).set(symbol, r.market)
     updates.push({
       market,
       symbol,

@@ -1,6 +1,7 @@
 import type { Market } from '../../shared/markets/market'
 import type { QuoteFigure } from '../../shared/quote'
 import type { Clock, TimerHandle } from '../clock'
+import { StreamNameSchema } from '../../shared/markets/stream-markets'
 import { isQuiet } from '../poll/session-pacing'
 
 /**
@@ -181,10 +182,15 @@ export class StreamMarketNames {
     this.o.onChange(market, false)
   }
 
-  /** The service's own tag for the market (a REST payload's or a push's `market`): a candidate. */
+  /**
+   * The service's own tag for the market (a REST payload's or a push's `market`): a candidate,
+   * when it is a word a stream name can be (StreamNameSchema); anything else is never tried,
+   * learned, kept on disk or shown.
+   */
   serviceTag(market: Market, tag: string): void {
     const e = this.entry(market)
-    if (tag === '' || tag === e.name || e.tags.includes(tag) || e.tags.length >= 3) return
+    if (!StreamNameSchema.safeParse(tag).success) return
+    if (tag === e.name || e.tags.includes(tag) || e.tags.length >= 3) return
     e.tags.push(tag)
   }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { plainText } from '../../shared/plain-text'
 import { TickdeskError } from '../errors'
 import { overLimitStatus } from '../rest/over-limit'
 import { retryAfterFor } from '../rest/retry-after'
@@ -48,8 +49,9 @@ export function rejectionError(
     const env: unknown = JSON.parse(body)
     if (env !== null && typeof env === 'object') {
       const e = env as Record<string, unknown>
-      if (typeof e.code === 'string' && e.code !== '') code = e.code
-      if (typeof e.msg === 'string' && e.msg !== '') message = e.msg
+      // Plain text only: the service's words reach logs, pages and terminals (plain-text.ts).
+      if (typeof e.code === 'string' && plainText(e.code, 64) !== '') code = plainText(e.code, 64)
+      if (typeof e.msg === 'string' && plainText(e.msg) !== '') message = plainText(e.msg)
     }
   } catch {
     // not an envelope (a proxy page, nothing): the status alone decides

@@ -4,72 +4,8 @@ import type { Clock } from '../../core/clock'
 import { guardWebContents } from '../security'
 import { rememberBounds } from './bounds-memory'
 import { keepOnScreen } from './keep-on-screen'
-import {
-  MAIN_WINDOW_SIZES,
-  MIN_SIZE,
-  fitToDisplays,
-  type SizeRules,
-  type WindowState,
-} from './window-state'
-
-/**
- * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
- * sandboxed in its own context and reaches main only through the preload's narrow API.
- *
- * Close behaviour (a small state machine):
- *   open --close, closeToTray && !quitting--> hidden (tray keeps running; alerts still notify)
- *   open --close, otherwise--> closed
- *   hidden --show (tray, second launch, notification click)--> open
- *   any --Quit from tray/menu (quitting = true)--> closed
- */
-export function mainWindowOptions(opts: WindowOptionsInput): BrowserWindowConstructorOptions {
-  return {
-    ...baseWindowOptions(opts),
-    minWidth: MIN_SIZE.width,
-    minHeight: MIN_SIZE.height,
-    title: 'Tickdesk',
-    backgroundColor: '#0f1419',
-  }
-}
-
-/** Every Tickdesk window: at its remembered place, hidden until drawn, its icon, the sandbox. */
-export function baseWindowOptions(opts: WindowOptionsInput): BrowserWindowConstructorOptions {
-  return {
-    x: opts.state.x,
-    y: opts.state.y,
-    width: opts.state.width,
-    height: opts.state.height,
-    show: false,
-    ...(opts.iconPath ? { icon: opts.iconPath } : {}),
-    webPreferences: secureWebPreferences(opts.preloadPath),
-  }
-}
-
-export interface WindowOptionsInput {
-  preloadPath: string
-  state: WindowState
-  iconPath?: string
-}
-
-/** The renderer's sandbox, the same for every Tickdesk window (main and ticker strip). */
-export function secureWebPreferences(
-  preloadPath: string,
-): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-  }
-}
+import { MAIN_WINDOW_SIZES, fitToDisplays, type SizeRules, type WindowState } from './window-state'
+import { mainWindowOptions, type WindowOptionsInput } from './window-options'
 
 /** The preload bundle next to the main bundle (out/main -> out/preload/index.cjs). */
 export function preloadPath(mainDir: string): string {
@@ -94,6 +30,18 @@ export interface MainWindowDeps extends WindowDeps {
   isQuitting: () => boolean
 }
 
+/**
+ * The one app window. Security flags follow Electron's checklist: the page gets no Node, runs
+ * sandboxed in its own context and reaches main only through the preload's narrow API.
+ *
+ * Its options (and the sandbox every window shares) are in window-options.ts.
+ *
+ * Close behaviour (a small state machine):
+ *   open --close, closeToTray && !quitting--> hidden (tray keeps running; alerts still notify)
+ *   open --close, otherwise--> closed
+ *   hidden --show (tray, second launch, notification click)--> open
+ *   any --Quit from tray/menu (quitting = true)--> closed
+ */
 export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   const { win, state } = openAppWindow(deps, MAIN_WINDOW_SIZES, mainWindowOptions)
   if (state.maximized) win.maximize()

@@ -9,7 +9,7 @@ import { MemoryApp } from '../testing/memory-app'
 vi.mock('electron', async () => (await import('../testing/fake-electron')).electronModule)
 
 const { createStripWindow, stripWindowOptions, STRIP_SIZES } = await import('./strip-window')
-const { mainWindowOptions } = await import('./main-window')
+const { mainWindowOptions } = await import('./window-options')
 const { StripController } = await import('./strip-controller')
 const { HostSettings } = await import('../host-settings')
 const { TickerTray } = await import('../ticker-tray')

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CommandName, PreloadApi } from '../../shared/bridge'
-import { createElectronApi } from './bridge/electron-api'
+import { electronBridge as createElectronApi } from './bridge'
 import { BridgeError } from './bridge/bridge-error'
 import App from './App.svelte'
 import DetailView from './chart/DetailView.svelte'
@@ -14,7 +14,7 @@ import { baseSnapshot, FakeTickdeskApi } from './testing/fake-api'
 vi.mock('./chart/CandleChart.svelte', () => ({ default: () => undefined }))
 
 /**
- * Issue 26, every wait ends: an Electron main process that never answers one command (a stuck
+ * Every wait ends: an Electron main process that never answers one command (a stuck
  * handler, a keychain call that hangs) ends the renderer's wait at the bridge's deadline, and
  * each loading state shows a message that says what to do. The deadline is 60 ms here; in the
  * app it is commandDeadline() (30 s, longer for the connection test and bulk adds).

@@ -1,11 +1,12 @@
 import type { PreloadApi, TickdeskApi } from '../../../shared/bridge'
-import { createElectronApi } from './electron-api'
-import { createWebApi, type ConnectionState } from './web-api'
+import { createBridgeClient, type BridgeClientOptions } from './bridge-client'
+import type { ConnectionState } from './bridge-connection'
+import { ipcTransport } from './ipc-transport'
+import { bridgeUrl, socketTransport, type BridgeSocket } from './socket-transport'
 
 /**
- * The one bridge the renderer uses: over Electron's preload (window.tickdesk, whose outcomes are
- * turned back into results and coded errors here) or, in the browser host, over the
- * token-guarded WebSocket.
+ * The one bridge the renderer uses (bridge-client.ts), over Electron's preload (window.tickdesk)
+ * or, in the browser host, over its session-guarded WebSocket.
  */
 declare global {
   interface Window {
@@ -24,10 +25,18 @@ export interface Bridge {
   connection: HostConnection | null
 }
 
+/** The bridge over Electron's preload. */
+export function electronBridge(port: PreloadApi, options: BridgeClientOptions = {}): TickdeskApi {
+  return createBridgeClient(ipcTransport(port), options)
+}
+
 export function openBridge(): Bridge {
-  if (window.tickdesk) return { api: createElectronApi(window.tickdesk), connection: null }
-  const web = createWebApi()
-  return { api: web, connection: web }
+  if (window.tickdesk) return { api: electronBridge(window.tickdesk), connection: null }
+  const socket = socketTransport({
+    url: bridgeUrl(window.location),
+    createSocket: (u) => new WebSocket(u) as unknown as BridgeSocket,
+  })
+  return { api: createBridgeClient(socket), connection: socket }
 }
 
 export type { ConnectionState }

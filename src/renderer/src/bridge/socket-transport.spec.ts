@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { BridgeEvent } from '../../../shared/bridge'
 import { BridgeError } from './bridge-error'
-import { bridgeUrl, createWebApi, type BridgeSocket } from './web-api'
+import { createBridgeClient } from './bridge-client'
+import {
+  bridgeUrl,
+  socketTransport,
+  type BridgeSocket,
+  type SocketTransport,
+} from './socket-transport'
 
 /** An in-memory socket pair end: the page side of a host we script in the test. */
 class LoopSocket implements BridgeSocket {
@@ -30,12 +36,12 @@ class LoopSocket implements BridgeSocket {
 function harness(): {
   sockets: LoopSocket[]
   timers: Array<{ fn: () => void; ms: number }>
-  api: ReturnType<typeof createWebApi>
+  api: ReturnType<typeof createBridgeClient> & Pick<SocketTransport, 'onConnection' | 'close'>
 } {
   const sockets: LoopSocket[] = []
   const timers: Array<{ fn: () => void; ms: number }> = []
-  const api = createWebApi({
-    url: 'ws://127.0.0.1:1/bridge?token=t',
+  const transport = socketTransport({
+    url: 'ws://127.0.0.1:1/bridge',
     createSocket: () => {
       const s = new LoopSocket()
       sockets.push(s)
@@ -48,15 +54,29 @@ function harness(): {
     },
     clearTimer: () => undefined,
   })
+  const client = createBridgeClient(transport, {
+    setTimer: (fn, ms) => {
+      timers.push({ fn, ms })
+      return timers.length
+    },
+    clearTimer: () => undefined,
+  })
+  const api = Object.assign(client, {
+    onConnection: transport.onConnection.bind(transport),
+    close: transport.close.bind(transport),
+  })
   return { sockets, timers, api }
 }
 
 const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 
-describe('web bridge API', () => {
-  it('builds the bridge URL from the page address and its token', () => {
-    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5173', search: '?token=a b' })).toBe(
-      'ws://127.0.0.1:5173/bridge?token=a%20b',
+describe('the bridge client over the browser host’s socket', () => {
+  it('builds the bridge URL from the page address alone: the session cookie rides the upgrade', () => {
+    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5173' })).toBe(
+      'ws://127.0.0.1:5173/bridge',
+    )
+    expect(bridgeUrl({ protocol: 'https:', host: 'desk.example' })).toBe(
+      'wss://desk.example/bridge',
     )
   })
 
@@ -120,5 +140,50 @@ describe('web bridge API', () => {
       ['open', true],
     ])
     await flush()
+  })
+
+  it('fails what waits and what is in flight when closed, and takes nothing after', async () => {
+    const { sockets, api } = harness()
+    const queued = api.invoke('getSnapshot', {})
+    api.close()
+    await expect(queued).rejects.toMatchObject({ code: 'BRIDGE_DOWN' })
+    await expect(api.invoke('getSnapshot', {})).rejects.toMatchObject({ code: 'BRIDGE_DOWN' })
+    expect(sockets[0]!.readyState).toBe(3)
+  })
+
+  it('gives up a command at its deadline, and drops the answer that comes after', async () => {
+    const { sockets, timers, api } = harness()
+    sockets[0]!.open()
+    const late = api.invoke('getSnapshot', {})
+    const deadline = timers.find((t) => t.ms >= 30_000)!
+    deadline.fn()
+    await expect(late).rejects.toMatchObject({ code: 'TIMEOUT' })
+    sockets[0]!.deliver({
+      kind: 'response',
+      id: sockets[0]!.sent[0]!.id,
+      outcome: { ok: true, result: {} },
+    })
+    sockets[0]!.deliver({ kind: 'response', id: 999, outcome: { ok: true, result: {} } })
+    sockets[0]!.deliver({ kind: 'other' })
+  })
+
+  it('stays closed after a drop when it is not to try again (a test client following one host)', () => {
+    const made: LoopSocket[] = []
+    const transport = socketTransport({
+      url: 'ws://127.0.0.1:1/bridge',
+      createSocket: () => {
+        const s = new LoopSocket()
+        made.push(s)
+        return s
+      },
+      retry: false,
+    })
+    const states: string[] = []
+    transport.onConnection((s) => states.push(s))
+    made[0]!.open()
+    made[0]!.close()
+    expect(states).toEqual(['open', 'closed'])
+    expect(transport.connection).toBe('closed')
+    expect(made).toHaveLength(1)
   })
 })

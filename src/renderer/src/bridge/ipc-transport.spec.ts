@@ -4,7 +4,7 @@ import { createTickdeskApi, type IpcRendererPort } from '../../../preload/tickde
 import { EVENT_CHANNEL } from '../../../preload/channels'
 import { acrossContextBridge } from '../../../preload/testing/context-bridge'
 import { BridgeError } from './bridge-error'
-import { createElectronApi } from './electron-api'
+import { electronBridge as createElectronApi } from './index'
 
 /** main's side of the IPC, scripted by the test: replies and pushes events. */
 function scriptedMain(reply: (payload: unknown) => unknown): {
