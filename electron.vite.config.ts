@@ -27,6 +27,9 @@ export default defineConfig({
     plugins: [svelte({ configFile: resolve('svelte.config.js') })],
     build: {
       outDir: 'out/renderer',
+      // Minified: the page parses and compiles its script before it can show the cached list
+      // (cold start bench, docs/bench-cold-start.md); electron-vite leaves the renderer readable.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },

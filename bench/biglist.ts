@@ -12,7 +12,7 @@ import { ensureDataDir } from '../src/core/persistence/data-dir'
 import { openDataStores } from '../src/core/persistence/stores'
 import { startSimulator } from '../src/sim'
 import { builtRendererOrSkip, sleep } from './chromium-page'
-import { launchBrowser, spawnHost } from './render/processes'
+import { launchBrowser, spawnHost, tickdeskBin } from './render/processes'
 import { MainThreadTrace } from './render/trace'
 import { benchKeys } from './scale'
 import {
@@ -212,7 +212,7 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
   if (builtRendererOrSkip() === null) return skipped('biglist', 'the app is not built')
   const chromium = findChromium()
   if (chromium === null) return skipped('biglist', 'no Chromium (apt-get install chromium)')
-  const bin = fileURLToPath(new URL('../bin/tickdesk.js', import.meta.url))
+  const bin = tickdeskBin()
   const big = benchKeys(BIG)
   const small = big.slice(0, SMALL)
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-biglist-'))

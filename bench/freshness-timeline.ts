@@ -3,42 +3,58 @@ import { deriveStreamUrl } from '../src/core/engine/engine-config'
 import { startSimulator, type SimOptions } from '../src/sim'
 import { sleep } from './chromium-page'
 import { pickFreshnessSymbols } from './freshness'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../src/util/testing/clock-at'
+
+const BEHAVIOURS: Record<string, SimOptions['behaviour']> = {
+  client: {},
+  refuse: { marketNames: 'service', unknownMarket: 'refuse' },
+  silent: { marketNames: 'service', unknownMarket: 'silent' },
+  perps: {
+    marketNames: 'service',
+    unknownMarket: 'silent',
+    marketWords: { 'usdt-futures': 'linear_swap' },
+  },
+  ticker24h: { push: { layout: 'ticker24h', pushMarkets: 'none' } },
+}
 
 /**
  * Where the freshness bench's time goes, seen from the service's side: every second, the
  * requests the simulator counted (REST calls and handshakes), the symbols some socket is
  * subscribed to (by market), and the polled symbols' ages by when a REST answer last carried
- * them (sim.servedAt()), not by what the app reports.
- * `npx tsx bench/freshness-timeline.ts refuse|silent|client [seconds]`; NAMES=1 adds the
- * engine's own view of each market's stream name (a debugging aid, not a measure).
+ * them (sim.servedAt()), not by what the app reports. On the bench's weekday clock.
+ * `npx tsx bench/freshness-timeline.ts refuse|silent|client|perps|ticker24h [seconds]`; NAMES=1
+ * adds the engine's own view of each market's stream name and its prices' trust (a debugging
+ * aid, not a measure).
  */
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'silent'
   const seconds = Number(process.argv[3] ?? 30)
-  const behaviour: SimOptions['behaviour'] =
-    mode === 'client'
-      ? {}
-      : { marketNames: 'service', unknownMarket: mode === 'refuse' ? 'refuse' : 'silent' }
-  const sim = await startSimulator({ seed: 11, behaviour })
+  const behaviour: SimOptions['behaviour'] = BEHAVIOURS[mode] ?? {}
+  const clock = clockAt(WEEKDAY_AFTERNOON_UTC)
+  const sim = await startSimulator({ seed: 11, clock, behaviour })
   const key = sim.keys.free
-  const engine = new MarketEngine({
-    baseUrl: sim.url,
-    streamUrl: deriveStreamUrl(sim.url),
-    apiKey: key,
-    plan: 'free',
-    rpm: 30,
-    demo: false,
-  })
+  const engine = new MarketEngine(
+    {
+      baseUrl: sim.url,
+      streamUrl: deriveStreamUrl(sim.url),
+      apiKey: key,
+      plan: 'free',
+      rpm: 30,
+      demo: false,
+    },
+    { clock },
+  )
   const keys = pickFreshnessSymbols()
   for (const k of keys) engine.watch(k)
   const t0 = Date.now()
+  const lag = clock.now() - t0
   engine.start()
   const served = sim.servedAt()
   const ages: number[] = []
   try {
     for (let s = 1; s <= seconds; s++) {
       await sleep(t0 + s * 1000 - Date.now())
-      const now = Date.now()
+      const now = Date.now() + lag
       const streamed = sim.streamedKeys()
       const byMarket = new Map<string, number>()
       for (const k of streamed) {
@@ -63,6 +79,7 @@ async function main(): Promise<void> {
           engine.streamNames
             .report()
             .map((r) => `${r.market}:${r.name}/${r.state}`)
+            .concat(engine.trustReport().map((r) => `${r.market} prices ${r.state}`))
             .join(' '),
         )
       console.log(

@@ -17,12 +17,12 @@ import { scaleBench } from './scale'
 import type { Benchmark, BenchResult } from './stats'
 
 /**
- * `npm run bench [-- --json] [--only a,b] [--strict] [--full] [--trace]`
+ * `npm run bench [-- --json] [--only a,b] [--strict] [--full] [--trace] [--short]`
  *
  * Runs each benchmark, prints one table (PASS/FAIL against the issue's targets), and saves
  * bench/results/latest.json plus a timestamped copy. --json makes the last line one JSON object;
  * --strict exits 1 when any target fails; --full uses the long windows (3-minute freshness,
- * bigger samples). Machines are shared and noisy: the headline figures are ratios against a
+ * bigger samples); --short is the regression guard's CI form (bench/guard). Machines are shared and noisy: the headline figures are ratios against a
  * baseline measured in the same run.
  */
 const BENCHMARKS: Record<string, Benchmark> = {
@@ -45,17 +45,26 @@ interface Args {
   strict: boolean
   full: boolean
   trace: boolean
+  short: boolean
   only: string[] | null
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const args: Args = { json: false, strict: false, full: false, trace: false, only: null }
+  const args: Args = {
+    json: false,
+    strict: false,
+    full: false,
+    trace: false,
+    short: false,
+    only: null,
+  }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--json') args.json = true
     else if (a === '--strict') args.strict = true
     else if (a === '--full') args.full = true
     else if (a === '--trace') args.trace = true
+    else if (a === '--short') args.short = true
     else if (a === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean)
       const unknown = names.filter((n) => !(n in BENCHMARKS))
@@ -63,7 +72,7 @@ function parseArgs(argv: string[]): Args | string {
         return `--only takes names from: ${Object.keys(BENCHMARKS).join(', ')}`
       args.only = names
     } else
-      return `unknown option ${a}; usage: npm run bench -- [--json] [--only a,b] [--strict] [--full] [--trace]`
+      return `unknown option ${a}; usage: npm run bench -- [--json] [--only a,b] [--strict] [--full] [--trace] [--short]`
   }
   return args
 }
@@ -114,7 +123,7 @@ async function main(): Promise<number> {
     console.error(`[bench] ${name} …`)
     const t0 = performance.now()
     try {
-      results.push(await bench({ full: args.full, trace: args.trace, log }))
+      results.push(await bench({ full: args.full, trace: args.trace, short: args.short, log }))
     } catch (e) {
       results.push({
         name,
@@ -139,7 +148,7 @@ async function main(): Promise<number> {
   for (const r of results) summary[r.name] = r.skipped ? { skipped: r.skipped } : r.json
   const record = {
     startedAt: startedAt.toISOString(),
-    mode: args.full ? 'full' : 'default',
+    mode: args.full ? 'full' : args.short ? 'short' : 'default',
     machine: {
       cpus: cpus().length,
       model: cpus()[0]?.model ?? '',
@@ -152,7 +161,8 @@ async function main(): Promise<number> {
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'results')
   mkdirSync(dir, { recursive: true })
   const body = `${JSON.stringify(record, null, 2)}\n`
-  writeFileSync(join(dir, 'latest.json'), body)
+  // The guard's short runs are partial: latest.json keeps the last whole run.
+  if (!args.short) writeFileSync(join(dir, 'latest.json'), body)
   writeFileSync(join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`), body)
 
   console.log(table(results))

@@ -26,6 +26,8 @@ export interface BenchContext {
   full: boolean
   /** --trace: benchmarks that can also record a Chromium trace and print its breakdown. */
   trace?: boolean
+  /** --short: the regression guard's CI form (render measures its hot phase alone). */
+  short?: boolean
   log: (line: string) => void
 }
 

@@ -1,4 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 import { CHROMIUM_ARGS } from '../../test/e2e/chromium'
@@ -98,4 +99,13 @@ export async function launchBrowser(
       await server.close()
     },
   }
+}
+
+/**
+ * The built `tickdesk` to measure: this checkout's, or BENCH_APP_ROOT's (another worktree, built
+ * there): a bisect measures each build with the same harness and reference.
+ */
+export function tickdeskBin(): string {
+  const root = process.env.BENCH_APP_ROOT
+  return root ? join(root, 'bin', 'tickdesk.js') : here('../../bin/tickdesk.js')
 }

@@ -4,17 +4,19 @@ import { createServer } from 'node:http'
 import { WebSocket, WebSocketServer } from 'ws'
 
 /**
- * The lean reference host: shares no code with Tickdesk. Serves reference-page.html and relays
- * the service's frames, untouched, to the page: one upstream socket per page, subscribed to the
- * symbols the page asks for (its first message). FEED_URL, FEED_KEY from the environment.
+ * The lean reference host: shares no code with Tickdesk. Serves reference-page.html (at
+ * /all-rows the reference before it, reference-page-all-rows.html) and relays the service's
+ * frames, untouched, to the page: one upstream socket per page, subscribed to the symbols the
+ * page asks for (its first message). FEED_URL, FEED_KEY from the environment.
  */
 const page = readFileSync(new URL('./reference-page.html', import.meta.url))
+const allRows = readFileSync(new URL('./reference-page-all-rows.html', import.meta.url))
 const feed = process.env.FEED_URL ?? ''
 const key = process.env.FEED_KEY ?? ''
 
-const server = createServer((_req, res) => {
+const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-  res.end(page)
+  res.end(req.url?.startsWith('/all-rows') ? allRows : page)
 })
 const wss = new WebSocketServer({ server, path: '/feed' })
 wss.on('connection', (client) => {

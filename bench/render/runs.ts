@@ -1,23 +1,16 @@
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { rmSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { ensureDataDir } from '../../src/core/persistence/data-dir'
-import { openDataStores } from '../../src/core/persistence/stores'
 import { sleep } from '../chromium-page'
-import { PageProbe, RECORDER_SCRIPT, type PageSample } from './page-recorder'
-import {
-  FEED_KEY,
-  launchBrowser,
-  profileArgs,
-  spawnHost,
-  startFeed,
-  type FeedServer,
-} from './processes'
+import { benchDataDir, referenceHost, tickdeskHost } from './hosts'
+import { PageProbe, RECORDER_SCRIPT } from './page-recorder'
+import { launchBrowser, startFeed, type FeedServer } from './processes'
 import { TreeMeter } from './proc-stats'
 import { PageProfiler } from './page-profiler'
+import { summary, type Phase } from './phase-summary'
+
+export { benchDataDir, referenceHost, tickdeskHost } from './hosts'
+export { summary, type Phase } from './phase-summary'
 
 /**
  * One side of the render benchmark (Tickdesk or the reference), start to finish, in processes of
@@ -28,34 +21,44 @@ import { PageProfiler } from './page-profiler'
 export const IDLE_SYMBOLS = 50
 export const HOT_SYMBOLS = 200
 export const HOT_TICKS_PER_SEC = 10_000
+/**
+ * The rows the lean page paints: those the grid shows in the bench's window (1400 x 900, 23.5
+ * rows of 31.6 px under its toolbar and header; 28 in its DOM with the overscan). The grid's own
+ * count is read in every run (`inView`), so a change of its geometry shows beside the figures.
+ */
+export const REFERENCE_ROWS = 24
 const WARM_UP_MS = 3000
 const VIEWPORT = { width: 1400, height: 900 }
 
-export interface Phase {
-  sample: PageSample
-  seconds: number
-  hostCpuPct: number
-  browserCpuPct: number
-  hostPssMB: number
-}
-
 export interface SideResult {
-  idle: Phase
+  /** Absent when the run measured the hot phase alone (idleSeconds 0: the guard's short form). */
+  idle?: Phase
   /** Idle with each symbol's tick in its own frame at its own moment (the feed's `spread`). */
-  spread: Phase
-  hot: Phase
+  spread?: Phase
+  /** Absent when the run measured the idle phases alone (hotSeconds 0: the rest form). */
+  hot?: Phase
   /** Tickdesk only: symbols typed in quick succession under load that ended up listed. */
   typed?: { asked: number; listed: number }
+  /** Tickdesk only: grid rows on screen in the hot phase (the lean page paints REFERENCE_ROWS). */
+  inView?: number
 }
 
 export interface RunOptions {
   chromium: string
+  /** 0: no idle phases, the hot phase alone. */
   idleSeconds: number
   spreadSeconds: number
+  /** 0: no hot phase, the idle phases alone. */
   hotSeconds: number
   log: (line: string) => void
   /** Trace the main thread during each phase (a breakdown by kind; costs time itself). */
   trace?: boolean
+  /**
+   * The list saved before the host starts, not typed in: for a run of the hot phase alone (the
+   * short form) or of the idle phases alone, without the minute of typing 200 symbols (half of
+   * them under load) that the full run checks.
+   */
+  seeded?: boolean
 }
 
 export function benchKeys(from: number, to: number): string[] {
@@ -93,6 +96,16 @@ async function measure(
     hostPssMB: h.maxPssMB,
   }
 }
+
+/** Grid rows on screen (inside the window), as a user counts them. */
+const rowsInView = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('tbody tr[data-key]')].filter((r) => {
+        const b = r.getBoundingClientRect()
+        return b.height > 0 && b.bottom > 0 && b.top < innerHeight
+      }).length,
+  )
 
 /** Symbols the grid lists: its aria-rowcount less the header (rows out of view are not in the DOM). */
 const rowCount = (page: Page): Promise<number> =>
@@ -159,73 +172,39 @@ export async function withSide<T>(
   }
 }
 
-/** The lean reference page's relay as a host: a plain table of prices, no framework. */
-export async function referenceHost(
-  feed: FeedServer,
-): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
-  const relay = fileURLToPath(new URL('./reference-relay.mjs', import.meta.url))
-  const h = await spawnHost(
-    [relay],
-    { ...process.env, FEED_URL: feed.streamUrl, FEED_KEY },
-    /reference at (http:\S+)/,
-  )
-  return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
+/**
+ * The lean page, painting the rows the grid shows; BENCH_REFERENCE=all-rows: the reference of
+ * the figures before 2026-11-28 (every row painted, four figures a row), to read those against.
+ */
+function referenceUrl(url: string, n: number): string {
+  const allRows = process.env.BENCH_REFERENCE === 'all-rows'
+  return allRows ? `${url}all-rows?n=${n}` : `${url}?n=${n}&rows=${REFERENCE_ROWS}`
 }
 
 export async function runReference(opts: RunOptions): Promise<SideResult> {
   return withSide(opts, referenceHost, async ({ feed, page, url, phase }) => {
-    feed.mode('idle')
-    await page.goto(`${url}?n=${IDLE_SYMBOLS}`)
-    const idle = await phase(opts.idleSeconds)
-    opts.log(`reference idle: ${summary(idle)}`)
-    feed.mode('spread')
-    const spread = await phase(opts.spreadSeconds)
-    opts.log(`reference idle, spread ticks: ${summary(spread)}`)
-    await page.goto(`${url}?n=${HOT_SYMBOLS}`)
+    let idle: Phase | undefined
+    let spread: Phase | undefined
+    if (opts.idleSeconds > 0) {
+      feed.mode('idle')
+      await page.goto(referenceUrl(url, IDLE_SYMBOLS))
+      idle = await phase(opts.idleSeconds)
+      opts.log(`reference idle: ${summary(idle)}`)
+      feed.mode('spread')
+      spread = await phase(opts.spreadSeconds)
+      opts.log(`reference idle, spread ticks: ${summary(spread)}`)
+    }
+    if (opts.hotSeconds === 0) return { ...(idle ? { idle } : {}), ...(spread ? { spread } : {}) }
+    await page.goto(referenceUrl(url, HOT_SYMBOLS))
     feed.mode('hot', HOT_TICKS_PER_SEC)
     const hot = await phase(opts.hotSeconds)
     opts.log(`reference hot: ${summary(hot)}`)
-    return { idle, spread, hot }
+    return { ...(idle ? { idle } : {}), ...(spread ? { spread } : {}), hot }
   })
-}
-
-/** A data folder with one empty list to type into (a fresh one would start with the demo lists). */
-export async function benchDataDir(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-render-'))
-  const stores = openDataStores(await ensureDataDir(dataDir))
-  await stores.watchlists.save({
-    watchlists: [{ id: 'bench', name: 'Bench', symbols: [] }],
-    activeId: 'bench',
-  })
-  return dataDir
-}
-
-/** The built `tickdesk web` host on the bench feed, as its own process. */
-export function tickdeskHost(
-  dataDir: string,
-  plan = 'enterprise',
-): (feed: FeedServer) => Promise<{ pid: number; url: string; stop(): Promise<void> }> {
-  const bin = fileURLToPath(new URL('../../bin/tickdesk.js', import.meta.url))
-  return async (feed) => {
-    const h = await spawnHost(
-      // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).
-      [...profileArgs(), bin, 'web', '--port', '0'],
-      {
-        ...process.env,
-        BROWSER: 'none',
-        TICKDESK_BASE_URL: feed.baseUrl,
-        TICKDESK_STREAM_URL: feed.streamUrl,
-        TICKDESK_API_KEY: FEED_KEY,
-        TICKDESK_PLAN: plan,
-        TICKDESK_DATA_DIR: dataDir,
-      },
-      /Tickdesk is running at (http:\S+)/,
-    )
-    return { pid: h.child.pid ?? 0, url: h.url, stop: h.stop }
-  }
 }
 
 export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
+  if (opts.seeded === true) return runTickdeskSeeded(opts)
   const dataDir = await benchDataDir()
   try {
     return await withSide(opts, tickdeskHost(dataDir), async ({ feed, page, url, phase }) => {
@@ -235,40 +214,67 @@ export async function runTickdesk(opts: RunOptions): Promise<SideResult> {
       await waitForRows(page, IDLE_SYMBOLS, 30_000)
       // Done adding: Escape leaves the field, as a trader would (no caret blinking meanwhile).
       await page.keyboard.press('Escape')
-      const idle = await phase(opts.idleSeconds)
-      opts.log(`tickdesk idle: ${summary(idle)}`)
-      feed.mode('spread')
-      const spread = await phase(opts.spreadSeconds)
-      opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
+      let idle: Phase | undefined
+      let spread: Phase | undefined
+      if (opts.idleSeconds > 0) {
+        idle = await phase(opts.idleSeconds)
+        opts.log(`tickdesk idle: ${summary(idle)}`)
+        feed.mode('spread')
+        spread = await phase(opts.spreadSeconds)
+        opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
+      }
       feed.mode('hot', HOT_TICKS_PER_SEC)
       await sleep(1000)
       await typeSymbols(page, benchKeys(IDLE_SYMBOLS, HOT_SYMBOLS))
       const listed = await waitForRows(page, HOT_SYMBOLS, 30_000)
       await page.keyboard.press('Escape')
       opts.log(`tickdesk: ${listed} of ${HOT_SYMBOLS} symbols listed after typing under load`)
+      const inView = await rowsInView(page)
       const hot = await phase(opts.hotSeconds)
-      opts.log(`tickdesk hot: ${summary(hot)}`)
-      return { idle, spread, hot, typed: { asked: HOT_SYMBOLS, listed } }
+      opts.log(`tickdesk hot (${inView} rows in view): ${summary(hot)}`)
+      return {
+        ...(idle ? { idle } : {}),
+        ...(spread ? { spread } : {}),
+        hot,
+        typed: { asked: HOT_SYMBOLS, listed },
+        inView,
+      }
     })
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-export function summary(p: Phase): string {
-  const lat = [...p.sample.latencies].sort((a, b) => a - b)
-  const q = (f: number): number => lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] ?? NaN
-  const m = p.sample.mainThread
-  return (
-    `p50/p95 ${q(0.5)}/${q(0.95)} ms (${Math.round(lat.length / p.seconds)} writes/s), ` +
-    `long tasks ${p.sample.longTasks.length}, cpu host ${p.hostCpuPct.toFixed(1)}% + browser ` +
-    `${p.browserCpuPct.toFixed(1)}%, pss ${p.hostPssMB.toFixed(1)} MB; main thread ms/s: ` +
-    `script ${m.script.toFixed(0)} style ${m.style.toFixed(0)} layout ${m.layout.toFixed(0)} ` +
-    `other ${m.other.toFixed(0)} (task ${m.task.toFixed(0)})` +
-    (p.sample.trace
-      ? `\n    trace ms/s: ${Object.entries(p.sample.trace.kinds)
-          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-          .join(', ')}\n    top: ${p.sample.trace.top}\n    long: ${p.sample.trace.longTasks}`
-      : '')
-  )
+/**
+ * The hot phase alone on a list saved with all HOT_SYMBOLS, or the idle phases alone on one saved
+ * with the IDLE_SYMBOLS, before the host started.
+ */
+async function runTickdeskSeeded(opts: RunOptions): Promise<SideResult> {
+  if (opts.idleSeconds > 0 && opts.hotSeconds > 0)
+    throw new Error('a run on a saved list measures the hot phase or the idle phases, not both')
+  const n = opts.hotSeconds > 0 ? HOT_SYMBOLS : IDLE_SYMBOLS
+  const dataDir = await benchDataDir(benchKeys(0, n))
+  try {
+    return await withSide(opts, tickdeskHost(dataDir), async ({ feed, page, url, phase }) => {
+      if (opts.hotSeconds > 0) feed.mode('hot', HOT_TICKS_PER_SEC)
+      else feed.mode('idle')
+      await page.goto(url)
+      const listed = await waitForRows(page, n, 30_000)
+      opts.log(`tickdesk: ${listed} of ${n} symbols listed from the saved list`)
+      const inView = await rowsInView(page)
+      if (opts.hotSeconds === 0) {
+        const idle = await phase(opts.idleSeconds)
+        opts.log(`tickdesk idle: ${summary(idle)}`)
+        feed.mode('spread')
+        const spread = await phase(opts.spreadSeconds)
+        opts.log(`tickdesk idle, spread ticks: ${summary(spread)}`)
+        return { idle, spread }
+      }
+      const hot = await phase(opts.hotSeconds)
+      opts.log(`tickdesk hot (${inView} rows in view): ${summary(hot)}`)
+      return { hot, inView }
+    })
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 }

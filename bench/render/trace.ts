@@ -102,9 +102,24 @@ export class MainThreadTrace {
   }
 }
 
+/**
+ * The main thread's tasks: RunTask events not inside another one (Chromium nests a RunTask in a
+ * RunTask, and counting those too listed each long task two or three times).
+ */
+function outerTasks(onMain: TraceEvent[]): TraceEvent[] {
+  const out: TraceEvent[] = []
+  let until = 0
+  for (const e of onMain) {
+    if (e.name !== 'RunTask' || e.ts < until) continue
+    out.push(e)
+    until = e.ts + (e.dur ?? 0)
+  }
+  return out
+}
+
 /** Inside every main-thread task over 50 ms: total ms per nested event name, the top 10. */
 function longTaskContents(onMain: TraceEvent[]): string {
-  const long = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)
+  const long = outerTasks(onMain).filter((e) => (e.dur ?? 0) > 50_000)
   const inside = new Map<string, number>()
   for (const task of long) {
     const end = task.ts + (task.dur ?? 0)
@@ -124,8 +139,8 @@ function longTaskContents(onMain: TraceEvent[]): string {
 /** The tasks that ran an animation frame: how many, and their mean and longest duration. */
 function frameTasks(onMain: TraceEvent[]): string {
   const frames = onMain.filter((e) => e.name === 'FireAnimationFrame')
-  const tasks = onMain.filter(
-    (t) => t.name === 'RunTask' && frames.some((f) => f.ts >= t.ts && f.ts < t.ts + (t.dur ?? 0)),
+  const tasks = outerTasks(onMain).filter((t) =>
+    frames.some((f) => f.ts >= t.ts && f.ts < t.ts + (t.dur ?? 0)),
   )
   const ms = tasks.map((t) => (t.dur ?? 0) / 1000)
   const mean = ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length)

@@ -110,13 +110,3 @@ export class TickdeskError extends Error {
 export function isTickdeskError(e: unknown): e is TickdeskError {
   return e instanceof TickdeskError
 }
-
-/** Parses Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3) into ms from now. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
-  if (value == null || value.trim() === '') return null
-  const trimmed = value.trim()
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
-  const date = Date.parse(trimmed)
-  if (Number.isNaN(date)) return null
-  return Math.max(0, date - now)
-}

@@ -1,4 +1,20 @@
+import type { Dialect } from './dialects'
+import type { SimMarket } from './market/instruments'
 import type { MarketNaming } from './market-names'
+
+/** The push readings a behaviour may switch on (dialects.ts says what each is). */
+export type PushReading = Partial<
+  Pick<
+    Dialect,
+    | 'layout'
+    | 'pushMarkets'
+    | 'groupedNumbers'
+    | 'localTimes'
+    | 'spelling'
+    | 'envelope'
+    | 'candleArrays'
+  >
+>
 
 /**
  * Where the interface is silent, real services differ. Each switch plays one reading of the spec,
@@ -58,6 +74,31 @@ export interface ServiceBehaviour {
    * no symbols; 'silent': an ack like any other, then nothing, ever.
    */
   unknownMarket: 'refuse' | 'silent'
+  /** The service's own words for some markets under 'service' naming (market-names.ts). */
+  marketWords?: Partial<Record<SimMarket, string>>
+  /**
+   * spec: Events, "Heartbeat interval and reconnect rules: not shown". 'none': WebSocket pings
+   * suffice; 'client-ping': a socket that sent no message of its own for KEEPALIVE_SILENCE_MS is
+   * closed ("no ping from the client"); 'action-pong': the service's app-level pings must be
+   * answered with {"action":"pong"} (its client messages' key), else the socket is closed.
+   */
+  keepAlive: 'none' | 'client-ping' | 'action-pong'
+  /**
+   * spec: Authentication 5, "Invalid keys and over-limit keys are rejected with 401 or 429".
+   * 401: a daily quota or RPM refusal comes as a 401 carrying the 429 code.
+   */
+  overLimitStatus: 429 | 401
+  /**
+   * spec: Errors, "honor the Retry-After header" (its form is HTTP's): 'seconds' (delta-seconds),
+   * 'http-date' (an IMF-fixdate), 'epoch' (a Unix time in seconds, as some services send).
+   */
+  retryAfter: 'seconds' | 'http-date' | 'epoch'
+  /** A quote request none of whose symbols has a quote answers `data: null` (else `[]`). */
+  noQuoteAsNull: boolean
+  /** Markets the service quotes with bid and ask only, no last (REST and stream). */
+  bidAskOnly: readonly SimMarket[]
+  /** How pushes are written (push-layouts.ts, wire-format.ts); merged into the dialect. */
+  push?: PushReading
 }
 
 export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
@@ -71,6 +112,11 @@ export const DEFAULT_BEHAVIOUR: Readonly<ServiceBehaviour> = {
   multiQuoteParam: 'symbols',
   marketNames: 'client',
   unknownMarket: 'refuse',
+  keepAlive: 'none',
+  overLimitStatus: 429,
+  retryAfter: 'seconds',
+  noQuoteAsNull: false,
+  bidAskOnly: [],
 }
 
 /** The switches by name, for `tickdesk sim --behave a,b`: each turns one reading on. */
@@ -85,6 +131,25 @@ export const BEHAVIOUR_NAMES: Readonly<Record<string, Partial<ServiceBehaviour>>
   'multi-quote-symbol-param': { multiQuoteParam: 'symbol' },
   'service-market-names': { marketNames: 'service' },
   'silent-unknown-market': { unknownMarket: 'silent' },
+  'perps-own-name': { marketNames: 'service', marketWords: { 'usdt-futures': 'linear_swap' } },
+  'client-keepalive': { keepAlive: 'client-ping' },
+  'action-pong': { keepAlive: 'action-pong' },
+  'over-limit-401': { overLimitStatus: 401 },
+  'retry-after-date': { retryAfter: 'http-date' },
+  'retry-after-epoch': { retryAfter: 'epoch' },
+  'null-for-no-quote': { noQuoteAsNull: true },
+  'fx-bid-ask-only': { bidAskOnly: ['fx'] },
+  'ticker24h-pushes': { push: { layout: 'ticker24h', pushMarkets: 'none' } },
+  'bid-ask-pushes': { push: { layout: 'bid-ask' } },
+  'own-a-pushes': { push: { layout: 'own-a' } },
+  'own-b-pushes': { push: { layout: 'own-b', pushMarkets: 'none' } },
+  'untagged-pushes': { push: { pushMarkets: 'none' } },
+  'grouped-numbers': { push: { groupedNumbers: true } },
+  'local-times': { push: { localTimes: true } },
+  'dashed-symbols': { push: { spelling: 'dashed' } },
+  'venue-symbols': { push: { spelling: 'venue' } },
+  'envelope-pushes': { push: { envelope: true } },
+  'candle-arrays': { push: { candleArrays: true } },
 }
 
 /** Names to switches; the unknown names are returned so the caller can say which. */
@@ -96,7 +161,8 @@ export function behaviourFromNames(names: string[]): {
   const unknown: string[] = []
   for (const name of names) {
     const one = BEHAVIOUR_NAMES[name]
-    if (one && Object.hasOwn(BEHAVIOUR_NAMES, name)) behaviour = { ...behaviour, ...one }
+    if (one && Object.hasOwn(BEHAVIOUR_NAMES, name))
+      behaviour = { ...behaviour, ...one, push: { ...behaviour.push, ...one.push } }
     else unknown.push(name)
   }
   return { behaviour, unknown }
@@ -107,6 +173,18 @@ export function resolveBehaviour(b: Partial<ServiceBehaviour> | undefined): Serv
 }
 
 const DAY_MS = 86_400_000
+
+/** A Retry-After of `seconds` from `now`, in the form this behaviour sends. */
+export function retryAfterValue(
+  b: ServiceBehaviour,
+  seconds: number,
+  now: number,
+): string | number {
+  if (b.retryAfter === 'epoch') return Math.ceil(now / 1000) + seconds
+  if (b.retryAfter === 'http-date')
+    return new Date(Math.ceil(now / 1000) * 1000 + seconds * 1000).toUTCString()
+  return seconds
+}
 
 /** The closeTime a quote carries under this behaviour. */
 export function quoteCloseTime(b: ServiceBehaviour, now: number): number {

@@ -1,5 +1,5 @@
 import type { SimMarket } from './market/instruments'
-import { marketNamed, type MarketNaming } from './market-names'
+import { marketNamed, type Naming } from './market-names'
 
 /**
  * Parses what a stream client sends (spec: WebSocket stream: {action:"subscribe",market,
@@ -8,14 +8,20 @@ import { marketNamed, type MarketNaming } from './market-names'
  */
 
 export type ClientCommand =
-  | { kind: 'subscribe' | 'unsubscribe'; market: SimMarket; symbols: string[] }
+  | { kind: 'subscribe'; market: SimMarket; symbols: string[] }
+  /** `market` null: a name this service does not know (`name` as sent). */
+  | { kind: 'unsubscribe'; market: SimMarket | null; name: unknown; symbols: string[] }
   | { kind: 'unknown-market'; market: unknown; symbols: string[] }
   | { kind: 'ping' }
-  | { kind: 'pong' }
+  /** `byAction`: written {"action":"pong"}, as the client's own messages are. */
+  | { kind: 'pong'; byAction: boolean }
   | { kind: 'malformed'; reason: string }
 
 /** Stream markets are read under the service's naming (market-names.ts). */
-export function parseClientMessage(text: string, naming: MarketNaming = 'client'): ClientCommand {
+export function parseClientMessage(
+  text: string,
+  naming: Naming = { marketNames: 'client' },
+): ClientCommand {
   let msg: unknown
   try {
     msg = JSON.parse(text)
@@ -28,7 +34,8 @@ export function parseClientMessage(text: string, naming: MarketNaming = 'client'
   const m = msg as Record<string, unknown>
   // Either key is accepted: clients answer app pings with {"action":"pong"} or {"event":"pong"}.
   const action = m.action ?? m.event
-  if (action === 'pong' || action === 'ping') return { kind: action }
+  if (action === 'ping') return { kind: 'ping' }
+  if (action === 'pong') return { kind: 'pong', byAction: m.action === 'pong' }
   if (action !== 'subscribe' && action !== 'unsubscribe') {
     return { kind: 'malformed', reason: 'unknown action' }
   }
@@ -42,6 +49,7 @@ export function parseClientMessage(text: string, naming: MarketNaming = 'client'
   }
   const wanted = [...new Set(symbols.map((s: string) => s.trim().toUpperCase()))]
   const market = marketNamed(naming, m.market)
+  if (action === 'unsubscribe') return { kind: action, market, name: m.market, symbols: wanted }
   if (!market) return { kind: 'unknown-market', market: m.market, symbols: wanted }
   return { kind: action, market, symbols: wanted }
 }

@@ -46,6 +46,22 @@ export interface FaultHooks {
    * REST keeps quoting it; null market: unmute all.
    */
   muteSymbol(market: string | null, symbol?: string): void
+  /**
+   * The symbol has no quote now (halted, delisted today): REST answers leave it out (`data:
+   * null` when none asked has one, under noQuoteAsNull) and the stream pushes nothing for it;
+   * null market: all quoted again.
+   */
+  noQuote(market: string | null, symbol?: string): void
+  /**
+   * The symbol has not traded yet today (an A-share before its first trade): its quote says
+   * last 0, change 0; null market: all traded.
+   */
+  untraded(market: string | null, symbol?: string): void
+  /**
+   * A steady trickle of frames the client cannot read, `perSecond` a second on every open
+   * socket, beside the pushes (0 stops it): a kind of message the client does not know.
+   */
+  trickle(perSecond: number): void
   reset(): void
 }
 
@@ -72,6 +88,12 @@ export class FaultState {
   readonly revoked = new Set<string>()
   /** `market:SYMBOL`s the stream does not push (muteSymbol). */
   readonly muted = new Set<string>()
+  /** `market:SYMBOL`s with no quote at all now (noQuote). */
+  readonly noQuote = new Set<string>()
+  /** `market:SYMBOL`s that have not traded yet today (untraded). */
+  readonly untraded = new Set<string>()
+  /** Unreadable frames a second on every socket (trickle). */
+  tricklePerSecond = 0
 
   constructor(private readonly clock: Clock) {}
 
@@ -134,6 +156,9 @@ export class FaultState {
     this.slowRemaining = 0
     this.revoked.clear()
     this.muted.clear()
+    this.noQuote.clear()
+    this.untraded.clear()
+    this.tricklePerSecond = 0
   }
 }
 
@@ -167,13 +192,21 @@ export function createFaultHooks(state: FaultState, controls: FaultControls): Fa
     },
     accountFrame: (code, msg) =>
       controls.accountFrame(code, msg ?? code.toLowerCase().replace(/_/g, ' ')),
-    muteSymbol: (market, symbol) => {
-      if (market === null) state.muted.clear()
-      else state.muted.add(`${market}:${symbol ?? ''}`)
+    muteSymbol: (market, symbol) => toggle(state.muted, market, symbol),
+    noQuote: (market, symbol) => toggle(state.noQuote, market, symbol),
+    untraded: (market, symbol) => toggle(state.untraded, market, symbol),
+    trickle: (perSecond) => {
+      state.tricklePerSecond = Math.max(0, perSecond)
     },
     reset: () => {
       state.reset()
       controls.resetSockets()
     },
   }
+}
+
+/** Adds `market:SYMBOL` to the set; a null market empties it. */
+function toggle(set: Set<string>, market: string | null, symbol: string | undefined): void {
+  if (market === null) set.clear()
+  else set.add(`${market}:${symbol ?? ''}`)
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../util/clock'
-import type { ServiceBehaviour } from './behaviour'
+import { retryAfterValue, type ServiceBehaviour } from './behaviour'
 import type { FaultState, InjectedFailure } from './faults'
 import type { KeyMeters } from './limits'
 import { lookupKey, type KeyRecord, type Scope } from './plans-and-keys'
@@ -69,17 +69,20 @@ export class Gate {
         return { ok: false, denial: { ...denied, code: null } }
       if (denied) return { ok: false, denial: denied }
     }
-    const limited = this.meters.admit(record, this.clock.now())
+    const now = this.clock.now()
+    const limited = this.meters.admit(record, now)
     if (limited) {
       // The quota's reset time is "not shown" (spec: Limits); some services do not say it.
       const silent = limited.code === 'DAILY_LIMIT_EXCEEDED' && !this.behaviour.quotaRetryAfter
+      const b = this.behaviour
       return {
         ok: false,
         denial: {
-          status: 429,
+          // "over-limit keys are rejected with 401 or 429" (spec: Authentication 5).
+          status: b.overLimitStatus,
           code: limited.code,
           message: limited.message,
-          retryAfterSec: silent ? undefined : limited.retryAfterSec,
+          retryAfterSec: silent ? undefined : retryAfterValue(b, limited.retryAfterSec, now),
         },
       }
     }

@@ -12,7 +12,7 @@ import { TradingDay } from './market/trading-day'
 const WINDOW_MS = 60_000
 
 export interface LimitVerdict {
-  code: 'RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED'
+  code: 'RATE_LIMIT_EXCEEDED' | 'KEY_RATE_LIMIT_EXCEEDED' | 'DAILY_LIMIT_EXCEEDED'
   message: string
   /** Whole seconds, at least 1: every 429 carries Retry-After (spec: Errors). */
   retryAfterSec: number
@@ -89,10 +89,18 @@ export class KeyMeters {
   constructor(
     private readonly rpmOverride: RpmOverride | undefined,
     private readonly days: TradingDay = new TradingDay(),
+    /** Per-key RPMs below the plan's ("Per-key RPM values: not shown", spec: Limits). */
+    private readonly keyRpm: Readonly<Record<string, number>> = {},
   ) {}
 
   rpm(plan: SimPlan): number {
     return rpmFor(plan, this.rpmOverride)
+  }
+
+  /** The key's own RPM when lower than its plan's, else null. */
+  private ownRpm(key: KeyRecord): number | null {
+    const own = this.keyRpm[key.key]
+    return own !== undefined && own < this.rpm(key.plan) ? own : null
   }
 
   /**
@@ -113,13 +121,14 @@ export class KeyMeters {
         }
       }
     }
+    const own = this.ownRpm(key)
     let window = this.windows.get(key.key)
-    if (!window) this.windows.set(key.key, (window = new SlidingWindow(this.rpm(key.plan))))
+    if (!window) this.windows.set(key.key, (window = new SlidingWindow(own ?? this.rpm(key.plan))))
     const wait = window.check(now)
     if (wait !== null) {
       return {
-        code: 'RATE_LIMIT_EXCEEDED',
-        message: `rate limit of ${window.limit} requests per minute exceeded`,
+        code: own === null ? 'RATE_LIMIT_EXCEEDED' : 'KEY_RATE_LIMIT_EXCEEDED',
+        message: `${own === null ? 'rate' : 'per-key rate'} limit of ${window.limit} requests per minute exceeded`,
         retryAfterSec: seconds(wait),
       }
     }

@@ -4,8 +4,8 @@ import { isSimMarket, type SimMarket } from './market/instruments'
  * How the service names its markets. The spec shows the stream's `market` field only as "e.g.
  * the crypto market" and the REST payload's market tag as "Values of the market tag: not shown",
  * so a real service may use words other than the client's. 'client': the client's own words
- * (and 'spot' for crypto); 'service': the words below, on the stream (subscribe and pushes) and
- * in REST payloads' `market`, and nothing else.
+ * (and 'spot' for crypto); 'service': the words below (or those a test gives), on the stream
+ * (subscribe and pushes) and in REST payloads' `market`, and nothing else.
  */
 export type MarketNaming = 'client' | 'service'
 
@@ -22,19 +22,27 @@ export const SERVICE_MARKETS: Readonly<Record<SimMarket, string>> = {
   agri: 'agriculture',
 }
 
-const BY_SERVICE_NAME = new Map<string, SimMarket>(
-  Object.entries(SERVICE_MARKETS).map(([m, name]) => [name, m as SimMarket]),
-)
+/** A service's naming: which, and (for 'service') its words where they differ from the table. */
+export interface Naming {
+  marketNames: MarketNaming
+  /** Words of this service's own in place of SERVICE_MARKETS' (a word no client could guess). */
+  marketWords?: Partial<Record<SimMarket, string>> | undefined
+}
 
 /** A market in the service's words under this naming. */
-export function nameOf(naming: MarketNaming, market: SimMarket): string {
-  return naming === 'service' ? SERVICE_MARKETS[market] : market
+export function nameOf(n: Naming, market: SimMarket): string {
+  if (n.marketNames !== 'service') return market
+  return n.marketWords?.[market] ?? SERVICE_MARKETS[market]
 }
 
 /** A market name a client sent, read under this naming; null when the service knows no such market. */
-export function marketNamed(naming: MarketNaming, value: unknown): SimMarket | null {
+export function marketNamed(n: Naming, value: unknown): SimMarket | null {
   if (typeof value !== 'string') return null
-  if (naming === 'service') return BY_SERVICE_NAME.get(value) ?? null
+  if (n.marketNames === 'service') {
+    for (const m of Object.keys(SERVICE_MARKETS) as SimMarket[])
+      if (nameOf(n, m) === value) return m
+    return null
+  }
   if (value === 'spot') return 'crypto'
   return isSimMarket(value) ? value : null
 }

@@ -6,6 +6,7 @@ import { historicalBars, normaliseInterval } from './market/kline-bars'
 import { nameOf } from './market-names'
 import type { Scope } from './plans-and-keys'
 import type { PriceBook } from './market/price-walk'
+import { quoteShape, shapeRow, type QuoteGaps } from './quote-shapes'
 
 /**
  * The REST endpoints (spec: Endpoints). Each route parses its query, never trusting it, and
@@ -19,9 +20,13 @@ export interface RouteContext {
   behaviour: ServiceBehaviour
   seed: number
   now: number
-  /** Told of every instrument a quote answer carries (SimServer.servedAt). */
-  served?: (inst: Instrument) => void
+  /** Symbols without a quote, or before their first trade (quote-shapes.ts). */
+  gaps?: QuoteGaps
+  /** Told of every row a quote answer carries (SimServer.servedAt, served-prices.ts). */
+  served?: (inst: Instrument, row: Record<string, unknown>) => void
 }
+
+const NO_GAPS: QuoteGaps = { noQuote: new Set(), untraded: new Set() }
 
 export type RouteResult =
   | { ok: true; data: unknown }
@@ -103,17 +108,26 @@ function quoteRoute(spec: QuoteRouteSpec): Route {
       }
       // One bad symbol fails the whole request: a single envelope carries a single error.
       if (unknown.length > 0) return bad('UNKNOWN_SYMBOL', naming(ctx, 'unknown symbol', unknown))
-      const closeTime = quoteCloseTime(ctx.behaviour, ctx.now)
-      const data = found.map((inst) => {
-        ctx.served?.(inst)
-        const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
-        return spec.withMarket
-          ? { ...quote, market: nameOf(ctx.behaviour.marketNames, inst.market) }
-          : quote
-      })
-      return { ok: true, data }
+      return { ok: true, data: quoteRows(found, spec, ctx) }
     },
   }
+}
+
+/**
+ * The answer's rows: each symbol stepped once and shown as its shape says (quote-shapes.ts);
+ * none at all is `[]`, or `data: null` where the service says "no quote" that way.
+ */
+function quoteRows(found: Instrument[], spec: QuoteRouteSpec, ctx: RouteContext): unknown[] | null {
+  const closeTime = quoteCloseTime(ctx.behaviour, ctx.now)
+  const rows: unknown[] = []
+  for (const inst of found) {
+    const quote = { ...ctx.book.step(inst, ctx.now), closeTime }
+    const row = shapeRow(quote, quoteShape(inst, ctx.behaviour, ctx.gaps ?? NO_GAPS))
+    if (row === null) continue
+    ctx.served?.(inst, row)
+    rows.push(spec.withMarket ? { ...row, market: nameOf(ctx.behaviour, inst.market) } : row)
+  }
+  return rows.length === 0 && ctx.behaviour.noQuoteAsNull ? null : rows
 }
 
 /** msg is free text (spec: Response envelope); whether it names the symbols is the service's call. */
@@ -157,9 +171,9 @@ function klineRoute(scope: Scope, market: SimMarket): Route {
         data: {
           symbol: inst.symbol,
           interval,
-          bars: bars.map((b) => formatBar(ctx.dialect, b)),
+          bars: bars.map((b) => formatBar(ctx.dialect, b, market)),
           source: KLINE_SOURCE,
-          market: nameOf(ctx.behaviour.marketNames, market),
+          market: nameOf(ctx.behaviour, market),
         },
       }
     },

@@ -8,6 +8,8 @@ export interface KeyStats {
   http429: number
   wsOpen: number
   maxWsOpen: number
+  /** The most symbols the key's sockets held at once (subscribed, or acked under an unknown name). */
+  maxSubscribed: number
 }
 
 export interface SimStats {
@@ -21,6 +23,10 @@ export interface SimStats {
   wsOpen: number
   maxWsOpen: number
   subscribedSymbols: number
+  /** Symbols a subscribe asked for past the key's symbol cap (refused with an error frame). */
+  overCapRefusals: number
+  /** Refusals for being over a limit, whatever their status: 429, or a 401 with a 429's code. */
+  overLimit: number
   malformedClientFrames: number
   /** REST requests per path, every attempt. */
   byPath: Record<string, number>
@@ -43,6 +49,8 @@ export class StatsCounter {
       wsOpen: 0,
       maxWsOpen: 0,
       subscribedSymbols: 0,
+      overCapRefusals: 0,
+      overLimit: 0,
       malformedClientFrames: 0,
       byPath: {},
       symbolAsks: {},
@@ -51,7 +59,8 @@ export class StatsCounter {
 
   private key(key: string): KeyStats {
     let k = this.s.byKey[key]
-    if (!k) this.s.byKey[key] = k = { requests: 0, http429: 0, wsOpen: 0, maxWsOpen: 0 }
+    if (!k)
+      this.s.byKey[key] = k = { requests: 0, http429: 0, wsOpen: 0, maxWsOpen: 0, maxSubscribed: 0 }
     return k
   }
 
@@ -71,7 +80,8 @@ export class StatsCounter {
       if (sym !== '') this.s.symbolAsks[sym] = (this.s.symbolAsks[sym] ?? 0) + 1
   }
 
-  status(status: number, key: string | null): void {
+  status(status: number, key: string | null, overLimit = false): void {
+    if (overLimit) this.s.overLimit++
     if (status === 401) this.s.http401++
     if (status === 403) this.s.http403++
     if (status === 429) {
@@ -94,8 +104,17 @@ export class StatsCounter {
     k.wsOpen = Math.max(0, k.wsOpen - 1)
   }
 
-  subscribed(delta: number): void {
+  /** Subscriptions changed by `delta`; `held`: what the key's sockets hold now, against its cap. */
+  subscribed(delta: number, key?: string, held?: number): void {
     this.s.subscribedSymbols = Math.max(0, this.s.subscribedSymbols + delta)
+    if (key !== undefined && held !== undefined) {
+      const k = this.key(key)
+      k.maxSubscribed = Math.max(k.maxSubscribed, held)
+    }
+  }
+
+  overCap(symbols: number): void {
+    this.s.overCapRefusals += symbols
   }
 
   malformedClientFrame(): void {
@@ -115,7 +134,13 @@ export class StatsCounter {
     this.s.subscribedSymbols = live.subscribedSymbols
     for (const [key, k] of Object.entries(live.byKey)) {
       if (k.wsOpen > 0)
-        this.s.byKey[key] = { requests: 0, http429: 0, wsOpen: k.wsOpen, maxWsOpen: k.wsOpen }
+        this.s.byKey[key] = {
+          requests: 0,
+          http429: 0,
+          wsOpen: k.wsOpen,
+          maxWsOpen: k.wsOpen,
+          maxSubscribed: 0,
+        }
     }
   }
 }

@@ -3,27 +3,33 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Clock, TimerHandle } from '../util/clock'
 import type { ServiceBehaviour } from './behaviour'
-import { candleFrames, controlFrame, tickFrames, type Dialect, type TickPush } from './dialects'
+import { controlFrame, type Dialect } from './dialects'
 import type { FaultState } from './faults'
-import { injectedDenial, scopeDenial, type Denial, type Gate } from './gate'
+import { injectedDenial, type Denial, type Gate } from './gate'
 import { parseClientMessage } from './client-messages'
-import { nameOf } from './market-names'
-import { findInstrument, type Instrument, type SimMarket } from './market/instruments'
-import { apiKeyFrom, type KeyRecord, type Scope } from './plans-and-keys'
+import { apiKeyFrom, type KeyRecord } from './plans-and-keys'
 import { SIM_PLANS, type SimPlan } from './plans'
 import type { PriceBook } from './market/price-walk'
 import { TickSource } from './market/tick-source'
 import { rejectUpgrade } from './envelope'
+import type { ServedPrices } from './served-prices'
 import type { StatsCounter } from './stats'
+import { heartbeat } from './stream-liveness'
+import { ghostCount, type Peer } from './stream-peer'
+import { Pushes, UNREADABLE } from './stream-pushes'
+import { Subscriptions } from './stream-subscribe'
 
 /**
  * The WebSocket stream at /api/v1/market/stream (spec: WebSocket stream, Events, Limits).
  *
  * Socket lifecycle: upgrade -> [401/403/429 rejected | over connection cap: WS_CONN_LIMIT frame,
  * close 1008 | OPEN] -> subscribed symbols tick every tickIntervalMs -> closed by the client,
- * by a missed heartbeat (terminate), by dropSockets/down, or by revoking its key (1008).
+ * by a missed heartbeat (terminate), by a keep-alive the service demands and did not get
+ * (stream-liveness.ts), by dropSockets/down, or by revoking its key (1008).
  * Liveness: each heartbeat marks the peer not-alive and pings; any client message, pong frame or
  * ping frame marks it alive again; a peer still not-alive at the next heartbeat is terminated.
+ * Parts: what subscribes do (stream-subscribe.ts), what is pushed and recorded
+ * (stream-pushes.ts), the heartbeat and keep-alive demands (stream-liveness.ts).
  */
 
 export const STREAM_PATH = '/api/v1/market/stream'
@@ -38,6 +44,7 @@ export interface StreamOptions {
   gate: Gate
   faults: FaultState
   stats: StatsCounter
+  served: ServedPrices
   seed: number
   tickIntervalMs: number
   heartbeatMs: number
@@ -45,41 +52,31 @@ export interface StreamOptions {
   requestId: (req: IncomingMessage) => string
 }
 
-interface Peer {
-  ws: WebSocket
-  key: KeyRecord
-  subs: Map<string, Instrument>
-  alive: boolean
-  garbage: number
-  /** forgetAll(): the service no longer knows this socket; it stays open and says nothing. */
-  forgotten: boolean
-}
-
-const GARBAGE = [
-  '{"type":"tick","symbol":',
-  '{"type":"tick","symbol":42,"last":"abc","ts":"yesterday"}',
-  '{"event":"mystery","data":{"n":1}}',
-]
-
-function scopeOf(market: SimMarket): Scope {
-  if (market === 'crypto' || market === 'usdt-futures') return 'crypto'
-  if (market === 'futures' || market === 'agri') return market
-  return 'multi'
-}
+const GARBAGE = ['{"type":"tick","symbol":', UNREADABLE, '{"event":"mystery","data":{"n":1}}']
+const TRICKLE_EVERY_MS = 1_000
 
 export class StreamHub {
   private readonly wss = new WebSocketServer({ noServer: true, autoPong: false })
   private readonly peers = new Set<Peer>()
   private readonly forgotten = new Set<Peer>()
   private readonly timers: TimerHandle[] = []
-  private readonly source: TickSource
+  private readonly pushes: Pushes
+  private readonly subscriptions: Subscriptions
   private closed = false
 
   constructor(private readonly o: StreamOptions) {
-    this.source = new TickSource(o.book, o.seed)
-    this.every(o.tickIntervalMs, 0, () => this.tick())
-    this.every(o.candleEveryMs, 1, () => this.candles())
-    this.every(o.heartbeatMs, 2, () => this.heartbeat())
+    const send = (peer: Peer, frame: string): void => this.send(peer, frame)
+    this.pushes = new Pushes({ ...o, source: new TickSource(o.book, o.seed), send })
+    this.subscriptions = new Subscriptions({
+      ...o,
+      peers: () => this.peers,
+      send,
+      snapshot: (peer, added) => this.pushes.snapshot(peer, added),
+    })
+    this.every(o.tickIntervalMs, 0, () => this.quiet() || this.pushes.tick(this.peers))
+    this.every(o.candleEveryMs, 1, () => this.quiet() || this.pushes.candles(this.peers))
+    this.every(o.heartbeatMs, 2, () => this.quiet() || heartbeat(this.peers, { ...o, send }))
+    this.every(TRICKLE_EVERY_MS, 3, () => this.trickle())
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -95,7 +92,7 @@ export class StreamHub {
     const admission = injected ? null : this.o.gate.admit(key, null)
     if (!admission?.ok) {
       const denial: Denial = admission?.denial ?? injectedDenial(injected)
-      this.o.stats.status(denial.status, key)
+      this.o.stats.status(denial.status, key, isOverLimit(denial))
       rejectUpgrade(socket, denial, requestId)
       return
     }
@@ -123,9 +120,18 @@ export class StreamHub {
       ws.close(1008, 'WS_CONN_LIMIT')
       return
     }
-    const peer: Peer = { ws, key, subs: new Map(), alive: true, garbage: 0, forgotten: false }
+    const now = this.o.clock.now()
+    const peer: Peer = {
+      ...{ ws, key, subs: new Map(), ghosts: new Map(), alive: true, garbage: 0 },
+      ...{ forgotten: false, lastClientMessageAt: now, pongOwed: false, openedAt: now },
+    }
     this.peers.add(peer)
     this.o.stats.socketOpened(key.key)
+    this.listen(peer)
+  }
+
+  private listen(peer: Peer): void {
+    const ws = peer.ws
     ws.on('message', (data) => {
       if (!peer.forgotten) this.onMessage(peer, data.toString())
     })
@@ -140,40 +146,34 @@ export class StreamHub {
     ws.on('close', () => {
       this.forgotten.delete(peer)
       if (!this.peers.delete(peer)) return
-      this.o.stats.socketClosed(key.key)
+      this.o.stats.socketClosed(peer.key.key)
       this.o.stats.subscribed(-peer.subs.size)
     })
   }
 
   private onMessage(peer: Peer, text: string): void {
     peer.alive = true
-    const cmd = parseClientMessage(text, this.o.behaviour.marketNames)
+    peer.lastClientMessageAt = this.o.clock.now()
+    const cmd = parseClientMessage(text, this.o.behaviour)
     switch (cmd.kind) {
       case 'pong':
+        if (cmd.byAction) peer.pongOwed = false
         return
       case 'ping':
         return this.send(peer, controlFrame('pong', { ts: this.o.clock.now() }))
       case 'malformed':
         this.o.stats.malformedClientFrame()
-        return this.error(peer, { code: 'INVALID_REQUEST', message: cmd.reason })
+        return this.send(
+          peer,
+          controlFrame('error', { code: 'INVALID_REQUEST', message: cmd.reason }),
+        )
       case 'unknown-market':
-        return this.unknownMarket(peer, cmd.market, cmd.symbols)
+        return this.subscriptions.unknownMarket(peer, cmd.market, cmd.symbols)
       case 'unsubscribe':
-        return this.unsubscribe(peer, cmd.market, cmd.symbols)
+        return this.subscriptions.unsubscribe(peer, cmd.market, cmd.name, cmd.symbols)
       case 'subscribe':
-        return this.subscribe(peer, cmd.market, cmd.symbols)
+        return this.subscriptions.subscribe(peer, cmd.market, cmd.symbols)
     }
-  }
-
-  /** A subscribe naming a market this service does not know (ServiceBehaviour.unknownMarket). */
-  private unknownMarket(peer: Peer, market: unknown, symbols: string[]): void {
-    if (this.o.behaviour.unknownMarket === 'silent')
-      return this.send(peer, controlFrame('subscribed', { market, symbols }))
-    const name = typeof market === 'string' ? market : JSON.stringify(market)
-    this.send(
-      peer,
-      controlFrame('error', { code: 'INVALID_REQUEST', msg: `unknown market ${String(name)}` }),
-    )
   }
 
   /**
@@ -184,10 +184,6 @@ export class StreamHub {
     for (const peer of this.peers) this.send(peer, controlFrame('error', { code, msg }))
   }
 
-  private error(peer: Peer, fields: Record<string, unknown>): void {
-    this.send(peer, controlFrame('error', fields))
-  }
-
   /** Every `market:SYMBOL` some socket is subscribed to now. */
   subscribedKeys(): Set<string> {
     const out = new Set<string>()
@@ -195,75 +191,11 @@ export class StreamHub {
     return out
   }
 
-  private subscribe(peer: Peer, market: SimMarket, wanted: string[]): void {
-    const named = nameOf(this.o.behaviour.marketNames, market)
-    const denied = scopeDenial(peer.key, scopeOf(market))
-    if (denied) {
-      return this.error(peer, {
-        code: denied.code,
-        message: denied.message,
-        market: named,
-        symbols: wanted,
-      })
-    }
-    const unknown = wanted.filter((s) => !findInstrument(market, s))
-    if (unknown.length > 0) {
-      this.error(peer, {
-        code: 'UNKNOWN_SYMBOL',
-        message: 'unknown symbol',
-        market: named,
-        symbols: unknown,
-      })
-    }
-    const known = wanted.filter((s) => !unknown.includes(s))
-    const fresh = known.filter((s) => !peer.subs.has(`${market}:${s}`))
-    const cap = this.o.wsSymbolsOverride?.[peer.key.plan] ?? SIM_PLANS[peer.key.plan].wsSymbols
-    const used = [...this.peers]
-      .filter((p) => p.key.key === peer.key.key)
-      .reduce((n, p) => n + p.subs.size, 0)
-    const room = Math.max(0, cap - used)
-    const accepted = fresh.slice(0, room)
-    const overflow = fresh.slice(room)
-    if (overflow.length > 0) {
-      // The spec lists only WS_CONN_LIMIT for stream caps. 'listed': the message says it is the
-      // symbol cap and names the refused symbols; 'unlisted': the code and a bare message only.
-      this.error(
-        peer,
-        this.o.behaviour.symbolCapError === 'listed'
-          ? {
-              code: 'WS_CONN_LIMIT',
-              message: `symbol cap of ${cap} per key reached`,
-              market: named,
-              symbols: overflow,
-            }
-          : { code: 'WS_CONN_LIMIT', message: 'limit reached' },
-      )
-    }
-    const added: Instrument[] = []
-    for (const s of accepted) {
-      const inst = findInstrument(market, s) as Instrument
-      peer.subs.set(`${market}:${s}`, inst)
-      added.push(inst)
-    }
-    this.o.stats.subscribed(added.length)
-    const acked = known.filter((s) => peer.subs.has(`${market}:${s}`))
-    if (acked.length > 0)
-      this.send(peer, controlFrame('subscribed', { market: named, symbols: acked }))
-    // A full snapshot right after subscribing, so a client never waits a tick for its first price.
-    const now = this.o.clock.now()
-    const first = added.map((inst) => this.source.snapshot(inst, now))
-    for (const frame of tickFrames(this.o.dialect, first)) this.send(peer, frame)
-  }
-
-  private unsubscribe(peer: Peer, market: SimMarket, symbols: string[]): void {
-    const named = nameOf(this.o.behaviour.marketNames, market)
-    // Acknowledged either way; a service that ignores it keeps the subscriptions (and pushes).
-    if (this.o.behaviour.ignoresUnsubscribe)
-      return this.send(peer, controlFrame('unsubscribed', { market: named, symbols }))
-    let removed = 0
-    for (const s of symbols) if (peer.subs.delete(`${market}:${s}`)) removed++
-    this.o.stats.subscribed(-removed)
-    this.send(peer, controlFrame('unsubscribed', { market: named, symbols }))
+  /** Symbols held under market names the service does not know, over every socket. */
+  ghostSubscriptions(): number {
+    let n = 0
+    for (const peer of this.peers) n += ghostCount(peer)
+    return n
   }
 
   /** Every outgoing frame passes here: silence swallows it, malformed() replaces it. */
@@ -277,47 +209,15 @@ export class StreamHub {
     peer.ws.send(frame)
   }
 
-  private tick(): void {
-    if (this.o.faults.isSilent()) return
-    const now = this.o.clock.now()
-    // null: the symbol's market is shut and pushes nothing this beat.
-    const pushes = new Map<string, TickPush | null>()
-    for (const peer of this.peers) {
-      for (const [key, inst] of peer.subs) {
-        if (!pushes.has(key) && !this.o.faults.muted.has(key))
-          pushes.set(key, this.source.tick(inst, now))
-      }
-    }
-    for (const peer of this.peers) {
-      const mine: TickPush[] = []
-      for (const k of peer.subs.keys()) {
-        const push = pushes.get(k)
-        if (push) mine.push(push)
-      }
-      if (mine.length === 0) continue
-      for (const frame of tickFrames(this.o.dialect, mine)) this.send(peer, frame)
-    }
+  /** True while the service says nothing (silence, stall): a beat's work is skipped. */
+  private quiet(): boolean {
+    return this.o.faults.isSilent()
   }
 
-  private candles(): void {
-    if (this.o.faults.isSilent()) return
-    for (const peer of this.peers) {
-      const candles = this.source.candles(peer.subs.values(), this.o.clock.now())
-      for (const frame of candleFrames(this.o.dialect, candles)) this.send(peer, frame)
-    }
-  }
-
-  private heartbeat(): void {
-    if (this.o.faults.isSilent()) return
-    for (const peer of this.peers) {
-      if (!peer.alive) {
-        peer.ws.terminate()
-        continue
-      }
-      peer.alive = false
-      if (this.o.dialect.heartbeat === 'ws-ping') peer.ws.ping()
-      else this.send(peer, controlFrame('ping', { ts: this.o.clock.now() }))
-    }
+  private trickle(): void {
+    const n = this.o.faults.tricklePerSecond
+    if (n <= 0 || this.quiet()) return
+    for (const peer of this.peers) for (let i = 0; i < n; i++) this.send(peer, UNREADABLE)
   }
 
   /** Self-rescheduling timer (never setInterval for network work: STYLE, podman-desktop). */
@@ -364,4 +264,9 @@ export class StreamHub {
     for (const peer of this.forgotten) peer.ws.terminate()
     this.wss.close()
   }
+}
+
+/** A refusal for being over a limit (spec: Errors' 429 codes), whatever its status. */
+export function isOverLimit(d: Denial): boolean {
+  return d.code !== null && /LIMIT_EXCEEDED$/.test(d.code)
 }

@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws'
 import type { AppHostApi } from '../app/host-api'
 import { WebRequestSchema, type WebFrame } from '../shared/bridge'
-import { decodeQuoteFrame, encodeQuoteFrame, type QuoteFrame } from '../shared/quote-frame'
-import type { QuotePatch } from '../shared/quote'
+import { LatestQuotes } from '../shared/latest-quotes'
+import type { QuoteFrame } from '../shared/quote-frame'
 
 /** Past this much unsent data the page is not keeping up: quote frames are merged instead. */
 const BACKPRESSURE_BYTES = 1 << 20
@@ -12,18 +12,18 @@ const DRAIN_CHECK_MS = 16
  * Carries the bridge contract over one page's WebSocket: requests in, responses and events out.
  * Every request is validated here (shape) and again by the app (command params). Quote frames go
  * out as the app emits them (it flushes when its event loop is free); only while the page falls
- * behind (unsent data piling up) are they held and merged per symbol, latest field wins, and sent
- * as one frame once the socket drains.
+ * behind (unsent data piling up) are they held and merged per symbol, latest field wins
+ * (shared/latest-quotes.ts), and sent as one frame once the socket drains.
  */
 export function attachBridgeSocket(socket: WebSocket, app: AppHostApi): () => void {
   const send = (frame: WebFrame): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
   }
 
-  const held = new Map<string, QuotePatch>()
+  const held = new LatestQuotes()
   let drainTimer: ReturnType<typeof setTimeout> | null = null
   const hold = (frame: QuoteFrame): void => {
-    for (const p of decodeQuoteFrame(frame)) held.set(p.key, { ...held.get(p.key), ...p })
+    held.push(frame)
     drainTimer ??= setTimeout(sendHeld, DRAIN_CHECK_MS)
   }
   const sendHeld = (): void => {
@@ -32,8 +32,7 @@ export function attachBridgeSocket(socket: WebSocket, app: AppHostApi): () => vo
       drainTimer = setTimeout(sendHeld, DRAIN_CHECK_MS)
       return
     }
-    const frame = encodeQuoteFrame([...held.values()])
-    held.clear()
+    const frame = held.takeFrame()
     if (frame.keys.length > 0) send({ kind: 'event', event: { type: 'quotes', frame } })
   }
 

@@ -8,7 +8,9 @@ import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/q
 /**
  * QuoteStore's merge and drain as they were before its figure mirror and packed merges (the
  * store at 67aefd5), written plainly, by name from the quote itself: the oracle for
- * test/fuzz/quote-store.spec.ts. No handles, no slots: only what a quote and a frame show.
+ * test/fuzz/quote-store.spec.ts. No handles, no slots: only what a quote and a frame show. Its
+ * times, source and stale flag follow the price, as the store's do: they move only with an
+ * update that carries `last` (or, for a quote without a last, a bid or an ask).
  */
 type Figures = Record<string, number | null>
 interface Entry {
@@ -35,6 +37,8 @@ export class ReferenceQuoteStore {
     const q = entry.quote
     const figs = q as unknown as Figures
     const f = u.fields as Record<string, number | undefined>
+    const priced =
+      f.last !== undefined || (q.last === null && (f.bid !== undefined || f.ask !== undefined))
     let mask = 0
     QUOTE_FIGURES.forEach((name, i) => {
       const v = f[name]
@@ -47,6 +51,12 @@ export class ReferenceQuoteStore {
       mask |= followDay(q, f.change !== undefined)
     if ((mask & PRICE_BITS) !== 0)
       mask |= deriveChange(q, f.change !== undefined, f.changePercent !== undefined)
+    if (priced) mask |= this.priced(q, u, now)
+    this.markDirty(entry, mask)
+  }
+
+  private priced(q: Quote, u: QuoteUpdate, now: number): number {
+    let mask = 0
     const ts = u.ts ?? now
     if (q.ts !== ts) {
       q.ts = ts
@@ -64,7 +74,7 @@ export class ReferenceQuoteStore {
       q.stale = false
       mask |= bitOf('stale')
     }
-    this.markDirty(entry, mask)
+    return mask
   }
 
   seed(quotes: Quote[]): void {

@@ -59,7 +59,11 @@ function sentence(reason: StreamReason, priority: number, plan: BudgetPlan): str
     case 'stream-down':
       return ' polled: the stream is not open'
     case 'stream-market':
-      return ' polled: the stream does not answer for this market under the names tried so far'
+      return ' polled: the stream cannot be used for this market now (no name answers, or its prices do not match the service’s quotes)'
+    case 'checking':
+      return ' polled, and kept on the stream to check it against the polls'
+    case 'same-symbol':
+      return ' polled: the same symbol streams in another market, and the stream does not say which market a price is for'
   }
 }
 

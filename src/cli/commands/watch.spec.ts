@@ -58,7 +58,7 @@ const isStatus =
 
 describe('tickdesk watch --json on a healthy service', () => {
   it('prints only JSON lines, each quote with exactly the documented keys and types, and exits 0 after --duration', async () => {
-    const r = watch(['crypto:BTCUSDT', 'fx:EURUSD', '--duration', '1.5'])
+    const r = watch(['crypto:BTCUSDT', 'fx:EURUSD', '--duration', '3'])
     expect(await r.exit).toBe(0)
     const raw = r.stdout().split('\n')
     expect(raw.pop()).toBe('')

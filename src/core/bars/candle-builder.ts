@@ -197,7 +197,7 @@ export class CandleBuilder {
 
   /**
    * Bumped whenever a held ring is dropped (remove): a ring kept from minuteRing() is the
-   * symbol's own only while the epoch it was taken in is current (symbol-slot.ts).
+   * symbol's own only while the epoch it was taken in is current (core/quotes/quote-entry.ts).
    */
   get epoch(): number {
     return this.dropped

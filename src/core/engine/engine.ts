@@ -1,35 +1,37 @@
 import { PLAN_LIMITS, symbolKey, type SymbolKey } from '../../shared/markets/market'
 import type { Bar, Interval, Quote, SymbolStatus } from '../../shared/quote'
-import type { FeedStatus, StreamState } from '../../shared/status'
+import type { FeedStatus } from '../../shared/status'
 import type { DoctorReport } from '../../shared/bridge'
-import { liveStream, liveStreamCheck } from '../doctor/connection-test'
-import { runDoctor } from '../doctor/doctor'
+import { liveStream } from '../doctor/connection-test'
+import { testConnection } from './engine-diagnostics'
 import { CandleBuilder } from '../bars/candle-builder'
 import { systemClock, type Clock } from '../clock'
 import type { EngineConfig } from './engine-config'
-import { deriveFeedStatus } from '../feed/feed-status'
 import { FeedPlanner, PRIORITY } from '../feed/feed-planner'
 import { registerSecret, silentLogger, type Logger } from '../log'
 import { SymbolStatusBook } from '../quotes/symbol-statuses'
 import type { BarNeed } from '../bars/bar-backfill'
 import { EngineBars } from './engine-bars'
 import { requireSymbolRef } from '../quotes/symbol-input'
-import { QuotePoller } from '../poll/quote-poller'
+import type { QuotePoller } from '../poll/quote-poller'
 import { QuoteStore } from '../quotes/quote-store'
 import { QuoteIngest } from '../quotes/quote-ingest'
 import type { QuoteUpdate } from '../quotes/quote-fields'
 import { RateGovernor } from '../rest/rate-governor'
 import { RestClient } from '../rest/rest-client'
 import { StaleSweep } from './stale-sweep'
-import { SilentSymbolCheck } from './silent-symbol-check'
+import type { SilentSymbolCheck } from './silent-symbol-check'
 import type { StreamClient } from '../stream/stream-client'
 import { createEngineStream, createStreamNames } from './engine-stream'
+import { createEnginePoller, createSilentCheck } from './engine-polls'
+import { EngineStatus, type StatusFacts } from './engine-status'
+import { createStreamTrust, gateMarkets } from './engine-trust'
 import { FeedPlanApplier } from '../feed/feed-plan-applier'
 import type { StreamMarketNames, StreamNameMemory } from '../stream/stream-market-names'
+import type { StreamTrust, TrustReport } from '../trust/stream-trust'
 import { watchForSleep } from './sleep-detector'
 import { WatchedSymbols } from './watched-symbols'
 import { probeSymbol } from '../rest/symbol-probe'
-import type { TickdeskError } from '../errors'
 import type { Random } from '../random'
 
 export { PRIORITY }
@@ -39,14 +41,17 @@ export interface EngineOptions {
   clock?: Clock
   random?: Random
   logger?: Logger
-  /** Stream market names that worked on this service before, and where to keep new ones. */
+  /** Stream market names and field readings that worked on this service before, and where to keep new ones. */
   nameMemory?: StreamNameMemory
 }
 
 /**
  * The market-data engine: one RateGovernor (shared REST + handshake budget), one StreamClient
  * (the app's only WebSocket), a QuotePoller for everything not streamed, and the QuoteStore.
- * The FeedPlanner decides who streams; this class only wires them and derives the FeedStatus.
+ * The FeedPlanner decides who streams; the stream's market names are learned
+ * (stream-market-names.ts) and its prices trusted only once they agree with REST (core/trust);
+ * this class wires the parts: the socket's events (engine-stream.ts), the poller's answers
+ * (engine-polls.ts), the trust (engine-trust.ts) and the FeedStatus (engine-status.ts).
  */
 export class MarketEngine {
   readonly quotes: QuoteStore
@@ -54,7 +59,6 @@ export class MarketEngine {
   /** Charts', sparklines' and moving averages' bars (engine-bars.ts). */
   private readonly bars: EngineBars
   private readonly clock: Clock
-  private readonly random: Random
   private readonly logger: Logger
   private readonly governor: RateGovernor
   private readonly rest: RestClient
@@ -62,6 +66,8 @@ export class MarketEngine {
   private readonly planner: FeedPlanner
   /** What each market is called on the stream, learned (stream-market-names.ts). */
   readonly streamNames: StreamMarketNames
+  /** Whether each market's stream prices are trusted (core/trust). */
+  private readonly trust: StreamTrust
   private readonly stream: StreamClient
   /** Puts the planner's plan into effect (feed-plan-applier.ts). */
   private readonly feedPlan: FeedPlanApplier
@@ -70,11 +76,8 @@ export class MarketEngine {
   private readonly statuses = new SymbolStatusBook((key) => this.watched.has(key))
   /** Every quote update, streamed or polled, lands here (quote-ingest.ts: the hot path). */
   private readonly ingest: QuoteIngest
-  private readonly statusListeners = new Set<Listener<FeedStatus>>()
+  private readonly feedStatus: EngineStatus
   private readonly resumeListeners = new Set<Listener<number>>()
-  private lastError: TickdeskError | null = null
-  private lastStreamError: TickdeskError | null = null
-  private lastStatus: FeedStatus | null = null
   private started = false
   private readonly sweep: StaleSweep
   private readonly silentCheck: SilentSymbolCheck
@@ -83,77 +86,63 @@ export class MarketEngine {
   constructor(config: EngineConfig, options: EngineOptions = {}) {
     this.config = config
     this.clock = options.clock ?? systemClock
-    this.random = options.random ?? Math.random
     this.logger = options.logger ?? silentLogger
+    const random = options.random ?? Math.random
     registerSecret(config.apiKey)
     this.quotes = new QuoteStore(this.clock)
     this.ingest = new QuoteIngest(this.quotes, this.candles, this.statuses)
-    this.sweep = new StaleSweep(this.clock, this.quotes, () => this.onFeedChange())
-    this.governor = new RateGovernor({ rpm: config.rpm, clock: this.clock, random: this.random })
+    this.feedStatus = new EngineStatus({
+      ...{ plan: config.plan, demo: config.demo, logger: this.logger },
+      facts: () => this.statusFacts(),
+      offline: () => this.quotes.markStale('all'),
+    })
+    this.sweep = new StaleSweep(this.clock, this.quotes, () => this.feedStatus.changed())
+    this.governor = new RateGovernor({ rpm: config.rpm, clock: this.clock, random })
     this.rest = new RestClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      governor: this.governor,
-      clock: this.clock,
-      logger: this.logger,
+      ...{ baseUrl: config.baseUrl, apiKey: config.apiKey, governor: this.governor },
+      ...{ clock: this.clock, logger: this.logger },
       ...(config.auth ? { auth: config.auth } : {}),
     })
     this.planner = new FeedPlanner({ cap: PLAN_LIMITS[config.plan].wsSymbols, clock: this.clock })
     this.streamNames = createStreamNames({
-      clock: this.clock,
-      overrides: config.streamMarkets,
-      memory: options.nameMemory,
+      ...{ clock: this.clock, overrides: config.streamMarkets, memory: options.nameMemory },
       planner: this.planner,
       stream: () => this.stream,
-      changed: () => this.onFeedChange(),
+      changed: () => this.gatesChanged(),
     })
-    this.poller = new QuotePoller({
-      client: this.rest,
-      governor: this.governor,
-      clock: this.clock,
-      onUpdates: (updates) => {
-        for (const u of updates) {
-          const q = this.ingest.quote(u)
-          this.silentCheck.answered(q.key, q.last)
-        }
-      },
+    this.trust = createStreamTrust({
+      ...{ clock: this.clock, logger: this.logger, memory: options.nameMemory },
+      ...{ planner: this.planner, ingest: this.ingest },
+      poller: () => this.poller,
+      rpm: () => this.governor.snapshot().learnedRpm ?? this.config.rpm,
+      changed: () => this.gatesChanged(),
+    })
+    this.poller = createEnginePoller({
+      ...{ client: this.rest, governor: this.governor, clock: this.clock, quotes: this.quotes },
+      ingest: this.ingest,
+      trust: () => this.trust,
+      silentCheck: () => this.silentCheck,
       onSymbolStatus: (s) => this.statuses.set(s),
-      onError: (e) => this.noteError(e),
+      onError: (e) => this.feedStatus.noteError(e),
+      onAnswered: () => this.feedStatus.answered(),
       onServiceTag: (market, tag) => this.streamNames.serviceTag(market, tag),
     })
     this.bars = new EngineBars({
-      candles: this.candles,
-      rest: this.rest,
-      clock: this.clock,
+      ...{ candles: this.candles, rest: this.rest, clock: this.clock },
       budget: () => this.governor.snapshot(),
     })
-    this.stream = this.createStream()
+    this.stream = this.createStream(random)
     this.feedPlan = new FeedPlanApplier({
-      planner: this.planner,
-      watched: this.watched,
-      stream: this.stream,
+      ...{ planner: this.planner, watched: this.watched, stream: this.stream },
       poller: this.poller,
-      onApplied: () => this.onFeedChange(),
+      onApplied: () => this.feedStatus.changed(),
     })
-    this.silentCheck = new SilentSymbolCheck({
-      clock: this.clock,
-      // Only markets whose name is proven (a market still being named is stream-market-names'),
-      // and only symbols the stream fed since their slot (one never fed is the planner's).
-      streamed: () =>
-        this.stream.state() === 'open'
-          ? this.feedPlan
-              .streamedKeys((market) => this.streamNames.streaming(market))
-              .filter((key) => this.planner.fedSinceSlot(key))
-          : [],
-      lastOf: (key) => this.quotes.get(key),
-      check: (keys) => this.poller.pollNow(keys),
-      missed: (key) => {
-        this.logger.log('warn', 'stream: a streamed symbol missed a move REST saw', { key })
-        this.planner.demote(key)
-      },
-      socket: () => this.stream.stats(),
+    this.silentCheck = createSilentCheck({
+      ...{ clock: this.clock, logger: this.logger, quotes: this.quotes, planner: this.planner },
+      ...{ stream: this.stream, streamNames: this.streamNames, trust: this.trust },
+      ...{ feedPlan: this.feedPlan, poller: this.poller },
     })
-    this.governor.onChange(() => this.onFeedChange())
+    this.governor.onChange(() => this.feedStatus.changed())
     this.planner.onChange(() => this.feedPlan.replan())
   }
 
@@ -165,8 +154,9 @@ export class MarketEngine {
     this.stopSleepWatch = watchForSleep(this.clock, (gapMs) => this.checkHealth(gapMs))
     this.sweep.start()
     this.silentCheck.start()
+    this.trust.start()
     this.feedPlan.replan()
-    this.onFeedChange()
+    this.feedStatus.changed()
   }
 
   async stop(): Promise<void> {
@@ -176,9 +166,10 @@ export class MarketEngine {
     this.stopSleepWatch?.()
     this.sweep.stop()
     this.silentCheck.stop()
+    this.trust.stop()
     const namesSaved = this.streamNames.dispose()
     await Promise.all([this.stream.stop(), namesSaved])
-    this.onFeedChange()
+    this.feedStatus.changed()
   }
 
   /** Ref-counted: two panels on one symbol cost one subscription. Returns the unsubscribe. */
@@ -213,11 +204,16 @@ export class MarketEngine {
   }
 
   status(): FeedStatus {
-    return this.lastStatus ?? this.computeStatus()
+    return this.feedStatus.current()
   }
 
   symbolStatuses(): SymbolStatus[] {
     return this.statuses.all()
+  }
+
+  /** Each market's stream trust: state, reading, the last comparison and its samples. */
+  trustReport(): TrustReport[] {
+    return this.trust.report()
   }
 
   getCandles(key: SymbolKey, interval: Interval, limit: number): Promise<Bar[]> {
@@ -242,20 +238,19 @@ export class MarketEngine {
   })
 
   /**
-   * Settings -> Test connection, through this engine: its budget and the user's RPM, its REST
-   * client, and its one socket as it stands. It opens no socket of its own: on the Free plan's
-   * single connection that would be the service's second (spec: Limits).
+   * Settings -> Test connection, through this engine: its budget, REST client and one socket as
+   * it stands (engine-diagnostics.ts).
    */
   testConnection(): Promise<DoctorReport> {
-    const { baseUrl, apiKey, plan } = this.config
-    const live = liveStream(
-      this.stream,
-      () => this.lastStreamError,
-      () => this.feedPlan.streamSubs,
-    )
-    return runDoctor({
-      ...{ baseUrl, apiKey, plan, governor: this.governor, client: this.rest, clock: this.clock },
-      stream: () => liveStreamCheck(live, this.clock),
+    return testConnection({
+      config: this.config,
+      ...{ governor: this.governor, rest: this.rest, clock: this.clock, trust: this.trust },
+      stream: liveStream(
+        this.stream,
+        () => this.feedStatus.streamError(),
+        () => this.feedPlan.streamSubs,
+      ),
+      samples: () => this.poller.sampleCounts(),
     })
   }
 
@@ -265,10 +260,10 @@ export class MarketEngine {
     this.config = { ...this.config, apiKey }
     this.rest.setApiKey(apiKey)
     this.governor.resetAuth()
-    this.lastError = null
+    this.feedStatus.clear()
     this.stream.setApiKey(apiKey)
     this.poller.pollNow()
-    this.onFeedChange()
+    this.feedStatus.changed()
   }
 
   /** After system sleep or when the user asks: check the stream at once and refresh polled values. */
@@ -298,8 +293,7 @@ export class MarketEngine {
   }
 
   onStatus(listener: Listener<FeedStatus>): () => void {
-    this.statusListeners.add(listener)
-    return () => this.statusListeners.delete(listener)
+    return this.feedStatus.onStatus(listener)
   }
 
   onSymbolStatus(listener: Listener<SymbolStatus>): () => void {
@@ -322,79 +316,43 @@ export class MarketEngine {
   }
 
   /** The socket and its events (engine-stream.ts); the engine keeps what they change. */
-  private createStream(): StreamClient {
+  private createStream(random: Random): StreamClient {
     return createEngineStream(
       {
-        url: this.config.streamUrl,
-        apiKey: this.config.apiKey,
+        ...{ url: this.config.streamUrl, apiKey: this.config.apiKey },
         ...(this.config.auth ? { auth: this.config.auth } : {}),
-        budget: this.governor,
-        clock: this.clock,
-        random: this.random,
-        logger: this.logger,
+        ...{ budget: this.governor, clock: this.clock, random, logger: this.logger },
       },
       {
-        planner: this.planner,
-        candles: this.candles,
-        statuses: this.statuses,
-        streamNames: this.streamNames,
-        logger: this.logger,
-        ingest: this.ingest,
-        marketOfStreamed: (symbol) => this.feedPlan.marketOfStreamed(symbol),
-        refuseMarket: (market, code) => this.poller.refuseMarket(market, code),
-        onState: (s) => this.onStreamState(s),
-        onOpen: (resync) => {
-          this.lastError = this.lastStreamError = null
-          // One REST snapshot of the streamed symbols (within budget): on a reconnect it fills
-          // what the gap missed; on the first open it brings the fields pushes may never carry
-          // (day high/low, prevClose). A resync (same set, new socket) leaves no gap worth a call.
-          if (!resync) this.feedPlan.snapshot(this.feedPlan.streamedKeys())
-          this.onFeedChange()
-        },
-        onError: (e) => {
-          this.lastStreamError = e
-          this.noteError(e)
-        },
+        ...{ planner: this.planner, candles: this.candles, statuses: this.statuses },
+        ...{ streamNames: this.streamNames, logger: this.logger, ingest: this.ingest },
+        ...{ quotes: this.quotes, feedStatus: this.feedStatus },
+        trust: () => this.trust,
+        feedPlan: () => this.feedPlan,
+        poller: () => this.poller,
       },
     )
   }
 
-  private onStreamState(state: StreamState): void {
-    if (state !== 'open') this.streamNames.socketLost()
-    this.planner.setStreamAvailable(state === 'open')
-    if (state !== 'open') this.quotes.markStale(this.feedPlan.streamedKeys())
-    this.onFeedChange()
+  /** A market's name or its prices' trust changed: the planner's gates and the status follow. */
+  private gatesChanged(): void {
+    gateMarkets(this.planner, this.streamNames, this.trust ?? null)
+    this.feedStatus.changed()
   }
 
-  private noteError(error: TickdeskError): void {
-    this.lastError = error
-    this.logger.log('warn', 'feed error', { code: error.code, message: error.message })
-    this.onFeedChange()
-  }
-
-  private computeStatus(): FeedStatus {
-    return deriveFeedStatus({
+  private statusFacts(): StatusFacts {
+    const open = this.stream.state() === 'open'
+    return {
       started: this.started,
       governor: this.governor.snapshot(),
       streamState: this.stream.state(),
       streamRetryAt: this.stream.nextRetryAt(),
-      streamSymbols: this.stream.state() === 'open' ? this.feedPlan.streamSubs : 0,
+      streamSymbols: open ? this.feedPlan.streamSubs : 0,
       streamCap: this.planner.effectiveCap(),
-      lastError: this.lastError,
       watchedCount: this.watched.size,
-      plan: this.config.plan,
-      demo: this.config.demo,
       ...this.streamNames.statusFacts(),
+      distrusted: this.trust.distrusted(),
       pollEveryMs: this.poller.pacing().minIntervalMs,
-    })
-  }
-
-  private onFeedChange(): void {
-    const next = this.computeStatus()
-    const prev = this.lastStatus
-    this.lastStatus = next
-    if (next.state === 'offline' || next.state === 'stopped') this.quotes.markStale('all')
-    if (prev && JSON.stringify(prev) === JSON.stringify(next)) return
-    for (const l of this.statusListeners) l(next)
+    }
   }
 }

@@ -24,23 +24,27 @@ export interface SilentSymbolDeps {
 }
 
 /**
- * No silent symbol (issue 36): a streamed symbol whose last value is older than its market's
- * bound (ANSWER_BOUND_MS; a market out of session is left alone) gets a REST check. If REST's
- * price differs from the last one the stream gave, the stream missed a move: the symbol is handed
- * back to polling (missed). If it is the same, the symbol is only illiquid: the next check waits
- * CHECK_EVERY_MS. So a frozen price under "Live" lasts one bound, whatever the service does.
- * Only a symbol singled out is handed back: over the symbol's silence (its bound, up to the check)
- * other symbols ticked on the socket, and nothing arrived unreadable until the answer. A stalled or garbled socket missing every move is the
- * heartbeat's and the reconnect's to mend; demoting every symbol then would leave the stream
- * empty once it speaks again (test/faults/stall-recovery, network-faults).
+ * No silent symbol: a streamed symbol whose price is older than its market's bound
+ * (ANSWER_BOUND_MS; a market out of session is left alone) gets a REST check. The age is the
+ * price's (the store moves it only with a push that carries the price), so pushes that keep
+ * moving bid and ask, or a trickle of frames of other kinds, do not hide a price that stopped.
+ * If REST's price differs from the last one the stream gave, the stream missed a move: the symbol
+ * is handed back to polling (missed). If it is the same, the symbol is only illiquid: the next
+ * check waits CHECK_EVERY_MS. So a frozen price under "Live" lasts one bound, whatever the
+ * service does. Only a symbol singled out is handed back: over the symbol's silence (its bound,
+ * up to the check) other symbols ticked on the socket, and what arrived unreadable meanwhile was
+ * a trickle beside them (fewer than half as many frames as ticks), not a garbled socket. A
+ * stalled or garbled socket missing every move is the heartbeat's and the reconnect's to mend;
+ * demoting every symbol then would leave the stream empty once it speaks again
+ * (test/faults/stall-recovery, network-faults).
  */
 export class SilentSymbolCheck {
   private timer: TimerHandle | null = null
   private readonly checkedAt = new Map<SymbolKey, number>()
-  /** Symbols with a check on its way: the streamed price, and whether the socket was reading. */
+  /** Symbols with a check on its way: the streamed price, whether the socket was reading. */
   private readonly pending = new Map<
     SymbolKey,
-    { last: number | null; othersTicked: boolean; malformed: number }
+    { last: number | null; othersTicked: boolean; ticksIn: number; malformed: number }
   >()
   /** The socket's counts at each look, oldest first, as far back as the longest bound. */
   private readonly samples: Array<{ at: number; ticksIn: number; malformed: number }> = []
@@ -66,7 +70,7 @@ export class SilentSymbolCheck {
     if (before === undefined) return
     this.pending.delete(key)
     if (last === null || before.last === null || last === before.last) return
-    if (before.othersTicked && this.d.socket().malformed === before.malformed) this.d.missed(key)
+    if (before.othersTicked && reading(before, this.d.socket())) this.d.missed(key)
   }
 
   private look(): void {
@@ -87,7 +91,9 @@ export class SilentSymbolCheck {
       const from = this.sampleBefore(now - ANSWER_BOUND_MS[ref.market])
       this.pending.set(key, {
         last: q.last,
-        othersTicked: from !== undefined && ticksIn > from.ticksIn && malformed === from.malformed,
+        othersTicked:
+          from !== undefined && ticksIn > from.ticksIn && reading(from, { ticksIn, malformed }),
+        ticksIn,
         malformed,
       })
       due.push(key)
@@ -101,4 +107,15 @@ export class SilentSymbolCheck {
     for (const s of this.samples) if (s.at <= at) found = s
     return found
   }
+}
+
+/**
+ * Whether the socket was reading between two counts: some unreadable frames (a trickle of a kind
+ * it does not know) are fine, as long as they are fewer than half the ticks read beside them.
+ */
+function reading(
+  from: { ticksIn: number; malformed: number },
+  to: { ticksIn: number; malformed: number },
+): boolean {
+  return 2 * (to.malformed - from.malformed) <= to.ticksIn - from.ticksIn
 }

@@ -5,10 +5,10 @@ import type { StreamClient } from '../stream/stream-client'
 import type { WatchedSymbols } from '../engine/watched-symbols'
 
 /**
- * Puts the FeedPlanner's plan into effect: the streamed symbols to the socket's subscriptions,
- * the rest to the poller, and one REST snapshot for each symbol that starts streaming (the
- * fields pushes may never carry: day high/low, prevClose). Apart from engine.ts because deciding
- * (feed-planner.ts) and wiring (engine.ts) are other jobs; moved out of engine.ts as it was.
+ * Puts the FeedPlanner's plan into effect: the streamed and shadow symbols to the socket's
+ * subscriptions, the polled ones (the shadows among them) to the poller, and one REST snapshot
+ * for each symbol that starts streaming (the fields pushes may never carry: day high/low,
+ * prevClose; and the first REST price its market's stream is checked against: core/trust).
  */
 export class FeedPlanApplier {
   private queued = false
@@ -50,7 +50,7 @@ export class FeedPlanApplier {
     const { planner, stream, poller } = this.o
     this.queued = false
     planner.setWatched(this.o.watched.ordered())
-    const { streamed, polled, background } = planner.plan()
+    const { streamed, shadow, polled, background } = planner.plan()
     // A symbol the poller answered a moment ago has the fields a snapshot would bring: no call
     // for it (while a stream name is learned, symbols go from the poll set to a slot and back).
     // Asked before the poll set changes, which forgets what it dropped.
@@ -59,8 +59,14 @@ export class FeedPlanApplier {
         const key = symbolKey(market, s)
         if (!this.snapshotted.has(key) && poller.answeredLately(key)) this.snapshotted.add(key)
       }
-    stream.setSubscriptions(streamed)
-    this.subscribed = [...streamed.values()].reduce((n, s) => n + s.size, 0)
+    const subscribed = new Map([...streamed].map(([m, set]) => [m, new Set(set)]))
+    for (const [market, symbols] of shadow) {
+      const set = subscribed.get(market) ?? new Set<string>()
+      for (const s of symbols) set.add(s)
+      subscribed.set(market, set)
+    }
+    stream.setSubscriptions(subscribed)
+    this.subscribed = [...subscribed.values()].reduce((n, s) => n + s.size, 0)
     poller.setSymbols(polled, background)
     // A symbol that starts streaming on an open socket still needs the fields pushes may never
     // carry (day high/low, prevClose): one snapshot, once.

@@ -290,4 +290,39 @@ describe('FeedPlanner: lists out of view', () => {
     expect(streamedKeys(p)).toEqual(['crypto:SHOWN'])
     expect(p.plan().background).toEqual(new Set(['usdt-futures:HIDDEN', 'fx:HIDDEN2']))
   })
+
+  it('streams a symbol two markets share, pushed untagged, in the smaller family only', () => {
+    const p = planner(10)
+    // Listed first and ranked alike: a rank-only rule would keep the coin and poll the perpetual.
+    p.setWatched([
+      { key: 'crypto:BTCUSDT', priority: PRIORITY.other },
+      ...keys(5),
+      { key: 'usdt-futures:BTCUSDT', priority: PRIORITY.other },
+      { key: 'usdt-futures:ETHUSDT', priority: PRIORITY.other },
+    ])
+    expect(streamedKeys(p)).toContain('crypto:BTCUSDT')
+    p.separate('BTCUSDT')
+    // The perpetual keeps its slot: streamed whole, its family's batch call is saved.
+    expect(streamedKeys(p)).toContain('usdt-futures:BTCUSDT')
+    expect(streamedKeys(p)).not.toContain('crypto:BTCUSDT')
+    expect(p.plan().reasons.get('crypto:BTCUSDT')).toBe('same-symbol')
+    expect(p.plan().polled).toContain('crypto:BTCUSDT')
+  })
+
+  it('shadows a market on trial with a symbol no other market shares, else its best ranked', () => {
+    const p = planner(10)
+    p.setWatched([
+      { key: 'crypto:BTCUSDT', priority: PRIORITY.visible },
+      { key: 'crypto:ETHUSDT', priority: PRIORITY.other },
+      { key: 'usdt-futures:BTCUSDT', priority: PRIORITY.other },
+    ])
+    p.setMarketGates(new Map([['crypto', 'probe']]))
+    // BTCUSDT's pushes may be the perpetual's: ETHUSDT's can only be the coin's.
+    expect(p.plan().shadow).toEqual(new Map([['crypto', new Set(['ETHUSDT'])]]))
+    p.setWatched([
+      { key: 'crypto:BTCUSDT', priority: PRIORITY.visible },
+      { key: 'usdt-futures:BTCUSDT', priority: PRIORITY.other },
+    ])
+    expect(p.plan().shadow).toEqual(new Map([['crypto', new Set(['BTCUSDT'])]]))
+  })
 })

@@ -1,7 +1,8 @@
 import type { Market, SymbolKey } from '../../shared/markets/market'
 import { MARKETS, parseSymbolKey, symbolKey } from '../../shared/markets/market'
 import type { Clock, TimerHandle } from '../clock'
-import { chooseStreams, type StreamReason } from './stream-choice'
+import { chooseStreams, type ChoiceCandidate, type StreamReason } from './stream-choice'
+import { probeSymbols, yieldingInstances, type PlanEntry } from './shared-symbols'
 import type { MarketGate } from '../stream/stream-market-names'
 
 /**
@@ -36,7 +37,14 @@ export const CAP_SILENT_MS = 5_000
 export const STREAMABLE_MARKETS: ReadonlySet<Market> = new Set(MARKETS.filter((m) => m !== 'agri'))
 
 export interface FeedPlan {
+  /** Streamed and shown from the stream. */
   streamed: Map<Market, Set<string>>
+  /**
+   * Subscribed but not shown, and polled too: one symbol per market whose stream is on trial
+   * (a name tried, or a field reading checked against its polls: core/trust). They take slots.
+   */
+  shadow: Map<Market, Set<string>>
+  /** Polled (the shadow symbols among them). */
   polled: SymbolKey[]
   /** Why each watched symbol is streamed or polled (stream-choice.ts). */
   reasons: Map<SymbolKey, StreamReason>
@@ -44,13 +52,7 @@ export interface FeedPlan {
   background: Set<SymbolKey>
 }
 
-interface Entry {
-  key: SymbolKey
-  market: Market
-  symbol: string
-  priority: number
-  order: number
-}
+type Entry = PlanEntry
 
 export class FeedPlanner {
   private cap: number
@@ -68,17 +70,25 @@ export class FeedPlanner {
   private untickedCount = 0
   private readonly demotedUntil = new Map<SymbolKey, number>()
   private readonly listeners = new Set<() => void>()
-  private current: { streamed: Entry[]; polled: SymbolKey[]; background: Set<SymbolKey> } = {
-    streamed: [],
-    polled: [],
-    background: new Set(),
-  }
+  private current: {
+    streamed: Entry[]
+    shadow: Entry[]
+    polled: SymbolKey[]
+    background: Set<SymbolKey>
+  } = { streamed: [], shadow: [], polled: [], background: new Set() }
   private reasons = new Map<SymbolKey, StreamReason>()
-  /** Markets whose stream name is being learned (stream-market-names.ts); absent: open. */
+  /**
+   * Per market, what its stream may carry (the name learner's and the stream trust's gates,
+   * the stricter of the two); absent: open.
+   */
   private gates: ReadonlyMap<Market, MarketGate> = new Map()
+  /** Symbols two markets want whose pushes name no market: only one of them may stream. */
+  private readonly untold = new Set<string>()
   /** Markets whose stream name no push has proven yet: their slots are not held against others. */
   private unproven: ReadonlySet<Market> = new Set()
   private signature = ''
+  /** The current plan's streamed keys, for streams(). */
+  private streamedKeys: ReadonlySet<SymbolKey> = new Set()
   private timer: TimerHandle | null = null
 
   constructor(opts: { cap: number; clock: Clock; silentAfterMs?: number }) {
@@ -150,15 +160,27 @@ export class FeedPlanner {
   }
 
   /**
-   * Per market, whether the stream answers under the name it is subscribed by: 'closed' polls
-   * the market's symbols and gives their slots to others, 'probe' lets its first symbol (by
-   * rank) try the next name while the rest poll. A slot in an `unproven` market (its name still
-   * on trial) is no incumbent: once another market's name is proven, that market's symbols take
-   * the slots at once instead of waiting out the trial's bound (bench/freshness-timeline.ts).
+   * Per market, whether its stream can be used: 'closed' polls the market's symbols and gives
+   * their slots to others; 'probe' polls them all and keeps its first symbol (by rank) also
+   * subscribed, a shadow whose pushes try the next name or reading against its polls. A slot in
+   * an `unproven` market (its name still on trial) is no incumbent: once another market's name
+   * is proven, that market's symbols take the slots at once instead of waiting out the trial's
+   * bound (bench/freshness-timeline.ts).
    */
   setMarketGates(gates: ReadonlyMap<Market, MarketGate>, unproven?: ReadonlySet<Market>): void {
     this.gates = gates
     this.unproven = unproven ?? new Set()
+    this.recompute()
+  }
+
+  /**
+   * A symbol two watched markets share came on the stream without a market tag: its pushes
+   * cannot be told apart, so from now on it streams in one market only (whichever saves the
+   * most calls, stream-choice.ts), and the other polls.
+   */
+  separate(symbol: string): void {
+    if (this.untold.has(symbol)) return
+    this.untold.add(symbol)
     this.recompute()
   }
 
@@ -171,7 +193,7 @@ export class FeedPlanner {
   /** A push arrived for this symbol: it has earned its slot. */
   /**
    * A streamed symbol ticked. True when its slot is now known to have ticked: the caller may
-   * skip later calls for it while tickEpoch stays the same (symbol-slot.ts; 10k ticks/s: render
+   * skip later calls for it while tickEpoch stays the same (quote-entry.ts; 10k ticks/s: render
    * bench).
    */
   noteTick(key: SymbolKey): boolean {
@@ -194,19 +216,21 @@ export class FeedPlanner {
     return this.untickedCount
   }
 
+  /** Whether the current plan streams the symbol (a look-up, no copy of the plan). */
+  streams(market: Market, symbol: string): boolean {
+    return this.streamedKeys.has(symbolKey(market, symbol))
+  }
+
+  /** The symbols the current plan streams in one market. */
+  streamedIn(market: Market): string[] {
+    return this.current.streamed.filter((e) => e.market === market).map((e) => e.symbol)
+  }
+
   /** A fresh copy; callers may keep or change it. */
   plan(): FeedPlan {
-    const streamed = new Map<Market, Set<string>>()
-    for (const e of this.current.streamed) {
-      let set = streamed.get(e.market)
-      if (set === undefined) {
-        set = new Set()
-        streamed.set(e.market, set)
-      }
-      set.add(e.symbol)
-    }
     return {
-      streamed,
+      streamed: byMarket(this.current.streamed),
+      shadow: byMarket(this.current.shadow),
       polled: [...this.current.polled],
       reasons: new Map(this.reasons),
       background: new Set(this.current.background),
@@ -229,6 +253,68 @@ export class FeedPlanner {
 
   private recompute(): void {
     const now = this.clock.now()
+    this.expireDemotions(now)
+    const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
+    const shadow = this.available
+      ? probeSymbols(
+          byRank,
+          this.gates,
+          (e) => !this.demotedUntil.has(e.key) && STREAMABLE_MARKETS.has(e.market),
+        )
+      : []
+    const shadowKeys = new Set(shadow.map((e) => e.key))
+    const yielding = yieldingInstances(this.watched, this.untold)
+    const choice = chooseStreams(
+      this.watched
+        .filter((e) => !shadowKeys.has(e.key))
+        .map((e) => ({
+          ...e,
+          barred: this.barred(e),
+          exclusive: this.untold.has(e.symbol),
+          ...(yielding.has(e.key) ? { yields: true } : {}),
+        })),
+      {
+        cap: Math.max(0, this.effectiveCap() - shadow.length),
+        available: this.available,
+        incumbents: this.incumbents(),
+      },
+    )
+    const streamed = byRank.filter((e) => choice.streamed.has(e.key))
+    const polledEntries = byRank.filter((e) => !choice.streamed.has(e.key))
+    const polled = polledEntries.map((e) => e.key)
+    const background = new Set(
+      polledEntries.filter((e) => e.priority <= PRIORITY.background).map((e) => e.key),
+    )
+    this.reasons = choice.reasons
+    for (const e of shadow) this.reasons.set(e.key, 'checking')
+    this.streamedKeys = new Set(streamed.map((e) => e.key))
+    this.holdSlots(this.streamedKeys, now)
+    this.current = { streamed, shadow, polled, background }
+    this.schedule(now)
+    // Who streams, shadows and polls, not in what order: a reordered list changes nothing.
+    const signature = [streamed, shadow, polledEntries]
+      .map((list) =>
+        list
+          .map((e) => e.key)
+          .sort()
+          .join(','),
+      )
+      .concat([...background].sort().join(','))
+      .join('|')
+    if (signature === this.signature) return
+    this.signature = signature
+    for (const cb of this.listeners) cb()
+  }
+
+  /** Why a watched symbol may not take a slot now; null when it may. */
+  private barred(e: Entry): ChoiceCandidate['barred'] {
+    if (!STREAMABLE_MARKETS.has(e.market)) return 'not-streamable'
+    if (this.demotedUntil.has(e.key)) return 'demoted'
+    return (this.gates.get(e.market) ?? 'open') !== 'open' ? 'stream-market' : null
+  }
+
+  /** Demotions that ran out end; slots silent since they were given are demoted. */
+  private expireDemotions(now: number): void {
     if (this.capCheckAt !== null && this.capCheckAt <= now) {
       this.capCheckAt = null
       const live = [...this.slotSince.keys()].filter((k) => this.ticked.has(k)).length
@@ -237,54 +323,21 @@ export class FeedPlanner {
       if (live > 0) this.learnedCap = Math.min(this.learnedCap, live)
     }
     for (const [k, until] of this.demotedUntil) if (until <= now) this.demotedUntil.delete(k)
-    if (this.available) {
-      for (const [k, since] of this.slotSince) {
-        if (this.ticked.has(k) || now - since < this.silentAfterMs) continue
-        this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
-      }
+    if (!this.available) return
+    for (const [k, since] of this.slotSince) {
+      if (this.ticked.has(k) || now - since < this.silentAfterMs) continue
+      this.demotedUntil.set(k, now + DEMOTION_MEMORY_MS)
     }
-    const probes = this.probeSymbols()
-    const choice = chooseStreams(
-      this.watched.map((e) => ({
-        ...e,
-        // A probe tries a market's next name: it goes first, or the name is never tried.
-        priority: probes.has(e.key) ? PRIORITY.visible + 1 : e.priority,
-        barred: !STREAMABLE_MARKETS.has(e.market)
-          ? ('not-streamable' as const)
-          : this.demotedUntil.has(e.key)
-            ? ('demoted' as const)
-            : (this.gates.get(e.market) ?? 'open') !== 'open' && !probes.has(e.key)
-              ? ('stream-market' as const)
-              : null,
-      })),
-      {
-        cap: this.effectiveCap(),
-        available: this.available,
-        incumbents: this.incumbents(),
-      },
-    )
-    const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    const streamed = byRank.filter((e) => choice.streamed.has(e.key))
-    const polledEntries = byRank.filter((e) => !choice.streamed.has(e.key))
-    const polled = polledEntries.map((e) => e.key)
-    const background = new Set(
-      polledEntries.filter((e) => e.priority <= PRIORITY.background).map((e) => e.key),
-    )
-    this.reasons = choice.reasons
-    const chosen = new Set(streamed.map((e) => e.key))
+  }
+
+  /** Slots held by the chosen symbols: kept since they were given, new ones from now. */
+  private holdSlots(chosen: ReadonlySet<SymbolKey>, now: number): void {
     for (const k of [...this.slotSince.keys()]) {
       if (chosen.has(k)) continue
       this.slotSince.delete(k)
       if (this.ticked.delete(k)) this.untickedCount++
     }
     for (const k of chosen) if (!this.slotSince.has(k)) this.slotSince.set(k, now)
-    this.current = { streamed, polled, background }
-    this.schedule(now)
-    // Who streams and who polls, not in what order: a reordered list changes nothing downstream.
-    const signature = `${[...chosen].sort().join(',')}|${[...polled].sort().join(',')}|${[...background].sort().join(',')}`
-    if (signature === this.signature) return
-    this.signature = signature
-    for (const cb of this.listeners) cb()
   }
 
   /** The symbols holding slots, but for those of a market whose name is still on trial. */
@@ -292,21 +345,6 @@ export class FeedPlanner {
     const keys = [...this.slotSince.keys()]
     if (this.unproven.size === 0) return new Set(keys)
     return new Set(keys.filter((k) => !this.unproven.has(parseSymbolKey(k)?.market as Market)))
-  }
-
-  /** The one symbol of each 'probe' market that tries the next name: its best ranked. */
-  private probeSymbols(): Set<SymbolKey> {
-    const out = new Set<SymbolKey>()
-    if (this.gates.size === 0) return out
-    const done = new Set<Market>()
-    const byRank = [...this.watched].sort((a, b) => b.priority - a.priority || a.order - b.order)
-    for (const e of byRank) {
-      if (done.has(e.market) || this.gates.get(e.market) !== 'probe') continue
-      if (this.demotedUntil.has(e.key) || !STREAMABLE_MARKETS.has(e.market)) continue
-      done.add(e.market)
-      out.add(e.key)
-    }
-    return out
   }
 
   /** One timer for the earliest demotion deadline or demotion expiry. */
@@ -330,4 +368,14 @@ export class FeedPlanner {
       Math.max(0, next - now),
     )
   }
+}
+
+function byMarket(entries: readonly Entry[]): Map<Market, Set<string>> {
+  const out = new Map<Market, Set<string>>()
+  for (const e of entries) {
+    let set = out.get(e.market)
+    if (set === undefined) out.set(e.market, (set = new Set()))
+    set.add(e.symbol)
+  }
+  return out
 }

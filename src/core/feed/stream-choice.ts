@@ -9,8 +9,12 @@ import { MAX_SYMBOLS_PER_CALL, quoteRoute, type EndpointFamily } from '../rest/m
  *   spare-slot    streamed: slots no call could use; who gets them does not change the calls;
  *   outranked     polled: the slots went to higher classes or to batches they empty;
  *   not-streamable, demoted, stream-down: polled because the stream cannot carry it now;
- *   stream-market  polled: the stream does not answer for its market under the names tried so
- *                 far (stream-market-names.ts).
+ *   stream-market  polled: the stream cannot be used for its market now: no name tried so far
+ *                 answers (stream-market-names.ts), or its prices are not trusted (core/trust);
+ *   checking      polled, and subscribed as its market's one shadow: its pushes are checked
+ *                 against its polls (a market name or a field reading on trial);
+ *   same-symbol   polled: its symbol streams in another market and the stream's pushes do not
+ *                 say which market they are for.
  */
 export type StreamReason =
   | 'priority'
@@ -21,6 +25,8 @@ export type StreamReason =
   | 'demoted'
   | 'stream-down'
   | 'stream-market'
+  | 'checking'
+  | 'same-symbol'
 
 export interface ChoiceCandidate {
   key: SymbolKey
@@ -29,6 +35,13 @@ export interface ChoiceCandidate {
   priority: number
   /** Why it may not take a slot now; null when it may. */
   barred: 'not-streamable' | 'demoted' | 'stream-market' | null
+  /**
+   * Its symbol may stream in one market only: the stream's pushes for it name no market, so with
+   * two markets subscribed a push could land in either row ('same-symbol' when the other has it).
+   */
+  exclusive?: boolean
+  /** Of an exclusive symbol's instances, one that gives way to another (the planner's choice). */
+  yields?: boolean
 }
 
 export interface StreamChoice {
@@ -67,6 +80,8 @@ export function chooseStreams(
     for (const m of markets) if (m !== c.market) return true
     return false
   }
+  const allowed = (c: ChoiceCandidate): boolean =>
+    c.exclusive !== true || (c.yields !== true && !clashes(c))
   let free = opts.available ? Math.max(0, Math.floor(opts.cap)) : 0
   for (const members of byPriority(candidates)) {
     const open: ChoiceCandidate[] = []
@@ -76,8 +91,11 @@ export function chooseStreams(
       else open.push(c)
     }
     if (open.length <= free) {
-      for (const c of open) take(c, 'priority')
-      free -= open.length
+      for (const c of open)
+        if (allowed(c)) {
+          take(c, 'priority')
+          free--
+        } else reasons.set(c.key, 'same-symbol')
       continue
     }
     if (free > 0) {
@@ -87,19 +105,27 @@ export function chooseStreams(
       const count = (family: EndpointFamily): number => byFamily.get(family)?.length ?? 0
       // Families streamed whole go first: the others then avoid their symbols' names.
       const order = [...quota].sort((a, b) => count(a[0]) - a[1] - (count(b[0]) - b[1]))
-      for (const [family, k] of order)
-        for (const c of firstRanked(byFamily.get(family) ?? [], k, opts.incumbents, clashes))
-          take(c, 'saves-call')
-      const spare = free - [...quota.values()].reduce((a, b) => a + b, 0)
+      for (const [family, k] of order) {
+        const members = (byFamily.get(family) ?? []).filter(allowed)
+        for (const c of firstRanked(members, k, opts.incumbents, clashes)) take(c, 'saves-call')
+      }
+      const spare = free - streamedCount(open, streamed)
       if (spare > 0) {
-        const rest = open.filter((c) => !streamed.has(c.key))
+        const rest = open.filter((c) => !streamed.has(c.key) && allowed(c))
         for (const c of firstRanked(rest, spare, opts.incumbents, clashes)) take(c, 'spare-slot')
       }
       free = 0
     }
-    for (const c of open) if (!streamed.has(c.key)) reasons.set(c.key, 'outranked')
+    for (const c of open)
+      if (!streamed.has(c.key)) reasons.set(c.key, allowed(c) ? 'outranked' : 'same-symbol')
   }
   return { streamed, reasons }
+}
+
+function streamedCount(list: readonly ChoiceCandidate[], streamed: ReadonlySet<SymbolKey>): number {
+  let n = 0
+  for (const c of list) if (streamed.has(c.key)) n++
+  return n
 }
 
 /** REST calls one poll round of these symbols costs (one per family and 50 symbols). */

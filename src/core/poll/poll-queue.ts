@@ -1,35 +1,26 @@
-import { parseSymbolKey, symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
-import {
-  AGRI_FALLBACK,
-  MAX_SYMBOLS_PER_CALL,
-  quoteRoute,
-  type EndpointFamily,
-  type Route,
-} from '../rest/market-routes'
+import { parseSymbolKey, symbolKey, type SymbolKey } from '../../shared/markets/market'
+import { MAX_SYMBOLS_PER_CALL, type EndpointFamily } from '../rest/market-routes'
 import type { Batch, BatchMember } from './poll-batch'
+import { topUp, withQuietRiders, withSamples, type RiderQueue } from './poll-riders'
+import { minIntervalFor, routeOf, type Routed } from './poll-routes'
+import { StreamSamples } from './poll-samples'
 import type { PollVerdicts, Verdict } from './poll-verdicts'
 import { nextPollAt } from './session-pacing'
-import {
-  BACKGROUND_POLL_MS,
-  DueIndex,
-  fresh,
-  KLINE_FALLBACK_MS,
-  rememberedDueAt,
-  SLOW_POLL_MS,
-  type DueSource,
-  type Tracked,
-} from './poll-pace'
+import { DueIndex, fresh, rememberedDueAt, type DueSource, type Tracked } from './poll-pace'
 
 export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS, type Tracked } from './poll-pace'
+export type { Routed } from './poll-routes'
 
 /**
  * What the QuotePoller owes the service's symbols, and which batch goes next. Three kinds of
  * work, in this order: parts of a refused batch (pending), symbols someone asked to have polled
  * now (urgent: snapshots, also of streamed symbols, held in oneShot), then the poll set (tracked)
- * by staleness. A symbol is never in two requests at once, never asked while a verdict or a block
- * stands (PollVerdicts), and a symbol waiting in a pending part is asked only there.
+ * by staleness; and riders filling a call's room (poll-riders.ts), stream samples among them,
+ * which go on their own only after waiting RIDE_WAIT_MS for a call. A symbol is never in two
+ * requests at once, never asked while a verdict or a block stands (PollVerdicts), and a symbol
+ * waiting in a pending part is asked only there.
  */
-export class PollQueue {
+export class PollQueue implements RiderQueue {
   tracked = new Map<SymbolKey, Tracked>()
   /** Symbols polled once on request but not part of the poll set (streamed ones after a gap). */
   readonly oneShot = new Map<SymbolKey, Tracked>()
@@ -48,6 +39,12 @@ export class PollQueue {
   private readonly index = new DueIndex()
   /** dueAt for rememberedDueAt, made once (nothing allocated per ask). */
   private readonly due: DueSource = { dueAt: (t, now) => this.dueAt(t, now) }
+  /** Stream samples riding calls of their family (poll-samples.ts). */
+  readonly samples = new StreamSamples()
+
+  get waiting(): RiderQueue['waiting'] {
+    return this.index.waiting
+  }
 
   constructor(
     private readonly verdicts: PollVerdicts,
@@ -91,8 +88,16 @@ export class PollQueue {
     if (!this.urgent.has(key)) this.urgent.set(key, now)
   }
 
+  /**
+   * Streamed symbols to ask over REST once (stream samples, core/trust), riding the next call of
+   * their family; one still waiting after RIDE_WAIT_MS is owed at once (hasUrgentWork).
+   */
+  sample(keys: readonly SymbolKey[], now: number): void {
+    this.samples.add(keys, now, (key) => this.tracked.has(key) || this.oneShot.has(key))
+  }
+
   lookup(key: SymbolKey): Tracked | undefined {
-    return this.tracked.get(key) ?? this.oneShot.get(key)
+    return this.tracked.get(key) ?? this.oneShot.get(key) ?? this.samples.lookup(key)
   }
 
   /** Every symbol the queue knows: the poll set and the one-shot snapshots. */
@@ -119,6 +124,11 @@ export class PollQueue {
   /** Refused batches waiting to be split further, or a snapshot someone asked for. */
   hasUrgentWork(now: number): boolean {
     if (this.pending.length > 0) return true
+    // A sample that waited long enough for a ride is asked now, in a call of its own if need be.
+    this.samples.overdue(now, this.inFlight, (t) => {
+      this.oneShot.set(t.key, t)
+      this.owe(t.key, now)
+    })
     for (const key of this.urgent.keys()) {
       const t = this.lookup(key)
       if (t && this.eligible(t, now)) return true
@@ -129,6 +139,24 @@ export class PollQueue {
   }
 
   nextBatch(now: number): Batch | null {
+    const part = this.nextPart(now)
+    if (part !== null) return part
+    // From here no part is pending: no symbol waits in one.
+    const owed: Tracked[] = []
+    for (const key of this.urgent.keys()) {
+      const t = this.lookup(key)
+      if (t && this.eligible(t, now)) owed.push(t)
+    }
+    const top = this.collectDue(now)
+    const head = owed[0] ?? this.dueScratch[top]
+    if (!head) return null
+    const route = this.routeOf(head, now)
+    if (route.kline) return { ...route, keys: [head.key] }
+    return { ...route, keys: this.fill(route.route.family, owed, now) }
+  }
+
+  /** The next refused part that still has symbols to ask, or null. */
+  private nextPart(now: number): Batch | null {
     while (this.pending.length > 0) {
       const part = this.pending.shift() as Batch
       const keys = part.keys.filter((k) => {
@@ -137,15 +165,16 @@ export class PollQueue {
       })
       if (keys.length > 0) return { ...part, keys }
     }
-    // From here no part is pending: no symbol waits in one.
-    const owed: Tracked[] = []
-    for (const key of this.urgent.keys()) {
-      const t = this.lookup(key)
-      if (t && this.eligible(t, now)) owed.push(t)
-    }
-    // Only symbols that may be due are looked at (the rest wait in a heap by when they may be):
-    // this runs before every call (~40/s at 5000 symbols on Enterprise). Each due symbol's
-    // lateness (how overdue for its own pace) is computed once; only due symbols are sorted.
+    return null
+  }
+
+  /**
+   * The due poll-set symbols into dueScratch, their lateness (how overdue for their own pace)
+   * into lateScratch; the index of the most overdue, or -1. Only symbols that may be due are
+   * looked at (the rest wait in a heap by when they may be): this runs before every call (~40/s
+   * at 5000 symbols on Enterprise).
+   */
+  private collectDue(now: number): number {
     this.index.refresh(this.tracked, this.slow, now, this.due)
     const due = this.dueScratch
     const late = this.lateScratch
@@ -169,112 +198,59 @@ export class PollQueue {
       }
       i++
       if (this.urgent.has(t.key) || !this.eligible(t, now)) continue
-      const interval = this.minIntervalFor(t, now)
-      const lateness = (now - t.lastAttemptAt) / interval
+      const lateness = (now - t.lastAttemptAt) / this.minIntervalFor(t, now)
       if (top < 0 || this.before(lateness, t, late[top] as number, due[top] as Tracked))
         top = due.length
       due.push(t)
       late.push(lateness)
     }
-    const head = owed[0] ?? due[top]
-    if (!head) return null
-    const route = this.routeOf(head, now)
-    if (route.kline) return { ...route, keys: [head.key] }
-    const family = route.route.family
+    return top
+  }
+
+  /** One call of `family`: the owed symbols first, then the due ones, most overdue first. */
+  private fill(family: EndpointFamily, owed: readonly Tracked[], now: number): SymbolKey[] {
+    const due = this.dueScratch
+    const late = this.lateScratch
     const cap = this.batchCap.get(family) ?? MAX_SYMBOLS_PER_CALL
-    const sameCall = (t: Tracked): boolean => {
-      const r = this.routeOf(t, now)
-      return !r.kline && r.route.family === family
-    }
     const keys: SymbolKey[] = []
-    for (const t of owed) if (keys.length < cap && sameCall(t)) keys.push(t.key)
-    if (keys.length < cap) {
-      const picks: number[] = []
-      for (let i = 0; i < due.length; i++) if (sameCall(due[i] as Tracked)) picks.push(i)
-      // Most overdue for its own pace first: when the budget is short, foreground and background
-      // slow down together and background stays the slower, never starved.
-      picks.sort((a, b) =>
-        this.before(late[a] as number, due[a] as Tracked, late[b] as number, due[b] as Tracked)
-          ? -1
-          : 1,
-      )
-      for (const i of picks) {
-        if (keys.length >= cap) break
-        keys.push((due[i] as Tracked).key)
-      }
-    }
-    return { ...route, keys }
-  }
-
-  /**
-   * A batch with room, filled up with symbols of its family that fall due within `horizonMs`,
-   * soonest first: they ride a call that goes anyway, a little early, instead of going in one of
-   * their own a moment later. Symbols asked together fall due together, so batches thinned by a
-   * market that closed (a multi-market call of five markets with three at lunch carries 20) merge
-   * back into full ones within a round, and a round takes fewer calls. Refused parts, alias probes
-   * and kline calls are left as they are.
-   */
-  topUp(batch: Batch, now: number, horizonMs: number): Batch {
-    const family = batch.route.family
-    const room = this.roomIn(batch)
-    if (room <= 0 || horizonMs <= 0) return batch
-    const until = now + horizonMs
-    const riders: Array<{ at: number; t: Tracked }> = []
-    // The heap holds every tracked symbol not due now, by the earliest time it may be.
-    this.index.waiting.visitBefore(
-      () => until + 1,
-      (_, t) => {
-        const at = this.dueAtMemo(t, now)
-        // Not one due because its market opens: asked before the open, it would get the close.
-        if (at > until || t.due === undefined || at >= t.due.until) return
-        if (this.urgent.has(t.key) || !this.eligible(t, now)) return
-        const r = this.routeOf(t, now)
-        if (!r.kline && r.route.family === family) riders.push({ at, t })
-      },
+    for (const t of owed)
+      if (keys.length < cap && this.familyOf(t, now) === family) keys.push(t.key)
+    if (keys.length >= cap) return keys
+    const picks: number[] = []
+    for (let i = 0; i < due.length; i++)
+      if (this.familyOf(due[i] as Tracked, now) === family) picks.push(i)
+    // Most overdue for its own pace first: when the budget is short, foreground and background
+    // slow down together and background stays the slower, never starved.
+    picks.sort((a, b) =>
+      this.before(late[a] as number, due[a] as Tracked, late[b] as number, due[b] as Tracked)
+        ? -1
+        : 1,
     )
-    if (riders.length === 0) return batch
-    const inBatch = new Set(batch.keys)
-    riders.sort((a, b) => a.at - b.at || (a.t.order ?? 0) - (b.t.order ?? 0))
-    const keys = [...batch.keys]
-    for (const { t } of riders) {
-      if (keys.length - batch.keys.length >= room) break
-      if (!inBatch.has(t.key)) keys.push(t.key)
+    for (const i of picks) {
+      if (keys.length >= cap) break
+      keys.push((due[i] as Tracked).key)
     }
-    return { ...batch, keys }
+    return keys
   }
 
-  /**
-   * The batch, with symbols of closed markets added where it has room: a request costs the same
-   * whatever it carries (spec: Limits count calls), so a closed market asked only every few
-   * minutes to save calls rides along in calls made anyway, as often as an open one would be
-   * asked. Never in a part of a refused batch (its split must stay as planned).
-   */
+  /** The batch with its family's symbols due within `horizonMs` riding along (poll-riders.ts). */
+  topUp(batch: Batch, now: number, horizonMs: number): Batch {
+    return topUp(this, batch, now, horizonMs)
+  }
+
+  /** The batch with closed markets' symbols riding along where it has room (poll-riders.ts). */
   withQuietRiders(batch: Batch, now: number): Batch {
-    const family = batch.route.family
-    const room = this.roomIn(batch)
-    if (room <= 0) return batch
-    const riders: Tracked[] = []
-    for (const t of this.tracked.values()) {
-      const m = t.due
-      if (m === undefined || !m.quiet || now < m.from || now >= m.until) continue
-      if (now - t.lastAttemptAt < this.minIntervalFor(t, now)) continue
-      const r = this.routeOf(t, now)
-      if (r.kline || r.route.family !== family || !this.eligible(t, now)) continue
-      if (this.urgent.has(t.key) || batch.keys.includes(t.key)) continue
-      riders.push(t)
-    }
-    if (riders.length === 0) return batch
-    riders.sort((a, b) => a.lastAttemptAt - b.lastAttemptAt)
-    return { ...batch, keys: [...batch.keys, ...riders.slice(0, room).map((t) => t.key)] }
+    return withQuietRiders(this, batch, now)
   }
 
-  /**
-   * How many more symbols a batch may take: none for a kline call, a part of a refused batch (its
-   * split must stay as planned) or an alias probe.
-   */
-  private roomIn(batch: Batch): number {
-    if (batch.kline || batch.split === true || batch.aliasProbe === true) return 0
-    return (this.batchCap.get(batch.route.family) ?? MAX_SYMBOLS_PER_CALL) - batch.keys.length
+  /** The batch with stream samples of its family riding along where it has room (poll-riders.ts). */
+  withSamples(batch: Batch, now: number): Batch {
+    return withSamples(this, batch, now, this.samples.waiting)
+  }
+
+  familyOf(t: Tracked, now: number): EndpointFamily | null {
+    const r = this.routeOf(t, now)
+    return r.kline ? null : r.route.family
   }
 
   /** When the next tracked symbol falls due (Infinity when none can). */
@@ -305,6 +281,7 @@ export class PollQueue {
 
   /** The batch is on the wire: its symbols are in flight and no longer owed. */
   begin(batch: Batch, now: number): void {
+    this.samples.began(batch)
     for (const key of batch.keys) {
       this.inFlight.add(key)
       this.urgent.delete(key)
@@ -317,7 +294,10 @@ export class PollQueue {
   end(batch: Batch, split: boolean): void {
     for (const key of batch.keys) {
       this.inFlight.delete(key)
-      if (!split) this.oneShot.delete(key)
+      if (!split) {
+        this.oneShot.delete(key)
+        this.samples.ended(key)
+      }
     }
   }
 
@@ -330,8 +310,7 @@ export class PollQueue {
   }
 
   routeOf(t: Tracked, now: number): Routed {
-    if (t.market === 'agri' && this.verdicts.viaKline(t.key, now)) return VIA_KLINE
-    return quoteRouted(t.market)
+    return routeOf(t, now, this.verdicts)
   }
 
   /** A refusal that stands for this symbol: its own, or its market's on its route. */
@@ -352,39 +331,17 @@ export class PollQueue {
   }
 
   /** dueAt, remembered (poll-pace.ts): the poller asks before every call. */
-  private dueAtMemo(t: Tracked, now: number): number {
+  dueAtMemo(t: Tracked, now: number): number {
     return rememberedDueAt(t, now, this.slow, this.due)
   }
 
-  protected minIntervalFor(t: Tracked, now: number): number {
-    if (this.routeOf(t, now).kline) return KLINE_FALLBACK_MS
-    return Math.max(
-      this.minIntervalMs,
-      t.background ? BACKGROUND_POLL_MS : 0,
-      this.slow.has(t.key) ? SLOW_POLL_MS : 0,
-    )
+  minIntervalFor(t: Tracked, now: number): number {
+    return minIntervalFor(t, this.routeOf(t, now), this.minIntervalMs, this.slow)
   }
 
-  protected eligible(t: Tracked, now: number): boolean {
+  eligible(t: Tracked, now: number): boolean {
     return !this.inFlight.has(t.key) && this.verdictFor(t, now) === null
   }
 }
 
 const NONE: ReadonlySet<SymbolKey> = new Set()
-
-/** Where a symbol's quote is asked; shared objects, so asking allocates nothing. */
-export interface Routed {
-  readonly route: Route
-  readonly kline: boolean
-}
-const VIA_KLINE: Routed = { route: AGRI_FALLBACK, kline: true }
-const VIA_QUOTE = new Map<Market, Routed>()
-
-function quoteRouted(market: Market): Routed {
-  let r = VIA_QUOTE.get(market)
-  if (r === undefined) {
-    r = { route: quoteRoute(market), kline: false }
-    VIA_QUOTE.set(market, r)
-  }
-  return r
-}

@@ -4,13 +4,13 @@ import type { Tracked } from './poll-queue'
 import type { QuoteUpdate } from '../quotes/quote-fields'
 import type { RestClient } from '../rest/rest-client'
 import { parseTickerQuotes, quoteFromLatestBar } from '../rest/ticker-quote'
+import { spellingKey } from '../push/push-symbols'
 
 /**
  * How one poll batch is asked of the service and its answer matched back to the polled symbols:
- * the quote endpoints (one call for up to 50 symbols, a lone symbol answered under the service's
- * own spelling, one symbol named for two markets asked once) and the 1m kline fallback. Apart
- * from quote-poller.ts because asking is its own job; what an answer or a refusal does to the
- * poll set (verdicts, splits, statuses) stays there. Moved out of quote-poller.ts as it was.
+ * the quote endpoints (one call for up to 50 symbols, a symbol answered under another spelling
+ * of it, "600519.SH" or "BTC-USDT", one symbol named for two markets asked once) and the 1m
+ * kline fallback. What an answer or a refusal does to the poll set: poll-outcomes.ts.
  */
 
 /** A call's quotes, each beside the key of the polled symbol it answers. */
@@ -62,9 +62,10 @@ export async function askQuotes(
   const lone = bySymbol.size === 1 && others === null ? first : undefined
   const answer: Answer = { updates: [], keys: [] }
   const parsed = parseTickerQuotes(data, first.market, o.now())
+  const spelled = parsed.updates.some((u) => !bySymbol.has(u.symbol)) ? spellings(bySymbol) : null
   for (const u of parsed.updates) {
-    // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
-    const owner = bySymbol.get(u.symbol) ?? lone
+    // A symbol may come back under the service's own spelling (spec: multi-market quote).
+    const owner = bySymbol.get(u.symbol) ?? spelled?.get(spellingKey(u.symbol)) ?? lone
     if (owner === undefined) continue
     const tag = parsed.tags?.get(u.symbol)
     if (tag !== undefined) o.onServiceTag?.(owner.market, tag)
@@ -79,6 +80,19 @@ export async function askQuotes(
     }
   }
   return answer
+}
+
+/** The asked symbols by their spelling key (push-symbols.ts), those no other shares. */
+function spellings(bySymbol: ReadonlyMap<string, Tracked>): Map<string, Tracked> {
+  const out = new Map<string, Tracked>()
+  const shared = new Set<string>()
+  for (const [symbol, t] of bySymbol) {
+    const key = spellingKey(symbol)
+    if (out.has(key)) shared.add(key)
+    out.set(key, t)
+  }
+  for (const key of shared) out.delete(key)
+  return out
 }
 
 /** The close of the symbol's latest 1m bar (agriculture the quote endpoints do not serve). */

@@ -1,15 +1,16 @@
 import type { Market, SymbolKey } from '../../shared/markets/market'
-import type { SymbolStatus, SymbolStatusCode } from '../../shared/quote'
+import type { SymbolStatus } from '../../shared/quote'
 import { DEFAULT_POLL_PACING, pollSpacingMs, type PollPacing } from '../feed/budget-preview'
 import type { Clock, TimerHandle } from '../clock'
-import { FORBIDDEN_RECHECK_MS, refusesWhatWasAsked, SYMBOL_400, TickdeskError } from '../errors'
-import { quoteRoute, type EndpointFamily } from '../rest/market-routes'
-import { splitByMarket, splitRefused, type Batch, type BatchMember } from './poll-batch'
-import { PollQueue, type Tracked } from './poll-queue'
+import { FORBIDDEN_RECHECK_MS, TickdeskError } from '../errors'
+import { quoteRoute } from '../rest/market-routes'
+import type { Batch } from './poll-batch'
+import { PollOutcomes } from './poll-outcomes'
+import { PollQueue } from './poll-queue'
 import { rideAlongMs } from './poll-pace'
 import { PollVerdicts } from './poll-verdicts'
 import type { QuoteUpdate } from '../quotes/quote-fields'
-import { askKline, askQuotes, type Answer, type PollAsker } from './poll-request'
+import { askKline, askQuotes, type PollAsker } from './poll-request'
 import type { RateGovernor } from '../rest/rate-governor'
 import type { RestClient } from '../rest/rest-client'
 
@@ -63,12 +64,12 @@ export interface QuotePollerOptions {
   badSymbolRetryMs?: number
   /** A quote row carried the service's own tag for a market (ticker-quote.ts `tags`). */
   onServiceTag?: (market: Market, tag: string) => void
+  /** The service answered a call, quotes in it or not. */
+  onAnswered?: () => void
 }
 
 export { BACKGROUND_POLL_MS, KLINE_FALLBACK_MS, SLOW_POLL_MS } from './poll-queue'
 export { RIDE_ALONG_MS } from './poll-pace'
-
-const REFUSED_400 = new Set([...SYMBOL_400, 'INVALID_REQUEST'])
 
 export class QuotePoller {
   private readonly opts: QuotePollerOptions
@@ -80,16 +81,8 @@ export class QuotePoller {
   private readonly badSymbolRetryMs: number
   private readonly verdicts = new PollVerdicts()
   private readonly queue: PollQueue
-  /** Families whose last whole batch failed INVALID_REQUEST with no refused symbol found. */
-  private readonly unexplained400 = new Set<EndpointFamily>()
-  /**
-   * The spec names the quote parameter `symbols` with the alias `symbol` for one endpoint and
-   * leaves the multi-market quote's "not shown": a family that calls `symbols` an invalid request
-   * is asked once with `symbol`, and keeps whichever the service took.
-   */
-  private readonly paramName = new Map<EndpointFamily, 'symbols' | 'symbol'>()
-  private readonly aliasTried = new Set<EndpointFamily>()
-  private readonly statuses = new Map<SymbolKey, SymbolStatusCode>()
+  /** What each answer or refusal does to the poll set (poll-outcomes.ts). */
+  private readonly outcomes: PollOutcomes
   private inFlight = 0
   private running = false
   private timer: TimerHandle | null = null
@@ -109,6 +102,14 @@ export class QuotePoller {
     this.recheckMs = Math.max(FORBIDDEN_RECHECK_MS, opts.recheckMs ?? FORBIDDEN_RECHECK_MS)
     this.badSymbolRetryMs = Math.max(FORBIDDEN_RECHECK_MS, opts.badSymbolRetryMs ?? 30 * 60_000)
     this.queue = new PollQueue(this.verdicts, this.minIntervalMs)
+    this.outcomes = new PollOutcomes({
+      ...{ clock: opts.clock, queue: this.queue, verdicts: this.verdicts },
+      ...{ recheckMs: this.recheckMs, badSymbolRetryMs: this.badSymbolRetryMs },
+      onUpdates: opts.onUpdates,
+      onSymbolStatus: opts.onSymbolStatus,
+      onError: opts.onError,
+      onAnswered: opts.onAnswered,
+    })
     this.asker = {
       client: opts.client,
       lookup: (key) => this.queue.lookup(key),
@@ -126,10 +127,10 @@ export class QuotePoller {
     const now = this.clock.now()
     for (const t of this.queue.setSymbols(keys, background)) {
       const verdict = this.queue.verdictFor(t, now)
-      if (verdict) this.setStatus(t.key, verdict.code, verdict.message)
+      if (verdict) this.outcomes.setStatus(t.key, verdict.code, verdict.message)
     }
-    for (const key of this.statuses.keys())
-      if (!this.queue.tracked.has(key)) this.statuses.delete(key)
+    const statuses = this.outcomes.statuses
+    for (const key of statuses.keys()) if (!this.queue.tracked.has(key)) statuses.delete(key)
     this.wake()
   }
 
@@ -139,10 +140,9 @@ export class QuotePoller {
     this.wake()
   }
 
-  /** The trader stopped watching it: what the service said about it is asked afresh next time. */
   /** A market 403 frame on the stream: polling stops as after REST's; returns REST's words. */
   refuseMarket(market: Market, code: string): string {
-    return this.blockMarket(quoteRoute(market).family, market, code)
+    return this.outcomes.blockMarket(quoteRoute(market).family, market, code)
   }
 
   /** Whether a quote for this symbol came back in the last minIntervalMs (a fresh snapshot). */
@@ -151,6 +151,7 @@ export class QuotePoller {
     return at !== null && this.clock.now() - at < this.minIntervalMs
   }
 
+  /** The trader stopped watching it: what the service said about it is asked afresh next time. */
   forget(key: SymbolKey): void {
     this.verdicts.forget(key)
   }
@@ -183,6 +184,21 @@ export class QuotePoller {
     this.wake()
   }
 
+  /**
+   * Stream samples (core/trust): streamed symbols asked over REST once. `urgent`: now, as a
+   * snapshot is; otherwise riding the next call of their family, alone only after RIDE_WAIT_MS.
+   */
+  sample(keys: SymbolKey[], urgent: boolean): void {
+    if (urgent) return this.pollNow(keys)
+    this.queue.sample(keys, this.clock.now())
+    this.wake()
+  }
+
+  /** What stream samples cost: samples asked, and calls that carried nothing else. */
+  sampleCounts(): { asked: number; callsOfTheirOwn: number } {
+    return { ...this.queue.samples.counts }
+  }
+
   /** Freshness: size of the poll set, last successful poll per symbol, requests in flight. */
   stats(): { polled: number; lastPolledAt: Record<SymbolKey, number>; inFlight: number } {
     const lastPolledAt: Record<SymbolKey, number> = {}
@@ -213,9 +229,10 @@ export class QuotePoller {
     const hurry = this.queue.hasUrgentWork(now)
     if (!hurry && now < this.nextPaceAt) return this.schedule(this.nextPaceAt - now)
     const next = this.queue.nextBatch(now)
+    const q = this.queue
     const batch =
       next &&
-      this.queue.withQuietRiders(this.queue.topUp(next, now, rideAlongMs(this.spacing())), now)
+      q.withSamples(q.withQuietRiders(q.topUp(next, now, rideAlongMs(this.spacing())), now), now)
     if (!batch) {
       // Nothing due: wake when the next symbol is (verdicts expire too: look at least this often).
       const due = this.queue.nextDueAt(now) - now
@@ -244,10 +261,14 @@ export class QuotePoller {
     try {
       const answer = batch.kline
         ? await askKline(this.asker, batch)
-        : await askQuotes(this.asker, batch, this.paramName.get(batch.route.family) ?? 'symbols')
-      splitFurther = this.accept(batch, answer, now)
+        : await askQuotes(
+            this.asker,
+            batch,
+            this.outcomes.paramName.get(batch.route.family) ?? 'symbols',
+          )
+      splitFurther = this.outcomes.accept(batch, answer, now)
     } catch (error) {
-      splitFurther = this.reject(
+      splitFurther = this.outcomes.reject(
         batch,
         error instanceof TickdeskError
           ? error
@@ -259,139 +280,5 @@ export class QuotePoller {
       // Parts of a refused batch go at once, not at the next paced slot.
       if (this.running && (this.timer === null || splitFurther)) this.wake()
     }
-  }
-
-  /** Returns true when the batch is asked again (its symbols are still owed). */
-  private accept(batch: Batch, answer: Answer, sentAt: number): boolean {
-    if (batch.aliasProbe && answer.updates.length === 0) {
-      // An answer without a single quote to `symbol`: the service ignored it. Back to `symbols`.
-      this.paramName.delete(batch.route.family)
-      return this.queue.queue([{ ...batch, aliasProbe: false }])
-    }
-    const now = this.clock.now()
-    const seen = new Set<SymbolKey>(answer.keys)
-    for (const key of batch.keys) {
-      const t = this.queue.lookup(key)
-      if (!t) continue
-      if (seen.has(key)) {
-        this.queue.answered(t, sentAt, now)
-        this.setStatus(key, 'OK', '')
-      } else if (t.market === 'agri' && !batch.kline) {
-        this.toKline(t)
-      } else {
-        this.setStatus(key, 'NO_DATA', `The service returned no quote for ${t.symbol}`)
-      }
-    }
-    // Symbols dropped from the poll set while the call was out are not ingested.
-    const { updates, keys } = answer
-    const live = keys.every((k) => this.queue.lookup(k) !== undefined)
-      ? updates
-      : updates.filter((_, i) => this.queue.lookup(keys[i] as SymbolKey) !== undefined)
-    if (live.length > 0) this.opts.onUpdates(live)
-    return false
-  }
-
-  /** Returns true when the batch was split and its parts queued (its symbols are still owed). */
-  private reject(batch: Batch, error: TickdeskError): boolean {
-    const code = String(error.code)
-    if (code === 'ABORTED') return false
-    const members = this.queue.members(batch)
-    if (REFUSED_400.has(code)) return this.refused(batch, members, code, error.message)
-    if (refusesWhatWasAsked({ status: error.status, code })) {
-      const parts = splitByMarket(batch, members)
-      if (parts.length > 0) return this.queue.queue(parts)
-      const market = members[0]?.market
-      if (market === 'agri' && !batch.kline) {
-        // The multi-market quote does not serve agriculture for this key: its bars may.
-        this.verdicts.refuseAgriQuotes(this.clock.now() + this.recheckMs)
-        for (const t of members) this.queue.owe(t.key, this.clock.now())
-        return true
-      }
-      if (market) this.blockMarket(batch.route.family, market, code)
-      return false
-    }
-    this.opts.onError?.(error)
-    return false
-  }
-
-  private refused(batch: Batch, members: BatchMember[], code: string, message: string): boolean {
-    const family = batch.route.family
-    if (code === 'INVALID_REQUEST' && !batch.kline) {
-      if (batch.aliasProbe) this.paramName.delete(family)
-      else if (!this.aliasTried.has(family)) {
-        this.aliasTried.add(family)
-        this.paramName.set(family, 'symbol')
-        return this.queue.queue([{ ...batch, aliasProbe: true }])
-      }
-    }
-    if (members.length > 1) {
-      // A whole batch refused with INVALID_REQUEST again although splitting the last one found no
-      // refused symbol: the batch is too big for this service (the spec shows 1 to 50 for one
-      // endpoint only), so this family's batches are halved from now on.
-      if (code === 'INVALID_REQUEST' && !batch.split) {
-        if (this.unexplained400.has(family))
-          this.queue.batchCap.set(family, Math.max(1, Math.ceil(members.length / 2)))
-        this.unexplained400.add(family)
-      }
-      return this.queue.queue(splitRefused(batch, members, message))
-    }
-    const t = members[0]
-    if (!t) return false
-    if (code === 'INVALID_REQUEST') this.unexplained400.delete(family)
-    if (t.market === 'agri' && !batch.kline && SYMBOL_400.has(code)) {
-      this.toKline(t)
-      return true
-    }
-    const minutes = Math.round(this.badSymbolRetryMs / 60_000)
-    const text = `The service refused ${t.symbol} (${code}): not asked again for ${minutes} min`
-    const verdict = {
-      code: statusCode(code),
-      message: text,
-      until: this.clock.now() + this.badSymbolRetryMs,
-    }
-    this.verdicts.markBad(t.key, verdict)
-    this.setStatus(t.key, verdict.code, text)
-    return false
-  }
-
-  private toKline(t: BatchMember | Tracked): void {
-    this.verdicts.useKline(t.key)
-    this.queue.owe(t.key, this.clock.now())
-  }
-
-  private blockMarket(family: EndpointFamily, market: Market, code: string): string {
-    const minutes = Math.round(this.recheckMs / 60_000)
-    const message =
-      code === 'MARKET_NOT_ENABLED' || code === 'API_KEY_SCOPE_DENIED'
-        ? `${market} is not available on this plan or key (${code}); rechecking in ${minutes} min`
-        : `The service refused ${market} (403 ${code}); rechecking in ${minutes} min`
-    const verdict = { code: statusCode(code), message, until: this.clock.now() + this.recheckMs }
-    this.verdicts.block(family, market, verdict)
-    const now = this.clock.now()
-    for (const t of this.queue.all()) {
-      if (t.market === market && this.queue.routeOf(t, now).route.family === family)
-        this.setStatus(t.key, verdict.code, message)
-    }
-    return message
-  }
-
-  private setStatus(key: SymbolKey, code: SymbolStatusCode, message: string): void {
-    if (this.statuses.get(key) === code) return
-    this.statuses.set(key, code)
-    this.opts.onSymbolStatus({ key, code, message })
-  }
-}
-
-/** The service's code as a row status; a 403 code the spec does not list is FORBIDDEN. */
-function statusCode(code: string): SymbolStatusCode {
-  switch (code) {
-    case 'INVALID_SYMBOL':
-    case 'UNKNOWN_SYMBOL':
-    case 'INVALID_REQUEST':
-    case 'MARKET_NOT_ENABLED':
-    case 'API_KEY_SCOPE_DENIED':
-      return code
-    default:
-      return 'FORBIDDEN'
   }
 }

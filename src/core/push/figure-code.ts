@@ -35,25 +35,52 @@ export interface FigureCode<F extends string> {
   read(q: Figures<F>, i: number): number | null
   /**
    * The figures out of an untrusted object: a figure's own name first, then its aliases in
-   * order; null when it carries none (no empty object made).
+   * order; null when it carries none (no empty object made). A figure named in `zeroIsNone`
+   * that reads 0 is absent (a price of 0 is "no trade yet", not a price).
    */
   pick(raw: Record<string, unknown>): Fields<F> | null
 }
 
-/** Services send numbers as numbers or as strings; anything else (NaN, '', objects) is absent. */
+/**
+ * Services send numbers as numbers or as strings; anything else (NaN, '', objects) is absent. A
+ * string may group its thousands ("29,181.50", "1 234.5", "1'234.5"): groups of exactly three
+ * digits after the first, one separator kind, a dot for the decimals. Anything else that
+ * Number() cannot read ("1,5", "1.234,5") is absent, not guessed at: a decimal comma and a
+ * thousands comma look alike, and a price misread by a factor of 1000 is worse than none.
+ */
 export function coerceNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value)
-    return Number.isFinite(n) ? n : undefined
+    if (Number.isFinite(n)) return n
+    return grouped(value)
   }
   return undefined
 }
 
-/** Writes the functions for `names` (aliases: other services' names for a figure). */
+/** A figure a 0 leaves absent reads 0 as undefined. */
+export function noneIfZero(v: number | undefined): number | undefined {
+  return v === 0 ? undefined : v
+}
+
+const GROUPED = /^[+-]?\d{1,3}([,' \u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d+)?$/
+
+function grouped(value: string): number | undefined {
+  const text = value.trim()
+  const m = GROUPED.exec(text)
+  if (m === null) return undefined
+  const n = Number(text.split(m[1] as string).join(''))
+  return Number.isFinite(n) ? n : undefined
+}
+
+/**
+ * Writes the functions for `names` (aliases: other services' names for a figure; zeroIsNone: the
+ * figures a 0 leaves absent).
+ */
 export function compileFigureCode<F extends string>(
   names: readonly F[],
   aliases: Partial<Record<F, readonly string[]>> = {},
+  zeroIsNone: readonly F[] = [],
 ): FigureCode<F> {
   checkFigureTable(names)
   for (const list of Object.values<readonly string[] | undefined>(aliases))
@@ -95,16 +122,20 @@ ${each((n, i) => `    case ${i}: return q.${n}`)}
   let v
 ${each((n) => {
   const more = aliases[n] ?? []
+  const read = zeroIsNone.includes(n)
+    ? (key: string): string => `noneIfZero(coerceNumber(raw.${key}))`
+    : (key: string): string => `coerceNumber(raw.${key})`
   const rest =
     more.length === 0
       ? ''
       : `\n  if (v === undefined && (${more.map((a) => `raw.${a} !== undefined`).join(' || ')}))
-    v = ${more.map((a) => `coerceNumber(raw.${a})`).join(' ?? ')}`
-  return `  v = coerceNumber(raw.${n})${rest}\n  if (v !== undefined) (out ??= {}).${n} = v`
+    v = ${more.map(read).join(' ?? ')}`
+  return `  v = ${read(n)}${rest}\n  if (v !== undefined) (out ??= {}).${n} = v`
 })}
   return out
 }`
-  const compile = <T>(body: string): T => new Function('coerceNumber', body)(coerceNumber) as T
+  const compile = <T>(body: string): T =>
+    new Function('coerceNumber', 'noneIfZero', body)(coerceNumber, noneIfZero) as T
   return {
     names,
     count: names.length,

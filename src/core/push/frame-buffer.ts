@@ -8,7 +8,7 @@ import {
 } from './packed-figures'
 import type { ParsedFrame } from './parsed-frame'
 import type { QuoteFields } from '../quotes/quote-fields'
-import type { SymbolRef } from './symbol-slot'
+import type { SymbolRef } from './symbol-ref'
 
 type TickFrame = Extract<ParsedFrame, { kind: 'tick' }>
 
@@ -20,6 +20,7 @@ class ScannedTick implements TickFrame {
   readonly kind = 'tick'
   readonly packed: PackedFigures = newPackedFigures()
   tag: string | undefined = undefined
+  readonly local = false
 
   constructor(
     public market: Market | null,
@@ -30,6 +31,11 @@ class ScannedTick implements TickFrame {
 
   get fields(): QuoteFields {
     return unpackFigures(this.packed.mask, this.packed.values) ?? {}
+  }
+
+  /** The scanner takes only keys named as figures: its item is its figures by their names. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return this.fields
   }
 }
 
@@ -61,19 +67,21 @@ export class FrameBuffer {
     symbol: string,
     fields: QuoteFields,
     ts: number | null,
-    ref?: SymbolRef,
+    raw?: Readonly<Record<string, unknown>>,
+    local?: boolean,
     tag?: string,
   ): void {
     let t = this.ticks[this.used]
     if (t === undefined) {
-      t = { kind: 'tick', market, symbol, fields, ts, ref, tag }
+      t = { kind: 'tick', market, symbol, fields, ts, raw, local, tag }
       this.ticks.push(t)
     } else {
       t.market = market
       t.symbol = symbol
       t.fields = fields
       t.ts = ts
-      t.ref = ref
+      t.raw = raw
+      t.local = local
       t.tag = tag
     }
     this.used++

@@ -18,13 +18,28 @@ export const FIGURE_ALIASES: Partial<Record<QuoteFigure, readonly string[]>> = {
   ask: ['askPrice', 'a'],
 }
 
+/**
+ * The figures a 0 leaves absent: prices. A service sends `last: 0` for a stock that has not
+ * traded yet today (an A-share before its first trade) and `bid: 0` for an empty side of the
+ * book; read as a price, the change says -100 % and every "below" alert fires.
+ */
+export const ZERO_IS_NONE: readonly QuoteFigure[] = [
+  'last',
+  'open',
+  'high',
+  'low',
+  'prevClose',
+  'bid',
+  'ask',
+]
+
 /** The figures' hot-path code, written from the table at load (figure-code.ts says why). */
-export const FIGURE_CODE = compileFigureCode(QUOTE_FIGURES, FIGURE_ALIASES)
+export const FIGURE_CODE = compileFigureCode(QUOTE_FIGURES, FIGURE_ALIASES, ZERO_IS_NONE)
 
 /**
  * A tick's figures as the push scanner read them, kept in numbers instead of a fields object
- * per tick (render bench, issue 25: building that object and merging it by name was ~11% of the
- * host at 10k ticks/s). Bit i of `mask` set = QUOTE_FIGURES[i] was in the tick, its value in
+ * per tick (render bench: building that object and merging it by name was ~11% of the host at
+ * 10k ticks/s). Bit i of `mask` set = QUOTE_FIGURES[i] was in the tick, its value in
  * values[i]; other slots hold whatever an earlier tick left. The store merges this form directly
  * (quote-merge.ts mergePacked); unpackFigures makes the fields object parseFrame would have made.
  */

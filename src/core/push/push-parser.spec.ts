@@ -8,13 +8,16 @@ const parse = (v: unknown): ReturnType<typeof parseFrame> =>
 
 describe('parseFrame: ticks', () => {
   it.each(['type', 'event', 'e', 'channel'])('reads the kind from the %s field', (field) => {
-    const [f] = parse({ [field]: 'tick', symbol: 'BTCUSDT', last: 1 })
+    const item = { [field]: 'tick', symbol: 'BTCUSDT', last: 1 }
+    const [f] = parse(item)
     expect(f).toEqual({
       kind: 'tick',
       market: null,
       symbol: 'BTCUSDT',
       fields: { last: 1 },
       ts: null,
+      raw: item,
+      local: false,
     })
   })
 
@@ -36,7 +39,7 @@ describe('parseFrame: ticks', () => {
 
   it('accepts numbers as strings, s/m/t short names and upper-cases the symbol', () => {
     const [f] = parse({ e: 'ticker', s: 'ethusdt', m: 'crypto', t: NOW, c: '3100.5', v: '12' })
-    expect(f).toEqual({
+    expect(f).toMatchObject({
       kind: 'tick',
       market: 'crypto',
       symbol: 'ETHUSDT',
@@ -90,7 +93,7 @@ describe('parseFrame: ticks', () => {
     })
     const one = parse({ channel: 'quote', type: 'update', data: { symbol: 'A', last: 1 } })
     expect(arr.map((f) => f.kind)).toEqual(['tick', 'tick'])
-    expect(env).toEqual([
+    expect(env).toMatchObject([
       { kind: 'tick', market: 'crypto', symbol: 'A', fields: { last: 1 }, ts: null },
       { kind: 'tick', market: 'crypto', symbol: 'B', fields: { last: 2 }, ts: null },
     ])
@@ -186,13 +189,19 @@ describe('parseFrame: candles', () => {
 })
 
 describe('parseFrame: control frames', () => {
+  // The answer carries `action` too: the client's own messages are written with it (spec:
+  // WebSocket stream), and a service may read its pongs as it reads them.
   it.each([
-    [{ event: 'ping' }, { event: 'pong' }],
+    [{ event: 'ping' }, { event: 'pong', action: 'pong' }],
     [
       { type: 'ping', ts: 5 },
-      { type: 'pong', ts: 5 },
+      { type: 'pong', action: 'pong', ts: 5 },
     ],
-    [{ op: 'ping' }, { op: 'pong' }],
+    [{ op: 'ping' }, { op: 'pong', action: 'pong' }],
+    [
+      { action: 'ping', id: 3 },
+      { action: 'pong', id: 3 },
+    ],
     [{ ping: 1700 }, { pong: 1700 }],
   ])('answers the app-level ping %j with %j', (frame, reply) => {
     const [f] = parse(frame)
@@ -307,7 +316,7 @@ describe('parseFrame into a FrameBuffer (the stream client’s reuse contract)',
     const kept = first.map((f) => (f.kind === 'tick' ? f.fields : null))
     const firstTick = first[0]
     const second = parseFrame(frame(['C', 3]), Date.now(), into)
-    expect(second).toEqual([
+    expect(second).toMatchObject([
       { kind: 'tick', market: null, symbol: 'C', fields: { last: 3 }, ts: null },
     ])
     expect(second[0]).toBe(firstTick) // reused: a caller must copy what it keeps

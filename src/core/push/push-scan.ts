@@ -2,9 +2,11 @@ import type { Market } from '../../shared/markets/market'
 import { checkFigureTable, QUOTE_FIGURES } from '../../shared/quote'
 import { quoteTime } from '../bars/bar-time'
 import { aliasGeneration } from '../stream/market-aliases'
+import type { FrameBuffer } from './frame-buffer'
+import { ZERO_IS_NONE } from './packed-figures'
 import { KIND_FIELDS, readKind } from './push-kind'
-import { marketNamed, normaliseSymbol, type FrameBuffer } from './push-parser'
-import { newSymbolRef, type SymbolRef } from './symbol-slot'
+import { marketNamed, normaliseSymbol } from './push-symbols'
+import { newSymbolRef, type SymbolRef } from './symbol-ref'
 
 /** A frame's UTF-8 bytes: the socket's own buffer, so no string is decoded for a scanned frame. */
 export type Bytes = Uint8Array
@@ -51,7 +53,7 @@ function stringEnd(raw: Bytes, at: number): number {
   return -1
 }
 
-// Raw symbol spans seen lately, their normalised forms and handles (symbol-slot.ts), by a hash
+// Raw symbol spans seen lately, their normalised forms and handles (symbol-ref.ts), by a hash
 // of the span's characters: a hit costs no string and no Map look-up, and its handle saves the
 // route's and the store's. A collision only overwrites the slot.
 const SYMBOL_SLOTS = 1024
@@ -64,7 +66,7 @@ const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i)
  * `{"event":"ticker","data":[{"symbol":"X","market":"crypto","last":1.5,…,"ts":…},…]}` as
  * JSON.stringify writes it (no whitespace, no escapes). At 10k ticks/s JSON.parse and its
  * objects were ~15% of the host's CPU, half of it V8 internalising keys and short strings
- * (README, issue 25): here keys are matched in place, numbers read from their digits and symbols
+ * (render bench): here keys are matched in place, numbers read from their digits and symbols
  * found in a small table, and a tick's figures stay packed in numbers (packed-figures.ts): no
  * object per tick. It reads the socket's UTF-8 bytes, not a decoded string: a scanned frame is
  * never decoded, and a byte read costs less than charCodeAt, which checks the string's
@@ -98,6 +100,8 @@ export class PushScanner {
   private readonly marketKey: number
   private readonly tsKey: number
   private readonly figureBits: number
+  /** The figures a 0 leaves absent (packed-figures.ts ZERO_IS_NONE), as parseFrame reads them. */
+  private readonly zeroBits: number
   // The keys of the previous item in their order: items of one feed share it, so the n-th key
   // is first looked for where the previous item had it, as its whole `"name":`.
   private readonly lastOrder: number[] = []
@@ -127,6 +131,10 @@ export class PushScanner {
     this.marketKey = figures.length + 1
     this.tsKey = figures.length + 2
     this.figureBits = (2 ** figures.length - 1) | 0
+    let zeroBits = 0
+    for (const [i, name] of figures.entries())
+      if ((ZERO_IS_NONE as readonly string[]).includes(name)) zeroBits |= 1 << i
+    this.zeroBits = zeroBits
     this.values = new Float64Array(this.keys.length)
   }
 
@@ -203,6 +211,7 @@ export class PushScanner {
     const keyHeads = this.keyHeads
     const values = this.values
     let seen = 0
+    let zeros = 0
     let symbol: string | null = null
     let ref: SymbolRef | undefined
     let market: Market | null = null
@@ -239,18 +248,20 @@ export class PushScanner {
         const v = this.number
         if (pos < 0 || v !== v || v === Infinity || v === -Infinity) return false
         values[k] = v
+        if (v === 0) zeros |= 1 << k
       }
       const c = raw[pos++] as number
       if (c === RBRACE) break
       if (c !== COMMA) return false
     }
     this.pos = pos
-    // No symbol or no numbers: parseFrame calls the item malformed; let it say so.
-    if (symbol === null || (seen & this.figureBits) === 0) return false
+    const figures = seen & ~(zeros & this.zeroBits)
+    // No symbol or no figures: parseFrame reads the item another way; let it.
+    if (symbol === null || (figures & this.figureBits) === 0) return false
     const tsKey = this.tsKey
     const ts = (seen & (1 << tsKey)) !== 0 ? quoteTime(values[tsKey], now) : null
     // The figures go packed (packed-figures.ts): no fields object per tick.
-    out.scanned(market, symbol, seen, values, ts, ref, tag)
+    out.scanned(market, symbol, figures, values, ts, ref, tag)
     return true
   }
 

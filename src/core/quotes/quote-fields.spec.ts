@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { QUOTE_FIGURES } from '../../shared/quote'
+import { ZERO_IS_NONE } from '../push/packed-figures'
 import { coerceNumber, pickQuoteFields, type QuoteFields } from './quote-fields'
 import { parseFrame } from '../push/push-parser'
 import { QuoteStore } from './quote-store'
@@ -27,15 +28,20 @@ const ALIASES: Array<[string, (typeof QUOTE_FIGURES)[number]]> = [
   ['prev', 'prevClose'],
   ['previousClose', 'prevClose'],
 ]
+/** A price of 0 is no price (packed-figures.ts ZERO_IS_NONE): such a name is passed over. */
 function reference(raw: Record<string, unknown>): QuoteFields {
   const out: QuoteFields = {}
+  const read = (field: (typeof QUOTE_FIGURES)[number], name: string): number | undefined => {
+    const v = coerceNumber(raw[name])
+    return v === 0 && ZERO_IS_NONE.includes(field) ? undefined : v
+  }
   for (const field of QUOTE_FIGURES) {
-    const v = coerceNumber(raw[field])
+    const v = read(field, field)
     if (v !== undefined) out[field] = v
   }
   for (const [alias, field] of ALIASES) {
     if (out[field] !== undefined) continue
-    const v = coerceNumber(raw[alias])
+    const v = read(field, alias)
     if (v !== undefined) out[field] = v
   }
   return out
@@ -52,7 +58,7 @@ const NAMES = [
 const VALUE = fc.oneof(
   fc.double(),
   fc.integer().map(String),
-  fc.constantFrom('', ' ', 'abc', null, true, '1e3', 'NaN', 'Infinity'),
+  fc.constantFrom('', ' ', 'abc', null, true, '1e3', 'NaN', 'Infinity', 0, '0', '1,234.5'),
   fc.object(),
 )
 
@@ -72,6 +78,34 @@ describe('pickQuoteFields', () => {
     expect(pickQuoteFields({ c: 3, price: 2 })).toEqual({ last: 2 })
     expect(pickQuoteFields({ last: 'x', c: '4' })).toEqual({ last: 4 })
   })
+
+  it('reads a price of 0 as no price (a stock before its first trade), other figures as 0', () => {
+    expect(pickQuoteFields({ last: 0, bid: '0', ask: 10.5, change: 0, volume: 0 })).toEqual({
+      ask: 10.5,
+      change: 0,
+      volume: 0,
+    })
+    expect(pickQuoteFields({ last: 0, price: 7 })).toEqual({ last: 7 })
+  })
+})
+
+describe('coerceNumber', () => {
+  it.each([
+    ['29,181.50', 29181.5],
+    ['1,234,567', 1234567],
+    ['-1,234.5', -1234.5],
+    ["1'234.5", 1234.5],
+    ['1 234.5', 1234.5],
+  ])('reads thousands separators: %s', (text, value) => {
+    expect(coerceNumber(text)).toBe(value)
+  })
+
+  it.each(['1,5', '1.234,5', '12,34', '1,234 567', '1,,234'])(
+    'leaves %s unread rather than guess between a decimal and a thousands comma',
+    (text) => {
+      expect(coerceNumber(text)).toBeUndefined()
+    },
+  )
 })
 
 describe('push symbols', () => {

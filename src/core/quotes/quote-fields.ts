@@ -2,7 +2,7 @@ import type { Market } from '../../shared/markets/market'
 import type { Quote, QuoteFigure } from '../../shared/quote'
 import { coerceNumber } from '../push/figure-code'
 import { FIGURE_CODE, unpackFigures, type PackedFigures } from '../push/packed-figures'
-import type { SymbolRef } from '../push/symbol-slot'
+import type { SymbolRef } from '../push/symbol-ref'
 
 export { coerceNumber }
 
@@ -29,6 +29,11 @@ export interface QuoteUpdate {
    * store merges these, and `fields` holds the same values.
    */
   packed?: PackedFigures | undefined
+  /**
+   * A pushed tick's item as the service wrote it (its keys, not our figures), for checking and
+   * learning which key holds which figure (core/trust); read it during the tick only.
+   */
+  readonly raw?: Readonly<Record<string, unknown>> | undefined
 }
 
 const NO_FIELDS: QuoteFields = Object.freeze({})
@@ -50,6 +55,7 @@ export class StreamUpdate implements QuoteUpdate {
   declare readonly fields: QuoteFields
   #parsed: QuoteFields = NO_FIELDS
   #packed: PackedFigures | undefined = undefined
+  #raw: { readonly raw?: Readonly<Record<string, unknown>> | undefined } | null = null
 
   constructor() {
     Object.defineProperty(this, 'fields', {
@@ -65,7 +71,15 @@ export class StreamUpdate implements QuoteUpdate {
     return this.#packed
   }
 
-  /** Refills it for the next tick: from a fields object, or (fields null) from packed figures. */
+  /** The pushed item (read lazily from its frame: a scanned tick's is made on demand). */
+  get raw(): Readonly<Record<string, unknown>> | undefined {
+    return this.#raw?.raw
+  }
+
+  /**
+   * Refills it for the next tick: from a fields object, or (fields null) from packed figures.
+   * `from` is what the tick was read from (its `raw`, read only if someone asks).
+   */
   refill(
     market: Market,
     symbol: string,
@@ -74,12 +88,14 @@ export class StreamUpdate implements QuoteUpdate {
     ts: number | null,
     receivedAt: number,
     ref: SymbolRef | undefined,
+    from: { readonly raw?: Readonly<Record<string, unknown>> | undefined } | null = null,
   ): this {
     this.ref = ref
     this.market = market
     this.symbol = symbol
     this.#parsed = fields ?? NO_FIELDS
     this.#packed = fields === null ? packed : undefined
+    this.#raw = from
     this.ts = ts
     this.receivedAt = receivedAt
     return this

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../clock'
 import { QuoteStore } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
-import { newSymbolRef } from '../push/symbol-slot'
+import { newSymbolRef } from '../push/symbol-ref'
 import { QUOTE_FIGURES, type Quote } from '../../shared/quote'
 import { decodeQuoteFrame, FRAME_FIELDS, isQuoteFrame } from '../../shared/quote-frame'
 
@@ -254,7 +254,7 @@ describe('QuoteStore', () => {
     expect(store.drainPatches()).toEqual([{ key: 'crypto:BTCUSDT', bid: 99.5 }])
 
     clock.advance(1000)
-    store.apply(tick({ ask: 102 }, { ts: 5 }))
+    store.apply(tick({ last: 100, ask: 102 }, { ts: 5 }))
     expect(store.drainPatches()).toEqual([
       { key: 'crypto:BTCUSDT', ask: 102, ts: 5, receivedAt: clock.now() },
     ])
@@ -358,5 +358,48 @@ describe('QuoteStore', () => {
     store.apply(tick(bumped))
     const [patch] = store.drainPatches()
     expect(patch).toMatchObject(bumped)
+  })
+})
+
+describe('QuoteStore: the age of the price, not of the frame', () => {
+  it('leaves the price’s time, source and stale flag where they were on a frame that moves only bid and ask', () => {
+    const clock = new FakeClock(1_000)
+    const store = new QuoteStore(clock)
+    store.apply(tick({ last: 100, bid: 99, ask: 101 }, { source: 'poll', ts: 900 }))
+    store.markStale('all')
+    clock.advance(5_000)
+    const q = store.apply(tick({ bid: 99.5, ask: 100.5 }, { ts: 5_500 }))
+    expect(q).toMatchObject({ bid: 99.5, ask: 100.5, last: 100, ts: 900, receivedAt: 1_000 })
+    expect(q).toMatchObject({ source: 'poll', stale: true })
+  })
+
+  it('moves the price’s time when a push confirms the same last', () => {
+    const clock = new FakeClock(1_000)
+    const store = new QuoteStore(clock)
+    store.apply(tick({ last: 100 }, { ts: 900 }))
+    clock.advance(3_000)
+    const q = store.apply(tick({ last: 100 }, { ts: 3_900 }))
+    expect(q).toMatchObject({ ts: 3_900, receivedAt: 4_000, source: 'stream' })
+  })
+
+  it('prices a quote the service sends without a last by its bid and ask', () => {
+    const clock = new FakeClock(1_000)
+    const store = new QuoteStore(clock)
+    store.apply(tick({ bid: 1.0841, ask: 1.0843 }, { market: 'fx', symbol: 'EURUSD' }))
+    clock.advance(2_000)
+    const q = store.apply(tick({ bid: 1.0842 }, { market: 'fx', symbol: 'EURUSD' }))
+    expect(q).toMatchObject({ last: null, bid: 1.0842, receivedAt: 3_000 })
+  })
+
+  it('notes on the slot when a push moved the last price, not when a poll did', () => {
+    const clock = new FakeClock(1_000)
+    const store = new QuoteStore(clock)
+    const first = store.applyEntry(tick({ last: 100 }))
+    expect(first.slot.streamMovedAt).toBe(1_000)
+    clock.advance(1_000)
+    store.applyEntry(tick({ last: 100 }))
+    clock.advance(1_000)
+    store.applyEntry(tick({ last: 101 }, { source: 'poll' }))
+    expect(store.applyEntry(tick({ last: 101 })).slot.streamMovedAt).toBe(1_000)
   })
 })

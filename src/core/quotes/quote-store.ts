@@ -1,24 +1,31 @@
 import type { Clock } from '../clock'
-import { QUOTE_FIGURES } from '../../shared/quote'
 import type { QuoteUpdate } from './quote-fields'
 import {
+  B_ASK,
+  B_BID,
   B_CHANGE,
   B_CHANGE_PCT,
   B_LAST,
   B_PREV_CLOSE,
-  mergeFields,
   mergePacked,
 } from './quote-merge'
-import { AT_RECEIVED, AT_TS, FigureMirror, held } from '../push/figure-mirror'
-import { blankQuote, type Quote, type QuotePatch } from '../../shared/quote'
+import { deriveChange, followDay } from './quote-derive'
 import {
-  decodeQuoteFrame,
-  FRAME_FIELDS,
-  QUOTE_SOURCES,
-  type QuoteFrame,
-} from '../../shared/quote-frame'
+  BIT_RECEIVED,
+  BIT_SOURCE,
+  BIT_STALE,
+  BIT_TS,
+  FULL,
+  times,
+  writeEntry,
+  type DrainedEntry,
+} from './quote-drain'
+import { AT_RECEIVED, AT_TS, FigureMirror } from '../push/figure-mirror'
+import { newPackedFigures, packFields } from '../push/packed-figures'
+import { blankQuote, QUOTE_FIGURES, type Quote, type QuotePatch } from '../../shared/quote'
+import { decodeQuoteFrame, type QuoteFrame } from '../../shared/quote-frame'
 import type { Market, SymbolKey } from '../../shared/markets/market'
-import { newSymbolSlot, type QuoteEntry } from '../push/symbol-slot'
+import { newSymbolSlot, type QuoteEntry } from './quote-entry'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.
@@ -27,42 +34,33 @@ import { newSymbolSlot, type QuoteEntry } from '../push/symbol-slot'
  *   (absent) --apply--> fresh (source stream|poll)
  *   (absent) --seed---> cached (source 'cache', stale: a price from disk is never current)
  *   fresh|cached --markStale--> stale
- *   stale|cached --apply--> fresh
+ *   stale|cached --apply with a price--> fresh
+ *
+ * A quote's `ts` and `receivedAt` are the age of its price, not of its last frame: they move
+ * when an update carries the price (its `last`, changed or the same, which confirms it), and
+ * so do `source` and `stale`. A frame that moves only bid and ask, or the volume, leaves them
+ * where they were, so every freshness guard reading them (the stale sweep, the silent-symbol
+ * check, alerts, the row's age) reads how old the price is. A quote the service sends without a
+ * last (bid and ask only) is priced by its bid and ask: what the row shows is their mid.
  *
  * Hot path (>= 100k updates/s): apply() mutates the stored Quote in place, looks it up through a
  * two-level map (market -> symbol) so no key string is built per update (the quote's `key` is
  * built once, so consumers use it instead of building their own), and records what changed
  * as a bit mask in the bridge frame's own field order (shared/quote-frame), so drainFrame() writes
- * the "changed fields only" frame straight from the quotes: no patch object per symbol per flush.
- * Objects returned by apply() and get() are the store's own: read them, do not keep or mutate them.
+ * the "changed fields only" frame straight from the quotes (quote-drain.ts): no patch object per
+ * symbol per flush. Objects returned by apply() and get() are the store's own: read them, do not
+ * keep or mutate them.
  */
 
-const FIELD_COUNT = QUOTE_FIGURES.length
-// The frame's bits: QUOTE_FIGURES first (FRAME_FIELDS starts with the same list), then these.
-const BIT_TS = 1 << FRAME_FIELDS.indexOf('ts')
-const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
-const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
-const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
-const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
-const I_LAST = QUOTE_FIGURES.indexOf('last')
-const I_CHANGE = QUOTE_FIGURES.indexOf('change')
-const I_CHANGE_PCT = QUOTE_FIGURES.indexOf('changePercent')
-const I_PREV_CLOSE = QUOTE_FIGURES.indexOf('prevClose')
 /** change/changePercent are derived only when one of these moved in the update. */
 const PRICE_BITS = B_LAST | B_PREV_CLOSE
-/**
- * How far the previous close a push's change implies may sit from the held one before the held
- * one counts as another day's: relative, well above the rounding of a service's change (a tick)
- * or changePercent (0.01 % at two decimals is 5e-5), and a day's close that sits closer to the
- * last one than this shifts change % by under 0.01 points.
- */
-const DAY_TOLERANCE = 1e-4
-/** A symbol the renderer has not seen yet: its patch carries every field. */
-const FULL = -1
+const I_LAST = QUOTE_FIGURES.indexOf('last')
+/** apply's packing space for a fields update: one update is merged at a time. */
+const scratch = newPackedFigures().values
 
 export type { QuoteEntry }
 
-interface Entry extends QuoteEntry {
+interface Entry extends QuoteEntry, DrainedEntry {
   quote: Quote
   /** The store holding it, and whether it still does: checked before trusting a SymbolRef. */
   readonly owner: QuoteStore
@@ -95,6 +93,60 @@ export class QuoteStore {
   /** apply(), returning the symbol's entry: its slot saves the tick's other look-ups. */
   applyEntry(update: QuoteUpdate): QuoteEntry {
     const now = update.receivedAt ?? this.clock.now()
+    const entry = this.entryFor(update, now)
+    const q = entry.quote
+    // Compared with the mirror, not the quote (figure-mirror.ts), and written to both.
+    const m = this.mirror.figs
+    const at = entry.at
+    const hadLast = m[at + I_LAST] === m[at + I_LAST]
+    // A scanned tick's figures merge as they were read (packed-figures.ts): no fields object.
+    const packed = update.packed
+    const present = packed !== undefined ? packed.mask : packFields(update.fields, scratch)
+    let mask = mergePacked(q, present, packed !== undefined ? packed.values : scratch, m, at)
+    if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
+      mask |= followDay(q, (present & B_CHANGE) !== 0, m, at)
+    if ((mask & PRICE_BITS) !== 0)
+      mask |= deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0, m, at)
+    const priced = (present & B_LAST) !== 0 || (!hadLast && (present & (B_BID | B_ASK)) !== 0)
+    if (priced) mask |= this.priceSeen(entry, update, now, (mask & B_LAST) !== 0)
+    this.markDirty(entry, mask)
+    return entry
+  }
+
+  /**
+   * The update carried the price: its time is the price's time, its source the price's source,
+   * and the price is no longer stale. A push that moved `last` is noted on the slot (the frozen
+   * price check of core/trust reads when the stream last moved it).
+   */
+  private priceSeen(entry: Entry, update: QuoteUpdate, now: number, moved: boolean): number {
+    const q = entry.quote
+    const m = this.mirror.figs
+    const at = entry.at
+    let mask = 0
+    const ts = update.ts ?? now
+    if (m[at + AT_TS] !== ts) {
+      q.ts = ts
+      m[at + AT_TS] = ts
+      mask |= BIT_TS
+    }
+    if (m[at + AT_RECEIVED] !== now) {
+      q.receivedAt = now
+      m[at + AT_RECEIVED] = now
+      mask |= BIT_RECEIVED
+    }
+    if (q.source !== update.source) {
+      q.source = update.source
+      mask |= BIT_SOURCE
+    }
+    if (q.stale) {
+      q.stale = false
+      mask |= BIT_STALE
+    }
+    if (moved && update.source === 'stream') entry.slot.streamMovedAt = now
+    return mask
+  }
+
+  private entryFor(update: QuoteUpdate, now: number): Entry {
     // Pushes arrive in runs of one market: reuse its symbol map instead of looking it up again.
     let symbols = update.market === this.lastMarket ? this.lastSymbols : undefined
     if (symbols === undefined) {
@@ -123,49 +175,6 @@ export class QuoteStore {
       }
       if (ref !== undefined) ref.entry = entry
     }
-    const q = entry.quote
-    // Compared with the mirror, not the quote (figure-mirror.ts), and written to both.
-    const m = this.mirror.figs
-    const at = entry.at
-    // A scanned tick's figures merge as they were read (packed-figures.ts): no fields object.
-    const packed = update.packed
-    let mask: number
-    let present: number
-    if (packed !== undefined) {
-      present = packed.mask
-      mask = mergePacked(q, present, packed.values, m, at)
-    } else {
-      const fields = update.fields
-      mask = mergeFields(q, fields, m, at)
-      present =
-        (fields.change !== undefined ? B_CHANGE : 0) |
-        (fields.changePercent !== undefined ? B_CHANGE_PCT : 0) |
-        (fields.prevClose !== undefined ? B_PREV_CLOSE : 0)
-    }
-    if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
-      mask |= followDay(q, (present & B_CHANGE) !== 0, m, at)
-    if ((mask & PRICE_BITS) !== 0)
-      mask |= deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0, m, at)
-    const ts = update.ts ?? now
-    if (m[at + AT_TS] !== ts) {
-      q.ts = ts
-      m[at + AT_TS] = ts
-      mask |= BIT_TS
-    }
-    if (m[at + AT_RECEIVED] !== now) {
-      q.receivedAt = now
-      m[at + AT_RECEIVED] = now
-      mask |= BIT_RECEIVED
-    }
-    if (q.source !== update.source) {
-      q.source = update.source
-      mask |= BIT_SOURCE
-    }
-    if (q.stale) {
-      q.stale = false
-      mask |= BIT_STALE
-    }
-    this.markDirty(entry, mask)
     return entry
   }
 
@@ -196,6 +205,11 @@ export class QuoteStore {
 
   get(key: SymbolKey): Quote | undefined {
     return this.byKey.get(key)?.quote
+  }
+
+  /** The symbol's entry (its quote and slot), or undefined. */
+  entry(key: SymbolKey): QuoteEntry | undefined {
+    return this.byKey.get(key)
   }
 
   /** Every quote, the store's own objects: read them, do not keep or mutate them. */
@@ -281,114 +295,4 @@ export class QuoteStore {
     if (entry.dirty === 0) this.dirtyList.push(entry)
     entry.dirty |= mask
   }
-}
-
-/**
- * Pushes rarely carry prevClose, but their change implies one. When it disagrees with the held
- * previous close, the service's day has rolled over (or the held close is from an older day: the
- * cache, a poll before midnight), so the implied one is taken: otherwise every later tick without
- * a change would be derived from the old day's close, and change % would flip between the days.
- * Reads the quote's numbers from its mirror `m` at `at` (NaN is null) and writes both.
- */
-function followDay(q: Quote, fromChange: boolean, m: Float64Array, at: number): number {
-  const last = m[at + I_LAST] as number
-  const prevClose = m[at + I_PREV_CLOSE] as number
-  if (last !== last || prevClose !== prevClose) return 0
-  const change = m[at + I_CHANGE] as number
-  const pct = m[at + I_CHANGE_PCT] as number
-  let implied: number | null = null
-  if (fromChange && change === change) implied = last - change
-  else if (pct === pct && pct !== -100) implied = last / (1 + pct / 100)
-  if (implied === null || !Number.isFinite(implied)) return 0
-  if (Math.abs(implied - prevClose) <= DAY_TOLERANCE * Math.abs(prevClose)) return 0
-  // 12 significant digits drop the float noise of the subtraction (84386.49999999999).
-  const close = Number(implied.toPrecision(12))
-  q.prevClose = close
-  m[at + I_PREV_CLOSE] = close
-  return B_PREV_CLOSE
-}
-
-/**
- * The TickerQuote carries change and changePercent (spec: TickerQuote), but pushes are often
- * partial: a tick with only `last` would leave an old change beside a new price. So when last or
- * prevClose moved, the service's values are kept if this update carries them and recomputed
- * from prevClose otherwise; an update that moves neither (bid/ask only) leaves them alone.
- */
-function deriveChange(
-  q: Quote,
-  hasChange: boolean,
-  hasPct: boolean,
-  m: Float64Array,
-  at: number,
-): number {
-  const last = m[at + I_LAST] as number
-  const prevClose = m[at + I_PREV_CLOSE] as number
-  if (last !== last || prevClose !== prevClose) return 0
-  let mask = 0
-  if (!hasChange) {
-    const change = last - prevClose
-    if (m[at + I_CHANGE] !== change) {
-      q.change = change
-      m[at + I_CHANGE] = change
-      mask |= B_CHANGE
-    }
-  }
-  if (!hasPct && prevClose !== 0) {
-    const pct = ((last - prevClose) / prevClose) * 100
-    if (m[at + I_CHANGE_PCT] !== pct) {
-      q.changePercent = pct
-      m[at + I_CHANGE_PCT] = pct
-      mask |= B_CHANGE_PCT
-    }
-  }
-  return mask
-}
-
-/**
- * The frame's times as offsets from its base (shared/quote-frame): a whole-ms time goes as a
- * small integer and its index is kept, in case a later time is not whole and the frame must
- * fall back to absolute times. Module state: one drain runs at a time.
- */
-const times = { base: 0, at: [] as number[], absolute: false }
-
-function pushTime(values: Array<number | null>, t: number): void {
-  const offset = t - times.base
-  if (Number.isSafeInteger(t) && Number.isSafeInteger(offset)) {
-    times.at.push(values.length)
-    values.push(offset)
-  } else {
-    times.absolute = true
-    values.push(t)
-  }
-}
-
-/**
- * Appends the entry's changed values to `values` in frame order; returns the frame mask. Reads
- * the mirror, not the quote (figure-mirror.ts), but for source and stale.
- */
-function writeEntry(entry: Entry, values: Array<number | null>, mirror: FigureMirror): number {
-  const figs = mirror.figs
-  const sent = mirror.sent
-  const at = entry.at
-  const full = entry.dirty === FULL
-  let mask = full ? ALL_BITS : entry.dirty
-  for (let i = 0; i < FIELD_COUNT; i++) {
-    const b = 1 << i
-    if ((mask & b) === 0) continue
-    const v = figs[at + i] as number
-    const was = sent[at + i] as number
-    // A dirty figure holds a number (fields never go back to null): no NaN to compare.
-    if (!full && v === was) {
-      mask &= ~b
-      continue
-    }
-    sent[at + i] = v
-    values.push(held(v))
-  }
-  if ((mask & BIT_TS) !== 0) pushTime(values, figs[at + AT_TS] as number)
-  if ((mask & BIT_RECEIVED) !== 0) pushTime(values, figs[at + AT_RECEIVED] as number)
-  const q = entry.quote
-  if ((mask & BIT_SOURCE) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
-  if ((mask & BIT_STALE) !== 0) values.push(q.stale ? 1 : 0)
-  return mask
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { tradedSince } from './traded-volume'
-import { newSymbolSlot } from '../push/symbol-slot'
+import { newSymbolSlot } from './quote-entry'
 
 describe('tradedSince', () => {
   it('gives what traded since the last total: 0 first, never negative, held on a missing total', () => {

@@ -1,6 +1,6 @@
 /**
  * Quotes carry the day's cumulative volume; a bar built from ticks wants what traded since the
- * previous tick. The held total lives on the symbol's slot (symbol-slot.ts), updated in place:
+ * previous tick. The held total lives on the symbol's slot (quote-entry.ts), updated in place:
  * no look-up of its own per tick.
  */
 export function tradedSince(

@@ -4,6 +4,7 @@ import { parseBars } from '../bars/bar-time'
 import { TickdeskError } from '../errors'
 import { toWireInterval } from '../../shared/intervals'
 import { klineRoute } from './market-routes'
+import { timetableFor } from '../../shared/markets/market-timetables'
 import { requireSymbolRef } from '../quotes/symbol-input'
 import type { RestClient } from './rest-client'
 
@@ -21,6 +22,7 @@ export function clampCandleLimit(limit: number): number {
  * Fetches klines for one symbol through the governor (one metered call). Only futures and
  * agriculture have a kline endpoint; for every other market the engine builds bars from ticks,
  * so this throws NOT_SUPPORTED. Malformed bars are skipped; the result is ascending by openTime.
+ * Bars may come as objects or as arrays (bar-time.ts parseBars).
  */
 export async function fetchCandles(
   client: RestClient,
@@ -50,5 +52,6 @@ export async function fetchCandles(
       message: `kline payload for ${key} has no bars`,
     })
   }
-  return parseBars(raw, interval).bars
+  // A bar time without an offset is the venue's wall clock (bar-time.ts).
+  return parseBars(raw, interval, timetableFor(ref.market, ref.symbol).timeZone).bars
 }

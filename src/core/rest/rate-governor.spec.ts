@@ -245,3 +245,45 @@ describe('RateGovernor policy', () => {
     expect(states).toEqual(['paused', 'open'])
   })
 })
+
+describe('RateGovernor: a per-key RPM below the plan’s', () => {
+  /** Sends at the governor's own pace until the service (at `keyRpm` a minute) refuses one. */
+  function runUntil429(g: RateGovernor, clock: FakeClock, keyRpm: number): void {
+    const admitted: number[] = []
+    for (let i = 0; i < 200; i++) {
+      const wait = g.delayFor('poll')
+      if (wait > 0) clock.advance(wait === Infinity ? 61_000 : wait)
+      if (!g.tryAcquire('poll')) continue
+      const now = clock.now()
+      while (admitted.length > 0 && (admitted[0] as number) <= now - 60_000) admitted.shift()
+      if (admitted.length >= keyRpm) {
+        g.report({ ok: false, error: err(429, 'KEY_RATE_LIMIT_EXCEEDED', 5_000) })
+        return
+      }
+      admitted.push(now)
+      g.report({ ok: true })
+    }
+    throw new Error('no 429 came')
+  }
+
+  it('learns the key’s RPM from two 429s under its ceiling and keeps under 90 % of it', () => {
+    const { g, clock } = governor(30)
+    expect(g.snapshot().perMinute).toBe(27)
+    runUntil429(g, clock, 20)
+    expect(g.snapshot().learnedRpm).toBeUndefined()
+    clock.advance(5_000)
+    runUntil429(g, clock, 20)
+    expect(g.snapshot()).toMatchObject({ learnedRpm: 20, perMinute: 18 })
+  })
+
+  it('learns nothing from a 429 while its own window was over the ceiling, or from one alone', () => {
+    const { g, clock } = governor(30)
+    g.tryAcquire('rest')
+    g.report({ ok: false, error: err(429, 'KEY_RATE_LIMIT_EXCEEDED', 1_000) })
+    clock.advance(1_000)
+    g.tryAcquire('rest')
+    g.report({ ok: false, error: err(429, 'RATE_LIMIT_EXCEEDED', 1_000) })
+    expect(g.snapshot()).toMatchObject({ perMinute: 27 })
+    expect(g.snapshot().learnedRpm).toBeUndefined()
+  })
+})

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../clock'
-import { ACCOUNT_WIDE_403, QUOTA_429, TickdeskError } from '../errors'
+import { ACCOUNT_WIDE_403, QUOTA_429, RATE_429, TickdeskError } from '../errors'
 import { fullJitterDelay, type Random } from '../random'
 
 /**
@@ -25,8 +25,12 @@ import { fullJitterDelay, type Random } from '../random'
  *            handshake counts against the quota too (spec: Limits), so a dropped stream waits for
  *            the reset like REST does. An open stream keeps running (pushes are not metered).
  *            When a daily one ends, callsToday starts again (the service's day has begun).
- *   paused   any other 429: one global pause of rest and handshake for Retry-After (seconds or
- *            HTTP date), without it exponential backoff with full jitter (1 s base, 60 s cap).
+ *   paused   any other 429: one global pause of rest and handshake for Retry-After (any form,
+ *            capped: retry-after.ts), without it exponential backoff with full jitter (1 s base,
+ *            60 s cap). A per-minute 429 that came while this budget's window held no more than
+ *            its ceiling says the key's RPM is lower than the plan's ("Per-key RPM values: not
+ *            shown", spec: Limits): the ceiling drops to 90 % of what the service let through
+ *            (learnRate), for the rest of the session, and the status says so.
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
  *            the stream client runs its own reconnect backoff, so handshakes are not held here.
  *   open     only the sliding window applies.
@@ -45,6 +49,8 @@ export interface GovernorSnapshot {
   /** The governed ceiling (rpm x utilisation), not the plan's nominal RPM. */
   perMinute: number
   callsToday: number
+  /** The key's own RPM as its 429s showed it, when lower than the plan's; absent otherwise. */
+  learnedRpm?: number
 }
 
 export interface RateGovernorOptions {
@@ -66,6 +72,8 @@ const TRANSPORT = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
 /** How long a refused foreground request holds its claim on the next slot without asking again. */
 const DEMAND_MS = 65_000
 const DEMAND_RECHECK_MS = 250
+/** Two per-minute 429s under the ceiling this close together teach the key's RPM (learnRate). */
+const RATE_HINT_MS = 5 * 60_000
 
 /** When a daily or monthly quota resets if the service gives no Retry-After (UTC boundaries). */
 export function nextQuotaReset(code: string, now: number): number {
@@ -80,6 +88,11 @@ export class RateGovernor {
   private readonly utilisation: number
   private readonly recheckMs: number
   private limit = 1
+  private rpm = 1
+  /** The key's RPM as learned from per-minute 429s (learnRate); null until they taught it. */
+  private learnedRpm: number | null = null
+  /** The last per-minute 429 under the ceiling: when, and how many the service had let through. */
+  private rateHint: { at: number; allowed: number } | null = null
   private sent: number[] = []
   private state: GovernorState = 'open'
   private code: string | null = null
@@ -215,6 +228,7 @@ export class RateGovernor {
         `${which} quota exceeded: no requests and no stream reconnects until ${new Date(until).toISOString()}${reset}; an open stream keeps running.`,
       )
     } else if (e.status === 429) {
+      if (RATE_429.has(code)) this.learnRate()
       const wait =
         e.retryAfterMs ??
         fullJitterDelay(this.pauseAttempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, this.random)
@@ -265,6 +279,7 @@ export class RateGovernor {
       usedLastMinute: this.sent.length,
       perMinute: this.limit,
       callsToday: today,
+      ...(this.learnedRpm === null ? {} : { learnedRpm: this.learnedRpm }),
     }
   }
 
@@ -275,7 +290,31 @@ export class RateGovernor {
 
   private setLimit(rpm: number): void {
     const safe = Number.isFinite(rpm) && rpm > 0 ? rpm : 1
-    this.limit = Math.max(1, Math.floor(safe * this.utilisation))
+    this.rpm = this.learnedRpm === null ? safe : Math.min(safe, this.learnedRpm)
+    this.limit = Math.max(1, Math.floor(this.rpm * this.utilisation))
+  }
+
+  /**
+   * A per-minute 429 although this budget's window held no more than its ceiling: the service
+   * may count fewer per minute for this key than the plan says. It let through at most the sends
+   * in the window less the one refused. One such 429 is a hint (another app on the account, a
+   * passing hiccup); a second within RATE_HINT_MS makes it the key's RPM, the larger of the two
+   * counts, for the rest of the session (never raised again: a wrong guess downwards costs some
+   * freshness, upwards a 429 a minute).
+   */
+  private learnRate(): void {
+    this.prune()
+    const now = this.clock.now()
+    const sent = this.sent.length
+    if (sent > this.limit || sent < 2) return
+    const allowed = sent - 1
+    const hint = this.rateHint
+    this.rateHint = { at: now, allowed }
+    if (hint === null || now - hint.at > RATE_HINT_MS) return
+    const learned = Math.max(allowed, hint.allowed)
+    if (learned >= this.rpm) return
+    this.learnedRpm = learned
+    this.setLimit(this.rpm)
   }
 
   private blockFor(kind: RequestKind): number {

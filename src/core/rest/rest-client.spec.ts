@@ -100,6 +100,30 @@ describe('RestClient', () => {
     expect(governor.snapshot().retryAt).toBeGreaterThanOrEqual(at.getTime() - 1000)
   })
 
+  it('reads a 401 that names a quota code as that over-limit key, not a bad key', async () => {
+    const { client, governor } = await setup(() => ({
+      ...fail(401, 'DAILY_LIMIT_EXCEEDED'),
+      headers: { 'retry-after': '3600' },
+    }))
+    const e = await failure(client.get('/api/v1/market/quote', { symbols: 'EURUSD' }))
+    expect(e).toMatchObject({ code: 'DAILY_LIMIT_EXCEEDED', status: 429, retryAfterMs: 3_600_000 })
+    expect(governor.snapshot()).toMatchObject({ state: 'quota', code: 'DAILY_LIMIT_EXCEEDED' })
+  })
+
+  it('reads a Retry-After sent as a Unix time as that time, not as decades', async () => {
+    const clock = new FakeClock()
+    const { client, governor } = await setup(
+      () => ({
+        ...fail(429, 'RATE_LIMIT_EXCEEDED'),
+        headers: { 'retry-after': String(Math.round(clock.now() / 1000) + 40) },
+      }),
+      { clock },
+    )
+    await failure(client.get('/api/v1/market/quote', { symbols: 'EURUSD' }))
+    expect(governor.delayFor('rest')).toBeGreaterThan(39_000)
+    expect(governor.delayFor('rest')).toBeLessThanOrEqual(41_000)
+  })
+
   it('maps any 401 to UNAUTHORIZED regardless of body and stops all traffic', async () => {
     const { client, governor } = await setup(() => ({ status: 401, raw: '<html>denied</html>' }))
     const e = await failure(client.get('/api/v1/market/quote', { symbols: 'EURUSD' }))

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { authHeader, type AuthScheme } from './auth-header'
 import { systemClock, type Clock } from '../clock'
-import { parseRetryAfter, TickdeskError } from '../errors'
+import { TickdeskError } from '../errors'
 import { httpGet, type HttpReply } from './http-get'
 import { registerSecret, silentLogger, type Logger } from '../log'
 import type { RateGovernor } from './rate-governor'
+import { overLimitStatus } from './over-limit'
+import { retryAfterFor } from './retry-after'
 
 /**
  * One metered GET against the service (spec: Response envelope, Authentication, Errors).
@@ -12,9 +14,10 @@ import type { RateGovernor } from './rate-governor'
  * Every call first takes a slot from the RateGovernor, sends X-API-Key and a fresh X-Request-Id,
  * times out on the injected clock, parses the envelope {succ, data, msg, code} and reports the
  * outcome back to the governor so policy (pauses, backoff, stops) lives in one place.
- * Errors are TickdeskError values: the service's code when it sent one; UNAUTHORIZED for any 401
- * (the spec does not show the 401 code); NETWORK for transport failures; TIMEOUT; BAD_RESPONSE for
- * non-JSON or a body that is not the envelope. The key is registered with redact() so it never
+ * Errors are TickdeskError values: the service's code when it sent one; UNAUTHORIZED for a 401
+ * (the spec does not show the 401 code), unless its body names a quota or rate code (over-limit.ts);
+ * NETWORK for transport failures; TIMEOUT; BAD_RESPONSE for non-JSON or a body that is not the
+ * envelope. Retry-After is read in any form and capped (retry-after.ts). The key is registered with redact() so it never
  * appears in a log line or an error message.
  *
  * An outcome belongs to the key its request was sent with: a reply that lands after setApiKey()
@@ -187,10 +190,9 @@ export function readReply(
   now: number,
 ): RestResult {
   const envelope = parseEnvelope(res.text)
-  const status = res.status
-  const retryAfterMs = parseRetryAfter(res.header('retry-after'), now)
   if (res.ok && envelope?.succ === true) return { data: envelope.data, requestId }
   const serviceCode = envelope?.code ?? null
+  const status = overLimitStatus(res.status, serviceCode)
   const code =
     status === 401 ? 'UNAUTHORIZED' : (serviceCode ?? fallbackCode(status, envelope !== null))
   const msg =
@@ -199,8 +201,8 @@ export function readReply(
     code,
     status,
     requestId,
-    retryAfterMs,
-    message: `${where}: ${status} ${code}: ${msg}`,
+    retryAfterMs: retryAfterFor(res.header('retry-after'), code, now),
+    message: `${where}: ${res.status} ${code}: ${msg}`,
   })
 }
 

@@ -2,6 +2,7 @@ import type { Market } from '../../shared/markets/market'
 import { parseBars, quoteTime } from '../bars/bar-time'
 import { TickdeskError } from '../errors'
 import { pickQuoteFields, type QuoteUpdate } from '../quotes/quote-fields'
+import { timetableFor } from '../../shared/markets/market-timetables'
 
 export interface ParsedTickerQuotes {
   updates: QuoteUpdate[]
@@ -21,14 +22,16 @@ export interface ParsedTickerQuotes {
  * the end of the day); null when absent, so the store uses receive time. The multi-market quote's
  * shape is "not shown" (spec: Listed endpoints), so an object keyed by symbol is read too, and a
  * chart-platform prefix ("OANDA:EURUSD") is dropped. Computes nothing: the QuoteStore derives
- * change/changePercent from prevClose when they are missing. A payload that is not a list at all
- * is BAD_RESPONSE.
+ * change/changePercent from prevClose when they are missing. `data: null` (or absent) is a
+ * service's way of saying "no quote": no rows, each symbol asked then has none (NO_DATA), and
+ * nothing is wrong with the service. A payload that is not a list otherwise is BAD_RESPONSE.
  */
 export function parseTickerQuotes(
   raw: unknown,
   market: Market,
   receivedAt: number,
 ): ParsedTickerQuotes {
+  if (raw === null || raw === undefined) return { updates: [], skipped: 0, tags: null }
   const list = asList(raw)
   if (!list) {
     throw new TickdeskError({
@@ -55,7 +58,7 @@ export function parseTickerQuotes(
       market,
       symbol,
       fields: pickQuoteFields(r),
-      ts: quoteTime(r.closeTime, receivedAt),
+      ts: quoteTime(r.closeTime, receivedAt, timetableFor(market, symbol).timeZone),
       source: 'poll',
     })
   }
@@ -98,7 +101,7 @@ export function quoteFromLatestBar(
   now: number,
 ): QuoteUpdate | null {
   const raw = Array.isArray(data) ? data : (data as { bars?: unknown } | null)?.bars
-  const last = parseBars(raw, '1m').bars.at(-1)
+  const last = parseBars(raw, '1m', timetableFor(market, symbol).timeZone).bars.at(-1)
   if (!last) return null
   return {
     market,

@@ -182,7 +182,7 @@ describe('StreamClient frames', () => {
     await untilConnections(1)
     conn(0).socket.send(JSON.stringify({ event: 'ping' }))
     await waitUntil(() => conn(0).messages.length === 1, 'pong')
-    expect(conn(0).messages[0]).toEqual({ event: 'pong' })
+    expect(conn(0).messages[0]).toEqual({ event: 'pong', action: 'pong' })
   })
 
   it('reports symbol errors without treating them as connection errors', async () => {

@@ -1,26 +1,20 @@
 /**
- * StreamClient: the app's one WebSocket to the market service (ARCHITECTURE: "exactly one
- * WebSocket to the service per running app"). It authenticates the upgrade with X-API-Key
- * (spec: Authentication 2), meters each handshake through the HandshakeBudget (spec: Limits,
- * "the WebSocket handshake counts toward the daily quota and RPM"), keeps the server's
- * subscriptions equal to the desired set, watches liveness and reconnects.
+ * StreamClient: the app's one WebSocket to the market service ("exactly one WebSocket to the
+ * service per running app": a second one is the Free plan's refused connection, spec: Limits).
+ * It authenticates the upgrade with X-API-Key (spec: Authentication 2), meters each handshake
+ * through the HandshakeBudget (spec: Limits, "the WebSocket handshake counts toward the daily
+ * quota and RPM"), keeps the server's subscriptions equal to the desired set, watches liveness
+ * and reconnects.
  *
- * States (StreamState) and transitions:
- *
- *   idle ──start()──▶ connecting ──upgrade ok──▶ open
- *                        │  ▲                      │ close / error / silent 30 s / health ping lost
- *                        │  └──timer, checkHealth()─┐
- *                        ▼                         ▼
- *                   (any failure) ──────────▶ reconnecting ──timer──▶ connecting …
- *   401 on upgrade ─▶ closed (halted; setApiKey() ─▶ connecting)
- *   stop()         ─▶ closed (all timers cleared, no reconnect; start() ─▶ connecting)
- *
- * `connecting` also covers waiting for the budget (nextRetryAt() says until when). Waits in
- * `reconnecting` come from stream-retry.ts: full jitter for ordinary drops, >= 15 min after 403,
- * Retry-After after 429, >= 20 s growing to minutes after WS_CONN_LIMIT (the connection cap).
- * The symbol cap keeps the socket (stream-error-frame.ts, 'symbolCap' event); a service that
- * ignores unsubscribe gets a fresh socket with the wanted set (stream-resync.ts). What each
- * failure and refusal leads to (the arrows into reconnecting and closed): stream-failures.ts.
+ * Its lifecycle is the state machine of stream-lifecycle.ts (the diagram is drawn there): every
+ * move goes through `step(event)`. Waits in `reconnecting` come from stream-retry.ts: full
+ * jitter for ordinary drops, >= 15 min after 403, Retry-After after 429, >= 20 s growing to
+ * minutes after WS_CONN_LIMIT (the connection cap). What each failure and refusal leads to:
+ * stream-failures.ts. The symbol cap keeps the socket (stream-caps.ts, 'symbolCap' event); a
+ * service that ignores unsubscribe gets a fresh socket with the wanted set (stream-resync.ts); a
+ * service that drops sockets which send nothing of their own gets keep-alives
+ * (stream-keepalive.ts). After a system resume the socket is proven alive or replaced
+ * (stream-health.ts).
  */
 import WebSocket, { type RawData } from 'ws'
 import type { IncomingMessage } from 'node:http'
@@ -33,8 +27,11 @@ import type { StreamClientOptions, StreamEvents, StreamStats } from './stream-ev
 import { StreamEmitter } from './stream-events'
 import { StreamCaps } from './stream-caps'
 import { StreamFailures, type WaitCause } from './stream-failures'
+import { StreamHealth } from './stream-health'
 import { StreamHeartbeat } from './stream-heartbeat'
 import { InboundFrames } from './stream-inbound'
+import { KeepAlive, KEEPALIVE_MS } from './stream-keepalive'
+import { halted, INITIAL, streamState, transition, type LifecycleEvent } from './stream-lifecycle'
 import { HOLDABLE_SOCKET, ReadHold } from './stream-read-hold'
 import { ResyncSchedule } from './stream-resync'
 import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
@@ -50,7 +47,7 @@ export type {
   StreamSymbolError,
 } from './stream-events'
 
-/** The longest a handshake is left waiting for an answer (see connect()). */
+/** The longest a handshake is left waiting for an answer (see connectNow()). */
 const MAX_HANDSHAKE_WAIT_MS = 60_000
 
 export class StreamClient {
@@ -63,28 +60,25 @@ export class StreamClient {
   private readonly connectTimeoutMs: number
   /** Handshakes in a row that got no answer at all (a stalled service or a black-holed link). */
   private handshakeTimeouts = 0
-  private readonly healthTimeoutMs: number
   private readonly retry: RetrySchedule
   private readonly book = new SubscriptionBook()
   private readonly events: StreamEmitter
   private key: string
-  private current: StreamState = 'idle'
-  private halt: 'none' | 'stopped' | 'unauthorized' = 'none'
+  private life = INITIAL
   private ws: WebSocket | null = null
   private closing: WebSocket | null = null // dropped, not closed yet: the next handshake waits
+  private openedAt = 0
   private everOpened = false
   private connectTimer: TimerHandle | null = null
   private heartbeat: StreamHeartbeat | null = null
   private stableTimer: TimerHandle | null = null
-  private healthTimer: TimerHandle | null = null
   private readonly caps: StreamCaps
   private readonly resync: ResyncSchedule
   private resyncing = false
-  private connectStartedAt = 0
-  /** Bumped by anything received; a health ping is answered when it moves (the clock may not). */
-  private heard = 0
   private readonly inbound: InboundFrames
   private readonly readHold: ReadHold
+  private readonly keepAlive = new KeepAlive()
+  private readonly health: StreamHealth
   private readonly counters = { connects: 0, reconnects: 0 }
   /** What a failed handshake, a close or a refusal leads to (stream-failures.ts). */
   private readonly failures: StreamFailures
@@ -99,8 +93,7 @@ export class StreamClient {
     this.heartbeatMs = opts.heartbeatMs ?? 5_000
     this.silenceMs = opts.silenceTimeoutMs ?? 10_000
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15_000
-    this.healthTimeoutMs = opts.healthTimeoutMs ?? 5_000
-    this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow())
+    this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow('due'))
     this.resync = new ResyncSchedule(opts.clock, (reason) => this.resyncNow(reason))
     this.caps = new StreamCaps(opts.clock, this.book, this.resync, {
       symbolCap: (cap) => this.emit('symbolCap', cap),
@@ -118,6 +111,8 @@ export class StreamClient {
       emit: (event, value) => this.emit(event, value),
       isCurrent: (ws) => ws === this.ws,
       accountRefused: (error) => this.failures.refused(error),
+      ...(opts.readingOf ? { readingOf: opts.readingOf } : {}),
+      keepAliveAsked: () => this.keepAlive.asked('keep-alive'),
     })
     this.failures = new StreamFailures({
       clock: opts.clock,
@@ -126,12 +121,26 @@ export class StreamClient {
       caps: this.caps,
       retry: this.retry,
       socket: () => this.ws,
-      halted: () => this.halt !== 'none',
-      haltUnauthorized: () => (this.halt = 'unauthorized'),
+      halted: () => halted(this.life),
+      haltUnauthorized: () => this.step('unauthorized'),
       detach: () => this.detach(),
       error: (error) => this.emit('error', error),
-      setState: (state) => this.setState(state),
+      closedByService: (reason) => this.keepAlive.closedByService(this.openFor(), reason),
       backoff: (cause, waitMs) => this.backoff(cause, waitMs),
+    })
+    this.health = new StreamHealth({
+      clock: opts.clock,
+      log: this.log,
+      timeoutMs: opts.healthTimeoutMs ?? 5_000,
+      connectTimeoutMs: this.connectTimeoutMs,
+      socket: () => this.ws,
+      connectStartedAt: () => this.openedAt,
+      ping: () => this.heartbeat?.pingNow(),
+      retry: this.retry,
+      replace: () => {
+        this.detach()?.terminate()
+        this.connectNow('fresh')
+      },
     })
     this.key = opts.apiKey
     registerSecret(opts.apiKey)
@@ -148,69 +157,44 @@ export class StreamClient {
   }
 
   start(): void {
-    if (this.current !== 'idle' && this.halt !== 'stopped') return
-    this.halt = 'none'
-    this.connectNow()
+    if (
+      this.life.state !== 'idle' &&
+      !(this.life.state === 'closed' && this.life.why === 'stopped')
+    )
+      return
+    this.connectNow('start')
   }
 
   /** Closes the socket and clears every timer; nothing reconnects until start(). */
   async stop(): Promise<void> {
-    this.halt = 'stopped'
+    this.step('stop')
     this.retry.clear()
     this.resync.clear()
+    this.health.clear()
     const ws = this.detach()
-    this.setState('closed')
     if (ws === null || ws.readyState === WebSocket.CLOSED) return
-    await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve())
-      if (ws.readyState === WebSocket.CONNECTING) ws.terminate()
-      else ws.close(1000, 'client stop')
-    })
+    await closeWithin(ws, this.closeWaitMs())
   }
 
   /** New key: reconnect with it. Also the only way out of the 401 halt. */
   setApiKey(key: string): void {
     this.key = key
     registerSecret(key)
-    if (this.halt === 'stopped' || this.current === 'idle') return
-    this.halt = 'none'
+    const next = transition(this.life, 'newKey')
+    if (next.state !== 'connecting') return
     this.retry.resetAttempts()
     this.detach()?.terminate()
-    this.connectNow()
+    this.connectNow('newKey')
   }
 
   /** After a system resume (sleep-detector): prove the socket alive now, or reconnect at once. */
   checkHealth(): void {
-    if (this.halt !== 'none' || this.current === 'idle') return
-    const now = this.clock.now()
-    const ws = this.ws
-    if (ws !== null && ws.readyState === WebSocket.OPEN) {
-      const heardBefore = this.heard
-      this.heartbeat?.pingNow()
-      this.clock.clearTimeout(this.healthTimer)
-      this.healthTimer = this.clock.setTimeout(() => {
-        if (ws !== this.ws || this.heard !== heardBefore) return
-        this.log.log('warn', 'stream: no answer to health ping, reconnecting')
-        this.detach()?.terminate()
-        this.connectNow()
-      }, this.healthTimeoutMs)
-      return
-    }
-    if (ws !== null) {
-      if (now - this.connectStartedAt < this.connectTimeoutMs) return
-      this.detach()?.terminate()
-      this.connectNow()
-      return
-    }
-    if (this.retry.at === null) return
-    // Timers may be far off after a clock jump: ordinary backoff is cut short, a policy wait
-    // (403, 429, WS_CONN_LIMIT, budget) is kept but re-armed against the wall clock.
-    if (this.retry.cutShortable || this.retry.at <= now) this.connectNow()
-    else this.retry.rearm(now)
+    if (halted(this.life) || this.life.state === 'idle') return
+    this.health.check()
   }
 
   state(): StreamState {
-    return this.current
+    return streamState(this.life)
   }
 
   /**
@@ -230,7 +214,17 @@ export class StreamClient {
   }
 
   stats(): StreamStats {
-    return { ...this.counters, ...this.inbound.counters }
+    return {
+      ...this.counters,
+      ...this.inbound.counters,
+      ...this.inbound.router.counters,
+      keepAlive: this.keepAlive.on,
+    }
+  }
+
+  /** Symbols pushed that matched nothing asked, in the service's spelling (a few). */
+  unmatchedSymbols(): string[] {
+    return this.inbound.router.unmatchedSymbols()
   }
 
   /**
@@ -241,43 +235,48 @@ export class StreamClient {
     return this.events.on(event, cb)
   }
 
+  /**
+   * The market goes by another name now: its symbols are subscribed afresh under it, after the
+   * old name's are unsubscribed, at the end of this run (the caller's new plan, set meanwhile,
+   * is what gets subscribed; not the old one).
+   */
+  renamed(_market: Market): void {
+    queueMicrotask(() => {
+      if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.sync(this.ws)
+    })
+  }
+
   private emit<K extends keyof StreamEvents>(event: K, value: StreamEvents[K]): void {
     this.events.emit(event, value)
   }
 
-  private setState(next: StreamState): void {
-    if (next === this.current) return
-    this.current = next
-    this.emit('state', next)
+  /** The lifecycle's one way forward (stream-lifecycle.ts); the listeners hear a new state. */
+  private step(event: LifecycleEvent): void {
+    const before = this.life.state
+    this.life = transition(this.life, event)
+    if (this.life.state !== before) this.emit('state', this.life.state)
   }
 
-  private connectNow(): void {
+  private connectNow(event: LifecycleEvent): void {
     this.retry.clear()
-    if (this.halt !== 'none') return
-    this.setState('connecting')
+    this.step(event)
+    if (this.life.state !== 'connecting') return
     // Never two of our sockets at the service (Free plan: 1, spec: Limits); found by test/faults.
     if (this.closing !== null && this.closing.readyState !== WebSocket.CLOSED) {
-      this.closing.once('close', () => this.ws === null && !this.retry.at && this.connectNow())
+      this.closing.once('close', () => this.ws === null && !this.retry.at && this.connectNow('due'))
       return
     }
     // A refused handshake is owed the budget's next slot (rate-governor): ask, then wait for it.
     const budget = this.opts.budget
     if (!budget.tryAcquire('handshake'))
       return this.retry.arm('budget', Math.max(budget.delayFor('handshake'), 1))
-    this.connectStartedAt = this.clock.now()
+    this.openedAt = this.clock.now()
     const ws = new this.WS(this.opts.url, {
       headers: authHeader(this.key, this.opts.auth),
       ...HOLDABLE_SOCKET,
     })
     this.ws = ws
-    ws.on('open', () => this.onOpen(ws))
-    ws.on('message', (data: RawData) => this.onMessage(ws, data))
-    ws.on('pong', () => this.onAlive(ws))
-    ws.on('ping', () => this.onAlive(ws))
-    const failures = this.failures
-    ws.on('close', (code: number, reason: Buffer) => failures.closed(ws, code, reason.toString()))
-    ws.on('error', (err: Error) => failures.socketError(ws, err))
-    ws.on('unexpected-response', (_req, res: IncomingMessage) => failures.rejected(ws, res))
+    this.wire(ws)
     // A service that holds handshakes (stalled) answers the one still waiting the moment it
     // recovers; each timeout in a row waits twice as long (15, 30, 60 s), so a long stall costs
     // about one handshake a minute, not one every few seconds, while REST keeps prices coming.
@@ -288,8 +287,19 @@ export class StreamClient {
     this.connectTimer = this.clock.setTimeout(() => {
       if (ws !== this.ws || ws.readyState === WebSocket.OPEN) return
       this.handshakeTimeouts++
-      failures.handshakeTimedOut()
+      this.failures.handshakeTimedOut()
     }, timeoutMs)
+  }
+
+  private wire(ws: WebSocket): void {
+    const failures = this.failures
+    ws.on('open', () => this.onOpen(ws))
+    ws.on('message', (data: RawData) => this.onMessage(ws, data))
+    ws.on('pong', () => this.onAlive(ws))
+    ws.on('ping', () => this.onAlive(ws))
+    ws.on('close', (code: number, reason: Buffer) => failures.closed(ws, code, reason.toString()))
+    ws.on('error', (err: Error) => failures.socketError(ws, err))
+    ws.on('unexpected-response', (_req, res: IncomingMessage) => failures.rejected(ws, res))
   }
 
   private onOpen(ws: WebSocket): void {
@@ -300,12 +310,13 @@ export class StreamClient {
     this.everOpened = true
     this.counters.connects++
     if (reconnect) this.counters.reconnects++
+    this.openedAt = this.clock.now()
     this.opts.budget.report({ ok: true })
-    this.setState('open')
+    this.step('opened')
     this.sync(ws)
     this.heartbeat = new StreamHeartbeat(
       this.clock,
-      this.heartbeatMs,
+      this.keepAlive.on ? Math.min(this.heartbeatMs, KEEPALIVE_MS) : this.heartbeatMs,
       this.silenceMs,
       () => this.sendPing(ws),
       (silentMs) => {
@@ -314,69 +325,71 @@ export class StreamClient {
         this.backoff('drop')
       },
     )
+    // An open, healthy minute (the heartbeat drops a silent one) proves the link: the backoff
+    // ladders start over.
     this.stableTimer = this.clock.setTimeout(() => this.retry.resetAttempts(), STABLE_OPEN_MS)
     const resync = this.resyncing
     this.resyncing = false
-    this.log.log('info', 'stream open', { reconnect, resync })
+    this.log.log('info', 'stream open', { reconnect, resync, keepAlive: this.keepAlive.on })
     this.emit('open', { reconnect, resync })
   }
 
   private onAlive(ws: WebSocket): void {
     if (ws !== this.ws) return
     this.heartbeat?.alive(this.clock.now())
-    this.heard++
+    this.health.heard()
   }
 
   private onMessage(ws: WebSocket, data: RawData): void {
     if (ws !== this.ws) return
     const now = this.clock.now()
     this.heartbeat?.alive(now)
-    this.heard++
+    this.health.heard()
     this.inbound.read(ws, data, now)
   }
 
   /** A fresh socket subscribing only the wanted set; the old one closes first (one socket). */
   private resyncNow(reason: string): void {
     const ws = this.ws
-    if (ws === null || ws.readyState !== WebSocket.OPEN || this.halt !== 'none') return
+    if (ws === null || ws.readyState !== WebSocket.OPEN || halted(this.life)) return
     this.log.log('info', 'stream: resync', { reason })
     this.resyncing = true
     this.detach()
     ws.close(1000, 'resync')
-    this.connectNow()
+    this.connectNow('fresh')
   }
 
   private backoff(cause: WaitCause, waitMs?: number | null): void {
     this.retry.arm(cause, waitMs ?? null)
-    this.setState('reconnecting')
+    this.step('dropped')
   }
 
+  /** A WebSocket ping, and the service's own keep-alive message once it wants one. */
   private sendPing(ws: WebSocket): void {
     try {
       ws.ping()
+      if (this.keepAlive.on && ws.readyState === WebSocket.OPEN) ws.send(this.keepAlive.message())
     } catch (e) {
       this.log.log('debug', 'stream ping failed', { error: String(e) })
     }
   }
 
-  /**
-   * The market goes by another name now: its symbols are subscribed afresh under it, at the end
-   * of this run (the caller's new plan, set meanwhile, is what gets subscribed; not the old one).
-   */
-  renamed(market: Market): void {
-    this.book.forgetMarket(market)
-    queueMicrotask(() => {
-      if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.sync(this.ws)
-    })
-  }
-
   private sync(ws: WebSocket): void {
-    const name = this.opts.marketName
-    for (const msg of this.book.diff(this.clock.now())) {
-      const wire = name === undefined ? msg : { ...msg, market: name(msg.market) }
-      ws.send(JSON.stringify(wire))
+    const name = this.opts.marketName ?? ((market: Market): string => market)
+    for (const msg of this.book.diff(this.clock.now(), name)) {
+      ws.send(JSON.stringify({ action: msg.action, market: msg.wire, symbols: msg.symbols }))
       if (msg.action === 'subscribe') this.emit('subscribeSent', { market: msg.market })
     }
+  }
+
+  /** How long the socket has been open (0 while it is not). */
+  private openFor(): number {
+    return this.life.state === 'open' ? this.clock.now() - this.openedAt : 0
+  }
+
+  /** A clean close waits for the service's answer this long, then the socket is dropped. */
+  private closeWaitMs(): number {
+    return Math.min(1_000, this.silenceMs)
   }
 
   /** Forgets the current socket (its late events are ignored) and its timers; returns it. */
@@ -389,10 +402,28 @@ export class StreamClient {
     this.heartbeat = null
     this.clock.clearTimeout(this.connectTimer)
     this.clock.clearTimeout(this.stableTimer)
-    this.clock.clearTimeout(this.healthTimer)
+    this.health.clear()
     this.caps.clear()
-    this.connectTimer = this.stableTimer = this.healthTimer = null
+    this.connectTimer = this.stableTimer = null
     this.book.resetServerSide()
     return ws
   }
+}
+
+/**
+ * A clean close (1000), ended by a terminate when the service does not answer within `ms`: ws
+ * itself waits 30 s for the closing handshake, and a stop must not hang on a peer that stopped
+ * reading (a `watch --duration` that did not exit for it).
+ */
+function closeWithin(ws: WebSocket, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => ws.terminate(), ms)
+    timer.unref?.()
+    ws.once('close', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    if (ws.readyState === WebSocket.CONNECTING) ws.terminate()
+    else ws.close(1000, 'client stop')
+  })
 }

@@ -24,6 +24,8 @@ export type ErrorFrameAction =
   | { kind: 'scope'; error: TickdeskError }
   /** About the key or account: carries the status REST gives the same code (restStatusOf). */
   | { kind: 'account'; error: TickdeskError }
+  /** The service wants a keep-alive of the client's own (stream-keepalive.ts). */
+  | { kind: 'keep-alive'; message: string }
 
 const ACCOUNT_FRAME = new Set(['UNAUTHORIZED', ...ACCOUNT_WIDE_403, ...QUOTA_429, ...RATE_429])
 
@@ -31,6 +33,7 @@ const SAYS_SYMBOLS = /symbol|subscri|instrument|topic/i
 const SAYS_CONNECTIONS = /connection|socket|\bconn\b/i
 const SAYS_LIMIT = /limit|cap\b|max|too many|exceed/i
 const SAYS_MARKET = /market/i
+const SAYS_KEEPALIVE = /\bping|\bpong|heart.?beat|keep.?alive|\bidle\b|inactiv/i
 
 /**
  * What an error frame on the stream means for the client. The spec lists two stream caps
@@ -44,6 +47,7 @@ const SAYS_MARKET = /market/i
  *   a market 403 naming no symbols: the key's scope (below: what the socket asked, or the stream);
  *   other codes naming symbols, or a symbol 400 / market 403: those symbols are refused;
  *   any other whose message is about a market ("unknown market fx"): that market's name;
+ *   one about pings, heartbeats or idleness: the service wants a keep-alive;
  *   anything else is about the account.
  */
 export function classifyErrorFrame(f: {
@@ -68,6 +72,7 @@ export function classifyErrorFrame(f: {
     return { kind: 'symbols', code: f.code, message: f.message, symbols: f.symbols }
   }
   if (SAYS_MARKET.test(f.message)) return { kind: 'market', code: f.code, message: f.message }
+  if (SAYS_KEEPALIVE.test(f.message)) return { kind: 'keep-alive', message: f.message }
   return { kind: 'account', error: accountError(f) }
 }
 

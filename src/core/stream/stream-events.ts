@@ -6,6 +6,7 @@ import type { StreamState } from '../../shared/status'
 import type { Clock } from '../clock'
 import type { TickdeskError } from '../errors'
 import type { Logger } from '../log'
+import type { FieldReading } from '../push/field-reading'
 import type { QuoteUpdate } from '../quotes/quote-fields'
 import type { Random } from '../random'
 
@@ -35,6 +36,8 @@ export interface StreamClientOptions {
   WebSocketImpl?: typeof WebSocket
   /** The word a subscribe names the market by (stream-market-names.ts); default: ours. */
   marketName?: (market: Market) => string
+  /** The field reading each market's pushes are read under (core/trust); default: ours. */
+  readingOf?: (market: Market) => FieldReading
 }
 
 /** What a StreamClient tells its listeners (the engine). Public types live here, the socket in stream-client.ts. */
@@ -63,6 +66,14 @@ export interface StreamStats {
   malformed: number
   framesIn: number
   ticksIn: number
+  /** Pushes for a symbol two wanted markets share that named neither market: dropped. */
+  ambiguous: number
+  /** Pushes in another spelling of a wanted symbol ("BTC-USDT"), read as it. */
+  respelled: number
+  /** Pushes for symbols nobody asked for under any spelling. */
+  unmatched: number
+  /** Whether the client sends keep-alives of its own (stream-keepalive.ts). */
+  keepAlive: boolean
 }
 export interface StreamEvents {
   tick: QuoteUpdate
@@ -83,6 +94,8 @@ export interface StreamEvents {
   marketRefused: { code: string; message: string }
   /** A push named the market in a word of the service's own (a candidate stream name). */
   serviceTag: { market: Market; tag: string }
+  /** A push for a symbol two wanted markets share named neither (once per symbol and socket plan). */
+  ambiguous: { symbol: string }
   /** WS_CONN_LIMIT, UNAUTHORIZED, NETWORK, TIMEOUT, the service's 403/429 codes … */
   error: TickdeskError
 }
@@ -102,6 +115,7 @@ export class StreamEmitter {
     subscribed: new Set(),
     marketRefused: new Set(),
     serviceTag: new Set(),
+    ambiguous: new Set(),
     error: new Set(),
   }
 

@@ -1,6 +1,5 @@
 import WebSocket from 'ws'
 import type { IncomingMessage } from 'node:http'
-import type { StreamState } from '../../shared/status'
 import type { Clock } from '../clock'
 import { TickdeskError } from '../errors'
 import type { Logger } from '../log'
@@ -13,8 +12,7 @@ import { readUpgradeRejection } from './upgrade-rejection'
  * What a StreamClient's failures lead to, the arrows into `reconnecting` and `closed` of the state
  * diagram in stream-client.ts: a handshake that never opened, a socket error or close, a non-101
  * answer to the upgrade, the key or account refused in an error frame. Each is metered and told
- * (the budget, the 'error' event), then the socket waits (stream-retry.ts) or halts. Apart from
- * stream-client.ts because it is one concept, the failure policy; moved out of it as it was.
+ * (the budget, the 'error' event), then the socket waits (stream-retry.ts) or halts.
  */
 
 /** Why the client waits before its next handshake (RetrySchedule.arm). */
@@ -35,7 +33,8 @@ export interface FailureHost {
   /** Forgets the current socket and its timers; returns it. */
   detach(): WebSocket | null
   error(error: TickdeskError): void
-  setState(state: StreamState): void
+  /** The service closed an open socket of ours, saying `reason` (a keep-alive may be wanted). */
+  closedByService(reason: string): void
   backoff(cause: WaitCause, waitMs?: number | null): void
 }
 
@@ -46,8 +45,10 @@ export class StreamFailures {
     const h = this.h
     if (ws !== h.socket()) return
     const capUnclear = h.caps.closedWhileUnclear()
+    // 1006: no close frame, the link went (ours or the network's); any other code is the service's.
+    if (code !== 1006 && !capUnclear) h.closedByService(reason)
     h.detach()
-    if (h.halted()) return h.setState('closed')
+    if (h.halted()) return
     // WS_CONN_LIMIT has no HTTP status (spec: Errors); a server may only say it in the close.
     if (reason.includes('WS_CONN_LIMIT') || capUnclear) {
       h.error(new TickdeskError({ code: 'WS_CONN_LIMIT', message: reason }))
@@ -112,7 +113,7 @@ export class StreamFailures {
       h.haltUnauthorized()
       h.retry.clear()
       h.detach()?.terminate()
-      return h.setState('closed')
+      return
     }
     if (error.status === 403) {
       h.detach()?.terminate()

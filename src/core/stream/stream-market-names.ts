@@ -1,4 +1,5 @@
 import type { Market } from '../../shared/markets/market'
+import type { QuoteFigure } from '../../shared/quote'
 import type { Clock, TimerHandle } from '../clock'
 import { isQuiet } from '../poll/session-pacing'
 
@@ -90,10 +91,16 @@ interface Entry {
   lastFailure: TryFailure | null
 }
 
-/** Names that streamed on this service before (persistence/stream-name-memory.ts keeps them). */
+/**
+ * Names that streamed on this service before, and the field readings its pushes were trusted
+ * under (core/trust) (persistence/stream-name-memory.ts keeps them).
+ */
 export interface StreamNameMemory {
   remembered: Partial<Record<Market, string>>
   learned(market: Market, name: string): void
+  /** Field readings (figure -> the service's key) trusted before, per market. */
+  readings?: Partial<Record<Market, Partial<Record<QuoteFigure, string>>>>
+  readingLearned?(market: Market, keys: Partial<Record<QuoteFigure, string>>): void
   /** Resolves once what `learned` kept is on disk. */
   settled?(): Promise<void>
 }

@@ -1,9 +1,14 @@
 import type { Market } from '../../shared/markets/market'
+import { spellingKey } from '../push/push-symbols'
 
-/** One message the client sends (spec: WebSocket stream; `unsubscribe` is our assumption). */
+/**
+ * One message the client sends (spec: WebSocket stream; `unsubscribe` is our assumption). `wire`
+ * is the word the message names the market by on the service (stream-market-names.ts).
+ */
 export interface SubscriptionMessage {
   action: 'subscribe' | 'unsubscribe'
   market: Market
+  wire: string
   symbols: string[]
 }
 
@@ -13,18 +18,32 @@ export interface SubscriptionMessage {
  */
 export const SUBSCRIBE_BATCH = 100
 
+/** Where a push goes: the wanted symbol (its own spelling, or ours for it) and its market. */
+export interface Route {
+  market: Market
+  symbol: string
+}
+
 /**
  * What the stream should carry (desired) versus what this socket has asked the server for
- * (server side). `diff()` turns the difference into batched messages per market and records
- * them as sent; a new socket starts from nothing (`resetServerSide`).
+ * (server side), each server-side symbol under the market word it was asked under. `diff()`
+ * turns the difference into batched messages per market and records them as sent, unsubscribes
+ * first, so the plan's symbol cap is never exceeded mid-change (spec: Limits). A market that
+ * goes by another word now keeps its old subscriptions on the server side until they are
+ * unsubscribed under the old word: a subscription under a name on trial is a subscription the
+ * service may count against the cap, whether it ever pushed or not. A new socket starts from
+ * nothing (`resetServerSide`).
  */
 export class SubscriptionBook {
   private desired = new Map<Market, Set<string>>()
-  private server = new Map<Market, Set<string>>()
+  /** market -> wire word -> symbols asked under it on this socket. */
+  private server = new Map<Market, Map<string, Set<string>>>()
   /** symbol → when this socket unsubscribed it (a service may ignore that: spec, not shown). */
   private left = new Map<string, number>()
-  /** symbol → market for pushes that do not name their market; first market wins on a clash. */
-  private marketBySymbol = new Map<string, Market>()
+  /** symbol → the markets that want it. */
+  private marketsBySymbol = new Map<string, Market[]>()
+  /** A spelling's key (push-symbols.ts spellingKey) → the wanted symbols that have it. */
+  private bySpelling = new Map<string, Route[]>()
   /** route()'s last market and its wanted set: pushes come in runs of one market. */
   private lastTagged: Market | null = null
   private lastWanted: Set<string> | undefined = undefined
@@ -37,17 +56,21 @@ export class SubscriptionBook {
     this.desired = new Map()
     this.lastTagged = null
     this.lastWanted = undefined
-    this.marketBySymbol = new Map()
+    this.marketsBySymbol = new Map()
+    this.bySpelling = new Map()
     for (const [market, symbols] of byMarket) {
       if (symbols.size === 0) continue
       this.desired.set(market, new Set(symbols))
-      for (const s of symbols) if (!this.marketBySymbol.has(s)) this.marketBySymbol.set(s, market)
+      for (const s of symbols) {
+        const markets = this.marketsBySymbol.get(s)
+        if (markets === undefined) this.marketsBySymbol.set(s, [market])
+        else markets.push(market)
+        const key = spellingKey(s)
+        const routes = this.bySpelling.get(key)
+        if (routes === undefined) this.bySpelling.set(key, [{ market, symbol: s }])
+        else routes.push({ market, symbol: s })
+      }
     }
-  }
-
-  /** The market goes by another name now: what was asked under the old one counts for nothing. */
-  forgetMarket(market: Market): void {
-    this.server.delete(market)
   }
 
   resetServerSide(): void {
@@ -67,26 +90,33 @@ export class SubscriptionBook {
     return this.left.get(symbol) ?? null
   }
 
-  /** Unsubscribes first, so a plan's symbol cap is never exceeded mid-change. */
-  diff(now: number): SubscriptionMessage[] {
+  /**
+   * The messages that make the server side the desired set, each market under `wire(market)`:
+   * unsubscribes first (under the word each symbol was asked under), then subscribes.
+   */
+  diff(now: number, wire: (market: Market) => string): SubscriptionMessage[] {
     const unsubs: SubscriptionMessage[] = []
     const subs: SubscriptionMessage[] = []
-    for (const [market, have] of this.server) {
+    for (const [market, byWire] of this.server) {
       const want = this.desired.get(market)
-      const gone = [...have].filter((s) => want === undefined || !want.has(s))
-      for (const s of gone) {
-        have.delete(s)
-        this.left.set(s, now)
+      const current = wire(market)
+      for (const [word, have] of byWire) {
+        const gone = [...have].filter((s) => word !== current || want === undefined || !want.has(s))
+        for (const s of gone) {
+          have.delete(s)
+          if (want === undefined || !want.has(s)) this.left.set(s, now)
+        }
+        if (have.size === 0) byWire.delete(word)
+        batch('unsubscribe', market, word, gone, unsubs)
       }
-      if (have.size === 0) this.server.delete(market)
-      batch('unsubscribe', market, gone, unsubs)
+      if (byWire.size === 0) this.server.delete(market)
     }
     for (const [market, want] of this.desired) {
-      let have = this.server.get(market)
-      if (have === undefined) {
-        have = new Set()
-        this.server.set(market, have)
-      }
+      const word = wire(market)
+      let byWire = this.server.get(market)
+      if (byWire === undefined) this.server.set(market, (byWire = new Map()))
+      let have = byWire.get(word)
+      if (have === undefined) byWire.set(word, (have = new Set()))
       const added: string[] = []
       for (const s of want) {
         if (!have.has(s)) {
@@ -95,15 +125,24 @@ export class SubscriptionBook {
         }
         this.left.delete(s)
       }
-      batch('subscribe', market, added, subs)
+      batch('subscribe', market, word, added, subs)
     }
     return unsubs.concat(subs)
   }
 
+  /** How many symbols this socket has asked for and not left, under any word. */
+  serverCount(): number {
+    let n = 0
+    for (const byWire of this.server.values()) for (const have of byWire.values()) n += have.size
+    return n
+  }
+
   /**
-   * Which market a push belongs to: its own tag when we want that (market, symbol), else the
-   * market we subscribed the symbol under (the service's market tags are "not shown"); null for
-   * a symbol we do not want (left, or never asked for): its push is not ours to show.
+   * Which market a push belongs to: its own tag when we want that (market, symbol), else the one
+   * market that wants the symbol (the service's market tags are "not shown"). Null for a symbol
+   * we do not want under this spelling (left, never asked for, or another spelling: respell),
+   * and for a symbol two markets want when the push does not say which: shown in one row, it
+   * may be the other's price (ambiguous()).
    */
   route(tagged: Market | null, symbol: string): Market | null {
     if (tagged !== null) {
@@ -113,33 +152,58 @@ export class SubscriptionBook {
       }
       if (this.lastWanted?.has(symbol) === true) return tagged
     }
-    return this.marketBySymbol.get(symbol) ?? null
+    const markets = this.marketsBySymbol.get(symbol)
+    return markets !== undefined && markets.length === 1 ? (markets[0] as Market) : null
+  }
+
+  /** A push for a symbol two wanted markets share, which names neither. */
+  ambiguous(tagged: Market | null, symbol: string): boolean {
+    const markets = this.marketsBySymbol.get(symbol)
+    return (
+      markets !== undefined && markets.length > 1 && (tagged === null || !markets.includes(tagged))
+    )
+  }
+
+  /**
+   * A symbol pushed in another spelling ("BTC-USDT", "600519.SH"): the one wanted symbol with its
+   * spelling key (in the tagged market when the push names one of ours), or null.
+   */
+  respell(tagged: Market | null, symbol: string): Route | null {
+    const routes = this.bySpelling.get(spellingKey(symbol))
+    if (routes === undefined) return null
+    const fit = tagged === null ? routes : routes.filter((r) => r.market === tagged)
+    return fit.length === 1 ? (fit[0] as Route) : null
   }
 
   /** What this socket asked the service for, by market (a frame naming no symbols is about these). */
   asked(): Map<Market, string[]> {
-    return new Map([...this.server].map(([m, s]) => [m, [...s]]))
+    const out = new Map<Market, string[]>()
+    for (const [market, byWire] of this.server) {
+      const symbols = new Set<string>()
+      for (const have of byWire.values()) for (const s of have) symbols.add(s)
+      out.set(market, [...symbols])
+    }
+    return out
   }
 
   /** Whether only one market wants the symbol (a push that names no market of ours is its). */
   inOneMarket(symbol: string): boolean {
-    let n = 0
-    for (const want of this.desired.values()) if (want.has(symbol)) n++
-    return n === 1
+    return this.marketsBySymbol.get(symbol)?.length === 1
   }
 
   marketOf(symbol: string): Market | null {
-    return this.marketBySymbol.get(symbol) ?? null
+    return this.marketsBySymbol.get(symbol)?.[0] ?? null
   }
 }
 
 function batch(
   action: SubscriptionMessage['action'],
   market: Market,
+  wire: string,
   symbols: string[],
   out: SubscriptionMessage[],
 ): void {
   for (let i = 0; i < symbols.length; i += SUBSCRIBE_BATCH) {
-    out.push({ action, market, symbols: symbols.slice(i, i + SUBSCRIBE_BATCH) })
+    out.push({ action, market, wire, symbols: symbols.slice(i, i + SUBSCRIBE_BATCH) })
   }
 }

@@ -1,13 +1,16 @@
 import type { IncomingMessage } from 'node:http'
-import { TickdeskError, parseRetryAfter } from '../errors'
+import { TickdeskError } from '../errors'
+import { overLimitStatus } from '../rest/over-limit'
+import { retryAfterFor } from '../rest/retry-after'
 
 const MAX_BODY = 8_192
 
 /**
  * Reads a non-101 answer to the stream upgrade into a TickdeskError: the envelope's code and msg
  * when the body is one (spec: Errors, "Failure body: envelope with succ=false, msg and code"),
- * Retry-After on 429. Any 401 is UNAUTHORIZED (spec: "The error code returned with status 401:
- * not shown"). Never rejects: a broken body still yields an error built from the status.
+ * Retry-After on 429, in any form and capped (retry-after.ts). A 401 is UNAUTHORIZED (spec: "The
+ * error code returned with status 401: not shown") unless its body names a quota or rate code,
+ * which makes it the 429 it stands for (over-limit.ts). Never rejects: a broken body still yields an error built from the status.
  */
 export function readUpgradeRejection(
   res: IncomingMessage,
@@ -34,13 +37,13 @@ export function readUpgradeRejection(
 }
 
 export function rejectionError(
-  status: number,
+  httpStatus: number,
   retryAfter: string | null,
   body: string,
   now: number,
 ): TickdeskError {
   let code: string | null = null
-  let message = `stream upgrade rejected with HTTP ${status}`
+  let message = `stream upgrade rejected with HTTP ${httpStatus}`
   try {
     const env: unknown = JSON.parse(body)
     if (env !== null && typeof env === 'object') {
@@ -51,6 +54,7 @@ export function rejectionError(
   } catch {
     // not an envelope (a proxy page, nothing): the status alone decides
   }
+  const status = overLimitStatus(httpStatus, code)
   const fallback =
     status === 403
       ? 'FORBIDDEN'
@@ -59,11 +63,12 @@ export function rejectionError(
         : status >= 500
           ? 'UPSTREAM_UNAVAILABLE'
           : 'BAD_RESPONSE'
+  const final = status === 401 ? 'UNAUTHORIZED' : (code ?? fallback)
   return new TickdeskError({
-    code: status === 401 ? 'UNAUTHORIZED' : (code ?? fallback),
+    code: final,
     message,
     status,
-    retryAfterMs: status === 429 ? parseRetryAfter(retryAfter, now) : null,
+    retryAfterMs: status === 429 ? retryAfterFor(retryAfter, final, now) : null,
   })
 }
 

@@ -26,7 +26,13 @@ export class TickSource {
     if (!this.book.trades(inst, now)) return null
     const q = this.book.step(inst, now)
     const r = this.partial
-    const t: TickPush = { symbol: inst.symbol, market: inst.market, last: q.last, ts: now }
+    const t: TickPush = {
+      symbol: inst.symbol,
+      market: inst.market,
+      last: q.last,
+      ts: now,
+      quote: q,
+    }
     if (r() < 0.8) {
       t.bid = q.bid
       t.ask = q.ask
@@ -66,5 +72,6 @@ function full(inst: Instrument, q: TickerQuote, now: number): TickPush {
     change: q.change,
     changePercent: q.changePercent,
     ts: now,
+    quote: q,
   }
 }

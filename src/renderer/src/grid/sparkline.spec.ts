@@ -26,6 +26,18 @@ describe('the sparkline series', () => {
     expect(new Set(s.toArray()).size).toBeGreaterThanOrEqual(10)
   })
 
+  it('takes every tick of a feed ticking about every 500 ms at first, jitter or not', () => {
+    // Demo mode ticks every 500 ms; delivered, the gaps wobble either side of it. A step equal to
+    // the feed's period would drop every tick that came a little early into the point before.
+    const s = new SparkSeries()
+    let t = 0
+    for (let i = 0; i < 20; i++) {
+      t += i % 2 === 0 ? 470 : 530
+      s.push(100 + i, t)
+    }
+    expect(s.length).toBe(20)
+  })
+
   it('keeps at most SPARK_POINTS over the last hour, and adds a point at most once a minute then', () => {
     const s = new SparkSeries()
     const end = feed(s, 0, 3 * SPARK_WINDOW_MS, 1000)

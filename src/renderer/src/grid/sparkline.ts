@@ -8,7 +8,11 @@
  */
 export const SPARK_POINTS = 60
 export const SPARK_WINDOW_MS = 60 * 60_000
-export const SPARK_MIN_STEP_MS = 500
+/**
+ * Half of demo mode's 500 ms tick period: with a step equal to the period, every tick delivered a
+ * little early overwrote the point before it, and a fresh demo row gained about one point a second.
+ */
+export const SPARK_MIN_STEP_MS = 250
 export const SPARK_MAX_STEP_MS = 60_000
 /** What the Trend column's header says the line shows. */
 export const SPARK_PERIOD_WORDS =

@@ -1,0 +1,200 @@
+/**
+ * The bench's headline figures, as the regression guard records and judges them: each read from
+ * one `npm run bench -- --json` summary, as a ratio to the reference measured in the same run
+ * where there is one (a shared machine moves absolute times by more than most changes do).
+ * `resolution` is the smallest move a figure can show (a count of one, a rounding step): a slip
+ * must pass both it and the figure's own run-to-run spread (judge.ts).
+ */
+export type Summary = Record<string, Record<string, unknown> | undefined>
+
+export interface Figure {
+  id: string
+  label: string
+  unit: string
+  better: 'lower' | 'higher'
+  /** What the figure is measured against, for the table and the docs. */
+  against: string
+  /** The target it is held to (docs/bench.md), for the table. */
+  target: string
+  resolution: number
+  /** The benchmark that measures it (`--only` name). */
+  bench: string
+  /** Measured by the short form (CI) too. */
+  short: boolean
+  read(summary: Summary): number | undefined
+}
+
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined
+const field = (s: Summary, section: string, ...path: string[]): number | undefined => {
+  let v: unknown = s[section]
+  for (const p of path) v = (v as Record<string, unknown> | undefined)?.[p]
+  return num(v)
+}
+const ratio = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined || b === undefined || b <= 0 ? undefined : Math.round((a / b) * 1000) / 1000
+
+export const FIGURES: readonly Figure[] = [
+  {
+    id: 'render.hotLongTasks',
+    label: 'live grid hot: long tasks in the phase',
+    unit: 'tasks',
+    better: 'lower',
+    against: 'none (a count)',
+    target: '0',
+    resolution: 0,
+    bench: 'render',
+    short: true,
+    read: (s) => field(s, 'render', 'hot', 'longTasks'),
+  },
+  {
+    id: 'render.hotP95Ratio',
+    label: 'live grid hot: tick-to-DOM p95',
+    unit: 'x',
+    better: 'lower',
+    against: 'the lean page, same run',
+    target: '<= 1.1',
+    resolution: 0.05,
+    bench: 'render',
+    short: true,
+    read: (s) => ratio(field(s, 'render', 'hot', 'p95'), field(s, 'render', 'referenceHot', 'p95')),
+  },
+  {
+    id: 'render.hotCpuRatio',
+    label: 'live grid hot: CPU, host + Chromium',
+    unit: 'x',
+    better: 'lower',
+    against: 'relay + lean page, same run',
+    target: '<= 1.0',
+    resolution: 0.03,
+    bench: 'render',
+    short: true,
+    read: (s) => ratio(field(s, 'render', 'hot', 'cpu'), field(s, 'render', 'referenceHot', 'cpu')),
+  },
+  {
+    id: 'render.hotHostCpuRatio',
+    label: 'live grid hot: host CPU',
+    unit: 'x',
+    better: 'lower',
+    against: 'the relay, same run',
+    target: '<= 2.0',
+    resolution: 0.1,
+    bench: 'render',
+    short: true,
+    read: (s) =>
+      ratio(field(s, 'render', 'hot', 'hostCpu'), field(s, 'render', 'referenceHot', 'hostCpu')),
+  },
+  {
+    id: 'render.idleCpuRatio',
+    label: 'at rest (50 symbols, 1 tick/s): CPU',
+    unit: 'x',
+    better: 'lower',
+    against: 'relay + lean page, same run',
+    target: '<= 1.5',
+    resolution: 0.1,
+    bench: 'render',
+    short: false,
+    read: (s) =>
+      ratio(field(s, 'render', 'idle', 'cpu'), field(s, 'render', 'referenceIdle', 'cpu')),
+  },
+  {
+    id: 'render.spreadCpuRatio',
+    label: 'at rest, each tick its own frame: CPU',
+    unit: 'x',
+    better: 'lower',
+    against: 'relay + lean page, same run',
+    target: '<= 1.5',
+    resolution: 0.1,
+    bench: 'render',
+    short: false,
+    read: (s) =>
+      ratio(
+        field(s, 'render', 'idleSpread', 'cpu'),
+        field(s, 'render', 'referenceIdleSpread', 'cpu'),
+      ),
+  },
+  {
+    id: 'render.hotPssMB',
+    label: 'live grid hot: host PSS',
+    unit: 'MB',
+    better: 'lower',
+    against: 'none (absolute)',
+    target: '<= 80',
+    resolution: 2,
+    bench: 'render',
+    short: true,
+    read: (s) => field(s, 'render', 'hot', 'pss'),
+  },
+  {
+    id: 'coldStart.ms',
+    label: 'cold start, cached list visible (median of 3)',
+    unit: 'ms',
+    better: 'lower',
+    against: 'none (absolute)',
+    target: '<= 250',
+    resolution: 15,
+    bench: 'coldStart',
+    short: true,
+    read: (s) => field(s, 'coldStart', 'cachedVisibleMs'),
+  },
+  {
+    id: 'ingest.pctOfRaw',
+    label: 'ingest, batched frames',
+    unit: '% of raw',
+    better: 'higher',
+    against: 'raw ws + JSON.parse, same run',
+    target: '>= 75',
+    resolution: 2,
+    bench: 'ingest',
+    short: false,
+    read: (s) => field(s, 'ingest', 'pctOfRaw'),
+  },
+  {
+    id: 'biglist.switchRatio',
+    label: '5000-symbol list: switch, frame p95',
+    unit: 'x',
+    better: 'lower',
+    against: 'the lean div page, same run',
+    target: '<= 1.2',
+    resolution: 0.05,
+    bench: 'biglist',
+    short: false,
+    read: (s) =>
+      ratio(
+        field(s, 'biglist', 'switch', 'frameP95'),
+        field(s, 'biglist', 'referenceDivs', 'switch', 'frameP95'),
+      ),
+  },
+  {
+    id: 'biglist.sortRatio',
+    label: '5000-symbol list: sort, frame p95',
+    unit: 'x',
+    better: 'lower',
+    against: 'the lean div page, same run',
+    target: '<= 1.2',
+    resolution: 0.05,
+    bench: 'biglist',
+    short: false,
+    read: (s) =>
+      ratio(
+        field(s, 'biglist', 'sort', 'frameP95'),
+        field(s, 'biglist', 'referenceDivs', 'sort', 'frameP95'),
+      ),
+  },
+]
+
+/** The figures a form of the guard measures, and the benchmarks that measure them. */
+export function figuresOf(short: boolean): { figures: Figure[]; benches: string[] } {
+  const figures = FIGURES.filter((f) => !short || f.short)
+  return { figures, benches: [...new Set(figures.map((f) => f.bench))] }
+}
+
+/** Every figure a summary holds. */
+export function readFigures(summary: Summary, figures: readonly Figure[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const f of figures) {
+    const v = f.read(summary)
+    if (v !== undefined) out[f.id] = v
+  }
+  return out
+}

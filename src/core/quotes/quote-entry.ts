@@ -1,0 +1,30 @@
+import type { Quote } from '../../shared/quote'
+import type { BarRing } from '../bars/candle-builder'
+
+/**
+ * A symbol's place in the store: its quote, and beside it what a tick touches besides the quote,
+ * kept where the tick already is so one tick does not look its symbol up once per part (render
+ * bench: ~8 hash look-ups per tick were about a tenth of the host's CPU at 10k ticks/s). A cached
+ * handle is checked against the part that issued it (its epoch) before use.
+ */
+export interface SymbolSlot {
+  /** The day volume last seen (tradedSince), undefined before the first priced tick. */
+  heldVolume: number | undefined
+  /** The symbol's 1m candle ring, valid while ringEpoch === CandleBuilder.epoch. */
+  ring: BarRing | null
+  ringEpoch: number
+  /** FeedPlanner.tickEpoch when the planner last said this symbol's slot has ticked. */
+  plannerEpoch: number
+  /** When a push last moved the symbol's last price (the frozen-price check reads it). */
+  streamMovedAt: number
+}
+
+export function newSymbolSlot(): SymbolSlot {
+  return { heldVolume: undefined, ring: null, ringEpoch: -1, plannerEpoch: -1, streamMovedAt: 0 }
+}
+
+/** A symbol's place in the store: its quote and the slot beside it. Made by QuoteStore only. */
+export interface QuoteEntry {
+  readonly quote: Readonly<Quote>
+  readonly slot: SymbolSlot
+}

@@ -1,0 +1,19 @@
+/**
+ * How often a trusted stream is checked against REST, within the budget. Each trusted market's
+ * stream gets one sample (one streamed symbol asked over REST and held against its last push)
+ * every sampleEveryMs: at least MIN_SAMPLE_EVERY_MS, and stretched so that samples, were each a
+ * call of its own, would spend at most SAMPLE_SHARE of the plan's requests a minute. On Free
+ * (30 RPM, 1.2 calls a minute for samples) with three streamed markets that is one sample a
+ * market every 3 min: at most 1 call a minute, 3.3 % of the plan. A sample rides in a poll call
+ * of its endpoint family going anyway when one goes within RIDE_WAIT_MS (poll-queue.ts riders),
+ * costing nothing; only a family with nothing polled pays for its samples.
+ */
+export const SAMPLE_SHARE = 0.04
+export const MIN_SAMPLE_EVERY_MS = 3 * 60_000
+/** The first sample after a market is trusted comes sooner: a frozen reading shows in a minute. */
+export const FIRST_SAMPLE_MS = 60_000
+
+export function sampleEveryMs(rpm: number, markets: number): number {
+  const perMinute = SAMPLE_SHARE * Math.max(1, rpm)
+  return Math.max(MIN_SAMPLE_EVERY_MS, (Math.max(1, markets) * 60_000) / perMinute)
+}

@@ -1,0 +1,177 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { Market, SymbolKey } from '../../shared/markets/market'
+import { blankQuote, type Quote } from '../../shared/quote'
+import { FakeClock } from '../clock'
+import type { ReadingKeys } from '../push/field-reading'
+import type { QuoteFields, QuoteUpdate } from '../quotes/quote-fields'
+import { FIRST_CHECK_GRACE_MS, FROZEN_MS, StreamTrust } from './stream-trust'
+import { ROUND_MS } from './trust-state'
+
+/** A market's stream trust, driven by hand: pushes held, REST answers paired, on a fake clock. */
+let clock: FakeClock
+let trust: StreamTrust
+let samples: Array<{ keys: SymbolKey[]; urgent: boolean }>
+let learned: Array<{ market: Market; keys: ReadingKeys }>
+let shown: Array<{ symbol: string; fields: QuoteFields }>
+
+function make(remembered?: Partial<Record<Market, ReadingKeys>>): StreamTrust {
+  return new StreamTrust({
+    clock,
+    ...(remembered ? { remembered } : {}),
+    onChange: () => undefined,
+    onLearned: (market, keys) => learned.push({ market, keys }),
+    onTrusted: (_m, held) => shown.push(...held),
+    sample: (keys, urgent) => samples.push({ keys, urgent }),
+    streamed: () => ['BTCUSDT', 'ETHUSDT'],
+    streams: (_m, symbol) => ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'].includes(symbol),
+    sampleEveryMs: () => 180_000,
+  })
+}
+
+beforeEach(() => {
+  clock = new FakeClock(Date.UTC(2026, 10, 27, 9, 30))
+  samples = []
+  learned = []
+  shown = []
+  trust = make()
+})
+
+const push = (raw: Record<string, unknown>, symbol = 'BTCUSDT'): QuoteUpdate => ({
+  market: 'crypto',
+  symbol,
+  fields: {},
+  raw,
+  ts: null,
+  source: 'stream',
+  receivedAt: clock.now(),
+})
+const rest = (fields: QuoteFields, symbol = 'BTCUSDT'): QuoteUpdate => ({
+  market: 'crypto',
+  symbol,
+  fields,
+  ts: null,
+  source: 'poll',
+  receivedAt: clock.now(),
+})
+const REST: QuoteFields = { last: 84_012.5, change: 30.2, bid: 84_012.4, ask: 84_012.6 }
+/** The 24-hour ticker: `p` is the change, `c` the price. */
+const ticker = (c: number, p = 30.2): Record<string, unknown> => ({
+  s: 'BTCUSDT',
+  p: String(p),
+  c: String(c),
+  b: String(c - 0.1),
+  a: String(c + 0.1),
+})
+
+describe('StreamTrust', () => {
+  it('holds a market’s pushes until a REST quote of the same symbol agrees, then shows them', () => {
+    trust.hold(push({ symbol: 'BTCUSDT', last: 84_012 }))
+    expect(trust.shows('crypto')).toBe(false)
+    clock.advance(500)
+    trust.restAnswer(rest(REST), undefined)
+    expect(trust.shows('crypto')).toBe(true)
+    expect(shown).toEqual([{ symbol: 'BTCUSDT', fields: { last: 84_012 }, at: clock.now() - 500 }])
+  })
+
+  it('asks for a REST sample when none came within 2 s of the first push', () => {
+    trust.hold(push({ symbol: 'BTCUSDT', last: 84_012 }))
+    clock.advance(2_100)
+    trust.hold(push({ symbol: 'BTCUSDT', last: 84_013 }))
+    expect(samples).toEqual([{ keys: ['crypto:BTCUSDT'], urgent: true }])
+  })
+
+  it('distrusts a reading whose price is off, learns one from the pair, and trusts it after two agreements', () => {
+    trust.hold(push(ticker(84_012.5)))
+    trust.restAnswer(rest(REST), undefined)
+    expect(trust.shows('crypto')).toBe(false)
+    // The other symbols stay subscribed a moment, to check the learned reading at once...
+    expect(trust.gate('crypto')).toBe('open')
+    clock.advance(FIRST_CHECK_GRACE_MS)
+    // ...then the market polls, one probe symbol checking it.
+    expect(trust.gate('crypto')).toBe('probe')
+    expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'disagree' }])
+    expect(trust.readingOf('crypto').keys).toMatchObject({ last: 'c', change: 'p' })
+    for (let i = 1; i <= 2; i++) {
+      clock.advance(3_000)
+      trust.hold(push(ticker(84_012.5 + i)))
+      trust.restAnswer(rest({ ...REST, last: 84_012.5 + i }), undefined)
+    }
+    expect(trust.shows('crypto')).toBe(true)
+    expect(learned).toEqual([{ market: 'crypto', keys: expect.objectContaining({ last: 'c' }) }])
+    expect(trust.report()[0]).toMatchObject({ state: 'trusted', source: 'learned', why: null })
+  })
+
+  it('checks a learned reading on the other symbols of the first snapshot at once', () => {
+    trust.restAnswer(rest(REST, 'BTCUSDT'), undefined)
+    trust.restAnswer(rest({ ...REST, last: 3_200.5 }, 'ETHUSDT'), undefined)
+    trust.restAnswer(rest({ ...REST, last: 165.25 }, 'SOLUSDT'), undefined)
+    clock.advance(300)
+    trust.hold(push(ticker(84_012.5)))
+    expect(trust.gate('crypto')).toBe('open')
+    trust.hold(push({ ...ticker(3_200.5), s: 'ETHUSDT' }, 'ETHUSDT'))
+    trust.hold(push({ ...ticker(165.25), s: 'SOLUSDT' }, 'SOLUSDT'))
+    expect(trust.shows('crypto')).toBe(true)
+  })
+
+  it('polls a market whose pushes carry no price it can read, and looks again a round later', () => {
+    trust.hold(push({ symbol: 'BTCUSDT', bid: 84_012.4, ask: 84_012.6 }))
+    trust.restAnswer(rest(REST), undefined)
+    expect(trust.gate('crypto')).toBe('closed')
+    expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'no-price' }])
+    trust.start()
+    clock.advance(ROUND_MS + 1_000)
+    expect(trust.gate('crypto')).toBe('probe')
+    trust.stop()
+  })
+
+  it('starts from a reading remembered on this service, still checked before it is shown', () => {
+    trust = make({ crypto: { last: 'c' } })
+    trust.hold(push(ticker(84_012.5)))
+    expect(trust.shows('crypto')).toBe(false)
+    trust.restAnswer(rest(REST), undefined)
+    expect(trust.shows('crypto')).toBe(true)
+    expect(trust.report()[0]).toMatchObject({ source: 'remembered' })
+  })
+
+  describe('once trusted', () => {
+    const streamQuote = (last: number, receivedAt: number): Quote => ({
+      ...blankQuote('crypto', 'BTCUSDT', receivedAt, 'stream'),
+      last,
+    })
+    beforeEach(() => {
+      trust.hold(push({ symbol: 'BTCUSDT', last: 84_012.5 }))
+      trust.restAnswer(rest(REST), undefined)
+      expect(trust.shows('crypto')).toBe(true)
+    })
+
+    it('samples the stream against REST a minute after, then every few minutes, riding poll calls', () => {
+      trust.start()
+      clock.advance(61_000)
+      clock.advance(180_000)
+      trust.stop()
+      expect(samples).toEqual([
+        { keys: ['crypto:BTCUSDT'], urgent: false },
+        { keys: ['crypto:ETHUSDT'], urgent: false },
+      ])
+    })
+
+    it('goes back to polling at once when a sample disagrees', () => {
+      const q = streamQuote(90_000, clock.now())
+      trust.restAnswer(rest(REST), { quote: q, streamMovedAt: clock.now() })
+      expect(trust.shows('crypto')).toBe(false)
+      expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'disagree' }])
+    })
+
+    it('calls a stream price that stood still for a minute while REST moved frozen', () => {
+      const movedAt = clock.now()
+      clock.advance(FROZEN_MS - 1_000)
+      const still = streamQuote(84_012.5, clock.now())
+      trust.restAnswer(rest({ last: 84_013.5 }), { quote: still, streamMovedAt: movedAt })
+      expect(trust.shows('crypto')).toBe(true)
+      clock.advance(2_000)
+      const stiller = streamQuote(84_012.5, clock.now())
+      trust.restAnswer(rest({ last: 84_014.5 }), { quote: stiller, streamMovedAt: movedAt })
+      expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'frozen' }])
+    })
+  })
+})

@@ -1,0 +1,84 @@
+import type { FieldReading } from '../push/field-reading'
+
+/**
+ * Whether a market's stream is trusted: the lifecycle of one market's trust (stream-trust.ts).
+ *
+ *                 agree                                    disagree / no price / frozen
+ *   unverified ─────────▶ trusted ◀───────────────┐ ┌─────────────────────────────────────┐
+ *       │                   │   agree twice under  │ │                                     │
+ *       │ disagree /        │   the learned reading│ ▼                                     │
+ *       │ no price          └──────────────▶ relearning(candidate) ──new reading learned──┘
+ *       └─────────────────────────────────────▶  │        ▲
+ *                                     nothing new │        │ ROUND_MS later: learn afresh
+ *                                     learned     ▼        │
+ *                                              unreadable ─┘
+ *
+ * unverified  first use: pushes held (not shown) until a REST quote of a pushed symbol agrees
+ * trusted     pushes shown; a REST sample now and then (sample-pace.ts) keeps checking
+ * relearning  the market polls; one symbol stays subscribed (the planner's probe), its pushes
+ *             held and held against its polls under the candidate reading (null: learn one
+ *             from the next pair); AGREE_TO_TRUST agreements in a row trust it
+ * unreadable  the market polls, nothing subscribed; ROUND_MS later it relearns
+ */
+export type TrustState =
+  | { readonly kind: 'unverified' }
+  | { readonly kind: 'trusted' }
+  | {
+      readonly kind: 'relearning'
+      readonly candidate: FieldReading | null
+      readonly agreed: number
+    }
+  | { readonly kind: 'unreadable'; readonly until: number }
+
+/** Why a market's stream is not used: its words in the status line (feed-status.ts). */
+export type Distrust = 'disagree' | 'no-price' | 'frozen'
+
+export type TrustEvent =
+  | { type: 'agree' }
+  /** A comparison failed; `learned`: the reading a pair taught (null: none, or no pair to learn from). */
+  | { type: 'distrust'; learned: FieldReading | null; fromPair: boolean; now: number }
+  | { type: 'learned'; reading: FieldReading }
+  | { type: 'round' }
+
+export const AGREE_TO_TRUST = 2
+/** How long a market whose pushes taught no reading polls before it is looked at again. */
+export const ROUND_MS = 5 * 60_000
+
+export const UNVERIFIED: TrustState = { kind: 'unverified' }
+const TRUSTED: TrustState = { kind: 'trusted' }
+const LEARN_NEXT: TrustState = { kind: 'relearning', candidate: null, agreed: 0 }
+
+/** The one transition function; an event a state does not take leaves it as it is. */
+export function trustTransition(
+  from: TrustState,
+  e: TrustEvent,
+  current: FieldReading,
+): TrustState {
+  switch (e.type) {
+    case 'agree':
+      if (from.kind === 'unverified') return TRUSTED
+      if (from.kind !== 'relearning' || from.candidate === null) return from
+      return from.agreed + 1 >= AGREE_TO_TRUST ? TRUSTED : { ...from, agreed: from.agreed + 1 }
+    case 'distrust': {
+      if (from.kind === 'unreadable') return from
+      const trying = from.kind === 'relearning' ? from.candidate : current
+      if (e.learned !== null && e.learned.id !== trying?.id)
+        return { kind: 'relearning', candidate: e.learned, agreed: 0 }
+      // A pair taught nothing new: the pushes carry no price we can read, for now.
+      if (e.fromPair) return { kind: 'unreadable', until: e.now + ROUND_MS }
+      return LEARN_NEXT
+    }
+    case 'learned':
+      return from.kind === 'relearning'
+        ? { kind: 'relearning', candidate: e.reading, agreed: 0 }
+        : from
+    case 'round':
+      return from.kind === 'unreadable' ? LEARN_NEXT : from
+  }
+}
+
+/** What the planner does with the market's symbols in this state (planner gates). */
+export function gateOf(s: TrustState): 'open' | 'probe' | 'closed' {
+  if (s.kind === 'relearning') return 'probe'
+  return s.kind === 'unreadable' ? 'closed' : 'open'
+}
