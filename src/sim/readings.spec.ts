@@ -93,7 +93,7 @@ describe('keep-alive demands', () => {
   })
 
   it('closes a socket whose answer to its ping is not {"action":"pong"}', async () => {
-    const s = await boot({ behaviour: { keepAlive: 'action-pong' }, heartbeatMs: 30 })
+    const s = await boot({ behaviour: { keepAlive: 'action-pong' }, heartbeatMs: 200 })
     const wrong = await mustOpen(s.streamUrl, s.keys.pro)
     const gone = closed(wrong.ws)
     wrong.ws.on('message', (d) => d.toString().includes('ping') && wrong.send({ event: 'pong' }))

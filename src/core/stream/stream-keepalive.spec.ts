@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KEEPALIVE_SILENCE_MS } from '../../sim/stream-liveness'
+import { KEEPALIVE_SILENCE_MS } from '../../sim/socket/stream-liveness'
 import { KeepAlive } from './stream-keepalive'
 
 /** When the client starts sending keep-alives of its own: only once the service shows it wants one. */

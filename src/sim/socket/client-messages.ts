@@ -1,5 +1,5 @@
-import type { SimMarket } from './market/instruments'
-import { marketNamed, type Naming } from './market-names'
+import type { SimMarket } from '../market/instruments'
+import { marketNamed, type Naming } from '../market-names'
 
 /**
  * Parses what a stream client sends (spec: WebSocket stream: {action:"subscribe",market,

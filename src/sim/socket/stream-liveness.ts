@@ -1,6 +1,6 @@
-import type { Clock } from '../util/clock'
-import type { ServiceBehaviour } from './behaviour'
-import { controlFrame, type Dialect } from './dialects'
+import type { Clock } from '../../util/clock'
+import type { ServiceBehaviour } from '../behaviour'
+import { controlFrame, type Dialect } from '../dialects'
 import type { Peer } from './stream-peer'
 
 /**
@@ -24,16 +24,18 @@ export function heartbeat(peers: Iterable<Peer>, c: LivenessContext): void {
   const now = c.clock.now()
   const demand = c.behaviour.keepAlive
   for (const peer of peers) {
+    // A pong owed is the service's own demand and closes with its reason, whether or not the
+    // client said anything else since (a busy client may miss one short beat).
+    if (demand === 'action-pong' && peer.pongOwed) {
+      peer.ws.close(4001, 'pong timeout: expected {"action":"pong"}')
+      continue
+    }
     if (!peer.alive) {
       peer.ws.terminate()
       continue
     }
     if (demand === 'client-ping' && now - peer.lastClientMessageAt > KEEPALIVE_SILENCE_MS) {
       peer.ws.close(4000, `no ping from the client within ${KEEPALIVE_SILENCE_MS / 1000} s`)
-      continue
-    }
-    if (demand === 'action-pong' && peer.pongOwed) {
-      peer.ws.close(4001, 'pong timeout: expected {"action":"pong"}')
       continue
     }
     peer.alive = false

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws'
-import type { Instrument } from './market/instruments'
-import type { KeyRecord } from './plans-and-keys'
+import type { Instrument } from '../market/instruments'
+import type { KeyRecord } from '../plans-and-keys'
 
 /** One open socket as the stream hub keeps it (stream.ts). */
 export interface Peer {
