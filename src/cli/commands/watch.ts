@@ -11,10 +11,10 @@ import type { Quote } from '../../shared/quote'
 import { HELP_OPTIONS, parseCommand, usageError } from '../command-args'
 import { openCommandLog } from '../command-log'
 import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
-import { startCliAlerts } from '../cli-alerts'
+import { startCliAlerts } from '../alerts/cli-alerts'
 import type { CliCommand, CliIO } from '../io'
 import { untilAborted } from '../until-aborted'
-import { WatchOutput } from '../watch-output'
+import { WatchOutput } from '../alerts/watch-output'
 
 export { quoteLine, statusLine } from '../watch-lines'
 
