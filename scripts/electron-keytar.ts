@@ -1,5 +1,5 @@
 /**
- * keytar for the Electron app under `npm start` (ARCHITECTURE: Secrets).
+ * keytar for the Electron app under `npm start` (architecture: Secrets).
  *
  * One node_modules/keytar cannot serve two runtimes if its addon is tied to one ABI: the browser
  * host and the CLI run it under Node, the Electron host under Electron. keytar 7 is a Node-API

@@ -1,5 +1,5 @@
 /**
- * No import circles (ARCHITECTURE: "No import circles"): builds the import graph of src/ from the
+ * No import circles (architecture: Layers): builds the import graph of src/ from the
  * TypeScript and Svelte sources (static, type-only, re-exports and literal dynamic imports alike)
  * and reports every strongly connected group of files. `npm run lint` runs it after ESLint;
  * test/architecture/import-cycles.spec.ts runs it on fixtures and on the real tree.

@@ -8,7 +8,7 @@ import { startElectronHost } from './host'
 
 // The Electron entry point (out/main/index.js). The only file of the Electron host that starts
 // the app service (the start-up every host shares, src/app/hosted-app.ts), and the simulator it
-// injects for demo mode (ARCHITECTURE: hosts inject the demo feed), with the shipped timetables it
+// injects for demo mode (architecture: Default data source), with the shipped timetables it
 // trades by.
 startElectronHost({
   startApp: (opts) =>

@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron'
 import { createTickdeskApi } from './tickdesk-api'
 
-// Sandboxed preload (ARCHITECTURE: src/preload): exposes the bridge contract and nothing more.
+// Sandboxed preload (architecture: Layers): exposes the bridge contract and nothing more.
 contextBridge.exposeInMainWorld('tickdesk', createTickdeskApi(ipcRenderer))

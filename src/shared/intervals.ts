@@ -2,7 +2,7 @@ import type { Interval } from './quote'
 
 /**
  * The one table of candle intervals and the one rule for bar times, shared by the engine (REST
- * bars, pushed candles, bars built from ticks) and the renderer's chart (ARCHITECTURE: src/shared
+ * bars, pushed candles, bars built from ticks) and the renderer's chart (architecture: Layers
  * is pure; STYLE 15: an interval table defined twice drifts, and it did).
  *
  * Aliases: the spec (GET /api/v1/market/tv-futures/kline) accepts "1 or 1m, 5, 15, 60 or 1h, 240

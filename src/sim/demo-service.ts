@@ -2,7 +2,7 @@ import type { SimPlan } from './plans'
 import { startSimulator, type SimOptions } from './server'
 
 /**
- * Demo mode's service (ARCHITECTURE: Default data source): the simulator on loopback and the key
+ * Demo mode's service (architecture: Default data source): the simulator on loopback and the key
  * demo mode uses, the pro plan's. The hosts (Electron's entry, `tickdesk web`, the CLI) start it
  * through the starter they hand the app and the CLI's feed chooser, so neither src/app nor
  * src/core imports the simulator. The shape is the client's DemoService, written here in the

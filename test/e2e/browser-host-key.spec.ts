@@ -6,7 +6,7 @@ import { connectBridge, type BridgeClient } from './bridge-client'
 import { launchStart, type Launched } from './launch'
 
 /**
- * The API key in the browser host (ARCHITECTURE: Secrets), as a user runs it: `npm start` on a
+ * The API key in the browser host (architecture: Secrets), as a user runs it: `npm start` on a
  * machine without the Electron runtime. With a Secret Service (CI's D-Bus session,
  * TICKDESK_REAL_KEYCHAIN=1) the key survives a restart; where no keychain answers, it is kept in
  * memory and the app says so. Either way the session leaves a log in the data folder without it.

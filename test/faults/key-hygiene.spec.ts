@@ -12,7 +12,7 @@ import { startDemoService, startSimulator, type SimServer } from '../../src/sim'
 import { realPause, tempDir } from './harness'
 
 /**
- * Key hygiene (ARCHITECTURE: Secrets): a whole session with a recognisable key, errors forced
+ * Key hygiene (architecture: Secrets): a whole session with a recognisable key, errors forced
  * (401, 500, 429, timeouts), the watch and doctor commands; the key must never show up in logs
  * (the hosts' log files included, at debug level), stdout, stderr, the data dir, error messages,
  * or anything that crosses the bridge.

@@ -4,7 +4,7 @@ import type { QuoteFrame } from '../../shared/quote-frame'
  * Turns a stream of store changes into bridge batches, changed fields only, sent as soon as the
  * event loop is free: every tick that arrived in one turn of the loop (one socket read carries
  * many) goes out together, right after that turn, so the bridge adds no timer wait; the renderer
- * coalesces further and applies once per animation frame (ARCHITECTURE: at most one frame).
+ * coalesces further and applies once per animation frame (architecture: The path of a tick).
  * Nothing is scheduled while nothing changes, so an idle app costs nothing.
  *
  *   idle --request()--> due --(loop turn ends, and MIN_GAP_MS since the last batch) flush--> idle

@@ -5,7 +5,7 @@ import { VERSION } from '../../shared/version'
 import { RotatingLogFile } from './rotating-log-file'
 
 /**
- * The one log every host writes (ARCHITECTURE: Logs): dataDir/logs/tickdesk.log, JSON lines with
+ * The one log every host writes (architecture: Logs): dataDir/logs/tickdesk.log, JSON lines with
  * the key redacted (core/log.ts), info and up; verbose adds debug lines and echoes every line to
  * `echo` (the CLI's stderr). A log call never throws and never waits for the disk.
  */

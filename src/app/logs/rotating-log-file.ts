@@ -2,7 +2,7 @@ import { appendFile, mkdir, rename, stat, truncate as truncateFile } from 'node:
 import { join } from 'node:path'
 
 /**
- * A size-capped, rotating JSON-lines file (ARCHITECTURE: Logs): tickdesk.log, then .1 and .2 as
+ * A size-capped, rotating JSON-lines file (architecture: Logs): tickdesk.log, then .1 and .2 as
  * it fills, so the folder never holds more than `files` x `maxBytes`. Hand-written instead of a
  * logging library: the hosts need exactly this (append, rotate, never block, never throw), which
  * is a hundred lines, where pino + pino-roll or winston bring a dozen packages.

@@ -9,7 +9,7 @@ import { memorySecretStore } from '../keys/memory-secret-store'
 import { Keychain, loadKeytar, type KeytarImporter } from './keychain'
 
 /**
- * Where a host keeps the API key (ARCHITECTURE: Secrets), best first. Plain Node: the Electron
+ * Where a host keeps the API key (architecture: Secrets), best first. Plain Node: the Electron
  * host passes its safeStorage in; the browser host and the CLI pass null.
  *   env            TICKDESK_API_KEY is set: it wins; set/clear are refused (unset it instead)
  *   keychain       keytar loaded and answering within the timeout

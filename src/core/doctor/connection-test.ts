@@ -33,7 +33,7 @@ export const SETTLE_MS = 5_000
 
 /**
  * The stream line of the in-app connection test: the engine's own socket as it stands, never a
- * handshake of its own (ARCHITECTURE: one WebSocket per app; the Free plan allows one, spec:
+ * handshake of its own (architecture: Layers, one WebSocket per app; the Free plan allows one, spec:
  * Limits). Open is OK; a socket waiting after WS_CONN_LIMIT, a 403 or a 429 says so and when it
  * tries again, whatever its upgrade said before.
  */

@@ -1,6 +1,6 @@
 /**
  * A hand-written stand-in for the parts of the `electron` module main and preload use. The
- * Electron binary cannot run here (ARCHITECTURE: Why two hosts), so specs load this through
+ * Electron binary cannot run here (architecture: Why two hosts), so specs load this through
  * `vi.mock('electron', () => import('./testing/fake-electron').then((m) => m.electronModule))`
  * and assert on what OUR code passed in (options, handlers, templates) — never on this fake.
  */
