@@ -18,7 +18,7 @@ export default defineConfig({
           include: [
             'src/app/keys/*.spec.ts',
             'src/app/webhooks/*.spec.ts',
-            'src/shared/url-policy.spec.ts',
+            'src/shared/security/url-policy.spec.ts',
             'src/shared/alerts/webhook-view.spec.ts',
             'src/shared/settings*.spec.ts',
             'src/web/*.spec.ts',

@@ -11,7 +11,7 @@ export const SETS = {
     'src/app/keys/keyed-feed.ts',
   ],
   webhooks: [
-    'src/shared/url-policy.ts',
+    'src/shared/security/url-policy.ts',
     'src/app/webhooks/webhook-url-policy.ts',
     // webhookView, webhookHost, maskedWebhookUrl: what a page and the CLI see of a webhook.
     'src/shared/alerts/alert.ts:239-269',

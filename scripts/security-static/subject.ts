@@ -10,8 +10,8 @@ import { externalLink, isPermissionAllowed } from '../../src/main/link-policy'
 import { mainWindowOptions, stripWindowOptions } from '../../src/main/windows/window-options'
 import { WebhookViewSchema } from '../../src/shared/alerts/alert'
 import { SnapshotSchema } from '../../src/shared/bridge'
-import { CONTENT_SECURITY_POLICY } from '../../src/shared/content-security-policy'
-import { urlProblem } from '../../src/shared/url-policy'
+import { CONTENT_SECURITY_POLICY } from '../../src/shared/security/content-security-policy'
+import { urlProblem } from '../../src/shared/security/url-policy'
 import { startWebHost } from '../../src/web/web-host'
 
 export type Keeper = Pick<

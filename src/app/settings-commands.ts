@@ -1,6 +1,6 @@
 import { TickdeskError } from '../core/errors'
 import { mergeSettings, SettingsSchema } from '../shared/settings'
-import { urlProblem } from '../shared/url-policy'
+import { urlProblem } from '../shared/security/url-policy'
 import type { MarketAccess, SettingsAccess } from './command-context'
 import type { Handlers } from './command-handler'
 import { canonicalKey } from './watchlists/watchlist-book'

@@ -1,6 +1,6 @@
 import { ACCOUNT_WIDE_403 } from '../core/errors'
 import type { FeedStatus } from '../shared/status'
-import { plainText } from '../shared/plain-text'
+import { plainText } from '../shared/security/plain-text'
 import { EXIT } from './io'
 
 /**

@@ -1,7 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { EXIT } from './io'
 import { main } from './index'
-import { plainText } from '../shared/plain-text'
+import { plainText } from '../shared/security/plain-text'
 import { stopOnSignals } from './stop-signals'
 
 /**

@@ -3,7 +3,7 @@ import { configFromEnv, parseStreamMarkets, type ConfigInput } from '../core/eng
 import { resolveDataDir } from '../core/persistence/data-dir'
 import { originWords, serviceOrigin } from '../app/keys/key-binding'
 import { PlanSchema } from '../shared/markets/market'
-import { urlProblem, type UrlUse } from '../shared/url-policy'
+import { urlProblem, type UrlUse } from '../shared/security/url-policy'
 import {
   chooseFeed,
   wantedConfig,

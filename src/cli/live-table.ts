@@ -1,7 +1,7 @@
 import type { SymbolKey } from '../shared/markets/market'
 import type { Quote } from '../shared/quote'
 import type { FeedState, FeedStatus } from '../shared/status'
-import { plainText } from '../shared/plain-text'
+import { plainText } from '../shared/security/plain-text'
 import { colorize, useColor } from './output'
 
 const ESC = '\u001b['

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline'
 import { keyMoveWords, type ConfirmKeyMove, type KeyMove } from '../app/keys/key-move'
 import { originWords, serviceOrigin, type KeyOrigin } from '../app/keys/key-binding'
-import { urlProblem } from '../shared/url-policy'
+import { urlProblem } from '../shared/security/url-policy'
 
 /**
  * The browser host's equivalent of Electron's key dialog: the terminal `tickdesk web` runs in is

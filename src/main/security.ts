@@ -1,5 +1,5 @@
 import { shell, type Session, type WebContents } from 'electron'
-import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
+import { CONTENT_SECURITY_POLICY } from '../shared/security/content-security-policy'
 import { externalLink, isPermissionAllowed } from './link-policy'
 
 /**

@@ -4,7 +4,7 @@ import { MarketSchema, PlanSchema } from './markets/market'
 import { ChartPatchSchema, ChartSettingsSchema, DEFAULT_CHART, mergeChart } from './chart-prefs'
 import { DEFAULT_QUIET_HOURS, QuietHoursSchema } from './alerts/quiet-hours'
 import { StreamNameSchema } from './markets/stream-markets'
-import { urlProblem } from './url-policy'
+import { urlProblem } from './security/url-policy'
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system'])
 

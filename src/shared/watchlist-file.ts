@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { csvCell, csvCellValue } from './csv-cell'
+import { csvCell, csvCellValue } from './security/csv-cell'
 import { parseSymbolKey, symbolKey } from './markets/market'
 import { LotInputSchema, parseDecimal, type Lot } from './positions/position'
 import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'

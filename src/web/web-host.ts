@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { AppHostApi } from '../app/host-api'
 import { systemClock, type Clock } from '../core/clock'
-import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy'
+import { CONTENT_SECURITY_POLICY } from '../shared/security/content-security-policy'
 import { attachBridgeSocket } from './bridge-socket'
 import { LaunchCodes } from './launch-codes'
 import {

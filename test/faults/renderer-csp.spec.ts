@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { CONTENT_SECURITY_POLICY } from '../../src/shared/content-security-policy'
+import { CONTENT_SECURITY_POLICY } from '../../src/shared/security/content-security-policy'
 
 /**
  * The built renderer carries the CSP as a meta tag (the hosts also send it as a header). CI builds

@@ -1,5 +1,5 @@
 import { webhookView, type Webhook, type WebhookView } from '../../shared/alerts/alert'
-import { urlProblem } from '../../shared/url-policy'
+import { urlProblem } from '../../shared/security/url-policy'
 
 /**
  * Where a webhook may point: the one URL policy (shared/url-policy.ts), so the alert and the

@@ -4,7 +4,7 @@ import { FEED_HELP, FEED_OPTIONS, openCliFeed } from '../feed-options'
 import { exitCodeFor } from '../exit-code'
 import { HELP_OPTIONS, parseCommand } from '../command-args'
 import { EXIT, type CliCommand } from '../io'
-import { plainText } from '../../shared/plain-text'
+import { plainText } from '../../shared/security/plain-text'
 import { colorize, useColor, writeJson } from '../output'
 
 const HELP = `Usage: tickdesk doctor [--json]

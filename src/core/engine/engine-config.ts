@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { AuthScheme } from '../rest/auth-header'
 import { PLAN_LIMITS, PlanSchema, type Market, type Plan } from '../../shared/markets/market'
 import { parseStreamMarkets } from '../../shared/markets/stream-markets'
-import { urlProblem, type UrlUse } from '../../shared/url-policy'
+import { urlProblem, type UrlUse } from '../../shared/security/url-policy'
 
 /** Where the engine connects and how much it may spend; from env, CLI flags or settings. */
 export interface EngineConfig {

@@ -6,7 +6,7 @@ import type { FrameBuffer } from './frame-buffer'
 import type { ParsedFrame } from './parsed-frame'
 import { KIND_FIELDS, type Kind } from './push-kind'
 import { marketNamed, normaliseSymbol } from './push-symbols'
-import { plainText } from '../../shared/plain-text'
+import { plainText } from '../../shared/security/plain-text'
 
 /**
  * The readers of one item of a push (push-parser.ts finds the items and their kinds): its

@@ -1,7 +1,7 @@
 import type { Market } from '../../shared/markets/market'
 import { parseBars, quoteTime } from '../bars/bar-time'
 import { TickdeskError } from '../errors'
-import { isPlainText } from '../../shared/plain-text'
+import { isPlainText } from '../../shared/security/plain-text'
 import { pickQuoteFields, type QuoteUpdate } from '../quotes/quote-fields'
 import { timetableFor } from '../../shared/markets/market-timetables'
 

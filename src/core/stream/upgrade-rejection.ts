@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { plainText } from '../../shared/plain-text'
+import { plainText } from '../../shared/security/plain-text'
 import { TickdeskError } from '../errors'
 import { overLimitStatus } from '../rest/over-limit'
 import { retryAfterFor } from '../rest/retry-after'
