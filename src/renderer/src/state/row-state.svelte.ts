@@ -50,8 +50,8 @@ export class RowState implements Paintable {
    */
   ts = 0
   /**
-   * Epoch ms of the last change of `last` (the quote's time, else the arrival): whether the
-   * market is trading outside its listed hours (shared/trading-hours.ts). Not reactive, like ts.
+   * Epoch ms of the last change of `last` (the quote's time, else the arrival): whether the market
+   * is trading outside its listed hours (shared/markets/trading-hours.ts). Not reactive, like ts.
    */
   movedAt = 0
   /** Whether any timed value arrived (flips once); the reactive stand-in for `ts > 0`. */
