@@ -45,8 +45,8 @@ export class RowState implements Paintable {
   askSize = $state<number | null>(null)
   /**
    * Epoch ms of the newest value. Deliberately not reactive: it changes on every tick, and what
-   * shows it (ages, titles) refreshes with the once-a-second clock instead (STYLE: no per-tick
-   * work for texts that change per second).
+   * shows it (ages, titles) refreshes with the once-a-second clock instead (no per-tick work for
+   * texts that change per second).
    */
   ts = 0
   /**
