@@ -8,7 +8,7 @@ import { report, round, type BenchContext, type BenchResult } from './stats'
 
 /**
  * barsSave: what saving the bars costs the app's event loop on a 1000-symbol crypto desk whose
- * minute rings are full (1000 minutes each), the case issue 40 measured at 0.3-0.4 s a save when
+ * minute rings are full (1000 minutes each), the case that took 0.3-0.4 s a save when
  * every save rewrote every symbol's rings. Here: the first save (nothing on disk yet), then
  * SAVES saves 5 minutes of prices apart (persistence/bar-store.ts appends what changed), then a
  * compaction (the whole cache rewritten from memory, in chunks): wall time and the longest the

@@ -7,14 +7,14 @@ import { startSimulator, type SimServer } from '../src/sim'
 import { behaviourFromNames } from '../src/sim/behaviour'
 
 /**
- * The issue's own trial, judged from outside: `tickdesk watch --json` (a separate process, run
+ * The freshness trial a user can run, judged from outside: `tickdesk watch --json` (a separate process, run
  * through tsx as `npm run cli` does) against the simulator serving one reading, and every quote
  * line held, the moment it arrives, against the simulator's record of every price it served
  * (REST rows and pushes, served-prices.ts). Nothing the app says about its own timing is read.
  *
  * `npx tsx bench/freshness-watch.ts BEHAVE[,BEHAVE] [seconds=50] [plan=pro] [symbols...]`
  * BEHAVE: the simulator's reading names (`tickdesk sim --behave`, sim/behaviour.ts), or `plain`.
- * Default symbols: the issue's four crypto symbols. Prints one JSON object: lines after the first
+ * Default symbols: four crypto symbols (DEFAULT_SYMBOLS). Prints one JSON object: lines after the first
  * 10 s (counted from the CLI's first line) whose price the service did not serve in the 10 s before (count and %), each symbol's
  * longest gap between lines after 10 s, when a status line first said the stream is not used,
  * when every symbol's line first came from the stream (and whether after being told), the REST

@@ -60,7 +60,7 @@ interface FreshCase {
 }
 
 /**
- * The issue's mix in the issue's order, on the simulator's two ways of naming a push's market:
+ * MIX in its listed order, on the simulator's two ways of naming a push's market:
  * its pushes in the client's words, and in the service's own ("spot", "futures_usdt"), which a
  * client matches by symbol only: a coin and its perpetual streamed under one name then collide.
  * --full adds the same mix shuffled (the plan must not depend on the order).

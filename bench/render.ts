@@ -192,7 +192,7 @@ function hotRows(ours: SideResult, ref: SideResult): { rows: BenchRow[]; json: o
       ),
       atMost('hot: long tasks', oh.longTasks, 'tasks', 0, `reference ${rh.longTasks}`),
       ratioRow('hot: CPU, host + Chromium', oh.cpu, rh.cpu, 1.0, '% of a core'),
-      // Issue 25: the host parses once into the store and encodes one frame per flush; the relay
+      // The host parses once into the store and encodes one frame per flush; the relay
       // only forwards the service's frames. Twice the relay's work is the budget for that.
       ratioRow('hot: host CPU', oh.hostCpu, rh.hostCpu, 2.0, '% of a core'),
       report(

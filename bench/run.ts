@@ -20,7 +20,7 @@ import type { Benchmark, BenchResult } from './stats'
 /**
  * `npm run bench [-- --json] [--only a,b] [--strict] [--full] [--trace] [--short]`
  *
- * Runs each benchmark, prints one table (PASS/FAIL against the issue's targets), and saves
+ * Runs each benchmark, prints one table (PASS/FAIL against each benchmark's targets), and saves
  * bench/results/latest.json plus a timestamped copy. --json makes the last line one JSON object;
  * --strict exits 1 when any target fails; --full uses the long windows (3-minute freshness,
  * bigger samples); --short is the regression guard's CI form (bench/guard). Machines are shared and noisy: the headline figures are ratios against a

@@ -35,7 +35,7 @@ import {
  *     carried it (the host reads it a loopback hop later);
  *   - host CPU (utime + stime) and PSS (smaps_rollup) from /proc of the host's process tree;
  *   - boundMs: the median polled age the spec's rules allow for that watch, by the code the
- *     budget preview uses (core/budget-preview.ts planBudgetOnPlan: stream cap, 90 % of RPM,
+ *     budget preview uses (core/feed/budget-preview.ts planBudgetOnPlan: stream cap, 90 % of RPM,
  *     batches of 50 per endpoint family, the poller's pacing), printed beside the measurement.
  * Default: the four sizes on their natural plans, 30 s each after warm-up (about 3 min); --full:
  * every size on every plan (Free at 5000 symbols excepted: one round takes ~4 min), 120 s each.

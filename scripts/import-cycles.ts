@@ -4,9 +4,9 @@
  * and reports every strongly connected group of files. `npm run lint` runs it after ESLint;
  * test/architecture/import-cycles.spec.ts runs it on fixtures and on the real tree.
  *
- * KNOWN_CYCLES lists the circles the codebase still has (none today), each with the issue that
- * removes it. The
- * check fails on any other circle, and on a listed one that is gone, so the list cannot go stale.
+ * KNOWN_CYCLES lists the circles the codebase still has (none today), each with the change that
+ * removes it (`until`). The check fails on any other circle, and on a listed one that is gone, so
+ * the list cannot go stale.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'

@@ -17,7 +17,7 @@ import {
 } from './positions/position-commands'
 import { webhookTarget, type WebhookOutcome } from './webhooks/webhook-sender'
 
-/** Issue 38, finding 6: what a page (or a receiver) feeds Tickdesk is bounded before it is kept. */
+/** What a page (or a receiver) feeds Tickdesk is bounded before it is kept. */
 
 let app: AppService | null = null
 let server: Server | null = null

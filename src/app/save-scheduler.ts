@@ -20,9 +20,9 @@ import type { NoticeBoard } from './notice-board'
  */
 export const QUOTE_CACHE_EVERY_MS = 30_000
 /**
- * The bars the app built (core/built-bars.ts) reach the disk at most this often while prices move,
- * and on close: a crash costs at most this much of a chart's history. A save appends only what
- * changed (persistence/bar-store.ts).
+ * The bars the app built (core/bars/built-bars.ts) reach the disk at most this often while prices
+ * move, and on close: a crash costs at most this much of a chart's history. A save appends only
+ * what changed (persistence/bar-store.ts).
  */
 export const BAR_CACHE_EVERY_MS = 5 * 60_000
 /**

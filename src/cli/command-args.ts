@@ -3,7 +3,7 @@ import type { CliIO } from './io'
 import { EXIT } from './io'
 import { VERSION } from './version'
 
-/** Flags every command takes (issue 4: "Every command: --help, --version"). */
+/** Flags every command takes, so any command can explain itself: --help and --version. */
 export const STANDARD_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { desktopNotifier } from './desktop-notifier'
 import { NOTIFY_SCRIPT, notificationArgs } from './notification-command'
 
-/** Issue 38, finding 5: alert text reaches osascript and notify-send as data, never as code. */
+/** Alert text reaches osascript and notify-send as data, never as code. */
 const HOSTILE = '" & (do shell script "touch /tmp/pwned") & "'
 const DASHED = '--icon=/etc/passwd'
 

@@ -1,5 +1,5 @@
 /**
- * The command line that shows one desktop notification (issue 38, finding 5). The title and the
+ * The command line that shows one desktop notification. The title and the
  * body (alert text: a note the user typed, a symbol the service named) are passed as separate
  * arguments and never become code: on macOS the AppleScript is a fixed text that reads them from
  * `argv`; notify-send gets `--` first, so a body starting with `-` is not read as an option.

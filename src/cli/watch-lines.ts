@@ -8,8 +8,8 @@ import { fireJson, type FireJson } from '../shared/alerts/fire-json'
 import { writeJson } from './output'
 
 /**
- * The NDJSON objects of `watch --json`, exactly the keys the CLI contract lists (issue 4), plus
- * the market's session at `now` (issue 24): `session` (open, break, closed, pre, post) and
+ * The NDJSON objects of `watch --json`: a fixed set of keys a script can rely on, plus the
+ * market's session at `now`: `session` (open, break, closed, pre, post) and
  * `sessionNext`, epoch ms of its next change (null: 24/7). Field values the service did not send
  * stay null, never 0.
  */

@@ -80,7 +80,7 @@ export interface TickdeskErrorInit {
   cause?: unknown
 }
 
-/** Errors are values with a code a user can act on (STYLE principle 5). Messages are redacted. */
+/** Errors are values with a code a user can act on. Messages are redacted. */
 export class TickdeskError extends Error {
   readonly code: ErrorCode
   readonly status: number | null

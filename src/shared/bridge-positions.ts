@@ -4,7 +4,7 @@ import { SymbolKeySchema } from './markets/market'
 import { CurrencySchema, LotInputSchema, LotSchema } from './positions/position'
 
 /**
- * The bridge commands of the trader's book (issue 24), ready for COMMANDS: the renderer's
+ * The bridge commands of the trader's book (lots and P&L), ready for COMMANDS: the renderer's
  * FakeTickdeskApi must answer every command of the contract (test/contract), so these join
  * COMMANDS (`...POSITION_COMMANDS`) in the change that gives the fake its handlers. The app
  * handles them already (src/app/positions/position-commands.ts).

@@ -36,7 +36,7 @@ const name = z.string().trim().min(1).max(64)
 
 /**
  * Keys per getSparkHistory call: each answers up to an hour of bars per key, so a 5000-symbol
- * list is seeded in batches (renderer state/spark-seeder.ts), each reply a bounded parse.
+ * list is seeded in batches (renderer grid/spark-seeder.ts), each reply a bounded parse.
  */
 export const SPARK_HISTORY_BATCH = 500
 

@@ -3,7 +3,7 @@ import type { Interval } from './quote'
 /**
  * The one table of candle intervals and the one rule for bar times, shared by the engine (REST
  * bars, pushed candles, bars built from ticks) and the renderer's chart (architecture: Layers
- * is pure; STYLE 15: an interval table defined twice drifts, and it did).
+ * is pure; an interval table defined twice drifts, and it did).
  *
  * Aliases: the spec (GET /api/v1/market/tv-futures/kline) accepts "1 or 1m, 5, 15, 60 or 1h, 240
  * or 4h, 1d, 1w, 1mo"; services also write D/W/M. Case matters only where it disambiguates:

@@ -7,10 +7,11 @@ export type QuoteSource = z.infer<typeof QuoteSourceSchema>
 /**
  * The numbers of a quote (spec: TickerQuote): the one table of quote figures. Its order is every
  * layer's: the engine's change bits, the packed figures and the store's mirror slots
- * (core/figure-code.ts writes their code from this list), the push scanner's keys, the bridge
- * frame's columns, the grid's sort columns and the renderer's row fields. Adding a figure is
- * adding its name here (and, when other services name it otherwise, its aliases in
- * core/packed-figures.ts); core/figure-code.spec.ts builds everything from an extended table.
+ * (core/push/figure-code.ts writes their code from this list), the push scanner's keys, the bridge
+ * frame's columns, the grid's sort columns and the renderer's row fields. Adding a figure is adding
+ * its name here (and, when other services name it otherwise, its aliases in
+ * core/push/packed-figures.ts); core/push/figure-code.spec.ts builds everything from an extended
+ * table.
  */
 export const QUOTE_FIGURES = [
   'last',

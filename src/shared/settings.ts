@@ -51,7 +51,8 @@ const settingsFields = {
   rpmOverride: z.number().int().min(1).max(100_000).nullable(),
   /**
    * The word the service's stream knows a market by, when the trader knows it better than
-   * Tickdesk learns it (spec: the market names are not shown; docs/open-readings.md).
+   * Tickdesk learns it (spec: WebSocket stream, the values of field market are not shown;
+   * docs/open-readings.md).
    */
   streamMarkets: z.partialRecord(MarketSchema, StreamNameSchema),
   /** How the key is sent: X-API-Key, or Authorization: Bearer (spec: Authentication 2). */

@@ -7,7 +7,7 @@ import { MAX_SYMBOLS_PER_LIST, type Watchlist } from './watchlist'
 /**
  * Watchlists as files, for export and import. JSON: {"watchlists":[{"name","symbols":["market:SYMBOL"]}]}
  * (a bare array or a single list also accepted). CSV: header `watchlist,symbol`, one symbol a row.
- * A list with lots (issue 24) carries them: JSON `"lots":[{"key","qty","cost","date","fee"}]`; CSV
+ * A list with lots (positions) carries them: JSON `"lots":[{"key","qty","cost","date","fee"}]`; CSV
  * header `watchlist,symbol,qty,cost,date,fee`, one row per lot (a symbol without lots: empty lot
  * cells). A lot that does not pass LotInputSchema is skipped and reported, like a bad symbol.
  * Imports are parsed, never trusted: bad symbols are skipped and reported, not fatal; symbols come

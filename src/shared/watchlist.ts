@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * The most symbols one watchlist holds, everywhere it is enforced (the book, the bridge, files):
- * an Enterprise desk's 5000. The grid renders only the rows in view (renderer lib/row-window.ts).
+ * an Enterprise desk's 5000. The grid renders only the rows in view (renderer grid/row-window.ts).
  */
 export const MAX_SYMBOLS_PER_LIST = 5000
 

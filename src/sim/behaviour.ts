@@ -38,8 +38,9 @@ export interface ServiceBehaviour {
    */
   forbiddenWithoutCode: boolean
   /**
-   * spec: Listed endpoints, the multi-market quote covers commodities (agriculture is one, per
-   * What the service does). true: it quotes agri symbols; false: it rejects them (UNKNOWN_SYMBOL).
+   * spec: Listed endpoints without detail, the multi-market quote covers commodities (agriculture
+   * is one, per What the service does). true: it quotes agri symbols; false: it rejects them
+   * (UNKNOWN_SYMBOL).
    */
   agriOnMultiQuote: boolean
   /**
@@ -58,8 +59,9 @@ export interface ServiceBehaviour {
    */
   refusalNamesSymbols: boolean
   /**
-   * spec: Listed endpoints, the multi-market quote's parameters are "not shown" (the futures
-   * quote takes `symbols`, alias `symbol`). 'symbols': either name; 'symbol': only `symbol`.
+   * spec: Listed endpoints without detail, the multi-market quote's parameters are "not shown" (the
+   * futures quote takes `symbols`, alias `symbol`). 'symbols': either name; 'symbol': only
+   * `symbol`.
    */
   multiQuoteParam: 'symbols' | 'symbol'
   /**

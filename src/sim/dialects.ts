@@ -33,9 +33,9 @@ export interface Dialect {
   heartbeat: 'ws-ping' | 'app-ping'
   outOfRange: 'reject' | 'clamp'
   /**
-   * How pushes name their market (spec: field market, e.g. "the crypto market"; names not
-   * shown): the client's own words (default), the service's own ("spot", "futures_usdt", ...:
-   * market-names.ts), which a client can only match by symbol, or not at all. ServiceBehaviour
+   * How pushes name their market (spec: WebSocket stream, field market, e.g. "the crypto market";
+   * names not shown): the client's own words (default), the service's own ("spot", "futures_usdt",
+   * ...: market-names.ts), which a client can only match by symbol, or not at all. ServiceBehaviour
    * .marketNames 'service' turns the service's words on with the rest of its naming.
    */
   pushMarkets?: 'client' | 'service' | 'none'

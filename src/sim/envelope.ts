@@ -31,7 +31,7 @@ export function sendDenial(res: ServerResponse, requestId: string, d: Denial): v
   send(res, d.status, requestId, failureBody(d), d.retryAfterSec)
 }
 
-/** The failure envelope; `code` is left out when the denial has none (spec: "code (optional)"). */
+/** The failure envelope; `code` is left out when the denial has none (spec: Response envelope). */
 function failureBody(d: Denial): Record<string, unknown> {
   const body: Record<string, unknown> = { succ: false, data: null, msg: d.message }
   if (d.code !== null) body.code = d.code

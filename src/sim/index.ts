@@ -1,7 +1,7 @@
 /**
- * The embedded market simulator: the whole service interface of
- * shared/spec/market-data-interface.md over real HTTP and WebSocket on 127.0.0.1, seeded, with
- * plans, keys, limits and fault hooks. Demo mode's data source and the project's test fixture.
+ * The embedded market simulator: the whole service interface (docs/market-data-interface.md)
+ * over real HTTP and WebSocket on 127.0.0.1, seeded, with plans, keys, limits and fault hooks.
+ * Demo mode's data source and the project's test fixture.
  */
 import { DEMO_KEYS } from './plans-and-keys'
 

@@ -62,7 +62,10 @@ interface QuoteRouteSpec {
   scope: Scope
   markets: readonly SimMarket[]
   format: RegExp
-  /** Multi-market symbols may carry a chart-platform prefix ("OANDA:EURUSD"; spec: Listed endpoints). */
+  /**
+   * Multi-market symbols may carry a chart-platform prefix ("OANDA:EURUSD"; spec: Listed
+   * endpoints without detail).
+   */
   stripPrefix: boolean
   /** The multi-market payload is "not shown": we add `market` so the client can tell rows apart. */
   withMarket: boolean

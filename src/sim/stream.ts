@@ -220,7 +220,7 @@ export class StreamHub {
     for (const peer of this.peers) for (let i = 0; i < n; i++) this.send(peer, UNREADABLE)
   }
 
-  /** Self-rescheduling timer (never setInterval for network work: STYLE, podman-desktop). */
+  /** Self-rescheduling timer (never setInterval for network work: a late tick must not pile up). */
   private every(ms: number, slot: number, fn: () => void): void {
     const run = (): void => {
       if (this.closed) return

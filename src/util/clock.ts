@@ -1,6 +1,6 @@
 /**
  * Time is injected so backoff, heartbeats, quotas and alerts can be tested without sleeping
- * (STYLE principle 6). Production code takes a Clock; tests pass a FakeClock.
+ * in real time. Production code takes a Clock; tests pass a FakeClock.
  */
 export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout>
 

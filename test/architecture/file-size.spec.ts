@@ -3,10 +3,10 @@ import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /**
- * Small modules with one job: no file under src/, test/, scripts/ or bench/ is over 400 lines (STYLE.md, principle 8; issue
- * 39). A file that grows past it has taken on a second job and is split by concept, specs and
- * testing/ helpers included. The only exceptions are data tables, where the length is the data and
- * splitting it would scatter one table over files; each is listed here with why.
+ * Small modules with one job: no file under src/, test/, scripts/ or bench/ is over 400 lines. A
+ * file that grows past it has taken on a second job and is split by concept, specs and testing/
+ * helpers included. The only exceptions are data tables, where the length is the data and splitting
+ * it would scatter one table over files; each is listed here with why.
  */
 
 const ROOT = resolve(import.meta.dirname, '..', '..')

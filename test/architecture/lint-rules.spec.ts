@@ -3,7 +3,7 @@ import { ESLint } from 'eslint'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * The layer map of docs/architecture.md is held by ESLint (STYLE 12). Each case lints a few lines as if
+ * The layer map of docs/architecture.md is held by ESLint. Each case lints a few lines as if
  * they were a file in that folder (the file need not exist) with the project's real config, and
  * checks that a forbidden import fails and its allowed neighbour passes.
  */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * bin/tickdesk.js runs the built CLI; a build older than the sources (a test or a trader running
- * what is no longer the code) is said on stderr (issue 37, Deliver 7). A copy of the real bin in a
+ * what is no longer the code) is said on stderr. A copy of the real bin in a
  * temp checkout with a stand-in build.
  */
 function checkout(sourceAgeS: number): string {

@@ -15,7 +15,7 @@ async function xSpan(page: Page): Promise<number> {
 }
 
 /**
- * Issue 40, item 5: a chart never shows an empty decade. Crypto has no candle endpoint, so a
+ * A chart never shows an empty decade. Crypto has no candle endpoint, so a
  * minute after start its 1h chart has the one bar the app built from live prices: the chart says
  * so, and its time axis spans that bar, not years.
  */

@@ -42,7 +42,7 @@ const focusedKey = (page: Page): Promise<string | null> =>
   page.evaluate(`document.activeElement?.getAttribute('data-key') ?? null`)
 
 /**
- * Issue 40, item 1: the watchlist as a wall of mini charts in real Chromium through the browser
+ * The watchlist as a wall of mini charts in real Chromium through the browser
  * host: a tile per symbol with a drawn canvas, arrows between tiles, Enter opening the detail
  * chart, the view and interval remembered in settings.
  */

@@ -9,7 +9,7 @@ import { readmeScreenshot } from './screenshots'
 const chromiumPath = chromiumOrSkip()
 
 /**
- * Issue 27, from outside: `npm start` in demo mode on a machine with no keychain (no D-Bus
+ * The first minute, from outside: `npm start` in demo mode on a machine with no keychain (no D-Bus
  * session), opened at 1440x900, as a new user meets it. Measured on the DOM the way the user's
  * eyes see it: the text on screen and each sparkline's drawn points.
  */

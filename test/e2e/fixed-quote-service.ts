@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 /**
  * A market-data service on loopback that quotes whatever the test says, for figures the
  * simulator never reaches (a price of 123,456,789.12, a token at 0.00001234). It speaks the
- * interface as the spec gives it (shared/spec/market-data-interface.md): the envelope, X-API-Key,
+ * interface as the spec gives it (docs/market-data-interface.md): the envelope, X-API-Key,
  * GET /api/v1/market/crypto/quote?symbols=A,B answering TickerQuotes, and the stream
  * (/api/v1/market/stream) taking {action:'subscribe', market, symbols} and pushing ticker frames.
  * Every pushMs each subscribed symbol is pushed again with `last` nudged by one unit in the last

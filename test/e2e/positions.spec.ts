@@ -10,7 +10,7 @@ const chromiumPath = chromiumOrSkip()
 const demoShown = (page: Page): Promise<void> =>
   page.getByTestId('demo-badge').waitFor({ timeout: 20_000 })
 
-/** Issue 24 in Chromium: a lot entered from the row with the keyboard only, its P&L live. */
+/** Positions in Chromium: a lot entered from the row with the keyboard only, its P&L live. */
 describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () => {
   let desk: DeskInChromium<Launched>
   let page: Page
@@ -65,7 +65,7 @@ describe.skipIf(!chromiumPath)('positions in the browser host (demo mode)', () =
     const base = page.getByLabel('Base currency')
     await base.selectOption('HKD')
     const totals = page.getByTestId('positions-totals')
-    // The ETH lot is in USDT: crypto:USDTUSD and fx:USDHKD put it in HKD (issue 40), never 1:1.
+    // The ETH lot is in USDT: crypto:USDTUSD and fx:USDHKD put it in HKD, never 1:1.
     await expect
       .poll(() => totals.innerText(), { timeout: 10_000 })
       .toMatch(/^Total in HKD: value [\d,.]+ HKD/)

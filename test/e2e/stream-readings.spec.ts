@@ -7,11 +7,11 @@ import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 const chromiumPath = chromiumOrSkip()
 
 /**
- * Issue 36's targets in the browser host, as a trader sees them: a service whose stream knows its
- * markets by other words, refusing ours or acking them and staying silent, and an account-level
+ * The stream's readings in the browser host, as a trader sees them: a service whose stream knows
+ * its markets by other words, refusing ours or acking them and staying silent, and an account-level
  * error frame on an open socket. What the trader is told is read from the page (the status line's
- * words and title, the budget line); how old the quotes are, from the simulator's side (when a
- * REST answer last carried each row's symbol, or whether a socket is subscribed to it).
+ * words and title, the budget line); how old the quotes are, from the simulator's side (when a REST
+ * answer last carried each row's symbol, or whether a socket is subscribed to it).
  */
 
 /** Every text the status line's title and the budget line ever show, with when (page clock). */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startSession, type Session } from './harness'
 
 /**
- * The first request as careful as the hundredth (issue 12): a refused batch is split by market and
+ * The first request as careful as the hundredth: a refused batch is split by market and
  * bisected at once, on the snapshot path as on the poll path, and what the service refused is not
  * asked again. The simulator's stream is kept silent so only REST can show a price, as with a
  * service that does not push these markets.

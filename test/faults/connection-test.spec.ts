@@ -7,7 +7,7 @@ import { mustOpen } from '../../src/sim/testing/spec-client'
 import { startSession, tempDir, type Session } from './harness'
 
 /**
- * Settings -> Test connection runs through the running engine (issue 12): its budget and the
+ * Settings -> Test connection runs through the running engine: its budget and the
  * user's RPM override, its REST client, and the live state of its one socket. It never opens a
  * socket of its own: on the Free plan (1 connection) that would be the service's second.
  */

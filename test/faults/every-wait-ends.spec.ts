@@ -7,7 +7,7 @@ import { realPause } from './harness'
 import { startSilentService, type SilentService } from './silent-service'
 
 /**
- * Issue 26, every wait ends: against a service that accepts connections and never answers, each
+ * Every wait ends: against a service that accepts connections and never answers, each
  * wait of the engine the renderer shows as loading (the chart's candles, the search's probe of an
  * unknown symbol, Settings -> Test connection) ends on the engine's clock with a TIMEOUT, never
  * hangs. The renderer turns the code into words that say what to do (bridge-error.ts).

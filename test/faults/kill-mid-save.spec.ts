@@ -17,7 +17,7 @@ import { tempDir } from './harness'
  * writer (temp file + fsync + rename); we SIGKILL it at a random moment, again and again on one
  * data dir: 20 times in CI, 1000 in the long mode (npm run test:long). Afterwards every file must
  * be a whole version, never a torn one, and the next start must load exactly that version.
- * The alert fire journal likewise (issue 37, Deliver 4): killed mid-append or mid-compaction,
+ * The alert fire journal likewise: killed mid-append or mid-compaction,
  * it must load with every fire it reported written, none lost or corrupted, the next run's
  * appends included.
  */

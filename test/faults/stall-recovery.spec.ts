@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startSession, type Session } from './harness'
 
 /**
- * A stalled service (issue 23): the socket stays up but nothing comes (no ticks, no pongs), and a
+ * A stalled service: the socket stays up but nothing comes (no ticks, no pongs), and a
  * fresh handshake is held unanswered too, for 35 s. The client must not hammer it with
  * handshakes, must keep prices coming over REST meanwhile, and must have live stream prices
  * within 5 s of the service speaking again. Run on the simulator's clock (FakeClock).

@@ -8,7 +8,7 @@ import type { FiredAlert } from '../../src/shared/alerts/alert'
 import { check, fuzzTimeout, printTally } from './counted'
 
 /**
- * The alert fire journal inside the fuzz (issue 37, Deliver 4): random runs of appends (fired,
+ * The alert fire journal inside the fuzz: random runs of appends (fired,
  * try, done, gave up, dropped) cut at a random byte, as a kill -9 mid-append leaves it. Reading
  * never throws, keeps every fire whose line was whole, skips at most the torn last line, a fire
  * appended after the cut (the next run) is read whole, and a compaction (rewrite) of what was

@@ -9,7 +9,7 @@ import { MARKETS } from '../../src/shared/markets/market'
 import { INTERVALS } from '../../src/shared/quote'
 import { check, fuzzTimeout, printTally } from './counted'
 
-/** Service input is untrusted (STYLE 4): push frames, REST bodies and bar times never crash us. */
+/** Service input is untrusted: push frames, REST bodies and bar times never crash us. */
 
 const NOW = Date.UTC(2026, 0, 5, 14, 30)
 const FRAME_TYPES = [

@@ -43,7 +43,7 @@ describe('the soak trend', () => {
     expect(trendOf(series((s) => 5 + (s === 3540 ? 4 : 0))).grows).toBe(false)
   })
 
-  // Memory per hour (issue 37): one allowance in MB/h, the same for a 3-minute and a 2-hour run.
+  // Memory per hour: one allowance in MB/h, the same for a 3-minute and a 2-hour run.
   const run = (minutes: number, f: (t: number) => number, perHour = 3): Series =>
     series(f, {
       points: Array.from({ length: 37 }, (_, i) => {

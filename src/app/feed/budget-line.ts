@@ -17,7 +17,7 @@ import { WatchlistBook, type WatchlistState } from '../watchlists/watchlist-book
 
 /**
  * The budget line of one watchlist ("12 streamed · 48 polled every ~6 s · 21/27 req/min"): the
- * engine's plan (core/budget-preview.ts) for everything the app would watch, with this list on
+ * engine's plan (core/feed/budget-preview.ts) for everything the app would watch, with this list on
  * screen (visible symbols stream first), counted for this list. With `add`, the same for the list
  * after those symbols join it, and warnings when that would slow polling past SLOW_POLL_SEC or
  * reach into a market the key was refused. `why` says, group by group, why this list's symbols

@@ -5,8 +5,8 @@ import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
 
 /**
  * The budget line's "why", in the trader's words: for the symbols of one list, why they stream or
- * are polled (core/stream-choice.ts decides; this only counts and names). One sentence a group,
- * largest first, e.g. "6 usdt-futures streamed: alone in their poll batch, so streaming them
+ * are polled (core/feed/stream-choice.ts decides; this only counts and names). One sentence a
+ * group, largest first, e.g. "6 usdt-futures streamed: alone in their poll batch, so streaming them
  * takes a call out of every round".
  */
 export function budgetReasons(

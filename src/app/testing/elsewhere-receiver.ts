@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * "Another host" for the key's host binding (issue 38, finding 1): a server on 127.0.0.2 (the
+ * "Another host" for the key's host binding: a server on 127.0.0.2 (the
  * simulator is on 127.0.0.1, so the origins differ) that records every request's headers, REST
  * and the stream's upgrade alike, and answers 503.
  */

@@ -4,7 +4,7 @@ import { z } from 'zod'
 
 /**
  * Loopback receivers that answer as each chat service would: 2xx only for a body in that
- * service's documented shape, 400 with the reason otherwise (issue 40, item 2). The shapes
+ * service's documented shape, 400 with the reason otherwise. The shapes
  * follow each service's documentation, not Tickdesk's code:
  *   slack     incoming webhook: JSON { text (required), blocks? }; answers "ok"
  *   discord   execute webhook: JSON with content (<= 2000) or embeds (<= 10, title <= 256,

@@ -7,7 +7,7 @@ import { addSymbols, type AdderHost } from './symbol-adder'
 import { canonicalKey } from './watchlist-book'
 
 /**
- * The desk's commands (issue 13): search by name, adding symbols (one or a pasted list) with a
+ * The desk's commands: search by name, adding symbols (one or a pasted list) with a
  * check of unknown ones, the plan-budget preview, opening a symbol in the main window; and what
  * the grid and the chart ask of the market: visible rows and candles.
  */

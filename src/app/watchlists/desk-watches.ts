@@ -5,7 +5,7 @@ import { wantedSymbols, type WantedSymbols } from './wanted-symbols'
 /**
  * What the running engine watches, kept in step with the trader's data: the WatchSet fed with
  * wantedSymbols() of the app's state now (lists, lots, alerts, pins), and the rows on screen
- * streamed first. Moved out of app-service.ts, which calls sync() after each change it makes.
+ * streamed first. app-service.ts calls sync() after each change it makes.
  */
 export class DeskWatches {
   private readonly watches = new WatchSet()

@@ -11,7 +11,7 @@ import { fullMessage, WatchlistBook, type WatchlistState } from './watchlist-boo
  * Adding symbols to a watchlist, one or a pasted list, with a report of what happened to each
  * entry. An entry resolves through the catalogue (market:SYMBOL, or a bare code it lists); a key
  * the catalogue does not know is checked with one quote call through the engine's budget first
- * (core/symbol-probe.ts), and a key the service answered for is confirmed and remembered.
+ * (core/rest/symbol-probe.ts), and a key the service answered for is confirmed and remembered.
  *   listed       -> added (and confirmed)
  *   unknown      -> not added: "Unknown symbol", the service does not list it
  *   not-in-plan  -> added with a note: it exists for the service, the key cannot see its market

@@ -8,7 +8,7 @@ import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 import { testWebhook } from './webhook-test'
 import { webhookEntry } from '../testing/alert-fixtures'
 
-/** Issue 40, item 2: each format accepted by a loopback receiver that checks its documented shape. */
+/** Each format accepted by a loopback receiver that checks its documented shape. */
 
 const servers: Server[] = []
 afterEach(async () => {

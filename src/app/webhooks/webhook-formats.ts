@@ -2,7 +2,7 @@ import type { FiredAlert, Webhook } from '../../shared/alerts/alert'
 import { webhookBody } from './webhook-sender'
 
 /**
- * A fired alert as each receiver expects it (issue 40, item 2): one pure function per kind, from
+ * A fired alert as each receiver expects it: one pure function per kind, from
  * the fire to the request. Each carries the symbol, the condition as worded, the price, the time
  * and the fire id; a test (`tickdesk alerts webhook test`) says so in words and in a field.
  * Shapes, from each service's documentation:

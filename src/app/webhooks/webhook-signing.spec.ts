@@ -14,7 +14,7 @@ import { WebhookBook } from './webhook-book'
 import { webhookTarget, type WebhookOutcome } from './webhook-sender'
 import { firedAlert, webhookEntry } from '../testing/alert-fixtures'
 
-/** Issue 38, finding 3: URL policy at delivery, and HMAC-SHA256 signing checked by a receiver. */
+/** URL policy at delivery, and HMAC-SHA256 signing checked by a receiver. */
 
 interface Got {
   headers: IncomingHttpHeaders

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
 
 /**
- * Optional HMAC-SHA256 signing of webhook deliveries (issue 38, finding 3; SECURITY.md shows a
- * receiver's check). The signed text is `<timestamp>.<body>`, so a receiver that checks the
+ * Optional HMAC-SHA256 signing of webhook deliveries, so a receiver can refuse a request that did
+ * not come from this desk (SECURITY.md shows a receiver's check). The signed text is `<timestamp>.<body>`, so a receiver that checks the
  * timestamp's age also refuses a delivery replayed later; the secret is per webhook and lives in
  * the OS keychain (webhook-secrets.ts), never in webhooks.json.
  *

@@ -8,7 +8,7 @@ import { startDemoService } from '../../sim'
 import { createAppService, type AppService } from '../app-service'
 import { memorySecretStore } from '../keys/memory-secret-store'
 
-/** Issue 38, finding 2: webhook URLs (bearer secrets) never cross the bridge; a view does. */
+/** Webhook URLs (bearer secrets) never cross the bridge; a view does. */
 
 const URL_WITH_TOKEN = 'https://hooks.slack.com/services/T000/B000/XXXXSECRETXXXX?token=QSECRET'
 

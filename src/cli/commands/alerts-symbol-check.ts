@@ -8,11 +8,11 @@ import { cliRestClient, openCliFeed } from '../feed-options'
 import { EXIT, type CliIO } from '../io'
 
 /**
- * `alerts add` on a symbol the catalogue does not know: asked of the service
- * with one quote call, as the app does before it adds one (core/symbol-probe.ts), and refused only
- * when the service refuses it. A symbol the service quoted is confirmed (confirmed-instruments,
- * as the app remembers it); an answer that could not be had (offline, throttled) adds the alert
- * with a note, as the app adds the row.
+ * `alerts add` on a symbol the catalogue does not know: asked of the service with one quote call,
+ * as the app does before it adds one (core/rest/symbol-probe.ts), and refused only when the service
+ * refuses it. A symbol the service quoted is confirmed (confirmed-instruments, as the app remembers
+ * it); an answer that could not be had (offline, throttled) adds the alert with a note, as the app
+ * adds the row.
  * Returns null to go on adding, or the exit code.
  */
 export async function checkAlertSymbol(

@@ -5,7 +5,7 @@ import { run } from './doctor'
 import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../../util/testing/clock-at'
 
 /**
- * `tickdesk doctor` probes the stream per market on its one socket (issue 36): pushes seen,
+ * `tickdesk doctor` probes the stream per market on its one socket: pushes seen,
  * acknowledged but silent, or refused with the frame's code and message; the name that worked;
  * non-zero exit when a market the plan includes cannot stream; the request id of a failed call.
  */

@@ -14,7 +14,7 @@ import { appOnSim, fireSolAbove400 } from '../../app/testing/app-on-sim'
 import { freePort, listenForFires } from '../../app/testing/webhook-receiver'
 
 /**
- * A data folder from before the https rule (issue 38, finding 3) holds a webhook with plain http
+ * A data folder from before the https rule holds a webhook with plain http
  * to another host. It is not deleted and nothing is sent to it: it is shown disabled with why, in
  * the app and in `tickdesk alerts webhook list`, and what fires stays owed to it, listed as
  * undelivered, as the outbox lists a webhook that gave up. A loopback webhook beside it (the

@@ -162,8 +162,8 @@ describe('ticker-quote', () => {
   })
 
   it('reads a multi-market answer keyed by symbol, and a chart-platform prefix on the symbol', () => {
-    // spec: the multi-market quote's response fields are "not shown"; symbols may be given as a
-    // chart-platform symbol (Listed endpoints).
+    // spec: Listed endpoints without detail, the multi-market quote's response fields are "not
+    // shown"; symbols may be given as a chart-platform symbol.
     const byKey = parseTickerQuotes({ EURUSD: { last: 1.08 }, XAUUSD: { price: '2300' } }, 'fx', T)
     expect(byKey.updates.map((u) => [u.symbol, u.fields.last])).toEqual([
       ['EURUSD', 1.08],

@@ -71,11 +71,12 @@ export interface ParsedBars {
 }
 
 /**
- * Untrusted bars to Bar[], ascending by openTime, one bar per openTime (the last one wins).
- * A missing or impossible close follows the one bar rule (shared/intervals barCloseTime).
- * A missing volume becomes 0: Bar has no null volume and FX bars often carry none. A bar may be
- * an object (spec: Bar) or an array in the order exchanges write it, [openTime, open, high, low,
- * close, volume?, closeTime?] (the spec shows the object only; arrays are as common).
+ * Untrusted bars to Bar[], ascending by openTime, one bar per openTime (the last one wins). A
+ * missing or impossible close follows the one bar rule (shared/intervals barCloseTime). A missing
+ * volume becomes 0: Bar has no null volume and FX bars often carry none. A bar may be an object
+ * (spec: Continuous futures candles payload, Bar) or an array in the order exchanges write it,
+ * [openTime, open, high, low, close, volume?, closeTime?] (the spec shows the object only; arrays
+ * are as common).
  */
 export function parseBars(raw: unknown, interval: Interval, timeZone?: string): ParsedBars {
   if (!Array.isArray(raw)) return { bars: [], skipped: 0 }

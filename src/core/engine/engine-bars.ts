@@ -13,7 +13,7 @@ import { requireSymbolRef } from '../quotes/symbol-input'
  * The bars the engine serves: a chart's (fetched where the service has klines, built from ticks
  * elsewhere), the rows' sparkline history (spark-history.ts) and the history moving-average
  * alerts read (bar-backfill.ts). Apart from engine.ts because it is its own job, on REST and the
- * CandleBuilder only: no stream, no plan. Moved out of engine.ts as it was.
+ * CandleBuilder only: no stream, no plan.
  */
 export class EngineBars {
   private readonly spark: SparkHistory

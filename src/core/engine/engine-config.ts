@@ -26,10 +26,10 @@ const STREAM_PATH = '/api/v1/market/stream'
 const STREAM_SCHEME: Readonly<Record<string, string>> = { 'https:': 'wss:', 'http:': 'ws:' }
 
 /**
- * Stream URL per the spec: {base_url} with the scheme replaced by ws(s) and the path
- * /api/v1/market/stream. A base URL with a path prefix (a gateway, a proxy) keeps it, as REST
- * paths keep it when they are appended to the base. The scheme maps explicitly: https to wss,
- * http to ws (a local service); anything else is not a service URL.
+ * Stream URL (spec: What the service does, the stream address): {base_url} with the scheme replaced
+ * by ws(s) and the path /api/v1/market/stream. A base URL with a path prefix (a gateway, a proxy)
+ * keeps it, as REST paths keep it when they are appended to the base. The scheme maps explicitly:
+ * https to wss, http to ws (a local service); anything else is not a service URL.
  */
 export function deriveStreamUrl(baseUrl: string): string {
   const url = new URL(baseUrl)

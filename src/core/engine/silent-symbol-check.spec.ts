@@ -4,7 +4,7 @@ import { MarketEngine } from './engine'
 import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
 
 /**
- * No silent symbol (issue 36): the service stops pushing one streamed symbol while its price goes
+ * No silent symbol: the service stops pushing one streamed symbol while its price goes
  * on moving (REST still quotes it). Its quote must not freeze under Live: a REST check after the
  * market's bound sees the move, and the symbol polls from then on. Observed from outside: the
  * quote's age, sampled, and the simulator's count of REST asks for the symbol.

@@ -8,7 +8,7 @@ import type { Clock, TimerHandle } from '../clock'
  *
  * A jump is reported when the tick is late by more than max(2 × period, 5 s), which a busy
  * event loop does not reach in practice; a false alarm only costs one ping and one poll. The
- * short period is what lets a host have live prices within 5 s of waking (issue 23): a sleep of
+ * short period is what lets a host have live prices within 5 s of waking: a sleep of
  * 7 s or more is always seen at the first tick after it.
  */
 export const DEFAULT_SLEEP_PERIOD_MS = 2_000

@@ -9,7 +9,7 @@ import { RateGovernor } from '../rest/rate-governor'
 
 /**
  * An account-level error frame on an open socket acts within that frame as the REST refusal of
- * the same code would (issue 36): the status leaves Live within a second with REST's message,
+ * the same code would: the status leaves Live within a second with REST's message,
  * and polling stops where REST's refusal stops it.
  */
 const run = simEngineRun()

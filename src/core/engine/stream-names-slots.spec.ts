@@ -5,7 +5,7 @@ import { MarketEngine } from './engine'
 import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
 
 /**
- * Issue 36, the Free-plan mix on a service that knows its markets by other names and leaves our
+ * The Free-plan mix on a service that knows its markets by other names and leaves our
  * names' subscriptions silent: once a name is proven for crypto and the perpetuals, their
  * symbols take the stream slots at once, not after another market's trial bound (which held
  * them for good: 3 crypto and 1 FX streamed where 4 crypto and 6 perpetuals empty a poll call).

@@ -90,7 +90,8 @@ type Base = Pick<FeedStatus, 'stream' | 'budget' | 'plan' | 'demo'>
  */
 export function deriveFeedStatus(f: FeedFacts): FeedStatus {
   const status = feedStatusOf(f)
-  // The failed call's trace id, for the trader to quote to the provider (spec: X-Request-Id).
+  // The failed call's trace id, for the trader to quote to the provider (spec: Errors,
+  // X-Request-Id).
   const id = f.lastError?.requestId
   if (id && status.code !== null && status.code === f.lastError?.code)
     return {

@@ -21,8 +21,8 @@ import { errnoCode, readTextIfExists } from './atomic-file'
 import type { StoreProblem } from './json-store'
 
 /**
- * The bars the app keeps across restarts (built from live prices, core/built-bars.ts, and those a
- * service sent), one folder per data source: `<data dir>/bars/<source>/`. Bars the demo
+ * The bars the app keeps across restarts (built from live prices, core/bars/built-bars.ts, and
+ * those a service sent), one folder per data source: `<data dir>/bars/<source>/`. Bars the demo
  * simulator made and bars a real service sent are never mixed, nor two services' bars: a switch
  * from demo to a live service (or back) reads the new source's own folder (source-id.ts).
  *

@@ -24,7 +24,7 @@ export function resolveDataDir(env: NodeJS.ProcessEnv, ctx: DataDirContext = {})
   }
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP)
   const xdg = env.XDG_CONFIG_HOME?.trim()
-  // XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  // The XDG Base Directory Specification: a relative XDG_CONFIG_HOME is invalid and is ignored.
   return join(xdg && xdg.startsWith('/') ? xdg : join(home, '.config'), APP)
 }
 

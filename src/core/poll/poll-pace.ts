@@ -6,7 +6,7 @@ import { WakeHeap } from './wake-heap'
  * When each polled symbol falls due: the paces (background, slow, kline fallback), the symbol's
  * record with its remembered due time, and the index of who may be due now. Apart from
  * poll-queue.ts, which decides which batch goes next, because working out and remembering due
- * times is its own job (and the costly part at 5000 symbols). Moved out of poll-queue.ts as it was.
+ * times is its own job (and the costly part at 5000 symbols).
  */
 
 /** A symbol the poller asks, and what its pacing remembers of it. */

@@ -64,7 +64,8 @@ export async function askQuotes(
   const parsed = parseTickerQuotes(data, first.market, o.now())
   const spelled = parsed.updates.some((u) => !bySymbol.has(u.symbol)) ? spellings(bySymbol) : null
   for (const u of parsed.updates) {
-    // A symbol may come back under the service's own spelling (spec: multi-market quote).
+    // A symbol may come back under the service's own spelling, as the multi-market quote allows
+    // (spec: Listed endpoints without detail).
     const owner = bySymbol.get(u.symbol) ?? spelled?.get(spellingKey(u.symbol)) ?? lone
     if (owner === undefined) continue
     const tag = parsed.tags?.get(u.symbol)

@@ -38,7 +38,7 @@ import type { RestClient } from '../rest/rest-client'
  *     without a code): a batch mixing markets is split per market; a single-market batch blocks
  *     that family+market for recheckMs (>= 15 min, the stream's wait after a 403 too).
  *   A symbol missing from a successful answer gets NO_DATA and stays polled.
- * Agriculture rides the multi-market quote (spec: commodities include agriculture); an agri
+ * Agriculture rides the multi-market quote (spec: What the service does, agriculture); an agri
  * symbol it refuses or leaves out, or all of them after a 403, falls back to the close of its
  * latest 1m agri/kline bar: one call per symbol, at most once per KLINE_FALLBACK_MS, paced and
  * budgeted like every poll.

@@ -9,7 +9,7 @@ import { tradedSince } from './traded-volume'
  * Where every quote update lands, streamed or polled: merged into the store, added to the
  * symbol's minute bar, its status marked priced, handed to the engine's listeners. Apart from
  * engine.ts because it is the hot path (bench/ingest): one look-up per tick, nothing allocated,
- * and readable on its own. Moved out of engine.ts as it was.
+ * and readable on its own.
  */
 export class QuoteIngest {
   private readonly listeners = new Set<(quote: Quote) => void>()

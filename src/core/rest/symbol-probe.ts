@@ -39,7 +39,8 @@ export async function probeSymbol(
     }
     const { data } = await client.get(quoteRoute(ref.market).path, { symbols: ref.symbol })
     const updates = parseTickerQuotes(data, ref.market, now()).updates
-    // A lone symbol may come back under the service's own spelling (spec: multi-market quote).
+    // A lone symbol may come back under the service's own spelling, as the multi-market quote
+    // allows (spec: Listed endpoints without detail).
     const update =
       updates.find((u) => u.symbol === ref.symbol) ??
       (updates.length === 1 ? updates[0] : undefined)

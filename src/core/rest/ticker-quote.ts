@@ -21,11 +21,12 @@ export interface ParsedTickerQuotes {
  * strings; unknown fields are ignored; ts comes from closeTime (any unit bar-time.ts reads), capped
  * at `receivedAt` because closeTime is the window's close, which may lie ahead (a window closing at
  * the end of the day); null when absent, so the store uses receive time. The multi-market quote's
- * shape is "not shown" (spec: Listed endpoints), so an object keyed by symbol is read too, and a
- * chart-platform prefix ("OANDA:EURUSD") is dropped. Computes nothing: the QuoteStore derives
- * change/changePercent from prevClose when they are missing. `data: null` (or absent) is a
- * service's way of saying "no quote": no rows, each symbol asked then has none (NO_DATA), and
- * nothing is wrong with the service. A payload that is not a list otherwise is BAD_RESPONSE.
+ * shape is "not shown" (spec: Listed endpoints without detail), so an object keyed by symbol is
+ * read too, and a chart-platform prefix ("OANDA:EURUSD") is dropped. Computes nothing: the
+ * QuoteStore derives change/changePercent from prevClose when they are missing. `data: null` (or
+ * absent) is a service's way of saying "no quote": no rows, each symbol asked then has none
+ * (NO_DATA), and nothing is wrong with the service. A payload that is not a list otherwise is
+ * BAD_RESPONSE.
  */
 export function parseTickerQuotes(
   raw: unknown,

@@ -8,7 +8,7 @@ import { isQuiet } from '../poll/session-pacing'
 /**
  * A service whose stream knows markets by its own words (the simulator's 'service' naming:
  * spot, futures_usdt, forex), refusing ours with an error frame or acking them and staying
- * silent (issue 36, targets): from the sixth second no quote is older than 10 s, the trader is
+ * silent: from the sixth second no quote is older than 10 s, the trader is
  * told within 30 s, and every symbol streams again under the service's word within 60 s.
  * Observed from outside: the simulator's own subscriptions and the engine's quote ages.
  */

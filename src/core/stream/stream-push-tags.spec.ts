@@ -4,7 +4,7 @@ import { subs, useStreamClientFixture } from '../testing/stream-client-fixture'
 import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
 
 /**
- * Issue 36, deliver 1: a market word the service itself sends in pushes (none of ours) is a
+ * A market word the service itself sends in pushes (none of ours) is a
  * name to try for the market its symbol streams in, before the documented spellings (the engine
  * hands it to StreamMarketNames.serviceTag, as a REST payload's `market`).
  */

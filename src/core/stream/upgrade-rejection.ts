@@ -9,9 +9,10 @@ const MAX_BODY = 8_192
 /**
  * Reads a non-101 answer to the stream upgrade into a TickdeskError: the envelope's code and msg
  * when the body is one (spec: Errors, "Failure body: envelope with succ=false, msg and code"),
- * Retry-After on 429, in any form and capped (retry-after.ts). A 401 is UNAUTHORIZED (spec: "The
- * error code returned with status 401: not shown") unless its body names a quota or rate code,
- * which makes it the 429 it stands for (over-limit.ts). Never rejects: a broken body still yields an error built from the status.
+ * Retry-After on 429, in any form and capped (retry-after.ts). A 401 is UNAUTHORIZED (spec:
+ * Authentication, "The error code returned with status 401: not shown") unless its body names a
+ * quota or rate code, which makes it the 429 it stands for (over-limit.ts). Never rejects: a
+ * broken body still yields an error built from the status.
  */
 export function readUpgradeRejection(
   res: IncomingMessage,

@@ -23,7 +23,7 @@ describe('market sessions on the rows', () => {
     })
     const hk = row('hk:00700')
     expect(within(hk).getByTestId('source-badge').textContent).toBe('Closed')
-    // Short enough for the column (issue 40); the tooltip has it whole, zone and all.
+    // Short enough for the column; the tooltip has it whole, zone and all.
     expect(within(hk).getByTestId('session-next').textContent).toBe('Mon 09:30')
     await fireEvent.pointerEnter(within(hk).getByTestId('source-badge').closest('td') as Element)
     expect(within(hk).getByTestId('source-badge').closest('td')?.title).toMatch(

@@ -252,7 +252,7 @@ export const WebhookViewSchema = z
     signed: z.boolean(),
     /**
      * Present only when the webhook is disabled, with why: a stored URL the policy now refuses
-     * (plain http to another host): nothing is sent to it (app/webhook-url-policy.ts).
+     * (plain http to another host): nothing is sent to it (app/webhooks/webhook-url-policy.ts).
      */
     disabled: z.string().max(300).optional(),
   })

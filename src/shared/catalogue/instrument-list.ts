@@ -4,11 +4,12 @@ import { MARKETS, parseSymbolKey, symbolKey, type Market, type SymbolKey } from 
 import { exactKey, rank, type Searchable } from './instrument-search'
 
 /**
- * The instruments Tickdesk can find by name, as shipped with the app (instruments.json, per
- * market of the spec: crypto spot, USDT-M perpetuals, continuous futures, FX, commodities,
- * A-shares, HK stocks, indices, agriculture), and the one search over them. Shared: the host
- * searches these plus the symbols the service has confirmed (app/catalogue), the add box
- * answers from these alone in the keystroke's own frame and then takes the host's answer.
+ * The instruments Tickdesk can find by name, as shipped with the app in instruments.json, per
+ * market the service covers (spec: What the service does): crypto spot, USDT-M perpetuals,
+ * continuous futures, FX, commodities, A-shares, HK stocks, indices, agriculture; and the one
+ * search over them. Shared: the host searches these plus the symbols the service has confirmed
+ * (app/catalogue), the add box answers from these alone in the keystroke's own frame and then takes
+ * the host's answer.
  */
 export interface Instrument extends Searchable {
   key: SymbolKey

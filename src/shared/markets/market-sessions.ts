@@ -30,7 +30,7 @@ export interface SessionInfo {
   /** The next change in the venue's time: "opens 13:00 HKT", "closes Fri 16:00 ET". */
   label: string
   /**
-   * What fits beside a badge in the Source column (issue 40): the state in one word ("Closed",
+   * What fits beside a badge in the Source column: the state in one word ("Closed",
    * "Lunch", "Halt") and the next change's time on the venue's clock, as short as its distance
    * allows ("13:00", "Mon 09:30", "8 Oct"); the label says it whole.
    */

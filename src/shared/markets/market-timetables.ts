@@ -2,7 +2,7 @@ import type { Market } from './market'
 
 /**
  * The trading hours Tickdesk ships, per venue, in the venue's own zone and wall clock. The
- * service says nothing about hours (spec: "States and transitions: not shown"), so this table is
+ * service says nothing about hours (spec: States and transitions, "not shown"), so this table is
  * ours: regular hours from the exchanges' published schedules, holidays for 2026 and, where the
  * exchange has published them, 2027. Venues outside the spec's markets (the foreign indices) ship
  * their hours only; `holidaysThrough: null` says so.

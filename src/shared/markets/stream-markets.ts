@@ -5,7 +5,8 @@ import { MARKETS, MarketSchema, type Market } from './market'
  * The words a service's stream knows our markets by, as a trader writes them: `fx=forex,crypto=spot`
  * (Settings, TICKDESK_STREAM_MARKETS, --stream-market). One parser for every place that takes
  * them, so the page, the CLI and the environment accept and refuse the same text with the same
- * message (spec: the stream's market names are not shown; docs/open-readings.md).
+ * message (spec: WebSocket stream, the values of field market are not shown;
+ * docs/open-readings.md).
  */
 
 /** A stream market name as a service may spell it: short, no spaces or quotes. */

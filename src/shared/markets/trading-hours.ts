@@ -5,7 +5,7 @@ import { sessionOf, timetableFor, type SessionState } from './market-sessions'
  * Whether a market trades, from the shipped timetables, and what a row makes of prices that move
  * when the timetable says they should not. Two readers: the demo feed's simulator follows these
  * hours (the hosts inject tradingWindow), and a row whose price moves while its timetable says
- * closed believes the price (issue 40): a real service's hours can differ from ours (a holiday we
+ * closed believes the price: a real service's hours can differ from ours (a holiday we
  * do not list, extended hours), and "Closed" beside a moving price is the one thing a trader
  * will not believe.
  */

@@ -5,7 +5,7 @@ import type { SimMarket } from './instruments'
  * (src/shared/markets/market-timetables.ts), injected by the host that starts the simulator (the demo
  * feed of the CLI, `tickdesk web` and Electron) rather than copied here: a second table of venue
  * hours and holidays would drift from the one the rows read, and the desk would again show a
- * market trading while it says "Closed" (issue 40). The simulator imports only src/util, so it
+ * market trading while it says "Closed". The simulator imports only src/util, so it
  * takes the answer as a function. Without one it trades around the clock, as the test fixture
  * always has (tests that mean hours pass them).
  */

@@ -14,8 +14,8 @@ export class BridgeError extends Error {
 }
 
 /**
- * What to do when a wait ended without an answer (issue 26: every wait ends in a message that
- * says what to do): the engine's REST timeout and transport failures, the bridge's own deadline.
+ * What to do when a wait ended without an answer, so every wait ends in a message that says
+ * what to do: the engine's REST timeout and transport failures, the bridge's own deadline.
  */
 const NEXT_STEP: Record<string, string> = {
   TIMEOUT:

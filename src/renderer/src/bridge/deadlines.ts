@@ -2,7 +2,7 @@ import type { CommandName } from '../../../shared/bridge'
 
 /**
  * How long the renderer waits for the host's answer to a command before it gives up with
- * TIMEOUT (issue 26: every wait ends in a message). The host's own waits end sooner (a REST
+ * TIMEOUT, so no wait is left without a message. The host's own waits end sooner (a REST
  * call after 10 s, the keychain after 3 s), so this only fires when the host itself is stuck.
  * Commands that wait on the rate budget for several calls get longer.
  */

@@ -8,7 +8,7 @@ import { applyLastPrice } from './plot/bar-columns'
 import { SHORT_HISTORY_BARS } from './plot/history-words'
 import { openingCandidates, openingInterval } from './opening-interval'
 
-/** Bars on opening a chart, and the most one getCandles may ask for (spec: kline limit). */
+/** Bars on opening a chart, and the most one getCandles may ask for (spec: Limits, `limit`). */
 export const FIRST_BARS = 300
 export const MAX_BARS = 5000
 /**

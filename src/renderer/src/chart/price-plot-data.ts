@@ -25,7 +25,7 @@ export interface PriceInputs {
 /**
  * The price plot's data: the bars' columns, then one column per study line and the compare line,
  * fed into one uPlot with setData() (uPlot: never recreate a chart to update it). Decides, per
- * new set of bars, whether the trader's zoom is kept (candle-columns.ts classifyChartUpdate), and
+ * new set of bars, whether the trader's zoom is kept (chart-update.ts classifyChartUpdate), and
  * swaps the study series in place when the lines change. Keeps the compare line's base, which
  * the legend and the percent axis read when they draw.
  */

@@ -4,7 +4,7 @@ import { fieldMask, type FieldMask } from '../state/price-fields'
 
 /**
  * The grid's columns as data. What a column shows decides how it is formatted and sized
- * (lib/fit-number.ts, state/column-widths.svelte.ts):
+ * (fit-number.ts, column-widths.svelte.ts):
  *   price    a price at the market's precision; width follows the data
  *   change   a signed price change at the price's precision; width follows the data
  *   percent  a signed percentage, two decimals; width follows the data

@@ -10,7 +10,7 @@ import {
 
 /**
  * Figures that fit their cell. Column widths are set in `ch` (the advance of "0") from the data
- * (state/column-widths.svelte.ts); a figure that would be wider than its column is written
+ * (column-widths.svelte.ts); a figure that would be wider than its column is written
  * shorter, never past the cell's edge: first without decimals (20,000,000), then abbreviated
  * (1.23B). `onOver` tells the widths that the column should grow, which it does by the next frame.
  *

@@ -8,7 +8,7 @@ import type { ColumnDef } from './columns'
 import type { FitBudget } from './fit-number'
 
 /**
- * The DOM side of the grid's ticking cells (state/row-cell.ts): each keeps what it last wrote and
+ * The DOM side of the grid's ticking cells (row-cell.ts): each keeps what it last wrote and
  * touches the DOM only when the text, tone or flash actually changes.
  */
 export class FigureCell implements RowCell {

@@ -1,6 +1,6 @@
 /**
  * Which watchlist rows are rendered: the table renders only the rows on (or near) the screen
- * (lib/row-window.ts). Rows out of it keep their newest values in plain fields (RowState) and
+ * (row-window.ts). Rows out of it keep their newest values in plain fields (RowState) and
  * touch no reactive state; this module turns the table's window into hide/show calls, and show()
  * brings a row up to date at once, before it is created, so a row scrolling in never shows an
  * old number.

@@ -42,13 +42,14 @@ export interface BadgeInput {
   statusCode: SymbolStatusCode | null
   feedState: FeedState
   /**
-   * The market's session now (src/shared/markets/market-sessions.ts). A closed market (or one at lunch,
-   * in its daily halt) shows that instead of "Stale": its last price is simply the last trade.
+   * The market's session now (src/shared/markets/market-sessions.ts). A closed market (or one at
+   * lunch, in its daily halt) shows that instead of "Stale": its last price is simply the last
+   * trade.
    */
   session?: { state: string; stateName: string; shortName?: string } | null
   /**
-   * The price moved while the timetable says the market is shut (shared/trading-hours.ts): the
-   * data outranks the timetable, so the badge says where the price comes from, not "Closed".
+   * The price moved while the timetable says the market is shut (shared/markets/trading-hours.ts):
+   * the data outranks the timetable, so the badge says where the price comes from, not "Closed".
    */
   outsideHours?: boolean
 }

@@ -1,7 +1,7 @@
 /**
  * A tile's colour and figure: the change in percent, in one of eleven steps from a deep red
  * (-3 % and below) through a grey for flat (within ±0.1 %) to a deep green (+3 % and above).
- * Every step's background carries white text at AA contrast (heatmap-colour.spec.ts checks it).
+ * Every step's background carries white text at AA contrast (heatmap.spec.ts checks it).
  */
 export const STEP_EDGES = [-3, -2, -1, -0.5, -0.1, 0.1, 0.5, 1, 2, 3] as const
 export const STEPS = STEP_EDGES.length + 1

@@ -141,8 +141,8 @@ const AGE_STEP_S = 5
 /**
  * How old a value is: "just now", "5 s ago" / "10 s ago" (in 5 s steps), "5 min ago" within the
  * hour, then "as of 14:03". The steps are coarse on purpose: a text that changes every second on
- * every row keeps the window repainting all day at rest (issue 11: 6 ms of main thread per second
- * with the feed off), and a trader reads "10 s" and "12 s" the same way.
+ * every row keeps the window repainting all day at rest (main-thread work every second with the
+ * feed off), and a trader reads "10 s" and "12 s" the same way.
  */
 export function formatAge(ts: number, now: number): string {
   const seconds = Math.max(0, Math.floor((now - ts) / 1000))
@@ -154,7 +154,7 @@ export function formatAge(ts: number, now: number): string {
 
 /**
  * When a price that is not live was made, short enough to sit beside its badge in the Source
- * column (issue 40: "as of Nov 21 14:03" was cut): "as of 14:03" today, the date alone ("Nov 21")
+ * column ("as of Nov 21 14:03" was cut there): "as of 14:03" today, the date alone ("Nov 21")
  * before; the tooltip keeps the time.
  */
 export function formatAsOf(ts: number, now: number): string {

@@ -50,7 +50,10 @@ const INITIAL_STATUS: FeedStatus = {
 export interface AppStateOptions extends QuoteBookOptions {
   /** How often ages ("12 s ago") and countdowns re-render. */
   tickMs?: number
-  /** Plays the alert sound (lib/alert-sound.ts); called on alertFired when settings.sounds is on. */
+  /**
+   * Plays the alert sound (alerts/alert-sound.ts); called on alertFired when settings.sounds is
+   * on.
+   */
   alertSound?: () => void
   /**
    * Schedules the once-per-frame quote apply; requestAnimationFrame by default (a microtask where

@@ -15,8 +15,8 @@ export function fieldMask(fields: Iterable<QuoteFigure>): FieldMask {
 
 /**
  * The fields the grid's columns show, shared by every row of one book. A hidden column's field is
- * kept in plain state only, so it costs a tick no $state write (issue 13: no per-tick work for
- * hidden columns); showing the column again brings the rows in view up to date at once.
+ * kept in plain state only, so it costs a tick no $state write (no per-tick work for hidden
+ * columns); showing the column again brings the rows in view up to date at once.
  */
 export interface GridFields {
   mask: FieldMask

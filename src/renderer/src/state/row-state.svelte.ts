@@ -45,13 +45,13 @@ export class RowState implements Paintable {
   askSize = $state<number | null>(null)
   /**
    * Epoch ms of the newest value. Deliberately not reactive: it changes on every tick, and what
-   * shows it (ages, titles) refreshes with the once-a-second clock instead (STYLE: no per-tick
-   * work for texts that change per second).
+   * shows it (ages, titles) refreshes with the once-a-second clock instead (no per-tick work for
+   * texts that change per second).
    */
   ts = 0
   /**
-   * Epoch ms of the last change of `last` (the quote's time, else the arrival): whether the
-   * market is trading outside its listed hours (shared/trading-hours.ts). Not reactive, like ts.
+   * Epoch ms of the last change of `last` (the quote's time, else the arrival): whether the market
+   * is trading outside its listed hours (shared/markets/trading-hours.ts). Not reactive, like ts.
    */
   movedAt = 0
   /** Whether any timed value arrived (flips once); the reactive stand-in for `ts > 0`. */

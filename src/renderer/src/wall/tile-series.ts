@@ -15,7 +15,7 @@ export const TILE_BARS = 48
  * One tile's bars as uPlot columns, changed in place: a live price moves the last bar's close,
  * high and low, or opens the next bar (in the phase of the service's bars, by the one bar rule in
  * shared/intervals), dropping the oldest beyond TILE_BARS. The same arrays are handed to uPlot on
- * every redraw: a price costs no allocation (STYLE: uPlot, never allocate per tick). For a market
+ * every redraw: a price costs no allocation (never allocate per tick). For a market
  * whose bars the app builds, the daily tile's last bar takes the day's open, high and low from the
  * quote (plot/day-bar.ts): the day as it was, not only since the app first saw the symbol.
  */

@@ -103,7 +103,7 @@ export class WallPainter {
 
 /**
  * A tile's price text, written by the painter as prices move (like the grid's bound cells,
- * lib/grid-cells.ts): a text node set in place, only when the shown figure changes.
+ * grid/grid-cells.ts): a text node set in place, only when the shown figure changes.
  */
 export class TilePrice {
   private shown: number | null = null
