@@ -276,6 +276,16 @@ describe('RateGovernor: a per-key RPM below the plan’s', () => {
     expect(g.snapshot()).toMatchObject({ learnedRpm: 20, perMinute: 18 })
   })
 
+  it('learns nothing from a storm: two 429s with only a couple of requests through', () => {
+    const { g, clock } = governor(30)
+    for (let i = 0; i < 2; i++) {
+      runUntil429(g, clock, 2)
+      clock.advance(5_000)
+    }
+    expect(g.snapshot().learnedRpm).toBeUndefined()
+    expect(g.snapshot().perMinute).toBe(27)
+  })
+
   it('learns nothing from a 429 while its own window was over the ceiling, or from one alone', () => {
     const { g, clock } = governor(30)
     g.tryAcquire('rest')

@@ -28,7 +28,7 @@ import { fullJitterDelay, type Random } from '../random'
  *   paused   any other 429: one global pause of rest and handshake for Retry-After (any form,
  *            capped: retry-after.ts), without it exponential backoff with full jitter (1 s base,
  *            60 s cap). A per-minute 429 that came while this budget's window held no more than
- *            its ceiling says the key's RPM is lower than the plan's ("Per-key RPM values: not
+ *            its ceiling (and at least a quarter of it) says the key's RPM is lower than the plan's ("Per-key RPM values: not
  *            shown", spec: Limits): the ceiling drops to 90 % of what the service let through
  *            (learnRate), for the rest of the session, and the status says so.
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
@@ -308,6 +308,9 @@ export class RateGovernor {
     const sent = this.sent.length
     if (sent > this.limit || sent < 2) return
     const allowed = sent - 1
+    // A key that lets through fewer than a quarter of the plan's RPM is a storm, not a limit: a
+    // 429 storm at start-up taught "2 a minute" for the whole session. Backoff rides a storm out.
+    if (allowed < Math.ceil(this.limit / 4)) return
     const hint = this.rateHint
     this.rateHint = { at: now, allowed }
     if (hint === null || now - hint.at > RATE_HINT_MS) return
