@@ -89,11 +89,12 @@ describe('removeOrphanedTemps', () => {
     ]) {
       await writeFile(join(dir, name), 'x')
     }
-    // Times set here, not left to the file system, whose clock a faked process clock (faketime)
-    // does not move: the files are as old as this test says on any clock.
-    const fresh = new Date()
+    // Ages on the file system's clock, which removeOrphanedTemps reads (a file just written says
+    // its time); a faked process clock (faketime) does not move it, so Date.now() would not do.
+    const fsNow = (await stat(join(dir, 'watchlists.json'))).mtimeMs
+    const fresh = new Date(fsNow)
     for (const name of await readdir(dir)) await utimes(join(dir, name), fresh, fresh)
-    const old = new Date(Date.now() - 5 * 60_000)
+    const old = new Date(fsNow - 5 * 60_000)
     await utimes(join(dir, 'watchlists.json.123456'), old, old)
     await utimes(join(dir, 'alerts.json.777'), old, old)
     expect(await removeOrphanedTemps(target)).toBe(1)
