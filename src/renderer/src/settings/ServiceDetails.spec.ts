@@ -10,7 +10,7 @@ function open(over: Record<string, unknown> = {}): SettingsPatch[] {
   return patches
 }
 
-describe('Settings: service details (issue 36)', () => {
+describe('Settings: service details', () => {
   it('saves the key’s own requests a minute, and empty goes back to the plan’s', async () => {
     const patches = open()
     const field = screen.getByLabelText('Requests a minute for this key') as HTMLInputElement
