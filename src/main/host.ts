@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Menu, app, safeStorage, session, shell } from 'electron'
+import { Menu, app, safeStorage, session, shell, type BrowserWindow } from 'electron'
 import type { AppHostApi, LogFolder, SecretStore } from '../app/host-api'
 import type { ConfirmKeyMove } from '../app/keys/key-move'
-import { openHostLog } from '../app/logs/host-log'
+import { openHostLog, type HostLog } from '../app/logs/host-log'
 import type { Logger } from '../core/log'
 import { systemClock, type Clock } from '../core/clock'
 import { startAlertNotifier } from './alert-notifier'
@@ -21,7 +21,7 @@ import { applySessionPolicy, openExternalLink } from './security'
 import { claimSingleInstance } from './single-instance'
 import { applyLaunchAtLogin, watchSystemResume } from './system-events'
 import { StripController } from './windows/strip-controller'
-import { installShutdown } from './shutdown'
+import { installShutdown, type Shutdown } from './shutdown'
 import { STRIP_WINDOW_STATE_FILE, createStripWindow } from './windows/strip-window'
 import { TickerTray } from './ticker-tray'
 import { WINDOW_STATE_FILE, loadWindowState } from './windows/window-state'
@@ -80,32 +80,11 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   if (!claimSingleInstance(() => revealWindow(windows?.window ?? null))) return
 
   await app.whenReady()
-  const dataDir = opts.env['TICKDESK_DATA_DIR'] || app.getPath('userData')
-  await mkdir(dataDir, { recursive: true })
-  const log = openHostLog({ dataDir, host: 'electron', clock })
-  const logFolder = electronLogFolder(log.dir)
-  const secretStore = await createSecretStore({
-    env: opts.env,
-    dataDir,
-    platform: opts.platform,
-    safeStorage,
-    profile: keychainProfile(opts.env),
-    importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+  const { dataDir, log, logFolder, hosted } = await startHostedApp(
+    opts,
     clock,
-  })
-  const hosted = await opts.startApp({
-    dataDir,
-    env: opts.env,
-    secretStore,
-    logger: log.logger,
-    logFolder,
-    clock,
-    confirmKeyMove: confirmKeyMoveInDialog(() => windows?.window ?? null),
-    webhookSecrets: keychainWebhookSecrets({
-      profile: keychainProfile(opts.env),
-      importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
-    }),
-  })
+    () => windows?.window ?? null,
+  )
   const service = hosted.app
   const shutdown = installShutdown({
     platform: opts.platform,
@@ -166,12 +145,81 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   })
   windows = shown
   shutdown.add(() => shown.stop())
+  wireAroundWindows({
+    platform: opts.platform,
+    clock,
+    resources,
+    service,
+    settings,
+    logFolder,
+    strip,
+    shown,
+    shutdown,
+  })
+  app.on('activate', () => shown.show()) // macOS: dock icon clicked
+}
 
+/** The data folder, the log and the secret store, then the app service started with them. */
+async function startHostedApp(
+  opts: ElectronHostOptions,
+  clock: Clock,
+  mainWindow: () => BrowserWindow | null,
+): Promise<{
+  dataDir: string
+  log: HostLog
+  logFolder: LogFolder
+  hosted: Awaited<ReturnType<ElectronHostOptions['startApp']>>
+}> {
+  const dataDir = opts.env['TICKDESK_DATA_DIR'] || app.getPath('userData')
+  await mkdir(dataDir, { recursive: true })
+  const log = openHostLog({ dataDir, host: 'electron', clock })
+  const logFolder = electronLogFolder(log.dir)
+  const secretStore = await createSecretStore({
+    env: opts.env,
+    dataDir,
+    platform: opts.platform,
+    safeStorage,
+    profile: keychainProfile(opts.env),
+    importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+    clock,
+  })
+  const hosted = await opts.startApp({
+    dataDir,
+    env: opts.env,
+    secretStore,
+    logger: log.logger,
+    logFolder,
+    clock,
+    confirmKeyMove: confirmKeyMoveInDialog(mainWindow),
+    webhookSecrets: keychainWebhookSecrets({
+      profile: keychainProfile(opts.env),
+      importKeytar: electronKeytarImporter(app.getAppPath(), app.isPackaged),
+    }),
+  })
+  return { dataDir, log, logFolder, hosted }
+}
+
+/**
+ * What hangs off the open windows, each handing its stop function to shutdown: the menu, events
+ * to both windows, the tray, alert notifications and power events.
+ */
+function wireAroundWindows(deps: {
+  platform: NodeJS.Platform
+  clock: Clock
+  resources: string
+  service: AppHostApi
+  settings: HostSettings
+  logFolder: LogFolder
+  strip: StripController
+  shown: MainWindows
+  shutdown: Shutdown
+}): void {
+  const { platform, service, settings, strip, shown, shutdown } = deps
   shutdown.add(
     installAppMenu({
-      platform: opts.platform,
+      platform,
       settings,
-      logFolder,
+      logFolder: deps.logFolder,
       quit: () => shutdown.quit(),
       toggleStrip: () => strip.toggle(),
       showShortcuts: () => shown.showWith({ type: 'showShortcuts' }),
@@ -187,11 +235,11 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   const tray = new TickerTray({
     app: service,
     settings,
-    clock,
-    platform: opts.platform,
+    clock: deps.clock,
+    platform,
     iconPath: join(
-      resources,
-      opts.platform === 'darwin' ? 'tray-iconTemplate.png' : 'tray-icon.png',
+      deps.resources,
+      platform === 'darwin' ? 'tray-iconTemplate.png' : 'tray-icon.png',
     ),
     isWindowVisible: () => shown.visible,
     toggleWindow: () => shown.toggle(),
@@ -211,7 +259,6 @@ export async function startElectronHost(opts: ElectronHostOptions): Promise<void
   )
   service.announceOwedAlerts()
   shutdown.add(watchSystemResume(service))
-  app.on('activate', () => shown.show()) // macOS: dock icon clicked
 }
 
 /** The log folder as Settings opens it: created if need be, shown by the OS. */

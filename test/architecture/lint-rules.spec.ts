@@ -120,6 +120,15 @@ describe('lint holds the layer map', () => {
     expect(await ruleIds('src/core/testing/probe.ts', fake)).toEqual([])
   })
 
+  it('fails a 90-line function in shipped code, and lets a spec hold one', async () => {
+    const lines = Array.from({ length: 88 }, (_, i) => `  n += ${i}\n`).join('')
+    const long = `export function long(): number {\n  let n = 0\n${lines}  return n\n}\n`
+    expect(await ruleIds('src/core/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('src/renderer/src/lib/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('src/core/probe.spec.ts', long)).toEqual([])
+    expect(await ruleIds('src/core/testing/probe.ts', long)).toEqual([])
+  })
+
   it('fails a dynamic import() that leaves its folder, which the import rules cannot see', async () => {
     expect(
       await ruleIds('src/app/probe.ts', "export const load = () => import('../sim')\n"),

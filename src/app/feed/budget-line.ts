@@ -40,6 +40,8 @@ export interface BudgetHost {
   ): BudgetPlan
 }
 
+type Watchlist = WatchlistState['watchlists'][number]
+
 const REFUSED = new Set(['MARKET_NOT_ENABLED', 'API_KEY_SCOPE_DENIED'])
 
 export function blockedMarkets(statuses: readonly SymbolStatus[]): Map<Market, string> {
@@ -51,6 +53,90 @@ export function blockedMarkets(statuses: readonly SymbolStatus[]): Map<Market, s
   return out
 }
 
+/** The symbols an add would bring in: resolved, not yet on the list, each once. */
+function resolveAdds(host: BudgetHost, list: Watchlist, inputs: readonly string[]): SymbolKey[] {
+  const add: SymbolKey[] = []
+  for (const input of inputs) {
+    const r = host.catalogue.resolve(input)
+    if (r.ok && !list.symbols.includes(r.key) && !add.includes(r.key)) add.push(r.key)
+  }
+  return add
+}
+
+interface PrioritisedPlan {
+  plan: BudgetPlan
+  priorities: Map<string, number>
+}
+
+/** The budget over every symbol the app would watch with `extra` added to this list. */
+function planWith(
+  host: BudgetHost,
+  list: Watchlist,
+  blocked: ReadonlySet<Market>,
+  extra: SymbolKey[],
+): PrioritisedPlan {
+  const book = host.book ?? { lots: [], slow: [] }
+  const all = [
+    ...new Set([
+      ...WatchlistBook.allSymbols(host.lists),
+      ...extra,
+      ...host.alerted,
+      ...book.lots,
+      ...book.slow,
+    ]),
+  ]
+  const priorities = watchPriorities({
+    pinned: host.pinned,
+    alerted: host.alerted,
+    visible: [...list.symbols, ...extra],
+    listed: all,
+  })
+  const plan = host.budgetPlan(
+    all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
+    blocked,
+    new Set(book.slow),
+  )
+  return { plan, priorities }
+}
+
+const everySec = (p: BudgetPlan): number | null =>
+  p.pollEveryMs === null ? null : Math.max(1, Math.round(p.pollEveryMs / 1000))
+
+/** Polling slower than SLOW_POLL_SEC: for the list as it is, or because the add slows it. */
+function slowPollWarning(
+  afterSec: number | null,
+  add: SymbolKey[],
+  before: () => BudgetPlan,
+): BudgetWarning | null {
+  if (afterSec === null || afterSec <= SLOW_POLL_SEC) return null
+  if (add.length === 0) {
+    return {
+      code: 'POLL_SLOW',
+      message: `Polled symbols refresh only every ~${afterSec} s on this plan (over ${SLOW_POLL_SEC} s): remove some, or move to a larger plan`,
+    }
+  }
+  const beforeSec = everySec(before())
+  if (beforeSec !== null && afterSec <= beforeSec) return null
+  return {
+    code: 'POLL_SLOW',
+    message: `Adding ${add.length === 1 ? add[0] : `${add.length} symbols`} would slow polling to every ~${afterSec} s (over ${SLOW_POLL_SEC} s)`,
+  }
+}
+
+/** One warning per market of `keys` the plan or key refuses. */
+function marketWarnings(keys: readonly SymbolKey[], refused: Map<Market, string>): BudgetWarning[] {
+  const lacking = new Map<Market, string>()
+  for (const key of keys) {
+    const market = parseSymbolKey(key)?.market
+    const code = market ? refused.get(market) : undefined
+    if (market && code) lacking.set(market, code)
+  }
+  return [...lacking].map(([market, code]) => ({
+    code: 'MARKET_NOT_IN_PLAN',
+    message: `Your plan or key lacks ${market} (${code}): its symbols show "Not in plan" and get no prices`,
+  }))
+}
+
 export function previewBudget(
   host: BudgetHost,
   listId: string,
@@ -58,72 +144,18 @@ export function previewBudget(
 ): BudgetPreview | null {
   const list = host.lists.watchlists.find((w) => w.id === listId)
   if (!list) return null
-  const add: SymbolKey[] = []
-  for (const input of addInputs) {
-    const r = host.catalogue.resolve(input)
-    if (r.ok && !list.symbols.includes(r.key) && !add.includes(r.key)) add.push(r.key)
-  }
+  const add = resolveAdds(host, list, addInputs)
   const refused = blockedMarkets(host.symbolStatuses())
   const blocked = new Set(refused.keys())
-  let priorities = new Map<string, number>()
-  const planFor = (extra: SymbolKey[]): BudgetPlan => {
-    const visible = [...list.symbols, ...extra]
-    const book = host.book ?? { lots: [], slow: [] }
-    const all = [
-      ...new Set([
-        ...WatchlistBook.allSymbols(host.lists),
-        ...extra,
-        ...host.alerted,
-        ...book.lots,
-        ...book.slow,
-      ]),
-    ]
-    priorities = watchPriorities({
-      pinned: host.pinned,
-      alerted: host.alerted,
-      visible,
-      listed: all,
-    })
-    return host.budgetPlan(
-      all.map((key) => ({ key, priority: priorities.get(key) ?? 0 })),
-      blocked,
-      new Set(book.slow),
-    )
-  }
-  const after = planFor(add)
-  const afterPriorities = priorities
+  const { plan: after, priorities } = planWith(host, list, blocked, add)
   const mine = new Set([...list.symbols, ...add])
   const count = (keys: SymbolKey[]): number => keys.filter((k) => mine.has(k)).length
-  const everySec = (p: BudgetPlan): number | null =>
-    p.pollEveryMs === null ? null : Math.max(1, Math.round(p.pollEveryMs / 1000))
-  const warnings: BudgetWarning[] = []
   const afterSec = everySec(after)
-  if (afterSec !== null && afterSec > SLOW_POLL_SEC) {
-    const beforeSec = add.length > 0 ? everySec(planFor([])) : null
-    if (add.length === 0) {
-      warnings.push({
-        code: 'POLL_SLOW',
-        message: `Polled symbols refresh only every ~${afterSec} s on this plan (over ${SLOW_POLL_SEC} s): remove some, or move to a larger plan`,
-      })
-    } else if (beforeSec === null || afterSec > beforeSec) {
-      warnings.push({
-        code: 'POLL_SLOW',
-        message: `Adding ${add.length === 1 ? add[0] : `${add.length} symbols`} would slow polling to every ~${afterSec} s (over ${SLOW_POLL_SEC} s)`,
-      })
-    }
-  }
-  const lacking = new Map<Market, string>()
-  for (const key of add.length > 0 ? add : list.symbols) {
-    const market = parseSymbolKey(key)?.market
-    const code = market ? refused.get(market) : undefined
-    if (market && code) lacking.set(market, code)
-  }
-  for (const [market, code] of lacking) {
-    warnings.push({
-      code: 'MARKET_NOT_IN_PLAN',
-      message: `Your plan or key lacks ${market} (${code}): its symbols show "Not in plan" and get no prices`,
-    })
-  }
+  const slow = slowPollWarning(afterSec, add, () => planWith(host, list, blocked, []).plan)
+  const warnings: BudgetWarning[] = [
+    ...(slow ? [slow] : []),
+    ...marketWarnings(add.length > 0 ? add : list.symbols, refused),
+  ]
   return {
     plan: host.plan,
     demo: host.demo,
@@ -141,6 +173,6 @@ export function previewBudget(
     streamUsed: after.streamed.length,
     streamCap: PLAN_LIMITS[host.plan].wsSymbols,
     warnings,
-    why: budgetReasons(after, mine, afterPriorities),
+    why: budgetReasons(after, mine, priorities),
   }
 }

@@ -1,19 +1,18 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../../sim'
+import { describe, expect, it } from 'vitest'
+import { startSimulator } from '../../sim'
 import type { KeyInfo } from '../../shared/settings'
 import type { FeedStatus } from '../../shared/status'
 import { createAppService, type AppService } from '../app-service'
-import type { AppServiceOptions } from '../host-api'
 import { KEY_WITHHELD } from './key-keeper'
-import { BASE_URL_REFUSED, KEY_NOT_CONFIRMED } from './keyed-feed'
-import { EMPTY_RING, packRing, withKey } from './key-binding'
-import { openDataStores } from '../../core/persistence/stores'
+import { KEY_NOT_CONFIRMED } from './keyed-feed'
 import type { KeyMove } from './key-move'
 import { memorySecretStore } from './memory-secret-store'
-import { keysSeen, listenElsewhere, type Receiver } from '../testing/elsewhere-receiver'
+import { keysSeen, listenElsewhere } from '../testing/elsewhere-receiver'
+import { okResult } from '../testing/app-on-sim'
+import { keyHostRun, liveOnSim, origin } from '../testing/key-host-run'
 
 /**
  * A page command that points the base URL at another host, or enters a key of its own, must not
@@ -21,49 +20,17 @@ import { keysSeen, listenElsewhere, type Receiver } from '../testing/elsewhere-r
  * is a receiver on 127.0.0.2 recording every request's headers (testing/elsewhere-receiver.ts);
  * the real service is the simulator.
  */
-let app: AppService | null = null
-let sim: SimServer | null = null
-let elsewhere: Receiver | null = null
-afterEach(async () => {
-  await app?.close()
-  await sim?.close()
-  await elsewhere?.close()
-  app = sim = elsewhere = null
-})
-
-async function ok<T>(promise: Promise<{ ok: boolean; result?: unknown; error?: unknown }>) {
-  const outcome = await promise
-  if (!outcome.ok) throw new Error(`command failed: ${JSON.stringify(outcome.error)}`)
-  return outcome.result as T
-}
-
-/** The app live on the simulator with its key entered for it, as a trader set it up. */
-async function liveOnSim(extra: Partial<AppServiceOptions> = {}): Promise<AppService> {
-  sim = await startSimulator({ seed: 38, tickIntervalMs: 100 })
-  elsewhere = await listenElsewhere()
-  app = await createAppService({
-    dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-')),
-    env: { TICKDESK_PLAN: 'pro' },
-    secretStore: memorySecretStore(),
-    demo: () => import('../../sim').then((s) => s.startDemoService()),
-    ...extra,
-  })
-  await ok(app.invoke('updateSettings', { baseUrl: sim.url }))
-  await ok(app.invoke('setApiKey', { apiKey: sim.keys.pro }))
-  const a = app
-  await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
-  return a
-}
+const run = keyHostRun()
 
 describe('the API key stays with the service it was entered for', () => {
   it('withholds the key from a base URL a page moved to another host, says why, and sends a key there only after a fresh entry confirmed outside the page', async () => {
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       demo: () => import('../../sim').then((s) => s.startDemoService()),
       // The trader keeps the key where it was, and accepts the key they typed for the new host.
       confirmKeyMove: { where: 'in the test', confirm: async (move) => move.kind === 'new-key' },
     })
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await a.keyMovesSettled()
     // Long enough for an engine that had the key to have used it (it starts with a REST call).
     await new Promise((r) => setTimeout(r, 600))
@@ -73,15 +40,15 @@ describe('the API key stays with the service it was entered for', () => {
     )
     expect(a.snapshot().keyInfo.withheld).toContain('127.0.0.2')
     // The control: a key entered for this host does reach it, so the silence above is the binding.
-    await ok(a.invoke('setApiKey', { apiKey: 'fresh-key-for-elsewhere' }))
+    await okResult(a.invoke('setApiKey', { apiKey: 'fresh-key-for-elsewhere' }))
     await expect.poll(() => keysSeen(to), { timeout: 10_000 }).toContain('fresh-key-for-elsewhere')
-    expect(keysSeen(to)).not.toContain(sim!.keys.pro)
+    expect(keysSeen(to)).not.toContain(run.sim!.keys.pro)
     expect(a.snapshot().notices.some((n) => n.code === KEY_WITHHELD)).toBe(false)
   })
 
   it('stops the live feed while the key is withheld: no demo prices, the last real prices kept and marked stale, the status says why and how to go live', async () => {
     let demoStarts = 0
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       demo: () => {
         demoStarts++
         return import('../../sim').then((s) => s.startDemoService())
@@ -96,8 +63,8 @@ describe('the API key stays with the service it was entered for', () => {
     await expect
       .poll(() => a.snapshot().quotes.filter((q) => !q.stale).length, { timeout: 10_000 })
       .toBeGreaterThan(0)
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
 
     const held = a.snapshot()
     expect(held.status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD, demo: false })
@@ -122,7 +89,7 @@ describe('the API key stays with the service it was entered for', () => {
     expect(chart).toMatchObject({ ok: false, error: { code: KEY_WITHHELD } })
 
     // Setting the base URL back is the other way to go live.
-    await ok(a.invoke('updateSettings', { baseUrl: sim!.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: run.sim!.url }))
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
     expect(a.snapshot().notices.some((n) => n.code === KEY_WITHHELD)).toBe(false)
     expect(demoStarts).toBe(demoStartsLive)
@@ -131,7 +98,7 @@ describe('the API key stays with the service it was entered for', () => {
   it('sends the kept key to the new host only when the host’s confirmation (outside the page) says yes, naming both origins in full', async () => {
     const asked: KeyMove[] = []
     let answer = false
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       demo: () => import('../../sim').then((s) => s.startDemoService()),
       confirmKeyMove: {
         where: 'in the test',
@@ -141,24 +108,24 @@ describe('the API key stays with the service it was entered for', () => {
         },
       },
     })
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await a.keyMovesSettled()
     await new Promise((r) => setTimeout(r, 400))
     expect(keysSeen(to)).toEqual([])
-    expect(asked).toEqual([{ kind: 'move', from: origin(sim!.url), to: origin(to.url) }])
+    expect(asked).toEqual([{ kind: 'move', from: origin(run.sim!.url), to: origin(to.url) }])
 
     // Refused once, not asked again this session, however often the page moves the base URL.
-    await ok(a.invoke('updateSettings', { baseUrl: sim!.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: run.sim!.url }))
     expect(a.snapshot().keyInfo).toMatchObject<Partial<KeyInfo>>({ withheld: null })
     answer = true
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await a.keyMovesSettled()
     expect(asked).toHaveLength(1)
     expect(keysSeen(to)).toEqual([])
     // A yes to a new question, once settled, has moved the key: no wait beyond that.
     const third = `http://127.0.0.3:${new URL(to.url).port}`
-    await ok(a.invoke('updateSettings', { baseUrl: third }))
+    await okResult(a.invoke('updateSettings', { baseUrl: third }))
     await a.keyMovesSettled()
     expect(asked).toHaveLength(2)
     expect(a.snapshot().keyInfo).toMatchObject({ withheld: null, forHost: third })
@@ -167,7 +134,7 @@ describe('the API key stays with the service it was entered for', () => {
   it('binds exactly the origin the question showed: a yes to a look-alike does not send the key where the page moved on to', async () => {
     const asked: KeyMove[] = []
     const answers: Array<(yes: boolean) => void> = []
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       confirmKeyMove: {
         where: 'in the test',
         confirm: (move) => {
@@ -176,13 +143,13 @@ describe('the API key stays with the service it was entered for', () => {
         },
       },
     })
-    const to = elsewhere!
-    const lookAlike = sim!.url.replace('127.0.0.1', 'localhost')
-    await ok(a.invoke('updateSettings', { baseUrl: lookAlike }))
+    const to = run.elsewhere!
+    const lookAlike = run.sim!.url.replace('127.0.0.1', 'localhost')
+    await okResult(a.invoke('updateSettings', { baseUrl: lookAlike }))
     await expect.poll(() => asked.length).toBe(1)
-    expect(asked[0]).toEqual({ kind: 'move', from: origin(sim!.url), to: origin(lookAlike) })
+    expect(asked[0]).toEqual({ kind: 'move', from: origin(run.sim!.url), to: origin(lookAlike) })
     // While that question is open, the page moves the base URL on.
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await new Promise((r) => setTimeout(r, 100))
     expect(asked).toHaveLength(1)
     answers[0]!(true) // the trader accepts localhost:PORT, the one they were shown
@@ -195,14 +162,14 @@ describe('the API key stays with the service it was entered for', () => {
     expect(keysSeen(to)).toEqual([])
     expect(a.snapshot().status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD })
     // The key is where the trader said: the look-alike (the simulator itself) takes it.
-    await ok(a.invoke('updateSettings', { baseUrl: lookAlike }))
+    await okResult(a.invoke('updateSettings', { baseUrl: lookAlike }))
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
   })
 
   it('refuses a key a page enters for its own service while the trader’s key is kept, and keeps the trader’s key', async () => {
-    const a = await liveOnSim()
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const a = await liveOnSim(run)
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     const entered = await a.invoke('setApiKey', { apiKey: 'attackers-own-key' })
     expect(entered).toMatchObject({ ok: false, error: { code: KEY_NOT_CONFIRMED } })
     expect((entered as { error: { message: string } }).error.message).toMatch(
@@ -214,16 +181,16 @@ describe('the API key stays with the service it was entered for', () => {
     expect(a.snapshot().status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD })
     expect(to.seen).toEqual([])
     // The trader's key is still kept for the simulator: setting the URL back goes live on it.
-    await ok(a.invoke('updateSettings', { baseUrl: sim!.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: run.sim!.url }))
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
   })
 
   it('says so when the trader refused a key entered for another service, and where they are asked', async () => {
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       confirmKeyMove: { where: 'in the test’s dialog', confirm: async () => false },
     })
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await a.keyMovesSettled()
     expect(a.snapshot().status.message).toContain('(or confirm the change in the test’s dialog)')
     const entered = await a.invoke('setApiKey', { apiKey: 'key-for-elsewhere-1' })
@@ -231,7 +198,7 @@ describe('the API key stays with the service it was entered for', () => {
       ok: false,
       error: {
         code: KEY_NOT_CONFIRMED,
-        message: `The key was not saved: Tickdesk keeps your key for ${origin(sim!.url)}, and you did not confirm a key for ${origin(to.url)} (in the test’s dialog). Set the base URL back to ${origin(sim!.url)} to use that key.`,
+        message: `The key was not saved: Tickdesk keeps your key for ${origin(run.sim!.url)}, and you did not confirm a key for ${origin(to.url)} (in the test’s dialog). Set the base URL back to ${origin(run.sim!.url)} to use that key.`,
       },
     })
     expect(keysSeen(to)).toEqual([])
@@ -239,7 +206,7 @@ describe('the API key stays with the service it was entered for', () => {
 
   it('uses a key entered for another service only on a yes outside the page, asked with both origins, and keeps both keys', async () => {
     const asked: KeyMove[] = []
-    const a = await liveOnSim({
+    const a = await liveOnSim(run, {
       confirmKeyMove: {
         where: 'in the test',
         confirm: async (move) => {
@@ -248,39 +215,39 @@ describe('the API key stays with the service it was entered for', () => {
         },
       },
     })
-    const to = elsewhere!
-    await ok(a.invoke('updateSettings', { baseUrl: to.url }))
+    const to = run.elsewhere!
+    await okResult(a.invoke('updateSettings', { baseUrl: to.url }))
     await a.keyMovesSettled()
-    await ok(a.invoke('setApiKey', { apiKey: 'key-for-elsewhere-1' }))
+    await okResult(a.invoke('setApiKey', { apiKey: 'key-for-elsewhere-1' }))
     expect(asked).toEqual([
-      { kind: 'move', from: origin(sim!.url), to: origin(to.url) },
-      { kind: 'new-key', from: origin(sim!.url), to: origin(to.url) },
+      { kind: 'move', from: origin(run.sim!.url), to: origin(to.url) },
+      { kind: 'new-key', from: origin(run.sim!.url), to: origin(to.url) },
     ])
     await expect.poll(() => keysSeen(to), { timeout: 10_000 }).toContain('key-for-elsewhere-1')
     // Both keys are kept, each for its own service: back on the simulator, its own key works.
-    await ok(a.invoke('updateSettings', { baseUrl: sim!.url }))
+    await okResult(a.invoke('updateSettings', { baseUrl: run.sim!.url }))
     await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
     expect(asked).toHaveLength(2)
-    expect(keysSeen(to)).not.toContain(sim!.keys.pro)
+    expect(keysSeen(to)).not.toContain(run.sim!.keys.pro)
   })
 
   it('binds a key saved before the binding existed to the service the environment names', async () => {
-    sim = await startSimulator({ seed: 38, tickIntervalMs: 100 })
-    elsewhere = await listenElsewhere()
-    app = await createAppService({
+    run.sim = await startSimulator({ seed: 38, tickIntervalMs: 100 })
+    run.elsewhere = await listenElsewhere()
+    run.app = await createAppService({
       dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-')),
-      env: { TICKDESK_PLAN: 'pro', TICKDESK_BASE_URL: sim.url },
-      secretStore: memorySecretStore(sim.keys.pro),
+      env: { TICKDESK_PLAN: 'pro', TICKDESK_BASE_URL: run.sim.url },
+      secretStore: memorySecretStore(run.sim.keys.pro),
       demo: () => import('../../sim').then((s) => s.startDemoService()),
     })
-    expect(app.snapshot().keyInfo.forHost).toBe(`${origin(sim.url)}`)
+    expect(run.app.snapshot().keyInfo.forHost).toBe(`${origin(run.sim.url)}`)
   })
 
   it('never binds TICKDESK_API_KEY to a base URL a page saved in settings.json, in this session or the next', async () => {
-    sim = await startSimulator({ seed: 38, tickIntervalMs: 100 })
-    elsewhere = await listenElsewhere()
+    run.sim = await startSimulator({ seed: 38, tickIntervalMs: 100 })
+    run.elsewhere = await listenElsewhere()
     const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-env-'))
-    const env = { TICKDESK_PLAN: 'pro', TICKDESK_API_KEY: sim.keys.pro }
+    const env = { TICKDESK_PLAN: 'pro', TICKDESK_API_KEY: run.sim.keys.pro }
     const start = (): Promise<AppService> =>
       createAppService({
         dataDir,
@@ -288,119 +255,32 @@ describe('the API key stays with the service it was entered for', () => {
         secretStore: memorySecretStore(),
         demo: () => import('../../sim').then((s) => s.startDemoService()),
       })
-    app = await start()
-    await ok(app.invoke('updateSettings', { baseUrl: elsewhere.url }))
+    run.app = await start()
+    await okResult(run.app.invoke('updateSettings', { baseUrl: run.elsewhere.url }))
     await new Promise((r) => setTimeout(r, 400))
-    expect(keysSeen(elsewhere)).toEqual([])
-    await app.close()
+    expect(keysSeen(run.elsewhere)).toEqual([])
+    await run.app.close()
     // The next launch reads the base URL the page left in settings.json.
-    app = await start()
+    run.app = await start()
     await new Promise((r) => setTimeout(r, 600))
-    expect(keysSeen(elsewhere)).toEqual([])
-    expect(app.snapshot().status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD })
-    expect(app.snapshot().keyInfo.withheld).toMatch(/TICKDESK_BASE_URL/)
+    expect(keysSeen(run.elsewhere)).toEqual([])
+    expect(run.app.snapshot().status).toMatchObject({ state: 'stopped', code: KEY_WITHHELD })
+    expect(run.app.snapshot().keyInfo.withheld).toMatch(/TICKDESK_BASE_URL/)
   })
 
   it('sends the key as Authorization: Bearer when Settings says so', async () => {
-    elsewhere = await listenElsewhere()
-    app = await createAppService({
+    run.elsewhere = await listenElsewhere()
+    run.app = await createAppService({
       dataDir: mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-bearer-')),
       env: { TICKDESK_PLAN: 'pro' },
       secretStore: memorySecretStore(),
       demo: () => import('../../sim').then((s) => s.startDemoService()),
     })
-    const to = elsewhere
-    await ok(app.invoke('updateSettings', { baseUrl: to.url, auth: 'bearer' }))
-    await ok(app.invoke('setApiKey', { apiKey: 'bearer-key-1234' }))
+    const to = run.elsewhere
+    await okResult(run.app.invoke('updateSettings', { baseUrl: to.url, auth: 'bearer' }))
+    await okResult(run.app.invoke('setApiKey', { apiKey: 'bearer-key-1234' }))
     await expect.poll(() => to.seen.length, { timeout: 10_000 }).toBeGreaterThan(0)
     expect(to.seen.map((h) => h['authorization'])).toContain('Bearer bearer-key-1234')
     expect(keysSeen(to)).toEqual([])
   })
 })
-
-describe('a base URL the URL policy refuses, from a file', () => {
-  it('stops the feed with the reason, sends nothing, and goes live once Settings names a service it allows', async () => {
-    sim = await startSimulator({ seed: 47, tickIntervalMs: 100 })
-    const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-keyhost-policy-'))
-    const stores = openDataStores(dataDir)
-    const saved = (await stores.settings.load()).value
-    // An older version, or a hand edit, left plain http to a remote host in settings.json.
-    await stores.settings.save({ ...saved, baseUrl: 'http://md.tickdesk-remote.invalid:8080' })
-    app = await createAppService({
-      dataDir,
-      env: { TICKDESK_PLAN: 'pro' },
-      secretStore: memorySecretStore(packRing(withKey(EMPTY_RING, origin(sim.url), sim.keys.pro))),
-      demo: () => import('../../sim').then((s) => s.startDemoService()),
-    })
-    const a = app
-    const status = a.snapshot().status
-    expect(status).toMatchObject({ state: 'stopped', code: BASE_URL_REFUSED, demo: false })
-    expect(status.message).toBe(
-      'Live prices stopped: the base URL must use https:// (plain http:// only to this machine: 127.0.0.1, ::1, localhost). Change it in Settings.',
-    )
-    expect(a.snapshot().notices.filter((n) => n.code !== 'KEYCHAIN_UNAVAILABLE')).toMatchObject([
-      { level: 'error', code: BASE_URL_REFUSED, message: status.message },
-    ])
-    await ok(a.invoke('updateSettings', { baseUrl: sim.url }))
-    await expect.poll(() => a.snapshot().status.state, { timeout: 10_000 }).toBe('live')
-    expect(a.snapshot().notices.some((n) => n.code === BASE_URL_REFUSED)).toBe(false)
-  })
-})
-
-describe('the key’s commands on a running feed', () => {
-  it('names its codes as the page reads them', () => {
-    expect([KEY_NOT_CONFIRMED, BASE_URL_REFUSED]).toEqual(['KEY_NOT_CONFIRMED', 'BASE_URL_REFUSED'])
-  })
-
-  it('hands a new key for the service running to its engine, tells the page, clears back to demo, and stops the engine on close', async () => {
-    const a = await liveOnSim()
-    const events: string[] = []
-    a.subscribe((e) => {
-      if (e.type === 'settings') events.push(`settings ${e.keyInfo.masked}`)
-    })
-    const engine = a.feed.engine
-    await ok(a.invoke('setApiKey', { apiKey: sim!.keys.pro }))
-    expect(a.feed.engine).toBe(engine)
-    expect(events).toEqual([`settings ••••${sim!.keys.pro.slice(-4)}`])
-    await ok(a.invoke('clearApiKey', {}))
-    expect(a.feed.config.demo).toBe(true)
-    expect(a.snapshot().keyInfo.hasKey).toBe(false)
-    const demoEngine = a.feed.engine
-    await a.close()
-    app = null
-    expect(demoEngine.status().state).toBe('stopped')
-  })
-
-  it('drops a question the page moved on from before its turn: only what the base URL names when it comes is asked', async () => {
-    const asked: string[] = []
-    const answers: Array<(yes: boolean) => void> = []
-    const a = await liveOnSim({
-      confirmKeyMove: {
-        where: 'in the test',
-        confirm: (move) => {
-          asked.push(`${move.kind} ${move.to}`)
-          return new Promise((resolve) => answers.push(resolve))
-        },
-      },
-    })
-    const port = new URL(elsewhere!.url).port
-    const [x, y, z] = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((h) => `http://${h}:${port}`)
-    await ok(a.invoke('updateSettings', { baseUrl: x }))
-    await expect.poll(() => asked.length).toBe(1)
-    // While X's question is open: a key typed for X, then the page moves on to Y and Z.
-    const typed = a.invoke('setApiKey', { apiKey: 'typed-for-x-0001' })
-    await ok(a.invoke('updateSettings', { baseUrl: y! }))
-    await ok(a.invoke('updateSettings', { baseUrl: z! }))
-    answers[0]!(false)
-    await expect.poll(() => asked.length).toBe(2)
-    expect(asked).toEqual([`move ${x}`, `move ${z}`])
-    expect(await typed).toMatchObject({ ok: false, error: { code: KEY_NOT_CONFIRMED } })
-    answers[1]!(false)
-    await a.keyMovesSettled()
-    expect(asked).toHaveLength(2)
-    expect(a.snapshot().keyInfo).toMatchObject({ forHost: origin(sim!.url) })
-    expect(a.snapshot().keyInfo.withheld).toContain('127.0.0.4')
-  })
-})
-
-const origin = (url: string): string => new URL(url).origin

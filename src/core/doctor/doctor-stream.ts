@@ -12,6 +12,104 @@ import { StreamMarketProbe, type MarketProbeOptions } from './doctor-stream-mark
 
 export type Check = DoctorReport['checks'][number]
 
+type MarketOptions = Omit<MarketProbeOptions, 'send' | 'clock'> & { auth?: AuthScheme }
+interface Outcome {
+  code: string | null
+  message: string
+}
+
+/** One handshake, watched until it settles: OK after the grace, or the first failure seen. */
+class HandshakeWatch {
+  readonly outcome: Promise<Outcome>
+  openedAt: number | null = null
+  rejected: TickdeskError | null = null
+  marketChecks: Check[] = []
+  private readonly ws: WebSocket
+  private prober: StreamMarketProbe | null = null
+  private settled = false
+  private resolve: (o: Outcome) => void = () => {}
+  private readonly timer: ReturnType<Clock['setTimeout']>
+  private grace: ReturnType<Clock['setTimeout']> | null = null
+
+  constructor(
+    url: string,
+    apiKey: string,
+    private readonly clock: Clock,
+    timeoutMs: number,
+    private readonly markets: MarketOptions | undefined,
+  ) {
+    this.outcome = new Promise((resolve) => (this.resolve = resolve))
+    this.ws = new WebSocket(url, { headers: authHeader(apiKey, markets?.auth) })
+    this.timer = clock.setTimeout(
+      () => this.done({ code: 'TIMEOUT', message: `no stream handshake within ${timeoutMs} ms` }),
+      timeoutMs,
+    )
+    this.ws.once('open', () => this.onOpen())
+    this.ws.on('message', (data: WebSocket.RawData) => this.onMessage(data))
+    this.ws.once('close', (_code: number, reason: Buffer) => this.onClose(reason.toString()))
+    this.ws.once('unexpected-response', (_req, res) => {
+      // Read the envelope like the stream client does, so an account-wide 403 keeps its code.
+      void readUpgradeRejection(res, () => clock.now()).then((error) => {
+        this.rejected = error
+        this.done({ code: String(error.code), message: error.message })
+      })
+    })
+    this.ws.on('error', (e) =>
+      this.done({ code: 'NETWORK', message: `stream unreachable: ${e.message}` }),
+    )
+  }
+
+  private done(r: Outcome): void {
+    if (this.settled) return
+    this.settled = true
+    this.clock.clearTimeout(this.timer)
+    this.clock.clearTimeout(this.grace)
+    if (r.code === null) this.ws.close(1000)
+    else this.ws.terminate()
+    this.resolve(r)
+  }
+
+  private onOpen(): void {
+    this.openedAt = this.clock.now()
+    this.clock.clearTimeout(this.timer)
+    this.grace = this.clock.setTimeout(() => this.afterGrace(), CAP_GRACE_MS)
+  }
+
+  private afterGrace(): void {
+    const markets = this.markets
+    if (markets === undefined || markets.markets.length === 0)
+      return this.done({ code: null, message: 'stream OK' })
+    // Per market on this same socket (one connection: the plan's cap, spec: Limits).
+    this.prober = new StreamMarketProbe({
+      ...markets,
+      clock: this.clock,
+      send: (msg) => this.ws.readyState === WebSocket.OPEN && this.ws.send(JSON.stringify(msg)),
+    })
+    void this.prober.run().then((checks) => {
+      this.marketChecks = checks
+      this.done({ code: null, message: 'stream OK' })
+    })
+  }
+
+  private onMessage(data: WebSocket.RawData): void {
+    for (const f of parseFrame(data, this.clock.now())) {
+      this.prober?.onFrame(f)
+      if (f.kind !== 'error') continue
+      const action = classifyErrorFrame(f)
+      if (action.kind === 'connection-cap' || action.kind === 'cap-unclear')
+        this.done({ code: 'WS_CONN_LIMIT', message: `stream refused: ${f.message}` })
+      else if (action.kind === 'account') this.done({ code: f.code, message: f.message })
+    }
+  }
+
+  private onClose(why: string): void {
+    this.done({
+      code: why.includes('WS_CONN_LIMIT') ? 'WS_CONN_LIMIT' : 'NETWORK',
+      message: `stream closed by the service${why ? `: ${why}` : ''}`,
+    })
+  }
+}
+
 /**
  * `tickdesk doctor`'s own stream check, for a process that has no engine running: one metered
  * handshake, timed, then closed. An upgrade is not yet a working stream: a service over the
@@ -25,82 +123,20 @@ export async function probeStream(
   governor: RateGovernor,
   clock: Clock,
   timeoutMs: number,
-  markets?: Omit<MarketProbeOptions, 'send' | 'clock'> & { auth?: AuthScheme },
+  markets?: MarketOptions,
 ): Promise<{ check: Check; spent: boolean; markets: Check[] }> {
   if (!governor.tryAcquire('handshake')) {
     const code = governor.snapshot().code ?? 'RATE_LIMIT_EXCEEDED'
     return { check: skippedCheck('stream', code), spent: false, markets: [] }
   }
-  let marketChecks: Check[] = []
-  let prober: StreamMarketProbe | null = null
   const started = clock.now()
-  let rejected: TickdeskError | null = null
-  let openedAt: number | null = null
-  const outcome = await new Promise<{ code: string | null; message: string }>((resolve) => {
-    const ws = new WebSocket(url, { headers: authHeader(apiKey, markets?.auth) })
-    let settled = false
-    const done = (r: { code: string | null; message: string }): void => {
-      if (settled) return
-      settled = true
-      clock.clearTimeout(timer)
-      clock.clearTimeout(grace)
-      if (r.code === null) ws.close(1000)
-      else ws.terminate()
-      resolve(r)
-    }
-    const timer = clock.setTimeout(
-      () => done({ code: 'TIMEOUT', message: `no stream handshake within ${timeoutMs} ms` }),
-      timeoutMs,
-    )
-    let grace: ReturnType<Clock['setTimeout']> | null = null
-    ws.once('open', () => {
-      openedAt = clock.now()
-      clock.clearTimeout(timer)
-      grace = clock.setTimeout(() => {
-        if (markets === undefined || markets.markets.length === 0)
-          return done({ code: null, message: 'stream OK' })
-        // Per market on this same socket (one connection: the plan's cap, spec: Limits).
-        prober = new StreamMarketProbe({
-          ...markets,
-          clock,
-          send: (msg) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg)),
-        })
-        void prober.run().then((checks) => {
-          marketChecks = checks
-          done({ code: null, message: 'stream OK' })
-        })
-      }, CAP_GRACE_MS)
-    })
-    ws.on('message', (data: WebSocket.RawData) => {
-      for (const f of parseFrame(data, clock.now())) {
-        prober?.onFrame(f)
-        if (f.kind !== 'error') continue
-        const action = classifyErrorFrame(f)
-        if (action.kind === 'connection-cap' || action.kind === 'cap-unclear')
-          done({ code: 'WS_CONN_LIMIT', message: `stream refused: ${f.message}` })
-        else if (action.kind === 'account') done({ code: f.code, message: f.message })
-      }
-    })
-    ws.once('close', (_code: number, reason: Buffer) => {
-      const why = reason.toString()
-      done({
-        code: why.includes('WS_CONN_LIMIT') ? 'WS_CONN_LIMIT' : 'NETWORK',
-        message: `stream closed by the service${why ? `: ${why}` : ''}`,
-      })
-    })
-    ws.once('unexpected-response', (_req, res) => {
-      // Read the envelope like the stream client does, so an account-wide 403 keeps its code.
-      void readUpgradeRejection(res, () => clock.now()).then((error) => {
-        rejected = error
-        done({ code: String(error.code), message: error.message })
-      })
-    })
-    ws.on('error', (e) => done({ code: 'NETWORK', message: `stream unreachable: ${e.message}` }))
-  })
+  const watch = new HandshakeWatch(url, apiKey, clock, timeoutMs, markets)
+  const outcome = await watch.outcome
+  const { openedAt } = watch
   if (outcome.code !== null) {
     governor.report({
       ok: false,
-      error: rejected ?? new TickdeskError({ code: outcome.code, message: outcome.message }),
+      error: watch.rejected ?? new TickdeskError({ code: outcome.code, message: outcome.message }),
     })
   }
   return {
@@ -112,7 +148,7 @@ export async function probeStream(
       latencyMs: outcome.code === null && openedAt !== null ? openedAt - started : null,
     },
     spent: outcome.code !== 'NETWORK' || openedAt !== null,
-    markets: marketChecks,
+    markets: watch.marketChecks,
   }
 }
 

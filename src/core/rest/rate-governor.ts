@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../clock'
 import { ACCOUNT_WIDE_403, QUOTA_429, RATE_429, TickdeskError } from '../errors'
 import { fullJitterDelay, type Random } from '../random'
+import { SendWindow, WINDOW_MS } from './send-window'
 
 /**
  * RateGovernor: the one request budget per API key, shared by REST calls and stream handshakes
@@ -28,9 +29,10 @@ import { fullJitterDelay, type Random } from '../random'
  *   paused   any other 429: one global pause of rest and handshake for Retry-After (any form,
  *            capped: retry-after.ts), without it exponential backoff with full jitter (1 s base,
  *            60 s cap). A per-minute 429 that came while this budget's window held no more than
- *            its ceiling (and at least a quarter of it) says the key's RPM is lower than the plan's ("Per-key RPM values: not
- *            shown", spec: Limits): the ceiling drops to 90 % of what the service let through
- *            (learnRate), for the rest of the session, and the status says so.
+ *            its ceiling (and at least a quarter of it) says the key's RPM is lower than the plan's
+ *            ("Per-key RPM values: not shown", spec: Limits): the ceiling drops to 90 % of what
+ *            the service let through (send-window.ts), for the rest of the session, and the
+ *            status says so.
  *   backoff  5xx, NETWORK, TIMEOUT, BAD_RESPONSE: REST waits full jitter (1 s base, 60 s cap);
  *            the stream client runs its own reconnect backoff, so handshakes are not held here.
  *   open     only the sliding window applies.
@@ -62,8 +64,6 @@ export interface RateGovernorOptions {
   recheckMs?: number
 }
 
-/** The metering window (spec: Limits, requests per minute) plus the arrival slack above. */
-export const WINDOW_MS = 61_000
 const BACKOFF_BASE_MS = 1_000
 const BACKOFF_CAP_MS = 60_000
 const DAY_MS = 86_400_000
@@ -72,9 +72,6 @@ const TRANSPORT = new Set(['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'])
 /** How long a refused foreground request holds its claim on the next slot without asking again. */
 const DEMAND_MS = 65_000
 const DEMAND_RECHECK_MS = 250
-/** Two per-minute 429s under the ceiling this close together teach the key's RPM (learnRate). */
-const RATE_HINT_MS = 5 * 60_000
-
 /** When a daily or monthly quota resets if the service gives no Retry-After (UTC boundaries). */
 export function nextQuotaReset(code: string, now: number): number {
   const d = new Date(now)
@@ -85,15 +82,8 @@ export function nextQuotaReset(code: string, now: number): number {
 export class RateGovernor {
   private readonly clock: Clock
   private readonly random: Random
-  private readonly utilisation: number
   private readonly recheckMs: number
-  private limit = 1
-  private rpm = 1
-  /** The key's RPM as learned from per-minute 429s (learnRate); null until they taught it. */
-  private learnedRpm: number | null = null
-  /** The last per-minute 429 under the ceiling: when, and how many the service had let through. */
-  private rateHint: { at: number; allowed: number } | null = null
-  private sent: number[] = []
+  private readonly window: SendWindow
   private state: GovernorState = 'open'
   private code: string | null = null
   private message = ''
@@ -111,13 +101,12 @@ export class RateGovernor {
   constructor(opts: RateGovernorOptions) {
     this.clock = opts.clock
     this.random = opts.random
-    this.utilisation = opts.utilisation ?? 0.9
     this.recheckMs = opts.recheckMs ?? 15 * 60_000
-    this.setLimit(opts.rpm)
+    this.window = new SendWindow(opts.clock, opts.utilisation ?? 0.9, opts.rpm)
   }
 
   setRpm(rpm: number): void {
-    this.setLimit(rpm)
+    this.window.setRpm(rpm)
     this.changed(true)
   }
 
@@ -126,7 +115,7 @@ export class RateGovernor {
     this.expire()
     const block = this.blockFor(kind)
     if (block === Infinity) return Infinity
-    const wait = Math.max(block, this.windowDelay())
+    const wait = Math.max(block, this.window.delay())
     if (kind !== 'poll') return wait
     // A foreground request is owed the next slot: look again shortly (it takes it at its time).
     const owed = this.demandUntil - this.clock.now()
@@ -145,7 +134,7 @@ export class RateGovernor {
     }
     const now = this.clock.now()
     if (kind !== 'poll') this.demandUntil = 0
-    this.sent.push(now)
+    this.window.record(now)
     const day = Math.floor(now / DAY_MS)
     if (day !== this.day) {
       this.day = day
@@ -228,7 +217,7 @@ export class RateGovernor {
         `${which} quota exceeded: no requests and no stream reconnects until ${new Date(until).toISOString()}${reset}; an open stream keeps running.`,
       )
     } else if (e.status === 429) {
-      if (RATE_429.has(code)) this.learnRate()
+      if (RATE_429.has(code)) this.window.learnRate()
       const wait =
         e.retryAfterMs ??
         fullJitterDelay(this.pauseAttempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, this.random)
@@ -269,55 +258,22 @@ export class RateGovernor {
 
   snapshot(): GovernorSnapshot {
     this.expire()
-    this.prune()
     const today = Math.floor(this.clock.now() / DAY_MS) === this.day ? this.callsToday : 0
     return {
       state: this.state,
       code: this.code,
       message: this.message,
       retryAt: this.retryAt,
-      usedLastMinute: this.sent.length,
-      perMinute: this.limit,
+      usedLastMinute: this.window.used(),
+      perMinute: this.window.limit,
       callsToday: today,
-      ...(this.learnedRpm === null ? {} : { learnedRpm: this.learnedRpm }),
+      ...(this.window.learnedRpm === null ? {} : { learnedRpm: this.window.learnedRpm }),
     }
   }
 
   onChange(listener: (s: GovernorSnapshot) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
-  }
-
-  private setLimit(rpm: number): void {
-    const safe = Number.isFinite(rpm) && rpm > 0 ? rpm : 1
-    this.rpm = this.learnedRpm === null ? safe : Math.min(safe, this.learnedRpm)
-    this.limit = Math.max(1, Math.floor(this.rpm * this.utilisation))
-  }
-
-  /**
-   * A per-minute 429 although this budget's window held no more than its ceiling: the service
-   * may count fewer per minute for this key than the plan says. It let through at most the sends
-   * in the window less the one refused. One such 429 is a hint (another app on the account, a
-   * passing hiccup); a second within RATE_HINT_MS makes it the key's RPM, the larger of the two
-   * counts, for the rest of the session (never raised again: a wrong guess downwards costs some
-   * freshness, upwards a 429 a minute).
-   */
-  private learnRate(): void {
-    this.prune()
-    const now = this.clock.now()
-    const sent = this.sent.length
-    if (sent > this.limit || sent < 2) return
-    const allowed = sent - 1
-    // A key that lets through fewer than a quarter of the plan's RPM is a storm, not a limit: a
-    // 429 storm at start-up taught "2 a minute" for the whole session. Backoff rides a storm out.
-    if (allowed < Math.ceil(this.limit / 4)) return
-    const hint = this.rateHint
-    this.rateHint = { at: now, allowed }
-    if (hint === null || now - hint.at > RATE_HINT_MS) return
-    const learned = Math.max(allowed, hint.allowed)
-    if (learned >= this.rpm) return
-    this.learnedRpm = learned
-    this.setLimit(this.rpm)
   }
 
   private blockFor(kind: RequestKind): number {
@@ -332,20 +288,6 @@ export class RateGovernor {
       case 'backoff':
         return kind === 'rest' ? left : 0
     }
-  }
-
-  private prune(): void {
-    const from = this.clock.now() - WINDOW_MS
-    let drop = 0
-    while (drop < this.sent.length && (this.sent[drop] ?? 0) <= from) drop += 1
-    if (drop > 0) this.sent = this.sent.slice(drop)
-  }
-
-  private windowDelay(): number {
-    this.prune()
-    if (this.sent.length < this.limit) return 0
-    const oldest = this.sent[this.sent.length - this.limit] ?? this.clock.now()
-    return Math.max(1, oldest + WINDOW_MS - this.clock.now())
   }
 
   private enter(state: GovernorState, code: string, retryAt: number | null, message: string): void {

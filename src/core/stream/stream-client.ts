@@ -28,7 +28,7 @@ import { StreamEmitter } from './stream-events'
 import { StreamCaps } from './stream-caps'
 import { StreamFailures, type WaitCause } from './stream-failures'
 import { StreamHealth } from './stream-health'
-import { StreamHeartbeat } from './stream-heartbeat'
+import { pingWith, StreamHeartbeat } from './stream-heartbeat'
 import { InboundFrames } from './stream-inbound'
 import { KeepAlive, KEEPALIVE_MS } from './stream-keepalive'
 import { halted, INITIAL, streamState, transition, type LifecycleEvent } from './stream-lifecycle'
@@ -36,6 +36,7 @@ import { HOLDABLE_SOCKET, ReadHold } from './stream-read-hold'
 import { ResyncSchedule } from './stream-resync'
 import { RetrySchedule, STABLE_OPEN_MS } from './stream-retry'
 import { SubscriptionBook } from './subscription-book'
+import { closeWithin, HandshakeTimer } from './stream-socket'
 
 export type {
   HandshakeBudget,
@@ -47,9 +48,6 @@ export type {
   StreamSymbolError,
 } from './stream-events'
 
-/** The longest a handshake is left waiting for an answer (see connectNow()). */
-const MAX_HANDSHAKE_WAIT_MS = 60_000
-
 export class StreamClient {
   private readonly opts: StreamClientOptions
   private readonly clock: Clock
@@ -58,8 +56,6 @@ export class StreamClient {
   private readonly heartbeatMs: number
   private readonly silenceMs: number
   private readonly connectTimeoutMs: number
-  /** Handshakes in a row that got no answer at all (a stalled service or a black-holed link). */
-  private handshakeTimeouts = 0
   private readonly retry: RetrySchedule
   private readonly book = new SubscriptionBook()
   private readonly events: StreamEmitter
@@ -69,7 +65,7 @@ export class StreamClient {
   private closing: WebSocket | null = null // dropped, not closed yet: the next handshake waits
   private openedAt = 0
   private everOpened = false
-  private connectTimer: TimerHandle | null = null
+  private readonly handshake: HandshakeTimer
   private heartbeat: StreamHeartbeat | null = null
   private stableTimer: TimerHandle | null = null
   private readonly caps: StreamCaps
@@ -93,6 +89,7 @@ export class StreamClient {
     this.heartbeatMs = opts.heartbeatMs ?? 5_000
     this.silenceMs = opts.silenceTimeoutMs ?? 10_000
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15_000
+    this.handshake = new HandshakeTimer(opts.clock, this.connectTimeoutMs)
     this.retry = new RetrySchedule(opts.clock, opts.random, () => this.connectNow('due'))
     this.resync = new ResyncSchedule(opts.clock, (reason) => this.resyncNow(reason))
     this.caps = new StreamCaps(opts.clock, this.book, this.resync, {
@@ -277,18 +274,10 @@ export class StreamClient {
     })
     this.ws = ws
     this.wire(ws)
-    // A service that holds handshakes (stalled) answers the one still waiting the moment it
-    // recovers; each timeout in a row waits twice as long (15, 30, 60 s), so a long stall costs
-    // about one handshake a minute, not one every few seconds, while REST keeps prices coming.
-    const timeoutMs = Math.min(
-      this.connectTimeoutMs * 2 ** this.handshakeTimeouts,
-      MAX_HANDSHAKE_WAIT_MS,
+    this.handshake.arm(
+      () => ws === this.ws && ws.readyState !== WebSocket.OPEN,
+      () => this.failures.handshakeTimedOut(),
     )
-    this.connectTimer = this.clock.setTimeout(() => {
-      if (ws !== this.ws || ws.readyState === WebSocket.OPEN) return
-      this.handshakeTimeouts++
-      this.failures.handshakeTimedOut()
-    }, timeoutMs)
   }
 
   private wire(ws: WebSocket): void {
@@ -304,8 +293,7 @@ export class StreamClient {
 
   private onOpen(ws: WebSocket): void {
     if (ws !== this.ws) return
-    this.clock.clearTimeout(this.connectTimer)
-    this.handshakeTimeouts = 0
+    this.handshake.answered()
     const reconnect = this.everOpened
     this.everOpened = true
     this.counters.connects++
@@ -318,7 +306,7 @@ export class StreamClient {
       this.clock,
       this.keepAlive.on ? Math.min(this.heartbeatMs, KEEPALIVE_MS) : this.heartbeatMs,
       this.silenceMs,
-      () => this.sendPing(ws),
+      () => pingWith(ws, this.keepAlive, this.log),
       (silentMs) => {
         this.log.log('warn', 'stream silent, reconnecting', { silentMs })
         this.detach()?.terminate()
@@ -364,16 +352,6 @@ export class StreamClient {
     this.step('dropped')
   }
 
-  /** A WebSocket ping, and the service's own keep-alive message once it wants one. */
-  private sendPing(ws: WebSocket): void {
-    try {
-      ws.ping()
-      if (this.keepAlive.on && ws.readyState === WebSocket.OPEN) ws.send(this.keepAlive.message())
-    } catch (e) {
-      this.log.log('debug', 'stream ping failed', { error: String(e) })
-    }
-  }
-
   private sync(ws: WebSocket): void {
     const name = this.opts.marketName ?? ((market: Market): string => market)
     for (const msg of this.book.diff(this.clock.now(), name)) {
@@ -400,30 +378,12 @@ export class StreamClient {
     if (ws !== null && ws.readyState !== WebSocket.CLOSED) this.closing = ws
     this.heartbeat?.stop()
     this.heartbeat = null
-    this.clock.clearTimeout(this.connectTimer)
+    this.handshake.clear()
     this.clock.clearTimeout(this.stableTimer)
     this.health.clear()
     this.caps.clear()
-    this.connectTimer = this.stableTimer = null
+    this.stableTimer = null
     this.book.resetServerSide()
     return ws
   }
-}
-
-/**
- * A clean close (1000), ended by a terminate when the service does not answer within `ms`: ws
- * itself waits 30 s for the closing handshake, and a stop must not hang on a peer that stopped
- * reading (a `watch --duration` that did not exit for it).
- */
-function closeWithin(ws: WebSocket, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => ws.terminate(), ms)
-    timer.unref?.()
-    ws.once('close', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    if (ws.readyState === WebSocket.CONNECTING) ws.terminate()
-    else ws.close(1000, 'client stop')
-  })
 }

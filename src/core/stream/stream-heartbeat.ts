@@ -1,4 +1,7 @@
+import WebSocket from 'ws'
 import type { Clock, TimerHandle } from '../clock'
+import type { Logger } from '../log'
+import type { KeepAlive } from './stream-keepalive'
 
 /**
  * Liveness of one open socket, in the style of ws's own heartbeat example: ping every
@@ -53,5 +56,15 @@ export class StreamHeartbeat {
     if (now - this.lastPing >= this.heartbeatMs) this.pingNow()
     const untilPing = this.heartbeatMs - (now - this.lastPing)
     this.arm(Math.max(1, Math.min(untilPing, this.silenceMs - silent)))
+  }
+}
+
+/** A WebSocket ping, and the service's own keep-alive message once it wants one. */
+export function pingWith(ws: WebSocket, keepAlive: KeepAlive, log: Logger): void {
+  try {
+    ws.ping()
+    if (keepAlive.on && ws.readyState === WebSocket.OPEN) ws.send(keepAlive.message())
+  } catch (e) {
+    log.log('debug', 'stream ping failed', { error: String(e) })
   }
 }

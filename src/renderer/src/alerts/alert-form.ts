@@ -77,92 +77,97 @@ function num(text: string): number | null {
   return Number.isFinite(n) ? n : null
 }
 
-export function draftToInput(draft: AlertDraft): DraftResult {
-  const onList = draft.target === 'list'
-  const ref = onList ? null : parseSymbolKey(draft.key)
-  if (onList) {
-    if (draft.listId === '') return { ok: false, message: 'Choose a watchlist' }
-    if (!LIST_CONDITIONS.includes(draft.kind))
-      return {
-        ok: false,
-        message: 'A whole-list alert takes a move in N minutes, a day change % or a spread in bps',
-      }
-    if (draft.kind === 'spread' && draft.spreadUnit !== LIST_SPREAD_UNIT)
-      return {
-        ok: false,
-        message:
-          'A whole-list spread alert is in bps of the mid: symbols at different prices compare only in bps',
-      }
-  } else if (ref === null)
-    return { ok: false, message: 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT' }
-  const value = num(draft.value)
-  if (value === null) return { ok: false, message: 'Enter a number' }
-  let condition: AlertCondition
+type ConditionResult = { ok: true; condition: AlertCondition } | { ok: false; message: string }
+const refuse = (message: string): { ok: false; message: string } => ({ ok: false, message })
+
+/** Why the draft's target cannot take an alert (no list, a list with a per-symbol condition, a bad key). */
+function targetError(draft: AlertDraft): string | null {
+  if (draft.target !== 'list')
+    return parseSymbolKey(draft.key) === null
+      ? 'Symbol must look like market:SYMBOL, e.g. crypto:BTCUSDT'
+      : null
+  if (draft.listId === '') return 'Choose a watchlist'
+  if (!LIST_CONDITIONS.includes(draft.kind))
+    return 'A whole-list alert takes a move in N minutes, a day change % or a spread in bps'
+  if (draft.kind === 'spread' && draft.spreadUnit !== LIST_SPREAD_UNIT)
+    return 'A whole-list spread alert is in bps of the mid: symbols at different prices compare only in bps'
+  return null
+}
+
+/** The window of a move or volume alert: whole minutes within a day. */
+function windowMinutes(draft: AlertDraft): number | null {
+  const minutes = num(draft.minutes)
+  return minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440
+    ? null
+    : minutes
+}
+const MINUTES_ERROR = 'Minutes must be a whole number from 1 to 1440'
+
+/** The draft's condition, its main number `value` checked for the kind it belongs to. */
+function conditionOf(draft: AlertDraft, value: number): ConditionResult {
+  const ok = (condition: AlertCondition): ConditionResult => ({ ok: true, condition })
   switch (draft.kind) {
     case 'above':
     case 'below':
     case 'crosses':
-      if (value <= 0) return { ok: false, message: 'Price must be above zero' }
-      condition = { kind: draft.kind, price: value }
-      break
+      if (value <= 0) return refuse('Price must be above zero')
+      return ok({ kind: draft.kind, price: value })
     case 'dayChangePct':
-      if (value === 0) return { ok: false, message: 'Percent must not be zero' }
-      condition = { kind: 'dayChangePct', pct: value }
-      break
+      if (value === 0) return refuse('Percent must not be zero')
+      return ok({ kind: 'dayChangePct', pct: value })
     case 'movePct': {
-      const minutes = num(draft.minutes)
-      if (value <= 0) return { ok: false, message: 'Percent must be above zero' }
-      if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
-        return { ok: false, message: 'Minutes must be a whole number from 1 to 1440' }
-      condition = { kind: 'movePct', pct: value, minutes }
-      break
+      const minutes = windowMinutes(draft)
+      if (value <= 0) return refuse('Percent must be above zero')
+      if (minutes === null) return refuse(MINUTES_ERROR)
+      return ok({ kind: 'movePct', pct: value, minutes })
     }
     case 'volume': {
-      const minutes = num(draft.minutes)
-      if (value <= 0) return { ok: false, message: 'Volume must be above zero' }
-      if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
-        return { ok: false, message: 'Minutes must be a whole number from 1 to 1440' }
-      condition = { kind: 'volume', amount: value, minutes }
-      break
+      const minutes = windowMinutes(draft)
+      if (value <= 0) return refuse('Volume must be above zero')
+      if (minutes === null) return refuse(MINUTES_ERROR)
+      return ok({ kind: 'volume', amount: value, minutes })
     }
     case 'maCross':
       if (!Number.isInteger(value) || value < 1 || value > MAX_MA_PERIOD)
-        return {
-          ok: false,
-          message: `The period must be a whole number of bars from 1 to ${MAX_MA_PERIOD}`,
-        }
-      condition = {
+        return refuse(`The period must be a whole number of bars from 1 to ${MAX_MA_PERIOD}`)
+      return ok({
         kind: 'maCross',
         ma: draft.ma,
         period: value,
         interval: draft.interval,
         direction: draft.direction,
-      }
-      break
+      })
     case 'spread':
-      if (value <= 0) return { ok: false, message: 'The spread must be above zero' }
-      condition = { kind: 'spread', above: value, unit: draft.spreadUnit }
-      break
+      if (value <= 0) return refuse('The spread must be above zero')
+      return ok({ kind: 'spread', above: value, unit: draft.spreadUnit })
     case 'channel': {
       const high = num(draft.high)
-      if (high === null) return { ok: false, message: 'Enter the upper bound as a number' }
-      if (value <= 0) return { ok: false, message: 'Price must be above zero' }
-      if (value >= high)
-        return { ok: false, message: 'The lower bound must be below the upper bound' }
-      condition = { kind: 'channel', low: value, high, on: draft.on }
-      break
+      if (high === null) return refuse('Enter the upper bound as a number')
+      if (value <= 0) return refuse('Price must be above zero')
+      if (value >= high) return refuse('The lower bound must be below the upper bound')
+      return ok({ kind: 'channel', low: value, high, on: draft.on })
     }
   }
+}
+
+export function draftToInput(draft: AlertDraft): DraftResult {
+  const wrongTarget = targetError(draft)
+  if (wrongTarget !== null) return refuse(wrongTarget)
+  const value = num(draft.value)
+  if (value === null) return refuse('Enter a number')
+  const condition = conditionOf(draft, value)
+  if (!condition.ok) return condition
   const cooldown = num(draft.cooldownSec)
   if (cooldown === null || !Number.isInteger(cooldown) || cooldown < 0 || cooldown > 86_400)
-    return { ok: false, message: 'Cooldown must be 0 to 86400 seconds' }
+    return refuse('Cooldown must be 0 to 86400 seconds')
+  const ref = draft.target === 'list' ? null : parseSymbolKey(draft.key)
   return {
     ok: true,
     input: {
       ...(ref === null
         ? { key: '', listId: draft.listId }
         : { key: symbolKey(ref.market, ref.symbol) }),
-      condition,
+      condition: condition.condition,
       repeat: draft.repeat,
       cooldownSec: cooldown,
       note: draft.note.trim().slice(0, 200),
