@@ -158,7 +158,9 @@ describe("a CLI in demo mode beside the trader's real rules", () => {
     const { dir } = await realFolder()
     const r = runner(dir, PLAIN_SHELL)
     await r.waitFor(() => r.stderr().includes('feed live'), 'the demo runner live')
-    expect(r.stderr()).toMatch(/Demo mode: .*the app's service http:\/\/127\.0\.0\.1:\d+ has no key here/)
+    expect(r.stderr()).toMatch(
+      /Demo mode: .*the app's service http:\/\/127\.0\.0\.1:\d+ has no key here/,
+    )
     expect(r.stderr()).toMatch(
       /belong to 127\.0\.0\.1:\d+ \(profile tickdesk-faults\).*runs none of them/,
     )

@@ -146,7 +146,8 @@ describe('faults: the service and the network', () => {
     expect(session.sim.stats().http429 - http429).toBe(0)
     expect(session.engine.streamStats().ticksIn).toBeGreaterThan(ticks)
     expect(pricedKeys(session.engine).length).toBeGreaterThanOrEqual(10)
-  })
+    // Ten minutes of the session played in 1 s steps: 7 s alone, past 20 s beside the whole suite.
+  }, 60_000)
 
   for (const status of [502, 503]) {
     it(`rides out a burst of ${status}s with backoff and recovers every quote`, async () => {
