@@ -17,7 +17,7 @@
  * of its samples (scripts/soak-trend.ts), memory in MB per hour with one allowance whatever the
  * run's length, written as a table and an SVG plot.
  *
- *   npm run soak -- --hours 0.04          CI: 2.4 minutes (.ci/run says what that still proves)
+ *   npm run soak -- --hours 0.04          2.4 minutes: every event of the day once (was CI's form)
  *   npm run soak -- --hours 2 --out docs/soak
  *
  * Not covered here: Electron's own processes (the tray and the strip window are tested against the
