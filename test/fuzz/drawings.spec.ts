@@ -41,6 +41,18 @@ const drawing: fc.Arbitrary<Drawing> = fc.oneof(
 )
 
 describe('fuzz: drawings', () => {
+  it('refuses to move a range so thin that it would collapse at its new price (found by the fuzz)', () => {
+    const thin: Drawing = {
+      kind: 'range',
+      id: 'g',
+      range: { from: 611288693812, to: 4048085068821, low: 1e-11, high: 2e-11 },
+    }
+    expect(DrawingSchema.safeParse(thin).success).toBe(true)
+    expect(shifted(thin, 0, 1_000_000)).toBeNull()
+    const moved = shifted(thin, 0, 1)
+    expect(moved === null || DrawingSchema.safeParse(moved).success).toBe(true)
+  })
+
   it(
     'an edit of a drawing gives a drawing the schema takes, or none',
     () => {

@@ -83,17 +83,22 @@ export function withAnchor(d: Drawing, anchor: Anchor, p: Point): Drawing | null
 }
 
 /**
- * The whole drawing moved by `dt` ms and `dp` in price; null when a price would reach zero. A
- * move to before 1970 stops there for the whole drawing (its points keep their spacing).
+ * The whole drawing moved by `dt` ms and `dp` in price; null when a price would reach zero or a
+ * range would collapse. A move to before 1970 stops there for the whole drawing (its points keep
+ * their spacing).
  */
 export function shifted(d: Drawing, dt: number, dp: number): Drawing | null {
   const by = Math.max(dt, -earliest(d))
   const move = (p: Point): Point => ({ t: p.t + by, price: p.price + dp })
   if (d.kind === 'range') {
     const r = d.range
-    if (r.low + dp <= 0) return null
+    const low = r.low + dp
+    const high = r.high + dp
+    // A range thinner than a float's step at its new price would collapse there (the fuzz found
+    // one a millionth wide moved up by a million): it cannot be moved, as a price at zero.
+    if (low <= 0 || low >= high) return null
     const to = r.to === null ? null : r.to + by
-    return { ...d, range: { from: r.from + by, to, low: r.low + dp, high: r.high + dp } }
+    return { ...d, range: { from: r.from + by, to, low, high } }
   }
   const l = d.line
   const lowest =
