@@ -41,7 +41,8 @@ const eventually = { poll: { timeout: 5_000 } }
 // A node spec's time limit, not a claim about speed (a case that bounds a time asserts it): the
 // fault specs that play hours of a session in fake-time steps (a quota until midnight, a quota
 // reset without Retry-After) take 7 s alone and went past 20 s beside the whole suite on 2 cores
-// (network-faults and service-readings, three whole runs on 2026-11-29).
+// (network-faults and service-readings, three whole runs on 2026-11-29); a set-up hook too
+// (kill-mid-save's, past 10 s in a long run beside a CI run).
 const NODE_TIMEOUT_MS = 60_000
 
 // Walks that npm test leaves to `npm run test:long` (scripts/test-long.mjs runs every one of them
@@ -79,6 +80,7 @@ export default defineConfig({
             ...LONG_RUN_ONLY,
           ],
           testTimeout: NODE_TIMEOUT_MS,
+          hookTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },
@@ -88,6 +90,7 @@ export default defineConfig({
           environment: 'node',
           include: mockingNode,
           testTimeout: NODE_TIMEOUT_MS,
+          hookTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },
