@@ -11,7 +11,7 @@ import { QUOTE_FIGURES, QuoteSourceSchema, type QuotePatch } from './quote'
  *   masks[i]  which FRAME_FIELDS patch i carries (bit f = FRAME_FIELDS[f])
  *   values    the carried values, patch after patch, in FRAME_FIELDS order; numbers or null
  *             (a field the service cleared). `source` travels as its index in QUOTE_SOURCES,
- *             `stale` as 0 or 1, `ts` and `receivedAt` as offsets from `base`.
+ *             `stale` and `lastIsMid` as 0 or 1, `ts` and `receivedAt` as offsets from `base`.
  *   base      epoch ms the frame's times are offsets from (absent: 0). Two 13-digit times a
  *             patch were most of the doubles JSON.stringify wrote at 10k ticks/s (render bench,
  *             perf); offsets from the drain time are a few ms, small integers. The host uses a
@@ -19,12 +19,22 @@ import { QUOTE_FIGURES, QuoteSourceSchema, type QuotePatch } from './quote'
  *
  * QuotePatch (./quote) stays the meaning of each entry; encode/decode convert both ways.
  */
-export const FRAME_FIELDS = [...QUOTE_FIGURES, 'ts', 'receivedAt', 'source', 'stale'] as const
+export const FRAME_FIELDS = [
+  ...QUOTE_FIGURES,
+  'ts',
+  'receivedAt',
+  'source',
+  'stale',
+  'lastIsMid',
+] as const
 export type FrameField = (typeof FRAME_FIELDS)[number]
 
 export const QUOTE_SOURCES = QuoteSourceSchema.options
 const SOURCE_BIT = 1 << FRAME_FIELDS.indexOf('source')
 const STALE_BIT = 1 << FRAME_FIELDS.indexOf('stale')
+const MID_BIT = 1 << FRAME_FIELDS.indexOf('lastIsMid')
+/** Columns carried as 0 or 1. */
+const FLAG_BITS = STALE_BIT | MID_BIT
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
 /** Fields that must carry a number (never null) when present: QuoteSchema's ts, receivedAt. */
 const TIME_BITS = (1 << FRAME_FIELDS.indexOf('ts')) | (1 << FRAME_FIELDS.indexOf('receivedAt'))
@@ -82,7 +92,7 @@ export function decodeQuoteFrame(frame: QuoteFrame): QuotePatch[] {
 export function frameValue(bit: number, v: number | null, base: number): QuotePatch[FrameField] {
   if ((bit & TIME_BITS) !== 0) return (v as number) + base
   if (bit === SOURCE_BIT) return QUOTE_SOURCES[v ?? 0]
-  if (bit === STALE_BIT) return v === 1
+  if ((bit & FLAG_BITS) !== 0) return v === 1
   return v
 }
 
@@ -108,13 +118,13 @@ export function isQuoteFrame(value: unknown): value is QuoteFrame {
       if ((mask & bit) === 0) continue
       const v: unknown = values[at++]
       if (v === null) {
-        if (bit & (NUMBER_BITS | SOURCE_BIT | STALE_BIT)) return false
+        if (bit & (NUMBER_BITS | SOURCE_BIT | FLAG_BITS)) return false
         continue
       }
       if (typeof v !== 'number' || !Number.isFinite(v)) return false
       if (bit === SOURCE_BIT && !(Number.isInteger(v) && v >= 0 && v < QUOTE_SOURCES.length))
         return false
-      if (bit === STALE_BIT && !(v === 0 || v === 1)) return false
+      if ((bit & FLAG_BITS) !== 0 && !(v === 0 || v === 1)) return false
     }
   }
   return at === values.length

@@ -33,9 +33,9 @@ export const QUOTE_FIGURES = [
 export type QuoteFigure = (typeof QUOTE_FIGURES)[number]
 
 /** A quote's other keys, and the frame's columns after the figures (quote-frame.ts). */
-const NOT_FIGURES = ['key', 'market', 'symbol', 'ts', 'receivedAt', 'source', 'stale']
+const NOT_FIGURES = ['key', 'market', 'symbol', 'ts', 'receivedAt', 'source', 'stale', 'lastIsMid']
 /**
- * Masks are 32-bit integers: the bridge frame's holds the figures and 4 more columns, the push
+ * Masks are 32-bit integers: the bridge frame's holds the figures and 5 more columns, the push
  * scanner's the figures and 3 more keys; 27 keeps both clear of the sign bit.
  */
 export const MAX_FIGURES = 27
@@ -77,6 +77,12 @@ export const QuoteSchema = z.object({
   receivedAt: z.number(),
   source: QuoteSourceSchema,
   stale: z.boolean(),
+  /**
+   * `last` is the mid of bid and ask, not a trade: the service quotes this symbol with bid and
+   * ask only. Every view that shows the price says so, and alerts say they watch the mid. Absent
+   * (older cache files, quotes made by hand) is false; the store always sets it.
+   */
+  lastIsMid: z.boolean().optional(),
 })
 export type Quote = z.infer<typeof QuoteSchema>
 
@@ -134,6 +140,7 @@ export function blankQuote(market: Market, symbol: string, at: number, source: Q
     receivedAt: at,
     source,
     stale: false,
+    lastIsMid: false,
   }
 }
 

@@ -10,7 +10,8 @@ import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/q
  * store at 67aefd5), written plainly, by name from the quote itself: the oracle for
  * test/fuzz/quote-store.spec.ts. No handles, no slots: only what a quote and a frame show. Its
  * times, source and stale flag follow the price, as the store's do: they move only with an
- * update that carries `last` (or, for a quote without a last, a bid or an ask).
+ * update that carries `last` (or, for a quote without a last, a bid or an ask). A quote without
+ * a last is priced by the mid of bid and ask, and says so (lastIsMid).
  */
 type Figures = Record<string, number | null>
 interface Entry {
@@ -37,8 +38,9 @@ export class ReferenceQuoteStore {
     const q = entry.quote
     const figs = q as unknown as Figures
     const f = u.fields as Record<string, number | undefined>
-    const priced =
-      f.last !== undefined || (q.last === null && (f.bid !== undefined || f.ask !== undefined))
+    const traded = q.last !== null && q.lastIsMid !== true
+    const sides = f.bid !== undefined || f.ask !== undefined
+    const priced = f.last !== undefined || (!traded && sides)
     let mask = 0
     QUOTE_FIGURES.forEach((name, i) => {
       const v = f[name]
@@ -47,6 +49,10 @@ export class ReferenceQuoteStore {
         mask |= 1 << i
       }
     })
+    if (f.last !== undefined && q.lastIsMid === true) {
+      q.lastIsMid = false
+      mask |= bitOf('lastIsMid')
+    } else if (f.last === undefined && !traded && sides) mask |= midOf(q)
     if (f.prevClose === undefined && (f.change !== undefined || f.changePercent !== undefined))
       mask |= followDay(q, f.change !== undefined)
     if ((mask & PRICE_BITS) !== 0)
@@ -79,7 +85,13 @@ export class ReferenceQuoteStore {
 
   seed(quotes: Quote[]): void {
     for (const cached of quotes)
-      if (!this.entries.has(cached.key)) this.insert({ ...cached, source: 'cache', stale: true })
+      if (!this.entries.has(cached.key))
+        this.insert({
+          ...cached,
+          source: 'cache',
+          stale: true,
+          lastIsMid: cached.lastIsMid === true,
+        })
   }
 
   markStale(keys: SymbolKey[] | 'all'): void {
@@ -137,6 +149,7 @@ export class ReferenceQuoteStore {
       if ((mask & bitOf('receivedAt')) !== 0) pushTime(q.receivedAt)
       if ((mask & bitOf('source')) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
       if ((mask & bitOf('stale')) !== 0) values.push(q.stale ? 1 : 0)
+      if ((mask & bitOf('lastIsMid')) !== 0) values.push(q.lastIsMid === true ? 1 : 0)
       entry.dirty = 0
       if (mask === 0) continue
       keys.push(q.key)
@@ -190,6 +203,22 @@ function deriveChange(q: Quote, hasChange: boolean, hasPct: boolean): number {
       q.changePercent = pct
       mask |= bitOf('changePercent')
     }
+  }
+  return mask
+}
+
+/** The mid of bid and ask as the quote's last, once both are above 0; the bits it changed. */
+function midOf(q: Quote): number {
+  if (q.bid === null || q.ask === null || q.bid <= 0 || q.ask <= 0) return 0
+  const mid = Math.round(((q.bid + q.ask) / 2) * 1e10) / 1e10
+  let mask = 0
+  if (q.last !== mid) {
+    q.last = mid
+    mask |= bitOf('last')
+  }
+  if (q.lastIsMid !== true) {
+    q.lastIsMid = true
+    mask |= bitOf('lastIsMid')
   }
   return mask
 }

@@ -35,5 +35,6 @@ function quoteProblem(value: unknown): string | null {
   if (!finite(q.receivedAt)) return 'receivedAt'
   if (!SOURCES.has(q.source)) return 'source'
   if (typeof q.stale !== 'boolean') return 'stale'
+  if (q.lastIsMid !== undefined && typeof q.lastIsMid !== 'boolean') return 'lastIsMid'
   return null
 }

@@ -1,9 +1,11 @@
 import { QUOTE_FIGURES, type Quote } from '../../shared/quote'
-import { B_CHANGE, B_CHANGE_PCT, B_PREV_CLOSE } from './quote-merge'
+import { B_CHANGE, B_CHANGE_PCT, B_LAST, B_PREV_CLOSE } from './quote-merge'
+import { BIT_MID } from './quote-drain'
 
 /**
  * The figures the store works out when an update leaves them out: the previous close a push's
- * change implies (followDay) and change and changePercent from the previous close (deriveChange).
+ * change implies (followDay), change and changePercent from the previous close (deriveChange), and
+ * the price of a quote sent without a last (midPrice).
  * Both read the quote's numbers from its mirror `m` at `at` (figure-mirror.ts, NaN is null) and
  * write the quote and the mirror; each returns the bits of the figures it changed.
  */
@@ -12,6 +14,8 @@ const I_LAST = QUOTE_FIGURES.indexOf('last')
 const I_CHANGE = QUOTE_FIGURES.indexOf('change')
 const I_CHANGE_PCT = QUOTE_FIGURES.indexOf('changePercent')
 const I_PREV_CLOSE = QUOTE_FIGURES.indexOf('prevClose')
+const I_BID = QUOTE_FIGURES.indexOf('bid')
+const I_ASK = QUOTE_FIGURES.indexOf('ask')
 
 /**
  * How far the previous close a push's change implies may sit from the held one before the held
@@ -79,4 +83,33 @@ export function deriveChange(
     }
   }
   return mask
+}
+
+/**
+ * A quote the service sends without a last is priced by the mid of its bid and ask (both needed,
+ * both above 0); `lastIsMid` says so to every view and alert. Rounded to 10 decimals: the mid of
+ * 1.0841 and 1.0843 is 1.0842, not the 1.0842000000000001 of the float sum.
+ */
+export function midPrice(q: Quote, m: Float64Array, at: number): number {
+  const bid = m[at + I_BID] as number
+  const ask = m[at + I_ASK] as number
+  if (!(bid > 0 && ask > 0)) return 0
+  const mid = Math.round(((bid + ask) / 2) * 1e10) / 1e10
+  let mask = 0
+  if (m[at + I_LAST] !== mid) {
+    q.last = mid
+    m[at + I_LAST] = mid
+    mask |= B_LAST
+  }
+  if (q.lastIsMid !== true) {
+    q.lastIsMid = true
+    mask |= BIT_MID
+  }
+  return mask
+}
+
+/** The service sent a last where it sent bid and ask only before: the price is a trade again. */
+export function tradedLast(q: Quote): number {
+  q.lastIsMid = false
+  return BIT_MID
 }

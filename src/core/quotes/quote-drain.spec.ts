@@ -56,7 +56,7 @@ describe('QuoteStore draining', () => {
     const frame = store.drainFrame()
     expect(frame.base).toBe(t0 + 7)
     const bit = (f: (typeof FRAME_FIELDS)[number]): number => 1 << FRAME_FIELDS.indexOf(f)
-    const times = frame.values.filter((_, i) => i >= frame.values.length - 4).slice(0, 2)
+    const times = frame.values.filter((_, i) => i >= frame.values.length - 5).slice(0, 2)
     expect((frame.masks[0] ?? 0) & (bit('ts') | bit('receivedAt'))).not.toBe(0)
     expect(times).toEqual([-10, -8])
     expect(decodeQuoteFrame(JSON.parse(JSON.stringify(frame)))[0]).toMatchObject({

@@ -13,6 +13,7 @@ export const BIT_TS = 1 << FRAME_FIELDS.indexOf('ts')
 export const BIT_RECEIVED = 1 << FRAME_FIELDS.indexOf('receivedAt')
 export const BIT_SOURCE = 1 << FRAME_FIELDS.indexOf('source')
 export const BIT_STALE = 1 << FRAME_FIELDS.indexOf('stale')
+export const BIT_MID = 1 << FRAME_FIELDS.indexOf('lastIsMid')
 const ALL_BITS = (1 << FRAME_FIELDS.length) - 1
 /** A symbol the renderer has not seen yet: its patch carries every field. */
 export const FULL = -1
@@ -46,7 +47,7 @@ function pushTime(values: Array<number | null>, t: number): void {
 
 /**
  * Appends the entry's changed values to `values` in frame order; returns the frame mask. Reads
- * the mirror, not the quote (figure-mirror.ts), but for source and stale. A field back at the
+ * the mirror, not the quote (figure-mirror.ts), but for source and the flags. A field back at the
  * value last drained (A -> B -> A within one frame) is left out: "changed fields only".
  */
 export function writeEntry(
@@ -77,5 +78,6 @@ export function writeEntry(
   const q = entry.quote
   if ((mask & BIT_SOURCE) !== 0) values.push(QUOTE_SOURCES.indexOf(q.source))
   if ((mask & BIT_STALE) !== 0) values.push(q.stale ? 1 : 0)
+  if ((mask & BIT_MID) !== 0) values.push(q.lastIsMid === true ? 1 : 0)
   return mask
 }

@@ -277,7 +277,56 @@ describe('QuoteStore: the age of the price, not of the frame', () => {
     store.apply(tick({ bid: 1.0841, ask: 1.0843 }, { market: 'fx', symbol: 'EURUSD' }))
     clock.advance(2_000)
     const q = store.apply(tick({ bid: 1.0842 }, { market: 'fx', symbol: 'EURUSD' }))
-    expect(q).toMatchObject({ last: null, bid: 1.0842, receivedAt: 3_000 })
+    expect(q).toMatchObject({ last: 1.08425, bid: 1.0842, receivedAt: 3_000, lastIsMid: true })
+  })
+})
+
+describe('QuoteStore: a price that is the mid of bid and ask', () => {
+  const fx = { market: 'fx', symbol: 'EURUSD' } as const
+
+  it('says so in the quote and in the bridge frame, and sends the mid as the last', () => {
+    const store = new QuoteStore(new FakeClock(1_000))
+    store.apply(tick({ bid: 1.0841, ask: 1.0843 }, fx))
+    expect(store.get('fx:EURUSD')).toMatchObject({ last: 1.0842, lastIsMid: true })
+    expect(store.drainPatches()[0]).toMatchObject({ last: 1.0842, lastIsMid: true })
+    store.apply(tick({ ask: 1.0845 }, fx))
+    // Only what moved: the mid, the ask; the flag is not sent again.
+    expect(store.drainPatches()).toEqual([{ key: 'fx:EURUSD', last: 1.0843, ask: 1.0845 }])
+  })
+
+  it('waits for both sides: a bid alone is no price', () => {
+    const store = new QuoteStore(new FakeClock(1_000))
+    expect(store.apply(tick({ bid: 1.0841 }, fx))).toMatchObject({ last: null, lastIsMid: false })
+  })
+
+  it('keeps a traded last: bid and ask moving beside it make no mid', () => {
+    const store = new QuoteStore(new FakeClock(1_000))
+    store.apply(tick({ last: 100, bid: 99, ask: 101 }))
+    const q = store.apply(tick({ bid: 98, ask: 104 }))
+    expect(q).toMatchObject({ last: 100, lastIsMid: false })
+  })
+
+  it('drops the mark when the service sends a last, and the frame says so', () => {
+    const store = new QuoteStore(new FakeClock(1_000))
+    store.apply(tick({ bid: 1.0841, ask: 1.0843 }, fx))
+    store.drainPatches()
+    expect(store.apply(tick({ last: 1.0844 }, fx))).toMatchObject({ lastIsMid: false })
+    expect(store.drainPatches()[0]).toMatchObject({ last: 1.0844, lastIsMid: false })
+    // From then on bid and ask leave the traded last alone.
+    expect(store.apply(tick({ bid: 1.09, ask: 1.1 }, fx))).toMatchObject({ last: 1.0844 })
+  })
+
+  it('keeps pricing a cached mid by bid and ask', () => {
+    const store = new QuoteStore(new FakeClock(1_000))
+    store.seed([
+      cachedQuote({ key: 'fx:EURUSD', market: 'fx', symbol: 'EURUSD', last: 1.0842 }),
+      cachedQuote({
+        ...{ key: 'fx:GBPUSD', market: 'fx', symbol: 'GBPUSD', last: 1.25, lastIsMid: true },
+      }),
+    ])
+    expect(store.get('fx:EURUSD')?.lastIsMid).toBe(false)
+    const q = store.apply(tick({ bid: 1.26, ask: 1.262 }, { market: 'fx', symbol: 'GBPUSD' }))
+    expect(q).toMatchObject({ last: 1.261, lastIsMid: true, stale: false })
   })
 
   it('notes on the slot when a push moved the last price, not when a poll did', () => {

@@ -9,7 +9,7 @@ import {
   B_PREV_CLOSE,
   mergePacked,
 } from './quote-merge'
-import { deriveChange, followDay } from './quote-derive'
+import { deriveChange, followDay, midPrice, tradedLast } from './quote-derive'
 import {
   BIT_RECEIVED,
   BIT_SOURCE,
@@ -41,7 +41,8 @@ import { newSymbolSlot, type QuoteEntry } from './quote-entry'
  * so do `source` and `stale`. A frame that moves only bid and ask, or the volume, leaves them
  * where they were, so every freshness guard reading them (the stale sweep, the silent-symbol
  * check, alerts, the row's age) reads how old the price is. A quote the service sends without a
- * last (bid and ask only) is priced by its bid and ask: what the row shows is their mid.
+ * last (bid and ask only) is priced by its bid and ask: its `last` is their mid, and `lastIsMid`
+ * tells every view and alert so (midPrice below).
  *
  * Hot path (>= 100k updates/s): apply() mutates the stored Quote in place, looks it up through a
  * two-level map (market -> symbol) so no key string is built per update (the quote's `key` is
@@ -98,11 +99,17 @@ export class QuoteStore {
     // Compared with the mirror, not the quote (figure-mirror.ts), and written to both.
     const m = this.mirror.figs
     const at = entry.at
-    const hadLast = m[at + I_LAST] === m[at + I_LAST]
+    // A traded last: a mid (lastIsMid) is the service's bid and ask, not a last it sent.
+    const hadLast = q.lastIsMid !== true && m[at + I_LAST] === m[at + I_LAST]
     // A scanned tick's figures merge as they were read (packed-figures.ts): no fields object.
     const packed = update.packed
     const present = packed !== undefined ? packed.mask : packFields(update.fields, scratch)
     let mask = mergePacked(q, present, packed !== undefined ? packed.values : scratch, m, at)
+    // The price is set here: a traded last when the update has one, else (none ever sent) the
+    // mid of bid and ask. Two tests on the common path: a tick that carries a last.
+    if ((present & B_LAST) !== 0) {
+      if (q.lastIsMid === true) mask |= tradedLast(q)
+    } else if (!hadLast && (present & (B_BID | B_ASK)) !== 0) mask |= midPrice(q, m, at)
     if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
       mask |= followDay(q, (present & B_CHANGE) !== 0, m, at)
     if ((mask & PRICE_BITS) !== 0)
@@ -182,7 +189,12 @@ export class QuoteStore {
   seed(quotes: Quote[]): void {
     for (const cached of quotes) {
       if (this.byKey.has(cached.key)) continue
-      const quote: Quote = { ...cached, source: 'cache', stale: true }
+      const quote: Quote = {
+        ...cached,
+        source: 'cache',
+        stale: true,
+        lastIsMid: cached.lastIsMid === true,
+      }
       let symbols = this.byMarket.get(quote.market)
       if (symbols === undefined) {
         symbols = new Map()
