@@ -98,7 +98,7 @@ export class LiveTable {
     const source = q.stale ? colorize(this.color, 2, `${q.source} (stale)`) : q.source
     return (
       key.padEnd(22) +
-      fmt(q.last).padStart(14) +
+      lastText(q).padStart(14) +
       paint(change.padStart(12)) +
       paint(pctText.padStart(9)) +
       fmt(q.bid).padStart(14) +
@@ -107,6 +107,11 @@ export class LiveTable {
       `  ${source}`
     )
   }
+}
+
+/** The price, marked "mid" when it is the mid of bid and ask (no last from the service). */
+function lastText(q: Quote): string {
+  return q.lastIsMid === true && q.last !== null ? `${fmt(q.last)} mid` : fmt(q.last)
 }
 
 /** Prices keep up to 8 significant decimals so float noise (0.00283999…) does not widen columns. */

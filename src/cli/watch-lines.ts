@@ -11,7 +11,8 @@ import { writeJson } from './output'
  * The NDJSON objects of `watch --json`: a fixed set of keys a script can rely on, plus the
  * market's session at `now`: `session` (open, break, closed, pre, post) and
  * `sessionNext`, epoch ms of its next change (null: 24/7). Field values the service did not send
- * stay null, never 0.
+ * stay null, never 0. `priceIs` says which figure `last` is: 'last' (the service's last trade) or
+ * 'mid' (the mid of bid and ask, for a symbol the service quotes with bid and ask only).
  */
 export function quoteLine(q: Quote, now: number): Record<string, unknown> {
   const session = sessionAt(q.market, q.symbol, now)
@@ -20,6 +21,7 @@ export function quoteLine(q: Quote, now: number): Record<string, unknown> {
     market: q.market,
     symbol: q.symbol,
     last: q.last,
+    priceIs: priceIs(q),
     change: q.change,
     changePercent: q.changePercent,
     bid: q.bid,
@@ -31,6 +33,11 @@ export function quoteLine(q: Quote, now: number): Record<string, unknown> {
     session: session.state,
     sessionNext: session.nextChange,
   }
+}
+
+/** Which figure a quote's price is: the last trade, or the mid of bid and ask. */
+export function priceIs(q: Pick<Quote, 'lastIsMid'>): 'last' | 'mid' {
+  return q.lastIsMid === true ? 'mid' : 'last'
 }
 
 export function statusLine(s: FeedStatus): Record<string, unknown> {

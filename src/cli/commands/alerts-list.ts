@@ -4,8 +4,11 @@ import { BarStore } from '../../core/persistence/bar-store'
 import type { DataStores } from '../../core/persistence/stores'
 import { barsDir } from '../../app/feed/bar-keeper'
 import { wantedSource } from '../../app/feed/feed-chooser'
+import type { FeedSource } from '../../core/persistence/source-id'
 import { maskedWebhookUrl, type AlertRule, type AlertRuleState } from '../../shared/alerts/alert'
 import {
+  PRICE_KINDS,
+  WATCHES_MID,
   describeCondition,
   ruleStatusText,
   snoozeText,
@@ -40,17 +43,21 @@ export async function listAlerts(
   const quiet = settings.quietHours
   const { rules } = loaded.value
   // The bars of the source a host would start on now: the configured service, or the demo.
-  const bars = new BarStore(barsDir(stores.dir, wantedSource(io.env, settings)))
+  const source = wantedSource(io.env, settings)
+  const bars = new BarStore(barsDir(stores.dir, source))
   // The owner's file; a folder no owner has saved since states had a file of their own: alerts.json.
   const saved = (await stores.alertStates.peek()) ?? loaded.value.states
   const states = await withWarmup(bars, rules, saved, now)
   const owner = ownerOf(stores.dir)
+  const mids = await midPriced(stores, source)
+  const watches = (r: AlertRule): 'last' | 'mid' => watchedFigure(r, states, mids)
   if (json) {
     writeJson(io.stdout, { type: 'quiet-hours', ...quiet, inForce: inQuietHours(quiet, now) })
     if (owner.holder !== null) writeJson(io.stdout, { type: 'alert-owner', ...owner })
     for (const r of rules) {
       const state = states.find((s) => s.ruleId === r.id) ?? null
-      writeJson(io.stdout, { type: 'alert-rule', ...r, state, status: statusOf(r, states, now) })
+      const status = statusOf(r, states, now)
+      writeJson(io.stdout, { type: 'alert-rule', ...r, state, status, watches: watches(r) })
     }
     for (const w of hooks) writeJson(io.stdout, { type: 'webhook', ...storedWebhookView(w) })
     writeUndelivered(stores.dir, true, io, now)
@@ -62,7 +69,7 @@ export async function listAlerts(
   if (rules.length === 0) io.stdout.write('No alerts.\n')
   for (const r of rules)
     io.stdout.write(
-      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition, now)}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
+      `${r.id}  ${ruleTarget(r, lists)}  ${describeCondition(r.condition, now)}${watches(r) === 'mid' ? ` (${WATCHES_MID})` : ''}  ${r.repeat}  ${statusOf(r, states, now)}\n`,
     )
   for (const w of hooks) {
     const view = storedWebhookView(w)
@@ -72,6 +79,27 @@ export async function listAlerts(
   }
   writeUndelivered(stores.dir, false, io, now)
   return EXIT.ok
+}
+
+/**
+ * Which figure a rule's price is: as the host that evaluated it last saw it (its state), else as
+ * the quote cache of the source a host would start on holds the symbol (a rule just added).
+ */
+function watchedFigure(
+  rule: AlertRule,
+  states: readonly AlertRuleState[],
+  mids: ReadonlySet<string>,
+): 'last' | 'mid' {
+  if (!PRICE_KINDS.has(rule.condition.kind)) return 'last'
+  const state = states.find((s) => s.ruleId === rule.id)
+  if (state !== undefined && state.lastPrice !== null) return state.watches ?? 'last'
+  return mids.has(rule.key) ? 'mid' : 'last'
+}
+
+/** The symbols whose cached price is the mid of bid and ask. */
+async function midPriced(stores: DataStores, source: FeedSource): Promise<Set<string>> {
+  const cached = (await stores.quotesOf(source).load()).value
+  return new Set(cached.filter((q) => q.lastIsMid === true).map((q) => q.key))
 }
 
 /** Who the lease names (a one-shot look: whether it still renews it is not watched here). */

@@ -9,6 +9,7 @@ const QUOTE_KEYS = [
   'market',
   'symbol',
   'last',
+  'priceIs',
   'change',
   'changePercent',
   'bid',

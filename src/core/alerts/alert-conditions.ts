@@ -1,5 +1,5 @@
 import type { AlertCondition } from '../../shared/alerts/alert'
-import { maName, spreadText } from '../../shared/alerts/alert-describe'
+import { maName, PRICE_KINDS, spreadText } from '../../shared/alerts/alert-describe'
 import { lineName } from '../../shared/drawings/drawing'
 import type { Spread } from '../../shared/spread'
 import { BucketRing } from '../bars/bucket-ring'
@@ -155,9 +155,20 @@ export function formatPrice(n: number): string {
 /**
  * The sentence a trader reads, e.g. "BTCUSDT crossed above 65,000 (65,012.5)". "crossed" only
  * when a price on the other side was seen; a rule created when its level was already met says
- * "is below 330.16 (165.08)", which is what happened.
+ * "is below 330.16 (165.08)", which is what happened. A rule on a symbol the service quotes with
+ * bid and ask only (`watches` 'mid') names the figure it watched: "EURUSD mid is above 1.085
+ * (1.0851)"; the volume, spread and day-change rules read other figures and keep the symbol alone.
  */
-export function alertMessage(symbol: string, c: AlertCondition, x: ConditionInput): string {
+export function alertMessage(
+  symbol: string,
+  c: AlertCondition,
+  x: ConditionInput,
+  watches?: 'mid',
+): string {
+  return ruleSentence(watches === 'mid' && PRICE_KINDS.has(c.kind) ? `${symbol} mid` : symbol, c, x)
+}
+
+function ruleSentence(symbol: string, c: AlertCondition, x: ConditionInput): string {
   const at = `(${formatPrice(x.price)})`
   switch (c.kind) {
     case 'above':

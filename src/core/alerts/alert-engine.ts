@@ -240,6 +240,9 @@ export class AlertEngine {
 
     const input = this.fillInput(live, quote, price)
     state.lastPrice = price
+    if (quote.lastIsMid === true) {
+      if (state.watches !== 'mid') state.watches = 'mid'
+    } else if (state.watches !== undefined) delete state.watches
     state.lastSeenAt = quote.receivedAt
     live.window?.add(this.now(), price)
     if (state.status === 'snoozed') return null
@@ -275,8 +278,9 @@ export class AlertEngine {
       // A list rule's symbol fires under the stored rule's id (its state keeps the child id).
       ruleId: rule.listId === undefined ? rule.id : parentRuleId(rule.id),
       key: rule.key,
-      message: alertMessage(quote.symbol, rule.condition, input),
+      message: alertMessage(quote.symbol, rule.condition, input, state.watches),
       price,
+      ...(state.watches === 'mid' ? { priceIs: 'mid' as const } : {}),
       at: now,
       whileAway: away !== null,
       awaySince: away,

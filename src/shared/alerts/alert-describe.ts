@@ -34,6 +34,24 @@ export function describeCondition(condition: AlertCondition, now?: number): stri
   }
 }
 
+/** The conditions that watch the symbol's price (not its volume, spread or day change). */
+export const PRICE_KINDS: ReadonlySet<AlertCondition['kind']> = new Set([
+  'above',
+  'below',
+  'crosses',
+  'movePct',
+  'maCross',
+  'channel',
+  'lineCross',
+  'rangeCross',
+])
+
+/**
+ * What a price rule on a symbol the service quotes with bid and ask only watches, in the words
+ * the alert form and `alerts list` show.
+ */
+export const WATCHES_MID = 'watches the mid of bid and ask: this symbol has no last price'
+
 /**
  * A drawn line as a rule names it: "horizontal ray at 67000", "trend line (66900 → 67400, now
  * at 67120)" (its price at `now`, when given: a trend line moves).

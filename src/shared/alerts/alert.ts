@@ -160,6 +160,12 @@ export const AlertRuleStateSchema = z.object({
     .object({ have: z.number().int().min(0), need: z.number().int().min(1) })
     .nullable()
     .optional(),
+  /**
+   * 'mid': the symbol's price, as last seen, is the mid of bid and ask (the service sends no
+   * last for it), so the rule watches the mid. Written by the host that evaluates, saved with the
+   * states so `tickdesk alerts list` can say it; absent: the last trade (or not seen yet).
+   */
+  watches: z.literal('mid').optional(),
 })
 export type AlertRuleState = z.infer<typeof AlertRuleStateSchema>
 
@@ -179,6 +185,8 @@ export const FiredAlertSchema = z.object({
   awaySince: z.number().nullable().default(null),
   /** The time of the quote that fired it (service time when given). */
   quoteAt: z.number().nullable().default(null),
+  /** 'mid': `price` is the mid of bid and ask (the service sends no last for the symbol). */
+  priceIs: z.literal('mid').optional(),
   /** Fired in quiet hours: in the history and the tray, but no sound and no notification. */
   quiet: z.boolean().optional(),
   /** Which host fired it: the app, `tickdesk watch`, or the headless `tickdesk alerts run`. */

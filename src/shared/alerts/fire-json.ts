@@ -17,6 +17,8 @@ export interface FireJson {
   symbol: string
   message: string
   price: number
+  /** Which figure `price` is: the last trade, or the mid of bid and ask (no last for the symbol). */
+  priceIs: 'last' | 'mid'
   /** When it fired (epoch ms, this machine's clock). */
   at: number
   /** The time of the quote that fired it (service time when given). */
@@ -41,6 +43,7 @@ export function fireJson(a: FiredAlert): FireJson {
     symbol: ref?.symbol ?? a.key,
     message: a.message,
     price: a.price,
+    priceIs: a.priceIs ?? 'last',
     at: a.at,
     quoteAt: a.quoteAt,
     whileAway: a.whileAway,
