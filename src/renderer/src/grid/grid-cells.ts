@@ -4,6 +4,7 @@ import type { Flash, RowCell, TrendCell } from './row-cell'
 import type { SparkSeries } from './sparkline'
 import { sparkPoints } from './sparkline'
 import { cellText, tone } from './cell-text'
+import { midText } from '../lib/format'
 import type { ColumnDef } from './columns'
 import type { FitBudget } from './fit-number'
 
@@ -71,6 +72,34 @@ export class FigureCell implements RowCell {
     if (direction !== null) this.cell.classList.add(`flash-${direction}`)
     this.flashed = direction
   }
+}
+
+/**
+ * The "mid" mark of a Last cell whose price is the mid of bid and ask: its title and its
+ * screen-reader text name the bid and ask it was taken from, rewritten as they move.
+ */
+export class MidMarkCell implements RowCell {
+  readonly reads = fieldMask(['bid', 'ask'])
+  readonly flashes = false
+  private written = ''
+
+  /** `mark`: the mark's element; `spoken`: its text node read by screen readers. */
+  constructor(
+    private readonly mark: HTMLElement,
+    private readonly spoken: HTMLElement,
+    private readonly market: Market,
+    private readonly symbol: string,
+  ) {}
+
+  render(values: Readonly<PriceValues>): void {
+    const text = midText(values.bid, values.ask, this.market, this.symbol)
+    if (text === this.written) return
+    this.written = text
+    this.mark.title = text
+    this.spoken.textContent = `, ${text}`
+  }
+
+  flash(): void {}
 }
 
 const figureCells = new WeakMap<HTMLElement, FigureCell>()

@@ -167,3 +167,17 @@ export function formatAsOf(ts: number, now: number): string {
 export function formatAgeShort(ts: number, now: number): string {
   return now - ts < 3_600_000 ? formatAge(ts, now) : formatAsOf(ts, now)
 }
+
+/**
+ * What a price that is the mid of bid and ask stands for, in the words its "mid" mark carries
+ * (the grid's title and screen-reader text, the strip, the tiles): "mid of bid 1.0841 and ask
+ * 1.0843".
+ */
+export function midText(
+  bid: number | null | undefined,
+  ask: number | null | undefined,
+  market: Market,
+  symbol: string,
+): string {
+  return `mid of bid ${formatPrice(bid, market, symbol)} and ask ${formatPrice(ask, market, symbol)}`
+}

@@ -58,6 +58,11 @@ export class RowState implements Paintable {
   hasTime = $state(false)
   source = $state<QuoteSource | null>(null)
   stale = $state(false)
+  /**
+   * `last` is the mid of bid and ask (the service sends no last for this symbol): every view of
+   * the price marks it. Changes once, not per tick.
+   */
+  lastIsMid = $state(false)
   statusCode = $state<SymbolStatusCode | null>(null)
   statusMessage = $state('')
   flash = $state<Flash>(null)
@@ -235,6 +240,8 @@ export class RowState implements Paintable {
     }
     if (patch.source !== undefined) this.source = patch.source
     if (patch.stale !== undefined) this.stale = patch.stale
+    if (patch.lastIsMid !== undefined && patch.lastIsMid !== this.lastIsMid)
+      this.lastIsMid = patch.lastIsMid
     const next = latest.last
     if (patch.last !== undefined && next !== null) {
       if (prev !== null && next !== prev) {
