@@ -3,6 +3,7 @@ import { startSimulator, type SimServer } from '../../sim'
 import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { run as watch } from './watch'
+import { shapeReceiver } from '../../app/testing/shape-receiver'
 
 /**
  * `watch` and alerts on a service that quotes FX with bid and ask only (the simulator's
@@ -96,5 +97,25 @@ describe('alerts on a symbol quoted with bid and ask only', () => {
         ['crypto:BTCUSDT', 'last'],
       ]),
     )
+  })
+
+  it('a webhook gets the mid in its text (`alerts run`, Slack format, a receiver on 127.0.0.1)', async () => {
+    const slack = await shapeReceiver('slack')
+    try {
+      const cli = (args: string[]): Promise<number> => runCli(alerts, args, { env: env() }).exit
+      expect(await cli(['add', 'fx:EURUSD', '--below', '5'])).toBe(0)
+      expect(await cli(['webhook', 'add', '--format', 'slack', slack.url])).toBe(0)
+      const r = runCli(alerts, ['run', '--json'], { env: env() })
+      const fired = await r.waitFor((l) => l.type === 'alert')
+      await expect.poll(() => slack.got.length, { timeout: 10_000 }).toBeGreaterThan(0)
+      r.abort()
+      expect(await r.exit).toBe(0)
+      expect(fired.message).toMatch(/^EURUSD mid is below 5 \(\d+\.\d+\)$/)
+      const text = (JSON.parse(slack.got[0]?.body ?? '{}') as { text?: string }).text ?? ''
+      expect(text).toContain(fired.message as string)
+      expect(slack.refused).toEqual([])
+    } finally {
+      slack.server.close()
+    }
   })
 })
