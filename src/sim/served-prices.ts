@@ -1,3 +1,5 @@
+import { midOf } from '../shared/mid-price'
+
 /**
  * What the simulator served, per `market:SYMBOL` and time: every REST quote row and every stream
  * push, with the figures it carried. A test holds the price a page or `watch --json` shows
@@ -14,6 +16,12 @@ export interface ServedPrice {
 }
 
 const KEEP_MS = 15 * 60_000
+
+/** A served quote's price: its last, else the mid of its bid and ask; undefined for neither. */
+function priceOf(s: ServedPrice): number | undefined {
+  if (s.last !== undefined) return s.last
+  return s.bid !== undefined && s.ask !== undefined ? midOf(s.bid, s.ask) : undefined
+}
 /** Per symbol: a push every 50 ms for 15 min fits; a longer record drops its oldest. */
 const MAX_PER_SYMBOL = 20_000
 
@@ -42,13 +50,15 @@ export class ServedPrices {
 
   /**
    * When `last` was last served for `key` at or before `at` (within the record); null when it
-   * never was. The age of a shown price is `at` minus this.
+   * never was. A quote served without a last is priced by the mid of its bid and ask (what a
+   * client shows for it, marked as a mid): `last` then matches that mid. The age of a shown price
+   * is `at` minus this.
    */
   lastServedAt(key: string, last: number, at: number): number | null {
     const list = this.bySymbol.get(key) ?? []
     for (let i = list.length - 1; i >= 0; i--) {
       const s = list[i] as ServedPrice
-      if (s.at <= at && s.last === last) return s.at
+      if (s.at <= at && priceOf(s) === last) return s.at
     }
     return null
   }

@@ -4,6 +4,7 @@ import type { QuoteUpdate } from '../../src/core/quotes/quote-fields'
 import type { SymbolKey } from '../../src/shared/markets/market'
 import { blankQuote, type Quote } from '../../src/shared/quote'
 import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/quote-frame'
+import { midOf } from '../../src/shared/mid-price'
 
 /**
  * QuoteStore's merge and drain as they were before its figure mirror and packed merges (the
@@ -52,7 +53,7 @@ export class ReferenceQuoteStore {
     if (f.last !== undefined && q.lastIsMid === true) {
       q.lastIsMid = false
       mask |= bitOf('lastIsMid')
-    } else if (f.last === undefined && !traded && sides) mask |= midOf(q)
+    } else if (f.last === undefined && !traded && sides) mask |= priceByMid(q)
     if (f.prevClose === undefined && (f.change !== undefined || f.changePercent !== undefined))
       mask |= followDay(q, f.change !== undefined)
     if ((mask & PRICE_BITS) !== 0)
@@ -208,9 +209,9 @@ function deriveChange(q: Quote, hasChange: boolean, hasPct: boolean): number {
 }
 
 /** The mid of bid and ask as the quote's last, once both are above 0; the bits it changed. */
-function midOf(q: Quote): number {
+function priceByMid(q: Quote): number {
   if (q.bid === null || q.ask === null || q.bid <= 0 || q.ask <= 0) return 0
-  const mid = Math.round(((q.bid + q.ask) / 2) * 1e10) / 1e10
+  const mid = midOf(q.bid, q.ask)
   let mask = 0
   if (q.last !== mid) {
     q.last = mid

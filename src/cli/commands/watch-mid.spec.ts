@@ -4,6 +4,7 @@ import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { run as watch } from './watch'
 import { shapeReceiver } from '../../app/testing/shape-receiver'
+import { midOf } from '../../shared/mid-price'
 
 /**
  * `watch` and alerts on a service that quotes FX with bid and ask only (the simulator's
@@ -24,7 +25,6 @@ afterEach(async () => {
 
 const env = (): NodeJS.ProcessEnv =>
   serviceEnv(sim.url, sim.keys.pro, data.dir, { TICKDESK_PLAN: 'pro' })
-const mid = (bid: number, ask: number): number => Math.round(((bid + ask) / 2) * 1e10) / 1e10
 
 describe('tickdesk watch on a symbol quoted with bid and ask only', () => {
   it('--json: the price is the mid of a bid and ask the service served, with priceIs "mid"', async () => {
@@ -42,8 +42,9 @@ describe('tickdesk watch on a symbol quoted with bid and ask only', () => {
     expect(served.every((s) => s.last === undefined)).toBe(true)
     for (const q of fx) {
       expect(q.priceIs).toBe('mid')
-      expect(q.last).toBe(mid(q.bid as number, q.ask as number))
-      expect(served.some((s) => mid(s.bid as number, s.ask as number) === q.last)).toBe(true)
+      expect(q.last).toBe(midOf(q.bid as number, q.ask as number))
+      // A price the service served (as the mid of its bid and ask) before the line was printed.
+      expect(sim.lastServedAt('fx:EURUSD', q.last as number, Date.now())).not.toBeNull()
     }
     const crypto = quotes.filter((q) => q.symbol === 'BTCUSDT')
     expect(crypto.length).toBeGreaterThan(0)

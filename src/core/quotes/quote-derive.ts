@@ -1,6 +1,7 @@
 import { QUOTE_FIGURES, type Quote } from '../../shared/quote'
 import { B_CHANGE, B_CHANGE_PCT, B_LAST, B_PREV_CLOSE } from './quote-merge'
 import { BIT_MID } from './quote-drain'
+import { midOf } from '../../shared/mid-price'
 
 /**
  * The figures the store works out when an update leaves them out: the previous close a push's
@@ -87,14 +88,13 @@ export function deriveChange(
 
 /**
  * A quote the service sends without a last is priced by the mid of its bid and ask (both needed,
- * both above 0); `lastIsMid` says so to every view and alert. Rounded to 10 decimals: the mid of
- * 1.0841 and 1.0843 is 1.0842, not the 1.0842000000000001 of the float sum.
+ * both above 0; shared/mid-price.ts); `lastIsMid` says so to every view and alert.
  */
 export function midPrice(q: Quote, m: Float64Array, at: number): number {
   const bid = m[at + I_BID] as number
   const ask = m[at + I_ASK] as number
   if (!(bid > 0 && ask > 0)) return 0
-  const mid = Math.round(((bid + ask) / 2) * 1e10) / 1e10
+  const mid = midOf(bid, ask)
   let mask = 0
   if (m[at + I_LAST] !== mid) {
     q.last = mid
