@@ -1,4 +1,4 @@
-import { midOf } from '../shared/mid-price'
+import { midOf } from '../shared/spread'
 
 /**
  * What the simulator served, per `market:SYMBOL` and time: every REST quote row and every stream

@@ -4,7 +4,7 @@ import type { QuoteUpdate } from '../../src/core/quotes/quote-fields'
 import type { SymbolKey } from '../../src/shared/markets/market'
 import { blankQuote, type Quote } from '../../src/shared/quote'
 import { FRAME_FIELDS, QUOTE_SOURCES, type QuoteFrame } from '../../src/shared/quote-frame'
-import { midOf } from '../../src/shared/mid-price'
+import { midOf } from '../../src/shared/spread'
 
 /**
  * QuoteStore's merge and drain as they were before its figure mirror and packed merges (the

@@ -4,7 +4,7 @@ import { runCli, serviceEnv, tempDataDir } from '../testing/cli-harness'
 import { run as alerts } from './alerts'
 import { run as watch } from './watch'
 import { shapeReceiver } from '../../app/testing/shape-receiver'
-import { midOf } from '../../shared/mid-price'
+import { midOf } from '../../shared/spread'
 
 /**
  * `watch` and alerts on a service that quotes FX with bid and ask only (the simulator's

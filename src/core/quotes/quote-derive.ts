@@ -1,7 +1,7 @@
 import { QUOTE_FIGURES, type Quote } from '../../shared/quote'
 import { B_CHANGE, B_CHANGE_PCT, B_LAST, B_PREV_CLOSE } from './quote-merge'
 import { BIT_MID } from './quote-drain'
-import { midOf } from '../../shared/mid-price'
+import { midOf } from '../../shared/spread'
 
 /**
  * The figures the store works out when an update leaves them out: the previous close a push's
@@ -88,7 +88,7 @@ export function deriveChange(
 
 /**
  * A quote the service sends without a last is priced by the mid of its bid and ask (both needed,
- * both above 0; shared/mid-price.ts); `lastIsMid` says so to every view and alert.
+ * both above 0; shared/spread.ts midOf); `lastIsMid` says so to every view and alert.
  */
 export function midPrice(q: Quote, m: Float64Array, at: number): number {
   const bid = m[at + I_BID] as number
