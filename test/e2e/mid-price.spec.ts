@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { axeFindings } from './axe'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 
@@ -68,6 +69,14 @@ describe.skipIf(!chromiumPath)('a price that is the mid of bid and ask (Chromium
     ).toBe(true)
   })
 
+  it('passes axe-core with the mark in the table, in light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      expect(await axeFindings(page, 'table'), scheme).toEqual([])
+    }
+    await page.emulateMedia({ colorScheme: null })
+  })
+
   it('marks no row whose service sends a last', async () => {
     await page.locator('tbody tr[data-key="commodity:XAUUSD"] [data-field="last"]').waitFor()
     const marks = await page.$$eval('tbody tr[data-key] [data-testid="mid-mark"]', (els) =>
@@ -84,8 +93,20 @@ describe.skipIf(!chromiumPath)('a price that is the mid of bid and ask (Chromium
       'This alert watches the mid of bid and ask: this symbol has no last price.',
     )
     // A rule on the spread reads bid and ask themselves: no such note.
-    await page.getByRole('combobox', { name: 'Condition' }).selectOption('spread')
+    const kind = page.getByRole('combobox', { name: 'Condition' })
+    await kind.selectOption('spread')
     expect(await note.count()).toBe(0)
+    // Made, the rule says in the panel that it watches the mid, once the host has judged it.
+    await kind.selectOption('above')
+    await page.getByRole('textbox', { name: 'Price' }).fill('0.5')
+    await page.getByRole('button', { name: 'Create alert' }).click()
+    const rule = page.locator('[data-testid="alerts-panel"] li[data-alert-id]', {
+      hasText: 'fx:EURUSD',
+    })
+    await rule.getByText('on the mid').waitFor({ timeout: 10_000 })
+    expect(await rule.getByText('on the mid').getAttribute('title')).toBe(
+      'watches the mid of bid and ask: this symbol has no last price',
+    )
   })
 
   it('marks the mid on the ticker strip, the heatmap tile and the wall tile', async () => {
