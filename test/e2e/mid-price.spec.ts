@@ -77,6 +77,14 @@ describe.skipIf(!chromiumPath)('a price that is the mid of bid and ask (Chromium
     await page.emulateMedia({ colorScheme: null })
   })
 
+  it('marks the mid in the detail view’s header, with the bid and ask', async () => {
+    await page.locator(`${ROW} th button`).click()
+    const mark = page.locator('[data-testid="detail-view"] header [data-testid="mid-mark"]')
+    await mark.waitFor({ timeout: 10_000 })
+    expect(await mark.getAttribute('title')).toMatch(/^mid of bid [\d.]+ and ask [\d.]+$/)
+    await page.keyboard.press('Escape')
+  })
+
   it('marks no row whose service sends a last', async () => {
     await page.locator('tbody tr[data-key="commodity:XAUUSD"] [data-field="last"]').waitFor()
     const marks = await page.$$eval('tbody tr[data-key] [data-testid="mid-mark"]', (els) =>
