@@ -1,5 +1,3 @@
-import { midOf } from '../shared/spread'
-
 /**
  * What the simulator served, per `market:SYMBOL` and time: every REST quote row and every stream
  * push, with the figures it carried. A test holds the price a page or `watch --json` shows
@@ -17,10 +15,15 @@ export interface ServedPrice {
 
 const KEEP_MS = 15 * 60_000
 
-/** A served quote's price: its last, else the mid of its bid and ask; undefined for neither. */
-function priceOf(s: ServedPrice): number | undefined {
-  if (s.last !== undefined) return s.last
-  return s.bid !== undefined && s.ask !== undefined ? midOf(s.bid, s.ask) : undefined
+/**
+ * Whether `price` is what this served quote priced: its last, else the mid of its bid and ask
+ * (to within a float's rounding: a client may round the sum its own way).
+ */
+function pricedAt(s: ServedPrice, price: number): boolean {
+  if (s.last !== undefined) return s.last === price
+  if (s.bid === undefined || s.ask === undefined) return false
+  const mid = (s.bid + s.ask) / 2
+  return Math.abs(mid - price) <= Math.abs(mid) * 1e-12
 }
 /** Per symbol: a push every 50 ms for 15 min fits; a longer record drops its oldest. */
 const MAX_PER_SYMBOL = 20_000
@@ -58,7 +61,7 @@ export class ServedPrices {
     const list = this.bySymbol.get(key) ?? []
     for (let i = list.length - 1; i >= 0; i--) {
       const s = list[i] as ServedPrice
-      if (s.at <= at && priceOf(s) === last) return s.at
+      if (s.at <= at && pricedAt(s, last)) return s.at
     }
     return null
   }
