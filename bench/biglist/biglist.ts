@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, CDPSession, Page } from 'playwright-core'
-import { connectBridge } from '../test/e2e/bridge-client'
-import { findChromium } from '../test/e2e/chromium'
-import { ensureDataDir } from '../src/core/persistence/data-dir'
-import { openDataStores } from '../src/core/persistence/stores'
-import { startSimulator } from '../src/sim'
-import { builtRendererOrSkip, sleep } from './chromium-page'
-import { launchBrowser, spawnHost, tickdeskBin } from './render/processes'
-import { MainThreadTrace } from './render/trace'
-import { benchKeys } from './scale'
+import { connectBridge } from '../../test/e2e/bridge-client'
+import { findChromium } from '../../test/e2e/chromium'
+import { ensureDataDir } from '../../src/core/persistence/data-dir'
+import { openDataStores } from '../../src/core/persistence/stores'
+import { startSimulator } from '../../src/sim'
+import { builtRendererOrSkip, sleep } from '../chromium-page'
+import { launchBrowser, spawnHost, tickdeskBin } from '../render/processes'
+import { MainThreadTrace } from '../render/trace'
+import { benchKeys } from '../scale'
 import {
   atMost,
   report,
@@ -22,7 +22,7 @@ import {
   type BenchContext,
   type BenchResult,
   type BenchRow,
-} from './stats'
+} from '../stats'
 import {
   BIG,
   addOnce,
@@ -319,13 +319,13 @@ function biglistRows(f: Figures, listed: number): BenchRow[] {
       'lean reference page: switch to the 5000-symbol list, p95',
       f.reference.switch.frameP95,
       'ms',
-      `the same grid by hand (bench/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.reference.switchSmall.frameP50} ms, p95 ${f.reference.switchSmall.frameP95} ms`,
+      `the same grid by hand (bench/biglist/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.reference.switchSmall.frameP50} ms, p95 ${f.reference.switchSmall.frameP95} ms`,
     ),
     report(
       'lean div reference page: switch to the 5000-symbol list, p95',
       f.referenceDivs.switch.frameP95,
       'ms',
-      `the same grid in divs with ARIA roles, each row contain: strict and placed by a transform (bench/biglist-reference-divs.html), same clicks and background; p50 ${f.referenceDivs.switch.frameP50} ms, DOM p95 ${f.referenceDivs.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.referenceDivs.switchSmall.frameP50} ms, p95 ${f.referenceDivs.switchSmall.frameP95} ms`,
+      `the same grid in divs with ARIA roles, each row contain: strict and placed by a transform (bench/biglist/biglist-reference-divs.html), same clicks and background; p50 ${f.referenceDivs.switch.frameP50} ms, DOM p95 ${f.referenceDivs.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.referenceDivs.switchSmall.frameP50} ms, p95 ${f.referenceDivs.switchSmall.frameP95} ms`,
     ),
     report(
       `baseline: switch to the ${SMALL}-symbol list, p95`,

@@ -1,12 +1,12 @@
-import { MarketEngine } from '../src/core/engine/engine'
-import { deriveStreamUrl } from '../src/core/engine/engine-config'
-import type { Market } from '../src/shared/markets/market'
-import { startSimulator, type SimOptions, type SimServer } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/market/instruments'
-import { DIALECTS, type Dialect } from '../src/sim/dialects'
-import { seededRandom } from '../src/util/random'
-import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../src/util/testing/clock-at'
-import { sleep } from './chromium-page'
+import { MarketEngine } from '../../src/core/engine/engine'
+import { deriveStreamUrl } from '../../src/core/engine/engine-config'
+import type { Market } from '../../src/shared/markets/market'
+import { startSimulator, type SimOptions, type SimServer } from '../../src/sim'
+import { INSTRUMENTS } from '../../src/sim/market/instruments'
+import { DIALECTS, type Dialect } from '../../src/sim/dialects'
+import { seededRandom } from '../../src/util/random'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../../src/util/testing/clock-at'
+import { sleep } from '../chromium-page'
 import {
   atMost,
   median,
@@ -16,7 +16,7 @@ import {
   type BenchContext,
   type BenchResult,
   type BenchRow,
-} from './stats'
+} from '../stats'
 
 /**
  * freshness: the Free plan (30 RPM, 1 socket, 10 streamed symbols) watching the 60-symbol mix on

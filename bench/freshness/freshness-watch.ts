@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { startSimulator, type SimServer } from '../src/sim'
-import { behaviourFromNames } from '../src/sim/behaviour'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { behaviourFromNames } from '../../src/sim/behaviour'
 
 /**
  * The freshness trial a user can run, judged from outside: `tickdesk watch --json` (a separate process, run
@@ -12,7 +12,7 @@ import { behaviourFromNames } from '../src/sim/behaviour'
  * line held, the moment it arrives, against the simulator's record of every price it served
  * (REST rows and pushes, served-prices.ts). Nothing the app says about its own timing is read.
  *
- * `npx tsx bench/freshness-watch.ts BEHAVE[,BEHAVE] [seconds=50] [plan=pro] [symbols...]`
+ * `npx tsx bench/freshness/freshness-watch.ts BEHAVE[,BEHAVE] [seconds=50] [plan=pro] [symbols...]`
  * BEHAVE: the simulator's reading names (`tickdesk sim --behave`, sim/behaviour.ts), or `plain`.
  * Default symbols: four crypto symbols (DEFAULT_SYMBOLS). Prints one JSON object: lines after the first
  * 10 s (counted from the CLI's first line) whose price the service did not serve in the 10 s before (count and %), each symbol's
@@ -179,7 +179,7 @@ function reportOf(
   const streamedMs =
     y.allStreamedAt === null ? null : Math.min(end, seconds * 1000) - y.allStreamedAt
   return {
-    command: `npx tsx bench/freshness-watch.ts ${process.argv.slice(2).join(' ')}`,
+    command: `npx tsx bench/freshness/freshness-watch.ts ${process.argv.slice(2).join(' ')}`,
     readings: behave.length === 0 ? ['plain'] : behave,
     plan,
     symbols: keys,
