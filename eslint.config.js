@@ -109,8 +109,8 @@ export default tseslint.config(
     },
   },
   // No function parks at a size cap (STYLE): a long one is cut into named parts, in shipped code,
-  // scripts, benches and test helpers. A data table that really is one function may say so with an
-  // eslint-disable-next-line and its reason.
+  // scripts, benches and test helpers. A data table that really is one function may say so with
+  // an eslint-disable-next-line and its reason.
   {
     files: [
       'src/**/*.ts',
