@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
 import { LongestFirst } from './test/longest-first.ts'
+import { longRunOnly } from './test/long-walks.mjs'
 import { specsThatMockModules } from './test/module-mocks.ts'
 
 const mocking = specsThatMockModules(import.meta.dirname, ['src', 'test'])
@@ -42,24 +43,14 @@ const eventually = { poll: { timeout: 5_000 } }
 // fault specs that play hours of a session in fake-time steps (a quota until midnight, a quota
 // reset without Retry-After) take 7 s alone and went past 20 s beside the whole suite on 2 cores
 // (network-faults and service-readings, three whole runs on 2026-11-29); a set-up hook too
-// (kill-mid-save's, past 10 s in a long run beside a CI run).
+// (kill-mid-save's, past 10 s in a long run beside a CI run). The renderer's component specs get
+// it too: AlertsPanel-owner's first case (the panel's first mount in its worker) passed 20 s in a
+// whole run at load 20 (2026-11-29).
 const NODE_TIMEOUT_MS = 60_000
 
-// Walks that npm test leaves to `npm run test:long` (scripts/test-long.mjs runs every one of them
-// at scale and records what each showed in docs/figures/alerts-long.json, which
-// test/faults/alerts-figures.spec.ts holds to the code). npm test keeps one of each kind: the
-// crash points of stdout and a webhook, and half the ownership pairs. The four below took 316 s
-// of the 2,851 s the suite's files took in all (one whole run here, 2026-11-29), and CI must end
-// within 10 minutes. TICKDESK_LONG=1 (the long run) or TICKDESK_ALL_WALKS=1 puts them back.
-const LONG_RUN_ONLY =
-  process.env.TICKDESK_LONG === '1' || process.env.TICKDESK_ALL_WALKS === '1'
-    ? []
-    : [
-        'test/faults/alerts-crash-points-desktop.spec.ts',
-        'test/faults/alerts-crash-points-browser.spec.ts',
-        'test/faults/alerts-crash-points-drawings.spec.ts',
-        'test/faults/alerts-ownership-pairs-odd.spec.ts',
-      ]
+// Walks that npm test leaves to `npm run test:long`: the table in test/long-walks.mjs, which
+// scripts/test-long.mjs reads too, says which and why.
+const LONG_RUN_ONLY = longRunOnly()
 
 export default defineConfig({
   test: {
@@ -104,7 +95,7 @@ export default defineConfig({
           include: ['src/renderer/**/*.spec.ts'],
           exclude: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
-          testTimeout: 20_000,
+          testTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },
@@ -116,7 +107,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
-          testTimeout: 20_000,
+          testTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },
