@@ -31,6 +31,8 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     seed: options.seed ?? Date.now() % 100_000,
     tickIntervalMs: options.tickIntervalMs ?? 500,
     hours: options.hours,
+    // A desk left on demo all day keeps no record of every price its simulator served.
+    recordServed: false,
   })
   return {
     url: sim.url,

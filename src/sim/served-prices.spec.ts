@@ -15,3 +15,12 @@ describe('ServedPrices.lastServedAt', () => {
     expect(served.lastServedAt('crypto:BTCUSDT', 100.5, 5_000)).toBeNull()
   })
 })
+
+describe('ServedPrices kept off (demo mode, the soak)', () => {
+  it('records nothing, and asking what was served throws instead of answering "never"', () => {
+    const off = new ServedPrices(false)
+    off.record('fx:EURUSD', { at: 1_000, via: 'stream', last: 1.1 })
+    expect(() => off.lastServedAt('fx:EURUSD', 1.1, 2_000)).toThrow(/recordServed: false/)
+    expect(() => off.between('fx:EURUSD', 0, 2_000)).toThrow(/recordServed: false/)
+  })
+})

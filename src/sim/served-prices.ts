@@ -31,7 +31,11 @@ const MAX_PER_SYMBOL = 20_000
 export class ServedPrices {
   private readonly bySymbol = new Map<string, ServedPrice[]>()
 
+  /** `kept` false: nothing is recorded, and asking what was served is a caller's mistake. */
+  constructor(private readonly kept = true) {}
+
   record(key: string, served: ServedPrice): void {
+    if (!this.kept) return
     let list = this.bySymbol.get(key)
     if (list === undefined) this.bySymbol.set(key, (list = []))
     list.push(served)
@@ -47,6 +51,7 @@ export class ServedPrices {
 
   /** What was served for `key` from `from` to `to` (epoch ms, inclusive), oldest first. */
   between(key: string, from: number, to: number): ServedPrice[] {
+    this.mustBeKept()
     const list = this.bySymbol.get(key) ?? []
     return list.filter((s) => s.at >= from && s.at <= to)
   }
@@ -58,6 +63,7 @@ export class ServedPrices {
    * is `at` minus this.
    */
   lastServedAt(key: string, last: number, at: number): number | null {
+    this.mustBeKept()
     const list = this.bySymbol.get(key) ?? []
     for (let i = list.length - 1; i >= 0; i--) {
       const s = list[i] as ServedPrice
@@ -68,5 +74,10 @@ export class ServedPrices {
 
   clear(): void {
     this.bySymbol.clear()
+  }
+
+  private mustBeKept(): void {
+    if (!this.kept)
+      throw new Error('this simulator keeps no record of what it served (recordServed: false)')
   }
 }

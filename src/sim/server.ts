@@ -42,6 +42,12 @@ export interface SimOptions {
   hours?: MarketHours
   /** A key's own RPM below its plan's ("Per-key RPM values: not shown", spec: Limits). */
   keyRpm?: Readonly<Record<string, number>>
+  /**
+   * Keep the record of what was served (served-prices.ts) that tests hold shown prices against;
+   * default true. Off for demo mode and the soak: at a push every 5 ms the record held up to
+   * 20,000 prices a symbol, tens of MB that are the simulator's, not the client's.
+   */
+  recordServed?: boolean
 }
 
 /**
@@ -127,7 +133,7 @@ function makeParts(options: SimOptions): SimParts {
   const faults = new FaultState(clock)
   const meters = new KeyMeters(options.rpmOverride, days, options.keyRpm)
   const gate = new Gate(meters, faults, clock, behaviour)
-  const served = new ServedPrices()
+  const served = new ServedPrices(options.recordServed ?? true)
   const hub = new StreamHub({
     ...{ book, dialect, behaviour, wsSymbolsOverride: options.wsSymbolsOverride, clock },
     ...{ gate, faults, stats, served, seed, requestId: requestIdOf },
