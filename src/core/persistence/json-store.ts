@@ -88,6 +88,13 @@ export class JsonStore<T> {
     this.backupPath = join(opts.dir, `${opts.name}.bak.json`)
   }
 
+  /** load()'s value; its problem (a damaged file, moved aside) is handed to `report`. */
+  async loadReporting(report: (problem: StoreProblem | null) => void): Promise<T> {
+    const { value, problem } = await this.load()
+    report(problem)
+    return value
+  }
+
   /** Never throws: whatever is on disk, the result holds a valid value. */
   async load(): Promise<LoadResult<T>> {
     this.loaded = true
