@@ -27,6 +27,16 @@ import type { Fence } from './fence'
  *          are queued so the .bak/current pair is never interleaved.
  */
 
+/** `text` read as JSON the schema accepts, or null when it is not JSON or not of that shape. */
+export function parseJsonAs<T>(schema: z.ZodType<T>, text: string): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
 export interface StoreProblem {
   code: 'STORAGE_CORRUPT'
   message: string
