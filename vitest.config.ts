@@ -42,7 +42,9 @@ const eventually = { poll: { timeout: 5_000 } }
 // fault specs that play hours of a session in fake-time steps (a quota until midnight, a quota
 // reset without Retry-After) take 7 s alone and went past 20 s beside the whole suite on 2 cores
 // (network-faults and service-readings, three whole runs on 2026-11-29); a set-up hook too
-// (kill-mid-save's, past 10 s in a long run beside a CI run).
+// (kill-mid-save's, past 10 s in a long run beside a CI run). The renderer's component specs get
+// it too: AlertsPanel-owner's first case (the panel's first mount in its worker) passed 20 s in a
+// whole run at load 20 (2026-11-29).
 const NODE_TIMEOUT_MS = 60_000
 
 // Walks that npm test leaves to `npm run test:long` (scripts/test-long.mjs runs every one of them
@@ -104,7 +106,7 @@ export default defineConfig({
           include: ['src/renderer/**/*.spec.ts'],
           exclude: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
-          testTimeout: 20_000,
+          testTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },
@@ -116,7 +118,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: mockingRenderer,
           setupFiles: ['src/renderer/src/testing/match-media.ts'],
-          testTimeout: 20_000,
+          testTimeout: NODE_TIMEOUT_MS,
           expect: eventually,
         },
       },

@@ -10,6 +10,9 @@
 // held and printed whole once the other run's is done, so neither summary is cut by the other.
 // With arguments (a file, a project, a flag) it is one vitest run, as before.
 import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1
@@ -20,6 +23,37 @@ if (process.env.TICKDESK_SKIP_BUILD !== '1') {
 }
 const args = process.argv.slice(2)
 if (args.length > 0) process.exit(run(bin('vitest'), ['run', ...args]))
+
+// Each run also writes a JSON report, read at the end: the names of the failed tests are printed
+// last, where a log cut to its tail (CI's) still shows them.
+const reports = mkdtempSync(join(tmpdir(), 'tickdesk-test-'))
+const reporters = (name) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(reports, `${name}.json`)}`,
+]
+const failedNames = (name) => {
+  try {
+    const report = JSON.parse(readFileSync(join(reports, `${name}.json`), 'utf8'))
+    return report.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((t) => t.status === 'failed')
+        .map(
+          (t) =>
+            `  ${file.name.replace(process.cwd() + '/', '')} > ${t.fullName}\n    ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`,
+        )
+        .concat(
+          file.status === 'failed' && file.assertionResults.length === 0
+            ? [
+                `  ${file.name.replace(process.cwd() + '/', '')}: ${file.message ?? 'failed to run'}`,
+              ]
+            : [],
+        ),
+    )
+  } catch (e) {
+    return [`  (no report from the ${name} run: ${e.message})`]
+  }
+}
 
 const started = (argv, held) => {
   const child = spawn(bin('vitest'), ['run', ...argv], {
@@ -37,8 +71,8 @@ const started = (argv, held) => {
   return { exited, out }
 }
 
-const e2e = started(['--project', 'e2e'], true)
-const rest = started(['--project', '!e2e'], false)
+const e2e = started(['--project', 'e2e', ...reporters('e2e')], true)
+const rest = started(['--project', '!e2e', ...reporters('rest')], false)
 const restDone = await rest.exited
 console.log('\n== end-to-end (Chromium), run beside the above')
 const e2eDone = await e2e.exited
@@ -47,6 +81,15 @@ if (e2eDone.error) console.error(String(e2eDone.error))
 const failed = [restDone.status !== 0 && 'node and renderer', e2eDone.status !== 0 && 'e2e'].filter(
   Boolean,
 )
+for (const [name, done] of [
+  ['node and renderer', restDone],
+  ['e2e', e2eDone],
+]) {
+  if (done.status === 0) continue
+  console.log(`\nFailed in ${name}:`)
+  console.log(failedNames(name === 'e2e' ? 'e2e' : 'rest').join('\n'))
+}
+rmSync(reports, { recursive: true, force: true })
 console.log(
   failed.length === 0
     ? '\nnpm test: every project passed'

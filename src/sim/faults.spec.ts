@@ -136,7 +136,10 @@ describe('service faults', () => {
     s.faults.slow(5_000, 1)
     let done = false
     const pending = get(s).then((r) => ((done = true), r))
-    await new Promise((r) => setTimeout(r, 50))
+    // The delay is set on the fake clock when the request arrives (counted in the same step):
+    // moving the clock before that, on a slow machine, would leave it waiting for good.
+    while (s.stats().requests === 0) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 20))
     expect(done).toBe(false)
     clock.advance(5_000)
     expect((await pending).status).toBe(200)

@@ -26,8 +26,13 @@ export interface Session {
   maxPerMinute(): number
   /** Advances fake time by `ms` in `stepMs` steps, letting real I/O run between steps. */
   run(ms: number, stepMs?: number): Promise<void>
-  /** Runs until `pred` holds (checked after each step) or `maxMs` of fake time passed. */
-  until(pred: () => boolean, maxMs?: number, stepMs?: number): Promise<boolean>
+  /**
+   * Runs until `pred` holds (checked after each step) or `maxMs` of fake time passed. `realMs` is
+   * the real time given to sockets per step: a bound on fake time that real I/O must meet (a
+   * handshake, a reply) needs more than the default 3 ms on a loaded machine, or the fake clock
+   * runs past the client's timeouts while the kernel still holds the reply.
+   */
+  until(pred: () => boolean, maxMs?: number, stepMs?: number, realMs?: number): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -98,9 +103,9 @@ export async function startSession(opts: {
   for (const key of opts.symbols ?? ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'fx:EURUSD'])
     engine.watch(key)
   const samples: Sample[] = []
-  const step = async (ms: number): Promise<void> => {
+  const step = async (ms: number, realMs = 3): Promise<void> => {
     clock.advance(ms)
-    await realPause(3)
+    await realPause(realMs)
     const s = sim.stats()
     samples.push({
       at: clock.now(),
@@ -112,10 +117,15 @@ export async function startSession(opts: {
   const run = async (ms: number, stepMs = 250): Promise<void> => {
     for (let t = 0; t < ms; t += stepMs) await step(Math.min(stepMs, ms - t))
   }
-  const until = async (pred: () => boolean, maxMs = 120_000, stepMs = 250): Promise<boolean> => {
+  const until = async (
+    pred: () => boolean,
+    maxMs = 120_000,
+    stepMs = 250,
+    realMs = 3,
+  ): Promise<boolean> => {
     for (let t = 0; t < maxMs; t += stepMs) {
       if (pred()) return true
-      await step(stepMs)
+      await step(stepMs, realMs)
     }
     return pred()
   }

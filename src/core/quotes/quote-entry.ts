@@ -17,10 +17,22 @@ export interface SymbolSlot {
   plannerEpoch: number
   /** When a push last moved the symbol's last price (the frozen-price check reads it). */
   streamMovedAt: number
+  /** The last price the stream itself last pushed (undefined before its first push). */
+  streamLast: number | null | undefined
+  /** When the stream last pushed a price for the symbol. */
+  streamSeenAt: number
 }
 
 export function newSymbolSlot(): SymbolSlot {
-  return { heldVolume: undefined, ring: null, ringEpoch: -1, plannerEpoch: -1, streamMovedAt: 0 }
+  return {
+    heldVolume: undefined,
+    ring: null,
+    ringEpoch: -1,
+    plannerEpoch: -1,
+    streamMovedAt: 0,
+    streamLast: undefined,
+    streamSeenAt: 0,
+  }
 }
 
 /** A symbol's place in the store: its quote and the slot beside it. Made by QuoteStore only. */

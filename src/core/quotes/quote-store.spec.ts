@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../clock'
-import { QuoteStore } from './quote-store'
+import { QuoteStore, STREAM_GAP_MS } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { newSymbolRef } from '../push/symbol-ref'
 import type { Quote } from '../../shared/quote'
@@ -280,7 +280,7 @@ describe('QuoteStore: the age of the price, not of the frame', () => {
     expect(q).toMatchObject({ last: null, bid: 1.0842, receivedAt: 3_000 })
   })
 
-  it('notes on the slot when a push moved the last price, not when a poll did', () => {
+  it("notes on the slot when a push moved the stream's own last price, not when a poll did", () => {
     const clock = new FakeClock(1_000)
     const store = new QuoteStore(clock)
     const first = store.applyEntry(tick({ last: 100 }))
@@ -288,7 +288,21 @@ describe('QuoteStore: the age of the price, not of the frame', () => {
     clock.advance(1_000)
     store.applyEntry(tick({ last: 100 }))
     clock.advance(1_000)
+    // A frozen stream between moving polls: the poll moves the shown price, the stream's stays.
     store.applyEntry(tick({ last: 101 }, { source: 'poll' }))
-    expect(store.applyEntry(tick({ last: 101 })).slot.streamMovedAt).toBe(1_000)
+    expect(store.applyEntry(tick({ last: 100 })).slot.streamMovedAt).toBe(1_000)
+    clock.advance(1_000)
+    expect(store.applyEntry(tick({ last: 101 })).slot.streamMovedAt).toBe(4_000)
+  })
+
+  it('restarts the still-price clock after a gap in pushes: a stall is silence, not a frozen price', () => {
+    const clock = new FakeClock(1_000)
+    const store = new QuoteStore(clock)
+    store.applyEntry(tick({ last: 100 }))
+    clock.advance(STREAM_GAP_MS - 1)
+    expect(store.applyEntry(tick({ last: 100 })).slot.streamMovedAt).toBe(1_000)
+    clock.advance(STREAM_GAP_MS)
+    const back = clock.now()
+    expect(store.applyEntry(tick({ last: 100 })).slot.streamMovedAt).toBe(back)
   })
 })

@@ -25,7 +25,7 @@ import { newPackedFigures, packFields } from '../push/packed-figures'
 import { blankQuote, QUOTE_FIGURES, type Quote, type QuotePatch } from '../../shared/quote'
 import { decodeQuoteFrame, type QuoteFrame } from '../../shared/quote-frame'
 import type { Market, SymbolKey } from '../../shared/markets/market'
-import { newSymbolSlot, type QuoteEntry } from './quote-entry'
+import { newSymbolSlot, type QuoteEntry, type SymbolSlot } from './quote-entry'
 
 /**
  * The latest known Quote per symbol, merged from partial updates of both transports.
@@ -108,7 +108,7 @@ export class QuoteStore {
     if ((mask & PRICE_BITS) !== 0)
       mask |= deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0, m, at)
     const priced = (present & B_LAST) !== 0 || (!hadLast && (present & (B_BID | B_ASK)) !== 0)
-    if (priced) mask |= this.priceSeen(entry, update, now, (mask & B_LAST) !== 0)
+    if (priced) mask |= this.priceSeen(entry, update, now)
     this.markDirty(entry, mask)
     return entry
   }
@@ -118,7 +118,7 @@ export class QuoteStore {
    * and the price is no longer stale. A push that moved `last` is noted on the slot (the frozen
    * price check of core/trust reads when the stream last moved it).
    */
-  private priceSeen(entry: Entry, update: QuoteUpdate, now: number, moved: boolean): number {
+  private priceSeen(entry: Entry, update: QuoteUpdate, now: number): number {
     const q = entry.quote
     const m = this.mirror.figs
     const at = entry.at
@@ -142,7 +142,7 @@ export class QuoteStore {
       q.stale = false
       mask |= BIT_STALE
     }
-    if (moved && update.source === 'stream') entry.slot.streamMovedAt = now
+    if (update.source === 'stream') streamSeen(entry.slot, q.last, now)
     return mask
   }
 
@@ -295,4 +295,18 @@ export class QuoteStore {
     if (entry.dirty === 0) this.dirtyList.push(entry)
     entry.dirty |= mask
   }
+}
+
+/**
+ * The frozen-price clock (core/trust reads slot.streamMovedAt): it restarts when the stream's own
+ * last moves, so a poll between two pushes is no move (a frozen stream beside moving polls still
+ * reads frozen), and after a gap of STREAM_GAP_MS in pushes (a stall or a reconnect is silence,
+ * which the silent-symbol check judges; a price that stood still across it is not frozen).
+ */
+export const STREAM_GAP_MS = 30_000
+
+function streamSeen(slot: SymbolSlot, last: number | null, now: number): void {
+  if (last !== slot.streamLast || now - slot.streamSeenAt >= STREAM_GAP_MS) slot.streamMovedAt = now
+  slot.streamLast = last
+  slot.streamSeenAt = now
 }

@@ -145,8 +145,12 @@ describe('StreamClient health checks', () => {
     const c = makeClient()
     c.start()
     await untilOpen(c)
+    // The server answers the health ping, then sends a frame: once the client has read that
+    // frame it has read the pong before it (one TCP stream), however slow the machine is.
+    conn(0).socket.once('ping', () => conn(0).socket.send('{}'))
+    const framesBefore = c.stats().framesIn
     c.checkHealth()
-    await new Promise((r) => setTimeout(r, 30))
+    await waitUntil(() => c.stats().framesIn > framesBefore, 'the frame after the pong')
     clock.advance(5_000)
     await new Promise((r) => setTimeout(r, 20))
     expect(server.connections).toHaveLength(1)

@@ -16,7 +16,7 @@ import { readUpgradeRejection } from './upgrade-rejection'
  */
 
 /** Why the client waits before its next handshake (RetrySchedule.arm). */
-export type WaitCause = 'drop' | 'connLimit' | 'forbidden' | 'rateLimited'
+export type WaitCause = 'drop' | 'timeout' | 'connLimit' | 'forbidden' | 'rateLimited'
 
 /** What the failure policy reads and does on its StreamClient. */
 export interface FailureHost {
@@ -69,18 +69,19 @@ export class StreamFailures {
   }
 
   /** A handshake that never opened: meter it, say so, back off. */
-  handshakeFailed(error: TickdeskError): void {
+  handshakeFailed(error: TickdeskError, cause: 'drop' | 'timeout' = 'drop'): void {
     const h = this.h
     h.detach()?.terminate()
     h.budget.report({ ok: false, error })
     h.error(error)
-    h.backoff('drop')
+    h.backoff(cause)
   }
 
   /** The handshake got no answer in time (the connect timer). */
   handshakeTimedOut(): void {
     this.handshakeFailed(
       new TickdeskError({ code: 'TIMEOUT', message: 'stream handshake timed out' }),
+      'timeout',
     )
   }
 

@@ -44,8 +44,13 @@ export function rateLimitedDelay(
   return Math.max(retryAfterMs ?? 0, reconnectDelay(attempt, random), RECONNECT_BASE_MS)
 }
 
-/** drop: ordinary loss; budget: the HandshakeBudget asked us to wait `waitMs`. */
-export type RetryCause = 'drop' | 'connLimit' | 'forbidden' | 'rateLimited' | 'budget'
+/**
+ * drop: ordinary loss; timeout: a handshake that got no answer (HandshakeTimer already waited
+ * 15, 30, 60 s for it, so the next one follows within a second: a service that recovers in the
+ * gap is not left waiting through a backoff grown by the stall); budget: the HandshakeBudget
+ * asked us to wait `waitMs`.
+ */
+export type RetryCause = 'drop' | 'timeout' | 'connLimit' | 'forbidden' | 'rateLimited' | 'budget'
 
 /**
  * The one pending reconnect timer and the attempt counters behind its delays. Only `drop`
@@ -70,14 +75,16 @@ export class RetrySchedule {
     const delay =
       cause === 'drop'
         ? reconnectDelay(this.attempt++, r)
-        : cause === 'connLimit'
-          ? connLimitDelay(this.connLimitAttempt++, r)
-          : cause === 'forbidden'
-            ? FORBIDDEN_RETRY_MS
-            : cause === 'rateLimited'
-              ? rateLimitedDelay(waitMs, this.attempt++, r)
-              : (waitMs ?? RECONNECT_BASE_MS)
-    this.armFor(delay, cause === 'drop')
+        : cause === 'timeout'
+          ? reconnectDelay(0, r)
+          : cause === 'connLimit'
+            ? connLimitDelay(this.connLimitAttempt++, r)
+            : cause === 'forbidden'
+              ? FORBIDDEN_RETRY_MS
+              : cause === 'rateLimited'
+                ? rateLimitedDelay(waitMs, this.attempt++, r)
+                : (waitMs ?? RECONNECT_BASE_MS)
+    this.armFor(delay, cause === 'drop' || cause === 'timeout')
   }
 
   /** Re-arms a pending wait against the wall clock (timers drift across a clock jump). */

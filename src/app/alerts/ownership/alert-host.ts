@@ -214,6 +214,9 @@ export class AlertHost {
   private async refreshInputs(): Promise<void> {
     const rules = await this.o.inputs.refresh()
     const settings = await this.settings.refresh()
+    // A pause set in another process holds from the moment it is read, not after the webhooks'
+    // file is read too: a quote judged in between would be told to the targets.
+    if (settings) this.runner.loop?.setPaused(this.settings.paused)
     await this.syncWebhooks()
     if (!rules && !settings) return
     await this.pushInputs()
