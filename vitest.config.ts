@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
 import { LongestFirst } from './test/longest-first.ts'
+import { longRunOnly } from './test/long-walks.mjs'
 import { specsThatMockModules } from './test/module-mocks.ts'
 
 const mocking = specsThatMockModules(import.meta.dirname, ['src', 'test'])
@@ -47,21 +48,9 @@ const eventually = { poll: { timeout: 5_000 } }
 // whole run at load 20 (2026-11-29).
 const NODE_TIMEOUT_MS = 60_000
 
-// Walks that npm test leaves to `npm run test:long` (scripts/test-long.mjs runs every one of them
-// at scale and records what each showed in docs/figures/alerts-long.json, which
-// test/faults/alerts-figures.spec.ts holds to the code). npm test keeps one of each kind: the
-// crash points of stdout and a webhook, and half the ownership pairs. The four below took 316 s
-// of the 2,851 s the suite's files took in all (one whole run here, 2026-11-29), and CI must end
-// within 10 minutes. TICKDESK_LONG=1 (the long run) or TICKDESK_ALL_WALKS=1 puts them back.
-const LONG_RUN_ONLY =
-  process.env.TICKDESK_LONG === '1' || process.env.TICKDESK_ALL_WALKS === '1'
-    ? []
-    : [
-        'test/faults/alerts-crash-points-desktop.spec.ts',
-        'test/faults/alerts-crash-points-browser.spec.ts',
-        'test/faults/alerts-crash-points-drawings.spec.ts',
-        'test/faults/alerts-ownership-pairs-odd.spec.ts',
-      ]
+// Walks that npm test leaves to `npm run test:long`: the table in test/long-walks.mjs, which
+// scripts/test-long.mjs reads too, says which and why.
+const LONG_RUN_ONLY = longRunOnly()
 
 export default defineConfig({
   test: {

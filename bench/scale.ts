@@ -155,12 +155,8 @@ export async function scaleBench(ctx: BenchContext): Promise<BenchResult> {
 
 const sumValues = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0)
 
-async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<CaseResult> {
-  const keys = benchKeys(c.symbols)
-  const bound = planBudgetOnPlan(
-    c.plan,
-    keys.map((key) => ({ key, priority: PRIORITY.other })),
-  )
+/** A data folder holding the case's lists, and an empty page for `tickdesk web` to serve. */
+async function caseDataDir(c: ScaleCase, keys: readonly string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-scale-'))
   // `tickdesk web` serves a page; none is opened here, an empty one is enough.
   const pageDir = join(dataDir, 'page')
@@ -176,6 +172,64 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
   })
   await ensureDataDir(pageDir)
   writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>bench</title>')
+  return { dataDir, pageDir }
+}
+
+/** Until every polled symbol was answered once (one round), then a few seconds to settle. */
+async function warmUp(sim: SimServer, polledNow: () => string[], round1: number): Promise<void> {
+  const warmUntil = Date.now() + Math.max(20_000, 3 * round1)
+  while (Date.now() < warmUntil) {
+    await sleep(1000)
+    const served = sim.servedAt()
+    if (polledNow().every((k) => served.has(k))) break
+  }
+  await sleep(Math.max(5_000, Math.min(round1, 30_000)))
+}
+
+/** Each polled symbol's age a second over the window (the host's CPU sampled beside it). */
+async function measureAges(
+  sim: SimServer,
+  polledNow: () => string[],
+  meter: TreeMeter,
+  windowS: number,
+) {
+  // The bound assumes every market trades; a closed one is asked every ~5 min by design
+  // (session-pacing.ts), so its symbols are left out of the median, counted apart.
+  const quietNow = (key: string, now: number): boolean => {
+    const ref = parseSymbolKey(key)
+    return ref !== null && isQuiet(ref.market, ref.symbol, now)
+  }
+  const ages: number[] = []
+  let polledCount = 0
+  let quietCount = 0
+  const endAt = Date.now() + windowS * 1000
+  while (Date.now() < endAt) {
+    await sleep(1000)
+    meter.sample()
+    const now = Date.now()
+    const served = sim.servedAt()
+    const polled = polledNow()
+    polledCount = polled.length
+    quietCount = 0
+    for (const k of polled) {
+      if (quietNow(k, now)) {
+        quietCount++
+        continue
+      }
+      const at = served.get(k)
+      if (at !== undefined) ages.push(now - at)
+    }
+  }
+  return { ages, polledCount, quietCount }
+}
+
+async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<CaseResult> {
+  const keys = benchKeys(c.symbols)
+  const bound = planBudgetOnPlan(
+    c.plan,
+    keys.map((key) => ({ key, priority: PRIORITY.other })),
+  )
+  const { dataDir, pageDir } = await caseDataDir(c, keys)
   const sim: SimServer = await startSimulator({ seed: 5 })
   const host = await spawnHost(
     [...profileArgs(), bin, 'web', '--port', '0'],
@@ -195,46 +249,12 @@ async function runCase(ctx: BenchContext, bin: string, c: ScaleCase): Promise<Ca
       const streamed = sim.streamedKeys()
       return keys.filter((k) => !streamed.has(k))
     }
-    // The bound assumes every market trades; a closed one is asked every ~5 min by design
-    // (session-pacing.ts), so its symbols are left out of the median, counted apart.
-    const quietNow = (key: string, now: number): boolean => {
-      const ref = parseSymbolKey(key)
-      return ref !== null && isQuiet(ref.market, ref.symbol, now)
-    }
-    // Warm-up: every polled symbol answered once (one round), then a few seconds to settle.
-    const round1 = bound.pollEveryMs ?? 0
-    const warmUntil = Date.now() + Math.max(20_000, 3 * round1)
-    while (Date.now() < warmUntil) {
-      await sleep(1000)
-      const served = sim.servedAt()
-      if (polledNow().every((k) => served.has(k))) break
-    }
-    await sleep(Math.max(5_000, Math.min(round1, 30_000)))
+    await warmUp(sim, polledNow, bound.pollEveryMs ?? 0)
     const windowS = ctx.full ? 120 : 30
     const meter = new TreeMeter(host.child.pid ?? 0)
-    const ages: number[] = []
-    let polledCount = 0
-    let quietCount = 0
     const before = sim.stats()
     meter.start()
-    const endAt = Date.now() + windowS * 1000
-    while (Date.now() < endAt) {
-      await sleep(1000)
-      meter.sample()
-      const now = Date.now()
-      const served = sim.servedAt()
-      const polled = polledNow()
-      polledCount = polled.length
-      quietCount = 0
-      for (const k of polled) {
-        if (quietNow(k, now)) {
-          quietCount++
-          continue
-        }
-        const at = served.get(k)
-        if (at !== undefined) ages.push(now - at)
-      }
-    }
+    const { ages, polledCount, quietCount } = await measureAges(sim, polledNow, meter, windowS)
     const cpu = meter.stop()
     const after = sim.stats()
     const calls = after.restRequests - before.restRequests

@@ -77,45 +77,52 @@ export async function wallBench(ctx: BenchContext): Promise<BenchResult> {
         return p
       },
     )
-    const g = figures(grid)
-    const w = figures(wall)
-    const refLong = reference.sample.longTasks.length
-    const load = `${WALL_SYMBOLS} symbols, ${TICKS_PER_SYMBOL} ticks/s each, Pro`
-    return {
-      name: 'wall',
-      rows: [
-        report('wall: tiles drawn', tiles, 'tiles', load),
-        atMost(
-          'wall: long tasks',
-          w.longTasks!,
-          'tasks',
-          0,
-          `grid ${g.longTasks}; lean reference page ${refLong}, same feed, same run`,
-        ),
-        atMost(
-          'wall: CPU over the grid, host + Chromium',
-          g.cpu! > 0 ? round(w.cpu! / g.cpu!, 2) : Number.POSITIVE_INFINITY,
-          'x grid',
-          1.5,
-          `${w.cpu}% vs ${g.cpu}% of a core (Chromium ${w.browserCpu}% vs ${g.browserCpu}%)`,
-        ),
-        report(
-          'wall: frames with prices painted',
-          w.framesPerSec!,
-          'frames/s',
-          `grid ${g.framesPerSec}; main thread ${w.mainThreadMsPerSec} vs ${g.mainThreadMsPerSec} ms/s`,
-        ),
-        report('wall: tick-to-DOM p95', w.p95!, 'ms', `p50 ${w.p50}; grid ${g.p50} / ${g.p95} ms`),
-        report(
-          'wall: page JS heap',
-          w.heapMB!,
-          'MB',
-          `grid ${g.heapMB} MB; host PSS ${w.hostPss} vs ${g.hostPss} MB`,
-        ),
-      ],
-      json: { grid: g, wall: w, tiles, referenceLongTasks: refLong },
-    }
+    return wallResult(figures(grid), figures(wall), tiles, reference.sample.longTasks.length)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** The wall's rows, each beside the grid's figure of the same run (and the reference page's). */
+function wallResult(
+  g: Record<string, number>,
+  w: Record<string, number>,
+  tiles: number,
+  refLong: number,
+): BenchResult {
+  const load = `${WALL_SYMBOLS} symbols, ${TICKS_PER_SYMBOL} ticks/s each, Pro`
+  return {
+    name: 'wall',
+    rows: [
+      report('wall: tiles drawn', tiles, 'tiles', load),
+      atMost(
+        'wall: long tasks',
+        w.longTasks!,
+        'tasks',
+        0,
+        `grid ${g.longTasks}; lean reference page ${refLong}, same feed, same run`,
+      ),
+      atMost(
+        'wall: CPU over the grid, host + Chromium',
+        g.cpu! > 0 ? round(w.cpu! / g.cpu!, 2) : Number.POSITIVE_INFINITY,
+        'x grid',
+        1.5,
+        `${w.cpu}% vs ${g.cpu}% of a core (Chromium ${w.browserCpu}% vs ${g.browserCpu}%)`,
+      ),
+      report(
+        'wall: frames with prices painted',
+        w.framesPerSec!,
+        'frames/s',
+        `grid ${g.framesPerSec}; main thread ${w.mainThreadMsPerSec} vs ${g.mainThreadMsPerSec} ms/s`,
+      ),
+      report('wall: tick-to-DOM p95', w.p95!, 'ms', `p50 ${w.p50}; grid ${g.p50} / ${g.p95} ms`),
+      report(
+        'wall: page JS heap',
+        w.heapMB!,
+        'MB',
+        `grid ${g.heapMB} MB; host PSS ${w.hostPss} vs ${g.hostPss} MB`,
+      ),
+    ],
+    json: { grid: g, wall: w, tiles, referenceLongTasks: refLong },
   }
 }

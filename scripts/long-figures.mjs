@@ -37,6 +37,7 @@ export const CODE_UNDER_TEST = [
   'test/faults',
   'test/fuzz',
   'test/long-mode.ts',
+  'test/long-walks.mjs',
   'scripts/test-long.mjs',
   'scripts/long-figures.mjs',
   'package-lock.json',

@@ -122,7 +122,8 @@ const FAULTS: Fault[] = [
   { name: 'silence 32 s', reconnects: true, run: (s) => s.faults.silence(32_000) },
 ]
 
-async function main(): Promise<number> {
+/** The simulator, the app on it with the soak's list and five alerts, and its bridge counted. */
+async function startSession() {
   const sim = await startSimulator({ seed: 17, tickIntervalMs: tickMs, heartbeatMs: 5_000 })
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-soak-'))
   const app = await createAppService({
@@ -139,18 +140,21 @@ async function main(): Promise<number> {
     format: 'json',
     text: JSON.stringify({ name: 'Soak', symbols }),
   })
-  let batches = 0
-  let patches = 0
+  const bridge = { batches: 0, patches: 0 }
   app.subscribe((e) => {
     if (e.type !== 'quotes') return
-    batches++
-    patches += e.frame.keys.length
+    bridge.batches++
+    bridge.patches += e.frame.keys.length
   })
   for (const k of symbols.slice(0, 5))
     await app
       .invoke('addAlert', { key: k, condition: { kind: 'pctChange', pct: 0.5, windowSec: 60 } })
       .catch(() => undefined)
+  return { sim, dataDir, app, symbols, bridge }
+}
 
+/** The session's length: a fault every faultEveryMs (none in the last 20 s), samples between. */
+async function runFaults(sim: SimServer) {
   const t0 = Date.now()
   const samples: Sample[] = [sample(0)]
   const faultsRun: string[] = []
@@ -175,7 +179,14 @@ async function main(): Promise<number> {
   }
   await pause(2_000)
   samples.push(sample(Date.now() - t0))
+  return { samples, faultsRun, reconnectingFaults }
+}
 
+type Session = Awaited<ReturnType<typeof startSession>>
+type Run = Awaited<ReturnType<typeof runFaults>>
+
+/** What the app and the service say at the end, read before both close. */
+async function endSession({ sim, dataDir, app, symbols }: Session) {
   const engineStats = app.feed.engine.streamStats()
   const simStats = sim.stats()
   const status = app.feed.engine.status()
@@ -183,7 +194,13 @@ async function main(): Promise<number> {
   await app.close()
   await sim.close()
   rmSync(dataDir, { recursive: true, force: true })
+  return { engineStats, simStats, status, priced }
+}
 
+type End = Awaited<ReturnType<typeof endSession>>
+
+/** Growth after the warm-up (the median of the first three samples against the last three). */
+function growthOf(samples: readonly Sample[]) {
   const after = samples.filter((s) => s.t >= warmupMs)
   const base = after.slice(0, 3)
   const tail = after.slice(-3)
@@ -193,61 +210,88 @@ async function main(): Promise<number> {
   const heapGrowthPct = ((heapEnd - heapBase) / heapBase) * 100
   const timersGrowth = median(tail.map((s) => s.timers)) - median(base.map((s) => s.timers))
   const socketsGrowth = median(tail.map((s) => s.sockets)) - median(base.map((s) => s.sockets))
-  const reconnectBound = reconnectingFaults * 3 + 2
-  const checks = {
-    heapGrowthUnder5Pct: heapGrowthPct < 5,
-    timersNotGrowing: timersGrowth <= 2,
-    socketsNotGrowing: socketsGrowth <= 2,
-    oneSocketAtATime: simStats.maxWsOpen <= 1,
-    reconnectsBounded: engineStats.reconnects <= reconnectBound,
-    everySymbolPriced: priced === symbols.length,
-  }
+  return { heapBase, heapEnd, heapGrowthPct, timersGrowth, socketsGrowth }
+}
 
+type Growth = ReturnType<typeof growthOf>
+
+function checksOf(g: Growth, run: Run, end: End, symbols: number) {
+  return {
+    heapGrowthUnder5Pct: g.heapGrowthPct < 5,
+    timersNotGrowing: g.timersGrowth <= 2,
+    socketsNotGrowing: g.socketsGrowth <= 2,
+    oneSocketAtATime: end.simStats.maxWsOpen <= 1,
+    reconnectsBounded: end.engineStats.reconnects <= reconnectBound(run),
+    everySymbolPriced: end.priced === symbols,
+  }
+}
+
+const reconnectBound = (run: Run): number => run.reconnectingFaults * 3 + 2
+
+/** The samples' table, then the summary a reader checks, one line each. */
+function printTables(
+  session: Session,
+  run: Run,
+  end: End,
+  g: Growth,
+  checks: Record<string, boolean>,
+): void {
+  const { symbols, bridge } = session
+  const { engineStats, simStats, status, priced } = end
   console.log('\n t(s)  heap MB   rss MB  timers  sockets  other')
-  for (const s of samples)
+  for (const s of run.samples)
     console.log(
       `${String(Math.round(s.t / 1000)).padStart(5)} ${s.heapMB.toFixed(2).padStart(8)} ${s.rssMB.toFixed(1).padStart(8)} ${String(s.timers).padStart(7)} ${String(s.sockets).padStart(8)} ${String(s.other).padStart(6)}`,
     )
   const rows: [string, string][] = [
     ['duration', `${minutes} min, ${symbols.length} symbols, tick every ${tickMs} ms`],
-    ['faults injected', `${faultsRun.length} (${[...new Set(faultsRun)].join(', ')})`],
+    ['faults injected', `${run.faultsRun.length} (${[...new Set(run.faultsRun)].join(', ')})`],
     [
       'heap after warm-up',
-      `${heapBase.toFixed(2)} -> ${heapEnd.toFixed(2)} MB (${heapGrowthPct.toFixed(2)} %)`,
+      `${g.heapBase.toFixed(2)} -> ${g.heapEnd.toFixed(2)} MB (${g.heapGrowthPct.toFixed(2)} %)`,
     ],
-    ['timers / sockets growth', `${timersGrowth} / ${socketsGrowth}`],
+    ['timers / sockets growth', `${g.timersGrowth} / ${g.socketsGrowth}`],
     [
       'stream',
-      `${engineStats.connects} connects, ${engineStats.reconnects} reconnects (bound ${reconnectBound}), ${engineStats.ticksIn} ticks, ${engineStats.malformed} malformed`,
+      `${engineStats.connects} connects, ${engineStats.reconnects} reconnects (bound ${reconnectBound(run)}), ${engineStats.ticksIn} ticks, ${engineStats.malformed} malformed`,
     ],
     [
       'service saw',
       `${simStats.requests} requests, ${simStats.http429} x 429, max ${simStats.maxWsOpen} socket(s) open`,
     ],
-    ['bridge', `${batches} quote batches, ${patches} patches`],
+    ['bridge', `${bridge.batches} quote batches, ${bridge.patches} patches`],
     ['end state', `${status.state}, ${priced}/${symbols.length} symbols priced`],
     ...Object.entries(checks).map(([k, v]): [string, string] => [k, v ? 'ok' : 'FAIL']),
   ]
   console.log('')
   for (const [k, v] of rows) console.log(`${k.padEnd(24)} ${v}`)
+}
+
+async function main(): Promise<number> {
+  const session = await startSession()
+  const run = await runFaults(session.sim)
+  const end = await endSession(session)
+  const g = growthOf(run.samples)
+  const checks = checksOf(g, run, end, session.symbols.length)
+  printTables(session, run, end, g, checks)
   const passed = Object.values(checks).every(Boolean)
   console.log(
     JSON.stringify({
       soak: passed ? 'ok' : 'failed',
       minutes,
-      symbols: symbols.length,
+      symbols: session.symbols.length,
       tickMs,
-      faults: faultsRun.length,
-      heapBaseMB: +heapBase.toFixed(2),
-      heapEndMB: +heapEnd.toFixed(2),
-      heapGrowthPct: +heapGrowthPct.toFixed(2),
-      timersGrowth,
-      socketsGrowth,
-      reconnects: engineStats.reconnects,
-      ticksIn: engineStats.ticksIn,
-      requests: simStats.requests,
-      http429: simStats.http429,
-      maxWsOpen: simStats.maxWsOpen,
+      faults: run.faultsRun.length,
+      heapBaseMB: +g.heapBase.toFixed(2),
+      heapEndMB: +g.heapEnd.toFixed(2),
+      heapGrowthPct: +g.heapGrowthPct.toFixed(2),
+      timersGrowth: g.timersGrowth,
+      socketsGrowth: g.socketsGrowth,
+      reconnects: end.engineStats.reconnects,
+      ticksIn: end.engineStats.ticksIn,
+      requests: end.simStats.requests,
+      http429: end.simStats.http429,
+      maxWsOpen: end.simStats.maxWsOpen,
       checks,
     }),
   )

@@ -24,6 +24,7 @@ import {
   render,
   withFigures,
 } from './long-figures.mjs'
+import { LONG_RUN_TARGETS } from '../test/long-walks.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const bin = new URL('../node_modules/.bin/vitest', import.meta.url).pathname
@@ -46,23 +47,7 @@ if (!build.clean)
   console.error(
     `test:long: the code under test differs from ${build.commit}: the figures will say so`,
   )
-const targets = whole
-  ? [
-      'test/faults/kill-mid-save.spec.ts',
-      'test/faults/alerts-crash-points.spec.ts',
-      'test/faults/alerts-crash-points-drawings.spec.ts',
-      'test/faults/alerts-crash-points-desktop.spec.ts',
-      'test/faults/alerts-crash-points-browser.spec.ts',
-      'test/faults/alerts-exactly-once.spec.ts',
-      'test/faults/alerts-browser-host.spec.ts',
-      'test/faults/alerts-ownership-pairs.spec.ts',
-      'test/faults/alerts-ownership-pairs-odd.spec.ts',
-      'test/faults/alerts-ownership-stop.spec.ts',
-      'test/faults/alerts-takeover.spec.ts',
-      'test/faults/alerts-ownership-folders.spec.ts',
-      'test/fuzz',
-    ]
-  : files
+const targets = whole ? LONG_RUN_TARGETS : files
 const started = Date.now()
 const child = spawn(
   bin,

@@ -120,11 +120,18 @@ describe('lint holds the layer map', () => {
     expect(await ruleIds('src/core/testing/probe.ts', fake)).toEqual([])
   })
 
-  it('fails a 90-line function in shipped code, and lets a spec hold one', async () => {
+  it('fails a 90-line function in shipped code, scripts, benches and test helpers, and lets a spec hold one', async () => {
     const lines = Array.from({ length: 88 }, (_, i) => `  n += ${i}\n`).join('')
     const long = `export function long(): number {\n  let n = 0\n${lines}  return n\n}\n`
+    const longJs = long.replace('(): number', '()')
     expect(await ruleIds('src/core/probe.ts', long)).toEqual(['max-lines-per-function'])
     expect(await ruleIds('src/renderer/src/lib/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('scripts/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('scripts/probe.mjs', longJs)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('bench/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('bench/probe.mjs', longJs)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('test/faults/probe.ts', long)).toEqual(['max-lines-per-function'])
+    expect(await ruleIds('test/faults/probe.spec.ts', long)).toEqual([])
     expect(await ruleIds('src/core/probe.spec.ts', long)).toEqual([])
     expect(await ruleIds('src/core/testing/probe.ts', long)).toEqual([])
   })

@@ -12,10 +12,10 @@ import { dirname, join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
 /**
- * Each folder under src/ is a room a newcomer can walk: no more than MAX_SIDE_BY_SIDE source files
- * side by side (past that, prefixes start standing in for folders), and a folder of
- * README_FROM files or more has a README.md whose concept -> file table names every source file
- * of the folder, in backticks, and names no file that is not there. A file added, moved or renamed
+ * Each folder under src/, scripts/, bench/ and test/ is a room a newcomer can walk: no more than
+ * MAX_SIDE_BY_SIDE source files side by side (past that, prefixes start standing in for
+ * folders), and a folder of README_FROM files or more has a README.md whose concept -> file table
+ * names every source file of the folder, in backticks, and names no file that is not there. A file added, moved or renamed
  * without its README fails here, with the folder and the names to add or drop.
  *
  * A backticked name without a slash (`quote-store.ts`) is a file of the README's own folder; one
@@ -103,9 +103,12 @@ export function roomProblems(root: string, folder: string, exempt = false): stri
   return problems
 }
 
-describe('rooms under src', () => {
+/** The trees whose folders are rooms: the shipped code, and the scripts, benches and tests beside it. */
+export const ROOM_TREES = ['src', 'scripts', 'bench', 'test']
+
+describe('rooms under src, scripts, bench and test', () => {
   it(`hold at most ${MAX_SIDE_BY_SIDE} source files side by side, and from ${README_FROM} on a README that names exactly their files`, () => {
-    const problems = srcFolders(ROOT).flatMap((folder) =>
+    const problems = ROOM_TREES.flatMap((tree) => srcFolders(ROOT, tree)).flatMap((folder) =>
       roomProblems(ROOT, folder, folder in PENDING),
     )
     expect(problems).toEqual([])

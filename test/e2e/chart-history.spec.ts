@@ -1,12 +1,11 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DETAIL_WINDOW } from '../../src/renderer/src/chart/bar-counts'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
 
 const chromiumPath = chromiumOrSkip()
 const KEY = 'crypto:ETHUSDT'
-/** How many bars the detail chart's window holds while its history is shorter. */
-const DETAIL_WINDOW = 60
 const row = (key: string): string => `tbody tr[data-key="${key}"]`
 
 async function xSpan(page: Page): Promise<number> {

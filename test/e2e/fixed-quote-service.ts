@@ -19,6 +19,24 @@ export interface FixedQuoteService {
   close(): Promise<void>
 }
 
+/** A subscribe or unsubscribe frame: the symbols joined to or left from the pushed set, acked. */
+function subscribeOrNot(ws: WebSocket, data: string, subscribed: Set<string>): void {
+  let msg: { action?: unknown; market?: unknown; symbols?: unknown }
+  try {
+    msg = JSON.parse(data) as typeof msg
+  } catch {
+    return
+  }
+  if (!Array.isArray(msg.symbols)) return
+  for (const s of msg.symbols) {
+    if (typeof s !== 'string') continue
+    if (msg.action === 'subscribe') subscribed.add(s)
+    else if (msg.action === 'unsubscribe') subscribed.delete(s)
+  }
+  const event = msg.action === 'subscribe' ? 'subscribed' : 'unsubscribed'
+  ws.send(JSON.stringify({ event, market: msg.market, symbols: msg.symbols }))
+}
+
 export async function startFixedQuoteService(
   quotes: Record<string, FixedQuote>,
   opts: {
@@ -62,22 +80,7 @@ export async function startFixedQuoteService(
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws)
       ws.on('close', () => sockets.delete(ws))
-      ws.on('message', (data) => {
-        let msg: { action?: unknown; market?: unknown; symbols?: unknown }
-        try {
-          msg = JSON.parse(String(data)) as typeof msg
-        } catch {
-          return
-        }
-        if (!Array.isArray(msg.symbols)) return
-        for (const s of msg.symbols) {
-          if (typeof s !== 'string') continue
-          if (msg.action === 'subscribe') subscribed.add(s)
-          else if (msg.action === 'unsubscribe') subscribed.delete(s)
-        }
-        const event = msg.action === 'subscribe' ? 'subscribed' : 'unsubscribed'
-        ws.send(JSON.stringify({ event, market: msg.market, symbols: msg.symbols }))
-      })
+      ws.on('message', (data) => subscribeOrNot(ws, String(data), subscribed))
     })
   })
   const timer = setInterval(() => {

@@ -63,7 +63,7 @@ export const CRYPTO12 = [
 
 export const realPause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-export async function startSession(opts: {
+interface SessionOptions {
   key?: (sim: SimServer) => string
   plan?: EngineConfig['plan']
   symbols?: string[]
@@ -71,17 +71,17 @@ export async function startSession(opts: {
   seed?: number
   /** The user's RPM override (default: the plan's). */
   rpm?: number
-}): Promise<Session> {
-  const clock = new FakeClock()
-  const logged: string[] = []
-  const sim = await startSimulator({
-    seed: opts.seed ?? 7,
-    tickIntervalMs: 200,
-    ...opts.sim,
-    clock,
-  })
+}
+
+/** The engine on the session's clock against its simulator, logging into `logged`. */
+function sessionEngine(
+  sim: SimServer,
+  clock: FakeClock,
+  opts: SessionOptions,
+  logged: string[],
+): MarketEngine {
   const plan = opts.plan ?? 'pro'
-  const engine = new MarketEngine(
+  return new MarketEngine(
     {
       baseUrl: sim.url,
       streamUrl: deriveStreamUrl(sim.url),
@@ -98,6 +98,18 @@ export async function startSession(opts: {
       },
     },
   )
+}
+
+export async function startSession(opts: SessionOptions): Promise<Session> {
+  const clock = new FakeClock()
+  const logged: string[] = []
+  const sim = await startSimulator({
+    seed: opts.seed ?? 7,
+    tickIntervalMs: 200,
+    ...opts.sim,
+    clock,
+  })
+  const engine = sessionEngine(sim, clock, opts, logged)
   const statuses: FeedStatus[] = []
   engine.onStatus((s) => statuses.push(s))
   for (const key of opts.symbols ?? ['crypto:BTCUSDT', 'crypto:ETHUSDT', 'fx:EURUSD'])

@@ -15,15 +15,15 @@ import { tempDir } from './harness'
  * The process killed mid-save: a child keeps saving one file of the data dir (watchlists,
  * positions, alerts, settings or the quote cache, in turn) with the real JsonStore and atomic
  * writer (temp file + fsync + rename); we SIGKILL it at a random moment, again and again on one
- * data dir: 20 times in CI, 1000 in the long mode (npm run test:long). Afterwards every file must
+ * data dir: 10 times in CI (its time budget), 1000 in the long mode (npm run test:long). Afterwards every file must
  * be a whole version, never a torn one, and the next start must load exactly that version.
  * The alert fire journal likewise: killed mid-append or mid-compaction,
  * it must load with every fire it reported written, none lost or corrupted, the next run's
  * appends included.
  */
 
-const ITERATIONS = scaled(20, Number(process.env.TICKDESK_KILL_TRIALS ?? 1000))
-const JOURNAL_TRIALS = scaled(12, Number(process.env.TICKDESK_JOURNAL_TRIALS ?? 300))
+const ITERATIONS = scaled(10, Number(process.env.TICKDESK_KILL_TRIALS ?? 1000))
+const JOURNAL_TRIALS = scaled(6, Number(process.env.TICKDESK_JOURNAL_TRIALS ?? 300))
 const SEED = Number(process.env.TICKDESK_KILL_SEED ?? 42)
 
 /** A child bundled into one CommonJS file: plain node starts it in ~0.1 s, tsx in ~1 s. */

@@ -8,7 +8,7 @@ import { simEngineConfig, simEngineRun } from '../testing/sim-engine'
  * A symbol the poller answered a moment ago that gets a stream slot is not asked again for its
  * first snapshot: the answer has the fields pushes may lack. While stream names are learned,
  * symbols go from polling to a slot and back within seconds, and each snapshot was a call the
- * Free plan's minute could not spare (bench/freshness-timeline.ts). Counted by the
+ * Free plan's minute could not spare (bench/freshness/freshness-timeline.ts). Counted by the
  * simulator: the requests that named the symbol.
  */
 const run = simEngineRun()

@@ -165,7 +165,7 @@ export class FeedPlanner {
    * subscribed, a shadow whose pushes try the next name or reading against its polls. A slot in
    * an `unproven` market (its name still on trial) is no incumbent: once another market's name
    * is proven, that market's symbols take the slots at once instead of waiting out the trial's
-   * bound (bench/freshness-timeline.ts).
+   * bound (bench/freshness/freshness-timeline.ts).
    */
   setMarketGates(gates: ReadonlyMap<Market, MarketGate>, unproven?: ReadonlySet<Market>): void {
     this.gates = gates

@@ -64,7 +64,7 @@ export const RIDE_ALONG_MS = 250
  * could go: waiting, such a symbol would be asked late and in a call of its own. Without it a
  * family split in two by a plan change (symbols leaving the stream while its market's name is
  * learned) stays split for good: each half due a moment after the other's call, two calls a
- * round where one would do (bench/freshness-timeline.ts: polled median 4.5 s, not 2.8 s).
+ * round where one would do (bench/freshness/freshness-timeline.ts: polled median 4.5 s, not 2.8 s).
  */
 export function rideAlongMs(spacingMs: number): number {
   return Math.max(RIDE_ALONG_MS, spacingMs)

@@ -10,7 +10,7 @@ import { ok, startRestServer, until, type RestTestServer } from '../testing/rest
  * A family's symbols that joined the poll set at different moments (they left the stream one
  * after another while a market's stream name was learned) are asked together again within a
  * round on a small plan's budget, not in two half-full calls a round for good (the
- * Free-plan freshness target; bench/freshness-timeline.ts).
+ * Free-plan freshness target; bench/freshness/freshness-timeline.ts).
  */
 let server: RestTestServer | null = null
 let poller: QuotePoller | null = null

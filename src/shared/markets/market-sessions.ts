@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { Market } from './market'
+import type { Holiday } from './market-holidays'
 import {
   SESSION_STATES,
   timetableFor,
-  type Holiday,
   type Segment,
   type SessionState,
   type Timetable,

@@ -7,15 +7,7 @@ import { errorMessage } from '../bridge/bridge-error'
 import { applyLastPrice } from './plot/bar-columns'
 import { SHORT_HISTORY_BARS } from './plot/history-words'
 import { openingCandidates, openingInterval } from './opening-interval'
-
-/** Bars on opening a chart, and the most one getCandles may ask for (spec: Limits, `limit`). */
-export const FIRST_BARS = 300
-export const MAX_BARS = 5000
-/**
- * Bars a detail chart shows when it has them: with fewer it is building, and stands them at their
- * width at the right of a window this wide (plot/price-range.ts), the price axis taking in the day.
- */
-export const DETAIL_WINDOW = 60
+import { FIRST_BARS, MAX_BARS } from './bar-counts'
 
 /**
  * The bars of the symbol a detail chart shows: one getCandles per interval and limit (the newest

@@ -3,7 +3,7 @@ import { PixelCandles, candleBodyWidth, groupCandlesByPixel } from './pixel-cand
 
 /**
  * The detail chart's candle and volume painter, a uPlot draw hook (shared by CandleChart.svelte
- * and bench/chart-entry.ts so the bench measures what ships). Bars are grouped per pixel column
+ * and bench/chart/chart-entry.ts so the bench measures what ships). Bars are grouped per pixel column
  * (pixel-candles.ts) and painted in three batches: one Path2D fill for up candles, one for down
  * candles, one for volume. A canvas call per bar is what made 100k bars take half a second.
  *

@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, CDPSession, Page } from 'playwright-core'
-import { connectBridge } from '../test/e2e/bridge-client'
-import { findChromium } from '../test/e2e/chromium'
-import { ensureDataDir } from '../src/core/persistence/data-dir'
-import { openDataStores } from '../src/core/persistence/stores'
-import { startSimulator } from '../src/sim'
-import { builtRendererOrSkip, sleep } from './chromium-page'
-import { launchBrowser, spawnHost, tickdeskBin } from './render/processes'
-import { MainThreadTrace } from './render/trace'
-import { benchKeys } from './scale'
+import { connectBridge } from '../../test/e2e/bridge-client'
+import { findChromium } from '../../test/e2e/chromium'
+import { ensureDataDir } from '../../src/core/persistence/data-dir'
+import { openDataStores } from '../../src/core/persistence/stores'
+import { startSimulator } from '../../src/sim'
+import { builtRendererOrSkip, sleep } from '../chromium-page'
+import { launchBrowser, spawnHost, tickdeskBin } from '../render/processes'
+import { MainThreadTrace } from '../render/trace'
+import { benchKeys } from '../scale'
 import {
   atMost,
   report,
@@ -22,7 +22,7 @@ import {
   type BenchContext,
   type BenchResult,
   type BenchRow,
-} from './stats'
+} from '../stats'
 import {
   BIG,
   addOnce,
@@ -208,25 +208,20 @@ async function referenceFigures(
   }
 }
 
-export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
-  if (builtRendererOrSkip() === null) return skipped('biglist', 'the app is not built')
-  const chromium = findChromium()
-  if (chromium === null) return skipped('biglist', 'no Chromium (apt-get install chromium)')
-  const bin = tickdeskBin()
-  const big = benchKeys(BIG)
-  const small = big.slice(0, SMALL)
+/** The data folder with both lists, the simulator, the built host on it, Chromium and a bridge. */
+async function startBiglistHost(chromium: string, big: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-biglist-'))
   const stores = openDataStores(await ensureDataDir(dataDir))
   await stores.watchlists.save({
     watchlists: [
-      { id: 'small', name: 'Small', symbols: small },
+      { id: 'small', name: 'Small', symbols: big.slice(0, SMALL) },
       { id: 'big', name: 'Desk 5000', symbols: big },
     ],
     activeId: 'small',
   })
   const sim = await startSimulator({ seed: 5 })
   const host = await spawnHost(
-    [bin, 'web', '--port', '0'],
+    [tickdeskBin(), 'web', '--port', '0'],
     {
       ...process.env,
       BROWSER: 'none',
@@ -239,123 +234,151 @@ export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
   )
   const browser = await launchBrowser(chromium)
   const bridge = await connectBridge(host.url)
-  try {
-    const page = await browser.browser.newPage({ viewport: VIEWPORT })
-    // The printed code was spent by the bridge's visit: the page shares that session.
-    const [name, value] = bridge.cookie.split('=') as [string, string]
-    const origin = new URL(host.url).origin
-    await page.context().addCookies([{ name, value, url: origin }])
-    await page.addInitScript(RECORDER)
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send('Performance.enable')
-    await page.goto(`${origin}/`)
-    await untilRows(page, SMALL).catch(async (e) => {
-      throw new Error(
-        `the small list never showed: ${await page.content().then((c) => c.slice(0, 3000))} ${String(e)}`,
-      )
-    })
-    ctx.log('biglist: page up')
-    // Let the first snapshots of 5000 symbols land before timing anything.
-    await sleep(5000)
+  const stop = async (): Promise<void> => {
+    bridge.close()
+    await browser.close()
+    await host.stop()
+    await sim.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { host, browser, bridge, stop }
+}
 
-    const profile = profiler(ctx, cdp)
-    const cellsPerSecond = await backgroundTexts(page)
-    ctx.log(`biglist background: ${cellsPerSecond} cell texts written a second`)
-    const { switching, switchingBack } = await timeSwitches(page, cdp, profile)
-    ctx.log(`biglist switch: ${JSON.stringify(switching.figures())}`)
-    ctx.log(`biglist floor (switch to ${SMALL}): ${JSON.stringify(switchingBack.figures())}`)
-    const sorting = await timeSorts(page, cdp, big, profile)
-    ctx.log(`biglist sort: ${JSON.stringify(sorting.figures())}`)
+type BiglistHost = Awaited<ReturnType<typeof startBiglistHost>>
 
-    const searching = new Recorder(page, cdp)
+/** The page on the bridge's session, the recorder in it, its small list showing. */
+async function openDesk({ browser, bridge, host }: BiglistHost) {
+  const page = await browser.browser.newPage({ viewport: VIEWPORT })
+  // The printed code was spent by the bridge's visit: the page shares that session.
+  const [name, value] = bridge.cookie.split('=') as [string, string]
+  const origin = new URL(host.url).origin
+  await page.context().addCookies([{ name, value, url: origin }])
+  await page.addInitScript(RECORDER)
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  await page.goto(`${origin}/`)
+  await untilRows(page, SMALL).catch(async (e) => {
+    throw new Error(
+      `the small list never showed: ${await page.content().then((c) => c.slice(0, 3000))} ${String(e)}`,
+    )
+  })
+  return { page, cdp }
+}
+
+/** The four actions on Tickdesk's page, REPS times each after warm-up, and the floor. */
+async function measureDesk(
+  ctx: BenchContext,
+  { page, cdp }: Awaited<ReturnType<typeof openDesk>>,
+  bridge: BiglistHost['bridge'],
+  big: string[],
+) {
+  const profile = profiler(ctx, cdp)
+  const cellsPerSecond = await backgroundTexts(page)
+  ctx.log(`biglist background: ${cellsPerSecond} cell texts written a second`)
+  const { switching, switchingBack } = await timeSwitches(page, cdp, profile)
+  ctx.log(`biglist switch: ${JSON.stringify(switching.figures())}`)
+  ctx.log(`biglist floor (switch to ${SMALL}): ${JSON.stringify(switchingBack.figures())}`)
+  const sorting = await timeSorts(page, cdp, big, profile)
+  ctx.log(`biglist sort: ${JSON.stringify(sorting.figures())}`)
+
+  const searching = new Recorder(page, cdp)
+  for (let i = 0; i < WARM_UPS + REPS; i++)
+    await searchOnce(page, searching, QUERIES[i % QUERIES.length] as string, i >= WARM_UPS)
+  ctx.log(`biglist search: ${JSON.stringify(searching.figures())}`)
+
+  const adding = new Recorder(page, cdp)
+  const added = big.at(-1) as string
+  await profile('add', async () => {
     for (let i = 0; i < WARM_UPS + REPS; i++)
-      await searchOnce(page, searching, QUERIES[i % QUERIES.length] as string, i >= WARM_UPS)
-    ctx.log(`biglist search: ${JSON.stringify(searching.figures())}`)
-
-    const adding = new Recorder(page, cdp)
-    const added = big.at(-1) as string
-    await profile('add', async () => {
-      for (let i = 0; i < WARM_UPS + REPS; i++)
-        await addOnce(page, adding, bridge, added, i >= WARM_UPS)
-    })
-    const listed = await rowCount(page)
-    ctx.log(`biglist add: ${JSON.stringify(adding.figures())}`)
-
-    await page.close()
-    const ref = await referenceFigures(
-      ctx,
-      browser.browser,
-      big,
-      cellsPerSecond,
-      'biglist-reference.html',
-      'ref-',
-    )
-    ctx.log(`biglist reference: ${JSON.stringify(ref)}`)
-    const divs = await referenceFigures(
-      ctx,
-      browser.browser,
-      big,
-      cellsPerSecond,
-      'biglist-reference-divs.html',
-      'divs-',
-    )
-    ctx.log(`biglist div reference: ${JSON.stringify(divs)}`)
-
-    const f = {
+      await addOnce(page, adding, bridge, added, i >= WARM_UPS)
+  })
+  const listed = await rowCount(page)
+  ctx.log(`biglist add: ${JSON.stringify(adding.figures())}`)
+  return {
+    listed,
+    figures: {
       switchSmall: switchingBack.figures(),
       switch: switching.figures(),
       sort: sorting.figures(),
       search: searching.figures(),
       add: adding.figures(),
       backgroundCellsPerSecond: cellsPerSecond,
-      reference: ref,
-      referenceDivs: divs,
-    }
+    },
+  }
+}
+
+type DeskFigures = Awaited<ReturnType<typeof measureDesk>>['figures']
+type Figures = DeskFigures & { reference: ReferenceFigures; referenceDivs: ReferenceFigures }
+
+/** The report's rows: Tickdesk's page beside the two lean reference pages and the floor. */
+function biglistRows(f: Figures, listed: number): BenchRow[] {
+  const cellsPerSecond = f.backgroundCellsPerSecond
+  return [
+    row('switch to it', f.switch, `tab click until the grid counts ${BIG} rows`),
+    report(
+      'lean reference page: switch to the 5000-symbol list, p95',
+      f.reference.switch.frameP95,
+      'ms',
+      `the same grid by hand (bench/biglist/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.reference.switchSmall.frameP50} ms, p95 ${f.reference.switchSmall.frameP95} ms`,
+    ),
+    report(
+      'lean div reference page: switch to the 5000-symbol list, p95',
+      f.referenceDivs.switch.frameP95,
+      'ms',
+      `the same grid in divs with ARIA roles, each row contain: strict and placed by a transform (bench/biglist/biglist-reference-divs.html), same clicks and background; p50 ${f.referenceDivs.switch.frameP50} ms, DOM p95 ${f.referenceDivs.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.referenceDivs.switchSmall.frameP50} ms, p95 ${f.referenceDivs.switchSmall.frameP95} ms`,
+    ),
+    report(
+      `baseline: switch to the ${SMALL}-symbol list, p95`,
+      f.switchSmall.frameP95,
+      'ms',
+      `the same click on a list too short to cost anything: this machine's delay in this run; p50 ${f.switchSmall.frameP50} ms`,
+    ),
+    row('sort it', f.sort, 'Symbol header click until the first row is the new first'),
+    report(
+      'lean reference page: sort the 5000-symbol list, p95',
+      f.reference.sort.frameP95,
+      'ms',
+      `the same clicks; p50 ${f.reference.sort.frameP50} ms, DOM p95 ${f.reference.sort.mutationP95} ms`,
+    ),
+    report(
+      'lean div reference page: sort the 5000-symbol list, p95',
+      f.referenceDivs.sort.frameP95,
+      'ms',
+      `the same clicks; p50 ${f.referenceDivs.sort.frameP50} ms, DOM p95 ${f.referenceDivs.sort.mutationP95} ms`,
+    ),
+    row('search', f.search, 'a name typed until its matches are listed'),
+    row('add a symbol', f.add, `Enter until the grid counts ${listed} rows`),
+  ]
+}
+
+export async function biglistBench(ctx: BenchContext): Promise<BenchResult> {
+  if (builtRendererOrSkip() === null) return skipped('biglist', 'the app is not built')
+  const chromium = findChromium()
+  if (chromium === null) return skipped('biglist', 'no Chromium (apt-get install chromium)')
+  const big = benchKeys(BIG)
+  const desk = await startBiglistHost(chromium, big)
+  try {
+    const opened = await openDesk(desk)
+    ctx.log('biglist: page up')
+    // Let the first snapshots of 5000 symbols land before timing anything.
+    await sleep(5000)
+    const { figures, listed } = await measureDesk(ctx, opened, desk.bridge, big)
+    await opened.page.close()
+    const cells = figures.backgroundCellsPerSecond
+    const browser = desk.browser.browser
+    const html = 'biglist-reference.html'
+    const ref = await referenceFigures(ctx, browser, big, cells, html, 'ref-')
+    ctx.log(`biglist reference: ${JSON.stringify(ref)}`)
+    const divsHtml = 'biglist-reference-divs.html'
+    const divs = await referenceFigures(ctx, browser, big, cells, divsHtml, 'divs-')
+    ctx.log(`biglist div reference: ${JSON.stringify(divs)}`)
+    const f: Figures = { ...figures, reference: ref, referenceDivs: divs }
     return {
       name: 'biglist',
-      rows: [
-        row('switch to it', f.switch, `tab click until the grid counts ${BIG} rows`),
-        report(
-          'lean reference page: switch to the 5000-symbol list, p95',
-          f.reference.switch.frameP95,
-          'ms',
-          `the same grid by hand (bench/biglist-reference.html), same clicks, ${cellsPerSecond} background cell texts a second as Tickdesk's page wrote; p50 ${f.reference.switch.frameP50} ms, DOM p95 ${f.reference.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.reference.switchSmall.frameP50} ms, p95 ${f.reference.switchSmall.frameP95} ms`,
-        ),
-        report(
-          'lean div reference page: switch to the 5000-symbol list, p95',
-          f.referenceDivs.switch.frameP95,
-          'ms',
-          `the same grid in divs with ARIA roles, each row contain: strict and placed by a transform (bench/biglist-reference-divs.html), same clicks and background; p50 ${f.referenceDivs.switch.frameP50} ms, DOM p95 ${f.referenceDivs.switch.mutationP95} ms; back to its 10-symbol list p50 ${f.referenceDivs.switchSmall.frameP50} ms, p95 ${f.referenceDivs.switchSmall.frameP95} ms`,
-        ),
-        report(
-          `baseline: switch to the ${SMALL}-symbol list, p95`,
-          f.switchSmall.frameP95,
-          'ms',
-          `the same click on a list too short to cost anything: this machine's delay in this run; p50 ${f.switchSmall.frameP50} ms`,
-        ),
-        row('sort it', f.sort, 'Symbol header click until the first row is the new first'),
-        report(
-          'lean reference page: sort the 5000-symbol list, p95',
-          f.reference.sort.frameP95,
-          'ms',
-          `the same clicks; p50 ${f.reference.sort.frameP50} ms, DOM p95 ${f.reference.sort.mutationP95} ms`,
-        ),
-        report(
-          'lean div reference page: sort the 5000-symbol list, p95',
-          f.referenceDivs.sort.frameP95,
-          'ms',
-          `the same clicks; p50 ${f.referenceDivs.sort.frameP50} ms, DOM p95 ${f.referenceDivs.sort.mutationP95} ms`,
-        ),
-        row('search', f.search, 'a name typed until its matches are listed'),
-        row('add a symbol', f.add, `Enter until the grid counts ${listed} rows`),
-      ],
+      rows: biglistRows(f, listed),
       json: { targetMs: TARGET_MS, symbols: BIG, ...f },
     }
   } finally {
-    bridge.close()
-    await browser.close()
-    await host.stop()
-    await sim.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await desk.stop()
   }
 }

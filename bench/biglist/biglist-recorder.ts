@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core'
-import { mainThread, type MainThread } from './render/page-recorder'
-import { percentile, round } from './stats'
+import { mainThread, type MainThread } from '../render/page-recorder'
+import { percentile, round } from '../stats'
 
 /**
  * The biglist bench's timing from inside the page: a script injected before the page's own (no

@@ -1,12 +1,12 @@
-import { MarketEngine } from '../src/core/engine/engine'
-import { deriveStreamUrl } from '../src/core/engine/engine-config'
-import type { Market } from '../src/shared/markets/market'
-import { startSimulator, type SimOptions, type SimServer } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/market/instruments'
-import { DIALECTS, type Dialect } from '../src/sim/dialects'
-import { seededRandom } from '../src/util/random'
-import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../src/util/testing/clock-at'
-import { sleep } from './chromium-page'
+import { MarketEngine } from '../../src/core/engine/engine'
+import { deriveStreamUrl } from '../../src/core/engine/engine-config'
+import type { Market } from '../../src/shared/markets/market'
+import { startSimulator, type SimOptions, type SimServer } from '../../src/sim'
+import { INSTRUMENTS } from '../../src/sim/market/instruments'
+import { DIALECTS, type Dialect } from '../../src/sim/dialects'
+import { seededRandom } from '../../src/util/random'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../../src/util/testing/clock-at'
+import { sleep } from '../chromium-page'
 import {
   atMost,
   median,
@@ -16,7 +16,7 @@ import {
   type BenchContext,
   type BenchResult,
   type BenchRow,
-} from './stats'
+} from '../stats'
 
 /**
  * freshness: the Free plan (30 RPM, 1 socket, 10 streamed symbols) watching the 60-symbol mix on
@@ -156,6 +156,115 @@ export async function freshnessBench(ctx: BenchContext): Promise<BenchResult> {
   return { name: 'freshness', rows, json }
 }
 
+/** What one case saw over its window: ages by source, wrong prices, the request counts. */
+interface Watched {
+  streamAges: number[]
+  pollAges: number[]
+  requestsAt: Array<{ t: number; n: number }>
+  maxStreamed: number
+  wrong: number
+}
+
+/** The engine on the Free plan watching the mix: a look every 500 ms after the warm-up. */
+async function watchCase(
+  c: FreshCase,
+  sim: SimServer,
+  clock: ReturnType<typeof clockAt>,
+  seconds: { warmupS: number; windowS: number },
+): Promise<Watched & { keys: string[] }> {
+  const key = sim.keys.free
+  const config = { baseUrl: sim.url, streamUrl: deriveStreamUrl(sim.url), apiKey: key }
+  const engine = new MarketEngine(
+    { ...config, plan: 'free', rpm: PLAN_RPM, demo: false },
+    { clock },
+  )
+  const keys =
+    c.shuffle === undefined ? pickFreshnessSymbols() : shuffled(pickFreshnessSymbols(), c.shuffle)
+  const w: Watched = { streamAges: [], pollAges: [], requestsAt: [], maxStreamed: 0, wrong: 0 }
+  try {
+    for (const k of keys) engine.watch(k)
+    engine.start()
+    const t0 = clock.now()
+    w.requestsAt.push({ t: t0, n: 0 })
+    const endAt = t0 + (seconds.warmupS + seconds.windowS) * 1000
+    while (clock.now() < endAt) {
+      await sleep(500)
+      const now = clock.now()
+      w.requestsAt.push({ t: now, n: sim.stats().byKey[key]?.requests ?? 0 })
+      if (now - t0 < seconds.warmupS * 1000) continue
+      const seen = sample(sim, engine, keys, now)
+      w.streamAges.push(...seen.stream)
+      w.pollAges.push(...seen.poll)
+      w.wrong += seen.wrong
+      w.maxStreamed = Math.max(w.maxStreamed, seen.stream.length)
+    }
+  } finally {
+    await engine.stop()
+  }
+  return { ...w, keys }
+}
+
+/** Peak requests in any 60 s window, start-up burst included. */
+function peakRequests(requestsAt: ReadonlyArray<{ t: number; n: number }>): number {
+  let peak = 0
+  for (const a of requestsAt) {
+    const b = [...requestsAt].reverse().find((x) => x.t <= a.t + 60_000)
+    if (b) peak = Math.max(peak, b.n - a.n)
+  }
+  return peak
+}
+
+/** One case's rows, against the Free plan's bounds. */
+function caseRows(
+  w: Watched & { keys: string[] },
+  stats: ReturnType<SimServer['stats']>,
+  key: string,
+  label: string,
+): BenchRow[] {
+  const peak = peakRequests(w.requestsAt)
+  return [
+    atMost(
+      'streamed quote age p95',
+      round(percentile(w.streamAges, 95), 0),
+      'ms',
+      1000,
+      `${w.maxStreamed} symbols streamed, ${label}`,
+    ),
+    atMost(
+      'polled quote age median',
+      round(median(w.pollAges), 0),
+      'ms',
+      2_600,
+      `${w.keys.length - w.maxStreamed} polled`,
+    ),
+    report('polled quote age p95', round(percentile(w.pollAges, 95), 0), 'ms'),
+    atMost('HTTP 429 from the service', stats.http429, 'responses', 0),
+    atMost('over-limit refusals (429, or 401 with a 429 code)', stats.overLimit, 'responses', 0),
+    atMost(
+      'shown prices the service never served',
+      w.wrong,
+      'samples',
+      0,
+      'held against its record of every price served',
+    ),
+    atMost(
+      'most symbols the socket held',
+      stats.byKey[key]?.maxSubscribed ?? 0,
+      'symbols',
+      10,
+      'trials under unknown names included (Free cap 10)',
+    ),
+    atMost(
+      'peak requests in any 60 s',
+      round((peak / PLAN_RPM) * 100),
+      '% of plan',
+      90,
+      `${peak} of ${PLAN_RPM}`,
+    ),
+    report('WebSocket handshakes', stats.wsHandshakes, 'handshakes', `max open ${stats.maxWsOpen}`),
+  ]
+}
+
 async function runCase(
   ctx: BenchContext,
   c: FreshCase,
@@ -174,106 +283,28 @@ async function runCase(
     ...(c.behaviour ? { behaviour: c.behaviour } : {}),
   })
   const key = sim.keys.free
-  const config = { baseUrl: sim.url, streamUrl: deriveStreamUrl(sim.url), apiKey: key }
-  const engine = new MarketEngine(
-    { ...config, plan: 'free', rpm: PLAN_RPM, demo: false },
-    { clock },
-  )
-  const keys =
-    c.shuffle === undefined ? pickFreshnessSymbols() : shuffled(pickFreshnessSymbols(), c.shuffle)
-  const streamAges: number[] = []
-  const pollAges: number[] = []
-  const requestsAt: Array<{ t: number; n: number }> = []
-  let maxStreamed = 0
-  let wrong = 0
-  try {
-    for (const k of keys) engine.watch(k)
-    engine.start()
-    const t0 = clock.now()
-    requestsAt.push({ t: t0, n: 0 })
-    const endAt = t0 + (warmupS + windowS) * 1000
-    while (clock.now() < endAt) {
-      await sleep(500)
-      const now = clock.now()
-      requestsAt.push({ t: now, n: sim.stats().byKey[key]?.requests ?? 0 })
-      if (now - t0 < warmupS * 1000) continue
-      const seen = sample(sim, engine, keys, now)
-      streamAges.push(...seen.stream)
-      pollAges.push(...seen.poll)
-      wrong += seen.wrong
-      maxStreamed = Math.max(maxStreamed, seen.stream.length)
-    }
-  } finally {
-    await engine.stop()
-  }
+  const w = await watchCase(c, sim, clock, { warmupS, windowS })
   const stats = sim.stats()
   await sim.close()
-  // Peak requests in any 60 s window, start-up burst included.
-  let peak = 0
-  for (const a of requestsAt) {
-    const b = [...requestsAt].reverse().find((x) => x.t <= a.t + 60_000)
-    if (b) peak = Math.max(peak, b.n - a.n)
-  }
-  const streamP95 = percentile(streamAges, 95)
-  const pollMedian = median(pollAges)
-  const rpmPeakPct = (peak / PLAN_RPM) * 100
+  const peak = peakRequests(w.requestsAt)
+  const streamP95 = percentile(w.streamAges, 95)
+  const pollMedian = median(w.pollAges)
   const label = ctx.full ? '3 min' : `${windowS} s window (default; --full: 3 min)`
   ctx.log(
     `freshness (${c.label}): stream p95 ${streamP95} ms, poll median ${pollMedian} ms, peak ${peak} req/60 s, 429s ${stats.http429}`,
   )
-  const rows: BenchRow[] = [
-    atMost(
-      'streamed quote age p95',
-      round(streamP95, 0),
-      'ms',
-      1000,
-      `${maxStreamed} symbols streamed, ${label}`,
-    ),
-    atMost(
-      'polled quote age median',
-      round(pollMedian, 0),
-      'ms',
-      2_600,
-      `${keys.length - maxStreamed} polled`,
-    ),
-    report('polled quote age p95', round(percentile(pollAges, 95), 0), 'ms'),
-    atMost('HTTP 429 from the service', stats.http429, 'responses', 0),
-    atMost('over-limit refusals (429, or 401 with a 429 code)', stats.overLimit, 'responses', 0),
-    atMost(
-      'shown prices the service never served',
-      wrong,
-      'samples',
-      0,
-      'held against its record of every price served',
-    ),
-    atMost(
-      'most symbols the socket held',
-      stats.byKey[key]?.maxSubscribed ?? 0,
-      'symbols',
-      10,
-      'trials under unknown names included (Free cap 10)',
-    ),
-    atMost(
-      'peak requests in any 60 s',
-      round(rpmPeakPct),
-      '% of plan',
-      90,
-      `${peak} of ${PLAN_RPM}`,
-    ),
-    report('WebSocket handshakes', stats.wsHandshakes, 'handshakes', `max open ${stats.maxWsOpen}`),
-  ]
   return {
-    rows: rows.map((r) => ({ ...r, metric: `${c.label}: ${r.metric}` })),
+    rows: caseRows(w, stats, key, label).map((r) => ({ ...r, metric: `${c.label}: ${r.metric}` })),
     json: {
       streamP95Ms: round(streamP95, 0),
       pollMedianMs: round(pollMedian, 0),
-      pollP95Ms: round(percentile(pollAges, 95), 0),
+      pollP95Ms: round(percentile(w.pollAges, 95), 0),
       http429: stats.http429,
       rpmPeak: peak,
-      rpmPeakPct: round(rpmPeakPct),
+      rpmPeakPct: round((peak / PLAN_RPM) * 100),
       windowS,
-      streamed: maxStreamed,
-      wrong,
+      streamed: w.maxStreamed,
+      wrong: w.wrong,
       maxSubscribed: stats.byKey[key]?.maxSubscribed ?? 0,
       overLimit: stats.overLimit,
     },

@@ -1,9 +1,9 @@
-import { MarketEngine } from '../src/core/engine/engine'
-import { deriveStreamUrl } from '../src/core/engine/engine-config'
-import { startSimulator, type SimOptions } from '../src/sim'
-import { sleep } from './chromium-page'
+import { MarketEngine } from '../../src/core/engine/engine'
+import { deriveStreamUrl } from '../../src/core/engine/engine-config'
+import { startSimulator, type SimOptions } from '../../src/sim'
+import { sleep } from '../chromium-page'
 import { pickFreshnessSymbols } from './freshness'
-import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../src/util/testing/clock-at'
+import { clockAt, WEEKDAY_AFTERNOON_UTC } from '../../src/util/testing/clock-at'
 
 const BEHAVIOURS: Record<string, SimOptions['behaviour']> = {
   client: {},
@@ -22,7 +22,7 @@ const BEHAVIOURS: Record<string, SimOptions['behaviour']> = {
  * requests the simulator counted (REST calls and handshakes), the symbols some socket is
  * subscribed to (by market), and the polled symbols' ages by when a REST answer last carried
  * them (sim.servedAt()), not by what the app reports. On the bench's weekday clock.
- * `npx tsx bench/freshness-timeline.ts refuse|silent|client|perps|ticker24h [seconds]`; NAMES=1
+ * `npx tsx bench/freshness/freshness-timeline.ts refuse|silent|client|perps|ticker24h [seconds]`; NAMES=1
  * adds the engine's own view of each market's stream name and its prices' trust (a debugging
  * aid, not a measure).
  */

@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 import uPlot from 'uplot'
-import { classifyChartUpdate, type SeriesShape } from '../src/renderer/src/chart/chart-update'
-import { createCandlePainter } from '../src/renderer/src/chart/plot/candle-draw'
-import { legendSeries } from '../src/renderer/src/chart/plot/legend-series'
+import { classifyChartUpdate, type SeriesShape } from '../../src/renderer/src/chart/chart-update'
+import { createCandlePainter } from '../../src/renderer/src/chart/plot/candle-draw'
+import { legendSeries } from '../../src/renderer/src/chart/plot/legend-series'
 
 /**
- * Browser-side half of bench/chart.ts, bundled by esbuild. The options and the update logic
+ * Browser-side half of bench/chart/chart.ts, bundled by esbuild. The options and the update logic
  * mirror src/renderer/src/chart/CandleChart.svelte (keep them in step: the component itself
  * cannot be loaded without Svelte's compiler); the candle painter and the update classification
  * are the component's own modules. Times are measured to the end of uPlot's draw hook.

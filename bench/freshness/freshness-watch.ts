@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { startSimulator, type SimServer } from '../src/sim'
-import { behaviourFromNames } from '../src/sim/behaviour'
+import { startSimulator, type SimServer } from '../../src/sim'
+import { behaviourFromNames } from '../../src/sim/behaviour'
 
 /**
  * The freshness trial a user can run, judged from outside: `tickdesk watch --json` (a separate process, run
@@ -12,7 +12,7 @@ import { behaviourFromNames } from '../src/sim/behaviour'
  * line held, the moment it arrives, against the simulator's record of every price it served
  * (REST rows and pushes, served-prices.ts). Nothing the app says about its own timing is read.
  *
- * `npx tsx bench/freshness-watch.ts BEHAVE[,BEHAVE] [seconds=50] [plan=pro] [symbols...]`
+ * `npx tsx bench/freshness/freshness-watch.ts BEHAVE[,BEHAVE] [seconds=50] [plan=pro] [symbols...]`
  * BEHAVE: the simulator's reading names (`tickdesk sim --behave`, sim/behaviour.ts), or `plain`.
  * Default symbols: four crypto symbols (DEFAULT_SYMBOLS). Prints one JSON object: lines after the first
  * 10 s (counted from the CLI's first line) whose price the service did not serve in the 10 s before (count and %), each symbol's
@@ -99,33 +99,38 @@ function judge(
     y.wrong.push(`${key} ${line.last} (${line.source}) at ${(t / 1000).toFixed(1)} s`)
 }
 
-async function main(): Promise<void> {
-  const { behave, seconds, plan, keys } = parseArgs(process.argv.slice(2))
-  const { behaviour, unknown } = behaviourFromNames(behave)
-  if (unknown.length > 0) throw new Error(`unknown readings: ${unknown.join(', ')}`)
-  const sim = await startSimulator({ seed: 11, behaviour })
-  const apiKey = sim.keys[plan]
-  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-fresh-watch-'))
-  const y: Tally = {
-    lines: 0,
-    judged: 0,
-    wrong: [],
-    lastLineAt: new Map(),
-    maxGapMs: new Map(),
-    toldAt: null,
-    toldMessage: null,
-    streamedAt: new Map(),
-    allStreamedAt: null,
-    requestsAtAllStreamed: null,
-  }
+const newTally = (): Tally => ({
+  lines: 0,
+  judged: 0,
+  wrong: [],
+  lastLineAt: new Map(),
+  maxGapMs: new Map(),
+  toldAt: null,
+  toldMessage: null,
+  streamedAt: new Map(),
+  allStreamedAt: null,
+  requestsAtAllStreamed: null,
+})
+
+interface Watch {
+  sim: SimServer
+  apiKey: string
+  plan: Plan
+  dataDir: string
+  seconds: number
+  keys: string[]
+}
+
+/** `tickdesk watch --json` run to its end, every line judged as it arrives. */
+async function runWatch(w: Watch, y: Tally) {
   const args = [
     'tsx',
     'src/cli/entry.ts',
     'watch',
     '--json',
     '--duration',
-    String(seconds),
-    ...keys,
+    String(w.seconds),
+    ...w.keys,
   ]
   const spawnedAt = Date.now()
   // The clock starts at the CLI's first line: tsx compiling the CLI (seconds on a busy machine)
@@ -134,15 +139,14 @@ async function main(): Promise<void> {
   const child = spawn('npx', args, {
     env: {
       ...process.env,
-      TICKDESK_BASE_URL: sim.url,
-      TICKDESK_API_KEY: apiKey,
-      TICKDESK_PLAN: plan,
-      TICKDESK_DATA_DIR: dataDir,
+      TICKDESK_BASE_URL: w.sim.url,
+      TICKDESK_API_KEY: w.apiKey,
+      TICKDESK_PLAN: w.plan,
+      TICKDESK_DATA_DIR: w.dataDir,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const planKey = apiKey
-  const requests = (): number => sim.stats().byKey[planKey]?.requests ?? 0
+  const requests = (): number => w.sim.stats().byKey[w.apiKey]?.requests ?? 0
   createInterface({ input: child.stdout }).on('line', (text) => {
     const now = Date.now()
     t0 ??= now
@@ -153,63 +157,81 @@ async function main(): Promise<void> {
       y.wrong.push(`not JSON: ${text.slice(0, 80)}`)
       return
     }
-    judge(line, { t: now - t0, now }, sim, { keys, requests }, y)
+    judge(line, { t: now - t0, now }, w.sim, { keys: w.keys, requests }, y)
   })
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
   const end = Date.now() - (t0 ?? spawnedAt)
+  return { code, end, startupMs: (t0 ?? spawnedAt) - spawnedAt }
+}
+
+type WatchRun = Awaited<ReturnType<typeof runWatch>>
+
+/** The printed figures: the lines judged, the gaps, the stream's take-over and the service's counts. */
+function reportOf(
+  w: Omit<Watch, 'sim' | 'dataDir'> & { behave: string[] },
+  run: WatchRun,
+  y: Tally,
+  stats: ReturnType<SimServer['stats']>,
+) {
+  const { seconds, plan, keys, behave } = w
+  const { code, end } = run
+  const byKey = stats.byKey[w.apiKey]
+  const streamedMs =
+    y.allStreamedAt === null ? null : Math.min(end, seconds * 1000) - y.allStreamedAt
+  return {
+    command: `npx tsx bench/freshness/freshness-watch.ts ${process.argv.slice(2).join(' ')}`,
+    readings: behave.length === 0 ? ['plain'] : behave,
+    plan,
+    symbols: keys,
+    seconds,
+    exitCode: code,
+    startupMs: run.startupMs,
+    exitedAfterFirstLineMs: end,
+    lines: y.lines,
+    quoteLinesJudged: y.judged,
+    notServedInPrevious10s: y.wrong.length,
+    notServedPct: y.judged === 0 ? null : Math.round((1000 * y.wrong.length) / y.judged) / 10,
+    wrongExamples: y.wrong.slice(0, 5),
+    longestGapMsBySymbol: Object.fromEntries(y.maxGapMs),
+    toldStreamNotUsedAtMs: y.toldAt,
+    toldMessage: y.toldMessage,
+    everySymbolStreamedAtMs: y.allStreamedAt,
+    streamedAfterTold:
+      y.toldAt !== null && y.allStreamedAt !== null ? y.allStreamedAt >= y.toldAt : null,
+    restCallsWhileAllStreamed:
+      y.requestsAtAllStreamed === null ? null : (byKey?.requests ?? 0) - y.requestsAtAllStreamed,
+    restCallsWhileAllStreamedPerMin:
+      streamedMs === null || streamedMs < 10_000 || y.requestsAtAllStreamed === null
+        ? null
+        : Math.round((((byKey?.requests ?? 0) - y.requestsAtAllStreamed) * 600_000) / streamedMs) /
+          10,
+    http429: stats.http429,
+    overLimit: stats.overLimit,
+    maxSubscribed: byKey?.maxSubscribed ?? 0,
+    handshakes: stats.wsHandshakes,
+    requests: byKey?.requests ?? 0,
+  }
+}
+
+async function main(): Promise<void> {
+  const { behave, seconds, plan, keys } = parseArgs(process.argv.slice(2))
+  const { behaviour, unknown } = behaviourFromNames(behave)
+  if (unknown.length > 0) throw new Error(`unknown readings: ${unknown.join(', ')}`)
+  const sim = await startSimulator({ seed: 11, behaviour })
+  const apiKey = sim.keys[plan]
+  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-fresh-watch-'))
+  const y = newTally()
+  const run = await runWatch({ sim, apiKey, plan, dataDir, seconds, keys }, y)
   const stats = sim.stats()
-  const byKey = stats.byKey[planKey]
   // The last stretch of each symbol (its last line to the end) is a gap too.
   for (const k of keys) {
     const last = Math.max(y.lastLineAt.get(k) ?? 0, WARMUP_MS)
-    y.maxGapMs.set(k, Math.max(y.maxGapMs.get(k) ?? 0, Math.min(end, seconds * 1000) - last))
+    y.maxGapMs.set(k, Math.max(y.maxGapMs.get(k) ?? 0, Math.min(run.end, seconds * 1000) - last))
   }
   await sim.close()
   rmSync(dataDir, { recursive: true, force: true })
-  const streamedMs =
-    y.allStreamedAt === null ? null : Math.min(end, seconds * 1000) - y.allStreamedAt
-  console.log(
-    JSON.stringify(
-      {
-        command: `npx tsx bench/freshness-watch.ts ${process.argv.slice(2).join(' ')}`,
-        readings: behave.length === 0 ? ['plain'] : behave,
-        plan,
-        symbols: keys,
-        seconds,
-        exitCode: code,
-        startupMs: (t0 ?? spawnedAt) - spawnedAt,
-        exitedAfterFirstLineMs: end,
-        lines: y.lines,
-        quoteLinesJudged: y.judged,
-        notServedInPrevious10s: y.wrong.length,
-        notServedPct: y.judged === 0 ? null : Math.round((1000 * y.wrong.length) / y.judged) / 10,
-        wrongExamples: y.wrong.slice(0, 5),
-        longestGapMsBySymbol: Object.fromEntries(y.maxGapMs),
-        toldStreamNotUsedAtMs: y.toldAt,
-        toldMessage: y.toldMessage,
-        everySymbolStreamedAtMs: y.allStreamedAt,
-        streamedAfterTold:
-          y.toldAt !== null && y.allStreamedAt !== null ? y.allStreamedAt >= y.toldAt : null,
-        restCallsWhileAllStreamed:
-          y.requestsAtAllStreamed === null
-            ? null
-            : (byKey?.requests ?? 0) - y.requestsAtAllStreamed,
-        restCallsWhileAllStreamedPerMin:
-          streamedMs === null || streamedMs < 10_000 || y.requestsAtAllStreamed === null
-            ? null
-            : Math.round(
-                (((byKey?.requests ?? 0) - y.requestsAtAllStreamed) * 600_000) / streamedMs,
-              ) / 10,
-        http429: stats.http429,
-        overLimit: stats.overLimit,
-        maxSubscribed: byKey?.maxSubscribed ?? 0,
-        handshakes: stats.wsHandshakes,
-        requests: byKey?.requests ?? 0,
-      },
-      null,
-      2,
-    ),
-  )
+  const report = reportOf({ apiKey, plan, seconds, keys, behave }, run, y, stats)
+  console.log(JSON.stringify(report, null, 2))
 }
 
 main().catch((e: unknown) => {

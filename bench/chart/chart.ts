@@ -1,6 +1,6 @@
 import { build } from 'esbuild'
 import { fileURLToPath } from 'node:url'
-import { browserOrSkip } from './chromium-page'
+import { browserOrSkip } from '../chromium-page'
 import {
   atMost,
   median,
@@ -10,10 +10,10 @@ import {
   skipped,
   type BenchContext,
   type BenchResult,
-} from './stats'
+} from '../stats'
 
 /**
- * chart: uPlot with the detail chart's options and candle draw hook (bench/chart-entry.ts), 100k
+ * chart: uPlot with the detail chart's options and candle draw hook (bench/chart/chart-entry.ts), 100k
  * one-minute bars in Chromium: first render (constructor to end of the first draw) and the
  * median append (setData with one more bar to end of its draw), plus a 300-bar chart (what the
  * detail view loads today) for scale.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
-import type { BridgeClient } from '../test/e2e/bridge-client'
-import { MAX_SYMBOLS_PER_LIST } from '../src/shared/watchlist'
+import type { BridgeClient } from '../../test/e2e/bridge-client'
+import { MAX_SYMBOLS_PER_LIST } from '../../src/shared/watchlist'
 import { GRID, type Recorder } from './biglist-recorder'
 
 /**
