@@ -26,24 +26,17 @@ type Note = (problem: StoreProblem | null) => void
 
 /** An empty list file (everything deleted, or a first start) gives the demo lists back. */
 export async function loadAppData(stores: DataStores, note: Note): Promise<AppData> {
-  const settings = await stores.settings.load()
-  note(settings.problem)
-  const lists = await stores.watchlists.load()
-  note(lists.problem)
-  const alerts = await stores.alerts.load()
-  note(alerts.problem)
+  const settings = await stores.settings.loadReporting(note)
+  const lists = await stores.watchlists.loadReporting(note)
+  const alerts = await stores.alerts.loadReporting(note)
   // Read, never repaired here: the history is the alert owner's, maybe another process's.
   const history = (await stores.alertHistory.peek()) ?? []
-  const confirmed = await stores.instruments.load()
-  note(confirmed.problem)
-  const positions = await stores.positions.load()
-  note(positions.problem)
   return {
-    settings: settings.value,
-    lists: lists.value.watchlists.length > 0 ? lists.value : defaultWatchlists(),
-    rules: alerts.value.rules,
+    settings,
+    lists: lists.watchlists.length > 0 ? lists : defaultWatchlists(),
+    rules: alerts.rules,
     history,
-    confirmed: confirmed.value,
-    positions: positions.value,
+    confirmed: await stores.instruments.loadReporting(note),
+    positions: await stores.positions.loadReporting(note),
   }
 }

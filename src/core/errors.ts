@@ -47,6 +47,14 @@ export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDE
 export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])
 /** The per-minute 429s (spec: Errors): a pause, not a quota. */
 export const RATE_429 = new Set(['RATE_LIMIT_EXCEEDED', 'KEY_RATE_LIMIT_EXCEEDED'])
+/** Failures of the way to the service or of its answer, not refusals: the next answer clears them. */
+export const TRANSPORT_CODES: ReadonlySet<string> = new Set([
+  'NETWORK',
+  'TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'RATE_LIMIT_UNAVAILABLE',
+  'BAD_RESPONSE',
+])
 
 /**
  * The HTTP status a service code comes with on REST (spec: Errors; 401's code is ours), so a

@@ -40,12 +40,14 @@ const name = z.string().trim().min(1).max(64)
  */
 export const SPARK_HISTORY_BATCH = 500
 
-export const SnapshotSchema = z.object({
+/** The lists part of a snapshot, sent again whole as the `watchlists` event. */
+const WATCHLISTS_PART = {
   watchlists: z.array(WatchlistSchema),
   activeWatchlistId: z.string().nullable(),
-  quotes: z.array(QuoteSchema),
-  symbolStatuses: z.array(SymbolStatusSchema),
-  status: FeedStatusSchema,
+}
+
+/** The alerts part of a snapshot, sent again whole as the `alerts` event. */
+const ALERTS_PART = {
   alerts: z.array(AlertRuleSchema),
   alertStates: z.array(AlertRuleStateSchema),
   alertHistory: z.array(FiredAlertSchema),
@@ -55,6 +57,14 @@ export const SnapshotSchema = z.object({
   undelivered: z.array(UndeliveredViewSchema).optional(),
   /** Who runs the data folder's alerts (this app, another process, or none), and on which service. */
   alertOwner: AlertOwnerViewSchema.optional(),
+}
+
+export const SnapshotSchema = z.object({
+  ...WATCHLISTS_PART,
+  quotes: z.array(QuoteSchema),
+  symbolStatuses: z.array(SymbolStatusSchema),
+  status: FeedStatusSchema,
+  ...ALERTS_PART,
   settings: SettingsSchema,
   keyInfo: KeyInfoSchema,
   notices: z.array(z.lazy(() => NoticeSchema)),
@@ -204,20 +214,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quotes'), frame: QuoteFrameSchema }),
   z.object({ type: z.literal('status'), status: FeedStatusSchema }),
   z.object({ type: z.literal('symbolStatuses'), statuses: z.array(SymbolStatusSchema) }),
-  z.object({
-    type: z.literal('watchlists'),
-    watchlists: z.array(WatchlistSchema),
-    activeWatchlistId: z.string().nullable(),
-  }),
-  z.object({
-    type: z.literal('alerts'),
-    alerts: z.array(AlertRuleSchema),
-    alertStates: z.array(AlertRuleStateSchema),
-    alertHistory: z.array(FiredAlertSchema),
-    webhooks: z.array(WebhookViewSchema).default([]),
-    undelivered: z.array(UndeliveredViewSchema).optional(),
-    alertOwner: AlertOwnerViewSchema.optional(),
-  }),
+  z.object({ type: z.literal('watchlists'), ...WATCHLISTS_PART }),
+  z.object({ type: z.literal('alerts'), ...ALERTS_PART }),
   z.object({ type: z.literal('alertFired'), alert: FiredAlertSchema }),
   z.object({ type: z.literal('settings'), settings: SettingsSchema, keyInfo: KeyInfoSchema }),
   z.object({ type: z.literal('notices'), notices: z.array(NoticeSchema) }),

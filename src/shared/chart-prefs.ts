@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MAX_PERIOD, MIN_PERIOD } from './indicators'
 import { IntervalSchema } from './quote'
+import { patchRecord } from './record-patch'
 
 /**
  * The detail chart's indicators, remembered per symbol in settings.chart.studies: the trader who
@@ -87,11 +88,7 @@ export const ChartPatchSchema = z
 export type ChartPatch = z.infer<typeof ChartPatchSchema>
 
 export function mergeChart(current: ChartSettings, patch: ChartPatch): ChartSettings {
-  const studies = { ...current.studies }
-  for (const [key, s] of Object.entries(patch.studies ?? {})) {
-    if (s === null) delete studies[key]
-    else studies[key] = s
-  }
+  const studies = patchRecord(current.studies, patch.studies)
   const wall = patch.wall || current.wall ? { ...wallPrefsOf(current), ...patch.wall } : undefined
   const heatmap =
     patch.heatmap || current.heatmap ? { ...heatmapPrefsOf(current), ...patch.heatmap } : undefined

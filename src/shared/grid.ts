@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { QUOTE_FIGURES, type QuoteFigure } from './quote'
+import { patchRecord } from './record-patch'
 
 /**
  * The watchlist grid's choices, as the trader makes them: which columns in which order, how
@@ -110,14 +111,9 @@ export const GridPatchSchema = z
 export type GridPatch = z.infer<typeof GridPatchSchema>
 
 export function mergeGrid(current: GridSettings, patch: GridPatch): GridSettings {
-  const sorts = { ...current.sorts }
-  for (const [id, spec] of Object.entries(patch.sorts ?? {})) {
-    if (spec === null) delete sorts[id]
-    else sorts[id] = spec
-  }
   return {
     columns: patch.columns ?? current.columns,
     density: patch.density ?? current.density,
-    sorts,
+    sorts: patchRecord(current.sorts, patch.sorts),
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../util/clock'
 import { closed, getJson, mustOpen, type Frame } from './testing/spec-client'
 import { simBooter } from './testing/sim-boot'
+import { symbolsIn } from './market/instruments'
 
 /**
  * The readings the simulator serves beside its own (behaviour.ts, dialects.ts, faults.ts), each
@@ -112,16 +113,8 @@ describe('the symbol cap counts names on trial', () => {
     q.send({ action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] })
     await q.next((f) => f.event === 'subscribed')
     expect(s.ghostSubscriptions()).toBe(3)
-    const symbols = [
-      'XRPUSDT',
-      'DOGEUSDT',
-      'BNBUSDT',
-      'ADAUSDT',
-      'AVAXUSDT',
-      'LINKUSDT',
-      'DOTUSDT',
-      'LTCUSDT',
-    ]
+    // Eight more, under the service's name: eleven in all, one over the Free cap.
+    const symbols = symbolsIn('crypto').slice(3, 11)
     q.send({ action: 'subscribe', market: 'spot', symbols })
     expect(await q.next((f) => f.event === 'error')).toMatchObject({ code: 'WS_CONN_LIMIT' })
     q.send({ action: 'unsubscribe', market: 'crypto', symbols: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] })

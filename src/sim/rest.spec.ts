@@ -1,27 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEY, KLINE_SOURCE, startSimulator, type SimServer } from './index'
 import { getJson, openStream } from './testing/spec-client'
+import { QUOTE_FIGURES } from '../shared/quote'
 
 type Envelope = { succ: boolean; data: unknown; msg?: string; code?: string }
-const QUOTE_FIELDS = [
-  'symbol',
-  'last',
-  'change',
-  'changePercent',
-  'open',
-  'high',
-  'low',
-  'prevClose',
-  'volume',
-  'quoteVolume',
-  'bid',
-  'ask',
-  'bidSize',
-  'askSize',
-  'openTime',
-  'closeTime',
-  'trades',
-]
+/** TickerQuote's numbers (spec: TickerQuote): every figure of the client's table, and the window's times. */
+const QUOTE_NUMBERS = [...QUOTE_FIGURES, 'openTime', 'closeTime']
 
 let sim: SimServer
 beforeAll(async () => {
@@ -124,7 +108,7 @@ describe('quote endpoints', () => {
     const data = (r.body as Envelope).data as Record<string, unknown>[]
     expect(data.map((q) => q.symbol)).toEqual(['BTCUSDT', 'ETHUSDT'])
     for (const q of data) {
-      for (const f of QUOTE_FIELDS.slice(1)) expect(typeof q[f], f).toBe('number')
+      for (const f of QUOTE_NUMBERS) expect(typeof q[f], f).toBe('number')
       expect(q.bid as number).toBeLessThan(q.ask as number)
       expect(q.high as number).toBeGreaterThanOrEqual(q.low as number)
     }

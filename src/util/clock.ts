@@ -32,6 +32,33 @@ export const systemClock: Clock = {
   },
 }
 
+/**
+ * Calls `fn` every `ms` on `clock` between start() and stop(): one timer at a time, the next set
+ * once `fn` has returned, so a slow call never overlaps the next. start() again restarts the wait.
+ */
+export class Repeater {
+  private timer: TimerHandle | null = null
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ms: number,
+    private readonly fn: () => void,
+  ) {}
+
+  start(): void {
+    this.stop()
+    this.timer = this.clock.setTimeout(() => {
+      this.fn()
+      this.start()
+    }, this.ms)
+  }
+
+  stop(): void {
+    this.clock.clearTimeout(this.timer)
+    this.timer = null
+  }
+}
+
 interface PendingTimer {
   id: number
   at: number

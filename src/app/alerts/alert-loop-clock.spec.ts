@@ -1,15 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { editRules } from '../testing/alert-fixtures'
+import { editRules, openAppAlertLoop } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
 import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/alert'
 import { blankQuote, type Quote } from '../../shared/quote'
-import { AlertLoop } from './alert-loop'
+import type { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
  * The client's wall clock is not an order: it steps back (NTP, a trader fixing
@@ -29,15 +28,8 @@ function folder(): { dir: string; clock: FakeClock } {
   return { dir: mkdtempSync(join(tmpdir(), 'tickdesk-clock-')), clock: new FakeClock() }
 }
 
-async function open(f: ReturnType<typeof folder>): Promise<AlertLoop> {
-  return AlertLoop.open({
-    stores: openDataStores(f.dir),
-    clock: f.clock,
-    fence: NO_LEASE,
-    firedBy: 'app',
-    onProblem: () => undefined,
-  })
-}
+const open = (f: ReturnType<typeof folder>): Promise<AlertLoop> =>
+  openAppAlertLoop(openDataStores(f.dir), f.clock)
 
 function heard(loop: AlertLoop): FiredAlert[] {
   const got: FiredAlert[] = []

@@ -33,24 +33,13 @@ export async function readLoopFiles(
   stores: LoopStores,
   report: (p: StoreProblem | null) => void,
 ): Promise<LoopFiles> {
-  const file = await stores.alerts.load()
-  report(file.problem)
-  const lists = await stores.watchlists.load()
-  report(lists.problem)
-  const history = await stores.alertHistory.load()
-  report(history.problem)
-  let states = file.value.states
-  if (existsSync(stores.alertStates.path)) {
-    const own = await stores.alertStates.load()
-    report(own.problem)
-    states = own.value
-  }
-  return {
-    rules: file.value.rules,
-    lists: lists.value.watchlists,
-    states,
-    history: history.value,
-  }
+  const file = await stores.alerts.loadReporting(report)
+  const lists = await stores.watchlists.loadReporting(report)
+  const history = await stores.alertHistory.loadReporting(report)
+  const states = existsSync(stores.alertStates.path)
+    ? await stores.alertStates.loadReporting(report)
+    : file.states
+  return { rules: file.rules, lists: lists.watchlists, states, history }
 }
 
 /**

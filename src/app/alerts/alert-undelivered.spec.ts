@@ -1,15 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { editRules } from '../testing/alert-fixtures'
+import { editRules, openAppAlertLoop } from '../testing/alert-fixtures'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../core/clock'
 import { openDataStores } from '../../core/persistence/stores'
 import type { FiredAlert } from '../../shared/alerts/alert'
 import { blankQuote } from '../../shared/quote'
-import { AlertLoop } from './alert-loop'
+import type { AlertLoop } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { NO_LEASE } from '../../core/persistence/fence'
 
 /**
  * A webhook that gave up: the fire stays owed, is listed as undelivered, can be
@@ -22,15 +21,8 @@ function folder(): { dir: string; clock: FakeClock } {
   return { dir: mkdtempSync(join(tmpdir(), 'tickdesk-undelivered-')), clock: new FakeClock() }
 }
 
-async function open(f: ReturnType<typeof folder>): Promise<AlertLoop> {
-  return AlertLoop.open({
-    stores: openDataStores(f.dir),
-    clock: f.clock,
-    fence: NO_LEASE,
-    firedBy: 'runner',
-    onProblem: () => undefined,
-  })
-}
+const open = (f: ReturnType<typeof folder>): Promise<AlertLoop> =>
+  openAppAlertLoop(openDataStores(f.dir), f.clock, { firedBy: 'runner' })
 
 /** A webhook target that gives up (rejects) while `down`, and takes the fire otherwise. */
 function hook(loop: AlertLoop, state: { down: boolean }): FiredAlert[] {

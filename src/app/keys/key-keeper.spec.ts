@@ -5,6 +5,7 @@ import { NoticeBoard } from '../notice-board'
 import { EMPTY_RING, packRing, withKey } from './key-binding'
 import { KEY_NOT_KEPT, KEY_WITHHELD, KeyKeeper, withheldWords } from './key-keeper'
 import { memorySecretStore } from './memory-secret-store'
+import { NO_KEY_INFO } from '../../shared/settings'
 
 const KEY = 'sk-live-abcdefgh-1234'
 const URL = 'https://api.example.com'
@@ -93,15 +94,7 @@ describe('the key keeper', () => {
     const store = memorySecretStore()
     const keys = keeper(store)
     await keys.load(null)
-    expect(keys.info(URL)).toEqual({
-      hasKey: false,
-      masked: '',
-      storage: 'none',
-      warning: null,
-      warningDetail: null,
-      forHost: null,
-      withheld: null,
-    })
+    expect(keys.info(URL)).toEqual(NO_KEY_INFO)
     await keys.set(KEY, ORIGIN)
     expect(await store.get()).toContain(KEY)
     expect(keys.keyFor(URL)).toBe(KEY)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Webhook } from '../../shared/alerts/alert'
+import { webhookEntry } from '../testing/alert-fixtures'
 import {
   PLAIN_HTTP_DISABLED,
   storedWebhookRefusal,
@@ -34,15 +35,7 @@ describe('where a webhook may point', () => {
 })
 
 describe('a webhook already stored that the policy now refuses', () => {
-  const hook = (url: string): Webhook => ({
-    id: 'w1',
-    url,
-    addedAt: 0,
-    failures: 0,
-    lastError: null,
-    lastDeliveredAt: null,
-    signed: false,
-  })
+  const hook = (url: string): Webhook => webhookEntry({ url })
 
   it('is kept and shown disabled with why, never deleted', () => {
     expect(storedWebhookRefusal('https://hooks.example.com/x')).toBeNull()

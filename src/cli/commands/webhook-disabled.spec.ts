@@ -12,6 +12,7 @@ import { startSimulator, type SimServer } from '../../sim'
 import type { AppService } from '../../app/app-service'
 import { appOnSim, fireSolAbove400 } from '../../app/testing/app-on-sim'
 import { freePort, listenForFires } from '../../app/testing/webhook-receiver'
+import { webhookEntry } from '../../app/testing/alert-fixtures'
 
 /**
  * A data folder from before the https rule holds a webhook with plain http
@@ -38,15 +39,7 @@ afterEach(async () => {
   app = sim = receiver = dataDir = null
 })
 
-const hook = (id: string, url: string): Webhook => ({
-  id,
-  url,
-  addedAt: 0,
-  failures: 0,
-  lastError: null,
-  lastDeliveredAt: null,
-  signed: false,
-})
+const hook = (id: string, url: string): Webhook => webhookEntry({ id, url })
 
 describe('a stored webhook with plain http to a remote host', () => {
   it('is kept and shown disabled with why, is sent nothing, and the fire stays owed to it as undelivered', async () => {

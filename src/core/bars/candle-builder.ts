@@ -126,9 +126,9 @@ export class BarRing {
     return -1
   }
 
-  bar(i: number, interval: Interval): Bar {
+  /** The bar at logical index i; openTime: the bucket it opens when aggregated to a longer interval. */
+  bar(i: number, interval: Interval, openTime = this.t[this.slot(i)] as number): Bar {
     const j = this.slot(i)
-    const openTime = this.t[j] as number
     return {
       openTime,
       closeTime: bucketEnd(interval, openTime),
@@ -321,15 +321,7 @@ function aggregate(ring: BarRing, interval: Interval): Bar[] {
     const j = ring.slot(i)
     const openTime = bucketStart(interval, ring.t[j] as number)
     if (cur === null || cur.openTime !== openTime) {
-      cur = {
-        openTime,
-        closeTime: bucketEnd(interval, openTime),
-        open: ring.o[j] as number,
-        high: ring.h[j] as number,
-        low: ring.l[j] as number,
-        close: ring.c[j] as number,
-        volume: ring.v[j] as number,
-      }
+      cur = ring.bar(i, interval, openTime)
       out.push(cur)
     } else {
       cur.high = Math.max(cur.high, ring.h[j] as number)

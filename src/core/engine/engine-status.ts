@@ -1,6 +1,6 @@
 import type { Plan } from '../../shared/markets/market'
 import type { FeedStatus } from '../../shared/status'
-import type { TickdeskError } from '../errors'
+import { TRANSPORT_CODES, type TickdeskError } from '../errors'
 import { deriveFeedStatus, type FeedFacts } from '../feed/feed-status'
 import type { Logger } from '../log'
 
@@ -86,11 +86,3 @@ export class EngineStatus {
     })
   }
 }
-
-const TRANSPORT_CODES = new Set([
-  'NETWORK',
-  'TIMEOUT',
-  'UPSTREAM_UNAVAILABLE',
-  'RATE_LIMIT_UNAVAILABLE',
-  'BAD_RESPONSE',
-])

@@ -1,23 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../../sim'
+import { startSimulator, symbolsIn, type SimServer } from '../../sim'
 import type { FeedStatus } from '../../shared/status'
 import { deriveStreamUrl, type EngineConfig } from './engine-config'
 import { MarketEngine, PRIORITY } from './engine'
 
-const CRYPTO = [
-  'BTCUSDT',
-  'ETHUSDT',
-  'SOLUSDT',
-  'XRPUSDT',
-  'DOGEUSDT',
-  'BNBUSDT',
-  'ADAUSDT',
-  'AVAXUSDT',
-  'LINKUSDT',
-  'DOTUSDT',
-  'LTCUSDT',
-  'TRXUSDT',
-]
+/** Twelve crypto symbols the simulator quotes: two more than the Free plan streams. */
+const CRYPTO = symbolsIn('crypto').slice(0, 12)
 
 let sim: SimServer
 let engine: MarketEngine | null = null

@@ -1,5 +1,5 @@
 import { parseSymbolKey, type SymbolKey } from '../../shared/markets/market'
-import type { Clock, TimerHandle } from '../clock'
+import { Repeater, type Clock } from '../clock'
 import { isQuiet } from '../poll/session-pacing'
 import { ANSWER_BOUND_MS } from '../stream/stream-market-names'
 
@@ -39,7 +39,7 @@ export interface SilentSymbolDeps {
  * (test/faults/stall-recovery, network-faults).
  */
 export class SilentSymbolCheck {
-  private timer: TimerHandle | null = null
+  private readonly looks: Repeater
   private readonly checkedAt = new Map<SymbolKey, number>()
   /** Symbols with a check on its way: the streamed price, whether the socket was reading. */
   private readonly pending = new Map<
@@ -49,19 +49,16 @@ export class SilentSymbolCheck {
   /** The socket's counts at each look, oldest first, as far back as the longest bound. */
   private readonly samples: Array<{ at: number; ticksIn: number; malformed: number }> = []
 
-  constructor(private readonly d: SilentSymbolDeps) {}
+  constructor(private readonly d: SilentSymbolDeps) {
+    this.looks = new Repeater(d.clock, LOOK_EVERY_MS, () => this.look())
+  }
 
   start(): void {
-    this.stop()
-    this.timer = this.d.clock.setTimeout(() => {
-      this.look()
-      this.start()
-    }, LOOK_EVERY_MS)
+    this.looks.start()
   }
 
   stop(): void {
-    this.d.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.looks.stop()
   }
 
   /** A polled value arrived for the symbol: compare it if a check was waiting for it. */

@@ -1,5 +1,5 @@
 import type { Market, SymbolKey } from '../../shared/markets/market'
-import type { Clock, TimerHandle } from '../clock'
+import { Repeater, type Clock } from '../clock'
 import type { QuoteStore } from '../quotes/quote-store'
 import { isQuiet, QUIET_POLL_MS } from '../poll/session-pacing'
 
@@ -20,32 +20,33 @@ export function staleAfterMs(market: Market, symbol: string, now: number): numbe
  * service stopped sending, a poll that keeps failing. A self-rescheduling timer, never setInterval.
  */
 export class StaleSweep {
-  private timer: TimerHandle | null = null
+  private readonly sweeps: Repeater
 
   constructor(
     private readonly clock: Clock,
     private readonly quotes: QuoteStore,
     private readonly afterSweep: () => void,
-  ) {}
+  ) {
+    this.sweeps = new Repeater(clock, SWEEP_MS, () => this.sweep())
+  }
 
   start(): void {
-    this.stop()
-    this.timer = this.clock.setTimeout(() => {
-      const now = this.clock.now()
-      const old: SymbolKey[] = []
-      // Read in place every 5 s (no copy of 5000 quotes); the session only of the old enough.
-      for (const q of this.quotes.live()) {
-        if (q.stale || now - q.receivedAt <= STALE_AFTER_MS) continue
-        if (now - q.receivedAt > staleAfterMs(q.market, q.symbol, now)) old.push(q.key)
-      }
-      if (old.length) this.quotes.markStale(old)
-      this.afterSweep()
-      this.start()
-    }, SWEEP_MS)
+    this.sweeps.start()
   }
 
   stop(): void {
-    this.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.sweeps.stop()
+  }
+
+  private sweep(): void {
+    const now = this.clock.now()
+    const old: SymbolKey[] = []
+    // Read in place every 5 s (no copy of 5000 quotes); the session only of the old enough.
+    for (const q of this.quotes.live()) {
+      if (q.stale || now - q.receivedAt <= STALE_AFTER_MS) continue
+      if (now - q.receivedAt > staleAfterMs(q.market, q.symbol, now)) old.push(q.key)
+    }
+    if (old.length) this.quotes.markStale(old)
+    this.afterSweep()
   }
 }

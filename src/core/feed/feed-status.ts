@@ -1,6 +1,6 @@
 import { PLAN_LIMITS, type Market, type Plan } from '../../shared/markets/market'
 import type { FeedStatus, StreamState } from '../../shared/status'
-import { FORBIDDEN_RECHECK_MS, MARKET_403, type TickdeskError } from '../errors'
+import { FORBIDDEN_RECHECK_MS, MARKET_403, TRANSPORT_CODES, type TickdeskError } from '../errors'
 import type { GovernorSnapshot } from '../rest/rate-governor'
 import type { Distrust } from '../trust/trust-state'
 
@@ -72,14 +72,6 @@ export function unstreamedLine(
     .map((d) => `${MARKET_WORDS[d.market]}: ${DISTRUST_WORDS[d.why]}; ${every}`)
   return [...named, ...checked].join('. ')
 }
-
-const TRANSPORT_CODES = new Set([
-  'NETWORK',
-  'TIMEOUT',
-  'UPSTREAM_UNAVAILABLE',
-  'RATE_LIMIT_UNAVAILABLE',
-  'BAD_RESPONSE',
-])
 
 type Base = Pick<FeedStatus, 'stream' | 'budget' | 'plan' | 'demo'>
 

@@ -24,6 +24,21 @@ function take(lease: AlertLease): HeldLease {
   return held!
 }
 
+/** A lease 'a' took, then `by` claimed once it had gone unrenewed for the TTL (not yet written). */
+function takenOver(by: string): { dir: string; old: HeldLease; next: HeldLease } {
+  const dir = folder()
+  const clock = new FakeClock()
+  const old = take(taker(dir, 'a'))
+  const b = taker(dir, by, clock)
+  b.look()
+  clock.advance(LEASE_TTL_MS)
+  const look = b.look()
+  expect(look.free).toBe(true)
+  const next = b.claim(look)
+  expect(next).not.toBeNull()
+  return { dir, old, next: next! }
+}
+
 /** A pid that ran and ended: what a kill -9'd owner leaves behind. */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])
@@ -114,15 +129,7 @@ describe('AlertLease: a heartbeat, never a pid', () => {
 
 describe('AlertLease: fencing by epoch', () => {
   it('refuses every write of an old epoch once a later one is claimed, before its lease is written', () => {
-    const dir = folder()
-    const clock = new FakeClock()
-    const old = take(taker(dir, 'a'))
-    const b = taker(dir, 'b', clock)
-    b.look()
-    clock.advance(LEASE_TTL_MS)
-    const look = b.look()
-    expect(look.free).toBe(true)
-    const next = b.claim(look)!
+    const { dir, old, next } = takenOver('b')
     expect(next.epoch).toBe(old.epoch + 1)
     expect(fenced(() => old.check())).toBe(true)
     expect(fenced(() => old.renew())).toBe(true)
@@ -143,18 +150,9 @@ describe('AlertLease: fencing by epoch', () => {
   })
 
   it('names the taker of a lost lease in its words', () => {
-    const dir = folder()
-    const clock = new FakeClock()
-    const old = take(taker(dir, 'a'))
-    const b = taker(dir, 'the Tickdesk app', clock)
-    b.look()
-    clock.advance(LEASE_TTL_MS)
-    b.claim(b.look())!.renew()
-    try {
-      old.check()
-    } catch (e) {
-      expect((e as Error).message).toMatch(/taken over by the Tickdesk app \(pid \d+ on /)
-    }
+    const { old, next } = takenOver('the Tickdesk app')
+    next.renew()
+    expect(() => old.check()).toThrow(/taken over by the Tickdesk app \(pid \d+ on /)
   })
 })
 

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises'
 import { CandleSeriesSchema, type BarRing, type CandleSeries } from '../bars/candle-builder'
+import { parseJsonAs } from './json-store'
 
 /**
  * The bar store's lines and marks (bar-store.ts): a series as one NDJSON line, what a ring's
@@ -21,13 +22,7 @@ interface Mark {
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 export function parseLine(line: string): CandleSeries | null {
-  if (line.trim() === '') return null
-  try {
-    const parsed = CandleSeriesSchema.safeParse(JSON.parse(line))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
+  return line.trim() === '' ? null : parseJsonAs(CandleSeriesSchema, line)
 }
 
 export async function appendSynced(path: string, text: string): Promise<void> {

@@ -27,6 +27,16 @@ import type { Fence } from './fence'
  *          are queued so the .bak/current pair is never interleaved.
  */
 
+/** `text` read as JSON the schema accepts, or null when it is not JSON or not of that shape. */
+export function parseJsonAs<T>(schema: z.ZodType<T>, text: string): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
 export interface StoreProblem {
   code: 'STORAGE_CORRUPT'
   message: string
@@ -86,6 +96,13 @@ export class JsonStore<T> {
     this.clock = opts.clock ?? systemClock
     this.path = join(opts.dir, `${opts.name}.json`)
     this.backupPath = join(opts.dir, `${opts.name}.bak.json`)
+  }
+
+  /** load()'s value; its problem (a damaged file, moved aside) is handed to `report`. */
+  async loadReporting(report: (problem: StoreProblem | null) => void): Promise<T> {
+    const { value, problem } = await this.load()
+    report(problem)
+    return value
   }
 
   /** Never throws: whatever is on disk, the result holds a valid value. */

@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path'
 import { z } from 'zod'
 import { errnoCode } from './atomic-file'
+import { parseJsonAs } from './json-store'
 
 /**
  * The alerts lease on disk (the protocol is in alert-lease.ts):
@@ -58,12 +59,8 @@ export function readLease(dir: string): LeaseText {
     if (errnoCode(e) === 'ENOENT') return { kind: 'none' }
     throw e
   }
-  try {
-    const parsed = LeaseSchema.safeParse(JSON.parse(text))
-    return parsed.success ? { kind: 'lease', lease: parsed.data } : { kind: 'unreadable' }
-  } catch {
-    return { kind: 'unreadable' }
-  }
+  const lease = parseJsonAs(LeaseSchema, text)
+  return lease === null ? { kind: 'unreadable' } : { kind: 'lease', lease }
 }
 
 /** Rewrites the lease in place (created if absent); throws the OS error when the disk refuses. */

@@ -156,7 +156,7 @@ export class PollQueue implements RiderQueue {
   }
 
   /** The next refused part that still has symbols to ask, or null. */
-  private nextPart(now: number): Batch | null {
+  protected nextPart(now: number): Batch | null {
     while (this.pending.length > 0) {
       const part = this.pending.shift() as Batch
       const keys = part.keys.filter((k) => {

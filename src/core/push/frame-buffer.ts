@@ -76,10 +76,8 @@ export class FrameBuffer {
       t = { kind: 'tick', market, symbol, fields, ts, raw, local, tag }
       this.ticks.push(t)
     } else {
-      t.market = market
-      t.symbol = symbol
+      readdress(t, market, symbol, ts)
       t.fields = fields
-      t.ts = ts
       t.raw = raw
       t.local = local
       t.tag = tag
@@ -106,9 +104,7 @@ export class FrameBuffer {
       t = new ScannedTick(market, symbol, ts, ref)
       this.scannedTicks.push(t)
     } else {
-      t.market = market
-      t.symbol = symbol
-      t.ts = ts
+      readdress(t, market, symbol, ts)
       t.ref = ref
     }
     t.tag = tag
@@ -118,4 +114,16 @@ export class FrameBuffer {
     this.scannedUsed++
     this.frames.push(t)
   }
+}
+
+/** What every reused tick is about: set first when a pooled tick of either kind is reused. */
+function readdress(
+  t: { market: Market | null; symbol: string; ts: number | null },
+  market: Market | null,
+  symbol: string,
+  ts: number | null,
+): void {
+  t.market = market
+  t.symbol = symbol
+  t.ts = ts
 }

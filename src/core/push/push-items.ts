@@ -71,6 +71,15 @@ export function hasNumber(obj: Obj): boolean {
   return false
 }
 
+/** A reader of one pushed item about a symbol (null: the item named none); what it reads goes to `out`. */
+export type ItemReader = (
+  obj: Obj,
+  symbol: string | null,
+  market: Market | null,
+  now: number,
+  out: FrameBuffer,
+) => void
+
 /** A candle opening more than two days ahead is not a candle (a sequence number, a bad clock). */
 const MAX_AHEAD_MS = 2 * 86_400_000
 
@@ -79,13 +88,7 @@ const MAX_AHEAD_MS = 2 * 86_400_000
  * with a symbol and numbers under keys of no figure we know is still a tick (its fields empty):
  * which key holds the price is learned against REST (field readings).
  */
-export function readTick(
-  obj: Obj,
-  symbol: string | null,
-  market: Market | null,
-  now: number,
-  out: FrameBuffer,
-): void {
+export const readTick: ItemReader = (obj, symbol, market, now, out) => {
   if (symbol === null) return out.push({ kind: 'malformed', reason: 'tick without a symbol' })
   const fields = pickQuoteFieldsIfAny(obj)
   if (fields === null && !hasNumber(obj))
@@ -101,13 +104,7 @@ export function readTick(
  * One candle or several: the bar under `k`, `data` or `bar`, as an object, an array
  * [openTime, open, high, low, close, volume?, closeTime?], or an array of those.
  */
-export function readCandles(
-  obj: Obj,
-  symbol: string | null,
-  market: Market | null,
-  now: number,
-  out: FrameBuffer,
-): void {
+export const readCandles: ItemReader = (obj, symbol, market, now, out) => {
   if (symbol === null) return out.push({ kind: 'malformed', reason: 'candle without a symbol' })
   const nested = obj.k ?? obj.data ?? obj.bar
   if (Array.isArray(nested)) {

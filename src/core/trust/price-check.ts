@@ -35,10 +35,14 @@ export function priceOf(f: QuoteFields, basis: PriceBasis): number | null {
   return f.bid !== undefined && f.ask !== undefined ? (f.bid + f.ask) / 2 : null
 }
 
-/** What REST's quote is priced by: last, or (none sent) its mid; null when it carries neither. */
-export function basisOf(rest: QuoteFields): PriceBasis | null {
-  if (rest.last !== undefined) return 'last'
-  return rest.bid !== undefined && rest.ask !== undefined ? 'mid' : null
+/**
+ * What REST's quote is priced by, last or (none sent) its mid, and that price; null when it
+ * carries neither.
+ */
+export function restPrice(rest: QuoteFields): { basis: PriceBasis; price: number } | null {
+  if (rest.last !== undefined) return { basis: 'last', price: rest.last }
+  const mid = priceOf(rest, 'mid')
+  return mid === null ? null : { basis: 'mid', price: mid }
 }
 
 /** The push's figures (under the reading on trial) against REST's; null when REST has no price. */
@@ -48,9 +52,9 @@ export function comparePrices(
   rest: QuoteFields,
   at: number,
 ): Comparison | null {
-  const basis = basisOf(rest)
-  if (basis === null) return null
-  const r = priceOf(rest, basis) as number
+  const priced = restPrice(rest)
+  if (priced === null) return null
+  const { basis, price: r } = priced
   const p = priceOf(pushed, basis)
   if (p === null)
     return { verdict: 'no-price', basis, symbol, pushed: null, rest: r, diffPct: null, at }

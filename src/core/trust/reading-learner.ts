@@ -2,7 +2,7 @@ import { QUOTE_FIGURES, type QuoteFigure } from '../../shared/quote'
 import { namesOf, type ReadingKeys } from '../push/field-reading'
 import { coerceNumber } from '../push/figure-code'
 import type { QuoteFields } from '../quotes/quote-fields'
-import { basisOf, priceOf, TOLERANCE, type PriceBasis } from './price-check'
+import { restPrice, TOLERANCE, type PriceBasis } from './price-check'
 
 /**
  * Which key of a push holds which figure, learned by holding the push against the REST quote of
@@ -55,9 +55,9 @@ export function learnReading(
   rest: QuoteFields,
   symbol: string,
 ): Learned | null {
-  const basis = basisOf(rest)
-  if (basis === null) return null
-  const price = priceOf(rest, basis) as number
+  const quoted = restPrice(rest)
+  if (quoted === null) return null
+  const { basis, price } = quoted
   const values = numbersOf(raw, symbol)
   const keys: Partial<Record<QuoteFigure, string>> = {}
   const take = (figure: QuoteFigure, key: string): void => {

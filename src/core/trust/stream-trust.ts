@@ -1,5 +1,5 @@
 import { symbolKey, type Market, type SymbolKey } from '../../shared/markets/market'
-import type { Clock, TimerHandle } from '../clock'
+import { Repeater, type Clock } from '../clock'
 import {
   DEFAULT_READING,
   describeReading,
@@ -109,9 +109,11 @@ export interface StreamTrustOptions {
 
 export class StreamTrust {
   private readonly markets = new Map<Market, MarketTrust>()
-  private timer: TimerHandle | null = null
+  private readonly looks: Repeater
 
-  constructor(private readonly o: StreamTrustOptions) {}
+  constructor(private readonly o: StreamTrustOptions) {
+    this.looks = new Repeater(o.clock, LOOK_EVERY_MS, () => this.look())
+  }
 
   /** The reading a market's pushes are read under now (hot: every tick). */
   readingOf(market: Market): FieldReading {
@@ -140,16 +142,11 @@ export class StreamTrust {
   }
 
   start(): void {
-    this.stop()
-    this.timer = this.o.clock.setTimeout(() => {
-      this.look()
-      this.start()
-    }, LOOK_EVERY_MS)
+    this.looks.start()
   }
 
   stop(): void {
-    this.o.clock.clearTimeout(this.timer)
-    this.timer = null
+    this.looks.stop()
   }
 
   /** A push of a market not trusted: held (not shown), and paired with a waiting REST answer. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
+import { parseJsonAs } from '../../core/persistence/json-store'
 
 /**
  * A window's size and place, remembered in a file of the data dir (window-state.json for the main
@@ -37,12 +38,7 @@ export async function loadWindowState(file: string): Promise<WindowState | null>
   } catch {
     return null
   }
-  try {
-    const parsed = WindowStateSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
+  return parseJsonAs(WindowStateSchema, text)
 }
 
 export async function saveWindowState(file: string, state: WindowState): Promise<void> {

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { tick } from 'svelte'
 import { describe, expect, it } from 'vitest'
-import { firedAlert } from './testing/fake-snapshot'
+import { alertRule, firedAlert, undeliveredFire } from './testing/fake-snapshot'
 import { renderApp, type Rendered } from './testing/render-app'
 import type { Snapshot } from '../../shared/bridge'
 
@@ -39,18 +39,10 @@ describe('alerts', () => {
   })
 
   it('says a moving-average alert waits for its bars instead of looking armed, until they come', async () => {
-    const rule = {
-      id: 'ma1',
-      key: 'crypto:BTCUSDT',
-      condition: { kind: 'maCross', ma: 'ema', period: 20, interval: '15m', direction: 'any' },
-      repeat: 'once',
-      hysteresisPct: 0.2,
-      cooldownSec: 60,
-      expiresAt: null,
-      note: '',
-      createdAt: 1,
-      enabled: true,
-    } as const
+    const rule = alertRule(
+      { kind: 'maCross', ma: 'ema', period: 20, interval: '15m', direction: 'any' },
+      { id: 'ma1' },
+    )
     const waiting = {
       ruleId: 'ma1',
       status: 'armed',
@@ -121,17 +113,7 @@ describe('alerts', () => {
     })
     const { api } = await setup({
       alertHistory: [fired],
-      undelivered: [
-        {
-          fireId: 'f9',
-          key: 'fx:EURUSD',
-          message: 'EURUSD above 1.1',
-          at: 1,
-          to: 'webhook:w1',
-          why: 'no answer within 5 s',
-          gaveUpAt: 2,
-        },
-      ],
+      undelivered: [undeliveredFire()],
     })
     await fireEvent.keyDown(window, { key: 'ArrowDown' })
     await fireEvent.keyDown(window, { key: 'a' })

@@ -173,6 +173,11 @@ export const INSTRUMENTS: readonly Instrument[] = [
 
 const BY_KEY = new Map(INSTRUMENTS.map((i) => [`${i.market}:${i.symbol}`, i]))
 
+/** A market's symbols in the catalogue's order. */
+export function symbolsIn(market: SimMarket): string[] {
+  return INSTRUMENTS.filter((i) => i.market === market).map((i) => i.symbol)
+}
+
 export function findInstrument(market: SimMarket, symbol: string): Instrument | null {
   return BY_KEY.get(`${market}:${symbol}`) ?? syntheticInstrument(market, symbol)
 }

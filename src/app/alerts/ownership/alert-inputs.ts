@@ -35,12 +35,8 @@ export async function folderInputs(
   stores: Pick<DataStores, 'alerts' | 'watchlists'>,
   report: (p: StoreProblem | null) => void,
 ): Promise<AlertInputs> {
-  const file = await stores.alerts.load()
-  report(file.problem)
-  const lists = await stores.watchlists.load()
-  report(lists.problem)
-  let rules = file.value.rules
-  let listed = lists.value.watchlists
+  let rules = (await stores.alerts.loadReporting(report)).rules
+  let listed = (await stores.watchlists.loadReporting(report)).watchlists
   return {
     rules: () => rules,
     lists: () => listed,

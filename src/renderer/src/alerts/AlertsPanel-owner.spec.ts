@@ -4,7 +4,7 @@ import { tick } from 'svelte'
 import { describe, expect, it } from 'vitest'
 import type { AlertOwnerView } from '../../../shared/alerts/alert-owner'
 import type { Snapshot } from '../../../shared/bridge'
-import { firedAlert } from '../testing/fake-snapshot'
+import { alertRule, firedAlert, undeliveredFire } from '../testing/fake-snapshot'
 import { renderApp } from '../testing/render-app'
 
 const here = { url: 'https://api.example.com', profile: 'default' }
@@ -18,15 +18,7 @@ const standby: AlertOwnerView = {
   folder: here,
 }
 
-const owed = {
-  fireId: 'f9',
-  key: 'fx:EURUSD',
-  message: 'EURUSD above 1.1',
-  at: 1,
-  to: 'webhook:w1',
-  why: 'no answer within 5 s',
-  gaveUpAt: 2,
-}
+const owed = undeliveredFire()
 
 async function openPanel(snapshot: Partial<Snapshot>): Promise<HTMLElement> {
   await renderApp(snapshot)
@@ -66,19 +58,8 @@ describe('the alerts panel says who runs the alerts', () => {
   })
 
   it("marks a rule of another service as not judged here, and leaves this service's alone", async () => {
-    const rule = (id: string, service?: { url: string | null; profile: string }) => ({
-      id,
-      key: 'crypto:BTCUSDT',
-      condition: { kind: 'above', price: 1 } as const,
-      repeat: 'once' as const,
-      hysteresisPct: 0.2,
-      cooldownSec: 60,
-      expiresAt: null,
-      note: '',
-      createdAt: 1,
-      enabled: true,
-      ...(service ? { service } : {}),
-    })
+    const rule = (id: string, service?: { url: string | null; profile: string }) =>
+      alertRule({ kind: 'above', price: 1 }, { id, ...(service ? { service } : {}) })
     const panel = await openPanel({
       alertOwner: { ...standby, state: 'owner', words: 'this process runs the alerts' },
       alerts: [rule('mine', here), rule('demo', { url: null, profile: 'default' }), rule('old')],

@@ -20,6 +20,11 @@ import { SparkSeeder } from '../grid/spark-seeder'
 import { keepUnchanged } from '../lib/kept-lists'
 import { afterPaint } from '../lib/when-idle'
 
+type AlertsPart = Pick<
+  Snapshot,
+  'alerts' | 'alertStates' | 'alertHistory' | 'webhooks' | 'undelivered' | 'alertOwner'
+>
+
 /**
  * The renderer's copy of the app: the snapshot, then kept current by bridge events. Whole
  * collections that arrive whole (watchlists, alerts, settings) are $state.raw and replaced;
@@ -202,12 +207,7 @@ export class AppState {
     this.hostActiveId = s.activeWatchlistId
     this.activeWatchlistId = s.activeWatchlistId
     this.status = s.status
-    this.alerts = s.alerts
-    this.alertStates = s.alertStates
-    this.alertHistory = s.alertHistory
-    this.webhooks = s.webhooks
-    this.undelivered = s.undelivered ?? []
-    this.alertOwner = s.alertOwner ?? null
+    this.applyAlerts(s)
     this.settings = s.settings
     this.keyInfo = s.keyInfo
     this.notices = s.notices
@@ -218,6 +218,16 @@ export class AppState {
     this.book.load(s.quotes, s.symbolStatuses)
     this.ready = true
     this.sparks.want(this.activeWatchlist?.symbols ?? [])
+  }
+
+  /** The alerts part, as the snapshot and the alerts event both carry it. */
+  private applyAlerts(a: AlertsPart): void {
+    this.alerts = a.alerts
+    this.alertStates = a.alertStates
+    this.alertHistory = a.alertHistory
+    this.webhooks = a.webhooks
+    this.undelivered = a.undelivered ?? []
+    this.alertOwner = a.alertOwner ?? null
   }
 
   /** Subscribes to bridge events and starts the age clock; returns the stop function. */
@@ -257,12 +267,7 @@ export class AppState {
         this.sparks.want(this.activeWatchlist?.symbols ?? [])
         break
       case 'alerts':
-        this.alerts = event.alerts
-        this.alertStates = event.alertStates
-        this.alertHistory = event.alertHistory
-        this.webhooks = event.webhooks
-        this.undelivered = event.undelivered ?? []
-        this.alertOwner = event.alertOwner ?? null
+        this.applyAlerts(event)
         break
       case 'alertFired':
         this.showToast(event.alert)

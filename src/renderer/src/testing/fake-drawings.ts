@@ -3,6 +3,7 @@ import { chartId, drawingName, type Drawing } from '../../../shared/drawings/dra
 import { drawingCondition, followDrawings } from '../../../shared/drawings/drawing-alerts'
 import { BridgeError } from '../bridge/bridge-error'
 import { canonicalKey } from './fake-lists'
+import { alertRule } from './fake-snapshot'
 
 /** What of the fake host the drawing commands change: its alerts, its events. */
 export interface FakeDrawingHost {
@@ -58,18 +59,11 @@ export function fakeDrawingHandlers(host: FakeDrawingHost) {
         throw new BridgeError('NOT_FOUND', 'that drawing is no longer on the chart')
       if (d.kind === 'range' && d.range.to !== null && d.range.to < host.now())
         throw new BridgeError('INVALID_INPUT', `the ${drawingName(d)} is over`)
-      const rule = {
+      const rule = alertRule(drawingCondition(d, p), {
         id: host.newAlertId(),
         key,
-        condition: drawingCondition(d, p),
         repeat: p.repeat,
-        hysteresisPct: 0.2,
-        cooldownSec: 60,
-        expiresAt: null,
-        note: '',
-        createdAt: 1,
-        enabled: true,
-      }
+      })
       host.snapshot().alerts.push(rule)
       host.snapshot().alertStates.push({
         ruleId: rule.id,

@@ -1,4 +1,5 @@
-import type { FiredAlert } from '../../../shared/alerts/alert'
+import type { AlertCondition, AlertRule, FiredAlert } from '../../../shared/alerts/alert'
+import type { UndeliveredView } from '../../../shared/alerts/undelivered'
 import type { Snapshot } from '../../../shared/bridge'
 import { parseSymbolKey } from '../../../shared/markets/market'
 import { blankQuote, type Quote } from '../../../shared/quote'
@@ -88,5 +89,35 @@ export function firedAlert(over: Partial<FiredAlert> = {}): FiredAlert {
     quoteAt: null,
     firedBy: 'app',
     ...over,
+  }
+}
+
+/** A once-rule on crypto:BTCUSDT with the form's defaults, as a host lists it; `over` changes fields. */
+export function alertRule(condition: AlertCondition, over: Partial<AlertRule> = {}): AlertRule {
+  return {
+    id: 'a1',
+    key: 'crypto:BTCUSDT',
+    condition,
+    repeat: 'once',
+    hysteresisPct: 0.2,
+    cooldownSec: 60,
+    expiresAt: null,
+    note: '',
+    createdAt: 1,
+    enabled: true,
+    ...over,
+  }
+}
+
+/** The EURUSD fire 'f9' a webhook gave up on, still owed to it. */
+export function undeliveredFire(): UndeliveredView {
+  return {
+    fireId: 'f9',
+    key: 'fx:EURUSD',
+    message: 'EURUSD above 1.1',
+    at: 1,
+    to: 'webhook:w1',
+    why: 'no answer within 5 s',
+    gaveUpAt: 2,
   }
 }

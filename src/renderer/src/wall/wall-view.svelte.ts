@@ -1,6 +1,7 @@
 import type { WallPrefs } from '../../../shared/chart-prefs'
 import { wallPrefsOf } from '../../../shared/chart-prefs'
 import type { AppState } from '../state/app-state.svelte'
+import { SavedPrefs } from '../state/saved-prefs.svelte'
 import { WallBars } from './wall-bars'
 
 /**
@@ -8,31 +9,15 @@ import { WallBars } from './wall-bars'
  * count (remembered in settings.chart.wall; a local change shows at once, then is saved), and
  * the tiles' bars, kept for the page's life so coming back to the wall costs no call.
  */
-export class WallView {
-  private local = $state<Partial<WallPrefs>>({})
+export class WallView extends SavedPrefs<WallPrefs> {
   readonly bars: WallBars
-  private readonly merged = $derived.by(() => ({
-    ...wallPrefsOf(this.app.settings.chart),
-    ...this.local,
-  }))
 
-  constructor(
-    private readonly app: AppState,
-    private readonly save: (patch: Partial<WallPrefs>) => void,
-  ) {
+  constructor(app: AppState, save: (patch: Partial<WallPrefs>) => void) {
+    super(() => wallPrefsOf(app.settings.chart), save)
     this.bars = new WallBars({
       fetch: (key, interval, limit) => app.api.invoke('getCandles', { key, interval, limit }),
       setTimer: (fn, ms) => setTimeout(fn, ms),
       plan: () => app.status.plan,
     })
-  }
-
-  get prefs(): WallPrefs {
-    return this.merged
-  }
-
-  set(patch: Partial<WallPrefs>): void {
-    this.local = { ...this.local, ...patch }
-    this.save(patch)
   }
 }

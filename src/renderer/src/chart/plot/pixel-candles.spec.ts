@@ -25,21 +25,25 @@ function columns(g: PixelCandles): number[][] {
   return out
 }
 
+/** All the rows grouped on an axis, into a fresh PixelCandles. */
+function groupAll(
+  rows: Parameters<typeof bars>[0],
+  axis: Parameters<typeof groupCandlesByPixel>[3],
+) {
+  return groupCandlesByPixel(bars(rows), 0, rows.length - 1, axis, new PixelCandles())
+}
+
 describe('groupCandlesByPixel', () => {
   it('merges bars in one pixel column into one OHLC bar: first open, max high, min low, last close', () => {
     // 0.25 px per time unit: times 0 and 1 land in column 0, time 2 in column 1, time 8 in 2.
-    const src = bars([
-      [0, 10, 12, 9, 11, 5],
-      [1, 11, 15, 10, 14, 7],
-      [2, 14, 14, 8, 9, 3],
-      [8, 9, 10, 8.5, 9.5, 4],
-    ])
-    const g = groupCandlesByPixel(
-      src,
-      0,
-      3,
+    const g = groupAll(
+      [
+        [0, 10, 12, 9, 11, 5],
+        [1, 11, 15, 10, 14, 7],
+        [2, 14, 14, 8, 9, 3],
+        [8, 9, 10, 8.5, 9.5, 4],
+      ],
       { left: 0, min: 0, pxPerUnit: 0.25 },
-      new PixelCandles(),
     )
     expect(columns(g)).toEqual([
       [0, 10, 15, 9, 14, 7],
@@ -49,17 +53,13 @@ describe('groupCandlesByPixel', () => {
   })
 
   it('keeps every bar when bars are at least a pixel apart (a zoomed-in chart loses nothing)', () => {
-    const src = bars([
-      [0, 1, 2, 0, 1.5, 1],
-      [60, 1.5, 3, 1, 2, 1],
-      [120, 2, 2.5, 1.8, 1.9, 1],
-    ])
-    const g = groupCandlesByPixel(
-      src,
-      0,
-      2,
+    const g = groupAll(
+      [
+        [0, 1, 2, 0, 1.5, 1],
+        [60, 1.5, 3, 1, 2, 1],
+        [120, 2, 2.5, 1.8, 1.9, 1],
+      ],
       { left: 10, min: 0, pxPerUnit: 0.1 },
-      new PixelCandles(),
     )
     expect(columns(g).map((c) => c[0])).toEqual([10, 16, 22])
     expect(g.count).toBe(3)
