@@ -92,7 +92,8 @@ describe('the long run figures in the docs', () => {
     expect(figures.vitestExit).toBe(0)
     expect(figures.fraction).toBeGreaterThan(0)
     expect(Object.keys(figures.crashPoints).sort()).toEqual(
-      ['browser page', 'desktop', 'stdout', 'webhook'].sort(),
+      // 'stdout, trend line': the drawing alert's walk (alerts-crash-points-drawings.spec.ts).
+      ['browser page', 'desktop', 'stdout', 'stdout, trend line', 'webhook'].sort(),
     )
     for (const [target, points] of Object.entries(figures.crashPoints)) {
       expect(Object.keys(points).sort(), target).toEqual([...CRASH_POINTS].sort())
