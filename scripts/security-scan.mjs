@@ -106,12 +106,14 @@ function electronegativity() {
   const { dir, built } = stage()
   const sarif = join(dir, 'report.sarif')
   const bin = join(root, 'node_modules/.bin/electronegativity')
+  // 900 s: at nice 19 beside a whole CI run's tests it was killed at 300 s (2026-11-29).
   const run = spawnSync(bin, ['-i', dir, '-o', sarif, '-r', '-e', electronVersion], {
     encoding: 'utf8',
-    timeout: 300_000,
+    timeout: 900_000,
   })
   if (!existsSync(sarif)) {
-    console.error(`electronegativity produced no report (exit ${run.status}):\n${run.stderr}`)
+    const why = run.signal ? `killed by ${run.signal} at its 900 s limit` : `exit ${run.status}`
+    console.error(`electronegativity produced no report (${why}):\n${run.stderr}`)
     rmSync(dir, { recursive: true, force: true })
     return { failures: 1, built }
   }
