@@ -7,7 +7,7 @@ import { StreamUpdate, type QuoteUpdate } from '../../src/core/quotes/quote-fiel
 import { QuoteStore } from '../../src/core/quotes/quote-store'
 import { KIND_FIELDS } from '../../src/core/push/push-kind'
 import { QUOTE_FIGURES } from '../../src/shared/quote'
-import { check, fuzzTimeout, printTally } from './counted'
+import { check, FUZZ_SCALE, fuzzTimeout, printTally } from './counted'
 
 /**
  * The batch scanner (push-scan.ts) against parseFrame, frame for frame: whenever the scanner
@@ -242,7 +242,7 @@ describe('fuzz: the batch scanner agrees with parseFrame', () => {
         6000,
       )
       // A scanner that declined everything would pass the agreement trivially.
-      expect(taken).toBeGreaterThan(100)
+      expect(taken).toBeGreaterThan(100 * FUZZ_SCALE)
     },
     fuzzTimeout(30_000),
   )
@@ -261,7 +261,7 @@ describe('fuzz: the batch scanner agrees with parseFrame', () => {
         fc.property(fc.oneof(fc.string(), fc.json()), (t) => void agree(t)),
         3000,
       )
-      expect(taken).toBeGreaterThan(100)
+      expect(taken).toBeGreaterThan(100 * FUZZ_SCALE)
     },
     fuzzTimeout(30_000),
   )
