@@ -107,15 +107,16 @@ export class QuoteStore {
     let mask = mergePacked(q, present, packed !== undefined ? packed.values : scratch, m, at)
     // The price is set here: a traded last when the update has one, else (none ever sent) the
     // mid of bid and ask. Two tests on the common path: a tick that carries a last.
-    if ((present & B_LAST) !== 0) {
+    const traded = (present & B_LAST) !== 0
+    const midPriced = !traded && !hadLast && (present & (B_BID | B_ASK)) !== 0
+    if (traded) {
       if (q.lastIsMid === true) mask |= tradedLast(q)
-    } else if (!hadLast && (present & (B_BID | B_ASK)) !== 0) mask |= midPrice(q, m, at)
+    } else if (midPriced) mask |= midPrice(q, m, at)
     if ((present & B_PREV_CLOSE) === 0 && (present & (B_CHANGE | B_CHANGE_PCT)) !== 0)
       mask |= followDay(q, (present & B_CHANGE) !== 0, m, at)
     if ((mask & PRICE_BITS) !== 0)
       mask |= deriveChange(q, (present & B_CHANGE) !== 0, (present & B_CHANGE_PCT) !== 0, m, at)
-    const priced = (present & B_LAST) !== 0 || (!hadLast && (present & (B_BID | B_ASK)) !== 0)
-    if (priced) mask |= this.priceSeen(entry, update, now)
+    if (traded || midPriced) mask |= this.priceSeen(entry, update, now)
     this.markDirty(entry, mask)
     return entry
   }
