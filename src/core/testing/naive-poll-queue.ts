@@ -1,8 +1,8 @@
-// The PollQueue's choice of the next batch as it was before nextBatch stopped sorting every
-// symbol on every tick (commit 266747a), kept verbatim as the oracle poll-queue.spec.ts compares
-// the fast queue's batches with. Only the choice is the old one: the bookkeeping (lists, owed
-// snapshots, refused parts and which goes next, flights, answers, routes, paces) is the
-// PollQueue's own, inherited, so the oracle copies no rule but the one it checks.
+// The PollQueue's choice of the next batch done the plain way, sorting every tracked symbol on
+// every call: the oracle poll-queue.spec.ts compares the fast queue's batches with. Only the
+// choice is the plain one: the bookkeeping (lists, owed snapshots, refused parts and which goes
+// next, flights, answers, routes, paces) is the PollQueue's own, inherited, so the oracle copies
+// no rule but the one it checks.
 import { MAX_SYMBOLS_PER_CALL } from '../rest/market-routes'
 import type { Batch } from '../poll/poll-batch'
 import type { SymbolKey } from '../../shared/markets/market'
@@ -22,7 +22,7 @@ export class NaivePollQueue extends PollQueue {
   }
 
   override nextBatch(now: number): Batch | null {
-    // Refused parts go first in both queues; only what follows is the old choice.
+    // Refused parts go first in both queues; only what follows is the plain choice.
     const part = this.nextPart(now)
     if (part !== null) return part
     const owed: Tracked[] = []
