@@ -4,8 +4,8 @@
  * (test/longest-first.ts): the files that take longest start first, so no long file starts last
  * and keeps one worker busy after the others are done.
  *
- *   npx vitest run --reporter=json --outputFile=/tmp/report.json   (on a machine doing nothing else)
- *   node scripts/test-durations.mjs /tmp/report.json
+ *   TICKDESK_REPORTS=/tmp/reports npm test     (on a machine doing nothing else; CI's own setup)
+ *   node scripts/test-durations.mjs /tmp/reports/rest.json /tmp/reports/e2e.json
  *
  * Every file is listed, so that only a file newer than the table falls back to what vitest
  * recorded on the machine at hand. A stale table only makes the order less good; it never
@@ -15,13 +15,14 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const report = process.argv[2]
-if (!report) {
-  console.error('usage: node scripts/test-durations.mjs <vitest json report>')
+const reports = process.argv.slice(2)
+if (reports.length === 0) {
+  console.error('usage: node scripts/test-durations.mjs <vitest json report>...')
   process.exit(2)
 }
-const rows = JSON.parse(readFileSync(report, 'utf8'))
-  .testResults.map((r) => {
+const rows = reports
+  .flatMap((report) => JSON.parse(readFileSync(report, 'utf8')).testResults)
+  .map((r) => {
     const file = relative(root, r.name)
     return [file, Math.round((r.endTime - r.startTime) / 100) / 10]
   })

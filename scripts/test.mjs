@@ -10,7 +10,7 @@
 // held and printed whole once the other run's is done, so neither summary is cut by the other.
 // With arguments (a file, a project, a flag) it is one vitest run, as before.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -25,8 +25,11 @@ const args = process.argv.slice(2)
 if (args.length > 0) process.exit(run(bin('vitest'), ['run', ...args]))
 
 // Each run also writes a JSON report, read at the end: the names of the failed tests are printed
-// last, where a log cut to its tail (CI's) still shows them.
-const reports = mkdtempSync(join(tmpdir(), 'tickdesk-test-'))
+// last, where a log cut to its tail (CI's) still shows them. TICKDESK_REPORTS=dir keeps them there
+// (rest.json, e2e.json): scripts/test-durations.mjs reads the time of each file from them.
+const kept = process.env.TICKDESK_REPORTS
+if (kept) mkdirSync(kept, { recursive: true })
+const reports = kept || mkdtempSync(join(tmpdir(), 'tickdesk-test-'))
 const reporters = (name) => [
   '--reporter=default',
   '--reporter=json',
@@ -89,7 +92,7 @@ for (const [name, done] of [
   console.log(`\nFailed in ${name}:`)
   console.log(failedNames(name === 'e2e' ? 'e2e' : 'rest').join('\n'))
 }
-rmSync(reports, { recursive: true, force: true })
+if (!kept) rmSync(reports, { recursive: true, force: true })
 console.log(
   failed.length === 0
     ? '\nnpm test: every project passed'
