@@ -47,6 +47,20 @@ export const QUOTA_429 = new Set(['DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDE
 export const SYMBOL_400 = new Set(['INVALID_SYMBOL', 'UNKNOWN_SYMBOL'])
 /** The per-minute 429s (spec: Errors): a pause, not a quota. */
 export const RATE_429 = new Set(['RATE_LIMIT_EXCEEDED', 'KEY_RATE_LIMIT_EXCEEDED'])
+/**
+ * Codes about the key or the account, not about what was asked: a bad key, an account-wide 403, a
+ * quota or the per-minute rate (spec: Errors). Asking for another market or symbol meets the same
+ * refusal, so a check stops there and a stream error frame is the account's.
+ */
+const ACCOUNT_CODES: ReadonlySet<string> = new Set([
+  'UNAUTHORIZED',
+  ...ACCOUNT_WIDE_403,
+  ...QUOTA_429,
+  ...RATE_429,
+])
+export function isAccountCode(code: string): boolean {
+  return ACCOUNT_CODES.has(code)
+}
 /** Failures of the way to the service or of its answer, not refusals: the next answer clears them. */
 export const TRANSPORT_CODES: ReadonlySet<string> = new Set([
   'NETWORK',

@@ -2,14 +2,7 @@ import type { DoctorReport } from '../../shared/bridge'
 import type { AuthScheme } from '../rest/auth-header'
 import { PLAN_LIMITS, type Market, type Plan } from '../../shared/markets/market'
 import { systemClock, type Clock } from '../clock'
-import {
-  ACCOUNT_WIDE_403,
-  MARKET_403,
-  QUOTA_429,
-  RATE_429,
-  SYMBOL_400,
-  TickdeskError,
-} from '../errors'
+import { ACCOUNT_WIDE_403, isAccountCode, MARKET_403, SYMBOL_400, TickdeskError } from '../errors'
 import { probeStream, skippedCheck as skipped, type Check } from './doctor-stream'
 import { deriveStreamUrl } from '../engine/engine-config'
 import { klineRoute, quoteRoute, type EndpointFamily } from '../rest/market-routes'
@@ -114,7 +107,7 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
     withRequestId(keyCheck, first.error),
     withRequestId(familyVerdict('crypto', first.error, first.ms, config), first.error),
   )
-  let stopCode: string | null = keyCheck.ok ? rateStop(first.error) : keyCheck.code
+  let stopCode: string | null = keyCheck.ok ? accountStop(first.error) : keyCheck.code
   for (const family of FAMILIES) {
     if (stopCode) {
       checks.push(skipped(family, stopCode))
@@ -122,7 +115,7 @@ export async function runDoctor(config: DoctorConfig): Promise<DoctorReport> {
     }
     const r = await probe(family)
     checks.push(withRequestId(familyVerdict(family, r.error, r.ms, config), r.error))
-    stopCode = rateStop(r.error)
+    stopCode = accountStop(r.error)
   }
   if (config.stream) checks.push(await config.stream())
   else if (stopCode) checks.push(skipped('stream', stopCode))
@@ -240,15 +233,8 @@ function familyVerdict(
   }
 }
 
-function rateStop(error: TickdeskError | null): string | null {
+function accountStop(error: TickdeskError | null): string | null {
   if (!error) return null
   const code = String(error.code)
-  if (
-    code === 'UNAUTHORIZED' ||
-    ACCOUNT_WIDE_403.has(code) ||
-    RATE_429.has(code) ||
-    QUOTA_429.has(code)
-  )
-    return code
-  return null
+  return isAccountCode(code) ? code : null
 }

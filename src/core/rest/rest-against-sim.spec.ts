@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSimulator, type SimServer } from '../../sim'
-import { mustOpen } from '../../sim/testing/spec-client'
+import { QUOTA_LIMITED_DAILY, startSimulator, type SimServer } from '../../sim'
+import { getJson, mustOpen } from '../../sim/testing/spec-client'
 import { systemClock } from '../clock'
 import { fetchCandles } from './candles-client'
 import { runDoctor } from '../doctor/doctor'
@@ -108,6 +108,26 @@ describe('REST side against the simulator', () => {
     expect(report.checks[0]).toMatchObject({ name: 'key', ok: false, code: 'UNAUTHORIZED' })
     expect(report.requestsSpent).toBe(1)
     expect(sim.stats().requests - before).toBeLessThanOrEqual(1)
+  })
+
+  it('doctor: stops at the daily quota and skips the checks after it, spending no more', async () => {
+    const key = sim.keys.quotaLimited
+    for (let i = 1; i < QUOTA_LIMITED_DAILY; i++) {
+      const r = await getJson(sim.url, '/api/v1/market/crypto/quote?symbols=BTCUSDT', key)
+      expect(r.status).toBe(200)
+    }
+    const report = await runDoctor({ baseUrl: sim.url, apiKey: key, plan: 'free' })
+    expect(report.checks.map((c) => [c.name, c.code ?? null])).toEqual([
+      ['key', null],
+      ['crypto', null],
+      ['usdt-futures', 'DAILY_LIMIT_EXCEEDED'],
+      ['multi', 'DAILY_LIMIT_EXCEEDED'],
+      ['futures-kline', 'DAILY_LIMIT_EXCEEDED'],
+      ['agri-kline', 'DAILY_LIMIT_EXCEEDED'],
+      ['stream', 'DAILY_LIMIT_EXCEEDED'],
+    ])
+    expect(report.checks.slice(3).every((c) => c.message.startsWith('skipped after'))).toBe(true)
+    expect(report.requestsSpent).toBe(2)
   })
 
   it('doctor: says SUBSCRIPTION_EXPIRED for an expired account', async () => {

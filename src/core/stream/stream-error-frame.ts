@@ -1,12 +1,4 @@
-import {
-  ACCOUNT_WIDE_403,
-  MARKET_403,
-  QUOTA_429,
-  RATE_429,
-  SYMBOL_400,
-  TickdeskError,
-  restStatusOf,
-} from '../errors'
+import { isAccountCode, MARKET_403, SYMBOL_400, TickdeskError, restStatusOf } from '../errors'
 
 export type ErrorFrameAction =
   | { kind: 'connection-cap'; error: TickdeskError }
@@ -26,8 +18,6 @@ export type ErrorFrameAction =
   | { kind: 'account'; error: TickdeskError }
   /** The service wants a keep-alive of the client's own (stream-keepalive.ts). */
   | { kind: 'keep-alive'; message: string }
-
-const ACCOUNT_FRAME = new Set(['UNAUTHORIZED', ...ACCOUNT_WIDE_403, ...QUOTA_429, ...RATE_429])
 
 const SAYS_SYMBOLS = /symbol|subscri|instrument|topic/i
 const SAYS_CONNECTIONS = /connection|socket|\bconn\b/i
@@ -55,7 +45,7 @@ export function classifyErrorFrame(f: {
   message: string
   symbols: string[]
 }): ErrorFrameAction {
-  if (ACCOUNT_FRAME.has(f.code)) return { kind: 'account', error: accountError(f) }
+  if (isAccountCode(f.code)) return { kind: 'account', error: accountError(f) }
   const text = `${f.code} ${f.message}`
   const connLimit = f.code === 'WS_CONN_LIMIT'
   if ((connLimit && f.symbols.length > 0) || (SAYS_LIMIT.test(text) && SAYS_SYMBOLS.test(text)))
