@@ -41,7 +41,8 @@ export interface Toast {
 
 export const TOAST_MS = 8000
 
-const INITIAL_STATUS: FeedStatus = {
+/** The page's status before the host's first snapshot: connecting, nothing spent, no error. */
+export const STATUS_BEFORE_SNAPSHOT: FeedStatus = {
   state: 'connecting',
   code: null,
   message: '',
@@ -84,7 +85,7 @@ function defaultRequestFrame(minFrameMs: () => number): RequestFrame {
 export class AppState {
   watchlists = $state.raw<Watchlist[]>([])
   activeWatchlistId = $state<string | null>(null)
-  status = $state.raw<FeedStatus>(INITIAL_STATUS)
+  status = $state.raw<FeedStatus>(STATUS_BEFORE_SNAPSHOT)
   alerts = $state.raw<AlertRule[]>([])
   alertStates = $state.raw<AlertRuleState[]>([])
   alertHistory = $state.raw<FiredAlert[]>([])

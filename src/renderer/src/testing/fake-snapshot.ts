@@ -6,18 +6,15 @@ import { blankQuote, type Quote } from '../../../shared/quote'
 import { NO_KEY_INFO, SettingsSchema, type KeyInfo } from '../../../shared/settings'
 import type { FeedStatus } from '../../../shared/status'
 import { BridgeError } from '../bridge/bridge-error'
+import { STATUS_BEFORE_SNAPSHOT } from '../state/app-state.svelte'
 
 /** What a test's host starts with: a live feed, one list of two symbols, no alerts, no key. */
 export function baseStatus(over: Partial<FeedStatus> = {}): FeedStatus {
   return {
+    ...STATUS_BEFORE_SNAPSHOT,
     state: 'live',
-    code: null,
-    message: '',
-    retryAt: null,
     stream: { state: 'open', symbols: 2, cap: 10 },
     budget: { usedLastMinute: 3, perMinute: 27, callsToday: 42 },
-    plan: 'free',
-    demo: false,
     ...over,
   }
 }
