@@ -1,21 +1,13 @@
-import { beforeEach, describe, expect, it } from 'vitest'
-import type { FakeClock } from '../clock'
-import type { TickdeskError } from '../errors'
+import { describe, expect, it } from 'vitest'
 import type { QuoteUpdate } from '../quotes/quote-fields'
 import { seededRandom, type Random } from '../random'
 import type { StreamCandle } from './stream-client'
-import { subs, useStreamClientFixture, type CountingBudget } from '../testing/stream-client-fixture'
-import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
+import { subs, useStreamClientFixture } from '../testing/stream-client-fixture'
+import { waitUntil } from '../testing/ws-test-server'
 
 const fx = useStreamClientFixture()
 const { makeClient, conn, untilOpen, untilConnections } = fx
-let server: TestWsServer
-let clock: FakeClock
-let budget: CountingBudget
-let errors: TickdeskError[]
-beforeEach(() => {
-  ;({ server, clock, budget, errors } = fx.world())
-})
+const w = fx.live
 
 describe('StreamClient subscriptions', () => {
   it('opens exactly one socket with the API key and batches subscriptions per market', async () => {
@@ -37,9 +29,9 @@ describe('StreamClient subscriptions', () => {
       ]),
     )
     await new Promise((r) => setTimeout(r, 20))
-    expect(server.upgrades).toHaveLength(1)
-    expect(server.upgrades[0]?.['x-api-key']).toBe('test-key-1234')
-    expect(budget.handshakes).toBe(1)
+    expect(w.server.upgrades).toHaveLength(1)
+    expect(w.server.upgrades[0]?.['x-api-key']).toBe('test-key-1234')
+    expect(w.budget.handshakes).toBe(1)
     expect(conn(0).messages).toEqual([
       { action: 'subscribe', market: 'crypto', symbols: ['BTCUSDT', 'ETHUSDT'] },
       { action: 'subscribe', market: 'fx', symbols: ['EURUSD'] },
@@ -55,7 +47,7 @@ describe('StreamClient subscriptions', () => {
       ]),
     )
     c.start()
-    await waitUntil(() => server.connections[0]?.messages.length === 2, 'initial subscribe')
+    await waitUntil(() => w.server.connections[0]?.messages.length === 2, 'initial subscribe')
     c.setSubscriptions(subs([['crypto', ['B', 'C']]]))
     await waitUntil(() => conn(0).messages.length === 5, 'diff messages')
     expect(conn(0).messages.slice(2)).toEqual([
@@ -82,7 +74,7 @@ describe('StreamClient frames', () => {
         type: 'kline',
         symbol: 'BTCUSDT',
         interval: '1m',
-        t: clock.now(),
+        t: w.clock.now(),
         o: 1,
         h: 2,
         l: 1,
@@ -97,7 +89,7 @@ describe('StreamClient frames', () => {
         fields: { last: 101.5 },
         ts: null,
         source: 'stream',
-        receivedAt: clock.now(),
+        receivedAt: w.clock.now(),
       },
     ])
     expect(candles[0]).toMatchObject({ market: 'usdt-futures', symbol: 'BTCUSDT', interval: '1m' })
@@ -145,7 +137,7 @@ describe('StreamClient frames', () => {
     c.setSubscriptions(subs([['crypto', ['A', 'B']]]))
     c.start()
     await untilConnections(1)
-    const at = clock.now()
+    const at = w.clock.now()
     conn(0).socket.send(
       JSON.stringify({
         type: 'ticker',
@@ -202,38 +194,38 @@ describe('StreamClient frames', () => {
       code: 'UNKNOWN_SYMBOL',
       message: 'x',
     })
-    expect(errors).toEqual([])
+    expect(w.errors).toEqual([])
     expect(c.state()).toBe('open')
   })
 })
 
 describe('StreamClient liveness and reconnects', () => {
   it('terminates a silent connection after 10 s and reconnects', async () => {
-    server = await fx.replaceServer({ autoPong: false })
+    await fx.replaceServer({ autoPong: false })
     const c = makeClient()
     c.start()
     await untilOpen(c)
-    clock.advance(5_000)
-    clock.advance(4_999)
+    w.clock.advance(5_000)
+    w.clock.advance(4_999)
     expect(c.state()).toBe('open')
-    clock.advance(1)
+    w.clock.advance(1)
     expect(c.state()).toBe('reconnecting')
     await waitUntil(
       () => conn(0).socket.readyState === conn(0).socket.CLOSED,
       'server sees the drop',
     )
-    clock.advance((c.nextRetryAt() ?? 0) - clock.now())
+    w.clock.advance((c.nextRetryAt() ?? 0) - w.clock.now())
     await untilOpen(c)
-    expect(server.connections).toHaveLength(2)
+    expect(w.server.connections).toHaveLength(2)
   })
 
   it('stays open while data keeps arriving even without pongs', async () => {
-    server = await fx.replaceServer({ autoPong: false })
+    await fx.replaceServer({ autoPong: false })
     const c = makeClient()
     c.start()
     await untilOpen(c)
     for (let i = 1; i <= 12; i++) {
-      clock.advance(5_000)
+      w.clock.advance(5_000)
       conn(0).socket.send(JSON.stringify({ type: 'heartbeat' }))
       await waitUntil(() => c.stats().framesIn === i, 'frame')
     }
@@ -246,7 +238,7 @@ describe('StreamClient liveness and reconnects', () => {
     c.on('open', (o) => opens.push(o.reconnect))
     c.setSubscriptions(subs([['crypto', ['A']]]))
     c.start()
-    await waitUntil(() => server.connections[0]?.messages.length === 1, 'subscribe')
+    await waitUntil(() => w.server.connections[0]?.messages.length === 1, 'subscribe')
     conn(0).socket.terminate()
     await waitUntil(() => c.state() === 'reconnecting', 'reconnecting')
     c.setSubscriptions(
@@ -255,8 +247,8 @@ describe('StreamClient liveness and reconnects', () => {
         ['hk', ['700']],
       ]),
     )
-    clock.advance((c.nextRetryAt() ?? 0) - clock.now())
-    await waitUntil(() => server.connections[1]?.messages.length === 2, 'resubscribe')
+    w.clock.advance((c.nextRetryAt() ?? 0) - w.clock.now())
+    await waitUntil(() => w.server.connections[1]?.messages.length === 2, 'resubscribe')
     expect(conn(1).messages).toEqual([
       { action: 'subscribe', market: 'crypto', symbols: ['A', 'B'] },
       { action: 'subscribe', market: 'hk', symbols: ['700'] },
@@ -274,7 +266,7 @@ describe('StreamClient liveness and reconnects', () => {
       return r
     }
     let keepOpen = false
-    server.onConnection = (sc) => {
+    w.server.onConnection = (sc) => {
       if (!keepOpen) sc.socket.close(1011, 'go away')
     }
     const c = makeClient({ random })
@@ -282,44 +274,44 @@ describe('StreamClient liveness and reconnects', () => {
     const delays: number[] = []
     for (let attempt = 0; attempt < 8; attempt++) {
       await waitUntil(() => c.state() === 'reconnecting', `reconnecting #${attempt}`)
-      const delay = (c.nextRetryAt() ?? 0) - clock.now()
+      const delay = (c.nextRetryAt() ?? 0) - w.clock.now()
       delays.push(delay)
       const cap = Math.min(60_000, 1_000 * 2 ** attempt)
       expect(delay).toBe(Math.floor((draws.at(-1) ?? -1) * cap))
       expect(delay).toBeGreaterThanOrEqual(0)
       expect(delay).toBeLessThanOrEqual(cap)
       if (attempt === 7) keepOpen = true
-      clock.advance(delay)
+      w.clock.advance(delay)
       await waitUntil(() => c.state() !== 'reconnecting', 'left reconnecting')
     }
     await untilOpen(c)
     expect(Math.max(...delays)).toBeGreaterThan(8_000) // the ceiling really grew
-    const last = server.connections.length - 1
+    const last = w.server.connections.length - 1
     for (let i = 1; i <= 12; i++) {
       // Data keeps the open socket alive while fake time passes (no pongs during advance()).
-      clock.advance(5_000)
+      w.clock.advance(5_000)
       conn(last).socket.send('{"type":"heartbeat"}')
       await waitUntil(() => c.stats().framesIn === i, 'heartbeat frame')
     }
     expect(c.state()).toBe('open')
-    server.connections.at(-1)?.socket.close(1011, 'later')
+    w.server.connections.at(-1)?.socket.close(1011, 'later')
     await waitUntil(() => c.state() === 'reconnecting', 'reconnecting after a stable minute')
-    expect((c.nextRetryAt() ?? 0) - clock.now()).toBe(Math.floor((draws.at(-1) ?? -1) * 1_000))
+    expect((c.nextRetryAt() ?? 0) - w.clock.now()).toBe(Math.floor((draws.at(-1) ?? -1) * 1_000))
   })
 
   it('waits for the handshake budget before connecting', async () => {
-    budget.blockedUntil = clock.now() + 5_000
+    w.budget.blockedUntil = w.clock.now() + 5_000
     const c = makeClient()
     c.start()
     expect(c.state()).toBe('connecting')
-    expect(c.nextRetryAt()).toBe(clock.now() + 5_000)
-    clock.advance(4_999)
+    expect(c.nextRetryAt()).toBe(w.clock.now() + 5_000)
+    w.clock.advance(4_999)
     await new Promise((r) => setTimeout(r, 20))
-    expect(server.upgrades).toHaveLength(0)
-    clock.advance(1)
+    expect(w.server.upgrades).toHaveLength(0)
+    w.clock.advance(1)
     await untilOpen(c)
-    expect(budget.handshakes).toBe(1)
-    expect(budget.outcomes).toEqual([{ ok: true }])
+    expect(w.budget.handshakes).toBe(1)
+    expect(w.budget.outcomes).toEqual([{ ok: true }])
   })
 
   it('stop() closes the socket, clears every timer and never reconnects', async () => {
@@ -328,10 +320,10 @@ describe('StreamClient liveness and reconnects', () => {
     await untilOpen(c)
     await c.stop()
     expect(c.state()).toBe('closed')
-    expect(clock.pendingTimers()).toBe(0)
+    expect(w.clock.pendingTimers()).toBe(0)
     await waitUntil(() => conn(0).socket.readyState === conn(0).socket.CLOSED, 'server sees close')
-    clock.advance(600_000)
+    w.clock.advance(600_000)
     await new Promise((r) => setTimeout(r, 20))
-    expect(server.upgrades).toHaveLength(1)
+    expect(w.server.upgrades).toHaveLength(1)
   })
 })

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { StreamEvents } from './stream-events'
 import { subs, useStreamClientFixture } from '../testing/stream-client-fixture'
-import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
+import { waitUntil } from '../testing/ws-test-server'
 
 /**
  * A market word the service itself sends in pushes (none of ours) is a
@@ -10,10 +10,7 @@ import { waitUntil, type TestWsServer } from '../testing/ws-test-server'
  */
 const fx = useStreamClientFixture()
 const { makeClient, conn, untilConnections } = fx
-let server: TestWsServer
-beforeEach(() => {
-  ;({ server } = fx.world())
-})
+const w = fx.live
 
 describe('market words in pushes', () => {
   it('are told as the service’s tag for the market the symbol streams in, parsed or scanned', async () => {
@@ -29,7 +26,7 @@ describe('market words in pushes', () => {
     )
     c.start()
     await untilConnections(1)
-    expect(server.connections).toHaveLength(1)
+    expect(w.server.connections).toHaveLength(1)
     // A single tick (parsed), then the batch dialect (scanned); each word told once.
     conn(0).socket.send(
       JSON.stringify({ type: 'tick', symbol: 'EURUSD', market: 'fx_spot', last: 1.1 }),

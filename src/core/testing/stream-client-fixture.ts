@@ -48,6 +48,8 @@ export interface StreamClientWorld {
  */
 export function useStreamClientFixture(): {
   world: () => StreamClientWorld
+  /** The running test's world, read through at each use (`w.server` is this test's server). */
+  live: StreamClientWorld
   /** Swaps the test's server for one started with these options (e.g. one that never pongs). */
   replaceServer: (opts: Parameters<typeof startTestWsServer>[0]) => Promise<TestWsServer>
   makeClient: (over?: { random?: Random; apiKey?: string; url?: string }) => StreamClient
@@ -79,8 +81,27 @@ export function useStreamClientFixture(): {
     w = null
   })
 
+  const live: StreamClientWorld = {
+    get server() {
+      return world().server
+    },
+    get clock() {
+      return world().clock
+    },
+    get budget() {
+      return world().budget
+    },
+    get errors() {
+      return world().errors
+    },
+    get states() {
+      return world().states
+    },
+  }
+
   return {
     world,
+    live,
     async replaceServer(opts) {
       const w = world()
       await w.server.close()
