@@ -15,6 +15,14 @@ export function sessionCookie(port: number): string {
   return `tickdesk_session_${port}`
 }
 
+/**
+ * The Set-Cookie value that opens a session: HttpOnly (no script reads it), SameSite=Strict (no
+ * other site's page sends it), for every path of this host.
+ */
+export function sessionSetCookie(port: number, session: string): string {
+  return `${sessionCookie(port)}=${session}; HttpOnly; SameSite=Strict; Path=/`
+}
+
 export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`])
 }
@@ -43,9 +51,19 @@ export function requestSession(req: IncomingMessage, port: number): string | nul
   return null
 }
 
+/** A request's address, read against this host (a request line carries only path and query). */
+function requestUrl(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://127.0.0.1')
+}
+
+/** The path a request asks for, without its query (and its launch code). */
+export function requestPath(req: IncomingMessage): string {
+  return requestUrl(req).pathname
+}
+
 /** The launch code a request's address carries (?token=), or null. */
 export function requestCode(req: IncomingMessage): string | null {
-  return new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token')
+  return requestUrl(req).searchParams.get('token')
 }
 
 /**

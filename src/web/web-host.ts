@@ -10,8 +10,9 @@ import {
   hostAllowed,
   originAllowed,
   requestCode,
+  requestPath,
   requestSession,
-  sessionCookie,
+  sessionSetCookie,
   withoutCode,
 } from './request-guard'
 import { readStaticFile } from './static-files'
@@ -119,7 +120,7 @@ class BrowserHostGate {
     if (session === null) return deny(res, 403, SPENT)
     res.writeHead(303, {
       location: withoutCode(req.url ?? '/'),
-      'set-cookie': `${sessionCookie(this.port)}=${session}; HttpOnly; SameSite=Strict; Path=/`,
+      'set-cookie': sessionSetCookie(this.port, session),
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
@@ -127,7 +128,7 @@ class BrowserHostGate {
   }
 
   private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    const path = requestPath(req)
     // The ticker strip is the same page in strip mode (the renderer reads its path).
     const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
@@ -143,7 +144,7 @@ class BrowserHostGate {
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */
   private bridgeAllowed(req: IncomingMessage): boolean {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    const path = requestPath(req)
     return (
       path === '/bridge' &&
       hostAllowed(req, this.port) &&
