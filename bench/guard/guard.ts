@@ -133,6 +133,10 @@ async function main(): Promise<number> {
     console.log(
       `\n${slipped.length} figure(s) slipped: ${slipped.map((v) => v.figure.id).join(', ')}`,
     )
+    if (args.warnOnly) {
+      console.log('(--warn-only: reported, not failed)')
+      return 0
+    }
     return 1
   }
   console.log('\nNo figure slipped past its own run-to-run spread.')

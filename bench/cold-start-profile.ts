@@ -1,0 +1,144 @@
+/// <reference lib="dom" />
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CDPSession, Page } from 'playwright-core'
+import { createAppService, memorySecretStore } from '../src/app'
+import { startDemoService, startSimulator } from '../src/sim'
+import { INSTRUMENTS } from '../src/sim/market/instruments'
+import { startWebHost } from '../src/web'
+import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
+
+/**
+ * Where the cold start's time goes (cold-start.ts measures only its total): the same start, with
+ * the host's steps timed from outside and a CPU profile of the page from navigation to the cached
+ * prices, summed by script chunk (native: Chromium's own parse, compile, style, layout, paint).
+ *
+ *   npx tsx bench/cold-start-profile.ts [rounds=4]
+ *
+ * Build the renderer unminified (electron.vite.config.ts, `minify: false`) for function names.
+ */
+const SYMBOLS = 30
+type Env = Parameters<typeof createAppService>[0]
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+}
+interface Profile {
+  nodes: ProfileNode[]
+  samples: number[]
+  timeDeltas: number[]
+}
+
+async function warmCache(opts: Env): Promise<number> {
+  const first = await createAppService(opts)
+  const keys = INSTRUMENTS.filter((i) => i.market !== 'agri')
+    .slice(0, SYMBOLS)
+    .map((i) => `${i.market}:${i.symbol}`)
+  const listId = first.lists.activeId ?? first.lists.watchlists[0]?.id ?? ''
+  await first.invoke('addSymbols', { id: listId, inputs: keys })
+  const shown = first.lists.watchlists.find((w) => w.id === listId)?.symbols ?? []
+  const unpriced = (): boolean => shown.some((k) => first.feed.engine.quotes.get(k)?.last == null)
+  for (let i = 0; i < 100 && unpriced(); i++) await sleep(200)
+  await first.close()
+  return shown.length
+}
+
+/** Milliseconds of samples per key (a chunk's file name, or a function with its place). */
+function sumSamples(profile: Profile, keyOf: (n: ProfileNode) => string): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const sums = new Map<string, number>()
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id)
+    if (node === undefined) return
+    const key = keyOf(node)
+    sums.set(key, (sums.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
+  })
+  return [...sums].sort((a, b) => b[1] - a[1])
+}
+
+async function startProfile(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.start')
+  return cdp
+}
+
+function cachedPricesShown(rows: number): boolean {
+  const listed = Number(document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount'))
+  const cells = [...document.querySelectorAll('tbody tr[data-key] [data-field="last"]')]
+  return (
+    listed === rows + 1 && cells.length > 0 && cells.every((c) => /\d/.test(c.textContent ?? ''))
+  )
+}
+
+async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promise<Profile> {
+  const t0 = performance.now()
+  const app = await createAppService(opts)
+  const t1 = performance.now()
+  const host = await startWebHost({ app, rendererDir: dir })
+  const cdp = await startProfile(page)
+  const t2 = performance.now()
+  await page.goto(host.launchUrl(), { waitUntil: 'commit' })
+  const t3 = performance.now()
+  const wait = { timeout: 30_000, polling: 'raf' as const }
+  await page.waitForFunction(() => document.querySelector('[aria-rowcount]') !== null, null, wait)
+  const t4 = performance.now()
+  await page.waitForFunction(cachedPricesShown, rows, wait)
+  const t5 = performance.now()
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile }
+  const ms = (a: number, b: number): number => Math.round(b - a)
+  console.log(
+    `app service ${ms(t0, t1)} ms, host ${ms(t1, t2)}, navigation committed ${ms(t2, t3)}, ` +
+      `grid ${ms(t3, t4)}, cached prices ${ms(t4, t5)}: ${ms(t0, t5)} ms in all`,
+  )
+  await host.close()
+  await app.close()
+  return profile
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(process.argv[2] ?? 4)
+  const dir = builtRendererOrSkip()
+  const browser = await browserOrSkip()
+  if (dir === null || typeof browser === 'string')
+    throw new Error('needs the built renderer and Chromium')
+  const sim = await startSimulator({ seed: 7, tickIntervalMs: 250 })
+  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-cold-profile-'))
+  const opts: Env = {
+    dataDir,
+    env: { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' },
+    secretStore: memorySecretStore(sim.keys.pro),
+    demo: () => startDemoService(),
+  }
+  try {
+    const rows = await warmCache(opts)
+    sim.faults.down()
+    let profile: Profile | null = null
+    for (let r = 0; r < rounds; r++) {
+      const page = await browser.newPage()
+      profile = await oneRound(opts, dir, page, rows)
+      await page.close()
+    }
+    if (profile === null) return
+    const chunk = (n: ProfileNode): string => n.callFrame.url.split('/').pop() || '(native)'
+    const fn = (n: ProfileNode): string =>
+      `${n.callFrame.functionName || '(anonymous)'} ${chunk(n)}:${n.callFrame.lineNumber}`
+    console.log(
+      `last round, ms by chunk: ${sumSamples(profile, chunk)
+        .slice(0, 8)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join(', ')}`,
+    )
+    for (const [k, v] of sumSamples(profile, fn).slice(0, 15))
+      console.log(`  ${v.toFixed(1)} ms  ${k}`)
+  } finally {
+    await browser.close()
+    await sim.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()
