@@ -51,6 +51,30 @@ function runBench(benches: string[], args: GuardArgs): Promise<Summary> {
   })
 }
 
+/**
+ * Whether the code measured differs from the commit. bench/results is what the benches write, not
+ * what they measure: a run of the guard (or any bench) before this one leaves latest.json changed,
+ * and that is no uncommitted change to the app.
+ */
+function treeIsDirty(): boolean {
+  const paths = ['src', 'bench', ':!bench/results']
+  return git('status', '--porcelain', '--untracked-files=no', '--', ...paths) !== ''
+}
+
+/** The verdicts' exit code: a slip fails, unless accepted or only reported (--warn-only). */
+function exitCodeOf(slipped: readonly { figure: { id: string } }[], args: GuardArgs): number {
+  if (slipped.length === 0 || args.accept !== null) {
+    console.log('\nNo figure slipped past its own run-to-run spread.')
+    return 0
+  }
+  console.log(
+    `\n${slipped.length} figure(s) slipped: ${slipped.map((v) => v.figure.id).join(', ')}`,
+  )
+  if (!args.warnOnly) return 1
+  console.log('(--warn-only: reported, not failed)')
+  return 0
+}
+
 async function main(): Promise<number> {
   const args = parseGuardArgs(process.argv.slice(2))
   if (typeof args === 'string') {
@@ -59,18 +83,7 @@ async function main(): Promise<number> {
   }
   const { figures, benches } = figuresOf(args.short)
   const commit = git('rev-parse', '--short=12', 'HEAD')
-  // bench/results is what the benches write, not what they measure: a run of the guard (or any
-  // bench) before this one leaves latest.json changed, and that is no uncommitted change to the app.
-  const dirty =
-    git(
-      'status',
-      '--porcelain',
-      '--untracked-files=no',
-      '--',
-      'src',
-      'bench',
-      ':!bench/results',
-    ) !== ''
+  const dirty = treeIsDirty()
   const subject = git('log', '-1', '--format=%s').slice(0, 120)
   const machine = thisMachine()
   if (args.build) {
@@ -129,18 +142,7 @@ async function main(): Promise<number> {
       appendRecord(HISTORY, i === 0 && args.accept !== null ? { ...r, accepted: args.accept } : r)
     log(`${runs.length} run(s) appended to ${HISTORY}`)
   }
-  if (slipped.length > 0 && args.accept === null) {
-    console.log(
-      `\n${slipped.length} figure(s) slipped: ${slipped.map((v) => v.figure.id).join(', ')}`,
-    )
-    if (args.warnOnly) {
-      console.log('(--warn-only: reported, not failed)')
-      return 0
-    }
-    return 1
-  }
-  console.log('\nNo figure slipped past its own run-to-run spread.')
-  return 0
+  return exitCodeOf(slipped, args)
 }
 
 process.exitCode = await main()

@@ -64,7 +64,8 @@ export function createEnginePoller(o: {
 /**
  * No silent symbol (silent-symbol-check.ts): only markets whose name is proven and whose prices
  * are trusted (the others are stream-market-names' and the trust's), and only symbols the
- * stream fed since their slot (one never fed is the planner's).
+ * stream fed since their slot (one never fed is the planner's). The other markets' streamed
+ * symbols are on trial: kept fresh by REST while their name or prices are tried.
  */
 export function createSilentCheck(o: {
   clock: Clock
@@ -78,12 +79,14 @@ export function createSilentCheck(o: {
   poller: QuotePoller
 }): SilentSymbolCheck {
   const proven = (m: Market): boolean => o.streamNames.streaming(m) && o.trust.shows(m)
+  const onTrial = (m: Market): boolean => !proven(m)
   return new SilentSymbolCheck({
     clock: o.clock,
     streamed: () =>
       o.stream.state() === 'open'
         ? o.feedPlan.streamedKeys(proven).filter((key) => o.planner.fedSinceSlot(key))
         : [],
+    onTrial: () => (o.stream.state() === 'open' ? o.feedPlan.streamedKeys(onTrial) : []),
     lastOf: (key) => o.quotes.get(key),
     check: (keys) => o.poller.pollNow(keys),
     missed: (key) => {

@@ -8,11 +8,21 @@ const LOOK_EVERY_MS = 1_000
 const LONGEST_BOUND_MS = Math.max(...Object.values(ANSWER_BOUND_MS))
 /** One REST check of a symbol at most this often: an illiquid one costs a call a minute at most. */
 export const CHECK_EVERY_MS = 60_000
+/**
+ * A symbol riding a stream not proven yet (its market's name on trial, or its prices not yet
+ * trusted) is asked over REST once its price is this old: with a look a second and a call's
+ * time it is answered before 10 s, the freshness the trader is promised, though a name's trial
+ * runs up to 12 s (ANSWER_BOUND_MS). Crypto's trials (4 s) never wait this long; FX's (8 s)
+ * about as long, so a trial costs at most one call of its batch.
+ */
+export const TRIAL_FRESH_MS = 7_500
 
 export interface SilentSymbolDeps {
   clock: Clock
-  /** The streamed symbols now (an open socket's plan). */
+  /** The streamed symbols now (an open socket's plan) of markets whose stream is proven. */
   streamed(): SymbolKey[]
+  /** The streamed symbols now of markets whose stream is not proven yet (on trial). */
+  onTrial?(): SymbolKey[]
   /** When the symbol's last value arrived and what it was; undefined when none yet. */
   lastOf(key: SymbolKey): { receivedAt: number; last: number | null } | undefined
   /** Ask REST for these now, within the budget (the poller's urgent queue). */
@@ -37,10 +47,14 @@ export interface SilentSymbolDeps {
  * stalled or garbled socket missing every move is the heartbeat's and the reconnect's to mend;
  * demoting every symbol then would leave the stream empty once it speaks again
  * (test/faults/stall-recovery, network-faults).
+ * A symbol on trial (onTrial) is not judged, only kept fresh: its price older than
+ * TRIAL_FRESH_MS gets a REST ask, so a trial's wait never leaves a row's price past 10 s.
  */
 export class SilentSymbolCheck {
   private readonly looks: Repeater
   private readonly checkedAt = new Map<SymbolKey, number>()
+  /** When each symbol on trial was last asked (apart: a trial's ask is no silent check's). */
+  private readonly trialAskedAt = new Map<SymbolKey, number>()
   /** Symbols with a check on its way: the streamed price, whether the socket was reading. */
   private readonly pending = new Map<
     SymbolKey,
@@ -95,7 +109,21 @@ export class SilentSymbolCheck {
       })
       due.push(key)
     }
+    this.keepTrialsFresh(now, due)
     if (due.length > 0) this.d.check(due)
+  }
+
+  /** Symbols on trial whose price is TRIAL_FRESH_MS old: asked, at most once that often. */
+  private keepTrialsFresh(now: number, due: SymbolKey[]): void {
+    for (const key of this.d.onTrial?.() ?? []) {
+      const q = this.d.lastOf(key)
+      const ref = parseSymbolKey(key)
+      if (q === undefined || ref === null || now - q.receivedAt <= TRIAL_FRESH_MS) continue
+      if (now - (this.trialAskedAt.get(key) ?? -Infinity) < TRIAL_FRESH_MS) continue
+      if (isQuiet(ref.market, ref.symbol, now)) continue
+      this.trialAskedAt.set(key, now)
+      due.push(key)
+    }
   }
 
   /** The newest sample taken at or before `at`. */

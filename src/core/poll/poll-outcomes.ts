@@ -65,11 +65,15 @@ export class PollOutcomes {
         this.setStatus(key, 'NO_DATA', `The service returned no quote for ${t.symbol}`)
       }
     }
-    // Symbols dropped from the poll set while the call was out are not ingested.
+    // Symbols the trader stopped watching while the call was out are not ingested. One that only
+    // left the poll set meanwhile (its market's stream name was proven: it streams now) is: the
+    // answer is the service's price of a moment ago, which its row and the stream's trust check
+    // need (until the stream's prices are trusted, it is the only price the row may show).
     const { updates, keys } = answer
-    const live = keys.every((k) => this.o.queue.lookup(k) !== undefined)
+    const queue = this.o.queue
+    const live = keys.every((k) => queue.wanted(k))
       ? updates
-      : updates.filter((_, i) => this.o.queue.lookup(keys[i] as SymbolKey) !== undefined)
+      : updates.filter((_, i) => queue.wanted(keys[i] as SymbolKey))
     this.o.onAnswered?.()
     if (live.length > 0) this.o.onUpdates(live)
     return false

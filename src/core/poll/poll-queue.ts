@@ -28,6 +28,12 @@ export class PollQueue implements RiderQueue {
   readonly urgent = new Map<SymbolKey, number>()
   protected pending: Batch[] = []
   protected readonly inFlight = new Set<SymbolKey>()
+  /**
+   * Symbols the trader stopped watching while a call asking them was out: that answer is not
+   * handed on. A symbol that only left the poll set (it streams now) is still watched: its
+   * answer is a price the service served a moment ago, and is handed on.
+   */
+  private readonly unwatchedInFlight = new Set<SymbolKey>()
   /** Per endpoint family: the most symbols one request may carry (learned; default 50). */
   readonly batchCap = new Map<EndpointFamily, number>()
   /** Symbols asked at most every SLOW_POLL_MS. */
@@ -290,10 +296,21 @@ export class PollQueue implements RiderQueue {
     }
   }
 
+  /** The trader stopped watching it: an answer on its way for it is not handed on. */
+  unwatched(key: SymbolKey): void {
+    if (this.inFlight.has(key)) this.unwatchedInFlight.add(key)
+  }
+
+  /** Whether an answer for this symbol, asked in a call now ending, is still wanted. */
+  wanted(key: SymbolKey): boolean {
+    return !this.unwatchedInFlight.has(key)
+  }
+
   /** The batch is done; a snapshot owed to a streamed symbol survives its batch being split. */
   end(batch: Batch, split: boolean): void {
     for (const key of batch.keys) {
       this.inFlight.delete(key)
+      this.unwatchedInFlight.delete(key)
       if (!split) {
         this.oneShot.delete(key)
         this.samples.ended(key)

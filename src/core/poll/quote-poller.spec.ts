@@ -214,20 +214,45 @@ describe('QuotePoller', () => {
     expect(r.statuses.find((s) => s.key === 'crypto:AAA')?.code).toBe('NO_DATA')
   })
 
-  it('does not ingest the answer for a symbol dropped from the poll set while its call was out', async () => {
+  it('does not ingest the answer for a symbol the trader stopped watching while its call was out', async () => {
     let whileAsked = (): void => undefined
     const answer = service()
     const r = await rig((req) => {
       whileAsked()
       return answer(req)
     })
-    whileAsked = () => r.p.setSymbols(['crypto:BBB'])
+    // What the engine does when the last watcher lets go: forget, then a poll set without it.
+    whileAsked = () => {
+      r.p.forget('crypto:AAA')
+      r.p.setSymbols(['crypto:BBB'])
+    }
     r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
     r.p.start()
     await r.run(1_000)
     expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
     expect(r.updates.map((u) => u.symbol)).toContain('BBB')
     expect(r.updates.map((u) => u.symbol)).not.toContain('AAA')
+  })
+
+  it('hands on the answer for a symbol that left the poll set for the stream while its call was out', async () => {
+    let whileAsked = (): void => undefined
+    const answer = service()
+    const r = await rig((req) => {
+      whileAsked()
+      return answer(req)
+    })
+    // Its market's stream name was proven mid-call: still watched, no longer polled.
+    whileAsked = () => {
+      whileAsked = () => undefined
+      r.p.setSymbols(['crypto:BBB'])
+    }
+    r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
+    r.p.start()
+    await r.run(1_000)
+    expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
+    expect(r.updates.map((u) => u.symbol)).toContain('AAA')
+    // And it is not polled again: it streams.
+    expect(r.srv.requests.slice(1).some((q) => symbolsOf(q).includes('AAA'))).toBe(false)
   })
 
   it('falls back to the latest 1m agri bar only for the agri symbols the quote refuses, once a minute', async () => {

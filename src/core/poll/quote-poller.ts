@@ -151,9 +151,13 @@ export class QuotePoller {
     return at !== null && this.clock.now() - at < this.minIntervalMs
   }
 
-  /** The trader stopped watching it: what the service said about it is asked afresh next time. */
+  /**
+   * The trader stopped watching it: what the service said about it is asked afresh next time,
+   * and an answer on its way for it is not handed on.
+   */
   forget(key: SymbolKey): void {
     this.verdicts.forget(key)
+    this.queue.unwatched(key)
   }
 
   start(): void {

@@ -25,9 +25,10 @@ import { isQuiet } from '../poll/session-pacing'
  * ROUND_PAUSE_MS after the last one failed. Tries cost no request: a subscribe on the open socket
  * is not metered (spec: Limits), only the handshake is.
  *
- * gate(): 'open' while the market streams or its first try runs (every planned symbol rides it),
- * 'probe' while a later candidate is tried (one symbol: the rest poll, their slots go elsewhere),
- * 'closed' while the round pauses.
+ * gate(): 'open' while the market streams or its first try runs (every planned symbol rides it;
+ * one whose price grows older than TRIAL_FRESH_MS meanwhile is asked over REST:
+ * ../engine/silent-symbol-check.ts), 'probe' while a later candidate is tried (one symbol: the
+ * rest poll, their slots go elsewhere), 'closed' while the round pauses.
  */
 
 /**
