@@ -1,9 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FakeClock } from '../clock'
-import { crypto, rig, service, stopPollerRig, symbolsOf } from '../testing/poller-rig'
+import { crypto, rig, service, stopPollerRig, symbolsOf, type Rig } from '../testing/poller-rig'
 import { ok, type SeenRequest } from '../testing/rest-test-server'
 
 afterEach(stopPollerRig)
+
+/**
+ * A poller of AAA and BBB whose first call (asking both) is still out when `midCall` changes the
+ * poller; the rig after a second of polling.
+ */
+async function pollWithChangeMidCall(midCall: (p: Rig['p']) => void): Promise<Rig> {
+  let during: (() => void) | null = null
+  const answer = service()
+  const r = await rig((req) => {
+    during?.()
+    during = null
+    return answer(req)
+  })
+  during = () => midCall(r.p)
+  r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
+  r.p.start()
+  await r.run(1_000)
+  expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
+  return r
+}
 
 describe('QuotePoller', () => {
   it('splits 120 symbols into batches of at most 50', async () => {
@@ -215,41 +235,18 @@ describe('QuotePoller', () => {
   })
 
   it('does not ingest the answer for a symbol the trader stopped watching while its call was out', async () => {
-    let whileAsked = (): void => undefined
-    const answer = service()
-    const r = await rig((req) => {
-      whileAsked()
-      return answer(req)
-    })
     // What the engine does when the last watcher lets go: forget, then a poll set without it.
-    whileAsked = () => {
-      r.p.forget('crypto:AAA')
-      r.p.setSymbols(['crypto:BBB'])
-    }
-    r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
-    r.p.start()
-    await r.run(1_000)
-    expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
+    const r = await pollWithChangeMidCall((p) => {
+      p.forget('crypto:AAA')
+      p.setSymbols(['crypto:BBB'])
+    })
     expect(r.updates.map((u) => u.symbol)).toContain('BBB')
     expect(r.updates.map((u) => u.symbol)).not.toContain('AAA')
   })
 
   it('hands on the answer for a symbol that left the poll set for the stream while its call was out', async () => {
-    let whileAsked = (): void => undefined
-    const answer = service()
-    const r = await rig((req) => {
-      whileAsked()
-      return answer(req)
-    })
     // Its market's stream name was proven mid-call: still watched, no longer polled.
-    whileAsked = () => {
-      whileAsked = () => undefined
-      r.p.setSymbols(['crypto:BBB'])
-    }
-    r.p.setSymbols(['crypto:AAA', 'crypto:BBB'])
-    r.p.start()
-    await r.run(1_000)
-    expect(symbolsOf(r.srv.requests[0] as SeenRequest)).toEqual(['AAA', 'BBB'])
+    const r = await pollWithChangeMidCall((p) => p.setSymbols(['crypto:BBB']))
     expect(r.updates.map((u) => u.symbol)).toContain('AAA')
     // And it is not polled again: it streams.
     expect(r.srv.requests.slice(1).some((q) => symbolsOf(q).includes('AAA'))).toBe(false)
