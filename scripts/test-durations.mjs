@@ -7,6 +7,9 @@
  *   TICKDESK_REPORTS=/tmp/reports npm test     (on a machine doing nothing else; CI's own setup)
  *   node scripts/test-durations.mjs /tmp/reports/rest.json /tmp/reports/e2e.json
  *
+ * Run it from the checkout that ran the tests (paths are made relative to it): for CI's own
+ * run, `TICKDESK_REPORTS=/tmp/reports ./.ci/run` in a clean clone, then this script of that clone.
+ *
  * Every file is listed, so that only a file newer than the table falls back to what vitest
  * recorded on the machine at hand. A stale table only makes the order less good; it never
  * changes what runs.
