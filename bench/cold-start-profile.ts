@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { createAppService, memorySecretStore } from '../src/app'
 import { startDemoService, startSimulator } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/market/instruments'
 import { startWebHost } from '../src/web'
-import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
+import { browserOrSkip, builtRendererOrSkip } from './chromium-page'
+import { cachedPricesShown, warmQuoteCache } from './cold-start'
 
 /**
  * Where the cold start's time goes (cold-start.ts measures only its total): the same start, with
@@ -18,7 +18,6 @@ import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
  *
  * Build the renderer unminified (electron.vite.config.ts, `minify: false`) for function names.
  */
-const SYMBOLS = 30
 type Env = Parameters<typeof createAppService>[0]
 
 interface ProfileNode {
@@ -29,20 +28,6 @@ interface Profile {
   nodes: ProfileNode[]
   samples: number[]
   timeDeltas: number[]
-}
-
-async function warmCache(opts: Env): Promise<number> {
-  const first = await createAppService(opts)
-  const keys = INSTRUMENTS.filter((i) => i.market !== 'agri')
-    .slice(0, SYMBOLS)
-    .map((i) => `${i.market}:${i.symbol}`)
-  const listId = first.lists.activeId ?? first.lists.watchlists[0]?.id ?? ''
-  await first.invoke('addSymbols', { id: listId, inputs: keys })
-  const shown = first.lists.watchlists.find((w) => w.id === listId)?.symbols ?? []
-  const unpriced = (): boolean => shown.some((k) => first.feed.engine.quotes.get(k)?.last == null)
-  for (let i = 0; i < 100 && unpriced(); i++) await sleep(200)
-  await first.close()
-  return shown.length
 }
 
 /** Milliseconds of samples per key (a chunk's file name, or a function with its place). */
@@ -64,14 +49,6 @@ async function startProfile(page: Page): Promise<CDPSession> {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
   await cdp.send('Profiler.start')
   return cdp
-}
-
-function cachedPricesShown(rows: number): boolean {
-  const listed = Number(document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount'))
-  const cells = [...document.querySelectorAll('tbody tr[data-key] [data-field="last"]')]
-  return (
-    listed === rows + 1 && cells.length > 0 && cells.every((c) => /\d/.test(c.textContent ?? ''))
-  )
 }
 
 async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promise<Profile> {
@@ -114,7 +91,7 @@ async function main(): Promise<void> {
     demo: () => startDemoService(),
   }
   try {
-    const rows = await warmCache(opts)
+    const rows = await warmQuoteCache(opts)
     sim.faults.down()
     let profile: Profile | null = null
     for (let r = 0; r < rounds; r++) {
