@@ -8,6 +8,13 @@ import {
 } from '../shared/figure-text'
 import { DENSITY, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
 import { formatClock } from '../shared/markets/clock-text'
+import {
+  columnWidthCh,
+  FIGURE_CAP_CH,
+  headerCh,
+  textCh,
+  type FigureKind as SharedFigureKind,
+} from '../shared/figure-width'
 import type { Quote, QuoteFigure } from '../shared/quote'
 
 /**
@@ -38,7 +45,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
 }
 
-type FigureKind = 'price' | 'change' | 'percent' | 'amount'
+type FigureKind = Exclude<SharedFigureKind, 'spread'>
 const FIGURE_KINDS: Partial<Record<GridColumn, FigureKind>> = {
   last: 'price',
   change: 'change',
@@ -113,11 +120,13 @@ function rowHtml(
   )
 }
 
-/** A figure column's width in ch: its widest text (digits are 1ch in tabular figures). */
+/** A figure column's width in ch, as the grid sizes it (shared/figure-width.ts). */
 function columnCh(col: GridColumn, rows: readonly CachedRow[]): number {
-  let widest = GRID_COLUMN_LABELS[col].length
-  for (const row of rows) widest = Math.max(widest, figureText(col, row.quote).length)
-  return widest
+  const kind = col === 'spread' ? 'spread' : FIGURE_KINDS[col]
+  if (kind === undefined) return 0
+  let need = headerCh(GRID_COLUMN_LABELS[col])
+  for (const row of rows) need = Math.max(need, textCh(figureText(col, row.quote)))
+  return columnWidthCh(need, FIGURE_CAP_CH[kind])
 }
 
 /** The <section> drawn into the page; '' when there is nothing to show. */

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumOrSkip } from './chromium'
 import { openDeskInChromium, type DeskInChromium } from './desk-in-chromium'
@@ -28,6 +29,25 @@ const FRAME_RECORDER = `(() => {
   }
   requestAnimationFrame(frame)
 })()`
+
+/** Where a table sits: its top, its first row's height and its columns' widths, in px. */
+function tableBox(page: Page, sel: string): Promise<Box> {
+  return page.evaluate((q) => {
+    const table = document.querySelector(q)
+    const row = table?.querySelector('tbody tr')
+    return {
+      top: table?.getBoundingClientRect().top ?? NaN,
+      row: row?.getBoundingClientRect().height ?? NaN,
+      cols: [...(table?.querySelectorAll('col') ?? [])].map((c) => c.getBoundingClientRect().width),
+    }
+  }, sel)
+}
+
+interface Box {
+  top: number
+  row: number
+  cols: number[]
+}
 
 interface Frames {
   snapshot: number
@@ -85,6 +105,7 @@ describe.skipIf(!chromiumPath)(
       expect(prices.every((p) => /\d/.test(p))).toBe(true)
       expect(await page.locator('#app tbody tr[data-key]').count()).toBe(0)
 
+      const cachedBox = await tableBox(page, '#cached-desk table')
       release()
       await page.locator('#app tbody tr[data-key]').first().waitFor({ timeout: 20_000 })
       await expect.poll(() => page.locator('#cached-desk').count()).toBe(0)
@@ -95,6 +116,11 @@ describe.skipIf(!chromiumPath)(
         .allTextContents()
       expect(live.slice(0, keys.length).every((p) => /\d/.test(p))).toBe(true)
 
+      // No jump: the grid takes the snapshot's place, row for row and column for column.
+      const liveBox = await tableBox(page, '#app table[aria-rowcount]')
+      expect(Math.abs(liveBox.top - cachedBox.top)).toBeLessThan(1)
+      expect(Math.abs(liveBox.row - cachedBox.row)).toBeLessThan(1)
+      expect(liveBox.cols.map(Math.round)).toEqual(cachedBox.cols.map(Math.round))
       await expect
         .poll(() => page.evaluate(() => (window as { __coldFrames?: Frames }).__coldFrames?.app))
         .toBeGreaterThanOrEqual(5)
