@@ -72,6 +72,10 @@ export class BenchHost implements AppHostApi {
     return []
   }
 
+  cachedDesk(): null {
+    return null
+  }
+
   notifyResume(): void {}
   announceOwedAlerts(): void {}
 

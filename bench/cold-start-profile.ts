@@ -51,6 +51,23 @@ async function startProfile(page: Page): Promise<CDPSession> {
   return cdp
 }
 
+/** The page's own Navigation, Resource and Paint Timing entries, as one line. */
+function pageTimings(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    // No named function in here: tsx's helpers (__name) do not exist in the page.
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+    const css = performance
+      .getEntriesByType('resource')
+      .filter((r) => r.name.endsWith('.css'))
+      .map((r) => Math.round((r as PerformanceResourceTiming).responseEnd))
+    const paint = performance.getEntriesByType('paint').find((p) => p.name === 'first-paint')
+    return (
+      `response ${Math.round(nav.responseEnd)}, DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)}, ` +
+      `stylesheet in ${css.join('/')}, first paint ${paint ? Math.round(paint.startTime) : '-'}`
+    )
+  })
+}
+
 async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promise<Profile> {
   const t0 = performance.now()
   const app = await createAppService(opts)
@@ -71,6 +88,7 @@ async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promi
     `app service ${ms(t0, t1)} ms, host ${ms(t1, t2)}, navigation committed ${ms(t2, t3)}, ` +
       `grid ${ms(t3, t4)}, cached prices ${ms(t4, t5)}: ${ms(t0, t5)} ms in all`,
   )
+  console.log(`  in the page, ms from navigation start: ${await pageTimings(page)}`)
   await host.close()
   await app.close()
   return profile

@@ -19,7 +19,9 @@ import {
 
 /**
  * cold start: from "start the browser host" (createAppService + startWebHost on an existing data
- * folder) to every row of the active 30-symbol watchlist showing its cached price in Chromium.
+ * folder) to every row of the active 30-symbol watchlist showing its cached price in Chromium
+ * (the host's snapshot in the served page, or the grid, whichever shows first); then, reported
+ * beside it, to the app's own grid mounted in its place (liveGridShown).
  * The simulator is taken down first, so what the rows show can only come from the cache. The
  * browser is already running (its own launch is not Tickdesk's cost). Median of 3.
  */
@@ -46,12 +48,42 @@ export async function warmQuoteCache(
   return shown.length
 }
 
-/** In the page: every row in view shows its cached price, and the grid lists all `rows`. */
+/**
+ * In the page: a visible table lists all `rows` and every row in it shows a price. Either the
+ * host's cached snapshot (src/web/cached-desk-html.ts, each price marked cached) or the live grid,
+ * whichever is on screen: what a trader sees. A hidden table (the app under the snapshot) does
+ * not count.
+ */
 export function cachedPricesShown(rows: number): boolean {
-  const listed = Number(document.querySelector('[aria-rowcount]')?.getAttribute('aria-rowcount'))
-  const cells = [...document.querySelectorAll('tbody tr[data-key] [data-field="last"]')]
+  const table = [...document.querySelectorAll('table[aria-rowcount]')].find((t) =>
+    t.checkVisibility({ visibilityProperty: true }),
+  )
+  if (table === undefined) return false
+  const listed = Number(table.getAttribute('aria-rowcount'))
+  const cells = [
+    ...table.querySelectorAll(
+      'tbody tr:is([data-key], [data-cached-key]) :is([data-field="last"], [data-cached-field="last"])',
+    ),
+  ]
   return (
     listed === rows + 1 && cells.length > 0 && cells.every((c) => /\d/.test(c.textContent ?? ''))
+  )
+}
+
+/**
+ * In the page: the app's own grid is mounted and on screen with every row priced, and the
+ * snapshot is gone. Only the mounted app renders rows with data-key inside #app; the snapshot is
+ * never counted as the app.
+ */
+export function liveGridShown(rows: number): boolean {
+  if (document.getElementById('cached-desk') !== null) return false
+  const table = document.querySelector('#app table[aria-rowcount]')
+  if (table === null || !table.checkVisibility({ visibilityProperty: true })) return false
+  const cells = [...table.querySelectorAll('tbody tr[data-key] [data-field="last"]')]
+  return (
+    Number(table.getAttribute('aria-rowcount')) === rows + 1 &&
+    cells.length > 0 &&
+    cells.every((c) => /\d/.test(c.textContent ?? ''))
   )
 }
 
@@ -70,20 +102,26 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     sim.faults.down()
 
     const times: number[] = []
+    const live: number[] = []
     for (let r = 0; r < ROUNDS; r++) {
       const page = await browser.newPage()
       const t0 = performance.now()
       const app = await createAppService({ dataDir, env, secretStore, demo })
       const host = await startWebHost({ app, rendererDir: dir })
-      await page.goto(host.launchUrl())
+      // From the response on: what shows while the page's script still loads counts.
+      await page.goto(host.launchUrl(), { waitUntil: 'commit' })
       await page.waitForFunction(cachedPricesShown, rows, { timeout: 30_000, polling: 'raf' })
       times.push(performance.now() - t0)
+      await page.waitForFunction(liveGridShown, rows, { timeout: 30_000, polling: 'raf' })
+      live.push(performance.now() - t0)
       await page.close()
       await host.close()
       await app.close()
     }
     const ms = median(times)
+    const liveMs = median(live)
     ctx.log(`cold start: ${times.map((t) => Math.round(t)).join(', ')} ms`)
+    ctx.log(`live grid: ${live.map((t) => Math.round(t)).join(', ')} ms`)
     return {
       name: 'coldStart',
       rows: [
@@ -95,10 +133,12 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
           `${rows} rows, service down`,
         ),
         report('slowest of 3', round(Math.max(...times), 0), 'ms'),
+        report('host start to live grid mounted (median of 3)', round(liveMs, 0), 'ms'),
       ],
       json: {
         cachedVisibleMs: round(ms, 0),
         worstMs: round(Math.max(...times), 0),
+        liveGridMs: round(liveMs, 0),
         rows,
       },
     }

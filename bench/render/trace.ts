@@ -34,6 +34,8 @@ interface TraceEvent {
   name: string
   ph: string
   dur?: number
+  /** Thread-clock duration: the time the thread ran, without the time it waited for a core. */
+  tdur?: number
   ts: number
   tid: number
   pid: number
@@ -75,6 +77,9 @@ export class MainThreadTrace {
     const onMain = this.events
       .filter((e) => main && e.tid === main.tid && e.pid === main.pid && e.ph === 'X' && e.dur)
       .sort((a, b) => a.ts - b.ts)
+    // The same sums on the thread clock: on a loaded machine a wall duration also counts the
+    // time the main thread waited for a core, and the thread clock does not.
+    const threadKinds: Record<string, number> = {}
     let coveredUntil = 0
     for (const e of onMain) {
       const kind = KIND[e.name]
@@ -82,8 +87,13 @@ export class MainThreadTrace {
       coveredUntil = e.ts + (e.dur ?? 0)
       const ms = (e.dur ?? 0) / 1000 / seconds
       kinds[kind] = (kinds[kind] ?? 0) + ms
+      threadKinds[kind] = (threadKinds[kind] ?? 0) + (e.tdur ?? 0) / 1000 / seconds
       byName.set(e.name, (byName.get(e.name) ?? 0) + ms)
     }
+    const threadTasks = outerTasks(onMain).reduce((sum, t) => sum + (t.tdur ?? 0), 0) / 1000
+    const thread = Object.entries(threadKinds)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')
     const top = [...byName]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)
@@ -96,7 +106,7 @@ export class MainThreadTrace {
       .join(', ')
     return {
       kinds,
-      top: `${top}; ${rates}; ${frameTasks(onMain)}`,
+      top: `${top}; ${rates}; ${frameTasks(onMain)}; thread clock ms/s: ${thread}, tasks ${(threadTasks / seconds).toFixed(1)}`,
       longTasks: longTaskContents(onMain),
     }
   }

@@ -23,6 +23,7 @@ export async function browserHostSessionOnly(s: ScanSubject): Promise<string[]> 
     subscribe: () => () => undefined,
     onAlertFired: () => () => undefined,
     trayQuotes: () => [],
+    cachedDesk: () => null,
     notifyResume: () => undefined,
     announceOwedAlerts: () => undefined,
     close: async () => undefined,

@@ -30,6 +30,7 @@ import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './watchlists/symbol-adder'
 import { trayQuotes } from './feed/tray-quotes'
+import { cachedDesk, type CachedDesk } from './watchlists/cached-desk'
 import { DeskWatches } from './watchlists/desk-watches'
 import { DrawingBook } from './drawings/drawing-book'
 import { positionsView, sessionsAt } from './watchlists/wanted-symbols'
@@ -358,6 +359,11 @@ export class AppService implements AppHostApi, CommandContext {
 
   trayQuotes(): TrayQuote[] {
     return trayQuotes(this.state.settings.pinned, this.keyed.current.engine.quotes)
+  }
+
+  cachedDesk(): CachedDesk | null {
+    const quotes = this.keyed.current.engine.quotes
+    return cachedDesk(this.state.lists, this.state.settings, (key) => quotes.get(key))
   }
 
   notifyResume(gapMs = 0): void {

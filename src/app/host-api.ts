@@ -6,6 +6,7 @@ import type { BridgeEvent, CommandOutcome, FiredAlert, KeyInfo } from '../shared
 import type { DemoStarter } from './feed/feed-chooser'
 import type { WebhookSecrets } from './secrets/webhook-secrets'
 import type { ConfirmKeyMove } from './keys/key-move'
+import type { CachedDesk } from './watchlists/cached-desk'
 
 /**
  * Where the API key lives. Hosts provide one (src/app/secrets/secret-store.ts): the OS keychain
@@ -51,6 +52,11 @@ export interface AppHostApi {
   onAlertFired(listener: (alert: FiredAlert) => void): () => void
   /** Prices of the pinned symbols for the tray title/tooltip/menu. */
   trayQuotes(): TrayQuote[]
+  /**
+   * The active list with the prices the host holds now (the quote cache read at start), for the
+   * page the browser host serves; null when there is none to show (watchlists/cached-desk.ts).
+   */
+  cachedDesk(): CachedDesk | null
   /**
    * Tells the engine the system resumed from sleep (slept `gapMs`; 0 when unknown): check health
    * at once; alerts that fire next are "while you were away" since the sleep began.

@@ -29,6 +29,27 @@ export const GRID_COLUMNS = [
   'trend',
   'source',
 ] as const
+/** Each column's header text: short, so the header never needs more room than the figures. */
+export const GRID_COLUMN_LABELS: Readonly<Record<GridColumn, string>> = {
+  last: 'Last',
+  change: 'Chg',
+  changePercent: 'Chg %',
+  open: 'Open',
+  prevClose: 'Prev',
+  high: 'High',
+  low: 'Low',
+  volume: 'Vol',
+  quoteVolume: 'Q vol',
+  trades: 'Trades',
+  bid: 'Bid',
+  ask: 'Ask',
+  bidSize: 'Bid sz',
+  askSize: 'Ask sz',
+  spread: 'Spread',
+  trend: 'Trend',
+  source: 'Source',
+}
+
 export const GridColumnSchema = z.enum(GRID_COLUMNS)
 export type GridColumn = z.infer<typeof GridColumnSchema>
 
@@ -116,4 +137,38 @@ export function mergeGrid(current: GridSettings, patch: GridPatch): GridSettings
     density: patch.density ?? current.density,
     sorts: patchRecord(current.sorts, patch.sorts),
   }
+}
+
+/**
+ * Fixed parts of the watchlist grid's layout per density, in px (the grid and the host's cached
+ * snapshot of it) (figures are sized in `ch`, which follows the
+ * density's font size). A sparkline is drawn at its column's width, so it cannot run into Source.
+ */
+export interface DensityMetrics {
+  /** Horizontal padding of every cell, each side. */
+  padX: number
+  sparkWidth: number
+  sparkHeight: number
+  symbolWidth: number
+  sourceWidth: number
+  actionsWidth: number
+}
+
+export const DENSITY: Readonly<Record<Density, DensityMetrics>> = {
+  comfortable: {
+    padX: 8,
+    sparkWidth: 64,
+    sparkHeight: 18,
+    symbolWidth: 168,
+    sourceWidth: 136,
+    actionsWidth: 84,
+  },
+  compact: {
+    padX: 5,
+    sparkWidth: 52,
+    sparkHeight: 14,
+    symbolWidth: 152,
+    sourceWidth: 124,
+    actionsWidth: 72,
+  },
 }

@@ -39,6 +39,9 @@ class RecordingApp implements AppHostApi {
   trayQuotes(): [] {
     return []
   }
+  cachedDesk(): null {
+    return null
+  }
   notifyResume(): void {}
   announceOwedAlerts(): void {}
   close(): Promise<void> {

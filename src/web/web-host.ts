@@ -16,6 +16,7 @@ import {
   withoutCode,
 } from './request-guard'
 import { readStaticFile } from './static-files'
+import { cachedDeskHtml, withCachedDesk } from './cached-desk-html'
 
 /** Where the browser host serves the ticker strip, under the same rules as the app. */
 export const STRIP_PATH = '/strip'
@@ -66,11 +67,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 class BrowserHostGate {
   port = 0
   private readonly codes: LaunchCodes
+  private readonly clock: Clock
   private readonly server = createServer()
   private readonly bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
 
   constructor(private readonly options: WebHostOptions) {
-    this.codes = new LaunchCodes(options.clock ?? systemClock)
+    this.clock = options.clock ?? systemClock
+    this.codes = new LaunchCodes(this.clock)
     this.server.on('request', (req, res) => {
       this.answer(req, res).catch(() => deny(res, 500, 'Internal error'))
     })
@@ -132,6 +135,8 @@ class BrowserHostGate {
     // The ticker strip is the same page in strip mode (the renderer reads its path).
     const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
+    // The main window's page carries the list's cached prices, drawn before its script runs.
+    const body = path === '/' || path === '/index.html' ? this.withSnapshot(file.body) : file.body
     res.writeHead(200, {
       'content-type': file.contentType,
       'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -139,7 +144,13 @@ class BrowserHostGate {
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
-    res.end(req.method === 'HEAD' ? undefined : file.body)
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
+  /** index.html with the cached snapshot (cached-desk-html.ts); as built when there is none. */
+  private withSnapshot(page: Buffer): Buffer {
+    const snapshot = cachedDeskHtml(this.options.app.cachedDesk(), this.clock.now())
+    return snapshot === '' ? page : Buffer.from(withCachedDesk(page.toString('utf8'), snapshot))
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */

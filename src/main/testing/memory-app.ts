@@ -57,6 +57,11 @@ export class MemoryApp implements AppHostApi {
     return this.tray
   }
 
+  /** The Electron host draws no cached snapshot (the browser host does). */
+  cachedDesk(): null {
+    return null
+  }
+
   /** The sleep lengths the host reported, in order. */
   readonly resumeGaps: number[] = []
 

@@ -15,7 +15,7 @@ describe('alerts', () => {
     const { api } = await setup()
     await fireEvent.keyDown(window, { key: 'ArrowDown' })
     await fireEvent.keyDown(window, { key: 'a' })
-    const panel = screen.getByTestId('alerts-panel')
+    const panel = await screen.findByTestId('alerts-panel')
     await waitFor(() =>
       expect((within(panel).getByLabelText('Symbol') as HTMLInputElement).value).toBe(
         'crypto:BTCUSDT',
@@ -54,7 +54,7 @@ describe('alerts', () => {
     const { api } = await setup({ alerts: [rule], alertStates: [waiting] })
     await fireEvent.keyDown(window, { key: 'ArrowDown' })
     await fireEvent.keyDown(window, { key: 'a' })
-    const state = within(screen.getByTestId('alerts-panel')).getByTestId('alert-state')
+    const state = within(await screen.findByTestId('alerts-panel')).getByTestId('alert-state')
     expect(state.textContent).toBe('waiting for bars (7 of 20)')
     api.emit({
       type: 'alerts',
@@ -122,7 +122,7 @@ describe('alerts', () => {
     await fireEvent.click(within(list).getByRole('button', { name: 'Drop' }))
     await waitFor(() => expect(screen.queryByTestId('undelivered')).toBeNull())
     expect(api.calls.map((c) => c.name)).toContain('dropUndelivered')
-    const panel = screen.getByTestId('alerts-panel')
+    const panel = await screen.findByTestId('alerts-panel')
     expect(panel.textContent).toContain('not delivered to webhook:w1 (dropped)')
   })
 

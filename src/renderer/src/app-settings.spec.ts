@@ -13,7 +13,7 @@ describe('settings and notices', () => {
   it('sends the API key once and afterwards shows only the masked form, never the key', async () => {
     const { api } = await setup()
     await fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
-    const field = screen.getByLabelText('API key') as HTMLInputElement
+    const field = (await screen.findByLabelText('API key')) as HTMLInputElement
     expect(field.type).toBe('password')
     await fireEvent.input(field, { target: { value: 'sk-live-1234abcd' } })
     await fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
@@ -30,7 +30,7 @@ describe('settings and notices', () => {
   it('changes the theme through updateSettings and reflects it on data-theme', async () => {
     const { api } = await setup()
     await fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
-    await fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } })
+    await fireEvent.change(await screen.findByLabelText('Theme'), { target: { value: 'dark' } })
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'))
     expect(api.callsOf('updateSettings')).toEqual([{ theme: 'dark' }])
     expect(api.state.settings.closeToTray).toBe(true)

@@ -165,7 +165,7 @@ describe('layout', () => {
     const toggle = screen.getByRole('button', { name: /^Alerts/ })
     expect(toggle.getAttribute('aria-expanded')).toBe('false')
     await fireEvent.click(toggle)
-    expect(screen.getByTestId('alerts-panel')).toBeTruthy()
+    expect(await screen.findByTestId('alerts-panel')).toBeTruthy()
     expect(api.state.settings.layout.alertsOpen).toBe(true)
     await fireEvent.click(screen.getByRole('button', { name: 'Close alerts' }))
     expect(screen.queryByTestId('alerts-panel')).toBeNull()

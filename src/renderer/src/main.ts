@@ -4,7 +4,7 @@ import { createAlertSound } from './alerts/alert-sound'
 import { startSession } from './lib/app-session'
 import { viewMode } from './strip/strip-window'
 import { AppState } from './state/app-state.svelte'
-import './app.css'
+import { dropCachedDesk } from './lib/cached-desk'
 
 const bridge = openBridge()
 const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)')
@@ -28,11 +28,18 @@ startSession(app, bridge.connection)
 // Each view is a chunk of its own: the main window never loads the strip's code, nor the strip
 // the main window's.
 if (mode === 'strip') {
+  // The cached list is the main window's; the strip shows its own view at once.
+  dropCachedDesk()
   document.title = 'Tickdesk ticker strip'
   void import('./strip/Strip.svelte').then(({ default: Strip }) =>
     mount(Strip, { target, props: { app, connection: bridge.connection } }),
   )
 } else
-  void import('./App.svelte').then(({ default: App }) =>
-    mount(App, { target, props: { app, connection: bridge.connection } }),
+  void import('./App.svelte').then(
+    ({ default: App }) => mount(App, { target, props: { app, connection: bridge.connection } }),
+    // A view that cannot load must not leave the cached list standing as if it were about to go live.
+    (err: unknown) => {
+      dropCachedDesk()
+      throw err
+    },
   )

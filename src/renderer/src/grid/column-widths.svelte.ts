@@ -4,6 +4,7 @@ import type { Market } from '../../../shared/markets/market'
 import { cellText } from './cell-text'
 import type { ColumnDef, ColumnKind } from './columns'
 import { textCh, type FitBudget } from './fit-number'
+import { columnWidthCh, FIGURE_CAP_CH, headerCh } from '../../../shared/figure-width'
 import { whenIdle } from '../lib/when-idle'
 import type { PriceValues } from '../state/price-fields'
 
@@ -23,30 +24,10 @@ export interface FigureRow {
   readonly newest: Readonly<PriceValues>
 }
 
-/** Past these widths a figure is shortened instead (123,456,789.12 still fits a price). */
-const CAP_CH: Record<ColumnKind, number> = {
-  price: 14,
-  change: 14,
-  percent: 10,
-  amount: 10,
-  spread: 22,
-  trend: 0,
-  source: 0,
-}
-/** Headroom over the estimate, so sub-pixel rounding never puts the last digit on the edge. */
-const SLACK_CH = 0.5
+/** Past these widths a figure is shortened instead (shared/figure-width.ts). */
+const CAP_CH: Record<ColumnKind, number> = { ...FIGURE_CAP_CH, trend: 0, source: 0 }
 
-/** Header text is bold and proportional: letters weighed generously, plus room for the sort arrow. */
-export function headerCh(label: string): number {
-  let w = 0
-  for (const c of label) {
-    if (c === ' ') w += 0.6
-    else if (c === '%' || c === 'm' || c === 'w') w += 1.8
-    else if (c >= 'A' && c <= 'Z') w += c === 'M' || c === 'W' ? 1.9 : 1.3
-    else w += 1.05
-  }
-  return w * 1.1 + 1.4
-}
+export { headerCh }
 
 /** Rows measured in one go (about 4 ms of formatting for 250 rows of eight figure columns). */
 export const MEASURE_SLICE = 250
@@ -60,7 +41,6 @@ function widen(need: Map<GridColumn, number>, figures: readonly ColumnDef[], row
     if (w > (need.get(col.id) ?? 0)) need.set(col.id, w)
   }
 }
-const roundUp = (ch: number): number => Math.ceil(ch * 2) / 2
 
 /* eslint-disable svelte/prefer-svelte-reactivity -- the maps are bookkeeping; what cells react to is `version` and `ch`. */
 export class ColumnWidths {
@@ -187,7 +167,7 @@ export class ColumnWidths {
     const widths: Partial<Record<GridColumn, number>> = {}
     let changed = false
     for (const col of figures) {
-      let w = Math.min(CAP_CH[col.kind], roundUp((need.get(col.id) ?? 0) + SLACK_CH))
+      let w = columnWidthCh(need.get(col.id) ?? 0, CAP_CH[col.kind])
       if (growOnly) w = Math.max(w, this.ch[col.id] ?? 0)
       widths[col.id] = w
       const b = this.budgetOf(col.id)

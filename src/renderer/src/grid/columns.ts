@@ -1,4 +1,4 @@
-import { GRID_COLUMNS, type Density, type GridColumn } from '../../../shared/grid'
+import { GRID_COLUMN_LABELS, GRID_COLUMNS, type GridColumn } from '../../../shared/grid'
 import type { QuoteFigure } from '../../../shared/quote'
 import { fieldMask, type FieldMask } from '../state/price-fields'
 
@@ -48,24 +48,33 @@ export function spokenName(label: string, name: string): string {
 }
 
 export const COLUMN_DEFS: Readonly<Record<GridColumn, ColumnDef>> = {
-  last: def('last', 'Last', 'Last', 'price', ['last']),
+  last: def('last', GRID_COLUMN_LABELS.last, 'Last', 'price', ['last']),
   // The change takes its precision from the price it changes.
-  change: def('change', 'Chg', 'Change', 'change', ['change', 'last']),
-  changePercent: def('changePercent', 'Chg %', 'Change %', 'percent', ['changePercent']),
-  open: def('open', 'Open', 'Open', 'price', ['open']),
-  prevClose: def('prevClose', 'Prev', 'Previous close', 'price', ['prevClose']),
-  high: def('high', 'High', 'High', 'price', ['high']),
-  low: def('low', 'Low', 'Low', 'price', ['low']),
-  volume: def('volume', 'Vol', 'Volume', 'amount', ['volume']),
-  quoteVolume: def('quoteVolume', 'Q vol', 'Quote volume', 'amount', ['quoteVolume']),
-  trades: def('trades', 'Trades', 'Trades', 'amount', ['trades']),
-  bid: def('bid', 'Bid', 'Bid', 'price', ['bid']),
-  ask: def('ask', 'Ask', 'Ask', 'price', ['ask']),
-  bidSize: def('bidSize', 'Bid sz', 'Bid size', 'amount', ['bidSize']),
-  askSize: def('askSize', 'Ask sz', 'Ask size', 'amount', ['askSize']),
-  spread: def('spread', 'Spread', 'Spread (ask − bid, bps of mid)', 'spread', ['bid', 'ask']),
-  trend: def('trend', 'Trend', 'Trend (sparkline)', 'trend'),
-  source: def('source', 'Source', 'Source and age', 'source'),
+  change: def('change', GRID_COLUMN_LABELS.change, 'Change', 'change', ['change', 'last']),
+  changePercent: def('changePercent', GRID_COLUMN_LABELS.changePercent, 'Change %', 'percent', [
+    'changePercent',
+  ]),
+  open: def('open', GRID_COLUMN_LABELS.open, 'Open', 'price', ['open']),
+  prevClose: def('prevClose', GRID_COLUMN_LABELS.prevClose, 'Previous close', 'price', [
+    'prevClose',
+  ]),
+  high: def('high', GRID_COLUMN_LABELS.high, 'High', 'price', ['high']),
+  low: def('low', GRID_COLUMN_LABELS.low, 'Low', 'price', ['low']),
+  volume: def('volume', GRID_COLUMN_LABELS.volume, 'Volume', 'amount', ['volume']),
+  quoteVolume: def('quoteVolume', GRID_COLUMN_LABELS.quoteVolume, 'Quote volume', 'amount', [
+    'quoteVolume',
+  ]),
+  trades: def('trades', GRID_COLUMN_LABELS.trades, 'Trades', 'amount', ['trades']),
+  bid: def('bid', GRID_COLUMN_LABELS.bid, 'Bid', 'price', ['bid']),
+  ask: def('ask', GRID_COLUMN_LABELS.ask, 'Ask', 'price', ['ask']),
+  bidSize: def('bidSize', GRID_COLUMN_LABELS.bidSize, 'Bid size', 'amount', ['bidSize']),
+  askSize: def('askSize', GRID_COLUMN_LABELS.askSize, 'Ask size', 'amount', ['askSize']),
+  spread: def('spread', GRID_COLUMN_LABELS.spread, 'Spread (ask − bid, bps of mid)', 'spread', [
+    'bid',
+    'ask',
+  ]),
+  trend: def('trend', GRID_COLUMN_LABELS.trend, 'Trend (sparkline)', 'trend'),
+  source: def('source', GRID_COLUMN_LABELS.source, 'Source and age', 'source'),
 }
 
 /** The chosen ids as definitions, unknown ones dropped (settings are parsed, but be kind). */
@@ -109,35 +118,5 @@ export function moveColumn(order: readonly GridColumn[], id: GridColumn, by: -1 
   return next
 }
 
-/**
- * Fixed parts of the layout per density, in px (figures are sized in `ch`, which follows the
- * density's font size). A sparkline is drawn at its column's width, so it cannot run into Source.
- */
-export interface DensityMetrics {
-  /** Horizontal padding of every cell, each side. */
-  padX: number
-  sparkWidth: number
-  sparkHeight: number
-  symbolWidth: number
-  sourceWidth: number
-  actionsWidth: number
-}
-
-export const DENSITY: Readonly<Record<Density, DensityMetrics>> = {
-  comfortable: {
-    padX: 8,
-    sparkWidth: 64,
-    sparkHeight: 18,
-    symbolWidth: 168,
-    sourceWidth: 136,
-    actionsWidth: 84,
-  },
-  compact: {
-    padX: 5,
-    sparkWidth: 52,
-    sparkHeight: 14,
-    symbolWidth: 152,
-    sourceWidth: 124,
-    actionsWidth: 72,
-  },
-}
+// The fixed parts of the layout per density are shared with the host's cached snapshot.
+export { DENSITY, type DensityMetrics } from '../../../shared/grid'

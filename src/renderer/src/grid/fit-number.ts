@@ -7,6 +7,9 @@ import {
   formatPrice,
   MISSING,
 } from '../lib/format'
+import { textCh } from '../../../shared/figure-width'
+
+export { textCh }
 
 /**
  * Figures that fit their cell. Column widths are set in `ch` (the advance of "0") from the data
@@ -14,24 +17,8 @@ import {
  * shorter, never past the cell's edge: first without decimals (20,000,000), then abbreviated
  * (1.23B). `onOver` tells the widths that the column should grow, which it does by the next frame.
  *
- * Widths are estimated, not measured (no layout read per tick): with tabular figures every digit
- * is 1ch; the weights below for separators, signs and letters are at or above their advance in
- * the UI fonts on Linux, macOS and Windows (DejaVu Sans, Liberation Sans/Arial, SF, Segoe UI).
- * The end-to-end test measures the real boxes in Chromium.
+ * Widths are estimated, not measured (no layout read per tick): textCh (shared/figure-width.ts).
  */
-export function textCh(text: string): number {
-  let w = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 48 && c <= 57) w += 1
-    else if (c === 44 || c === 46)
-      w += 0.5 // , .
-    else if (c === 37 || c === 77 || c === 0x2014)
-      w += 1.8 // % M —
-    else w += 1.4 // + − K B T and the rest
-  }
-  return w
-}
 
 /** What the column of a figure knows: its width, and whom to tell when that is too narrow. */
 export interface FitBudget {

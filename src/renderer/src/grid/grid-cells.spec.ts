@@ -48,6 +48,21 @@ describe('grid cells written by the row (outside Svelte)', () => {
     expect(writes().filter((m) => m.type === 'characterData')).toHaveLength(1)
   })
 
+  it('write nothing while their row is out of view (a hidden spare row), and catch up when shown', () => {
+    const { book } = directBook()
+    const row = book.row(KEY)
+    book.applyPatches([{ key: KEY, last: 100 }])
+    const { td, writes } = cellElement()
+    row.bindCell(new FigureCell(td, COLUMN_DEFS.last, row.market, row.symbol, NO_BUDGET))
+    writes()
+    book.visibility.update([{ key: KEY, inView: false }])
+    book.applyPatches([{ key: KEY, last: 101 }])
+    book.applyPatches([{ key: KEY, last: 102 }])
+    expect(writes()).toHaveLength(0)
+    book.visibility.update([{ key: KEY, inView: true }])
+    expect(td.textContent).toBe(formatPrice(102, row.market, row.symbol))
+  })
+
   it('write no $state field for the grid in direct mode, yet a watching view still gets them', () => {
     const { book } = directBook()
     const row = book.row(KEY)

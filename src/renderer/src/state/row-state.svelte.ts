@@ -211,6 +211,8 @@ export class RowState implements Paintable {
       const v = this.latest[field]
       if (this[field] !== v) this[field] = v
     }
+    // Bound cells write only what differs from what they show.
+    for (const cell of this.cells) cell.render(this.latest)
     if (this.sparkHeld && this.paintsTrend) {
       this.sparkHeld = false
       this.redrawTrend()
@@ -232,7 +234,9 @@ export class RowState implements Paintable {
       changed |= 1 << f
       if ((paint & (1 << f)) !== 0 && this[field] !== v) this[field] = v
     }
-    if (changed !== 0)
+    // A row out of view (a hidden spare row of the table still has its cells bound) writes
+    // nothing: catchUp() renders its cells when it is shown again.
+    if (changed !== 0 && this.painting)
       for (const cell of this.cells) if ((cell.reads & changed) !== 0) cell.render(latest)
     if (patch.ts !== undefined) {
       this.ts = patch.ts

@@ -3,6 +3,7 @@ import { tick, type Component } from 'svelte'
 import { expect } from 'vitest'
 import type { Snapshot } from '../../../shared/bridge'
 import App from '../App.svelte'
+import { preloadPanels } from '../lazy-views'
 import { AppState } from '../state/app-state.svelte'
 import { baseSnapshot, FakeTickdeskApi } from './fake-api'
 
@@ -27,6 +28,9 @@ export async function renderApp(
     host?: 'web' | 'electron'
   } = {},
 ): Promise<Rendered> {
+  // The panels are chunks of their own (lazy-views.ts): in before the app, as after the idle
+  // preload, so a spec's click finds the panel drawn (their first transform here takes seconds).
+  await preloadPanels()
   const api = new FakeTickdeskApi(baseSnapshot(snapshot))
   if (opts.host) api.host = opts.host
   const clock = { now: new Date(2025, 10, 21, 16, 30).getTime() }
