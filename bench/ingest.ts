@@ -2,16 +2,19 @@ import { Worker } from 'node:worker_threads'
 import WebSocket from 'ws'
 import { AlertEngine } from '../src/core/alerts/alert-engine'
 import { CandleBuilder } from '../src/core/bars/candle-builder'
-import { systemClock } from '../src/core/clock'
+import { systemClock, type Clock } from '../src/core/clock'
+import { streamTick, type StreamTickSide } from '../src/core/engine/engine-stream'
 import { FeedPlanner } from '../src/core/feed/feed-planner'
 import { QuoteStore } from '../src/core/quotes/quote-store'
 import { RateGovernor } from '../src/core/rest/rate-governor'
-import { tradedSince } from '../src/core/quotes/traded-volume'
+import { QuoteIngest } from '../src/core/quotes/quote-ingest'
+import { SymbolStatusBook } from '../src/core/quotes/symbol-statuses'
+import { StreamMarketNames } from '../src/core/stream/stream-market-names'
+import { StreamTrust } from '../src/core/trust/stream-trust'
 import { StreamClient } from '../src/core/stream/stream-client'
 import { QuoteBatcher, realTiming } from '../src/app/feed/quote-batcher'
 import { AlertRuleSchema } from '../src/shared/alerts/alert'
-import { symbolKey, type SymbolKey } from '../src/shared/markets/market'
-import type { Quote } from '../src/shared/quote'
+import { symbolKey } from '../src/shared/markets/market'
 import type { DialectName } from '../src/sim/dialects'
 import { BENCH_MARKET, benchSymbols, buildTickFrames } from './frames'
 import { atLeast, median, report, round, type BenchContext, type BenchResult } from './stats'
@@ -20,14 +23,15 @@ import { atLeast, median, report, round, type BenchContext, type BenchResult } f
  * ingest: ticks/s through the whole core path over loopback WebSocket, against a raw `ws` client
  * that only JSON.parses the same frames, measured alternately in the same run (ratio, not time).
  *
- * Ours: frame -> StreamClient (parseFrame, route, normalise) -> what MarketEngine's stream 'tick'
- * handler and ingest() do, step for step (see `ingestLikeEngine`): QuoteStore.apply, the
- * cumulative-volume delta, CandleBuilder.add, the symbol-status check, FeedPlanner.noteTick, then
- * the app's quote listener (QuoteBatcher.request + AlertEngine.evaluate, one rule per symbol) ->
- * drainPatches every 16 ms. The pusher runs in a worker thread.
+ * Ours: frame -> StreamClient (scan or parse, route, read under the market's field reading) ->
+ * MarketEngine's own stream tick handler (engine-stream.ts streamTick, not a copy: the trust
+ * check, QuoteIngest's store merge, minute bar and symbol status, FeedPlanner.noteTick), with
+ * the market trusted as the app trusts it, then the app's quote listeners (QuoteBatcher.request;
+ * AlertEngine.evaluate, one rule per symbol) -> a batch drained when the loop is free. The
+ * pusher runs in a worker thread.
  */
 
-const SYMBOLS = 200
+export const SYMBOLS = 200
 /** Alternating raw/ours pairs; the ratio is the median of per-pair ratios (robust to load swings). */
 const ROUNDS = 5
 
@@ -36,7 +40,7 @@ interface Pusher {
   close(): Promise<void>
 }
 
-async function startPusher(frames: string[]): Promise<Pusher> {
+export async function startPusher(frames: string[]): Promise<Pusher> {
   const worker = new Worker(new URL('./push-server.mjs', import.meta.url), {
     workerData: { frames },
   })
@@ -54,7 +58,7 @@ async function startPusher(frames: string[]): Promise<Pusher> {
 }
 
 /** Baseline: what any client must at least do, receive and JSON.parse each frame. */
-async function rawRun(url: string, expected: number): Promise<number> {
+export async function rawRun(url: string, expected: number): Promise<number> {
   const ws = new WebSocket(url)
   let ticks = 0
   let t0 = 0
@@ -76,12 +80,44 @@ async function rawRun(url: string, expected: number): Promise<number> {
   })
 }
 
-async function corePathRun(
-  url: string,
-  expected: number,
-): Promise<{ rate: number; patches: number }> {
-  const clock = systemClock
-  const symbols = benchSymbols(SYMBOLS)
+/**
+ * A stream trust that trusts the bench market, earned as the app earns it (core/trust): a push
+ * held, then a REST answer that agrees with it. Ticks then go to the store, as a trusted market's do.
+ */
+function trustedStream(clock: Clock, symbols: string[]): StreamTrust {
+  const trust = new StreamTrust({
+    clock,
+    onChange: () => undefined,
+    sample: () => undefined,
+    streamed: () => symbols,
+    streams: () => true,
+    sampleEveryMs: () => 180_000,
+  })
+  const symbol = symbols[0] ?? 'B000USDT'
+  const update = { market: BENCH_MARKET, symbol, ts: null, receivedAt: clock.now() } as const
+  trust.hold({ ...update, fields: {}, raw: { symbol, last: 10 }, source: 'stream' })
+  trust.restAnswer({ ...update, fields: { last: 10 }, source: 'poll' }, undefined)
+  if (!trust.shows(BENCH_MARKET))
+    throw new Error('bench: the stream trust did not trust the market')
+  return trust
+}
+
+/** What a tick meets past the stream client: the engine's tick handler and the app's listeners. */
+export interface TickSink {
+  side: StreamTickSide
+  trust: StreamTrust
+  /** Bridge patches drained so far. */
+  patches(): number
+  /** Flushes the last batch and stops the timers. */
+  close(): void
+}
+
+/**
+ * The engine's own tick handler (engine-stream.ts streamTick) over the parts MarketEngine gives
+ * it, the market trusted as the app trusts it, and the app's two quote listeners (feed-events.ts:
+ * the bridge batch; alert-follow.ts: one alert rule per symbol).
+ */
+export function engineSink(clock: Clock, symbols: string[]): TickSink {
   const store = new QuoteStore(clock)
   const alerts = new AlertEngine({ clock })
   alerts.setRules(
@@ -96,25 +132,53 @@ async function corePathRun(
       }),
     ),
   )
-  const candles = new CandleBuilder()
   // A real planner with every bench symbol holding a stream slot, as in the app, so noteTick does
   // the same work it does there.
-  const planner = new FeedPlanner({ cap: SYMBOLS, clock })
+  const planner = new FeedPlanner({ cap: symbols.length, clock })
   planner.setWatched(symbols.map((s) => ({ key: symbolKey(BENCH_MARKET, s), priority: 0 })))
   planner.setStreamAvailable(true)
-  const statuses = new Map<SymbolKey, { code: string }>()
   let patches = 0
   const batcher = new QuoteBatcher(
     realTiming,
     () => store.drainFrame(),
     (frame) => (patches += frame.keys.length),
   )
+  const trust = trustedStream(clock, symbols)
+  const ingest = new QuoteIngest(store, new CandleBuilder(), new SymbolStatusBook(() => true))
+  ingest.onQuote(() => batcher.request())
+  ingest.onQuote((q) => alerts.evaluate(q))
+  const side: StreamTickSide = {
+    trust: () => trust,
+    ingest,
+    planner,
+    streamNames: new StreamMarketNames({ clock, onChange: () => undefined }),
+  }
+  return {
+    side,
+    trust,
+    patches: () => patches,
+    close: () => {
+      batcher.flush()
+      batcher.stop()
+      planner.dispose()
+    },
+  }
+}
+
+export async function corePathRun(
+  url: string,
+  expected: number,
+): Promise<{ rate: number; patches: number }> {
+  const clock = systemClock
+  const symbols = benchSymbols(SYMBOLS)
+  const { side, trust, patches, close } = engineSink(clock, symbols)
   const stream = new StreamClient({
     url,
     apiKey: 'bench-key',
     budget: new RateGovernor({ rpm: 3000, clock, random: Math.random }),
     clock,
     random: Math.random,
+    readingOf: (market) => trust.readingOf(market),
   })
   stream.setSubscriptions(new Map([[BENCH_MARKET, new Set(symbols)]]))
   let ticks = 0
@@ -123,40 +187,16 @@ async function corePathRun(
     stream.on('state', (s) => {
       if (s === 'open') t0 = performance.now()
     })
-    // Mirrors MarketEngine: stream.on('tick') -> ingest() -> quote listeners (app-service.ts).
-    // Keep it in step with src/core/engine/engine.ts when either changes.
-    const quoteListeners = [
-      (q: Quote) => {
-        batcher.request()
-        alerts.evaluate(q)
-      },
-    ]
     stream.on('tick', (u) => {
-      const entry = store.applyEntry(u)
-      const quote = entry.quote
-      const slot = entry.slot
-      if (quote.last !== null) {
-        if (slot.ringEpoch !== candles.epoch || slot.ring === null) {
-          slot.ring = candles.minuteRing(quote.key)
-          slot.ringEpoch = candles.epoch
-        }
-        candles.addTo(slot.ring, quote.ts, quote.last, tradedSince(slot, quote.volume))
-      }
-      const status = statuses.get(quote.key)
-      if (status && status.code !== 'OK') statuses.set(quote.key, { code: 'OK' })
-      for (const l of quoteListeners) l(quote)
-      if (slot.plannerEpoch !== planner.tickEpoch && planner.noteTick(quote.key))
-        slot.plannerEpoch = planner.tickEpoch
+      streamTick(u, side)
       if (++ticks === expected) resolve(ticks / ((performance.now() - t0) / 1000))
     })
   })
   stream.start()
   const rate = await done
-  batcher.flush()
-  batcher.stop()
-  planner.dispose()
+  close()
   await stream.stop()
-  return { rate, patches }
+  return { rate, patches: patches() }
 }
 
 async function measureDialect(

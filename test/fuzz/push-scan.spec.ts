@@ -10,9 +10,9 @@ import { QUOTE_FIGURES } from '../../src/shared/quote'
 import { check, FUZZ_SCALE, fuzzTimeout, printTally } from './counted'
 
 /**
- * The batch scanner (push-scan.ts) against parseFrame, frame for frame: whenever the scanner
- * takes a frame, its ticks are parseFrame's, to the key order of each fields object and the
- * sign of a zero; otherwise it declines and parseFrame reads the frame. Frames come in many
+ * The push scanner (push-scan.ts: batches, and one tick a frame) against parseFrame, frame for
+ * frame: whenever the scanner takes a frame, its ticks are parseFrame's, to the key order of each
+ * fields object and the sign of a zero; otherwise it declines and parseFrame reads the frame. Frames come in many
  * shapes (the bench feed's, other kinds, aliases, odd values), then mutated byte by byte. And
  * the store a run of scanned frames leaves, its ticks merged from their packed figures, is the
  * store the same frames leave through parseFrame's fields objects, frame for frame.
@@ -135,11 +135,21 @@ const frame = envelope.map(({ key, kind, items, tail }) =>
 const benchFrame = fc
   .array(benchItem, { minLength: 1, maxLength: 8 })
   .map((items) => JSON.stringify({ event: 'ticker', data: items }))
+/** One tick a frame, its kind its first key (the typed dialect's shape). */
+const benchSingle = benchItem.map((i) => JSON.stringify({ type: 'tick', ...i }))
+/** One item a frame after a kind key of any name and word (an item's own `type` may follow). */
+const singleFrame = fc
+  .record({
+    key: fc.constantFrom(...KIND_FIELDS, 'kind'),
+    kind: fc.constantFrom('tick', 'ticker', 'Quote', 'trade.BTC', 'kline', 'ping', 'x', ''),
+    item: fc.oneof(item, benchItem),
+  })
+  .map(({ key, kind, item }) => JSON.stringify({ [key]: kind, ...item }))
 
 /** A frame with a few bytes changed: dropped, duplicated, replaced, or the frame cut short. */
 const mutated = fc
   .tuple(
-    fc.oneof(frame, benchFrame),
+    fc.oneof(frame, benchFrame, singleFrame, benchSingle),
     fc.array(
       fc.tuple(
         fc.nat(),
@@ -180,9 +190,12 @@ const storeItem = fc
   .chain((o) => fc.shuffledSubarray(Object.entries(o), { minLength: 1 }))
   .map((entries) => Object.fromEntries(entries))
 const storeFrames = fc.array(
-  fc
-    .array(storeItem, { minLength: 1, maxLength: 5 })
-    .map((items) => JSON.stringify({ event: 'ticker', data: items })),
+  fc.oneof(
+    fc
+      .array(storeItem, { minLength: 1, maxLength: 5 })
+      .map((items) => JSON.stringify({ event: 'ticker', data: items })),
+    storeItem.map((i) => JSON.stringify({ type: 'tick', ...i })),
+  ),
   { minLength: 1, maxLength: 12 },
 )
 
@@ -219,13 +232,13 @@ function sameStores(texts: string[]): void {
 
 afterAll(() => printTally('push-scan'))
 
-describe('fuzz: the batch scanner agrees with parseFrame', () => {
+describe('fuzz: the push scanner agrees with parseFrame', () => {
   it(
-    'takes every frame of the bench feed’s dialect, with parseFrame’s ticks',
+    'takes every frame of the bench feed’s dialects (batch and typed), with parseFrame’s ticks',
     () => {
       check(
         'push scan: bench frames',
-        fc.property(benchFrame, (t) => void expect(agree(t)).toBe(true)),
+        fc.property(fc.oneof(benchFrame, benchSingle), (t) => void expect(agree(t)).toBe(true)),
         3000,
       )
     },
@@ -238,7 +251,7 @@ describe('fuzz: the batch scanner agrees with parseFrame', () => {
       let taken = 0
       check(
         'push scan: frames of many shapes',
-        fc.property(frame, (t) => void (taken += +agree(t))),
+        fc.property(fc.oneof(frame, singleFrame), (t) => void (taken += +agree(t))),
         6000,
       )
       // A scanner that declined everything would pass the agreement trivially.

@@ -43,6 +43,12 @@ export interface EngineStreamSide {
 }
 
 /**
+ * What a stream tick touches (streamTick): bench/ingest drives the engine's own tick handler
+ * through it, so the figure measures this code and not a copy of it.
+ */
+export type StreamTickSide = Pick<EngineStreamSide, 'trust' | 'ingest' | 'planner' | 'streamNames'>
+
+/**
  * What each market is called on the stream, learned (stream-market-names.ts). A market's name
  * failed or worked: its symbols poll or stream at once (the planner's gates), a new name is
  * subscribed afresh (its old name's subscriptions unsubscribed first), and `changed` lets the
@@ -91,7 +97,7 @@ export function createEngineStream(
     },
     readingOf: (market) => side.trust().readingOf(market),
   })
-  stream.on('tick', (u) => onTick(u, side))
+  stream.on('tick', (u) => streamTick(u, side))
   stream.on('subscribeSent', ({ market }) => streamNames.sent(market))
   stream.on('subscribed', ({ market }) => market !== null && streamNames.acked(market))
   stream.on('marketRefused', ({ code, message }) => {
@@ -155,7 +161,7 @@ function onState(state: StreamState, side: EngineStreamSide): void {
  * slot counts as fed (the planner's and the names' proof) by a push that carried the price:
  * one that moved only bid and ask does not keep a slot whose prices never come.
  */
-function onTick(u: QuoteUpdate, side: EngineStreamSide): void {
+export function streamTick(u: QuoteUpdate, side: StreamTickSide): void {
   const trust = side.trust()
   if (!trust.shows(u.market)) return held(u, side, trust)
   const packed = u.packed
@@ -171,7 +177,7 @@ function onTick(u: QuoteUpdate, side: EngineStreamSide): void {
 }
 
 /** A push of a market not trusted (yet): held, and its name and slot proven by it arriving. */
-function held(u: QuoteUpdate, side: EngineStreamSide, trust: StreamTrust): void {
+function held(u: QuoteUpdate, side: StreamTickSide, trust: StreamTrust): void {
   trust.hold(u)
   side.streamNames.pushed(u.market)
   if (!isEmpty(u.fields)) side.planner.noteTick(symbolKey(u.market, u.symbol))

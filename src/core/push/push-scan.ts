@@ -62,26 +62,25 @@ const SYMBOL_PROBES = 4
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i)
 
 /**
- * The hot push dialect read straight from the frame's bytes, without JSON.parse: a batch
- * `{"event":"ticker","data":[{"symbol":"X","market":"crypto","last":1.5,…,"ts":…},…]}` as
- * JSON.stringify writes it (no whitespace, no escapes). At 10k ticks/s JSON.parse and its
- * objects were ~15% of the host's CPU, half of it V8 internalising keys and short strings
- * (render bench): here keys are matched in place, numbers read from their digits and symbols
- * found in a small table, and a tick's figures stay packed in numbers (packed-figures.ts): no
- * object per tick. It reads the socket's UTF-8 bytes, not a decoded string: a scanned frame is
- * never decoded, and a byte read costs less than charCodeAt, which checks the string's
- * representation on every read (the scan: ~640 -> ~445 ns a tick, render bench's feed,
- * micro-benchmark). Anything outside printable ASCII is a byte above 0x7e here: declined too.
+ * The hot push dialects read straight from the frame's bytes, without JSON.parse: a batch
+ * `{"event":"ticker","data":[{"symbol":"X","market":"crypto","last":1.5,…,"ts":…},…]}`, or one
+ * tick a frame `{"type":"tick","symbol":"X",…}`, as JSON.stringify writes them (no whitespace, no
+ * escapes). At 10k ticks/s JSON.parse and its objects were ~15% of the host's CPU, half of it V8
+ * internalising keys and short strings (render bench): here keys are matched in place, numbers
+ * read from their digits and symbols found in a small table, and a tick's figures stay packed
+ * (packed-figures.ts): no object per tick. It reads the socket's UTF-8 bytes: a scanned frame is
+ * never decoded, and a byte read costs less than charCodeAt (the scan: ~640 -> ~445 ns a tick,
+ * render bench's feed). Anything outside printable ASCII is a byte above 0x7e: declined too.
  *
  * It fills `out` with the ticks parseFrame would make (a scanned tick's `fields` unpacks to
- * parseFrame's object), or declines (returns false, `out` to be refilled
- * by parseFrame) on anything else: another kind or key, a key twice, a string with an escape or
- * outside printable ASCII, a quoted number, null, a number that is not finite, whitespace, an
- * item parseFrame would call malformed. test/fuzz/push-scan.spec.ts checks the two agree.
+ * parseFrame's object), or declines (false, `out` to be refilled by parseFrame) on anything
+ * else: another kind or key, a key twice, a string with an escape or outside printable ASCII, a
+ * quoted number, null, a number that is not finite, whitespace, an item parseFrame would call
+ * malformed. test/fuzz/push-scan.spec.ts checks the two agree.
  *
  * One scanner a stream client (InboundFrames keeps it): its caches (the last envelope head, key
- * order and market, the symbol slots) follow one feed, and two clients never share them. Its
- * keys come from the figure table (shared/quote.ts QUOTE_FIGURES) and three more.
+ * order and market, the symbol slots) follow one feed. Its keys come from the figure table
+ * (shared/quote.ts QUOTE_FIGURES) and three more.
  */
 export class PushScanner {
   // Where the scan is: a field of the scanner, so its parts share it without closures.
@@ -142,10 +141,18 @@ export class PushScanner {
   scan(text: Bytes, now: number, out: FrameBuffer): boolean {
     this.pos = 0
     out.reset()
-    if (!this.scanEnvelopeHead(text)) return false
+    const afterKind = this.scanKindHead(text)
+    if (afterKind < 0) return false
+    if (!bytesAt(text, afterKind, DATA_HEAD)) {
+      // One tick a frame, its kind its first key: read as a batch's item (parseFrame too).
+      if ((text[afterKind] as number) !== COMMA) return false
+      this.pos = afterKind + 1
+      return this.scanFields(text, now, out) && this.pos === text.length
+    }
+    this.pos = afterKind + DATA_HEAD.length
     if ((text[this.pos] as number) === RBRACKET) return false // an empty batch: parseFrame says ignored
     for (;;) {
-      if (!this.scanItem(text, now, out)) return false
+      if ((text[this.pos++] as number) !== LBRACE || !this.scanFields(text, now, out)) return false
       const c = text[this.pos++] as number
       if (c === COMMA) continue
       // `]}` and the end: JSON.parse would reject trailing bytes, and whitespace is declined.
@@ -153,18 +160,19 @@ export class PushScanner {
     }
   }
 
-  /** `{"<kind field>":"<a tick kind>","data":[` — the one envelope read here. */
-  private scanEnvelopeHead(raw: Bytes): boolean {
-    if ((raw[0] as number) !== LBRACE) return false
+  /**
+   * `{"<kind field>":"<a tick kind>"`, the head of both frames read here (then `,"data":[` for a
+   * batch, or the tick's other keys): the position after it, or -1.
+   */
+  private scanKindHead(raw: Bytes): number {
+    if ((raw[0] as number) !== LBRACE) return -1
     const keyStart = 2
     const keyEnd = stringEnd(raw, 1)
-    if (keyEnd < 0 || (raw[keyEnd + 1] as number) !== COLON) return false
+    if (keyEnd < 0 || (raw[keyEnd + 1] as number) !== COLON) return -1
     const valueStart = keyEnd + 3
     const valueEnd = stringEnd(raw, keyEnd + 2)
-    if (valueEnd < 0 || !this.isTickKind(raw, keyStart, keyEnd, valueStart, valueEnd)) return false
-    if (!bytesAt(raw, valueEnd + 1, DATA_HEAD)) return false
-    this.pos = valueEnd + 10
-    return true
+    if (valueEnd < 0 || !this.isTickKind(raw, keyStart, keyEnd, valueStart, valueEnd)) return -1
+    return valueEnd + 1
   }
 
   private isTickKind(
@@ -204,9 +212,9 @@ export class PushScanner {
     return -1
   }
 
-  private scanItem(raw: Bytes, now: number, out: FrameBuffer): boolean {
+  /** An item's keys and values after its `{`, to its `}`: one tick into `out`, or false. */
+  private scanFields(raw: Bytes, now: number, out: FrameBuffer): boolean {
     let pos = this.pos
-    if ((raw[pos++] as number) !== LBRACE) return false
     const lastOrder = this.lastOrder
     const keyHeads = this.keyHeads
     const values = this.values

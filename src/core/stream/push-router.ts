@@ -69,10 +69,14 @@ export class PushRouter {
       this.symbol = ref.routedSymbol
       return ref.routed
     }
+    // The epoch the answer is found in: telling of an ambiguous push replans the book at once
+    // (the planner separates the symbol), and the answer found before that must not be kept as
+    // the new epoch's (it would drop the symbol's pushes for good).
+    const epoch = book.epoch
     const market = this.find(f.market, f.symbol, true)
     if (ref !== undefined) {
       ref.routeBook = book
-      ref.routeEpoch = book.epoch
+      ref.routeEpoch = epoch
       ref.routeTag = f.market
       ref.routed = market
       ref.routedSymbol = market === null ? ref.symbol : this.symbol

@@ -66,8 +66,8 @@ export class InboundFrames {
 
   read(ws: WebSocket, data: RawData, now: number): void {
     this.counters.framesIn++
-    // The batch dialect is scanned in place, from the socket's bytes (push-scan.ts); anything
-    // else is decoded and parsed as JSON.
+    // Tick frames (a batch, or one tick) are scanned in place, from the socket's bytes
+    // (push-scan.ts); anything else is decoded and parsed as JSON.
     const frames = this.scanner.scan(frameBytes(data), now, this.frames)
       ? this.frames.frames
       : parseFrame(frameText(data), now, this.frames, this.router.keys)
