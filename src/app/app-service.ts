@@ -20,8 +20,7 @@ import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
 import { deskSnapshot } from './watchlists/desk-snapshot'
 import { choosesOtherFeed } from './feed/feed-chooser'
-import { connectFeedEvents } from './feed/feed-events'
-import { HeldEngine } from './feed/held-engine'
+import { attachFeed } from './feed/feed-attach'
 import type { ActiveFeed } from './feed/feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
 import { KeyedFeed } from './keys/keyed-feed'
@@ -106,17 +105,15 @@ export class AppService implements AppHostApi, CommandContext {
       nameMemory: (source) => streamNameMemory(stores.streamNames, source, this.logger),
       notices: this.notices,
       settings: () => this.state.settings,
-      attach: (engine, config) => {
-        this.saves.useSource(engine, config, engine instanceof HeldEngine)
-        this.watches.use(engine)
-        return connectFeedEvents(engine, {
+      attach: (engine, config) =>
+        attachFeed(engine, config, {
           batchTiming: opts.batchTiming,
           hub: this.hub,
-          alerts: this.alertSet.host.feed,
           clock: this.clock,
-          quotesChanged: () => this.saves.quotesChanged(),
-        })
-      },
+          alerts: this.alertSet.host.feed,
+          saves: this.saves,
+          watches: this.watches,
+        }),
       onStatus: (status) => this.hub.emit({ type: 'status', status }),
       onKeyChange: () => this.emitSettings(),
     })
@@ -362,8 +359,7 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   cachedDesk(): CachedDesk | null {
-    const quotes = this.keyed.current.engine.quotes
-    return cachedDesk(this.state.lists, this.state.settings, (key) => quotes.get(key))
+    return cachedDesk(this.state.lists, this.state.settings, (key) => this.quoteOf(key))
   }
 
   notifyResume(gapMs = 0): void {
@@ -400,6 +396,5 @@ export class AppService implements AppHostApi, CommandContext {
   }
 }
 
-export function createAppService(opts: AppServiceOptions): Promise<AppService> {
-  return AppService.create(opts)
-}
+export const createAppService = (opts: AppServiceOptions): Promise<AppService> =>
+  AppService.create(opts)

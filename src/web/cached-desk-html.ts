@@ -5,7 +5,7 @@ import {
   formatPercent,
   formatPrice,
   MISSING,
-} from '../shared/figure-text'
+} from '../shared/figures/figure-text'
 import { DENSITY, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
 import { formatClock } from '../shared/markets/clock-text'
 import {
@@ -14,7 +14,7 @@ import {
   headerCh,
   textCh,
   type FigureKind as SharedFigureKind,
-} from '../shared/figure-width'
+} from '../shared/figures/figure-width'
 import type { Quote, QuoteFigure } from '../shared/quote'
 
 /**
@@ -120,7 +120,7 @@ function rowHtml(
   )
 }
 
-/** A figure column's width in ch, as the grid sizes it (shared/figure-width.ts). */
+/** A figure column's width in ch, as the grid sizes it (shared/figures/figure-width.ts). */
 function columnCh(col: GridColumn, rows: readonly CachedRow[]): number {
   const kind = col === 'spread' ? 'spread' : FIGURE_KINDS[col]
   if (kind === undefined) return 0

@@ -14,3 +14,19 @@ export const loadHeatmap = () => import('./heatmap/HeatmapPane.svelte')
 export function preloadPanels(): Promise<unknown> {
   return Promise.all([loadAlerts(), loadSettings(), loadShortcuts()])
 }
+
+/** Tasks the alert form may take to be drawn once its chunk is in. */
+const FORM_WAITS = 50
+
+/**
+ * The new-alert form's level field, once the alerts panel's chunk is in and drawn: the form
+ * exists a few tasks after the import resolves, so a focus right after it finds nothing.
+ */
+export async function newAlertLevel(): Promise<HTMLInputElement | null> {
+  const level = (): HTMLInputElement | null =>
+    document.querySelector<HTMLInputElement>('form[aria-label="New alert"] [name="value"]')
+  await loadAlerts()
+  for (let i = 0; i < FORM_WAITS && level() === null; i++)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  return level()
+}

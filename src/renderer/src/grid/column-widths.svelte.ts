@@ -4,7 +4,7 @@ import type { Market } from '../../../shared/markets/market'
 import { cellText } from './cell-text'
 import type { ColumnDef, ColumnKind } from './columns'
 import { textCh, type FitBudget } from './fit-number'
-import { columnWidthCh, FIGURE_CAP_CH, headerCh } from '../../../shared/figure-width'
+import { columnWidthCh, FIGURE_CAP_CH, headerCh } from '../../../shared/figures/figure-width'
 import { whenIdle } from '../lib/when-idle'
 import type { PriceValues } from '../state/price-fields'
 
@@ -24,7 +24,7 @@ export interface FigureRow {
   readonly newest: Readonly<PriceValues>
 }
 
-/** Past these widths a figure is shortened instead (shared/figure-width.ts). */
+/** Past these widths a figure is shortened instead (shared/figures/figure-width.ts). */
 const CAP_CH: Record<ColumnKind, number> = { ...FIGURE_CAP_CH, trend: 0, source: 0 }
 
 export { headerCh }

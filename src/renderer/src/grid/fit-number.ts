@@ -7,7 +7,7 @@ import {
   formatPrice,
   MISSING,
 } from '../lib/format'
-import { textCh } from '../../../shared/figure-width'
+import { textCh } from '../../../shared/figures/figure-width'
 
 export { textCh }
 
@@ -17,7 +17,7 @@ export { textCh }
  * shorter, never past the cell's edge: first without decimals (20,000,000), then abbreviated
  * (1.23B). `onOver` tells the widths that the column should grow, which it does by the next frame.
  *
- * Widths are estimated, not measured (no layout read per tick): textCh (shared/figure-width.ts).
+ * Widths are estimated, not measured (no layout read per tick): textCh (shared/figures/figure-width.ts).
  */
 
 /** What the column of a figure knows: its width, and whom to tell when that is too narrow. */

@@ -1,6 +1,6 @@
 import type { Market } from '../../../shared/markets/market'
 import { formatClock } from '../../../shared/markets/clock-text'
-import { formatPrice } from '../../../shared/figure-text'
+import { formatPrice } from '../../../shared/figures/figure-text'
 
 export { formatClock }
 
@@ -13,7 +13,7 @@ export {
   formatPrice,
   MISSING,
   pricePrecision,
-} from '../../../shared/figure-text'
+} from '../../../shared/figures/figure-text'
 
 const AGE_STEP_S = 5
 

@@ -1,10 +1,10 @@
-import { systemClock } from '../src/core/clock'
-import { streamTick } from '../src/core/engine/engine-stream'
-import { silentLogger } from '../src/core/log'
-import { InboundFrames } from '../src/core/stream/stream-inbound'
-import { SubscriptionBook } from '../src/core/stream/subscription-book'
-import type { DialectName } from '../src/sim/dialects'
-import { BENCH_MARKET, benchSymbols, buildTickFrames } from './frames'
+import { systemClock } from '../../src/core/clock'
+import { streamTick } from '../../src/core/engine/engine-stream'
+import { silentLogger } from '../../src/core/log'
+import { InboundFrames } from '../../src/core/stream/stream-inbound'
+import { SubscriptionBook } from '../../src/core/stream/subscription-book'
+import type { DialectName } from '../../src/sim/dialects'
+import { BENCH_MARKET, benchSymbols, buildTickFrames } from '../frames'
 import { engineSink, SYMBOLS } from './ingest'
 
 /**
@@ -15,7 +15,7 @@ import { engineSink, SYMBOLS } from './ingest'
  * ("raw"), alternately, the least of each over the rounds. What ingest.ts adds to both sides
  * (ws, the socket, the pusher) is not here: a guide for where a change lands, not the figure.
  *
- *   npx tsx bench/ingest-cpu.ts [compact|typed] [rounds=16]
+ *   npx tsx bench/ingest/ingest-cpu.ts [compact|typed] [rounds=16]
  */
 const dialect = (process.argv[2] ?? 'compact') as DialectName
 const rounds = Number(process.argv[3] ?? 16)

@@ -1,4 +1,4 @@
-import type { Market } from './markets/market'
+import type { Market } from '../markets/market'
 
 /**
  * Figures as a trader reads them (the grid, the strip, the tiles, and the host's cached snapshot

@@ -1,7 +1,7 @@
 import { Session } from 'node:inspector/promises'
 import { writeFileSync } from 'node:fs'
-import type { DialectName } from '../src/sim/dialects'
-import { buildTickFrames } from './frames'
+import type { DialectName } from '../../src/sim/dialects'
+import { buildTickFrames } from '../frames'
 import { corePathRun, rawRun, startPusher, SYMBOLS } from './ingest'
 
 /**
@@ -11,7 +11,7 @@ import { corePathRun, rawRun, startPusher, SYMBOLS } from './ingest'
  * The raw baseline is profiled alike for comparison: what both pay (ws, JSON.parse, GC) is the
  * floor.
  *
- *   npx tsx bench/ingest-profile.ts [compact|typed] [rounds=4] [top=25]
+ *   npx tsx bench/ingest/ingest-profile.ts [compact|typed] [rounds=4] [top=25]
  *
  * Writes the profile to /tmp/ingest-<dialect>.cpuprofile for DevTools.
  */
