@@ -20,7 +20,8 @@ const mockingNode = mocking.filter((f) => !f.startsWith('src/renderer/'))
 // starts last and runs alone; on the 2-core machine four left a core mostly idle through the
 // first minute, when the long waiting files run (the whole suite in one vitest, one run each,
 // 2026-11-27: 264 s at four, 252 s at six; with every file isolated, 261 s at six and 273 s at
-// eight). The timing checks compare ratios and allow for a loaded machine.
+// eight; in a clean-clone CI run beside the e2e files, 2026-11-29: 429 s at six, 482 s at eight).
+// The timing checks compare ratios and allow for a loaded machine.
 //
 // isolate: false for the node, renderer and e2e files: a worker keeps its module graph from one file
 // to the next instead of importing everything again, which was most of their time (the node
