@@ -57,7 +57,7 @@ function runBench(benches: string[], args: GuardArgs): Promise<Summary> {
  * and that is no uncommitted change to the app.
  */
 function treeIsDirty(): boolean {
-  const paths = ['src', 'bench', ':!bench/results']
+  const paths = ['src', 'bench', ':!bench/results', ':!bench/guard/history.jsonl']
   return git('status', '--porcelain', '--untracked-files=no', '--', ...paths) !== ''
 }
 
