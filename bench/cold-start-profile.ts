@@ -8,6 +8,7 @@ import { startDemoService, startSimulator } from '../src/sim'
 import { startWebHost } from '../src/web'
 import { browserOrSkip, builtRendererOrSkip } from './chromium-page'
 import { cachedPricesShown, warmQuoteCache } from './cold-start'
+import { sumSamples, type Profile, type ProfileNode } from './cpu-profile'
 
 /**
  * Where the cold start's time goes (cold-start.ts measures only its total): the same start, with
@@ -19,29 +20,6 @@ import { cachedPricesShown, warmQuoteCache } from './cold-start'
  * Build the renderer unminified (electron.vite.config.ts, `minify: false`) for function names.
  */
 type Env = Parameters<typeof createAppService>[0]
-
-interface ProfileNode {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number }
-}
-interface Profile {
-  nodes: ProfileNode[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
-/** Milliseconds of samples per key (a chunk's file name, or a function with its place). */
-function sumSamples(profile: Profile, keyOf: (n: ProfileNode) => string): [string, number][] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const sums = new Map<string, number>()
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)
-    if (node === undefined) return
-    const key = keyOf(node)
-    sums.set(key, (sums.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
-  })
-  return [...sums].sort((a, b) => b[1] - a[1])
-}
 
 async function startProfile(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page)

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import type { DialectName } from '../../src/sim/dialects'
 import { buildTickFrames } from '../frames'
 import { corePathRun, rawRun, startPusher, SYMBOLS } from './ingest'
+import { sumSamples, type Profile } from '../cpu-profile'
 
 /**
  * Where ingest's core path spends its time (ingest.ts measures only its rate): the same frames
@@ -15,31 +16,13 @@ import { corePathRun, rawRun, startPusher, SYMBOLS } from './ingest'
  *
  * Writes the profile to /tmp/ingest-<dialect>.cpuprofile for DevTools.
  */
-interface ProfileNode {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number }
-}
-interface Profile {
-  nodes: ProfileNode[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
+/** Self time by function (name, file and line), and the total sampled. */
 function selfByFunction(profile: Profile): { total: number; rows: [string, number][] } {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const sums = new Map<string, number>()
-  let total = 0
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)
-    if (node === undefined) return
-    const f = node.callFrame
+  const rows = sumSamples(profile, ({ callFrame: f }) => {
     const file = f.url.replace(/^.*\/(node_modules\/|src\/|bench\/)/, '$1')
-    const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000
-    total += ms
-    sums.set(key, (sums.get(key) ?? 0) + ms)
+    return `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`
   })
-  return { total, rows: [...sums].sort((a, b) => b[1] - a[1]) }
+  return { total: rows.reduce((t, [, ms]) => t + ms, 0), rows }
 }
 
 async function profiled<T>(session: Session, run: () => Promise<T>): Promise<Profile> {
