@@ -28,7 +28,20 @@ export interface LiveRule {
    * minus the line) the same way.
    */
   anchor: number | null
+  /**
+   * Its condition reads the price and the previous price alone (a level or a channel): nothing
+   * measured across ticks, so a tick that leaves it armed and unmet is judged without the rest
+   * of the input (alert-engine.ts quietTick).
+   */
+  readonly priceOnly: boolean
 }
+
+const PRICE_ONLY: ReadonlySet<AlertRule['condition']['kind']> = new Set([
+  'above',
+  'below',
+  'crosses',
+  'channel',
+])
 
 /**
  * The engine's hold of `rule` with `state`: what it measured across ticks is kept from `same`
@@ -50,5 +63,6 @@ export function liveRule(rule: AlertRule, state: AlertRuleState, same?: LiveRule
     prevMaDiff: same?.prevMaDiff ?? null,
     anchor: same?.anchor ?? null,
     line: c.kind === 'lineCross' ? (same?.line ?? new LineSide(rule.key, c)) : null,
+    priceOnly: PRICE_ONLY.has(c.kind),
   }
 }
