@@ -146,7 +146,7 @@ export function engineSink(clock: Clock, symbols: string[]): TickSink {
   const trust = trustedStream(clock, symbols)
   const ingest = new QuoteIngest(store, new CandleBuilder(), new SymbolStatusBook(() => true))
   ingest.onQuote(() => batcher.request())
-  ingest.onQuote((q) => alerts.evaluate(q))
+  ingest.onQuote((q, memo) => alerts.evaluate(q, memo))
   const side: StreamTickSide = {
     trust: () => trust,
     ingest,

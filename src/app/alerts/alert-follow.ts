@@ -1,3 +1,4 @@
+import type { RuleMemo } from '../../core/alerts/alert-engine'
 import type { Clock } from '../../core/clock'
 import type { Quote } from '../../shared/quote'
 import type { FeedStatus } from '../../shared/status'
@@ -13,14 +14,14 @@ export interface AlertBars {
 
 /** What of the alert loop the engine feeds. */
 export interface FollowingLoop {
-  evaluate(quote: Quote): void
+  evaluate(quote: Quote, memo?: RuleMemo): void
   markGap(since: number): void
   attachBars(market: AlertBars | null): void
 }
 
 /** What of a market engine the alerts follow (MarketEngine has it all). */
 export interface FollowedEngine extends AlertBars {
-  onQuote(listener: (q: Quote) => void): () => void
+  onQuote(listener: (q: Quote, memo: RuleMemo) => void): () => void
   onStatus(listener: (s: FeedStatus) => void): () => void
   onResume(listener: (gapMs: number) => void): () => void
 }
@@ -45,7 +46,7 @@ export function follow(
 ): () => void {
   loop.attachBars(engine)
   const unsubscribes = [
-    engine.onQuote((q) => loop.evaluate(q)),
+    engine.onQuote((q, memo) => loop.evaluate(q, memo)),
     engine.onStatus((s) => {
       if (opts.statusCounts?.() === false) return
       if (s.state === 'offline' || s.state === 'stopped') loop.markGap(clock.now())

@@ -1,4 +1,4 @@
-import { AlertEngine } from '../../core/alerts/alert-engine'
+import { AlertEngine, type RuleMemo } from '../../core/alerts/alert-engine'
 import type { Clock, TimerHandle } from '../../core/clock'
 import { isLeaseLost, type Fence } from '../../core/persistence/fence'
 import type { StoreProblem } from '../../core/persistence/json-store'
@@ -171,10 +171,13 @@ export class AlertLoop {
     this.engine.markGap(restartGapSince(this.engine.states(), keys, cachedAt))
   }
 
-  /** Every merged quote; only a fresh one (stream, poll, gap fill) can fire. */
-  evaluate(quote: Quote): void {
+  /**
+   * Every merged quote; only a fresh one (stream, poll, gap fill) can fire. `memo`: the symbol's
+   * (alert-engine.ts RuleMemo), where the engine keeps which rules are its.
+   */
+  evaluate(quote: Quote, memo?: RuleMemo): void {
     if (this.stopped) return
-    const fires = this.engine.evaluate(quote)
+    const fires = this.engine.evaluate(quote, memo)
     this.seenTimer ??= this.opts.clock.setTimeout(() => {
       this.seenTimer = null
       this.saver.request(() => this.snapshot())

@@ -34,6 +34,19 @@ import type { Quote } from '../../shared/quote'
 
 const HISTORY_LIMIT = 500
 
+/**
+ * Where a caller keeps, per symbol, which of the engine's rules are the symbol's (the quote
+ * store's slot: core/quotes quote-entry.ts ListenerMemo), so a tick looks none up while the rule
+ * set stands. Each setRules() is a new epoch, unique across engines: a memo of another rule set
+ * or another engine is looked up afresh.
+ */
+export interface RuleMemo {
+  alertRules: unknown
+  alertEpoch: number
+}
+
+let ruleSets = 0
+
 const NONE: FiredAlert[] = Object.freeze([]) as unknown as FiredAlert[]
 
 export class AlertEngine {
@@ -44,6 +57,8 @@ export class AlertEngine {
   private readonly awayKeys = new Map<SymbolKey, number>()
   private fired: FiredAlert[] = []
   private readonly judge: RuleJudge
+  /** The rule set's epoch (RuleMemo). */
+  private epoch = ++ruleSets
 
   constructor(opts: { clock: Clock; newId?: () => string; firedBy?: FiredAlert['firedBy'] }) {
     this.clock = opts.clock
@@ -60,6 +75,7 @@ export class AlertEngine {
     const previous = new Map(this.byId)
     this.byId.clear()
     this.byKey.clear()
+    this.epoch = ++ruleSets
     for (const rule of rules) {
       const old = previous.get(rule.id)
       const sameRule = old !== undefined && sameCondition(old.rule, rule)
@@ -94,9 +110,21 @@ export class AlertEngine {
     this.judge.bars = bars
   }
 
-  /** Call on every merged quote; returns what fired (also while paused). */
-  evaluate(quote: Quote): FiredAlert[] {
-    const rules = this.byKey.get(quote.key)
+  /**
+   * Call on every merged quote; returns what fired (also while paused). `memo`: the symbol's own
+   * (RuleMemo), never another symbol's.
+   */
+  evaluate(quote: Quote, memo?: RuleMemo): FiredAlert[] {
+    let rules: LiveRule[] | undefined
+    if (memo !== undefined && memo.alertEpoch === this.epoch)
+      rules = memo.alertRules as LiveRule[] | undefined
+    else {
+      rules = this.byKey.get(quote.key)
+      if (memo !== undefined) {
+        memo.alertRules = rules
+        memo.alertEpoch = this.epoch
+      }
+    }
     if (rules === undefined || quote.stale || quote.source === 'cache' || quote.last === null)
       return NONE
     this.judge.startTick()

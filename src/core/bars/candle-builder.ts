@@ -70,7 +70,9 @@ export class BarRing {
 
   /** Physical slot of the i-th oldest bar. */
   slot(i: number): number {
-    return (this.head + i) % this.room
+    // A wrap only past the end: no division on the common path (every tick's bar, bench/ingest).
+    const k = this.head + i
+    return k < this.room ? k : k % this.room
   }
 
   push(t: number, o: number, h: number, l: number, c: number, v: number): void {
@@ -213,14 +215,15 @@ export class CandleBuilder {
   addTo(ring: BarRing, ts: number, price: number, volume = 0): void {
     if (!Number.isFinite(price) || !Number.isFinite(ts)) return
     const t = Math.floor(ts / MINUTE) * MINUTE // bucketStart('1m', ts)
-    const lastT = ring.count > 0 ? (ring.t[ring.slot(ring.count - 1)] as number) : -Infinity
+    const newest = ring.count > 0 ? ring.slot(ring.count - 1) : -1
+    const lastT = newest >= 0 ? (ring.t[newest] as number) : -Infinity
     if (t > lastT) {
       ring.push(t, price, price, price, price, volume)
       return
     }
     const i = t === lastT ? ring.count - 1 : ring.find(t)
     if (i < 0) return
-    const j = ring.slot(i)
+    const j = t === lastT ? newest : ring.slot(i)
     if (price > (ring.h[j] as number)) ring.h[j] = price
     if (price < (ring.l[j] as number)) ring.l[j] = price
     ring.v[j] = (ring.v[j] as number) + volume

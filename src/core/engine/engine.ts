@@ -15,7 +15,7 @@ import { EngineBars } from './engine-bars'
 import { requireSymbolRef } from '../quotes/symbol-input'
 import type { QuotePoller } from '../poll/quote-poller'
 import { QuoteStore } from '../quotes/quote-store'
-import { QuoteIngest } from '../quotes/quote-ingest'
+import { QuoteIngest, type QuoteListener } from '../quotes/quote-ingest'
 import type { QuoteUpdate } from '../quotes/quote-fields'
 import { RateGovernor } from '../rest/rate-governor'
 import { RestClient } from '../rest/rest-client'
@@ -288,7 +288,7 @@ export class MarketEngine {
     if (update.market !== 'agri') this.feedPlan.snapshotTaken(quote.key)
   }
 
-  onQuote(listener: Listener<Quote>): () => void {
+  onQuote(listener: QuoteListener): () => void {
     return this.ingest.onQuote(listener)
   }
 

@@ -7,7 +7,17 @@ import type { BarRing } from '../bars/candle-builder'
  * bench: ~8 hash look-ups per tick were about a tenth of the host's CPU at 10k ticks/s). A cached
  * handle is checked against the part that issued it (its epoch) before use.
  */
-export interface SymbolSlot {
+/**
+ * What a quote listener keeps per symbol between ticks, handed to it with each quote
+ * (quote-ingest.ts): the alert engine's rules for the symbol, valid while alertEpoch is its rule
+ * set's (core/alerts alert-engine.ts RuleMemo), so a tick looks none up.
+ */
+export interface ListenerMemo {
+  alertRules: unknown
+  alertEpoch: number
+}
+
+export interface SymbolSlot extends ListenerMemo {
   /** The day volume last seen (tradedSince), undefined before the first priced tick. */
   heldVolume: number | undefined
   /** The symbol's 1m candle ring, valid while ringEpoch === CandleBuilder.epoch. */
@@ -32,6 +42,8 @@ export function newSymbolSlot(): SymbolSlot {
     streamMovedAt: 0,
     streamLast: undefined,
     streamSeenAt: 0,
+    alertRules: null,
+    alertEpoch: -1,
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Quote } from '../../shared/quote'
 import type { CandleBuilder } from '../bars/candle-builder'
 import type { QuoteUpdate } from './quote-fields'
+import type { ListenerMemo } from './quote-entry'
 import type { QuoteEntry, QuoteStore } from './quote-store'
 import type { SymbolStatusBook } from './symbol-statuses'
 import { tradedSince } from './traded-volume'
@@ -11,8 +12,11 @@ import { tradedSince } from './traded-volume'
  * engine.ts because it is the hot path (bench/ingest): one look-up per tick, nothing allocated,
  * and readable on its own.
  */
+/** Hears every merged quote, with the symbol's memo (what the listener keeps per symbol). */
+export type QuoteListener = (quote: Quote, memo: ListenerMemo) => void
+
 export class QuoteIngest {
-  private readonly listeners = new Set<(quote: Quote) => void>()
+  private readonly listeners = new Set<QuoteListener>()
 
   constructor(
     private readonly quotes: QuoteStore,
@@ -28,8 +32,8 @@ export class QuoteIngest {
   entry(update: QuoteUpdate): QuoteEntry {
     const entry = this.quotes.applyEntry(update)
     const quote = entry.quote
+    const slot = entry.slot
     if (quote.last !== null) {
-      const slot = entry.slot
       const candles = this.candles
       if (slot.ringEpoch !== candles.epoch || slot.ring === null) {
         slot.ring = candles.minuteRing(quote.key)
@@ -38,11 +42,11 @@ export class QuoteIngest {
       candles.addTo(slot.ring, quote.ts, quote.last, tradedSince(slot, quote.volume))
     }
     this.statuses.priced(quote.key)
-    for (const l of this.listeners) l(quote)
+    for (const l of this.listeners) l(quote, slot)
     return entry
   }
 
-  onQuote(listener: (quote: Quote) => void): () => void {
+  onQuote(listener: QuoteListener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }
