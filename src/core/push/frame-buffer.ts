@@ -1,11 +1,5 @@
 import type { Market } from '../../shared/markets/market'
-import {
-  FIGURE_BITS,
-  FIGURE_COUNT,
-  newPackedFigures,
-  unpackFigures,
-  type PackedFigures,
-} from './packed-figures'
+import { FIGURE_BITS, newPackedFigures, unpackFigures, type PackedFigures } from './packed-figures'
 import type { ParsedFrame } from './parsed-frame'
 import type { QuoteFields } from '../quotes/quote-fields'
 import type { SymbolRef } from './symbol-ref'
@@ -88,7 +82,7 @@ export class FrameBuffer {
 
   /**
    * A scanned tick: `mask` has bit i set for QUOTE_FIGURES[i] read, its value in values[i]
-   * (copied: the scanner reuses its array).
+   * (those copied: the scanner reuses its array).
    */
   scanned(
     market: Market | null,
@@ -109,8 +103,14 @@ export class FrameBuffer {
     }
     t.tag = tag
     const packed = t.packed
-    packed.mask = mask & FIGURE_BITS
-    for (let i = 0; i < FIGURE_COUNT; i++) packed.values[i] = values[i] as number
+    const present = mask & FIGURE_BITS
+    packed.mask = present
+    // Only the figures present: nothing reads the others (packed-figures.ts PackedFigures).
+    const to = packed.values
+    for (let bits = present; bits !== 0; bits &= bits - 1) {
+      const i = 31 - Math.clz32(bits & -bits)
+      to[i] = values[i] as number
+    }
     this.scannedUsed++
     this.frames.push(t)
   }
