@@ -73,6 +73,19 @@ describe('StreamTrust', () => {
     expect(shown).toEqual([{ symbol: 'BTCUSDT', fields: { last: 84_012 }, at: clock.now() - 500 }])
   })
 
+  it('answers each market for itself, asked in turns, and at once after its state moves', () => {
+    trust.hold(push({ symbol: 'BTCUSDT', last: 84_012 }))
+    trust.hold({ ...push({ symbol: 'AAPL', last: 190 }, 'AAPL'), market: 'us' })
+    trust.restAnswer(rest(REST), undefined)
+    const both = (): boolean[] => [trust.shows('crypto'), trust.shows('us'), trust.shows('crypto')]
+    expect(both()).toEqual([true, false, true])
+    expect(trust.readingOf('us').isDefault).toBe(true)
+    // A sample that disagrees: polled again at once, whatever was asked last.
+    const sampled = { ...blankQuote('crypto', 'BTCUSDT', clock.now(), 'stream'), last: 90_000 }
+    trust.restAnswer(rest(REST), { quote: sampled, streamMovedAt: clock.now() })
+    expect(both()).toEqual([false, false, false])
+  })
+
   it('asks for a REST sample when none came within 2 s of the first push', () => {
     trust.hold(push({ symbol: 'BTCUSDT', last: 84_012 }))
     clock.advance(2_100)

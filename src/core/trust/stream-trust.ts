@@ -109,6 +109,8 @@ export interface StreamTrustOptions {
 
 export class StreamTrust {
   private readonly markets = new Map<Market, MarketTrust>()
+  private lastMarket: Market | null = null
+  private lastTrust: MarketTrust | undefined = undefined
   private readonly looks: Repeater
 
   constructor(private readonly o: StreamTrustOptions) {
@@ -117,7 +119,7 @@ export class StreamTrust {
 
   /** The reading a market's pushes are read under now (hot: every tick). */
   readingOf(market: Market): FieldReading {
-    const m = this.markets.get(market)
+    const m = this.held(market)
     if (m === undefined) return DEFAULT_READING
     const s = m.state
     return s.kind === 'relearning' && s.candidate !== null ? s.candidate : m.reading
@@ -125,7 +127,18 @@ export class StreamTrust {
 
   /** Whether a market's pushes are shown (hot: every tick). */
   shows(market: Market): boolean {
-    return this.markets.get(market)?.state.kind === 'trusted'
+    return this.held(market)?.state.kind === 'trusted'
+  }
+
+  /** The market's trust: once made never replaced or dropped, so the last one found is kept. */
+  private held(market: Market): MarketTrust | undefined {
+    if (market === this.lastMarket) return this.lastTrust
+    const m = this.markets.get(market)
+    if (m !== undefined) {
+      this.lastMarket = market
+      this.lastTrust = m
+    }
+    return m
   }
 
   /**
