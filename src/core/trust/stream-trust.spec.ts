@@ -75,11 +75,11 @@ describe('StreamTrust', () => {
 
   it('answers each market for itself, asked in turns, and at once after its state moves', () => {
     trust.hold(push({ symbol: 'BTCUSDT', last: 84_012 }))
-    trust.hold({ ...push({ symbol: 'AAPL', last: 190 }, 'AAPL'), market: 'us' })
+    trust.hold({ ...push({ symbol: '00700', last: 390 }, '00700'), market: 'hk' })
     trust.restAnswer(rest(REST), undefined)
-    const both = (): boolean[] => [trust.shows('crypto'), trust.shows('us'), trust.shows('crypto')]
+    const both = (): boolean[] => [trust.shows('crypto'), trust.shows('hk'), trust.shows('crypto')]
     expect(both()).toEqual([true, false, true])
-    expect(trust.readingOf('us').isDefault).toBe(true)
+    expect(trust.readingOf('hk').isDefault).toBe(true)
     // A sample that disagrees: polled again at once, whatever was asked last.
     const sampled = { ...blankQuote('crypto', 'BTCUSDT', clock.now(), 'stream'), last: 90_000 }
     trust.restAnswer(rest(REST), { quote: sampled, streamMovedAt: clock.now() })
