@@ -17,6 +17,7 @@ import {
 } from './request-guard'
 import { readStaticFile } from './static-files'
 import { cachedDeskHtml, withCachedDesk } from './cached-desk-html'
+import { entryStylePath, withInlineStyle } from './inline-style'
 
 /** Where the browser host serves the ticker strip, under the same rules as the app. */
 export const STRIP_PATH = '/strip'
@@ -136,7 +137,8 @@ class BrowserHostGate {
     const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
     if (!file) return deny(res, 404, 'Not found')
     // The main window's page carries the list's cached prices, drawn before its script runs.
-    const body = path === '/' || path === '/index.html' ? this.withSnapshot(file.body) : file.body
+    const body =
+      path === '/' || path === '/index.html' ? await this.withSnapshot(file.body) : file.body
     res.writeHead(200, {
       'content-type': file.contentType,
       'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -147,10 +149,19 @@ class BrowserHostGate {
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
-  /** index.html with the cached snapshot (cached-desk-html.ts); as built when there is none. */
-  private withSnapshot(page: Buffer): Buffer {
+  /**
+   * index.html with the cached snapshot (cached-desk-html.ts) and, so that it paints from this
+   * one response, the entry's stylesheet inline (inline-style.ts); as built when there is none.
+   */
+  private async withSnapshot(page: Buffer): Promise<Buffer> {
     const snapshot = cachedDeskHtml(this.options.app.cachedDesk(), this.clock.now())
-    return snapshot === '' ? page : Buffer.from(withCachedDesk(page.toString('utf8'), snapshot))
+    if (snapshot === '') return page
+    const html = withCachedDesk(page.toString('utf8'), snapshot)
+    // The snapshot escapes every text it writes, so the only stylesheet link is the build's.
+    const stylePath = entryStylePath(html)
+    const style =
+      stylePath === null ? null : await readStaticFile(this.options.rendererDir, stylePath)
+    return Buffer.from(withInlineStyle(html, style?.body.toString('utf8') ?? null))
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */
