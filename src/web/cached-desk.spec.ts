@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { request } from 'node:http'
@@ -71,6 +71,8 @@ afterEach(async () => {
 async function servedPage(
   dataDir: string,
   files: Record<string, string> = { 'index.html': PAGE },
+  /** What happens to the renderer folder once the host has started. */
+  afterStart: (rendererDir: string) => void = () => {},
 ): Promise<string> {
   app = await createAppService({
     dataDir,
@@ -84,6 +86,7 @@ async function servedPage(
     writeFileSync(join(rendererDir, name), text)
   }
   host = await startWebHost({ app, rendererDir })
+  afterStart(rendererDir)
   const port = host.port
   const get = (path: string, cookie = ''): Promise<{ body: string; cookie: string }> =>
     new Promise((resolve, reject) => {
@@ -185,6 +188,16 @@ describe('the served page paints from its one response', () => {
     expect(page).not.toContain('<link rel="stylesheet"')
     expect(page).toContain(`<style>${CSS}</style>`)
     expect(page.indexOf('<style>')).toBeLessThan(page.indexOf('<body>'))
+  })
+
+  it('is read when the host starts: the first visit waits on no file', async () => {
+    const files = { 'index.html': LINKED, 'assets/index-a1.css': CSS }
+    const page = await servedPage(await dataFolder('Main', cache), files, (root) => {
+      rmSync(join(root, 'index.html'))
+      rmSync(join(root, 'assets/index-a1.css'))
+    })
+    expect(page).toContain(`<style>${CSS}</style>`)
+    expect(page).toContain('<section id="cached-desk"')
   })
 
   it('leaves the page as built without a snapshot', async () => {
