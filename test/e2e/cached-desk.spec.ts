@@ -92,9 +92,18 @@ describe.skipIf(!chromiumPath)(
         await held
         await route.continue()
       })
+      // The snapshot paints from the page's one response: its styles come inline, not linked.
+      const stylesheets: string[] = []
+      page.on('request', (r) => {
+        if (r.resourceType() === 'stylesheet') stylesheets.push(r.url())
+      })
       await page.goto(desk.deskUrl(), { waitUntil: 'commit' })
 
       await page.locator('#cached-desk').waitFor()
+      const position = await page.evaluate(
+        () => getComputedStyle(document.getElementById('cached-desk') as Element).position,
+      )
+      expect(position).toBe('fixed')
       // One list for the eye and for assistive technology: the snapshot's rows only.
       await expect.poll(() => page.getByRole('row').count()).toBe(keys.length + 1)
       const badges = await page.locator('#cached-desk [data-cached-key] .badge').allTextContents()
@@ -106,6 +115,7 @@ describe.skipIf(!chromiumPath)(
       expect(await page.locator('#app tbody tr[data-key]').count()).toBe(0)
 
       const cachedBox = await tableBox(page, '#cached-desk table')
+      expect(stylesheets).toEqual([])
       release()
       await page.locator('#app tbody tr[data-key]').first().waitFor({ timeout: 20_000 })
       await expect.poll(() => page.locator('#cached-desk').count()).toBe(0)
