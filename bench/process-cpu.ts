@@ -60,3 +60,29 @@ export function cpuLine(ms: Record<ProcessKind, number>): string {
     .join(', ')
 }
 
+/** CPU ticks used so far by the Chromium below this process. */
+function chromiumTicks(): number {
+  let ticks = 0
+  for (const pid of processTree(process.pid)) {
+    if (pid === process.pid || kindOf(pid) === 'other') continue
+    ticks += readStat(pid)?.ticks ?? 0
+  }
+  return ticks
+}
+
+/**
+ * Resolves once the Chromium below this process has been all but idle (at most 2 ticks, 20 ms,
+ * in `windowMs`), or after `maxMs`. A new page is a new window, and Chromium then builds that
+ * window's own UI (the omnibox popup's WebUI renderer) for about a second of CPU: the browser's
+ * own launch, which a trader reopening the desk in a running browser does not wait for.
+ */
+export async function chromiumSettled(windowMs = 200, maxMs = 5000): Promise<void> {
+  const until = performance.now() + maxMs
+  let before = chromiumTicks()
+  while (performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const now = chromiumTicks()
+    if (now - before <= 2) return
+    before = now
+  }
+}
