@@ -6,7 +6,7 @@ import {
   formatPrice,
   MISSING,
 } from '../shared/figures/figure-text'
-import { DENSITY, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
+import { DENSITY, GRID_COLUMN_KINDS, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
 import { formatClock } from '../shared/markets/clock-text'
 import {
   columnWidthCh,
@@ -46,21 +46,11 @@ export function escapeHtml(text: string): string {
 }
 
 type FigureKind = Exclude<SharedFigureKind, 'spread'>
-const FIGURE_KINDS: Partial<Record<GridColumn, FigureKind>> = {
-  last: 'price',
-  change: 'change',
-  changePercent: 'percent',
-  open: 'price',
-  prevClose: 'price',
-  high: 'price',
-  low: 'price',
-  volume: 'amount',
-  quoteVolume: 'amount',
-  trades: 'amount',
-  bid: 'price',
-  ask: 'price',
-  bidSize: 'amount',
-  askSize: 'amount',
+
+/** The kind of a column whose cells are written from one quote figure; undefined for the others. */
+function figureKind(col: GridColumn): FigureKind | undefined {
+  const kind = GRID_COLUMN_KINDS[col]
+  return kind === 'spread' || kind === 'trend' || kind === 'source' ? undefined : kind
 }
 
 /** A finite number from the quote, else null (a cache is data from disk: parse, don't trust). */
@@ -70,7 +60,7 @@ function figure(quote: Quote | null, field: QuoteFigure): number | null {
 }
 
 function figureText(col: GridColumn, quote: Quote | null): string {
-  const kind = FIGURE_KINDS[col]
+  const kind = figureKind(col)
   if (kind === undefined || quote === null) return kind === undefined ? '' : MISSING
   const value = figure(quote, col as QuoteFigure)
   switch (kind) {
@@ -122,8 +112,8 @@ function rowHtml(
 
 /** A figure column's width in ch, as the grid sizes it (shared/figures/figure-width.ts). */
 function columnCh(col: GridColumn, rows: readonly CachedRow[]): number {
-  const kind = col === 'spread' ? 'spread' : FIGURE_KINDS[col]
-  if (kind === undefined) return 0
+  const kind = GRID_COLUMN_KINDS[col]
+  if (kind === 'trend' || kind === 'source') return 0 // sized in px by the density
   let need = headerCh(GRID_COLUMN_LABELS[col])
   for (const row of rows) need = Math.max(need, textCh(figureText(col, row.quote)))
   return columnWidthCh(need, FIGURE_CAP_CH[kind])
@@ -140,7 +130,8 @@ export function cachedDeskHtml(desk: CachedDesk | null, now: number): string {
     return `<col style="width:calc(${columnCh(col, desk.rows)}ch + ${2 * m.padX}px)">`
   })
   const heads = desk.columns.map((col) => {
-    const num = FIGURE_KINDS[col] !== undefined || col === 'spread' ? ' class="num"' : ''
+    const kind = GRID_COLUMN_KINDS[col]
+    const num = kind === 'trend' || kind === 'source' ? '' : ' class="num"'
     return `<th scope="col"${num}>${escapeHtml(GRID_COLUMN_LABELS[col])}</th>`
   })
   const rows = desk.rows.map((row, i) => rowHtml(row, desk.columns, i, now)).join('')
