@@ -8,6 +8,8 @@ import {
 } from '../shared/figures/figure-text'
 import { DENSITY, GRID_COLUMN_KINDS, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
 import { formatClock } from '../shared/markets/clock-text'
+import { parseSymbolKey } from '../shared/markets/market'
+import { escapeHtml } from '../shared/security/html-text'
 import {
   columnWidthCh,
   FIGURE_CAP_CH,
@@ -31,19 +33,6 @@ import type { Quote, QuoteFigure } from '../shared/quote'
  * data-field: nothing that looks for the live grid's rows finds these.
  */
 export const CACHED_DESK_ID = 'cached-desk'
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-/** Text for HTML content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
-}
 
 type FigureKind = Exclude<SharedFigureKind, 'spread'>
 
@@ -75,21 +64,14 @@ function figureText(col: GridColumn, quote: Quote | null): string {
   }
 }
 
-/** "Market:SYMBOL" split the way the grid's symbol cell shows it. */
-function keyParts(key: string): { market: string; symbol: string } {
-  const at = key.indexOf(':')
-  return at < 0
-    ? { market: '', symbol: key }
-    : { market: key.slice(0, at), symbol: key.slice(at + 1) }
-}
-
 function rowHtml(
   row: CachedRow,
   columns: readonly GridColumn[],
   index: number,
   now: number,
 ): string {
-  const { market, symbol } = keyParts(row.key)
+  // As the grid's symbol cell shows it; a key that does not parse is shown whole.
+  const { market, symbol } = parseSymbolKey(row.key) ?? { market: '', symbol: row.key }
   const key = escapeHtml(row.key)
   const ts = row.quote !== null && Number.isFinite(row.quote.ts) ? row.quote.ts : null
   const cells = columns.map((col) => {
