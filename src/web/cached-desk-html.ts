@@ -23,9 +23,10 @@ import type { Quote, QuoteFigure } from '../shared/quote'
  * The active list with its cached prices as static HTML, put into the page the browser host
  * serves: the trader sees their list with its last known prices as soon as the HTML is parsed,
  * before the page's script has loaded, each price marked "Cached" the way the grid marks one.
- * The grid's markup and class names, drawn under #cached-desk (app.css styles it, the page's
- * own stylesheet); the app removes it in the frame its grid first shows (App.svelte), and hides
- * itself until then (app.css), so a screen reader meets one list at a time.
+ * The grid's markup and class names, drawn under #cached-desk and styled by the page's own
+ * stylesheets (the grid's watchlist-table.css, and cached-desk.css for what only the picture
+ * needs); the app removes it in the frame its grid first shows (App.svelte), and is hidden until
+ * then (cached-desk.css), so a screen reader meets one list at a time.
  *
  * Everything written is escaped: symbols, names and the list's name come from files on disk.
  * No script and no event handler: the page's Content-Security-Policy stays as it is.
