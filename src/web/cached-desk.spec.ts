@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createAppService, memorySecretStore, type AppService } from '../app'
 import { openDataStores } from '../core/persistence/stores'
 import { DEFAULT_GRID } from '../shared/grid'
-import type { Quote } from '../shared/quote'
+import { blankQuote, type Quote } from '../shared/quote'
 import { cachedDeskHtml } from './cached-desk-html'
 import { startWebHost, type WebHost } from './web-host'
 
@@ -21,29 +21,13 @@ const TS = Date.UTC(2026, 10, 27, 14, 3)
 
 function quote(key: string, last: number, change: number): Quote {
   const [market, symbol] = key.split(':') as [Quote['market'], string]
+  const changePercent = (change / (last - change)) * 100
   return {
-    key,
-    market,
-    symbol,
+    ...blankQuote(market, symbol, TS, 'stream'),
     last,
     change,
-    changePercent: (change / (last - change)) * 100,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
+    changePercent,
     volume: 1_250_000,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    trades: null,
-    ts: TS,
-    receivedAt: TS,
-    source: 'stream',
-    stale: false,
-    lastIsMid: false,
   }
 }
 

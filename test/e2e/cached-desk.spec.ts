@@ -30,15 +30,20 @@ const FRAME_RECORDER = `(() => {
   requestAnimationFrame(frame)
 })()`
 
-/** Where a table sits: its top, its first row's height and its columns' widths, in px. */
+/**
+ * Where a table sits: its top, its first row's height and its columns' widths, in px; and how
+ * the header's and the first row's cells align their text.
+ */
 function tableBox(page: Page, sel: string): Promise<Box> {
   return page.evaluate((q) => {
     const table = document.querySelector(q)
     const row = table?.querySelector('tbody tr')
+    const cells = [...(table?.querySelectorAll('thead th') ?? []), ...(row?.children ?? [])]
     return {
       top: table?.getBoundingClientRect().top ?? NaN,
       row: row?.getBoundingClientRect().height ?? NaN,
       cols: [...(table?.querySelectorAll('col') ?? [])].map((c) => c.getBoundingClientRect().width),
+      align: cells.map((c) => getComputedStyle(c).textAlign),
     }
   }, sel)
 }
@@ -47,6 +52,7 @@ interface Box {
   top: number
   row: number
   cols: number[]
+  align: string[]
 }
 
 interface Frames {
@@ -131,6 +137,8 @@ describe.skipIf(!chromiumPath)(
       expect(Math.abs(liveBox.top - cachedBox.top)).toBeLessThan(1)
       expect(Math.abs(liveBox.row - cachedBox.row)).toBeLessThan(1)
       expect(liveBox.cols.map(Math.round)).toEqual(cachedBox.cols.map(Math.round))
+      expect(cachedBox.align).toContain('right')
+      expect(liveBox.align).toEqual(cachedBox.align)
       await expect
         .poll(() => page.evaluate(() => (window as { __coldFrames?: Frames }).__coldFrames?.app))
         .toBeGreaterThanOrEqual(5)
