@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
+import { subscribe } from 'node:diagnostics_channel'
 import { mkdtempSync, rmSync } from 'node:fs'
+import type { IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
@@ -9,13 +11,20 @@ import { startWebHost } from '../src/web'
 import { browserOrSkip, builtRendererOrSkip } from './chromium-page'
 import { cachedPricesShown, warmQuoteCache } from './cold-start'
 import { sumSamples, type Profile, type ProfileNode } from './cpu-profile'
+import { chromiumSettled, cpuLine, ProcessCpu } from './process-cpu'
 
 /**
  * Where the cold start's time goes (cold-start.ts measures only its total): the same start, with
- * the host's steps timed from outside and a CPU profile of the page from navigation to the cached
- * prices, summed by script chunk (native: Chromium's own parse, compile, style, layout, paint).
+ * the host's steps timed from outside, when the page's request reached the host and was answered
+ * (Node's http diagnostics channel), the CPU each kind of process used meanwhile (/proc: this
+ * host, the page's renderer, Chromium's new window's own UI, the browser process), and a CPU
+ * profile of the page from navigation to the cached prices, summed by script chunk (native:
+ * Chromium's own parse, compile, style, layout, paint).
  *
- *   npx tsx bench/cold-start-profile.ts [rounds=4]
+ *   npx tsx bench/cold-start-profile.ts [rounds=4] [--unsettled]
+ *
+ * --unsettled starts each round at once after opening the page, while Chromium still builds the
+ * new window's own UI (what the bench did before it waited for that).
  *
  * Build the renderer unminified (electron.vite.config.ts, `minify: false`) for function names.
  */
@@ -46,8 +55,22 @@ function pageTimings(page: Page): Promise<string> {
   })
 }
 
+/** When the host saw the page's request ("/") arrive and its answer finish, ms after `since`. */
+const pageRequest = { since: 0, arrived: NaN, answered: NaN }
+const isPage = (m: unknown): boolean =>
+  ((m as { request?: IncomingMessage }).request?.url ?? '').split('?')[0] === '/'
+subscribe('http.server.request.start', (m) => {
+  if (isPage(m)) pageRequest.arrived = performance.now() - pageRequest.since
+})
+subscribe('http.server.response.finish', (m) => {
+  if (isPage(m)) pageRequest.answered = performance.now() - pageRequest.since
+})
+
 async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promise<Profile> {
+  const cpu = new ProcessCpu()
+  cpu.start()
   const t0 = performance.now()
+  Object.assign(pageRequest, { since: t0, arrived: NaN, answered: NaN })
   const app = await createAppService(opts)
   const t1 = performance.now()
   const host = await startWebHost({ app, rendererDir: dir })
@@ -60,13 +83,19 @@ async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promi
   const t4 = performance.now()
   await page.waitForFunction(cachedPricesShown, rows, wait)
   const t5 = performance.now()
+  const used = cpu.stop()
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile }
   const ms = (a: number, b: number): number => Math.round(b - a)
   console.log(
     `app service ${ms(t0, t1)} ms, host ${ms(t1, t2)}, navigation committed ${ms(t2, t3)}, ` +
       `grid ${ms(t3, t4)}, cached prices ${ms(t4, t5)}: ${ms(t0, t5)} ms in all`,
   )
+  console.log(
+    `  the page's request at the host: arrived ${Math.round(pageRequest.arrived)} ms, ` +
+      `answered ${Math.round(pageRequest.answered)} (the launch code's redirect before it)`,
+  )
   console.log(`  in the page, ms from navigation start: ${await pageTimings(page)}`)
+  console.log(`  CPU ms in the ${ms(t0, t5)} ms, by process: ${cpuLine(used)}`)
   await host.close()
   await app.close()
   return profile
@@ -92,6 +121,8 @@ async function main(): Promise<void> {
     let profile: Profile | null = null
     for (let r = 0; r < rounds; r++) {
       const page = await browser.newPage()
+      // As the bench: Chromium's own new-window work done before the clock starts.
+      if (!process.argv.includes('--unsettled')) await chromiumSettled()
       profile = await oneRound(opts, dir, page, rows)
       await page.close()
     }

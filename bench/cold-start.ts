@@ -6,7 +6,9 @@ import { createAppService, memorySecretStore } from '../src/app'
 import { startDemoService, startSimulator } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/market/instruments'
 import { startWebHost } from '../src/web'
+import type { Page } from 'playwright-core'
 import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
+import { chromiumSettled } from './process-cpu'
 import {
   atMost,
   median,
@@ -23,7 +25,9 @@ import {
  * (the host's snapshot in the served page, or the grid, whichever shows first); then, reported
  * beside it, to the app's own grid mounted in its place (liveGridShown).
  * The simulator is taken down first, so what the rows show can only come from the cache. The
- * browser is already running (its own launch is not Tickdesk's cost). Median of 3.
+ * browser is already running (its own launch is not Tickdesk's cost), and so is the page's window:
+ * the clock starts once Chromium has finished building a new window's own UI (process-cpu.ts,
+ * chromiumSettled), which otherwise took 160-1,230 ms of CPU inside the timed start. Median of 3.
  */
 const SYMBOLS = 30
 const ROUNDS = 3
@@ -87,6 +91,29 @@ export function liveGridShown(rows: number): boolean {
   )
 }
 
+/**
+ * Installed before the page's document exists: the epoch ms of the first frame in which
+ * cachedPricesShown holds (checked in each frame's animation callback, as the bench's own
+ * polling is). The row it gives reads when the rows were on screen in the page, without the
+ * round trip through the DevTools protocol that ends the headline figure in Node.
+ */
+function frameObserver(rows: number): string {
+  return `(() => {
+    const shown = ${cachedPricesShown.toString()}
+    const check = () => {
+      if (shown(${rows})) window.__cachedShownAt = performance.timeOrigin + performance.now()
+      else requestAnimationFrame(check)
+    }
+    requestAnimationFrame(check)
+  })()`
+}
+
+/** ms from `t0` (this process's performance.now()) to the frame the page's observer saw. */
+async function inPageMs(page: Page, t0: number): Promise<number> {
+  const at = await page.evaluate(() => (window as { __cachedShownAt?: number }).__cachedShownAt)
+  return at === undefined ? Number.NaN : at - (performance.timeOrigin + t0)
+}
+
 export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
   const dir = builtRendererOrSkip()
   if (dir === null) return skipped('coldStart', 'renderer not built')
@@ -102,9 +129,12 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     sim.faults.down()
 
     const times: number[] = []
+    const inPage: number[] = []
     const live: number[] = []
     for (let r = 0; r < ROUNDS; r++) {
       const page = await browser.newPage()
+      await page.addInitScript(frameObserver(rows))
+      await chromiumSettled()
       const t0 = performance.now()
       const app = await createAppService({ dataDir, env, secretStore, demo })
       const host = await startWebHost({ app, rendererDir: dir })
@@ -112,6 +142,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       await page.goto(host.launchUrl(), { waitUntil: 'commit' })
       await page.waitForFunction(cachedPricesShown, rows, { timeout: 30_000, polling: 'raf' })
       times.push(performance.now() - t0)
+      inPage.push(await inPageMs(page, t0))
       await page.waitForFunction(liveGridShown, rows, { timeout: 30_000, polling: 'raf' })
       live.push(performance.now() - t0)
       await page.close()
@@ -121,6 +152,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     const ms = median(times)
     const liveMs = median(live)
     ctx.log(`cold start: ${times.map((t) => Math.round(t)).join(', ')} ms`)
+    ctx.log(`in the page's frame: ${inPage.map((t) => Math.round(t)).join(', ')} ms`)
     ctx.log(`live grid: ${live.map((t) => Math.round(t)).join(', ')} ms`)
     return {
       name: 'coldStart',
@@ -133,11 +165,18 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
           `${rows} rows, service down`,
         ),
         report('slowest of 3', round(Math.max(...times), 0), 'ms'),
+        report(
+          "host start to the frame the page's observer saw it in (median of 3)",
+          round(median(inPage), 0),
+          'ms',
+          'the same rows, without the DevTools round trip',
+        ),
         report('host start to live grid mounted (median of 3)', round(liveMs, 0), 'ms'),
       ],
       json: {
         cachedVisibleMs: round(ms, 0),
         worstMs: round(Math.max(...times), 0),
+        inPageMs: round(median(inPage), 0),
         liveGridMs: round(liveMs, 0),
         rows,
       },

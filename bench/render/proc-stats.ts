@@ -7,14 +7,14 @@ import { execFileSync } from 'node:child_process'
  * CPU is utime + stime; a process born during a phase counts from zero, one that exits keeps the
  * ticks last seen, so sample() during the phase, not only at its ends.
  */
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
 
-interface Stat {
+export interface Stat {
   ppid: number
   ticks: number
 }
 
-function readStat(pid: number): Stat | null {
+export function readStat(pid: number): Stat | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces and parentheses).

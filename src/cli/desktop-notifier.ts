@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path'
 import type { AlertTarget } from '../app/alerts/alert-loop'
 import { notificationArgs } from './notification-command'
 import { sinceWords } from '../shared/alerts/alert-owner'
+import { symbolOfKey } from '../shared/markets/market'
 import { systemClock } from '../core/clock'
 
 /**
@@ -21,7 +22,7 @@ export function desktopNotifier(env: NodeJS.ProcessEnv): AlertTarget | null {
       new Promise<void>((resolve, reject) => {
         // Quiet hours: taken (so not owed again), shown on stdout and in the history only.
         if (alert.quiet === true) return resolve()
-        const title = `Tickdesk: ${alert.key.slice(alert.key.indexOf(':') + 1)}`
+        const title = `Tickdesk: ${symbolOfKey(alert.key)}`
         // A replay (killed between showing it and recording it): the trader may have seen it.
         const again = alert.replayed === true ? '(again) ' : ''
         const late =

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { escapeHtml } from '../shared/security/html-text'
 
 /**
  * Opens a launch address in the user's browser, unless BROWSER=none; never fails the command.
@@ -46,7 +47,7 @@ export function openBrowser(
 function launchPage(url: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'tickdesk-open-'))
   const file = join(dir, 'open-tickdesk.html')
-  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+  const href = escapeHtml(url)
   writeFileSync(
     file,
     `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${href}"><title>Tickdesk</title><a href="${href}">Open Tickdesk</a>\n`,

@@ -50,6 +50,40 @@ export const GRID_COLUMN_LABELS: Readonly<Record<GridColumn, string>> = {
   source: 'Source',
 }
 
+/**
+ * What each column shows, which decides how it is written and how wide it is (shared/figures):
+ * the renderer's grid and the browser host's cached snapshot read this one table.
+ *   price    a price at the market's precision; width follows the data
+ *   change   a signed price change at the price's precision; width follows the data
+ *   percent  a signed percentage, two decimals; width follows the data
+ *   amount   volumes, turnover, trade counts and sizes: always abbreviated (1.25M), fixed width
+ *   spread   ask - bid at the price's precision and in bps of the mid (spread.ts); width
+ *            follows the data, the bps alone where the column is too narrow
+ *   trend    the sparkline, fixed width
+ *   source   where the price came from and how old it is, fixed width
+ */
+export type GridColumnKind =
+  'price' | 'change' | 'percent' | 'amount' | 'spread' | 'trend' | 'source'
+export const GRID_COLUMN_KINDS: Readonly<Record<GridColumn, GridColumnKind>> = {
+  last: 'price',
+  change: 'change',
+  changePercent: 'percent',
+  open: 'price',
+  prevClose: 'price',
+  high: 'price',
+  low: 'price',
+  volume: 'amount',
+  quoteVolume: 'amount',
+  trades: 'amount',
+  bid: 'price',
+  ask: 'price',
+  bidSize: 'amount',
+  askSize: 'amount',
+  spread: 'spread',
+  trend: 'trend',
+  source: 'source',
+}
+
 export const GridColumnSchema = z.enum(GRID_COLUMNS)
 export type GridColumn = z.infer<typeof GridColumnSchema>
 

@@ -6,8 +6,10 @@ import {
   formatPrice,
   MISSING,
 } from '../shared/figures/figure-text'
-import { DENSITY, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
+import { DENSITY, GRID_COLUMN_KINDS, GRID_COLUMN_LABELS, type GridColumn } from '../shared/grid'
 import { formatClock } from '../shared/markets/clock-text'
+import { parseSymbolKey } from '../shared/markets/market'
+import { escapeHtml } from '../shared/security/html-text'
 import {
   columnWidthCh,
   FIGURE_CAP_CH,
@@ -21,9 +23,10 @@ import type { Quote, QuoteFigure } from '../shared/quote'
  * The active list with its cached prices as static HTML, put into the page the browser host
  * serves: the trader sees their list with its last known prices as soon as the HTML is parsed,
  * before the page's script has loaded, each price marked "Cached" the way the grid marks one.
- * The grid's markup and class names, drawn under #cached-desk (app.css styles it, the page's
- * own stylesheet); the app removes it in the frame its grid first shows (App.svelte), and hides
- * itself until then (app.css), so a screen reader meets one list at a time.
+ * The grid's markup and class names, drawn under #cached-desk and styled by the page's own
+ * stylesheets (the grid's watchlist-table.css, and cached-desk.css for what only the picture
+ * needs); the app removes it in the frame its grid first shows (App.svelte), and is hidden until
+ * then (cached-desk.css), so a screen reader meets one list at a time.
  *
  * Everything written is escaped: symbols, names and the list's name come from files on disk.
  * No script and no event handler: the page's Content-Security-Policy stays as it is.
@@ -32,35 +35,12 @@ import type { Quote, QuoteFigure } from '../shared/quote'
  */
 export const CACHED_DESK_ID = 'cached-desk'
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-/** Text for HTML content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
-}
-
 type FigureKind = Exclude<SharedFigureKind, 'spread'>
-const FIGURE_KINDS: Partial<Record<GridColumn, FigureKind>> = {
-  last: 'price',
-  change: 'change',
-  changePercent: 'percent',
-  open: 'price',
-  prevClose: 'price',
-  high: 'price',
-  low: 'price',
-  volume: 'amount',
-  quoteVolume: 'amount',
-  trades: 'amount',
-  bid: 'price',
-  ask: 'price',
-  bidSize: 'amount',
-  askSize: 'amount',
+
+/** The kind of a column whose cells are written from one quote figure; undefined for the others. */
+function figureKind(col: GridColumn): FigureKind | undefined {
+  const kind = GRID_COLUMN_KINDS[col]
+  return kind === 'spread' || kind === 'trend' || kind === 'source' ? undefined : kind
 }
 
 /** A finite number from the quote, else null (a cache is data from disk: parse, don't trust). */
@@ -70,7 +50,7 @@ function figure(quote: Quote | null, field: QuoteFigure): number | null {
 }
 
 function figureText(col: GridColumn, quote: Quote | null): string {
-  const kind = FIGURE_KINDS[col]
+  const kind = figureKind(col)
   if (kind === undefined || quote === null) return kind === undefined ? '' : MISSING
   const value = figure(quote, col as QuoteFigure)
   switch (kind) {
@@ -85,21 +65,14 @@ function figureText(col: GridColumn, quote: Quote | null): string {
   }
 }
 
-/** "Market:SYMBOL" split the way the grid's symbol cell shows it. */
-function keyParts(key: string): { market: string; symbol: string } {
-  const at = key.indexOf(':')
-  return at < 0
-    ? { market: '', symbol: key }
-    : { market: key.slice(0, at), symbol: key.slice(at + 1) }
-}
-
 function rowHtml(
   row: CachedRow,
   columns: readonly GridColumn[],
   index: number,
   now: number,
 ): string {
-  const { market, symbol } = keyParts(row.key)
+  // As the grid's symbol cell shows it; a key that does not parse is shown whole.
+  const { market, symbol } = parseSymbolKey(row.key) ?? { market: '', symbol: row.key }
   const key = escapeHtml(row.key)
   const ts = row.quote !== null && Number.isFinite(row.quote.ts) ? row.quote.ts : null
   const cells = columns.map((col) => {
@@ -122,8 +95,8 @@ function rowHtml(
 
 /** A figure column's width in ch, as the grid sizes it (shared/figures/figure-width.ts). */
 function columnCh(col: GridColumn, rows: readonly CachedRow[]): number {
-  const kind = col === 'spread' ? 'spread' : FIGURE_KINDS[col]
-  if (kind === undefined) return 0
+  const kind = GRID_COLUMN_KINDS[col]
+  if (kind === 'trend' || kind === 'source') return 0 // sized in px by the density
   let need = headerCh(GRID_COLUMN_LABELS[col])
   for (const row of rows) need = Math.max(need, textCh(figureText(col, row.quote)))
   return columnWidthCh(need, FIGURE_CAP_CH[kind])
@@ -140,7 +113,8 @@ export function cachedDeskHtml(desk: CachedDesk | null, now: number): string {
     return `<col style="width:calc(${columnCh(col, desk.rows)}ch + ${2 * m.padX}px)">`
   })
   const heads = desk.columns.map((col) => {
-    const num = FIGURE_KINDS[col] !== undefined || col === 'spread' ? ' class="num"' : ''
+    const kind = GRID_COLUMN_KINDS[col]
+    const num = kind === 'trend' || kind === 'source' ? '' : ' class="num"'
     return `<th scope="col"${num}>${escapeHtml(GRID_COLUMN_LABELS[col])}</th>`
   })
   const rows = desk.rows.map((row, i) => rowHtml(row, desk.columns, i, now)).join('')

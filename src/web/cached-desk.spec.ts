@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAppService, memorySecretStore, type AppService } from '../app'
 import { openDataStores } from '../core/persistence/stores'
 import { DEFAULT_GRID } from '../shared/grid'
-import type { Quote } from '../shared/quote'
+import { blankQuote, type Quote } from '../shared/quote'
 import { cachedDeskHtml } from './cached-desk-html'
 import { startWebHost, type WebHost } from './web-host'
 
@@ -21,29 +21,13 @@ const TS = Date.UTC(2026, 10, 27, 14, 3)
 
 function quote(key: string, last: number, change: number): Quote {
   const [market, symbol] = key.split(':') as [Quote['market'], string]
+  const changePercent = (change / (last - change)) * 100
   return {
-    key,
-    market,
-    symbol,
+    ...blankQuote(market, symbol, TS, 'stream'),
     last,
     change,
-    changePercent: (change / (last - change)) * 100,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: null,
+    changePercent,
     volume: 1_250_000,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    trades: null,
-    ts: TS,
-    receivedAt: TS,
-    source: 'stream',
-    stale: false,
-    lastIsMid: false,
   }
 }
 
@@ -67,8 +51,13 @@ afterEach(async () => {
   host = app = null
 })
 
-/** The page as a browser with a session gets it. */
-async function servedPage(dataDir: string): Promise<string> {
+/** The page as a browser with a session gets it, from a renderer folder holding `files`. */
+async function servedPage(
+  dataDir: string,
+  files: Record<string, string> = { 'index.html': PAGE },
+  /** What happens to the renderer folder once the host has started. */
+  afterStart: (rendererDir: string) => void = () => {},
+): Promise<string> {
   app = await createAppService({
     dataDir,
     env: { TICKDESK_BASE_URL: BASE_URL, TICKDESK_PLAN: 'pro' },
@@ -76,8 +65,12 @@ async function servedPage(dataDir: string): Promise<string> {
     demo: () => Promise.reject(new Error('no demo in this test')),
   })
   const rendererDir = mkdtempSync(join(tmpdir(), 'tickdesk-cached-page-'))
-  writeFileSync(join(rendererDir, 'index.html'), PAGE)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(rendererDir, name)), { recursive: true })
+    writeFileSync(join(rendererDir, name), text)
+  }
   host = await startWebHost({ app, rendererDir })
+  afterStart(rendererDir)
   const port = host.port
   const get = (path: string, cookie = ''): Promise<{ body: string; cookie: string }> =>
     new Promise((resolve, reject) => {
@@ -159,6 +152,52 @@ describe('the cached list in the served page', () => {
     const page = await servedPage(dir)
     expect(page).toBe(PAGE)
     expect(readdirSync(dir).some((f) => f.includes('corrupt'))).toBe(true)
+  })
+})
+
+/** A built page as Vite writes it: the entry's stylesheet linked in the head. */
+const LINKED =
+  '<!doctype html><html><head><title>Tickdesk</title>' +
+  '<link rel="stylesheet" crossorigin href="./assets/index-a1.css"></head>' +
+  '<body><div id="app"></div></body></html>'
+const CSS = ':root{--bg:light-dark(#fff,#111)}@property --up{syntax:"<color>";inherits:true}'
+
+describe('the served page paints from its one response', () => {
+  const cache = [quote('crypto:BTCUSDT', 84_000, 1200)]
+
+  it('carries the entry stylesheet inline when it draws the snapshot', async () => {
+    const files = { 'index.html': LINKED, 'assets/index-a1.css': CSS }
+    const page = await servedPage(await dataFolder('Main', cache), files)
+    expect(page).toContain('<section id="cached-desk"')
+    expect(page).not.toContain('<link rel="stylesheet"')
+    expect(page).toContain(`<style>${CSS}</style>`)
+    expect(page.indexOf('<style>')).toBeLessThan(page.indexOf('<body>'))
+  })
+
+  it('is read when the host starts: the first visit waits on no file', async () => {
+    const files = { 'index.html': LINKED, 'assets/index-a1.css': CSS }
+    const page = await servedPage(await dataFolder('Main', cache), files, (root) => {
+      rmSync(join(root, 'index.html'))
+      rmSync(join(root, 'assets/index-a1.css'))
+    })
+    expect(page).toContain(`<style>${CSS}</style>`)
+    expect(page).toContain('<section id="cached-desk"')
+  })
+
+  it('leaves the page as built without a snapshot', async () => {
+    const files = { 'index.html': LINKED, 'assets/index-a1.css': CSS }
+    expect(await servedPage(await dataFolder('Main', 'none'), files)).toBe(LINKED)
+  })
+
+  it('keeps the link for a stylesheet that could end the element or names an address', async () => {
+    for (const css of ['a{}</style><script>x()</script>', 'a{background:url(./x.png)}']) {
+      const files = { 'index.html': LINKED, 'assets/index-a1.css': css }
+      const page = await servedPage(await dataFolder('Main', cache), files)
+      expect(page).toContain('<link rel="stylesheet" crossorigin href="./assets/index-a1.css">')
+      expect(page).not.toContain('<style>')
+      await host?.close()
+      await app?.close()
+    }
   })
 })
 

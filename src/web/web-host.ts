@@ -15,8 +15,9 @@ import {
   sessionSetCookie,
   withoutCode,
 } from './request-guard'
-import { readStaticFile } from './static-files'
+import { readStaticFile, type StaticFile } from './static-files'
 import { cachedDeskHtml, withCachedDesk } from './cached-desk-html'
+import { readMainPage, type MainPage } from './main-page'
 
 /** Where the browser host serves the ticker strip, under the same rules as the app. */
 export const STRIP_PATH = '/strip'
@@ -70,10 +71,13 @@ class BrowserHostGate {
   private readonly clock: Clock
   private readonly server = createServer()
   private readonly bridge = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
+  /** Read from the start, so the first visit waits on no file (main-page.ts). */
+  private readonly mainPage: Promise<MainPage | null>
 
   constructor(private readonly options: WebHostOptions) {
     this.clock = options.clock ?? systemClock
     this.codes = new LaunchCodes(this.clock)
+    this.mainPage = readMainPage(options.rendererDir)
     this.server.on('request', (req, res) => {
       this.answer(req, res).catch(() => deny(res, 500, 'Internal error'))
     })
@@ -86,11 +90,15 @@ class BrowserHostGate {
     })
   }
 
+  /** Listening, with the main page read (the two at once). */
   async listen(port: number): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(port, '127.0.0.1', () => resolve())
-    })
+    await Promise.all([
+      new Promise<void>((resolve, reject) => {
+        this.server.once('error', reject)
+        this.server.listen(port, '127.0.0.1', () => resolve())
+      }),
+      this.mainPage,
+    ])
     this.port = (this.server.address() as AddressInfo).port
   }
 
@@ -132,11 +140,13 @@ class BrowserHostGate {
 
   private async serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = requestPath(req)
-    // The ticker strip is the same page in strip mode (the renderer reads its path).
-    const file = await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
-    if (!file) return deny(res, 404, 'Not found')
     // The main window's page carries the list's cached prices, drawn before its script runs.
-    const body = path === '/' || path === '/index.html' ? this.withSnapshot(file.body) : file.body
+    const file =
+      path === '/' || path === '/index.html'
+        ? await this.pageWithSnapshot()
+        : // The ticker strip is the same page in strip mode (the renderer reads its path).
+          await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
+    if (!file) return deny(res, 404, 'Not found')
     res.writeHead(200, {
       'content-type': file.contentType,
       'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -144,13 +154,19 @@ class BrowserHostGate {
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
-    res.end(req.method === 'HEAD' ? undefined : body)
+    res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
-  /** index.html with the cached snapshot (cached-desk-html.ts); as built when there is none. */
-  private withSnapshot(page: Buffer): Buffer {
+  /**
+   * index.html with the cached snapshot (cached-desk-html.ts), its stylesheet inline so that it
+   * paints from this one response (main-page.ts); as built when there is no snapshot.
+   */
+  private async pageWithSnapshot(): Promise<StaticFile | null> {
+    const page = await this.mainPage
+    if (page === null) return null
     const snapshot = cachedDeskHtml(this.options.app.cachedDesk(), this.clock.now())
-    return snapshot === '' ? page : Buffer.from(withCachedDesk(page.toString('utf8'), snapshot))
+    const body = snapshot === '' ? page.built : Buffer.from(withCachedDesk(page.styled, snapshot))
+    return { body, contentType: 'text/html; charset=utf-8' }
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */

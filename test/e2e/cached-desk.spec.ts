@@ -30,15 +30,20 @@ const FRAME_RECORDER = `(() => {
   requestAnimationFrame(frame)
 })()`
 
-/** Where a table sits: its top, its first row's height and its columns' widths, in px. */
+/**
+ * Where a table sits: its top, its first row's height and its columns' widths, in px; and how
+ * the header's and the first row's cells align their text.
+ */
 function tableBox(page: Page, sel: string): Promise<Box> {
   return page.evaluate((q) => {
     const table = document.querySelector(q)
     const row = table?.querySelector('tbody tr')
+    const cells = [...(table?.querySelectorAll('thead th') ?? []), ...(row?.children ?? [])]
     return {
       top: table?.getBoundingClientRect().top ?? NaN,
       row: row?.getBoundingClientRect().height ?? NaN,
       cols: [...(table?.querySelectorAll('col') ?? [])].map((c) => c.getBoundingClientRect().width),
+      align: cells.map((c) => getComputedStyle(c).textAlign),
     }
   }, sel)
 }
@@ -47,6 +52,7 @@ interface Box {
   top: number
   row: number
   cols: number[]
+  align: string[]
 }
 
 interface Frames {
@@ -92,9 +98,18 @@ describe.skipIf(!chromiumPath)(
         await held
         await route.continue()
       })
+      // The snapshot paints from the page's one response: its styles come inline, not linked.
+      const stylesheets: string[] = []
+      page.on('request', (r) => {
+        if (r.resourceType() === 'stylesheet') stylesheets.push(r.url())
+      })
       await page.goto(desk.deskUrl(), { waitUntil: 'commit' })
 
       await page.locator('#cached-desk').waitFor()
+      const position = await page.evaluate(
+        () => getComputedStyle(document.getElementById('cached-desk') as Element).position,
+      )
+      expect(position).toBe('fixed')
       // One list for the eye and for assistive technology: the snapshot's rows only.
       await expect.poll(() => page.getByRole('row').count()).toBe(keys.length + 1)
       const badges = await page.locator('#cached-desk [data-cached-key] .badge').allTextContents()
@@ -106,6 +121,7 @@ describe.skipIf(!chromiumPath)(
       expect(await page.locator('#app tbody tr[data-key]').count()).toBe(0)
 
       const cachedBox = await tableBox(page, '#cached-desk table')
+      expect(stylesheets).toEqual([])
       release()
       await page.locator('#app tbody tr[data-key]').first().waitFor({ timeout: 20_000 })
       await expect.poll(() => page.locator('#cached-desk').count()).toBe(0)
@@ -121,6 +137,8 @@ describe.skipIf(!chromiumPath)(
       expect(Math.abs(liveBox.top - cachedBox.top)).toBeLessThan(1)
       expect(Math.abs(liveBox.row - cachedBox.row)).toBeLessThan(1)
       expect(liveBox.cols.map(Math.round)).toEqual(cachedBox.cols.map(Math.round))
+      expect(cachedBox.align).toContain('right')
+      expect(liveBox.align).toEqual(cachedBox.align)
       await expect
         .poll(() => page.evaluate(() => (window as { __coldFrames?: Frames }).__coldFrames?.app))
         .toBeGreaterThanOrEqual(5)

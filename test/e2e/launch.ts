@@ -58,7 +58,8 @@ export async function launchStart(
 
 /**
  * Collects a starting host's output and resolves with the tokened address it prints ("Tickdesk
- * is running at ..."); rejects, with the output so far, if it exits first or prints none in 30 s.
+ * is running at ..."); rejects, with the output so far, if it exits first or prints none in 30 s
+ * (then it is stopped).
  */
 export async function printedAddress(
   child: ChildProcess,
@@ -68,10 +69,12 @@ export async function printedAddress(
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(
-      () => rej(new Error(`${what} printed no address within 30 s:\n${out}`)),
-      30_000,
-    )
+    // A host that never printed is stopped too: left running, it would outlive the failed spec
+    // and load the machine for every file after it (a loaded run left four such hosts behind).
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM')
+      rej(new Error(`${what} printed no address within 30 s:\n${out}`))
+    }, 30_000)
     const check = (): void => {
       const m = /Tickdesk is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)
       if (m?.[1]) {

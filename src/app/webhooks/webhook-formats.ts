@@ -62,7 +62,11 @@ const json = (body: unknown): Pick<WebhookRequest, 'headers' | 'body'> => ({
   body: JSON.stringify(body),
 })
 
-/** Slack reads & < > as markup (`<!channel>` pings everyone): escaped as its docs say. */
+/**
+ * Slack reads & < > as markup (`<!channel>` pings everyone): escaped as its docs say. Only these
+ * three: Slack decodes no other entity (a quote written as &quot; would show as written), so this
+ * is not escapeHtml.
+ */
 const slackEscape = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 

@@ -3,37 +3,15 @@ import { FakeClock } from '../clock'
 import { QuoteStore, STREAM_GAP_MS } from './quote-store'
 import type { QuoteUpdate } from './quote-fields'
 import { newSymbolRef } from '../push/symbol-ref'
-import type { Quote } from '../../shared/quote'
+import { blankQuote, type Quote } from '../../shared/quote'
 
 function tick(fields: QuoteUpdate['fields'], extra: Partial<QuoteUpdate> = {}): QuoteUpdate {
   return { market: 'crypto', symbol: 'BTCUSDT', fields, ts: null, source: 'stream', ...extra }
 }
 
 function cachedQuote(over: Partial<Quote> = {}): Quote {
-  return {
-    key: 'crypto:ETHUSDT',
-    market: 'crypto',
-    symbol: 'ETHUSDT',
-    last: 3000,
-    change: 10,
-    changePercent: 0.33,
-    open: null,
-    high: null,
-    low: null,
-    prevClose: 2990,
-    volume: null,
-    quoteVolume: null,
-    bid: null,
-    ask: null,
-    bidSize: null,
-    askSize: null,
-    trades: null,
-    ts: 1,
-    receivedAt: 1,
-    source: 'stream',
-    stale: false,
-    ...over,
-  }
+  const figures = { last: 3000, change: 10, changePercent: 0.33, prevClose: 2990 }
+  return { ...blankQuote('crypto', 'ETHUSDT', 1, 'stream'), ...figures, ...over }
 }
 
 describe('QuoteStore', () => {

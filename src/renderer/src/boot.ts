@@ -7,6 +7,7 @@
  */
 // The page's styles load with the page (render-blocking), so the snapshot paints styled.
 import './app.css'
+import './grid/watchlist-table.css'
 import './cached-desk.css'
 
 const start = (): void => void import('./main')

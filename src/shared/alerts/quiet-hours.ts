@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { clockMs } from '../markets/zoned-time'
 
 const HHMM = z
   .string()
@@ -17,9 +18,9 @@ export const QuietHoursSchema = z.object({
 export type QuietHours = z.infer<typeof QuietHoursSchema>
 export const DEFAULT_QUIET_HOURS: QuietHours = { enabled: false, start: '22:00', end: '07:00' }
 
+/** 'HH:MM' as minutes after midnight (the one reading of a wall-clock time: zoned-time.ts). */
 function minutesOf(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number)
-  return (h as number) * 60 + (m as number)
+  return clockMs(hhmm) / 60_000
 }
 
 /**

@@ -65,6 +65,11 @@ export function symbolKey(market: Market, symbol: string): SymbolKey {
   return `${market}:${symbol}`
 }
 
+/** A key's SYMBOL, as a title or a list of symbols shows it; the whole text when it has no market. */
+export function symbolOfKey(key: SymbolKey): string {
+  return key.slice(key.indexOf(':') + 1)
+}
+
 /** Parses `market:SYMBOL` (case-insensitive market, symbol upper-cased); null when malformed. */
 export function parseSymbolKey(input: string): SymbolRef | null {
   const trimmed = input.trim()

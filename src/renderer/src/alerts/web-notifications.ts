@@ -1,5 +1,6 @@
 import type { FiredAlert } from '../../../shared/alerts/alert'
 import type { TickdeskApi } from '../../../shared/bridge'
+import { symbolOfKey } from '../../../shared/markets/market'
 import type { Settings } from '../../../shared/settings'
 
 /**
@@ -32,7 +33,7 @@ export async function askNotificationPermission(
 }
 
 export function alertNotice(alert: FiredAlert): { title: string; body: string } {
-  const symbol = alert.key.slice(alert.key.indexOf(':') + 1)
+  const symbol = symbolOfKey(alert.key)
   const body = alert.whileAway ? `While you were away: ${alert.message}` : alert.message
   return { title: `${symbol} alert`, body }
 }

@@ -1,20 +1,18 @@
-import { GRID_COLUMN_LABELS, GRID_COLUMNS, type GridColumn } from '../../../shared/grid'
+import {
+  GRID_COLUMN_KINDS,
+  GRID_COLUMN_LABELS,
+  GRID_COLUMNS,
+  type GridColumn,
+  type GridColumnKind,
+} from '../../../shared/grid'
 import type { QuoteFigure } from '../../../shared/quote'
 import { fieldMask, type FieldMask } from '../state/price-fields'
 
 /**
- * The grid's columns as data. What a column shows decides how it is formatted and sized
- * (fit-number.ts, column-widths.svelte.ts):
- *   price    a price at the market's precision; width follows the data
- *   change   a signed price change at the price's precision; width follows the data
- *   percent  a signed percentage, two decimals; width follows the data
- *   amount   volumes, turnover, trade counts and sizes: always abbreviated (1.25M), fixed width
- *   spread   ask - bid at the price's precision and in bps of the mid (shared/spread.ts); width
- *            follows the data, the bps alone where the column is too narrow
- *   trend    the sparkline, fixed width
- *   source   where the price came from and how old it is, fixed width
+ * The grid's columns as data. What a column shows (its kind, GRID_COLUMN_KINDS in shared/grid.ts)
+ * decides how it is formatted and sized (fit-number.ts, column-widths.svelte.ts).
  */
-export type ColumnKind = 'price' | 'change' | 'percent' | 'amount' | 'spread' | 'trend' | 'source'
+export type ColumnKind = GridColumnKind
 
 export interface ColumnDef {
   id: GridColumn
@@ -33,13 +31,11 @@ export interface ColumnDef {
   reads: readonly QuoteFigure[]
 }
 
-const def = (
-  id: GridColumn,
-  label: string,
-  name: string,
-  kind: ColumnKind,
-  reads: readonly QuoteFigure[] = [],
-): ColumnDef => ({ id, label, name, spoken: spokenName(label, name), kind, reads })
+/** A column's definition: its label and kind from the shared tables (shared/grid.ts). */
+function def(id: GridColumn, name: string, reads: readonly QuoteFigure[] = []): ColumnDef {
+  const label = GRID_COLUMN_LABELS[id]
+  return { id, label, name, spoken: spokenName(label, name), kind: GRID_COLUMN_KINDS[id], reads }
+}
 
 export function spokenName(label: string, name: string): string {
   // Whole words: "Vol" is not said by saying "Volume".
@@ -48,33 +44,24 @@ export function spokenName(label: string, name: string): string {
 }
 
 export const COLUMN_DEFS: Readonly<Record<GridColumn, ColumnDef>> = {
-  last: def('last', GRID_COLUMN_LABELS.last, 'Last', 'price', ['last']),
+  last: def('last', 'Last', ['last']),
   // The change takes its precision from the price it changes.
-  change: def('change', GRID_COLUMN_LABELS.change, 'Change', 'change', ['change', 'last']),
-  changePercent: def('changePercent', GRID_COLUMN_LABELS.changePercent, 'Change %', 'percent', [
-    'changePercent',
-  ]),
-  open: def('open', GRID_COLUMN_LABELS.open, 'Open', 'price', ['open']),
-  prevClose: def('prevClose', GRID_COLUMN_LABELS.prevClose, 'Previous close', 'price', [
-    'prevClose',
-  ]),
-  high: def('high', GRID_COLUMN_LABELS.high, 'High', 'price', ['high']),
-  low: def('low', GRID_COLUMN_LABELS.low, 'Low', 'price', ['low']),
-  volume: def('volume', GRID_COLUMN_LABELS.volume, 'Volume', 'amount', ['volume']),
-  quoteVolume: def('quoteVolume', GRID_COLUMN_LABELS.quoteVolume, 'Quote volume', 'amount', [
-    'quoteVolume',
-  ]),
-  trades: def('trades', GRID_COLUMN_LABELS.trades, 'Trades', 'amount', ['trades']),
-  bid: def('bid', GRID_COLUMN_LABELS.bid, 'Bid', 'price', ['bid']),
-  ask: def('ask', GRID_COLUMN_LABELS.ask, 'Ask', 'price', ['ask']),
-  bidSize: def('bidSize', GRID_COLUMN_LABELS.bidSize, 'Bid size', 'amount', ['bidSize']),
-  askSize: def('askSize', GRID_COLUMN_LABELS.askSize, 'Ask size', 'amount', ['askSize']),
-  spread: def('spread', GRID_COLUMN_LABELS.spread, 'Spread (ask − bid, bps of mid)', 'spread', [
-    'bid',
-    'ask',
-  ]),
-  trend: def('trend', GRID_COLUMN_LABELS.trend, 'Trend (sparkline)', 'trend'),
-  source: def('source', GRID_COLUMN_LABELS.source, 'Source and age', 'source'),
+  change: def('change', 'Change', ['change', 'last']),
+  changePercent: def('changePercent', 'Change %', ['changePercent']),
+  open: def('open', 'Open', ['open']),
+  prevClose: def('prevClose', 'Previous close', ['prevClose']),
+  high: def('high', 'High', ['high']),
+  low: def('low', 'Low', ['low']),
+  volume: def('volume', 'Volume', ['volume']),
+  quoteVolume: def('quoteVolume', 'Quote volume', ['quoteVolume']),
+  trades: def('trades', 'Trades', ['trades']),
+  bid: def('bid', 'Bid', ['bid']),
+  ask: def('ask', 'Ask', ['ask']),
+  bidSize: def('bidSize', 'Bid size', ['bidSize']),
+  askSize: def('askSize', 'Ask size', ['askSize']),
+  spread: def('spread', 'Spread (ask − bid, bps of mid)', ['bid', 'ask']),
+  trend: def('trend', 'Trend (sparkline)'),
+  source: def('source', 'Source and age'),
 }
 
 /** The chosen ids as definitions, unknown ones dropped (settings are parsed, but be kind). */

@@ -6,7 +6,7 @@ import {
   formatPercent,
   formatPrice,
   MISSING,
-} from '../lib/format'
+} from '../../../shared/figures/figure-text'
 import { textCh } from '../../../shared/figures/figure-width'
 
 export { textCh }

@@ -5,7 +5,7 @@ import { COLUMN_DEFS } from './columns'
 import { FigureCell, SparkCell } from './grid-cells'
 import { SPARK_MAX_STEP_MS, sparkPoints } from './sparkline'
 import { NO_BUDGET } from './fit-number'
-import { formatChange, formatPrice } from '../lib/format'
+import { formatChange, formatPrice } from '../../../shared/figures/figure-text'
 
 const KEY = 'crypto:BTCUSDT'
 

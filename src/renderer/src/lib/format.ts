@@ -2,18 +2,11 @@ import type { Market } from '../../../shared/markets/market'
 import { formatClock } from '../../../shared/markets/clock-text'
 import { formatPrice } from '../../../shared/figures/figure-text'
 
-export { formatClock }
-
-export {
-  decimalsOf,
-  formatAmount,
-  formatChange,
-  formatCompact,
-  formatPercent,
-  formatPrice,
-  MISSING,
-  pricePrecision,
-} from '../../../shared/figures/figure-text'
+/**
+ * The renderer's words for time and for a mid price. Figures themselves (prices, changes,
+ * percentages, amounts) are written by shared/figures/figure-text.ts, which the browser host's
+ * cached snapshot uses too; clock times by shared/markets/clock-text.ts.
+ */
 
 const AGE_STEP_S = 5
 
