@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { systemClock } from '../../src/core/clock'
 import { streamTick } from '../../src/core/engine/engine-stream'
-import { RateGovernor } from '../../src/core/rest/rate-governor'
-import { StreamClient } from '../../src/core/stream/stream-client'
-import { BENCH_MARKET, benchSymbols, buildTickFrames } from '../frames'
-import { engineSink, rawRun, startPusher, SYMBOLS } from './ingest'
+import { benchSymbols, buildTickFrames } from '../frames'
+import { benchStream, engineSink, rawRun, startPusher, SYMBOLS } from './ingest'
 
 /**
  * What each part of ingest's core path costs over the real socket (ingest.ts's setting, not
@@ -49,18 +47,9 @@ function sinkFor(mode: Mode): ReturnType<typeof engineSink> {
 }
 
 async function coreRun(mode: Mode): Promise<void> {
-  const clock = systemClock
   const symbols = benchSymbols(SYMBOLS)
   const { side, trust, close } = sinkFor(mode)
-  const stream = new StreamClient({
-    url: pusher.url,
-    apiKey: 'bench-key',
-    budget: new RateGovernor({ rpm: 3000, clock, random: Math.random }),
-    clock,
-    random: Math.random,
-    readingOf: (m) => trust.readingOf(m),
-  })
-  stream.setSubscriptions(new Map([[BENCH_MARKET, new Set(symbols)]]))
+  const stream = benchStream(pusher.url, trust, symbols)
   let ticks = 0
   const done = new Promise<void>((resolve) => {
     stream.on('tick', (u) => {

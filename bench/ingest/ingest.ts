@@ -165,13 +165,13 @@ export function engineSink(clock: Clock, symbols: string[]): TickSink {
   }
 }
 
-export async function corePathRun(
+/** The app's stream client on the bench's pusher, subscribed to its symbols, not yet started. */
+export function benchStream(
   url: string,
-  expected: number,
-): Promise<{ rate: number; patches: number }> {
+  trust: Pick<StreamTrust, 'readingOf'>,
+  symbols: readonly string[],
+): StreamClient {
   const clock = systemClock
-  const symbols = benchSymbols(SYMBOLS)
-  const { side, trust, patches, close } = engineSink(clock, symbols)
   const stream = new StreamClient({
     url,
     apiKey: 'bench-key',
@@ -181,6 +181,17 @@ export async function corePathRun(
     readingOf: (market) => trust.readingOf(market),
   })
   stream.setSubscriptions(new Map([[BENCH_MARKET, new Set(symbols)]]))
+  return stream
+}
+
+export async function corePathRun(
+  url: string,
+  expected: number,
+): Promise<{ rate: number; patches: number }> {
+  const clock = systemClock
+  const symbols = benchSymbols(SYMBOLS)
+  const { side, trust, patches, close } = engineSink(clock, symbols)
+  const stream = benchStream(url, trust, symbols)
   let ticks = 0
   let t0 = 0
   const done = new Promise<number>((resolve) => {
