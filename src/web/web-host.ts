@@ -19,6 +19,8 @@ import { readStaticFile, type StaticFile } from './static-files'
 import { cachedDeskHtml, withCachedDesk } from './cached-desk-html'
 import { readMainPage, type MainPage } from './main-page'
 
+const HTML = 'text/html; charset=utf-8'
+
 /** Where the browser host serves the ticker strip, under the same rules as the app. */
 export const STRIP_PATH = '/strip'
 
@@ -144,8 +146,10 @@ class BrowserHostGate {
     const file =
       path === '/' || path === '/index.html'
         ? await this.pageWithSnapshot()
-        : // The ticker strip is the same page in strip mode (the renderer reads its path).
-          await readStaticFile(this.options.rendererDir, path === STRIP_PATH ? '/' : path)
+        : path === STRIP_PATH
+          ? // The ticker strip is the same page in strip mode (the renderer reads its path).
+            await this.builtPage()
+          : await readStaticFile(this.options.rendererDir, path)
     if (!file) return deny(res, 404, 'Not found')
     res.writeHead(200, {
       'content-type': file.contentType,
@@ -161,12 +165,18 @@ class BrowserHostGate {
    * index.html with the cached snapshot (cached-desk-html.ts), its stylesheet inline so that it
    * paints from this one response (main-page.ts); as built when there is no snapshot.
    */
+  /** index.html as built, read once at start (main-page.ts). */
+  private async builtPage(): Promise<StaticFile | null> {
+    const page = await this.mainPage
+    return page === null ? null : { body: page.built, contentType: HTML }
+  }
+
   private async pageWithSnapshot(): Promise<StaticFile | null> {
     const page = await this.mainPage
     if (page === null) return null
     const snapshot = cachedDeskHtml(this.options.app.cachedDesk(), this.clock.now())
     const body = snapshot === '' ? page.built : Buffer.from(withCachedDesk(page.styled, snapshot))
-    return { body, contentType: 'text/html; charset=utf-8' }
+    return { body, contentType: HTML }
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */
