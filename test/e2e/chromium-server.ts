@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core'
 import { inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
-import { CHROMIUM_ARGS, findChromium, launchChromium } from './chromium'
+import { CHROMIUM_ARGS, findFlowChromium, launchChromium } from './chromium'
 
 /**
  * The e2e project's global set-up: one Chromium for the whole run, which every spec file connects
@@ -9,7 +9,7 @@ import { CHROMIUM_ARGS, findChromium, launchChromium } from './chromium'
  * Without a Chromium it provides nothing and the specs skip or fail as chromiumOrSkip says.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
-  const executablePath = findChromium()
+  const executablePath = findFlowChromium()
   if (!executablePath) return
   const server = await chromium.launchServer({
     executablePath,

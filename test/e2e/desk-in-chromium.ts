@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
-import { launchChromium } from './chromium'
+import { findChromium, launchChromium } from './chromium'
 import { chromiumForFile } from './chromium-server'
 import { startHostUnderTest, type HostUnderTest } from './in-process-host'
 
@@ -34,7 +34,17 @@ export interface DeskOptions {
    * 'own': launch a Chromium for this file instead of connecting to the shared one. Needed to read
    * a download's path (Playwright keeps downloads on the browser's side of a remote connection).
    */
-  browser?: 'shared' | 'own'
+  browser?: 'shared' | 'own' | 'full'
+}
+
+/**
+ * 'full': the full Chromium browser of this file's own (findChromium), for what the headless shell
+ * the flows share lacks: the browser's permission service, which Web Notifications need.
+ */
+const fullChromium = (): Promise<Browser> => {
+  const path = findChromium()
+  if (!path) throw new Error('No full Chromium found (apt-get install chromium)')
+  return launchChromium(path)
 }
 
 export interface DeskInChromium<S extends Served = HostUnderTest> {
@@ -82,7 +92,9 @@ export async function openDeskInChromium(
   try {
     browser = await (opts.browser === 'own'
       ? launchChromium(chromiumPath)
-      : chromiumForFile(chromiumPath))
+      : opts.browser === 'full'
+        ? fullChromium()
+        : chromiumForFile(chromiumPath))
     const opened = browser
     const context = await opened.newContext(opts.context)
     for (const script of opts.initScripts ?? []) await context.addInitScript(script)

@@ -35,6 +35,7 @@ describe.skipIf(!chromiumPath)(
     beforeAll(async () => {
       desk = await openDeskInChromium(chromiumPath as string, {
         context: { viewport: { width: 1280, height: 800 }, permissions: ['notifications'] },
+        browser: 'full', // Web Notifications need the full browser's permission service
         initScripts: [RECORD_NOTIFICATIONS],
         beforeLoad: (p) => (watch = watchPage(p)),
       })
