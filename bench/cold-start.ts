@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { createAppService, memorySecretStore } from '../src/app'
 import { startDemoService, startSimulator } from '../src/sim'
 import { INSTRUMENTS } from '../src/sim/market/instruments'
-import { startWebHost } from '../src/web'
+import { silentLogger } from '../src/core/log'
+import { startBrowserHost } from '../src/web'
 import type { Page } from 'playwright-core'
 import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
 import { chromiumSettled } from './process-cpu'
@@ -20,8 +21,8 @@ import {
 } from './stats'
 
 /**
- * cold start: from "start the browser host" (createAppService + startWebHost on an existing data
- * folder) to every row of the active 30-symbol watchlist showing its cached price in Chromium
+ * cold start: from "start the browser host" (startBrowserHost, `tickdesk web`'s own start-up: the
+ * page server listening beside the app service's start, on an existing data folder) to every row of the active 30-symbol watchlist showing its cached price in Chromium
  * (the host's snapshot in the served page, or the grid, whichever shows first); then, reported
  * beside it, to the app's own grid mounted in its place (liveGridShown).
  * The simulator is taken down first, so what the rows show can only come from the cache. The
@@ -136,8 +137,15 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       await page.addInitScript(frameObserver(rows))
       await chromiumSettled()
       const t0 = performance.now()
-      const app = await createAppService({ dataDir, env, secretStore, demo })
-      const host = await startWebHost({ app, rendererDir: dir })
+      const started = await startBrowserHost({
+        dataDir,
+        env,
+        secretStore,
+        demo,
+        logger: silentLogger,
+        rendererDir: dir,
+      })
+      const host = started.host
       // From the response on: what shows while the page's script still loads counts.
       await page.goto(host.launchUrl(), { waitUntil: 'commit' })
       await page.waitForFunction(cachedPricesShown, rows, { timeout: 30_000, polling: 'raf' })
@@ -146,8 +154,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
       await page.waitForFunction(liveGridShown, rows, { timeout: 30_000, polling: 'raf' })
       live.push(performance.now() - t0)
       await page.close()
-      await host.close()
-      await app.close()
+      await started.close()
     }
     const ms = median(times)
     const liveMs = median(live)

@@ -56,8 +56,8 @@ export class AppService implements AppHostApi, CommandContext {
   private readonly notices: NoticeBoard
   /** The alert host: runs the folder's alerts here, or shows the owner's (app-alert-wiring.ts). */
   private alertSet!: AppAlerts
-  /** When each symbol was last priced, from the quote cache at start ("while you were away"). */
-  private seen = new Map<SymbolKey, number>()
+  /** Each symbol's quote in the cache at start: when it was last priced ("while you were away"). */
+  private seen = new Map<SymbolKey, Quote>()
   /** The running engine and the key's way to it: key commands, feed switches (keyed-feed.ts). */
   private readonly keyed: KeyedFeed
   /** What the engine watches, in step with the lists, lots, alerts and pins (desk-watches.ts). */
@@ -151,11 +151,12 @@ export class AppService implements AppHostApi, CommandContext {
       onWatched: () => this.watches.sync(),
       onChange: () => this.emitAlerts(),
       hub: this.hub,
-      lastSeen: (key) => this.seen.get(key),
+      lastSeen: (key) => this.seen.get(key)?.receivedAt,
     })
     for (const key of data.confirmed) this.catalogue.confirm(key)
     await this.keyed.loadKey()
-    this.seen = await this.saves.lastSeen(this.keyed.wantedSource())
+    this.seen = await this.saves.startCache(this.keyed.wantedSource())
+    this.opts.onCachedDesk?.(cachedDesk(lists, settings, (key) => this.seen.get(key)))
     await this.keyed.switchFeed()
     this.keyed.offerMove()
     // After the feed: the service it runs on decides which rules this app may judge.

@@ -96,4 +96,10 @@ export interface AppServiceOptions {
   batchTiming?: BatchTiming
   /** Who runs the alerts, as other hosts on the data folder say it (default "the Tickdesk app"). */
   alertsHostName?: string
+  /**
+   * Told the active list's cached picture once the start has read the files and the quote cache,
+   * before the feed and the alerts start: the browser host serves it while the rest of the
+   * start runs (hosted-app.ts, beginHostedApp).
+   */
+  onCachedDesk?: (desk: CachedDesk | null) => void
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../core/log'
 import { createAppService, type AppService } from './app-service'
 import type { AppServiceOptions } from './host-api'
 import { logAppActivity } from './logs/app-activity-log'
+import type { CachedDesk } from './watchlists/cached-desk'
 
 /**
  * The app service as a long-running host starts it, written once for the Electron host (injected
@@ -38,4 +39,31 @@ export async function startHostedApp(
       }
     },
   }
+}
+
+/**
+ * A start a host may serve from before it is over (the browser host: its page and the cached
+ * picture first, the bridge once the service has started). Nothing of the service is reachable
+ * until `hosted` resolves: the picture is a copy of what the start read, not the service.
+ */
+export interface HostedAppStart {
+  /** The active list's cached picture, once the files and the quote cache are read; null: none. */
+  readonly desk: Promise<CachedDesk | null>
+  /** The hosted app, fully started (feed, alerts, outside edits); rejects as startHostedApp. */
+  readonly hosted: Promise<HostedApp>
+}
+
+export function beginHostedApp(opts: AppServiceOptions & { logger: Logger }): HostedAppStart {
+  let told: (desk: CachedDesk | null) => void = () => {}
+  const desk = new Promise<CachedDesk | null>((resolve) => (told = resolve))
+  const hosted = startHostedApp({
+    ...opts,
+    onCachedDesk: (picture) => {
+      opts.onCachedDesk?.(picture)
+      told(picture)
+    },
+  })
+  // A start that fails before its first reads has no picture to draw.
+  hosted.catch(() => told(null))
+  return { desk, hosted }
 }

@@ -48,7 +48,7 @@ export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<QuoteCacheWrite | null>
   /** The running engine and the quote cache file of its source (stores.quotesOf). */
   private running: { feed: CachedFeed; store: JsonStore<Quote[]>; id: string } | null = null
-  /** The quote cache read a start made before its first engine (lastSeen), kept to seed it. */
+  /** The quote cache read a start made before its first engine (startCache), kept to seed it. */
   private startRead: { id: string; read: Promise<LoadResult<Quote[]>> } | null = null
   private readonly barCache: ThrottledSave<null>
   /** The running engine's bars and the folder of their source (bar-keeper.ts). */
@@ -128,25 +128,25 @@ export class SaveScheduler {
     if (previous?.id === id) return
     void this.now(async () => {
       if (previous) await previous.store.save(previous.feed.quotes.all())
-      // A start's read was told already (lastSeen): only a fresh read reports a damaged file.
+      // A start's read was told already (startCache): only a fresh read reports a damaged file.
       const cached = (await startRead) ?? this.told(await store.load())
       feed.seedFromCache(cached.value.filter((q) => this.opts.keep(q.key)))
     })
   }
 
   /**
-   * When each symbol was last priced on `source`, from its quote cache: a start asks before its
-   * first engine runs, so alert levels crossed while nothing ran fire "while you were away". The
-   * first engine on that source is then seeded from this same read.
+   * The quote cache of `source` as a start reads it before its first engine runs: when each
+   * symbol was last priced (alert levels crossed while nothing ran fire "while you were away")
+   * and the host's cached picture of the list. The first engine on that source is then seeded
+   * from this same read.
    */
-  async lastSeen(source: FeedSource): Promise<Map<SymbolKey, number>> {
+  async startCache(source: FeedSource): Promise<Map<SymbolKey, Quote>> {
     const read = this.opts.stores
       .quotesOf(source)
       .load()
       .then((r) => this.told(r))
     this.startRead = { id: feedSourceId(source), read }
-    const { value } = await read
-    return new Map(value.map((q) => [q.key, q.receivedAt]))
+    return new Map((await read).value.map((q) => [q.key, q]))
   }
 
   /** Every source's cache but this one's, demo mode's and the few used last goes. */

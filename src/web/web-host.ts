@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { AppHostApi } from '../app/host-api'
+import type { CachedDesk } from '../app/watchlists/cached-desk'
 import { systemClock, type Clock } from '../core/clock'
 import { CONTENT_SECURITY_POLICY } from '../shared/security/content-security-policy'
 import { attachBridgeSocket } from './bridge-socket'
@@ -25,7 +26,16 @@ const HTML = 'text/html; charset=utf-8'
 export const STRIP_PATH = '/strip'
 
 export interface WebHostOptions {
-  app: AppHostApi
+  /**
+   * The app service, or its start still under way: the host listens and serves the page at once,
+   * and a bridge socket waits until the service has started (answered 503 if it cannot start).
+   */
+  app: AppHostApi | Promise<AppHostApi>
+  /**
+   * While the service starts: the cached picture its start read (hosted-app.ts, beginHostedApp),
+   * drawn into the page instead of waiting for the whole start. Without it the page waits.
+   */
+  cachedDesk?: Promise<CachedDesk | null>
   /** Folder of the built renderer (out/renderer). */
   rendererDir: string
   /** 0 picks a free port. */
@@ -66,9 +76,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
+const UNAVAILABLE =
+  'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'
+
 /** The server, its launch codes and its bridge; `port` is known once it listens. */
 class BrowserHostGate {
   port = 0
+  /** The app service once it has started; until then a bridge socket waits (`waiting`). */
+  private service: AppHostApi | null
+  private readonly started: Promise<AppHostApi>
+  private readonly waiting = new Set<Socket>()
   private readonly codes: LaunchCodes
   private readonly clock: Clock
   private readonly server = createServer()
@@ -80,6 +97,12 @@ class BrowserHostGate {
     this.clock = options.clock ?? systemClock
     this.codes = new LaunchCodes(this.clock)
     this.mainPage = readMainPage(options.rendererDir)
+    this.service = options.app instanceof Promise ? null : options.app
+    this.started = Promise.resolve(options.app)
+    this.started.then(
+      (app) => (this.service = app),
+      () => {},
+    )
     this.server.on('request', (req, res) => {
       this.answer(req, res).catch(() => deny(res, 500, 'Internal error'))
     })
@@ -88,7 +111,8 @@ class BrowserHostGate {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
         return
       }
-      this.bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, options.app))
+      if (this.service !== null) return this.openBridge(req, socket, head, this.service)
+      this.bridgeOnceStarted(req, socket, head)
     })
   }
 
@@ -109,10 +133,33 @@ class BrowserHostGate {
   }
 
   async close(): Promise<void> {
+    for (const socket of this.waiting) socket.destroy()
     for (const client of this.bridge.clients) client.terminate()
     this.bridge.close()
     this.server.closeAllConnections()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private openBridge(req: IncomingMessage, socket: Socket, head: Buffer, app: AppHostApi): void {
+    this.bridge.handleUpgrade(req, socket, head, (ws) => attachBridgeSocket(ws, app))
+  }
+
+  /**
+   * A page that asks for the bridge while the service is still starting waits for it: no request
+   * meets a half-started service. One that cannot start is told so (503), and the page's client
+   * retries as after any drop.
+   */
+  private bridgeOnceStarted(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.waiting.add(socket)
+    const settle = (open: (() => void) | null): void => {
+      if (!this.waiting.delete(socket) || socket.destroyed) return
+      if (open === null) socket.end(UNAVAILABLE)
+      else open()
+    }
+    this.started.then(
+      (app) => settle(() => this.openBridge(req, socket, head, app)),
+      () => settle(null),
+    )
   }
 
   /** Host and Origin first; then a code is exchanged, or the session is required. */
@@ -161,22 +208,34 @@ class BrowserHostGate {
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
-  /**
-   * index.html with the cached snapshot (cached-desk-html.ts), its stylesheet inline so that it
-   * paints from this one response (main-page.ts); as built when there is no snapshot.
-   */
   /** index.html as built, read once at start (main-page.ts). */
   private async builtPage(): Promise<StaticFile | null> {
     const page = await this.mainPage
     return page === null ? null : { body: page.built, contentType: HTML }
   }
 
+  /**
+   * index.html with the cached snapshot (cached-desk-html.ts), its stylesheet inline so that it
+   * paints from this one response (main-page.ts); as built when there is no snapshot.
+   */
   private async pageWithSnapshot(): Promise<StaticFile | null> {
     const page = await this.mainPage
     if (page === null) return null
-    const snapshot = cachedDeskHtml(this.options.app.cachedDesk(), this.clock.now())
+    const snapshot = cachedDeskHtml(await this.cachedDesk(), this.clock.now())
     const body = snapshot === '' ? page.built : Buffer.from(withCachedDesk(page.styled, snapshot))
     return { body, contentType: HTML }
+  }
+
+  /** The service's picture once it runs; before, the one its start read (or the start's end). */
+  private cachedDesk(): CachedDesk | null | Promise<CachedDesk | null> {
+    if (this.service !== null) return this.service.cachedDesk()
+    return (
+      this.options.cachedDesk ??
+      this.started.then(
+        (app) => app.cachedDesk(),
+        () => null,
+      )
+    )
   }
 
   /** The bridge: our Host and Origin, and a session; a launch code does not open it. */

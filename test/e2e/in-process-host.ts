@@ -37,7 +37,7 @@ export async function startHostUnderTest(
   const env = { TICKDESK_BASE_URL: opts.service?.url ?? sim.url, TICKDESK_PLAN: opts.plan ?? 'pro' }
   const apiKey = opts.service?.key ?? (opts.key ? opts.key(sim.keys) : sim.keys.pro)
   // `tickdesk web`'s own start-up (src/web/browser-host.ts), with the test's service and key.
-  const open = async (): Promise<BrowserHost & { closeLog(): Promise<void> }> => {
+  const open = async (): Promise<BrowserHost & { app: AppService; closeLog(): Promise<void> }> => {
     const log = openHostLog({ dataDir, host: 'web' })
     const started = await startBrowserHost({
       dataDir,
@@ -48,7 +48,8 @@ export async function startHostUnderTest(
       logFolder: { path: log.dir, open: async () => false },
       rendererDir: rendererDir(),
     })
-    return { ...started, closeLog: () => log.close() }
+    // The flows drive a started service: tests read its quotes and lists from here.
+    return { ...started, app: await started.ready, closeLog: () => log.close() }
   }
   let current = await open()
   return {

@@ -96,7 +96,9 @@ async function serve(
   })
   const lines = io.interactive && io.stdin ? terminalLines(io.stdin) : null
   const confirmKeyMove = confirmInTerminal({ trusted, lines, out: io.stdout })
-  const { app, host, close } = await startBrowserHost({
+  // The page server listens first; the service (feed, alerts, stream) starts beside it, and a
+  // page's bridge waits for it (src/web/browser-host.ts).
+  const { ready, host, close } = await startBrowserHost({
     confirmKeyMove,
     alertsHostName: '`tickdesk web`',
     dataDir,
@@ -112,24 +114,31 @@ async function serve(
     rendererDir,
     port,
   })
-  // Before the page's address is printed: a move --trust-base-url answers is made first.
-  if (trusted !== null) await app.keyMovesSettled()
-  log.logger.log('info', 'browser host started', { port: host.port, dataDir })
-  io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`)
-  io.stdout.write(
-    lines
-      ? 'That address works once, within a minute. Press Enter here for a new one.\n'
-      : 'That address works once, within a minute; start Tickdesk again for a new one.\n',
-  )
-  lines?.onIdleLine(() => io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`))
-  if (app.feed.config.demo)
-    io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
-  const status = app.feed.engine.status()
-  if (status.code === KEY_WITHHELD) io.stdout.write(`${status.message}\n`)
-  openBrowser(host.launchUrl(), io.env)
-  await untilAborted(io.signal)
-  lines?.close()
-  await close()
+  try {
+    // Before the page's address is printed: a move --trust-base-url answers is made first.
+    if (trusted !== null) await (await ready).keyMovesSettled()
+    log.logger.log('info', 'browser host listening', { port: host.port, dataDir })
+    io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`)
+    io.stdout.write(
+      lines
+        ? 'That address works once, within a minute. Press Enter here for a new one.\n'
+        : 'That address works once, within a minute; start Tickdesk again for a new one.\n',
+    )
+    lines?.onIdleLine(() => io.stdout.write(`Tickdesk is running at ${host.launchUrl()}\n`))
+    openBrowser(host.launchUrl(), io.env)
+    // A service that cannot start closed the server already: the failure is the command's.
+    const app = await ready
+    log.logger.log('info', 'browser host started', { port: host.port, dataDir })
+    if (app.feed.config.demo)
+      io.stdout.write(`Demo mode: embedded simulator at ${app.feed.config.baseUrl}\n`)
+    const status = app.feed.engine.status()
+    if (status.code === KEY_WITHHELD) io.stdout.write(`${status.message}\n`)
+    await untilAborted(io.signal)
+  } finally {
+    // Also when the service could not start: the server is closed and the terminal let go.
+    lines?.close()
+    await close()
+  }
   log.logger.log('info', 'browser host stopped')
   return EXIT.ok
 }
