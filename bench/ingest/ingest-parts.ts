@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { systemClock } from '../../src/core/clock'
 import { streamTick } from '../../src/core/engine/engine-stream'
+import { HOLDABLE_SOCKET } from '../../src/core/stream/stream-read-hold'
 import { benchSymbols, buildTickFrames } from '../frames'
 import { benchStream, engineSink, rawRun, startPusher, SYMBOLS } from './ingest'
 
@@ -16,10 +17,13 @@ import { benchStream, engineSink, rawRun, startPusher, SYMBOLS } from './ingest'
  *   noalert    without the alert listener
  *   nolisten   without either listener (no bridge batch, no alerts)
  *   storeonly  nor the minute bar: the store, the trust check and the planner
+ *   scan16k, full16k  scan or full with the socket's read buffer at Node's default 16 KB instead
+ *              of the one byte a read hold needs (stream-read-hold.ts): what that byte costs
  *
  *   npx tsx bench/ingest/ingest-parts.ts [rounds=6] [modes=scan,full,noalert,nolisten,storeonly]
  */
-type Mode = 'scan' | 'full' | 'noalert' | 'nolisten' | 'storeonly'
+type Part = 'scan' | 'full' | 'noalert' | 'nolisten' | 'storeonly'
+type Mode = Part | 'scan16k' | 'full16k'
 const rounds = Number(process.argv[2] ?? 6)
 const modes = (process.argv[3] ?? 'scan,full,noalert,nolisten,storeonly').split(',') as Mode[]
 const built = buildTickFrames({
@@ -33,7 +37,7 @@ const threadMs = (): number =>
   Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6
 
 /** The sink with parts left out: the ingest's own listeners and minute bar, reached past `private`. */
-function sinkFor(mode: Mode): ReturnType<typeof engineSink> {
+function sinkFor(mode: Part): ReturnType<typeof engineSink> {
   const sink = engineSink(systemClock, benchSymbols(SYMBOLS))
   const ingest = sink.side.ingest as unknown as {
     listeners: Set<unknown>
@@ -46,7 +50,10 @@ function sinkFor(mode: Mode): ReturnType<typeof engineSink> {
   return sink
 }
 
-async function coreRun(mode: Mode): Promise<void> {
+async function coreRun(run: Mode): Promise<void> {
+  const mode = run.replace('16k', '') as Part
+  // The client reads its socket options at connect: a run sets them for its own socket only.
+  HOLDABLE_SOCKET.readableHighWaterMark = run.endsWith('16k') ? 16 * 1024 : 1
   const symbols = benchSymbols(SYMBOLS)
   const { side, trust, close } = sinkFor(mode)
   const stream = benchStream(pusher.url, trust, symbols)
@@ -61,6 +68,7 @@ async function coreRun(mode: Mode): Promise<void> {
   await done
   close()
   await stream.stop()
+  HOLDABLE_SOCKET.readableHighWaterMark = 1
 }
 
 async function nsPerTick(run: () => Promise<unknown>): Promise<number> {
