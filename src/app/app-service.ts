@@ -12,7 +12,7 @@ import type { PositionsFile, PositionsView } from '../shared/positions/position'
 import type { Quote } from '../shared/quote'
 import type { KeyInfo, Settings } from '../shared/settings'
 import { AppAlerts } from './alerts/app-alert-wiring'
-import { loadAppData } from './app-data'
+import { loadAppData, type AppData } from './app-data'
 import { InstrumentCatalogue } from './catalogue/instrument-catalogue'
 import { CurrencyTable } from './catalogue/instrument-currency'
 import type { CommandContext, MarketQueries } from './command-context'
@@ -29,7 +29,7 @@ import { NoticeBoard } from './notice-board'
 import { SaveScheduler } from './save-scheduler'
 import { AddQueue } from './watchlists/symbol-adder'
 import { trayQuotes } from './feed/tray-quotes'
-import { cachedDesk, type CachedDesk } from './watchlists/cached-desk'
+import { cachedDesk, pictureOnRead, type CachedDesk } from './watchlists/cached-desk'
 import { DeskWatches } from './watchlists/desk-watches'
 import { DrawingBook } from './drawings/drawing-book'
 import { positionsView, sessionsAt } from './watchlists/wanted-symbols'
@@ -57,7 +57,7 @@ export class AppService implements AppHostApi, CommandContext {
   /** The alert host: runs the folder's alerts here, or shows the owner's (app-alert-wiring.ts). */
   private alertSet!: AppAlerts
   /** Each symbol's quote in the cache at start: when it was last priced ("while you were away"). */
-  private seen = new Map<SymbolKey, Quote>()
+  private seen: ReadonlyMap<SymbolKey, Quote> = new Map()
   /** The running engine and the key's way to it: key commands, feed switches (keyed-feed.ts). */
   private readonly keyed: KeyedFeed
   /** What the engine watches, in step with the lists, lots, alerts and pins (desk-watches.ts). */
@@ -72,12 +72,7 @@ export class AppService implements AppHostApi, CommandContext {
   readonly drawings: DrawingBook
   /** The CLI may change positions, lists or alert rules while the app runs. */
   private readonly edits: OutsideEdits
-  private state!: {
-    settings: Settings
-    lists: WatchlistState
-    rules: AlertRule[]
-    positions: PositionsFile
-  }
+  private state!: Pick<AppData, 'settings' | 'lists' | 'rules' | 'positions'>
   private closed = false
 
   private constructor(
@@ -154,9 +149,11 @@ export class AppService implements AppHostApi, CommandContext {
       lastSeen: (key) => this.seen.get(key)?.receivedAt,
     })
     for (const key of data.confirmed) this.catalogue.confirm(key)
-    await this.keyed.loadKey()
-    this.seen = await this.saves.startCache(this.keyed.wantedSource())
-    this.opts.onCachedDesk?.(cachedDesk(lists, settings, (key) => this.seen.get(key)))
+    // The quote cache needs no key: read beside the keychain (which may be slow to answer), the
+    // host's picture told as soon as it is in.
+    const cache = this.saves.startCache(this.keyed.wantedSource())
+    const told = pictureOnRead(cache, { lists, settings }, this.opts.onCachedDesk)
+    ;[this.seen] = await Promise.all([told, this.keyed.loadKey()])
     await this.keyed.switchFeed()
     this.keyed.offerMove()
     // After the feed: the service it runs on decides which rules this app may judge.

@@ -142,6 +142,32 @@ describe('the browser host while the service starts', () => {
     ws.close()
   })
 
+  it('serves the cached page while the keychain has not answered yet', async () => {
+    let answer = (): void => {}
+    const keychain = new Promise<void>((resolve) => (answer = resolve))
+    const store = memorySecretStore(null)
+    const held = heldDemo()
+    started = await startBrowserHost({
+      dataDir: await dataFolder(),
+      env: {},
+      // A keychain that takes its time (a locked one, a slow secret service): the picture does
+      // not need the key.
+      secretStore: { ...store, get: () => keychain.then(() => store.get()) },
+      demo: held.demo,
+      logger: silentLogger,
+      rendererDir: rendererFolder(),
+    })
+    try {
+      const { page } = await visit(started.host)
+      expect(page).toContain('data-cached-key="crypto:BTCUSDT"')
+      expect(held.asked).toBe(false)
+    } finally {
+      answer()
+      held.release()
+    }
+    await started.ready
+  })
+
   it('tells a page whose service could not start so (503), and still serves the page', async () => {
     let fail = (_: Error): void => {}
     const starting = new Promise<AppService>((_, reject) => (fail = reject))

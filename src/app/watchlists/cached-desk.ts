@@ -53,3 +53,17 @@ export function cachedDesk(
     rows,
   }
 }
+
+/**
+ * The quote cache a start reads (SaveScheduler.startCache), with `tell` given the picture of it
+ * as soon as it is in, before the rest of the start (AppServiceOptions.onCachedDesk).
+ */
+export async function pictureOnRead(
+  read: Promise<ReadonlyMap<string, Quote>>,
+  state: { lists: WatchlistState; settings: Pick<Settings, 'grid'> },
+  tell: ((desk: CachedDesk | null) => void) | undefined,
+): Promise<ReadonlyMap<string, Quote>> {
+  const seen = await read
+  tell?.(cachedDesk(state.lists, state.settings, (key) => seen.get(key)))
+  return seen
+}
