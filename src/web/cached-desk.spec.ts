@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAppService, memorySecretStore, type AppService } from '../app'
 import { openDataStores } from '../core/persistence/stores'
 import { DEFAULT_GRID } from '../shared/grid'
 import { blankQuote, type Quote } from '../shared/quote'
 import { cachedDeskHtml } from './cached-desk-html'
+import { visit } from './testing/visit'
 import { startWebHost, type WebHost } from './web-host'
 
 /**
@@ -71,23 +71,7 @@ async function servedPage(
   }
   host = await startWebHost({ app, rendererDir })
   afterStart(rendererDir)
-  const port = host.port
-  const get = (path: string, cookie = ''): Promise<{ body: string; cookie: string }> =>
-    new Promise((resolve, reject) => {
-      const headers = { host: `127.0.0.1:${port}`, cookie }
-      const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
-        let body = ''
-        res.on('data', (d: Buffer) => (body += d.toString()))
-        res.on('end', () =>
-          resolve({ body, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] ?? '' }),
-        )
-      })
-      req.on('error', reject)
-      req.end()
-    })
-  const launch = new URL(host.launchUrl())
-  const { cookie } = await get(`${launch.pathname}${launch.search}`)
-  return (await get('/', cookie)).body
+  return (await visit(host)).page
 }
 
 /** The elements the snapshot is made of (and the test page's own). */

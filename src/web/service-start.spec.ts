@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +9,7 @@ import { silentLogger } from '../core/log'
 import { openDataStores } from '../core/persistence/stores'
 import { blankQuote } from '../shared/quote'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { hostGet as get, sessionCookie, visit } from './testing/visit'
 import { startWebHost, type WebHost } from './web-host'
 
 /**
@@ -54,28 +54,6 @@ function heldDemo(): { demo: () => Promise<DemoService>; release(): void; asked:
     },
   }
   return held
-}
-
-function get(port: number, path: string, cookie = ''): Promise<{ body: string; cookie: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { host: `127.0.0.1:${port}`, cookie }
-    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
-      let body = ''
-      res.on('data', (d: Buffer) => (body += d.toString()))
-      res.on('end', () =>
-        resolve({ body, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] ?? '' }),
-      )
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-/** A session as a browser gets one (the launch address visited once), and the main page. */
-async function visit(host: WebHost): Promise<{ cookie: string; page: string }> {
-  const launch = new URL(host.launchUrl())
-  const { cookie } = await get(host.port, `${launch.pathname}${launch.search}`)
-  return { cookie, page: (await get(host.port, '/', cookie)).body }
 }
 
 /** The page's bridge socket: what happened to it, in order. */
@@ -172,8 +150,7 @@ describe('the browser host while the service starts', () => {
     let fail = (_: Error): void => {}
     const starting = new Promise<AppService>((_, reject) => (fail = reject))
     host = await startWebHost({ app: starting, rendererDir: rendererFolder() })
-    const launch = new URL(host.launchUrl())
-    const { cookie } = await get(host.port, `${launch.pathname}${launch.search}`)
+    const cookie = await sessionCookie(host)
     const { seen } = bridge(host.port, cookie)
     await settle(200)
     expect(seen).toEqual([])
