@@ -8,11 +8,40 @@ import { MainThreadTrace } from './trace'
  * its send time from the price itself (bench/render/feed-server.mjs encodes the last four
  * millisecond digits as the four decimals), and a PerformanceObserver for long tasks (> 50 ms).
  * Nothing here depends on Tickdesk's code: any page whose price cells carry data-field="last"
- * can be measured, the reference page included.
+ * can be measured, the reference page included. `frames` counts the observer's callbacks that saw
+ * a price written: the frames that wrote prices.
+ *
+ * With ARRIVALS_SCRIPT before it (BENCH_ARRIVALS=1), each text message a WebSocket of the page
+ * receives is read for the prices it carries (a number of three integer digits, 100-999, as the
+ * feed's prices are; a change, a percentage, a volume or a time has fewer or more) and their send
+ * time noted at arrival: feed -> host -> page apart from the page's own wait to its write. Whatever
+ * the host's format, relay or bridge. It costs the page a regex over each message, so the figures
+ * of a run with it are for the split, not the targets.
  */
+export const ARRIVALS_SCRIPT = `
+(() => {
+  const arr = [];
+  Object.defineProperty(globalThis, '__benchArrivals', { value: arr });
+  const Base = WebSocket;
+  globalThis.WebSocket = class extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const b = globalThis.__benchRecorder;
+        if (!b || !b.recording || typeof e.data !== 'string') return;
+        const now = Date.now();
+        const re = /(?<![\\d.])[1-9]\\d\\d\\.(\\d{1,4})/g;
+        for (let m = re.exec(e.data); m !== null; m = re.exec(e.data))
+          arr.push((((now - Number(m[1].padEnd(4, '0'))) % 10000) + 10000) % 10000);
+      });
+    }
+  };
+})();
+`
+
 export const RECORDER_SCRIPT = `
 (() => {
-  const b = { lat: [], longTasks: [], recording: false };
+  const b = { lat: [], longTasks: [], frames: 0, recording: false };
   Object.defineProperty(globalThis, '__benchRecorder', { value: b });
   try {
     new PerformanceObserver((list) => {
@@ -32,6 +61,7 @@ export const RECORDER_SCRIPT = `
       const m = /(\\d{4})\\s*$/.exec(cell.textContent || '');
       if (m) b.lat.push((((now - Number(m[1])) % 10000) + 10000) % 10000);
     }
+    if (seen.size > 0) b.frames++;
   }).observe(document, { subtree: true, childList: true, characterData: true });
 })();
 `
@@ -39,6 +69,7 @@ export const RECORDER_SCRIPT = `
 interface Recorder {
   lat: number[]
   longTasks: number[]
+  frames: number
   recording: boolean
 }
 
@@ -53,6 +84,10 @@ export interface MainThread {
 export interface PageSample {
   latencies: number[]
   longTasks: number[]
+  /** Frames that wrote a price (the observer's callbacks that saw one). */
+  frames: number
+  /** With ARRIVALS_SCRIPT: each price's send-to-arrival in the page, ms. */
+  arrivals?: number[]
   /** Main-thread time over the phase, ms per second, by kind; `other` is mostly paint. */
   mainThread: { task: number; script: number; style: number; layout: number; other: number }
   /** With tracing on: main-thread ms per second by kind and the busiest event names. */
@@ -94,6 +129,8 @@ export class PageProbe {
       const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
       b.lat = []
       b.longTasks = []
+      b.frames = 0
+      ;(globalThis as unknown as { __benchArrivals?: number[] }).__benchArrivals?.splice(0)
       b.recording = true
     })
     await this.trace?.start()
@@ -107,7 +144,8 @@ export class PageProbe {
     const rec = await this.page.evaluate(() => {
       const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
       b.recording = false
-      return { lat: b.lat, longTasks: b.longTasks }
+      const arrivals = (globalThis as unknown as { __benchArrivals?: number[] }).__benchArrivals
+      return { lat: b.lat, longTasks: b.longTasks, frames: b.frames, arrivals }
     })
     const trace = await this.trace?.stop(seconds)
     const b = this.before ?? after
@@ -119,6 +157,8 @@ export class PageProbe {
     return {
       latencies: rec.lat,
       longTasks: rec.longTasks,
+      frames: rec.frames,
+      ...(rec.arrivals ? { arrivals: rec.arrivals } : {}),
       mainThread: { task, script, style, layout, other: task - script - style - layout },
       ...(trace ? { trace } : {}),
     }

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { sleep } from '../chromium-page'
 import { benchDataDir, referenceHost, tickdeskHost } from './hosts'
-import { PageProbe, RECORDER_SCRIPT } from './page-recorder'
+import { ARRIVALS_SCRIPT, PageProbe, RECORDER_SCRIPT } from './page-recorder'
 import { launchBrowser, startFeed, type FeedServer } from './processes'
 import { TreeMeter } from './proc-stats'
 import { PageProfiler } from './page-profiler'
@@ -151,6 +151,8 @@ export async function withSide<T>(
     host = await startHost(feed)
     chromium = await launchBrowser(opts.chromium)
     const page = await chromium.browser.newPage({ viewport: VIEWPORT })
+    // BENCH_ARRIVALS=1: when each price reached the page, beside when it was written.
+    if (process.env.BENCH_ARRIVALS === '1') await page.addInitScript(ARRIVALS_SCRIPT)
     await page.addInitScript(RECORDER_SCRIPT)
     const probe = await PageProbe.attach(page, opts.trace === true)
     const hostMeter = new TreeMeter(host.pid)
