@@ -107,6 +107,16 @@ const rowsInView = (page: Page): Promise<number> =>
       }).length,
   )
 
+async function settledRowsInView(page: Page, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs
+  let rows = await rowsInView(page)
+  while (rows === 0 && Date.now() < until) {
+    await sleep(250)
+    rows = await rowsInView(page)
+  }
+  return rows
+}
+
 /** Symbols the grid lists: its aria-rowcount less the header (rows out of view are not in the DOM). */
 const rowCount = (page: Page): Promise<number> =>
   page.evaluate(() => {
@@ -263,7 +273,9 @@ async function runTickdeskSeeded(opts: RunOptions): Promise<SideResult> {
       await page.goto(url)
       const listed = await waitForRows(page, n, 30_000)
       opts.log(`tickdesk: ${listed} of ${n} symbols listed from the saved list`)
-      const inView = await rowsInView(page)
+      // The list's length is known before its rows are drawn (aria-rowcount): read the rows on
+      // screen once there are some, or this reads 0 on a loaded machine.
+      const inView = await settledRowsInView(page, 10_000)
       if (opts.hotSeconds === 0) {
         const idle = await phase(opts.idleSeconds)
         opts.log(`tickdesk idle: ${summary(idle)}`)
