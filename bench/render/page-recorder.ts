@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { CDPSession, Page } from 'playwright-core'
+import { FRAME_FIELDS } from '../../src/shared/quote-frame'
 import { MainThreadTrace } from './trace'
 
 /**
@@ -11,17 +12,26 @@ import { MainThreadTrace } from './trace'
  * can be measured, the reference page included. `frames` counts the observer's callbacks that saw
  * a price written: the frames that wrote prices.
  *
- * With ARRIVALS_SCRIPT before it (BENCH_ARRIVALS=1), each text message a WebSocket of the page
- * receives is read for the prices it carries (a number of three integer digits, 100-999, as the
- * feed's prices are; a change, a percentage, a volume or a time has fewer or more) and their send
- * time noted at arrival: feed -> host -> page apart from the page's own wait to its write. Whatever
- * the host's format, relay or bridge. It costs the page a regex over each message, so the figures
- * of a run with it are for the split, not the targets.
+ * With ARRIVALS_SCRIPT before it (BENCH_ARRIVALS=1), each message a WebSocket of the page
+ * receives is read for the `last` prices it carries and their send time noted at arrival: feed ->
+ * host -> page apart from the page's own wait to its write. It knows the two formats that carry
+ * them, the service's ticks (the relay forwards them) and the bridge's quote frames
+ * (src/shared/quote-frame.ts), and costs the page a second parse of each message: the figures of
+ * a run with it are for the split, not the targets.
  */
+// The script reads a patch's `last` as its first value: the frame's first field.
+if (FRAME_FIELDS[0] !== 'last') throw new Error('quote frames no longer lead with last')
 export const ARRIVALS_SCRIPT = `
 (() => {
   const arr = [];
   Object.defineProperty(globalThis, '__benchArrivals', { value: arr });
+  const LAST_BIT = ${1 << FRAME_FIELDS.indexOf('last')};
+  const FIELDS = ${FRAME_FIELDS.length};
+  const note = (now, v) => {
+    if (typeof v !== 'number') return;
+    const sent = Math.round((v - Math.floor(v)) * 10000);
+    arr.push((((now - sent) % 10000) + 10000) % 10000);
+  };
   const Base = WebSocket;
   globalThis.WebSocket = class extends Base {
     constructor(...args) {
@@ -30,9 +40,16 @@ export const ARRIVALS_SCRIPT = `
         const b = globalThis.__benchRecorder;
         if (!b || !b.recording || typeof e.data !== 'string') return;
         const now = Date.now();
-        const re = /(?<![\\d.])[1-9]\\d\\d\\.(\\d{1,4})/g;
-        for (let m = re.exec(e.data); m !== null; m = re.exec(e.data))
-          arr.push((((now - Number(m[1].padEnd(4, '0'))) % 10000) + 10000) % 10000);
+        let msg;
+        try { msg = JSON.parse(e.data); } catch { return; }
+        if (Array.isArray(msg && msg.data)) for (const t of msg.data) note(now, t.last);
+        const f = msg && msg.event && msg.event.type === 'quotes' ? msg.event.frame : null;
+        if (f === null) return;
+        let at = 0;
+        for (const mask of f.masks) {
+          if (mask & LAST_BIT) note(now, f.values[at]);
+          for (let i = 0; i < FIELDS; i++) if (mask & (1 << i)) at++;
+        }
       });
     }
   };
