@@ -7,7 +7,9 @@ import { MainThreadTrace } from './trace'
  * What the benchmark injects into a page before its scripts run, to observe it from outside as a
  * user's eyes would: a MutationObserver that notes when a `last` price's text appears and reads
  * its send time from the price itself (bench/render/feed-server.mjs encodes the last four
- * millisecond digits as the four decimals), and a PerformanceObserver for long tasks (> 50 ms).
+ * millisecond digits as the four decimals; the cell's first such number is the price, since a
+ * cell may say more after it, as Tickdesk's "mid" mark names the bid and ask), and a
+ * PerformanceObserver for long tasks (> 50 ms).
  * Nothing here depends on Tickdesk's code: any page whose price cells carry data-field="last"
  * can be measured, the reference page included. `frames` counts the observer's callbacks that saw
  * a price written: the frames that wrote prices.
@@ -75,7 +77,7 @@ export const RECORDER_SCRIPT = `
       const cell = node && node.closest ? node.closest('[data-field="last"]') : null;
       if (cell === null || seen.has(cell)) continue;
       seen.add(cell);
-      const m = /(\\d{4})\\s*$/.exec(cell.textContent || '');
+      const m = /\\d\\.(\\d{4})/.exec(cell.textContent || '');
       if (m) b.lat.push((((now - Number(m[1])) % 10000) + 10000) % 10000);
     }
     if (seen.size > 0) b.frames++;
