@@ -1,18 +1,66 @@
 /// <reference lib="dom" />
 import type { CDPSession, Page } from 'playwright-core'
+import { FRAME_FIELDS } from '../../src/shared/quote-frame'
 import { MainThreadTrace } from './trace'
 
 /**
  * What the benchmark injects into a page before its scripts run, to observe it from outside as a
  * user's eyes would: a MutationObserver that notes when a `last` price's text appears and reads
  * its send time from the price itself (bench/render/feed-server.mjs encodes the last four
- * millisecond digits as the four decimals), and a PerformanceObserver for long tasks (> 50 ms).
+ * millisecond digits as the four decimals; the cell's first such number is the price, since a
+ * cell may say more after it, as Tickdesk's "mid" mark names the bid and ask), and a
+ * PerformanceObserver for long tasks (> 50 ms).
  * Nothing here depends on Tickdesk's code: any page whose price cells carry data-field="last"
- * can be measured, the reference page included.
+ * can be measured, the reference page included. `frames` counts the observer's callbacks that saw
+ * a price written: the frames that wrote prices.
+ *
+ * With ARRIVALS_SCRIPT before it (BENCH_ARRIVALS=1), each message a WebSocket of the page
+ * receives is read for the `last` prices it carries and their send time noted at arrival: feed ->
+ * host -> page apart from the page's own wait to its write. It knows the two formats that carry
+ * them, the service's ticks (the relay forwards them) and the bridge's quote frames
+ * (src/shared/quote-frame.ts), and costs the page a second parse of each message: the figures of
+ * a run with it are for the split, not the targets.
  */
+// The script reads a patch's `last` as its first value: the frame's first field.
+if (FRAME_FIELDS[0] !== 'last') throw new Error('quote frames no longer lead with last')
+export const ARRIVALS_SCRIPT = `
+(() => {
+  const arr = [];
+  Object.defineProperty(globalThis, '__benchArrivals', { value: arr });
+  const LAST_BIT = ${1 << FRAME_FIELDS.indexOf('last')};
+  const FIELDS = ${FRAME_FIELDS.length};
+  const note = (now, v) => {
+    if (typeof v !== 'number') return;
+    const sent = Math.round((v - Math.floor(v)) * 10000);
+    arr.push((((now - sent) % 10000) + 10000) % 10000);
+  };
+  const Base = WebSocket;
+  globalThis.WebSocket = class extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const b = globalThis.__benchRecorder;
+        if (!b || !b.recording || typeof e.data !== 'string') return;
+        const now = Date.now();
+        let msg;
+        try { msg = JSON.parse(e.data); } catch { return; }
+        if (Array.isArray(msg && msg.data)) for (const t of msg.data) note(now, t.last);
+        const f = msg && msg.event && msg.event.type === 'quotes' ? msg.event.frame : null;
+        if (f === null) return;
+        let at = 0;
+        for (const mask of f.masks) {
+          if (mask & LAST_BIT) note(now, f.values[at]);
+          for (let i = 0; i < FIELDS; i++) if (mask & (1 << i)) at++;
+        }
+      });
+    }
+  };
+})();
+`
+
 export const RECORDER_SCRIPT = `
 (() => {
-  const b = { lat: [], longTasks: [], recording: false };
+  const b = { lat: [], longTasks: [], frames: 0, recording: false };
   Object.defineProperty(globalThis, '__benchRecorder', { value: b });
   try {
     new PerformanceObserver((list) => {
@@ -29,9 +77,10 @@ export const RECORDER_SCRIPT = `
       const cell = node && node.closest ? node.closest('[data-field="last"]') : null;
       if (cell === null || seen.has(cell)) continue;
       seen.add(cell);
-      const m = /(\\d{4})\\s*$/.exec(cell.textContent || '');
+      const m = /\\d\\.(\\d{4})/.exec(cell.textContent || '');
       if (m) b.lat.push((((now - Number(m[1])) % 10000) + 10000) % 10000);
     }
+    if (seen.size > 0) b.frames++;
   }).observe(document, { subtree: true, childList: true, characterData: true });
 })();
 `
@@ -39,6 +88,7 @@ export const RECORDER_SCRIPT = `
 interface Recorder {
   lat: number[]
   longTasks: number[]
+  frames: number
   recording: boolean
 }
 
@@ -53,6 +103,10 @@ export interface MainThread {
 export interface PageSample {
   latencies: number[]
   longTasks: number[]
+  /** Frames that wrote a price (the observer's callbacks that saw one). */
+  frames: number
+  /** With ARRIVALS_SCRIPT: each price's send-to-arrival in the page, ms. */
+  arrivals?: number[]
   /** Main-thread time over the phase, ms per second, by kind; `other` is mostly paint. */
   mainThread: { task: number; script: number; style: number; layout: number; other: number }
   /** With tracing on: main-thread ms per second by kind and the busiest event names. */
@@ -94,6 +148,8 @@ export class PageProbe {
       const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
       b.lat = []
       b.longTasks = []
+      b.frames = 0
+      ;(globalThis as unknown as { __benchArrivals?: number[] }).__benchArrivals?.splice(0)
       b.recording = true
     })
     await this.trace?.start()
@@ -107,7 +163,8 @@ export class PageProbe {
     const rec = await this.page.evaluate(() => {
       const b = (globalThis as unknown as { __benchRecorder: Recorder }).__benchRecorder
       b.recording = false
-      return { lat: b.lat, longTasks: b.longTasks }
+      const arrivals = (globalThis as unknown as { __benchArrivals?: number[] }).__benchArrivals
+      return { lat: b.lat, longTasks: b.longTasks, frames: b.frames, arrivals }
     })
     const trace = await this.trace?.stop(seconds)
     const b = this.before ?? after
@@ -119,6 +176,8 @@ export class PageProbe {
     return {
       latencies: rec.lat,
       longTasks: rec.longTasks,
+      frames: rec.frames,
+      ...(rec.arrivals ? { arrivals: rec.arrivals } : {}),
       mainThread: { task, script, style, layout, other: task - script - style - layout },
       ...(trace ? { trace } : {}),
     }

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { sleep } from '../chromium-page'
 import { benchDataDir, referenceHost, tickdeskHost } from './hosts'
-import { PageProbe, RECORDER_SCRIPT } from './page-recorder'
+import { ARRIVALS_SCRIPT, PageProbe, RECORDER_SCRIPT } from './page-recorder'
 import { launchBrowser, startFeed, type FeedServer } from './processes'
 import { TreeMeter } from './proc-stats'
 import { PageProfiler } from './page-profiler'
@@ -107,6 +107,16 @@ const rowsInView = (page: Page): Promise<number> =>
       }).length,
   )
 
+async function settledRowsInView(page: Page, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs
+  let rows = await rowsInView(page)
+  while (rows === 0 && Date.now() < until) {
+    await sleep(250)
+    rows = await rowsInView(page)
+  }
+  return rows
+}
+
 /** Symbols the grid lists: its aria-rowcount less the header (rows out of view are not in the DOM). */
 const rowCount = (page: Page): Promise<number> =>
   page.evaluate(() => {
@@ -151,6 +161,8 @@ export async function withSide<T>(
     host = await startHost(feed)
     chromium = await launchBrowser(opts.chromium)
     const page = await chromium.browser.newPage({ viewport: VIEWPORT })
+    // BENCH_ARRIVALS=1: when each price reached the page, beside when it was written.
+    if (process.env.BENCH_ARRIVALS === '1') await page.addInitScript(ARRIVALS_SCRIPT)
     await page.addInitScript(RECORDER_SCRIPT)
     const probe = await PageProbe.attach(page, opts.trace === true)
     const hostMeter = new TreeMeter(host.pid)
@@ -261,7 +273,9 @@ async function runTickdeskSeeded(opts: RunOptions): Promise<SideResult> {
       await page.goto(url)
       const listed = await waitForRows(page, n, 30_000)
       opts.log(`tickdesk: ${listed} of ${n} symbols listed from the saved list`)
-      const inView = await rowsInView(page)
+      // The list's length is known before its rows are drawn (aria-rowcount): read the rows on
+      // screen once there are some, or this reads 0 on a loaded machine.
+      const inView = await settledRowsInView(page, 10_000)
       if (opts.hotSeconds === 0) {
         const idle = await phase(opts.idleSeconds)
         opts.log(`tickdesk idle: ${summary(idle)}`)

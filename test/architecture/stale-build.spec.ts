@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
  * what is no longer the code) is said on stderr. A copy of the real bin in a
  * temp checkout with a stand-in build.
  */
-function checkout(sourceAgeS: number): string {
+function checkout(sourceAgeS: number, source = 'src/app/x.ts'): string {
   const root = mkdtempSync(join(tmpdir(), 'tickdesk-stale-'))
   mkdirSync(join(root, 'bin'))
   mkdirSync(join(root, 'out/cli'), { recursive: true })
@@ -21,9 +21,11 @@ function checkout(sourceAgeS: number): string {
   )
   writeFileSync(join(root, 'out/cli/tickdesk.js'), "process.stdout.write('ran')\n")
   writeFileSync(join(root, 'src/app/x.ts'), '')
+  writeFileSync(join(root, source), '')
   const now = Date.now() / 1000
   utimesSync(join(root, 'out/cli/tickdesk.js'), now - 100, now - 100)
-  utimesSync(join(root, 'src/app/x.ts'), now - 100 + sourceAgeS, now - 100 + sourceAgeS)
+  utimesSync(join(root, 'src/app/x.ts'), now - 150, now - 150)
+  utimesSync(join(root, source), now - 100 + sourceAgeS, now - 100 + sourceAgeS)
   return root
 }
 
@@ -37,6 +39,11 @@ describe('bin/tickdesk.js and a stale out/', () => {
     const r = run(checkout(+50))
     expect(r.stdout).toBe('ran')
     expect(r.stderr).toContain('out/ is older than src/')
+  })
+
+  it('says nothing when only a spec is newer: specs are not built', () => {
+    const r = run(checkout(+50, 'src/app/x.spec.ts'))
+    expect(r).toEqual({ stdout: 'ran', stderr: '' })
   })
 
   it('says nothing when the build is newer than every source', () => {
