@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildUnlessSkipped, localBin } from './build-first.mjs'
 
 /** The days a weekday run hides, each an instant in UTC. */
 const CLOCKS = {
@@ -83,11 +84,7 @@ function wallTime(utc, zone) {
   }).format(at)
 }
 
-const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
-if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
+buildUnlessSkipped()
 
 const dir = mkdtempSync(join(tmpdir(), 'tickdesk-calendar-'))
 const rows = []
@@ -100,7 +97,7 @@ for (const clock of clocks) {
       [
         '-f',
         `@${wallTime(CLOCKS[clock], zone)}`,
-        bin('vitest'),
+        localBin('vitest'),
         'run',
         ...vitestArgs,
         '--reporter=dot',

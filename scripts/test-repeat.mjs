@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildUnlessSkipped, localBin } from './build-first.mjs'
 
 const USAGE = 'usage: npm run test:repeat -- [--times N] [--project node|renderer|e2e] [files…]'
 let args
@@ -28,11 +29,7 @@ if (!Number.isInteger(times) || times < 1 || times > 1000) {
 const files = args.positionals
 const project = args.values.project ?? (files.length === 0 ? 'e2e' : undefined)
 
-const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
-if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
+buildUnlessSkipped()
 
 const dir = mkdtempSync(join(tmpdir(), 'tickdesk-repeat-'))
 /** test name -> outcomes, one per run */
@@ -41,7 +38,7 @@ for (let run = 1; run <= times; run++) {
   const out = join(dir, `run-${run}.json`)
   const started = Date.now()
   const res = spawnSync(
-    bin('vitest'),
+    localBin('vitest'),
     [
       'run',
       ...(project ? ['--project', project] : []),

@@ -13,16 +13,13 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buildUnlessSkipped, localBin } from './build-first.mjs'
 
-const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1
 
-if (process.env.TICKDESK_SKIP_BUILD !== '1') {
-  const status = run('npm', ['run', '--silent', 'build'])
-  if (status !== 0) process.exit(status)
-}
+buildUnlessSkipped()
 const args = process.argv.slice(2)
-if (args.length > 0) process.exit(run(bin('vitest'), ['run', ...args]))
+if (args.length > 0) process.exit(run(localBin('vitest'), ['run', ...args]))
 
 // Each run also writes a JSON report, read at the end: the names of the failed tests are printed
 // last, where a log cut to its tail (CI's) still shows them. TICKDESK_REPORTS=dir keeps them there
@@ -59,7 +56,7 @@ const failedNames = (name) => {
 }
 
 const started = (argv, held) => {
-  const child = spawn(bin('vitest'), ['run', ...argv], {
+  const child = spawn(localBin('vitest'), ['run', ...argv], {
     stdio: ['ignore', held ? 'pipe' : 'inherit', held ? 'pipe' : 'inherit'],
   })
   const out = []
