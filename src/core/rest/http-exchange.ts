@@ -18,6 +18,21 @@ export interface HttpReply {
   text: string
 }
 
+/**
+ * A kept-alive connection that died while idle (the service closed it, or the machine slept and
+ * the network went away) fails the next request sent on it before any answer. The service never
+ * read that request, so an idempotent one may go again at once on a new connection (as Node's
+ * http docs advise, `request.reusedSocket`).
+ */
+export class StaleConnectionError extends Error {
+  readonly code: string | undefined
+  constructor(cause: NodeJS.ErrnoException) {
+    super(cause.message, { cause })
+    this.name = 'StaleConnectionError'
+    this.code = cause.code
+  }
+}
+
 /** A quote batch is a few kB; anything this large is not the service. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024
 
@@ -41,7 +56,9 @@ export function httpSend(
       reject(new Error(`unsupported protocol ${url.protocol}`))
       return
     }
+    let answered = false
     const req = send(url, { method, headers, signal }, (res) => {
+      answered = true
       const chunks: Buffer[] = []
       let size = 0
       let ended = false
@@ -68,7 +85,11 @@ export function httpSend(
         if (!ended) reject(new Error('connection closed before the response ended'))
       })
     })
-    req.once('error', reject)
+    req.once('error', (error: NodeJS.ErrnoException) => {
+      const stale =
+        req.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+      reject(stale ? new StaleConnectionError(error) : error)
+    })
     req.end(body ?? undefined)
   })
 }

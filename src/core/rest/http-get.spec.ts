@@ -87,3 +87,60 @@ describe('httpGet', () => {
     await expect(httpGet(new URL('ftp://127.0.0.1/'), {}, never)).rejects.toThrow(/protocol/)
   })
 })
+
+describe('httpGet on a kept-alive connection that died while idle', () => {
+  // Each connection answers its first request; a later one on the same connection is met by the
+  // connection dropping unanswered, the way a request sent on a connection that died during a
+  // sleep fails. `/hangup` drops even a new connection's first request.
+  let dying: Server
+  let url: string
+  const seen: { path: string; nth: number }[] = []
+
+  beforeAll(async () => {
+    const perSocket = new WeakMap<object, number>()
+    dying = createServer((req, res) => {
+      const nth = (perSocket.get(req.socket) ?? 0) + 1
+      perSocket.set(req.socket, nth)
+      seen.push({ path: req.url ?? '', nth })
+      if (nth > 1 || req.url === '/hangup') req.socket.destroy()
+      else res.end(`answered ${req.url}`)
+    })
+    await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(dying.address() as AddressInfo).port}`
+  })
+
+  afterAll(() => {
+    dying.closeAllConnections()
+    dying.close()
+  })
+
+  it('goes again once on a new connection, and the caller sees the answer', async () => {
+    seen.length = 0
+    expect((await httpGet(new URL(`${url}/a`), {}, never)).text).toBe('answered /a')
+    expect((await httpGet(new URL(`${url}/b`), {}, never)).text).toBe('answered /b')
+    // /b went out on the kept-alive connection first (dropped), then on a new one.
+    expect(seen).toEqual([
+      { path: '/a', nth: 1 },
+      { path: '/b', nth: 2 },
+      { path: '/b', nth: 1 },
+    ])
+  })
+
+  it('goes through every dead connection in the pool, then once on a new one', async () => {
+    // Three connections, each answered once and kept alive in the pool.
+    await Promise.all(['/c', '/d', '/e'].map((p) => httpGet(new URL(`${url}${p}`), {}, never)))
+    seen.length = 0
+    expect((await httpGet(new URL(`${url}/f`), {}, never)).text).toBe('answered /f')
+    expect(seen.map((s) => s.nth)).toEqual([2, 2, 2, 1])
+  })
+
+  it("sends on a new connection only once: what fails there is the caller's error", async () => {
+    seen.length = 0
+    // The pool still holds the connection that answered /f: the first send reuses it.
+    await expect(httpGet(new URL(`${url}/hangup`), {}, never)).rejects.toThrow(/hang up/)
+    expect(seen).toEqual([
+      { path: '/hangup', nth: 2 },
+      { path: '/hangup', nth: 1 },
+    ])
+  })
+})
