@@ -216,6 +216,18 @@ export function levelCrosser(sim: SimServer): {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 /**
+ * How soon after waking a level crossed during the sleep must fire: the sleep watch promises
+ * live prices within 5 s of waking (core/engine/sleep-detector.ts), and a loaded machine stretches
+ * that as it stretches everything, so the bound is the larger of 5 s and 20 times what a fire
+ * took after a plain drop in the same run (`afterDrop`). Quiet, a wake fires in 40-80 ms and a
+ * drop in 20-60 ms; a CI run beside the soak and security checks once took 5.1 s when each
+ * wake also waited out a 1 s REST retry.
+ */
+export function wakeBoundMs(afterDrop: number): number {
+  return Math.max(5_000, 20 * afterDrop)
+}
+
+/**
  * The five crossings every CLI host is put through, one once-alert each: while running, just
  * after the service dropped the socket, during an 8 s stop (a laptop sleep) with the socket
  * dropped, while nothing ran (after kill -9), and after the restart. Returns with the second
@@ -225,7 +237,7 @@ export async function crossFiveWays(
   sim: SimServer,
   rules: { ids: Map<string, string>; levels: Record<string, number> },
   host: { start(): CliRun; ready(run: CliRun): boolean },
-): Promise<{ first: CliRun; second: CliRun; afterWake: number }> {
+): Promise<{ first: CliRun; second: CliRun; afterWake: number; afterDrop: number }> {
   const { cross } = levelCrosser(sim)
   const fired = (r: CliRun, symbol: string): boolean =>
     r.alerts.some((a) => a.ruleId === rules.ids.get(symbol))
@@ -238,8 +250,10 @@ export async function crossFiveWays(
   // 1. while running
   await crossAndWait(first, 'BTCUSDT')
   // 2. just after the service dropped the socket
+  const dropped = Date.now()
   sim.faults.dropSockets()
   await crossAndWait(first, 'ETHUSDT')
+  const afterDrop = Date.now() - dropped
   await sleep(1500)
   // 3. while the process was stopped (a sleep); the service dropped the socket meanwhile
   first.child.kill('SIGSTOP')
@@ -260,7 +274,7 @@ export async function crossFiveWays(
   await second.waitFor(() => host.ready(second), 'the second run to be ready')
   // 5. after the restart
   await crossAndWait(second, 'AVAXUSDT')
-  return { first, second, afterWake }
+  return { first, second, afterWake, afterDrop }
 }
 
 /**
