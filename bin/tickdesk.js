@@ -10,14 +10,16 @@ const src = fileURLToPath(new URL('../src', import.meta.url))
 
 /**
  * The newest modification time of the sources the build is made of, under src/ (a checkout; a
- * packaged app has no src/). Spec files are not built: a changed spec leaves the build current.
+ * packaged app has no src/). Specs and the rooms' READMEs are not built: a changed one leaves the
+ * build current.
  */
 function newestSource(dir) {
   let newest = 0
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
-    else if (!entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs)
+    else if (!entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.md'))
+      newest = Math.max(newest, statSync(path).mtimeMs)
   }
   return newest
 }

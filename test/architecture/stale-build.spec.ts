@@ -46,6 +46,11 @@ describe('bin/tickdesk.js and a stale out/', () => {
     expect(r).toEqual({ stdout: 'ran', stderr: '' })
   })
 
+  it("says nothing when only a room's README is newer: it is not built either", () => {
+    const r = run(checkout(+50, 'src/app/README.md'))
+    expect(r).toEqual({ stdout: 'ran', stderr: '' })
+  })
+
   it('says nothing when the build is newer than every source', () => {
     const r = run(checkout(-50))
     expect(r).toEqual({ stdout: 'ran', stderr: '' })

@@ -115,10 +115,17 @@ describe('three takers at once', () => {
         () => alive.some((t) => ownerPid(dir) === t.child.pid),
         `round ${round}: one of ${alive.length} to hold the lease`,
       )
-      await sleep(1_500) // every taker has looked again: a second owner would show by now
       const owner = alive.find((t) => ownerPid(dir) === t.child.pid)!
       const others = alive.filter((t) => t !== owner)
-      for (const o of others) expect(o.stderr()).toMatch(/alerts are run by `tickdesk alerts run`/i)
+      // Each other taker says it stands by once it has looked at the lease: waited on, not
+      // timed (on a loaded machine a taker started with the others may not have looked yet).
+      for (const o of others)
+        await waitUntil(
+          () => /alerts are run by `tickdesk alerts run`/i.test(o.stderr()),
+          `round ${round}: taker ${o.child.pid} to stand by`,
+        )
+      await sleep(1_500) // every taker has looked again since: a second owner would show by now
+      expect(ownerPid(dir)).toBe(owner.child.pid)
       levelCrosser(sim).cross(symbol, LEVEL[symbol] * 2)
       await waitUntil(() => hook.of(ids.get(symbol)!).length > 0, `${symbol} delivered`)
       await sleep(1_000)
