@@ -3,11 +3,12 @@ import type { Clock, TimerHandle } from '../core/clock'
 /**
  * Files the app keeps open can be changed under it: `tickdesk positions add` or `tickdesk alerts
  * add` while the app runs. Without a look at the disk the app's next save would write its older
- * copy over the trader's edit. Every few seconds each watched file is checked (a read only when
- * its text moved on from what this app last read or wrote) and a new value is taken in whole.
+ * copy over the trader's edit. Every few seconds each watched file is checked (a stat, and a
+ * read only when the stat cannot prove the file unwritten since this app last read it:
+ * persistence/read-gate.ts) and a new value is taken in whole.
  *
  * Polling rather than fs.watch: an atomic save replaces the file (a new inode), which fs.watch
- * loses on some platforms, and a read every few seconds of a few KB costs nothing.
+ * loses on some platforms; a stat of each file every few seconds is what a desk at rest pays.
  */
 
 /** A store that can say what another writer put in its file (JsonStore.outsideChange). */

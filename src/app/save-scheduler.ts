@@ -44,6 +44,8 @@ interface QuoteCacheWrite {
   quotes: Quote[]
 }
 
+const noValue = (): null => null
+
 export class SaveScheduler {
   private readonly quoteCache: ThrottledSave<QuoteCacheWrite | null>
   /** The running engine and the quote cache file of its source (stores.quotesOf). */
@@ -164,11 +166,14 @@ export class SaveScheduler {
 
   /** New prices: the quote cache and the bars built from them are due a save. */
   quotesChanged(): void {
-    this.quoteCache.request(() => {
-      const now = this.running
-      return now && { store: now.store, quotes: now.feed.quotes.all() }
-    })
-    this.barCache.request(() => null)
+    this.quoteCache.request(this.quoteSnapshot)
+    this.barCache.request(noValue)
+  }
+
+  /** Made once: quotesChanged() runs every tick, and a closure a tick is garbage a tick. */
+  private readonly quoteSnapshot = (): QuoteCacheWrite | null => {
+    const now = this.running
+    return now && { store: now.store, quotes: now.feed.quotes.all() }
   }
 
   /** Shutdown: the quote cache and the bars once more, whether or not a save was due. */

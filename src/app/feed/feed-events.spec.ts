@@ -3,7 +3,7 @@ import type { MarketEngine } from '../../core/engine/engine'
 import type { BridgeEvent } from '../../shared/bridge'
 import type { SymbolStatus } from '../../shared/quote'
 import { EventHub } from '../event-hub'
-import { connectFeedEvents } from './feed-events'
+import { connectFeedEvents, HOLD_FROM_KEYS } from './feed-events'
 import { MIN_GAP_MS, type BatchTiming } from './quote-batcher'
 
 /** The engine's side of the connection: listeners the test calls, as a re-plan would. */
@@ -103,11 +103,12 @@ describe('quote batches and the stream between them', () => {
     return { timing, runSoon, advance }
   }
 
-  it('holds the stream after a batch and, at the end of the gap, reads it and sends what came in that same turn', () => {
+  /** An engine whose ticks, batches, holds and releases the test steps and reads in `log`. */
+  function heldFeed() {
     const { timing, runSoon, advance } = steppedTiming()
     const quoteListeners = new Set<(q: unknown) => void>()
     let pending: string[] = []
-    let drains = 0
+    const seen = { drains: 0 }
     const log: string[] = []
     const engine = {
       onQuote: (l: (q: unknown) => void) => {
@@ -119,7 +120,7 @@ describe('quote batches and the stream between them', () => {
       onSymbolStatus: () => () => undefined,
       quotes: {
         drainFrame: () => {
-          drains++
+          seen.drains++
           const keys = pending
           pending = []
           return { keys, masks: keys.map(() => 1), values: keys.map(() => 1) }
@@ -139,27 +140,61 @@ describe('quote batches and the stream between them', () => {
       clock: { now: () => 0 } as never,
       quotesChanged: () => undefined,
     })
-    const tick = (key: string): void => {
-      pending.push(key)
-      for (const l of quoteListeners) l({ key })
+    const tick = (...keys: string[]): void => {
+      for (const key of keys) {
+        pending.push(key)
+        for (const l of quoteListeners) l({ key })
+      }
     }
-    tick('A')
+    return { tick, log, seen, runSoon, advance }
+  }
+
+  it('holds the stream after a batch and, at the end of the gap, reads it and sends what came in that same turn', () => {
+    const { tick, log, seen, runSoon, advance } = heldFeed()
+    expect(HOLD_FROM_KEYS).toBe(2)
+    tick('A', 'B')
     runSoon()
-    expect(log).toEqual(['batch A', 'hold'])
+    expect(log).toEqual(['batch A,B', 'hold'])
     advance(MIN_GAP_MS - 1)
-    expect(log).toEqual(['batch A', 'hold'])
+    expect(log).toEqual(['batch A,B', 'hold'])
     advance(1)
-    expect(log).toEqual(['batch A', 'hold', 'release'])
-    tick('B') // read once released
+    expect(log).toEqual(['batch A,B', 'hold', 'release'])
+    tick('C', 'D') // read once released
     runSoon()
-    expect(log).toEqual(['batch A', 'hold', 'release', 'batch B', 'hold'])
+    expect(log).toEqual(['batch A,B', 'hold', 'release', 'batch C,D', 'hold'])
     // What the socket brings at the gap's end goes out in that same turn of the loop: the
     // release itself schedules the batch (a timer may fire before the batcher's gap is over).
     // Here nothing came: one look, nothing sent, nothing held.
-    const before = drains
+    const before = seen.drains
     advance(MIN_GAP_MS)
     runSoon()
-    expect(drains).toBe(before + 1)
-    expect(log).toEqual(['batch A', 'hold', 'release', 'batch B', 'hold', 'release'])
+    expect(seen.drains).toBe(before + 1)
+    expect(log).toEqual(['batch A,B', 'hold', 'release', 'batch C,D', 'hold', 'release'])
+  })
+
+  it('holds nothing after a batch of one symbol (a sparse feed), and still keeps the gap', () => {
+    const { tick, log, seen, runSoon, advance } = heldFeed()
+    tick('A')
+    runSoon()
+    expect(log).toEqual(['batch A'])
+    // No hold, so no timer and no second look at the end of the gap.
+    const before = seen.drains
+    advance(MIN_GAP_MS)
+    runSoon()
+    expect(seen.drains).toBe(before)
+    // A tick read inside the gap waits for its end, as it would have waited for the release.
+    advance(1)
+    tick('B') // at 9 ms, after the gap: sent at once
+    runSoon()
+    expect(log).toEqual(['batch A', 'batch B'])
+    advance(2)
+    tick('C') // at 11 ms, 2 ms into the next gap: sent at its end, 17 ms
+    runSoon()
+    advance(MIN_GAP_MS - 3)
+    runSoon()
+    expect(log).toEqual(['batch A', 'batch B'])
+    advance(1)
+    runSoon()
+    expect(log).toEqual(['batch A', 'batch B', 'batch C'])
   })
 })

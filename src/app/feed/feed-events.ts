@@ -5,6 +5,9 @@ import { follow } from '../alerts/alert-follow'
 import type { AlertLoop } from '../alerts/alert-loop'
 import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
+/** A batch of this many symbols or more holds the stream's reads until the next may go. */
+export const HOLD_FROM_KEYS = 2
+
 /**
  * Connects one engine to the app: price changes reach the renderer in batches (QuoteBatcher,
  * changed fields only) and every tick reaches the alert engine as it is read (between two
@@ -30,7 +33,12 @@ export function connectFeedEvents(
     timing,
     () => engine.quotes.drainFrame(),
     (frame) => {
+      const gathered = frame.keys.length
       hub.emit({ type: 'quotes', frame })
+      // A batch of one symbol's change: the feed is sparse (a desk at rest, a tick every tens of
+      // ms), and a hold would gather nothing but cost a pause, a timer, a resume and one more
+      // look each tick. Unheld, a tick read inside the gap still waits for it (QuoteBatcher).
+      if (gathered < HOLD_FROM_KEYS) return
       // Nothing read before the next batch may go could reach the screen sooner: the stream's
       // socket is left unread until then and read in one go (stream-read-hold.ts), and what it
       // brings goes out in the same turn of the loop: one wake-up a batch, not one a frame.

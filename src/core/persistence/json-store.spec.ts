@@ -197,6 +197,16 @@ describe('JsonStore', () => {
       expect(await mine.outsideChange()).toBeNull()
     })
 
+    it('gives an edit that keeps the size, made right after a check read the file', async () => {
+      const mine = open()
+      await mine.load()
+      await writeFile(file('prefs.json'), '{"version":2,"data":{"theme":"dark","fontSize":14}}')
+      expect(await mine.outsideChange()).toEqual({ theme: 'dark', fontSize: 14 })
+      await writeFile(file('prefs.json'), '{"version":2,"data":{"theme":"dark","fontSize":16}}')
+      expect(await mine.outsideChange()).toEqual({ theme: 'dark', fontSize: 16 })
+      expect(await mine.outsideChange()).toBeNull()
+    })
+
     it('leaves a damaged file alone (no move, no rewrite) and reports no change', async () => {
       const mine = open()
       await mine.load()

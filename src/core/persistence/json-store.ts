@@ -11,6 +11,7 @@ import {
   type AtomicWriter,
 } from './atomic-file'
 import type { Fence } from './fence'
+import { ReadGate } from './read-gate'
 
 /**
  * One JSON file in the data dir, typed by a zod schema and versioned:
@@ -90,12 +91,15 @@ export class JsonStore<T> {
   private queue: Promise<void> = Promise.resolve()
   /** Saves queued or running: while any is, the file on disk may be our own half-way state. */
   private saving = 0
+  /** Whether outsideChange() need read the file at all (a stat that says it was not written). */
+  private readonly gate: ReadGate
 
   constructor(opts: JsonStoreOptions<T>) {
     this.opts = opts
     this.clock = opts.clock ?? systemClock
     this.path = join(opts.dir, `${opts.name}.json`)
     this.backupPath = join(opts.dir, `${opts.name}.bak.json`)
+    this.gate = new ReadGate(this.path)
   }
 
   /** load()'s value; its problem (a damaged file, moved aside) is handed to `report`. */
@@ -108,6 +112,7 @@ export class JsonStore<T> {
   /** Never throws: whatever is on disk, the result holds a valid value. */
   async load(): Promise<LoadResult<T>> {
     this.loaded = true
+    this.gate.forget()
     await removeOrphanedTemps(this.path)
     let text: string | null
     try {
@@ -189,8 +194,13 @@ export class JsonStore<T> {
    */
   async outsideChange(): Promise<T | null> {
     if (this.saving > 0 || !this.loaded) return null
-    const text = await readTextIfExists(this.path).catch(() => null)
-    if (text === null || text === this.lastGood || this.saving > 0) return null
+    const look = await this.gate.look()
+    if (look.unchanged) return null
+    const text = await readTextIfExists(this.path).catch(() => undefined)
+    // A save of ours may have begun meanwhile; a read that failed proves nothing of the stamp.
+    if (this.saving > 0 || text === undefined) return null
+    this.gate.read(look)
+    if (text === null || text === this.lastGood) return null
     const decoded = this.decode(text)
     if (!decoded.ok) return null
     this.lastGood = text
@@ -203,6 +213,7 @@ export class JsonStore<T> {
     if (this.lastGood !== null && this.lastGood !== text) {
       await writeFileAtomic(this.backupPath, this.backupText(this.lastGood, next), writer)
     }
+    this.gate.forget()
     await writeFileAtomic(this.path, text, writer)
     this.lastGood = text
   }
