@@ -35,6 +35,24 @@ describe('learnReading: a push held against the REST quote of the same symbol', 
     })
   })
 
+  it('never reads a key named ask (or bid) as the last when the price jumped between the two', () => {
+    // The quote just before a 1 % drop, the push just after (the render bench's feed at its
+    // 10 s wrap): no named key agrees, and the ask alone lies near the quote's last.
+    const before: QuoteFields = { last: 100.99, bid: 100.49, ask: 101.49, prevClose: 100 }
+    const after = { symbol: 'S0', market: 'crypto', last: 100.01, bid: 99.51, ask: 100.51 }
+    const learned = learnReading({ ...after, volume: 1_000_001, ts: MS }, before, 'S0')
+    expect(learned?.keys.last).not.toBe('ask')
+    expect(learned).toBeNull()
+    // The next pair, taken without a jump between, teaches the names.
+    const calm = { ...after, last: 100.02, bid: 99.52, ask: 100.52, volume: 1_000_002, ts: MS }
+    const next: QuoteFields = { last: 100.02, bid: 99.52, ask: 100.52, prevClose: 100 }
+    expect(learnReading(calm, next, 'S0')?.keys).toMatchObject({
+      last: 'last',
+      bid: 'bid',
+      ask: 'ask',
+    })
+  })
+
   it('finds no price in a push of bid and ask only, when REST quotes a last', () => {
     expect(
       learnReading({ symbol: 'BTCUSDT', bid: 84_020, ask: 84_020.2, ts: MS }, REST, 'BTCUSDT'),
