@@ -147,8 +147,8 @@ const SIDES: readonly QuoteFigure[] = ['last', 'bid', 'ask']
  * A key named as another of last, bid and ask is not placed as `figure` by rank: its name is a
  * claim its value did not prove in step 1 (the price moved between the push and the quote more
  * than the check allows), and ranking it instead read an ask as the last once (the render bench's
- * feed, whose prices jump by 1 % every 10 s, showed the ask, 0.5 above the last, in 2 runs of
- * about 12). Left unplaced, the pair teaches no price and the next pair is asked.
+ * feed, whose prices jump by 1 % every 10 s, showed the ask, 0.5 above the last, in about one
+ * run in five). Left unplaced, the pair teaches no price and the next pair is asked.
  */
 function namedOtherSide(key: string, figure: QuoteFigure): boolean {
   if (namesOf(figure).includes(key)) return false
