@@ -48,10 +48,8 @@ describe.skipIf(!chromiumPath)(
     })
 
     it('loads with no console error and the app icon as favicon (no /favicon.ico request)', async () => {
-      // The first load's panels are fetched in an idle moment after it, which under load can come
-      // after the network has been quiet for a while; a reload before they are in aborts them
-      // (seen in CI: ShortcutsDialog's chunk and sheet ERR_ABORTED), which is the test's doing.
-      await page.waitForLoadState('networkidle')
+      // The first load's panels are fetched in an idle moment after it, which can come after
+      // leaving(); the reload cancels them, and the watch lays that at the test (page-watch.spec).
       watch.leaving()
       await page.reload()
       await page.getByTestId('connection-state').waitFor({ timeout: 20_000 })

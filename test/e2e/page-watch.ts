@@ -6,9 +6,10 @@ export interface PageWatch {
   requested: string[]
   /**
    * Call just before the test itself navigates or reloads: the requests still in flight belong to
-   * the document being left, and the browser cancels them (net::ERR_ABORTED). That is the test's
-   * doing, not the page's; any other failure of theirs, and every failure of the next
-   * document's requests, still counts.
+   * the document being left, and so do those it starts before the next document commits (an idle
+   * prefetch can fire in that gap: seen in CI, the panels' chunks ERR_ABORTED after a reload).
+   * The browser cancels them (net::ERR_ABORTED). That is the test's doing, not the page's; any
+   * other failure of theirs, and every failure of the next document's requests, still counts.
    */
   leaving(): void
 }
@@ -22,13 +23,20 @@ export function watchPage(page: Page): PageWatch {
   const requested: string[] = []
   const inFlight = new Set<Request>()
   const leftBehind = new WeakSet<Request>()
+  // True from leaving() until the main frame commits the next document: a subresource requested
+  // in that window was asked for by the document being left.
+  let leavingDocument = false
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) leavingDocument = false
+  })
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`)
   })
   page.on('pageerror', (e) => problems.push(`exception: ${e.message}`))
   page.on('request', (r) => {
     requested.push(r.url())
-    inFlight.add(r)
+    if (leavingDocument && !r.isNavigationRequest()) leftBehind.add(r)
+    else inFlight.add(r)
   })
   page.on('requestfinished', (r) => inFlight.delete(r))
   page.on('requestfailed', (r) => {
@@ -46,6 +54,7 @@ export function watchPage(page: Page): PageWatch {
   const leaving = (): void => {
     for (const r of inFlight) leftBehind.add(r)
     inFlight.clear()
+    leavingDocument = true
   }
   return { problems, requested, leaving }
 }
