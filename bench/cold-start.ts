@@ -29,9 +29,21 @@ import {
  * browser is already running (its own launch is not Tickdesk's cost), and so is the page's window:
  * the clock starts once Chromium has finished building a new window's own UI (process-cpu.ts,
  * chromiumSettled), which otherwise took 160-1,230 ms of CPU inside the timed start. Median of 3.
+ *
+ * Read hands-off: nothing of the bench's runs in the page while it starts, and what the page
+ * recorded is read once the start is over. An observer installed before the document (a
+ * MutationObserver the bench injects) marks each price cell for the browser's Element Timing, and
+ * the headline is when Chromium presented the last of the prices in view
+ * (PerformanceElementTiming.renderTime: the frame's presentation, the nearest the browser comes to
+ * the trader's eyes). Before, Node polled the page (Playwright's waitForFunction) and timed when
+ * it heard; that poll is the page's work too (its injected script: a 35 ms task and a 17 ms
+ * evaluation on the page's main thread right after the first frame, trace), and it timed the
+ * main thread's frame, not what reached the screen, which came up to 100 ms later.
  */
 const SYMBOLS = 30
 const ROUNDS = 3
+/** How long a hands-off round leaves the page alone before reading what it recorded. */
+const HANDS_OFF_MS = 2_500
 
 /**
  * Session 1: a 30-symbol list gets live prices, then closes (which writes the quote cache).
@@ -95,24 +107,72 @@ export function liveGridShown(rows: number): boolean {
 /**
  * Installed before the page's document exists: the epoch ms of the first frame in which
  * cachedPricesShown holds (checked in each frame's animation callback, as the bench's own
- * polling is). The row it gives reads when the rows were on screen in the page, without the
- * round trip through the DevTools protocol that ends the headline figure in Node.
+ * polling is), and when the browser presented the prices then in view. Each Last cell (and what
+ * it holds: the text may sit in a span) is marked `elementtiming` as the parser inserts it, so
+ * Chromium reports its first paint; the cells of the table seen in that frame that lie in the
+ * window are the ones that count (rows below the fold are never painted).
  */
 function frameObserver(rows: number): string {
   return `(() => {
     const shown = ${cachedPricesShown.toString()}
+    const PRICE = '[data-cached-field="last"], [data-field="last"]'
+    const painted = new Map()
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (!(n instanceof Element)) continue
+        const cells = n.matches(PRICE) ? [n] : n.querySelectorAll(PRICE)
+        for (const c of cells) for (const e of [c, ...c.querySelectorAll('*')]) e.setAttribute('elementtiming', 'price')
+      }
+    }).observe(document, { childList: true, subtree: true })
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!painted.has(e.element)) painted.set(e.element, e.renderTime)
+    }).observe({ type: 'element', buffered: true })
+    let inView = []
+    window.__pricesPaintedAt = () => {
+      const at = inView.map((c) => Math.max(...[c, ...c.querySelectorAll('*')].map((e) => painted.get(e) ?? -1)))
+      return at.length === 0 || at.some((t) => t <= 0) ? null : performance.timeOrigin + Math.max(...at)
+    }
+    const live = ${liveGridShown.toString()}
+    const checkLive = () => {
+      if (live(${rows})) window.__liveGridAt = performance.timeOrigin + performance.now()
+      else requestAnimationFrame(checkLive)
+    }
+    requestAnimationFrame(checkLive)
     const check = () => {
-      if (shown(${rows})) window.__cachedShownAt = performance.timeOrigin + performance.now()
-      else requestAnimationFrame(check)
+      if (!shown(${rows})) return requestAnimationFrame(check)
+      window.__cachedShownAt = performance.timeOrigin + performance.now()
+      const table = [...document.querySelectorAll('table[aria-rowcount]')].find((t) => t.checkVisibility({ visibilityProperty: true }))
+      inView = [...table.querySelectorAll(PRICE)].filter((c) => c.getBoundingClientRect().top < innerHeight)
     }
     requestAnimationFrame(check)
   })()`
 }
 
-/** ms from `t0` (this process's performance.now()) to the frame the page's observer saw. */
-async function inPageMs(page: Page, t0: number): Promise<number> {
-  const at = await page.evaluate(() => (window as { __cachedShownAt?: number }).__cachedShownAt)
-  return at === undefined ? Number.NaN : at - (performance.timeOrigin + t0)
+/** ms from `t0` (this process's performance.now()) to the frames the page's observer saw. */
+async function frameTimes(page: Page, t0: number): Promise<{ cached: number; live: number }> {
+  const at = await page.evaluate(() => {
+    const w = window as { __cachedShownAt?: number; __liveGridAt?: number }
+    return { cached: w.__cachedShownAt ?? Number.NaN, live: w.__liveGridAt ?? Number.NaN }
+  })
+  const from = performance.timeOrigin + t0
+  return { cached: at.cached - from, live: at.live - from }
+}
+
+/**
+ * ms from `t0` to the presentation of the last price in view, waiting until the page has one
+ * (a round slower than HANDS_OFF_MS is asked again until it has, its cost then after the fact).
+ */
+async function pricesPaintedMs(page: Page, t0: number): Promise<number> {
+  const read = (): Promise<number | null> =>
+    page.evaluate(
+      () => (window as { __pricesPaintedAt?: () => number | null }).__pricesPaintedAt?.() ?? null,
+    )
+  for (let waited = 0; waited < 30_000; waited += 250) {
+    const at = await read()
+    if (at !== null) return at - (performance.timeOrigin + t0)
+    await sleep(250)
+  }
+  throw new Error('the cached prices were never painted')
 }
 
 export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
@@ -129,7 +189,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     const rows = await warmQuoteCache({ dataDir, env, secretStore, demo })
     sim.faults.down()
 
-    const times: number[] = []
+    const painted: number[] = []
     const inPage: number[] = []
     const live: number[] = []
     for (let r = 0; r < ROUNDS; r++) {
@@ -145,46 +205,48 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
         logger: silentLogger,
         rendererDir: dir,
       })
-      const host = started.host
       // From the response on: what shows while the page's script still loads counts.
-      await page.goto(host.launchUrl(), { waitUntil: 'commit' })
-      await page.waitForFunction(cachedPricesShown, rows, { timeout: 30_000, polling: 'raf' })
-      times.push(performance.now() - t0)
-      inPage.push(await inPageMs(page, t0))
-      await page.waitForFunction(liveGridShown, rows, { timeout: 30_000, polling: 'raf' })
-      live.push(performance.now() - t0)
+      await page.goto(started.host.launchUrl(), { waitUntil: 'commit' })
+      await sleep(HANDS_OFF_MS)
+      painted.push(await pricesPaintedMs(page, t0))
+      const frames = await frameTimes(page, t0)
+      inPage.push(frames.cached)
+      live.push(frames.live)
       await page.close()
       await started.close()
     }
-    const ms = median(times)
+    const ms = median(painted)
     const liveMs = median(live)
-    ctx.log(`cold start: ${times.map((t) => Math.round(t)).join(', ')} ms`)
+    ctx.log(`cached prices painted: ${painted.map((t) => Math.round(t)).join(', ')} ms`)
     ctx.log(`in the page's frame: ${inPage.map((t) => Math.round(t)).join(', ')} ms`)
     ctx.log(`live grid: ${live.map((t) => Math.round(t)).join(', ')} ms`)
     return {
       name: 'coldStart',
       rows: [
         atMost(
-          'host start to cached watchlist visible (median of 3)',
+          'host start to the cached prices in view painted (median of 3)',
           round(ms, 0),
           'ms',
-          500,
-          `${rows} rows, service down`,
+          250,
+          `${rows} rows, service down; Chromium's Element Timing of each price in view; slowest ${round(Math.max(...painted), 0)} ms`,
         ),
-        report('slowest of 3', round(Math.max(...times), 0), 'ms'),
         report(
-          "host start to the frame the page's observer saw it in (median of 3)",
+          "host start to the frame the page's observer saw them in (median of 3)",
           round(median(inPage), 0),
           'ms',
-          'the same rows, without the DevTools round trip',
+          'the animation frame whose callback first found every row priced: before its paint',
         ),
-        report('host start to live grid mounted (median of 3)', round(liveMs, 0), 'ms'),
+        report(
+          'host start to the frame the live grid was mounted in (median of 3)',
+          round(liveMs, 0),
+          'ms',
+        ),
       ],
       json: {
-        cachedVisibleMs: round(ms, 0),
-        worstMs: round(Math.max(...times), 0),
+        paintedMs: round(ms, 0),
+        worstPaintedMs: round(Math.max(...painted), 0),
         inPageMs: round(median(inPage), 0),
-        liveGridMs: round(liveMs, 0),
+        liveGridFrameMs: round(liveMs, 0),
         rows,
       },
     }

@@ -11,7 +11,7 @@ import { waitForQuiet } from './quiet'
  * Measures the headline figures of any commit, for a bisect or a scan over history:
  *
  *   npx tsx bench/guard/measure-build.ts <commit> [--only a,b] [--short] [--log file.jsonl]
- *     [--max-load L] [--clock weekday|weekend] [--bad-if 'coldStart.ms>700']
+ *     [--max-load L] [--clock weekday|weekend] [--bad-if 'coldStart.paintedMs>700']
  *
  * The commit is checked out and built in a scratch worktree of its own (BISECT_DIR, default
  * ../<this checkout>-bisect, node_modules hard-linked from this checkout's), then measured after
