@@ -128,7 +128,7 @@ export const FIGURES: readonly Figure[] = [
   },
   {
     // When Chromium presented the last cached price in view (Element Timing), read hands-off
-    // (bench/cold-start.ts). It replaces 'coldStart.ms' (recorded until cb6c7b0): that was when a
+    // (bench/cold-start/cold-start.ts). It replaces 'coldStart.ms' (recorded until cb6c7b0): that was when a
     // poll from Node heard of the rows, and the poll ran in the page it timed.
     id: 'coldStart.paintedMs',
     label: 'cold start, cached prices in view painted (median of 3)',
@@ -143,7 +143,7 @@ export const FIGURES: readonly Figure[] = [
   },
   {
     // The painted figure from the page's navigation, against the lean page (one static table of
-    // the same rows, no script, a bare server already up: bench/cold-start-reference.ts) in the
+    // the same rows, no script, a bare server already up: bench/cold-start/cold-start-reference.ts) in the
     // same run: what Chromium on this machine takes anyway is the lean page's figure.
     id: 'coldStart.paintedRatio',
     label: 'cold start, cached prices painted from navigation',
@@ -159,7 +159,7 @@ export const FIGURES: readonly Figure[] = [
   },
   {
     // The frame in which an observer installed before the document first saw every row priced:
-    // its animation callback, before the frame is painted (bench/cold-start.ts).
+    // its animation callback, before the frame is painted (bench/cold-start/cold-start.ts).
     id: 'coldStart.inPageMs',
     label: "cold start, cached list in the page's frame (median of 3)",
     unit: 'ms',

@@ -2,15 +2,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createAppService, memorySecretStore } from '../src/app'
-import { startDemoService, startSimulator } from '../src/sim'
-import { INSTRUMENTS } from '../src/sim/market/instruments'
-import { silentLogger } from '../src/core/log'
-import { startBrowserHost } from '../src/web'
+import { createAppService, memorySecretStore } from '../../src/app'
+import { startDemoService, startSimulator } from '../../src/sim'
+import { INSTRUMENTS } from '../../src/sim/market/instruments'
+import { silentLogger } from '../../src/core/log'
+import { startBrowserHost } from '../../src/web'
 import type { Page } from 'playwright-core'
-import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
+import { browserOrSkip, builtRendererOrSkip, sleep } from '../chromium-page'
 import { leanColdPage, serveStatic } from './cold-start-reference'
-import { chromiumSettled } from './process-cpu'
+import { chromiumSettled } from '../process-cpu'
 import {
   atMost,
   median,
@@ -19,7 +19,7 @@ import {
   skipped,
   type BenchContext,
   type BenchResult,
-} from './stats'
+} from '../stats'
 
 /**
  * cold start: from "start the browser host" (startBrowserHost, `tickdesk web`'s own start-up: the
@@ -261,7 +261,7 @@ function coldStartResult(ctx: BenchContext, rows: number, r: ColdRounds): BenchR
         'the same from the navigation, against the lean page (median of 3)',
         round(fromNav / leanMs, 2),
         'x reference',
-        `${round(fromNav, 0)} vs ${round(leanMs, 0)} ms: the same rows as one static table, no script, from a bare server already up (bench/cold-start-reference.ts)`,
+        `${round(fromNav, 0)} vs ${round(leanMs, 0)} ms: the same rows as one static table, no script, from a bare server already up (bench/cold-start/cold-start-reference.ts)`,
       ),
       report(
         "host start to the frame the page's observer saw them in (median of 3)",

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession } from 'playwright-core'
-import { memorySecretStore } from '../src/app'
-import { startDemoService, startSimulator } from '../src/sim'
-import { silentLogger } from '../src/core/log'
-import { startBrowserHost } from '../src/web'
-import { browserOrSkip, builtRendererOrSkip, sleep } from './chromium-page'
+import { memorySecretStore } from '../../src/app'
+import { startDemoService, startSimulator } from '../../src/sim'
+import { silentLogger } from '../../src/core/log'
+import { startBrowserHost } from '../../src/web'
+import { browserOrSkip, builtRendererOrSkip, sleep } from '../chromium-page'
 import { cachedPricesShown, warmQuoteCache } from './cold-start'
-import { chromiumSettled } from './process-cpu'
+import { chromiumSettled } from '../process-cpu'
 
 /**
  * The cold start's page on a timeline: a Chromium trace of the whole browser (every process, so
@@ -21,7 +21,7 @@ import { chromiumSettled } from './process-cpu'
  * the page for the rows meanwhile (Playwright's waitForFunction, as the bench did before it read
  * hands-off), to see what that poll costs the page.
  *
- *   npx tsx bench/cold-start-trace.ts [rounds=1] [--fonts] [--poll]
+ *   npx tsx bench/cold-start/cold-start-trace.ts [rounds=1] [--fonts] [--poll]
  *
  * For reading where the time goes; tracing costs time, so its figures are not the bench's.
  */

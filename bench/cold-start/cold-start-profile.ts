@@ -5,15 +5,15 @@ import type { IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
-import type { createAppService } from '../src/app'
-import { memorySecretStore } from '../src/app'
-import { startDemoService, startSimulator } from '../src/sim'
-import { silentLogger } from '../src/core/log'
-import { startBrowserHost } from '../src/web'
-import { browserOrSkip, builtRendererOrSkip } from './chromium-page'
+import type { createAppService } from '../../src/app'
+import { memorySecretStore } from '../../src/app'
+import { startDemoService, startSimulator } from '../../src/sim'
+import { silentLogger } from '../../src/core/log'
+import { startBrowserHost } from '../../src/web'
+import { browserOrSkip, builtRendererOrSkip } from '../chromium-page'
 import { cachedPricesShown, warmQuoteCache } from './cold-start'
-import { sumSamples, type Profile, type ProfileNode } from './cpu-profile'
-import { chromiumSettled, cpuLine, ProcessCpu } from './process-cpu'
+import { sumSamples, type Profile, type ProfileNode } from '../cpu-profile'
+import { chromiumSettled, cpuLine, ProcessCpu } from '../process-cpu'
 
 /**
  * Where the cold start's time goes (cold-start.ts measures only its total): the same start, with
@@ -23,7 +23,7 @@ import { chromiumSettled, cpuLine, ProcessCpu } from './process-cpu'
  * profile of the page from navigation to the cached prices, summed by script chunk (native:
  * Chromium's own parse, compile, style, layout, paint).
  *
- *   npx tsx bench/cold-start-profile.ts [rounds=4] [--unsettled]
+ *   npx tsx bench/cold-start/cold-start-profile.ts [rounds=4] [--unsettled]
  *
  * --unsettled starts each round at once after opening the page, while Chromium still builds the
  * new window's own UI (what the bench did before it waited for that).
