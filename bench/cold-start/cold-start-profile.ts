@@ -1,17 +1,11 @@
 /// <reference lib="dom" />
 import { subscribe } from 'node:diagnostics_channel'
-import { mkdtempSync, rmSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
-import type { createAppService } from '../../src/app'
-import { memorySecretStore } from '../../src/app'
-import { startDemoService, startSimulator } from '../../src/sim'
-import { silentLogger } from '../../src/core/log'
 import { startBrowserHost } from '../../src/web'
 import { browserOrSkip, builtRendererOrSkip } from '../chromium-page'
-import { cachedPricesShown, warmQuoteCache } from './cold-start'
+import { coldDesk, type ColdDesk } from './cold-desk'
+import { cachedPricesShown } from './cold-start'
 import { sumSamples, type Profile, type ProfileNode } from '../cpu-profile'
 import { chromiumSettled, cpuLine, ProcessCpu } from '../process-cpu'
 
@@ -30,7 +24,6 @@ import { chromiumSettled, cpuLine, ProcessCpu } from '../process-cpu'
  *
  * Build the renderer unminified (electron.vite.config.ts, `minify: false`) for function names.
  */
-type Env = Parameters<typeof createAppService>[0]
 
 async function startProfile(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page)
@@ -68,13 +61,14 @@ subscribe('http.server.response.finish', (m) => {
   if (isPage(m)) pageRequest.answered = performance.now() - pageRequest.since
 })
 
-async function oneRound(opts: Env, dir: string, page: Page, rows: number): Promise<Profile> {
+async function oneRound(desk: ColdDesk, page: Page): Promise<Profile> {
+  const { rows } = desk
   const cpu = new ProcessCpu()
   cpu.start()
   const t0 = performance.now()
   Object.assign(pageRequest, { since: t0, arrived: NaN, answered: NaN })
   // `tickdesk web`'s start-up: the server listens beside the service's start (browser-host.ts).
-  const started = await startBrowserHost({ ...opts, logger: silentLogger, rendererDir: dir })
+  const started = await startBrowserHost(desk.host)
   const t1 = performance.now()
   let serviceMs = NaN
   void started.ready.then(() => (serviceMs = performance.now() - t0))
@@ -112,23 +106,14 @@ async function main(): Promise<void> {
   const browser = await browserOrSkip()
   if (dir === null || typeof browser === 'string')
     throw new Error('needs the built renderer and Chromium')
-  const sim = await startSimulator({ seed: 7, tickIntervalMs: 250 })
-  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-cold-profile-'))
-  const opts: Env = {
-    dataDir,
-    env: { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' },
-    secretStore: memorySecretStore(sim.keys.pro),
-    demo: () => startDemoService(),
-  }
+  const desk = await coldDesk(dir)
   try {
-    const rows = await warmQuoteCache(opts)
-    sim.faults.down()
     let profile: Profile | null = null
     for (let r = 0; r < rounds; r++) {
       const page = await browser.newPage()
       // As the bench: Chromium's own new-window work done before the clock starts.
       if (!process.argv.includes('--unsettled')) await chromiumSettled()
-      profile = await oneRound(opts, dir, page, rows)
+      profile = await oneRound(desk, page)
       await page.close()
     }
     if (profile === null) return
@@ -145,8 +130,7 @@ async function main(): Promise<void> {
       console.log(`  ${v.toFixed(1)} ms  ${k}`)
   } finally {
     await browser.close()
-    await sim.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await desk.close()
   }
 }
 

@@ -1,14 +1,9 @@
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { CDPSession } from 'playwright-core'
-import { memorySecretStore } from '../../src/app'
-import { startDemoService, startSimulator } from '../../src/sim'
-import { silentLogger } from '../../src/core/log'
 import { startBrowserHost } from '../../src/web'
 import { browserOrSkip, builtRendererOrSkip, sleep } from '../chromium-page'
-import { cachedPricesShown, warmQuoteCache } from './cold-start'
+import { coldDesk } from './cold-desk'
+import { cachedPricesShown } from './cold-start'
 import { chromiumSettled } from '../process-cpu'
 
 /**
@@ -123,29 +118,16 @@ async function main(): Promise<void> {
   if (dir === null) throw new Error('renderer not built (npm run build)')
   const browser = await browserOrSkip()
   if (typeof browser === 'string') throw new Error(browser)
-  const sim = await startSimulator({ seed: 7, tickIntervalMs: 250 })
-  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-cold-trace-'))
-  const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' }
-  const secretStore = memorySecretStore(sim.keys.pro)
-  const demo = (): ReturnType<typeof startDemoService> => startDemoService()
+  const desk = await coldDesk(dir)
   try {
-    const rows = await warmQuoteCache({ dataDir, env, secretStore, demo })
-    sim.faults.down()
     for (let r = 0; r < rounds; r++) {
       const page = await browser.newPage()
       await chromiumSettled()
       const cdp = await browser.newBrowserCDPSession()
       const events = await traced(cdp, async () => {
-        const started = await startBrowserHost({
-          dataDir,
-          env,
-          secretStore,
-          demo,
-          logger: silentLogger,
-          rendererDir: dir,
-        })
+        const started = await startBrowserHost(desk.host)
         await page.goto(started.host.launchUrl(), { waitUntil: 'commit' })
-        if (poll) await page.waitForFunction(cachedPricesShown, rows, { polling: 'raf' })
+        if (poll) await page.waitForFunction(cachedPricesShown, desk.rows, { polling: 'raf' })
         await sleep(1_500)
         await started.close()
       })
@@ -155,8 +137,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close()
-    await sim.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await desk.close()
   }
 }
 

@@ -1,14 +1,8 @@
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAppService, memorySecretStore } from '../../src/app'
-import { startDemoService, startSimulator } from '../../src/sim'
-import { INSTRUMENTS } from '../../src/sim/market/instruments'
-import { silentLogger } from '../../src/core/log'
 import { startBrowserHost } from '../../src/web'
 import type { Page } from 'playwright-core'
 import { browserOrSkip, builtRendererOrSkip, sleep } from '../chromium-page'
+import { coldDesk } from './cold-desk'
 import { leanColdPage, serveStatic } from './cold-start-reference'
 import { chromiumSettled } from '../process-cpu'
 import {
@@ -41,32 +35,13 @@ import {
  * evaluation on the page's main thread right after the first frame, trace), and it timed the
  * main thread's frame, not what reached the screen, which came up to 100 ms later.
  */
-const SYMBOLS = 30
 const ROUNDS = 3
 /** How long a hands-off round leaves the page alone before reading what it recorded. */
 const HANDS_OFF_MS = 2_500
 /** The same for the lean page, which has no app to wait for. */
 const LEAN_HANDS_OFF_MS = 1_000
 
-/**
- * Session 1: a 30-symbol list gets live prices, then closes (which writes the quote cache).
- * Resolves to how many rows the list shows.
- */
-export async function warmQuoteCache(
-  opts: Parameters<typeof createAppService>[0],
-): Promise<number> {
-  const first = await createAppService(opts)
-  const keys = INSTRUMENTS.filter((i) => i.market !== 'agri')
-    .slice(0, SYMBOLS)
-    .map((i) => `${i.market}:${i.symbol}`)
-  const listId = first.lists.activeId ?? first.lists.watchlists[0]?.id ?? ''
-  await first.invoke('addSymbols', { id: listId, inputs: keys })
-  const shown = first.lists.watchlists.find((w) => w.id === listId)?.symbols ?? []
-  const unpriced = (): boolean => shown.some((k) => first.feed.engine.quotes.get(k)?.last == null)
-  for (let i = 0; i < 100 && unpriced(); i++) await sleep(200)
-  await first.close()
-  return shown.length
-}
+export { warmQuoteCache } from './cold-desk'
 
 /**
  * In the page: a visible table lists all `rows` and every row in it shows a price. Either the
@@ -292,15 +267,9 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
   if (dir === null) return skipped('coldStart', 'renderer not built')
   const browser = await browserOrSkip()
   if (typeof browser === 'string') return skipped('coldStart', browser)
-  const sim = await startSimulator({ seed: 7, tickIntervalMs: 250 })
-  const dataDir = mkdtempSync(join(tmpdir(), 'tickdesk-bench-cold-'))
-  const env = { TICKDESK_BASE_URL: sim.url, TICKDESK_PLAN: 'pro' }
-  const secretStore = memorySecretStore(sim.keys.pro)
-  const demo = (): ReturnType<typeof startDemoService> => startDemoService()
+  const desk = await coldDesk(dir)
+  const { rows } = desk
   try {
-    const rows = await warmQuoteCache({ dataDir, env, secretStore, demo })
-    sim.faults.down()
-
     const painted: number[] = []
     const paintedFromNav: number[] = []
     const inPage: number[] = []
@@ -310,14 +279,7 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     for (let r = 0; r < ROUNDS; r++) {
       // The lean page first, in the same minute as each Tickdesk round.
       lean.push(await leanRound(browser, reference.url, rows))
-      const round = await deskRound(browser, rows, {
-        dataDir,
-        env,
-        secretStore,
-        demo,
-        logger: silentLogger,
-        rendererDir: dir,
-      })
+      const round = await deskRound(browser, rows, desk.host)
       painted.push(round.painted)
       paintedFromNav.push(round.painted - round.navigation)
       inPage.push(round.cached)
@@ -327,7 +289,6 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
     return coldStartResult(ctx, rows, { painted, paintedFromNav, lean, inPage, live })
   } finally {
     await browser.close()
-    await sim.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await desk.close()
   }
 }
