@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, CDPSession } from 'playwright-core'
 import { findChromium, launchChromium } from '../test/e2e/chromium'
@@ -34,4 +36,14 @@ export function builtRendererOrSkip(): string | null {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms))
+}
+
+/** Serves `html` at / on 127.0.0.1 until closed: a lean reference page, over http as the app is. */
+export async function serveStatic(html: string | Buffer): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server }
 }

@@ -1,7 +1,5 @@
 /// <reference lib="dom" />
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,7 +9,7 @@ import { findChromium } from '../../test/e2e/chromium'
 import { ensureDataDir } from '../../src/core/persistence/data-dir'
 import { openDataStores } from '../../src/core/persistence/stores'
 import { startSimulator } from '../../src/sim'
-import { builtRendererOrSkip, sleep } from '../chromium-page'
+import { builtRendererOrSkip, serveStatic, sleep } from '../chromium-page'
 import { launchBrowser, spawnHost, tickdeskBin } from '../render/processes'
 import { MainThreadTrace } from '../render/trace'
 import { benchKeys } from '../scale'
@@ -176,12 +174,7 @@ async function referenceFigures(
   prefix: string,
 ): Promise<ReferenceFigures> {
   const html = readFileSync(fileURLToPath(new URL(`./${file}`, import.meta.url)))
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(html)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const { url, server } = await serveStatic(html)
   const page = await browser.newPage({ viewport: VIEWPORT })
   try {
     await page.addInitScript(
@@ -191,7 +184,7 @@ async function referenceFigures(
     await page.addInitScript(RECORDER)
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Performance.enable')
-    await page.goto(`http://127.0.0.1:${port}/`)
+    await page.goto(url)
     await untilRows(page, SMALL)
     await sleep(1000)
     const profile = profiler(ctx, cdp, prefix)

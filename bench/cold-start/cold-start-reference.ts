@@ -1,6 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-
 /**
  * The cold start's lean reference: the same number of rows as one static table, with the render
  * bench's lean page's look (bench/render/reference-page.html: fixed layout, the grid's font size
@@ -34,14 +31,4 @@ export function leanColdPage(rows: number): string {
     `<style>${style}</style></head><body><table aria-rowcount="${rows + 1}">` +
     `<thead>${head}</thead><tbody>${body}</tbody></table></body></html>`
   )
-}
-
-/** Serves `html` at / on 127.0.0.1 until closed. */
-export async function serveStatic(html: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(html)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server }
 }

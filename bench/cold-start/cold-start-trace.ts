@@ -80,8 +80,13 @@ function print(events: TraceEvent[], fonts: boolean): void {
   const requests = events.filter((e) => e.name === 'ResourceSendRequest').map((e) => e.ts)
   const origin = Math.min(...requests)
   const ms = (ts: number): string => ((ts - origin) / 1000).toFixed(1).padStart(7)
+  // The trace holds every renderer (Chromium's own window UI too): the page's is the one that
+  // asked for the app's files.
+  const page = events.find(
+    (e) => e.name === 'ResourceSendRequest' && e.args?.data?.url?.includes('/assets/') === true,
+  )?.pid
   const onMain = events
-    .filter((e) => thread(e) === 'CrRendererMain' && e.ts >= origin)
+    .filter((e) => e.pid === page && thread(e) === 'CrRendererMain' && e.ts >= origin)
     .sort((a, b) => a.ts - b.ts)
   for (const e of onMain) {
     const task = e.ph === 'X' && TASKS.has(e.name) && (e.dur ?? 0) >= 2000

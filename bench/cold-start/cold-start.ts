@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { startBrowserHost } from '../../src/web'
 import type { Page } from 'playwright-core'
-import { browserOrSkip, builtRendererOrSkip, sleep } from '../chromium-page'
+import { browserOrSkip, builtRendererOrSkip, serveStatic, sleep } from '../chromium-page'
 import { coldDesk } from './cold-desk'
-import { leanColdPage, serveStatic } from './cold-start-reference'
+import { leanColdPage } from './cold-start-reference'
 import { chromiumSettled } from '../process-cpu'
 import {
   atMost,
@@ -40,8 +40,6 @@ const ROUNDS = 3
 const HANDS_OFF_MS = 2_500
 /** The same for the lean page, which has no app to wait for. */
 const LEAN_HANDS_OFF_MS = 1_000
-
-export { warmQuoteCache } from './cold-desk'
 
 /**
  * In the page: a visible table lists all `rows` and every row in it shows a price. Either the
@@ -147,7 +145,6 @@ async function navigationMs(page: Page, t0: number): Promise<number> {
  * with `live`, until the live grid is up too.
  */
 async function pricesPaintedMs(page: Page, t0: number, live = true): Promise<number> {
-  // With `live`, read once the app's own grid is up as well, so its frame is in too.
   const read = (): Promise<number | null> =>
     page.evaluate((live) => {
       const w = window as { __pricesPaintedAt?: () => number | null; __liveGridAt?: number }
@@ -182,12 +179,22 @@ async function leanRound(browser: Browser, url: string, rows: number): Promise<n
   return ms
 }
 
-/** One round of Tickdesk from the host's start: each figure in ms from that start. */
+/** One round of Tickdesk: each figure in ms from the host's start. */
+interface DeskRound {
+  painted: number
+  /** The page's navigation start. */
+  navigation: number
+  /** The frame whose callback first found every row priced. */
+  cached: number
+  /** The frame the live grid was mounted in. */
+  live: number
+}
+
 async function deskRound(
   browser: Browser,
   rows: number,
   host: Parameters<typeof startBrowserHost>[0],
-): Promise<{ painted: number; navigation: number; cached: number; live: number }> {
+): Promise<DeskRound> {
   const page = await observedPage(browser, rows)
   const t0 = performance.now()
   const started = await startBrowserHost(host)
@@ -202,17 +209,17 @@ async function deskRound(
   return { painted, navigation, ...frames }
 }
 
-/** Each round's figures, ms. */
-interface ColdRounds {
-  painted: number[]
-  paintedFromNav: number[]
-  lean: number[]
-  inPage: number[]
-  live: number[]
-}
-
-function coldStartResult(ctx: BenchContext, rows: number, r: ColdRounds): BenchResult {
-  const { painted, paintedFromNav, lean, inPage, live } = r
+/** The bench's rows from each round's figures: the desk's, and the lean page's in ms. */
+function coldStartResult(
+  ctx: BenchContext,
+  rows: number,
+  desks: readonly DeskRound[],
+  lean: readonly number[],
+): BenchResult {
+  const painted = desks.map((d) => d.painted)
+  const paintedFromNav = desks.map((d) => d.painted - d.navigation)
+  const inPage = desks.map((d) => d.cached)
+  const live = desks.map((d) => d.live)
   const ms = median(painted)
   const liveMs = median(live)
   const fromNav = median(paintedFromNav)
@@ -269,25 +276,19 @@ export async function coldStartBench(ctx: BenchContext): Promise<BenchResult> {
   if (typeof browser === 'string') return skipped('coldStart', browser)
   const desk = await coldDesk(dir)
   const { rows } = desk
+  let reference: Awaited<ReturnType<typeof serveStatic>> | undefined
   try {
-    const painted: number[] = []
-    const paintedFromNav: number[] = []
-    const inPage: number[] = []
-    const live: number[] = []
+    reference = await serveStatic(leanColdPage(rows))
+    const desks: DeskRound[] = []
     const lean: number[] = []
-    const reference = await serveStatic(leanColdPage(rows))
     for (let r = 0; r < ROUNDS; r++) {
       // The lean page first, in the same minute as each Tickdesk round.
       lean.push(await leanRound(browser, reference.url, rows))
-      const round = await deskRound(browser, rows, desk.host)
-      painted.push(round.painted)
-      paintedFromNav.push(round.painted - round.navigation)
-      inPage.push(round.cached)
-      live.push(round.live)
+      desks.push(await deskRound(browser, rows, desk.host))
     }
-    reference.server.close()
-    return coldStartResult(ctx, rows, { painted, paintedFromNav, lean, inPage, live })
+    return coldStartResult(ctx, rows, desks, lean)
   } finally {
+    reference?.server.close()
     await browser.close()
     await desk.close()
   }

@@ -128,8 +128,8 @@ export const FIGURES: readonly Figure[] = [
   },
   {
     // When Chromium presented the last cached price in view (Element Timing), read hands-off
-    // (bench/cold-start/cold-start.ts). It replaces 'coldStart.ms' (recorded until cb6c7b0): that was when a
-    // poll from Node heard of the rows, and the poll ran in the page it timed.
+    // (bench/cold-start/cold-start.ts). It replaces 'coldStart.ms' (recorded until cb6c7b0):
+    // that was when a poll from Node heard of the rows, and the poll ran in the page it timed.
     id: 'coldStart.paintedMs',
     label: 'cold start, cached prices in view painted (median of 3)',
     unit: 'ms',
@@ -142,9 +142,9 @@ export const FIGURES: readonly Figure[] = [
     read: (s) => field(s, 'coldStart', 'paintedMs'),
   },
   {
-    // The painted figure from the page's navigation, against the lean page (one static table of
-    // the same rows, no script, a bare server already up: bench/cold-start/cold-start-reference.ts) in the
-    // same run: what Chromium on this machine takes anyway is the lean page's figure.
+    // The painted figure from the page's navigation, against the lean page in the same run (one
+    // static table of the same rows, no script, a bare server already up:
+    // bench/cold-start/cold-start-reference.ts): what Chromium here takes anyway is its figure.
     id: 'coldStart.paintedRatio',
     label: 'cold start, cached prices painted from navigation',
     unit: 'x',

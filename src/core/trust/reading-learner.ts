@@ -133,6 +133,7 @@ function byRank(
     }
   }
   if (rest.last !== undefined && keys.last === undefined) {
+    // `take` removed what was just placed as bid and ask from `values`, not from `near`.
     const key = closest(
       near.filter(([key]) => values.has(key) && !namedOtherSide(key, 'last')),
       rest.last,
