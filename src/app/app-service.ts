@@ -20,6 +20,7 @@ import { invokeCommand } from './commands'
 import { EventHub } from './event-hub'
 import { deskSnapshot } from './watchlists/desk-snapshot'
 import { choosesOtherFeed } from './feed/feed-chooser'
+import { FrameBeat } from './feed/frame-beat'
 import { attachFeed } from './feed/feed-attach'
 import type { ActiveFeed } from './feed/feed-switcher'
 import type { AppHostApi, AppServiceOptions, LogFolder, TrayQuote } from './host-api'
@@ -68,6 +69,8 @@ export class AppService implements AppHostApi, CommandContext {
     pinned: this.state.settings.pinned,
   }))
   private readonly saves: SaveScheduler
+  /** The page's price frames, as it reports them: quote batches are timed to land before one. */
+  readonly frameBeat = new FrameBeat()
   /** Lines and ranges drawn on charts (drawings.json), read on first use. */
   readonly drawings: DrawingBook
   /** The CLI may change positions, lists or alert rules while the app runs. */
@@ -103,6 +106,7 @@ export class AppService implements AppHostApi, CommandContext {
       attach: (engine, config) =>
         attachFeed(engine, config, {
           batchTiming: opts.batchTiming,
+          frameBeat: this.frameBeat,
           hub: this.hub,
           clock: this.clock,
           alerts: this.alertSet.host.feed,
@@ -386,11 +390,8 @@ export class AppService implements AppHostApi, CommandContext {
   }
 
   private emitSettings(): void {
-    this.hub.emit({
-      type: 'settings',
-      settings: this.state.settings,
-      keyInfo: this.keyed.keyInfo(),
-    })
+    const { settings } = this.state
+    this.hub.emit({ type: 'settings', settings, keyInfo: this.keyed.keyInfo() })
   }
 }
 

@@ -1,4 +1,5 @@
 import type { MarketEngine } from '../core/engine/engine'
+import type { FrameBeat } from './feed/frame-beat'
 import type { EngineConfig } from '../core/engine/engine-config'
 import type { Logger } from '../core/log'
 import type { ServiceRef } from '../shared/alerts/alert-service'
@@ -71,6 +72,8 @@ export interface MarketAccess {
   readonly feedPlan: Pick<EngineConfig, 'plan' | 'demo'>
   /** The symbols on screen: they stream first. */
   setVisible(keys: readonly string[]): void
+  /** Where the page reports the beat of its price frames (quote batches are timed to it). */
+  readonly frameBeat: Pick<FrameBeat, 'report'>
 }
 
 /** Search, adds with a check of unknown symbols, the budget line, opening a symbol. */

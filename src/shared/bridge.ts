@@ -162,6 +162,11 @@ export const COMMANDS = {
   openSymbol: command(z.object({ key }), z.null()),
   /** Which symbols are on screen: they get stream priority. */
   setVisibleSymbols: command(z.object({ keys: z.array(key).max(MAX_SYMBOLS_PER_LIST) }), z.null()),
+  /** The page's price frames come every periodMs, one at atMs (wall clock, epoch ms). */
+  reportFrameBeat: command(
+    z.object({ periodMs: z.number().min(4).max(1000), atMs: z.number().min(0).max(1e14) }),
+    z.null(),
+  ),
   getCandles: command(
     z.object({ key, interval: IntervalSchema, limit: z.number().int().min(1).max(5000) }),
     z.array(BarSchema),

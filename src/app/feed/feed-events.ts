@@ -3,7 +3,8 @@ import type { MarketEngine } from '../../core/engine/engine'
 import type { EventHub } from '../event-hub'
 import { follow } from '../alerts/alert-follow'
 import type { AlertLoop } from '../alerts/alert-loop'
-import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
+import type { FrameBeat } from './frame-beat'
+import { QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
 
 /** A batch of this many symbols or more holds the stream's reads until the next may go. */
 export const HOLD_FROM_KEYS = 2
@@ -19,6 +20,8 @@ export function connectFeedEvents(
   app: {
     /** When quote batches flush (default: as soon as the event loop is free); tests step it. */
     batchTiming?: BatchTiming | undefined
+    /** The page's frames, as it reports them: batches leave just before one (frame-beat.ts). */
+    frameBeat?: FrameBeat | undefined
     hub: EventHub
     alerts: Pick<AlertLoop, 'evaluate' | 'markGap' | 'attachBars'>
     clock: Clock
@@ -29,25 +32,20 @@ export function connectFeedEvents(
   let statusesQueued = false
   let connected = true
   const timing = app.batchTiming ?? realTiming
+  let gathered = 0
   const batcher = new QuoteBatcher(
     timing,
     () => engine.quotes.drainFrame(),
     (frame) => {
-      const gathered = frame.keys.length
+      gathered = frame.keys.length
       hub.emit({ type: 'quotes', frame })
-      // A batch of one symbol's change: the feed is sparse (a desk at rest, a tick every tens of
-      // ms), and a hold would gather nothing but cost a pause, a timer, a resume and one more
-      // look each tick. Unheld, a tick read inside the gap still waits for it (QuoteBatcher).
-      if (gathered < HOLD_FROM_KEYS) return
-      // Nothing read before the next batch may go could reach the screen sooner: the stream's
-      // socket is left unread until then and read in one go (stream-read-hold.ts), and what it
-      // brings goes out in the same turn of the loop: one wake-up a batch, not one a frame.
-      const release = engine.holdStreamReads()
-      timing.after(MIN_GAP_MS, () => {
-        release()
-        if (connected) timing.schedule(() => batcher.flush())
-      })
     },
+    app.frameBeat ?? null,
+    // After a batch of one symbol's change the feed is sparse (a desk at rest, a tick every tens
+    // of ms): a hold would gather nothing but cost a pause, a timer, a resume and one more look
+    // each tick. After a fuller one the socket is left unread while the next batch waits: one
+    // wake-up a batch, not one a socket frame (stream-read-hold.ts).
+    () => (gathered >= HOLD_FROM_KEYS && connected ? engine.holdStreamReads() : null),
   )
   const unsubscribes = [
     engine.onQuote(() => {

@@ -9,7 +9,8 @@ import { canonicalKey } from './watchlist-book'
 /**
  * The desk's commands: search by name, adding symbols (one or a pasted list) with a
  * check of unknown ones, the plan-budget preview, opening a symbol in the main window; and what
- * the grid and the chart ask of the market: visible rows and candles.
+ * the grid and the chart ask of the market: visible rows, the beat of the page's price frames
+ * (quote batches are timed to it) and candles.
  */
 export const DESK_HANDLERS: Handlers<
   | 'searchInstruments'
@@ -17,6 +18,7 @@ export const DESK_HANDLERS: Handlers<
   | 'previewBudget'
   | 'openSymbol'
   | 'setVisibleSymbols'
+  | 'reportFrameBeat'
   | 'getCandles'
   | 'getSparkHistory',
   DeskAccess
@@ -35,6 +37,10 @@ export const DESK_HANDLERS: Handlers<
   },
   setVisibleSymbols: (app, p) => {
     app.setVisible(p.keys)
+    return null
+  },
+  reportFrameBeat: (app, p) => {
+    app.frameBeat.report(p.periodMs, p.atMs)
     return null
   },
   getCandles: (app, p) => app.market.getCandles(canonicalKey(p.key), p.interval, p.limit),

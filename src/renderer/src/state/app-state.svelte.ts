@@ -12,6 +12,7 @@ import { NO_KEY_INFO, SettingsSchema, type KeyInfo, type Settings } from '../../
 import type { FeedStatus } from '../../../shared/status'
 import type { Watchlist } from '../../../shared/watchlist'
 import { errorMessage } from '../bridge/bridge-error'
+import { FrameBeatReporter } from './frame-beat-reporter'
 import { MIN_FRAME_MS, pacedFrames } from './frame-pacer'
 import { PatchCoalescer, type RequestFrame } from './patch-coalescer'
 import { PendingAdds } from './pending-adds.svelte'
@@ -68,9 +69,13 @@ export interface AppStateOptions extends QuoteBookOptions {
   requestFrame?: RequestFrame
 }
 
-function defaultRequestFrame(minFrameMs: () => number): RequestFrame {
+function defaultRequestFrame(minFrameMs: () => number, api: TickdeskApi): RequestFrame {
   const raf = globalThis.requestAnimationFrame
-  if (typeof raf === 'function')
+  if (typeof raf === 'function') {
+    const beat = new FrameBeatReporter((periodMs, atMs) => {
+      // A lost report only leaves the host on its gap until the next one.
+      api.invoke('reportFrameBeat', { periodMs, atMs }).catch(() => undefined)
+    }, performance.timeOrigin)
     return pacedFrames(
       {
         raf: (cb) => raf(cb),
@@ -78,7 +83,9 @@ function defaultRequestFrame(minFrameMs: () => number): RequestFrame {
         setTimer: (fn, ms) => setTimeout(fn, ms),
       },
       minFrameMs,
+      (time) => beat.frame(time),
     )
+  }
   return (run) => queueMicrotask(run)
 }
 
@@ -137,7 +144,7 @@ export class AppState {
     this.setTimer = options.setTimer ?? ((fn, ms): unknown => setTimeout(fn, ms))
     this.book = new QuoteBook(options)
     this.pending = new PatchCoalescer(
-      options.requestFrame ?? defaultRequestFrame(() => this.quoteFrameMs),
+      options.requestFrame ?? defaultRequestFrame(() => this.quoteFrameMs, api),
       (rows) => this.book.applyPatches(rows),
     )
     this.now = this.clockNow()

@@ -94,4 +94,20 @@ describe('pacedFrames', () => {
     feed(1000)
     expect(s.frames).toBeGreaterThan(50)
   })
+
+  it('tells onApplied the time of each frame that applied prices, and of no other', () => {
+    const s = screen(1000 / 60)
+    const applied: number[] = []
+    const request = pacedFrames(
+      s,
+      () => MIN_FRAME_MS,
+      (time) => applied.push(time),
+    )
+    request(() => undefined)
+    s.run(100)
+    request(() => undefined)
+    s.run(20)
+    expect(applied).toHaveLength(2)
+    expect((applied[1] ?? 0) - (applied[0] ?? 0)).toBeGreaterThan(80)
+  })
 })

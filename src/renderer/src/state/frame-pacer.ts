@@ -19,13 +19,15 @@ export interface PacerClock {
 }
 
 /**
- * `minFrameMs` is read at each request: a view that draws less often (the chart wall, ten times
+ * `onApplied` hears each applied frame's time (the host times its batches to them:
+ * frame-beat-reporter.ts). `minFrameMs` is read at each request: a view that draws less often (the chart wall, ten times
  * a second) slows the whole page's price frames to its own pace while it is shown, so the frames
  * it does not draw are not requested, laid out and composited either.
  */
 export function pacedFrames(
   clock: PacerClock,
   minFrameMs: () => number = () => MIN_FRAME_MS,
+  onApplied?: (time: number) => void,
 ): RequestFrame {
   let last = Number.NEGATIVE_INFINITY
   const step =
@@ -33,6 +35,7 @@ export function pacedFrames(
     (time: number): void => {
       last = time
       run()
+      onApplied?.(time)
     }
   return (run) => {
     const wait = last + minFrameMs() - LEAD_MS - clock.now()

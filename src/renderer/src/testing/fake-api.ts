@@ -237,6 +237,7 @@ export class FakeTickdeskApi implements TickdeskApi {
       return null
     },
     setVisibleSymbols: () => null,
+    reportFrameBeat: () => null,
     getCandles: ({ key }) => {
       canonicalKey(key)
       return this.candles
