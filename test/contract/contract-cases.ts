@@ -189,6 +189,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     ['not a list', { keys: 'crypto:BTCUSDT' }, BAD],
   ),
   ...cases(
+    'reportFrameBeat',
+    ['a 60 Hz beat', { periodMs: 1000 / 60, atMs: 1_764_460_800_123.4 }, 'ok'],
+    ['a period of no frame rate', { periodMs: 0, atMs: 1_764_460_800_123.4 }, BAD],
+    ['a time that is not one', { periodMs: 16.7, atMs: 'now' }, BAD],
+  ),
+  ...cases(
     'getCandles',
     ['bars of a futures contract', { key: 'futures:ES1!', interval: '1h', limit: 5 }, 'ok'],
     ['not a symbol', { key: 'nonsense', interval: '1h', limit: 5 }, BAD],
