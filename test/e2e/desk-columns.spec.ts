@@ -248,7 +248,9 @@ describe.skipIf(!chromiumPath)('the grid: columns, density, widths (Chromium)', 
     await page.keyboard.press('Enter')
     await expect.poll(() => lastHeader.getAttribute('aria-sort')).toBe('descending')
 
-    // All of it is remembered: after a reload, and in the settings file's model.
+    // All of it is remembered: after a reload, and in the settings file's model. The tab tells the
+    // host after the frame that shows the list: a reload before the host has it would show Plain.
+    await expect.poll(() => env.app.lists.activeId).toBe('extremes')
     await page.reload()
     await page.locator('tbody tr[data-key="crypto:BIGUSDT"]').waitFor({ timeout: 20_000 })
     expect(await headers(page)).toEqual([...MOVED, 'Trades', 'Actions'])
