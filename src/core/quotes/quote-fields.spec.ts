@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { QUOTE_FIGURES } from '../../shared/quote'
 import { ZERO_IS_NONE } from '../push/packed-figures'
-import { coerceNumber, pickQuoteFields, type QuoteFields } from './quote-fields'
+import { coerceNumber, pickQuoteFields, StreamUpdate, type QuoteFields } from './quote-fields'
 import { parseFrame } from '../push/push-parser'
 import { QuoteStore } from './quote-store'
 import { FakeClock } from '../clock'
@@ -152,5 +152,19 @@ describe('QuoteStore.apply', () => {
     tick(100, 99.6)
     const [patch] = store.drainPatches()
     expect(patch).toEqual({ key: 'crypto:BTCUSDT', bid: 99.6 })
+  })
+})
+
+describe('StreamUpdate', () => {
+  it('carries its fields in a copy, through one getter shared by every update', () => {
+    const a = new StreamUpdate()
+    const b = new StreamUpdate()
+    a.refill('crypto', 'BTCUSDT', { last: 5 }, undefined, null, 1, undefined)
+    expect({ ...a }.fields).toEqual({ last: 5 })
+    // One function for all: a getter per instance gives each update a V8 shape of its own, and
+    // the hot path's reads of it go megamorphic as stream clients come and go (bench/ingest).
+    const getter = (u: StreamUpdate): unknown => Object.getOwnPropertyDescriptor(u, 'fields')?.get
+    expect(getter(a)).toBeTypeOf('function')
+    expect(getter(a)).toBe(getter(b))
   })
 })

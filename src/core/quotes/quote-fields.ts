@@ -57,14 +57,22 @@ export class StreamUpdate implements QuoteUpdate {
   #packed: PackedFigures | undefined = undefined
   #raw: { readonly raw?: Readonly<Record<string, unknown>> | undefined } | null = null
 
+  /**
+   * One getter shared by every update: V8 gives two objects the same shape (map) only when their
+   * accessors are the same function, and a closure per instance gave each stream client's update
+   * a shape of its own, so the hot path's reads of it (the store, the engine) went polymorphic,
+   * then megamorphic, with each new client (bench/ingest: a client per round).
+   */
+  static readonly #fieldsGetter = {
+    enumerable: true,
+    get(this: StreamUpdate): QuoteFields {
+      const p = this.#packed
+      return p === undefined ? this.#parsed : (unpackFigures(p.mask, p.values) ?? {})
+    },
+  }
+
   constructor() {
-    Object.defineProperty(this, 'fields', {
-      enumerable: true,
-      get: (): QuoteFields => {
-        const p = this.#packed
-        return p === undefined ? this.#parsed : (unpackFigures(p.mask, p.values) ?? {})
-      },
-    })
+    Object.defineProperty(this, 'fields', StreamUpdate.#fieldsGetter)
   }
 
   get packed(): PackedFigures | undefined {
