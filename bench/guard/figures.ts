@@ -34,6 +34,25 @@ const field = (s: Summary, section: string, ...path: string[]): number | undefin
 const ratio = (a: number | undefined, b: number | undefined): number | undefined =>
   a === undefined || b === undefined || b <= 0 ? undefined : Math.round((a / b) * 1000) / 1000
 
+/**
+ * A render phase's ratio counts only where the desk wrote at least MIN_SHOWN of the prices the
+ * lean page wrote in the same phase. A desk that polled instead of streaming (the stream's prices
+ * not yet trusted) does less work for fewer prices and would read as a win; its figure is left
+ * out (MISSING in the table) rather than recorded. Older summaries without the counts still read.
+ */
+export const MIN_SHOWN = 0.9
+const phaseRatio = (
+  s: Summary,
+  phase: string,
+  refPhase: string,
+  key: string,
+): number | undefined => {
+  const ours = field(s, 'render', phase, 'writesPerSec')
+  const ref = field(s, 'render', refPhase, 'writesPerSec')
+  if (ours !== undefined && ref !== undefined && ours < ref * MIN_SHOWN) return undefined
+  return ratio(field(s, 'render', phase, key), field(s, 'render', refPhase, key))
+}
+
 export const FIGURES: readonly Figure[] = [
   {
     id: 'render.hotLongTasks',
@@ -58,7 +77,7 @@ export const FIGURES: readonly Figure[] = [
     resolution: 0.05,
     bench: 'render',
     short: true,
-    read: (s) => ratio(field(s, 'render', 'hot', 'p95'), field(s, 'render', 'referenceHot', 'p95')),
+    read: (s) => phaseRatio(s, 'hot', 'referenceHot', 'p95'),
   },
   {
     id: 'render.hotCpuRatio',
@@ -70,7 +89,7 @@ export const FIGURES: readonly Figure[] = [
     resolution: 0.03,
     bench: 'render',
     short: true,
-    read: (s) => ratio(field(s, 'render', 'hot', 'cpu'), field(s, 'render', 'referenceHot', 'cpu')),
+    read: (s) => phaseRatio(s, 'hot', 'referenceHot', 'cpu'),
   },
   {
     id: 'render.hotHostCpuRatio',
@@ -82,8 +101,7 @@ export const FIGURES: readonly Figure[] = [
     resolution: 0.1,
     bench: 'render',
     short: true,
-    read: (s) =>
-      ratio(field(s, 'render', 'hot', 'hostCpu'), field(s, 'render', 'referenceHot', 'hostCpu')),
+    read: (s) => phaseRatio(s, 'hot', 'referenceHot', 'hostCpu'),
   },
   {
     id: 'render.idleCpuRatio',
@@ -95,8 +113,7 @@ export const FIGURES: readonly Figure[] = [
     resolution: 0.1,
     bench: 'render',
     short: false,
-    read: (s) =>
-      ratio(field(s, 'render', 'idle', 'cpu'), field(s, 'render', 'referenceIdle', 'cpu')),
+    read: (s) => phaseRatio(s, 'idle', 'referenceIdle', 'cpu'),
   },
   {
     id: 'render.spreadCpuRatio',
@@ -108,11 +125,7 @@ export const FIGURES: readonly Figure[] = [
     resolution: 0.1,
     bench: 'render',
     short: false,
-    read: (s) =>
-      ratio(
-        field(s, 'render', 'idleSpread', 'cpu'),
-        field(s, 'render', 'referenceIdleSpread', 'cpu'),
-      ),
+    read: (s) => phaseRatio(s, 'idleSpread', 'referenceIdleSpread', 'cpu'),
   },
   {
     id: 'render.hotPssMB',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FIGURES, figuresOf, readFigures, type Figure } from '../../bench/guard/figures'
+import { FIGURES, MIN_SHOWN, figuresOf, readFigures, type Figure } from '../../bench/guard/figures'
 import { parseGuardArgs } from '../../bench/guard/guard-args'
 import {
   appendRecord,
@@ -120,6 +120,32 @@ describe('the regression guard: its history', () => {
       'ingest.pctOfRaw': 77.1,
     })
     expect(figuresOf(true).benches).toEqual(['render', 'coldStart'])
+  })
+
+  it('leaves out a render phase where the desk wrote far fewer prices than the lean page (it polled)', () => {
+    const phase = (cpu: number, writesPerSec: number) => ({
+      cpu,
+      p95: 20,
+      hostCpu: 1,
+      writesPerSec,
+    })
+    const read = (ours: number) =>
+      readFigures(
+        {
+          render: {
+            idle: phase(1.5, ours),
+            referenceIdle: phase(1.7, 23),
+            hot: phase(60, 948),
+            referenceHot: phase(70, 820),
+          },
+        },
+        figuresOf(false).figures,
+      )
+    // A desk that polled: 5 prices a second where the lean page wrote 23 would read 0.88x.
+    expect(read(5)['render.idleCpuRatio']).toBeUndefined()
+    expect(read(5)['render.hotCpuRatio']).toBeCloseTo(60 / 70, 3)
+    expect(read(23 * MIN_SHOWN)['render.idleCpuRatio']).toBeCloseTo(1.5 / 1.7, 3)
+    expect(read(28)['render.idleCpuRatio']).toBeCloseTo(1.5 / 1.7, 3)
   })
 })
 
