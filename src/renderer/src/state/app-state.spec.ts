@@ -63,3 +63,18 @@ describe('switching lists', () => {
     expect(app.activeWatchlist?.id).toBe('a')
   })
 })
+
+describe('the time a trader marks', () => {
+  it('is the clock at the mark, where `now` keeps the last once-a-second tick', () => {
+    let t = 1_000_000
+    const timers: Array<() => void> = []
+    const app = new AppState(slowHost().api, {
+      now: () => t,
+      setTimer: (fn) => timers.push(fn),
+    })
+    const ticked = app.now
+    t += 900
+    expect(app.now).toBe(ticked)
+    expect(app.currentTime()).toBe(ticked + 900)
+  })
+})
