@@ -53,8 +53,9 @@ function loop(): { timing: BatchTiming; beatClock: BeatClock; run: (ms: number) 
 /**
  * A feed of one tick a ms (a new price of one of 20 symbols; the price is its time) into a
  * batcher, and a page applying at 60 Hz frames from `firstFrame`, reporting its beat each second
- * from `reportFrom` on. A batch is applied at the first frame at least BEAT_LATEST_MS after it
- * left. Returns the batches and each tick's wait to the frame that applied it.
+ * until `reportUntil` (default: the whole run). A batch is applied at the first frame at least
+ * BEAT_LATEST_MS after it left. Returns the batches and each tick's wait to the frame that
+ * applied it.
  */
 function feed(opts: { beat: boolean; ms: number; firstFrame: number; reportUntil?: number }) {
   const l = loop()

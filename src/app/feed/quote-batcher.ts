@@ -101,7 +101,7 @@ export class QuoteBatcher {
    * How long the next batch waits: until it should leave for the page's next frame (or its
    * late batch for the frame just served), or the gap's rest.
    */
-  untilNext(): number {
+  private untilNext(): number {
     const now = this.timing.now()
     this.plan = this.beat?.plan(now, this.served, this.lateSent) ?? null
     // Whole ms, rounded down: a timer fires up to a ms late; the plan's lead allows for it.

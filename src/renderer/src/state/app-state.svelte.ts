@@ -134,14 +134,6 @@ export class AppState {
   private switchingTo: string | null = null
 
   private readonly clockNow: () => number
-
-  /**
-   * The clock's reading now, for a moment the trader marks: `now` is the last tick's (it moves
-   * once a second for what re-renders), up to a second behind the click.
-   */
-  currentTime(): number {
-    return this.clockNow()
-  }
   private readonly setTimer: (fn: () => void, ms: number) => unknown
 
   constructor(
@@ -157,6 +149,14 @@ export class AppState {
     )
     this.now = this.clockNow()
     this.sparks = new SparkSeeder(api, (key, bars) => this.book.seedSpark(key, bars), this.setTimer)
+  }
+
+  /**
+   * The clock's reading now, for a moment the trader marks: `now` is the last tick's (it moves
+   * once a second for what re-renders), up to a second behind the click.
+   */
+  currentTime(): number {
+    return this.clockNow()
   }
 
   /**
