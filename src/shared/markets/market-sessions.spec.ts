@@ -187,6 +187,27 @@ describe('sessionAt', () => {
     )
   })
 
+  it('answers alike whatever order it is asked in (answers are kept per span)', () => {
+    const start = at('2026-11-20T00:00:00Z')
+    const week = 7 * 86_400_000
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.values(TIMETABLES)),
+        fc.array(fc.integer({ min: start, max: start + week }), { minLength: 2, maxLength: 24 }),
+        (tt, times) => {
+          const seen = (t: number): string => {
+            const s = sessionOf(tt, t)
+            return `${s.state} ${s.nextChange} ${s.label}`
+          }
+          const first = times.map(seen)
+          const again = [...times].reverse().map(seen).reverse()
+          return first.every((a, i) => a === again[i])
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
   it('has a timetable for every market', () => {
     for (const m of MARKETS)
       expect(sessionAt(m, undefined, at('2026-03-10T03:00:00Z')).timetable).toBeTruthy()

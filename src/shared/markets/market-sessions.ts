@@ -70,21 +70,35 @@ export function sessionAt(market: Market, symbol: string | undefined, at: number
   return sessionOf(timetableFor(market, symbol), at)
 }
 
-const memo = new Map<string, { from: number; to: number; info: SessionInfo }>()
+/**
+ * Answers kept per timetable. One was not enough: a row asks about now and about its last move,
+ * and tradingWindow walks the changes ahead, so with one kept answer each asked for another span
+ * than the last and every row of a closed market computed its timeline again (about 0.1 ms each,
+ * in the frame that switches lists and in the 1 s clock's pass).
+ */
+const SPANS_KEPT = 8
+
+const memo = new Map<string, { from: number; to: number; info: SessionInfo }[]>()
 
 /** The session of one timetable at `at`; answers are reused until the next change. */
 export function sessionOf(tt: Timetable, at: number): SessionInfo {
-  const hit = memo.get(tt.id)
-  if (hit && at >= hit.from && at < hit.to) return hit.info
-  const { info, from } = compute(tt, at)
-  memo.set(tt.id, { from, to: info.nextChange ?? Infinity, info })
+  let kept = memo.get(tt.id)
+  if (kept === undefined) memo.set(tt.id, (kept = []))
+  for (const k of kept) if (at >= k.from && at < k.to) return k.info
+  const { info, from, to } = compute(tt, at)
+  if (kept.length === SPANS_KEPT) kept.shift()
+  kept.push({ from, to, info })
   return info
 }
 
-function compute(tt: Timetable, at: number): { info: SessionInfo; from: number } {
+/**
+ * The session at `at`, and the instants it holds for unchanged: the state's span, within the
+ * venue's day (the labels say "13:00" today and "Mon 13:00" from the day before).
+ */
+function compute(tt: Timetable, at: number): { info: SessionInfo; from: number; to: number } {
   if (tt.week === 'always') {
     const info = describe(tt, 'open', null, null, null, at)
-    return { info, from: -Infinity }
+    return { info, from: -Infinity, to: Infinity }
   }
   const wall = toWall(at, tt.timeZone)
   const today = wall - (((wall % DAY_MS) + DAY_MS) % DAY_MS)
@@ -92,13 +106,18 @@ function compute(tt: Timetable, at: number): { info: SessionInfo; from: number }
   const i = spans.findIndex((s) => wall >= s.from && wall < s.to)
   const current = spans[i] as Span
   const next = spans[i + 1]
-  const from = current.from === today - DAY_MS ? at : fromWall(current.from, tt.timeZone)
+  const from = Math.max(
+    current.from === today - DAY_MS ? at : fromWall(current.from, tt.timeZone),
+    fromWall(today, tt.timeZone),
+  )
+  const dayEnd = fromWall(today + DAY_MS, tt.timeZone)
   if (!next) {
     const info = describe(tt, current.state, current.holiday, null, null, at)
-    return { info, from }
+    return { info, from, to: dayEnd }
   }
   const nextChange = fromWall(next.from, tt.timeZone)
-  return { info: describe(tt, current.state, current.holiday, next.state, nextChange, at), from }
+  const info = describe(tt, current.state, current.holiday, next.state, nextChange, at)
+  return { info, from, to: Math.min(nextChange, dayEnd) }
 }
 
 /** The venue's states from wall `start` to wall `end`, neighbours of one state merged. */

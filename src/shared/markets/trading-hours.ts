@@ -22,7 +22,10 @@ export interface TradingWindow {
 /** A session change flips trading within a few changes (open -> post -> closed at most). */
 const MAX_CHANGES = 8
 
-const memo = new Map<string, { window: TradingWindow; from: number; to: number }>()
+/** Answers kept per timetable: a row asks about now and about its last move (see sessionOf). */
+const WINDOWS_KEPT = 4
+
+const memo = new Map<string, { window: TradingWindow; from: number; to: number }[]>()
 /** How long an answer without a known end is reused before the timetable is asked again. */
 const RECHECK_MS = 3_600_000
 
@@ -33,8 +36,9 @@ export function tradingWindow(
   at: number,
 ): TradingWindow {
   const tt = timetableFor(market, symbol)
-  const hit = memo.get(tt.id)
-  if (hit && at >= hit.from && at < hit.to) return hit.window
+  let kept = memo.get(tt.id)
+  if (kept === undefined) memo.set(tt.id, (kept = []))
+  for (const k of kept) if (at >= k.from && at < k.to) return k.window
   let info = sessionOf(tt, at)
   const trading = TRADING.has(info.state)
   let until: number | null = null
@@ -49,7 +53,8 @@ export function tradingWindow(
   const window = { trading, until }
   // 24/7 never changes; a window whose end lies beyond the timetable is asked again later.
   const to = until ?? (tt.week === 'always' ? Infinity : at + RECHECK_MS)
-  memo.set(tt.id, { window, from: at, to })
+  if (kept.length === WINDOWS_KEPT) kept.shift()
+  kept.push({ window, from: at, to })
   return window
 }
 
