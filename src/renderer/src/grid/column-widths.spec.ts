@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { columnDefs } from './columns'
 import { textCh } from './fit-number'
-import { ColumnWidths, headerCh, MEASURE_SLICE, type FigureRow } from './column-widths.svelte'
+import {
+  ColumnWidths,
+  headerCh,
+  MEASURE_SLICE,
+  REMEASURE_MS,
+  type FigureRow,
+} from './column-widths.svelte'
 import { RowState } from '../state/row-state.svelte'
 
 function rowWith(key: string, last: number): RowState {
@@ -17,7 +23,10 @@ function setup(rows: FigureRow[]): {
   pending: () => number
 } {
   const queued: Array<() => void> = []
-  const widths = new ColumnWidths((fn) => queued.push(fn))
+  const widths = new ColumnWidths(
+    () => 0,
+    (fn) => queued.push(fn),
+  )
   widths.measure(columnDefs(['last', 'volume', 'trend']), () => rows)
   return {
     widths,
@@ -25,6 +34,9 @@ function setup(rows: FigureRow[]): {
     pending: () => queued.length,
   }
 }
+
+/** The widths' clock, moved by the tests that care how old a measure is. */
+let clock = 0
 
 describe('ColumnWidths', () => {
   it('makes a figure column as wide as its widest figure, or its header', () => {
@@ -61,6 +73,7 @@ describe('ColumnWidths', () => {
     rows[4999]?.apply({ key: 'crypto:Z4999USDT', last: 20_000_000 }, 1)
     const slices: Array<() => void> = []
     const widths = new ColumnWidths(
+      () => clock,
       () => undefined,
       (fn) => slices.push(fn),
     )
@@ -81,6 +94,7 @@ describe('ColumnWidths', () => {
     long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
     const slices: Array<() => void> = []
     const widths = new ColumnWidths(
+      () => clock,
       () => undefined,
       (fn) => slices.push(fn),
     )
@@ -91,12 +105,14 @@ describe('ColumnWidths', () => {
     expect(widths.ch.last).toBe(short)
   })
 
-  it('gives a list measured whole before its widths at once, and measures it again after', () => {
+  it('gives a list measured whole before its widths at once, measuring it again only once old', () => {
+    clock = 0
     const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
     long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
     const list = long.map((r) => r.key)
     const slices: Array<() => void> = []
     const widths = new ColumnWidths(
+      () => clock,
       () => undefined,
       (fn) => slices.push(fn),
     )
@@ -110,17 +126,87 @@ describe('ColumnWidths', () => {
     while (slices.length > 0) slices.shift()?.()
     const wide = widths.ch.last ?? 0
     expect(wide).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
-    widths.measure(columns, () => [rowWith('crypto:AUSDT', 1.5)], ['crypto:AUSDT'])
+    const showSmall = (): void =>
+      widths.measure(columns, () => [rowWith('crypto:AUSDT', 1.5)], ['crypto:AUSDT'])
+    showSmall()
     expect(widths.ch.last).toBeLessThan(wide)
+    // Shown again, as the host sends it: a new array with the same symbols.
     read = 0
-    widths.measure(columns, rows, list)
-    // In the frame of the switch: the widths it had, no row read.
+    clock = REMEASURE_MS - 1
+    widths.measure(columns, rows, [...list])
+    expect(widths.ch.last).toBe(wide)
+    expect(slices).toHaveLength(0)
+    expect(read).toBe(0)
+    // Older than REMEASURE_MS: the widths at once, every row again after the frame.
+    showSmall()
+    clock = REMEASURE_MS
+    widths.measure(columns, rows, [...list])
     expect(widths.ch.last).toBe(wide)
     expect(read).toBe(0)
     long[5]?.apply({ key: 'crypto:Z5USDT', last: 123_456_789.12 }, 2)
     while (slices.length > 0) slices.shift()?.()
     expect(read).toBe(1)
     expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
+  })
+
+  it('goes on with a measure cut short by a switch where it stopped, when the list is back', () => {
+    clock = 0
+    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
+    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
+    const list = long.map((r) => r.key)
+    const slices: Array<() => void> = []
+    const widths = new ColumnWidths(
+      () => clock,
+      () => undefined,
+      (fn) => slices.push(fn),
+    )
+    const columns = columnDefs(['last'])
+    const rows = (): RowState[] => long
+    const wholeSlices = 2000 / MEASURE_SLICE
+    // Shown, two slices measured (the frame's and one idle one), then another list.
+    widths.measure(columns, rows, list)
+    slices.shift()?.()
+    widths.measure(columns, () => [rowWith('crypto:AUSDT', 1.5)], ['crypto:AUSDT'])
+    expect(slices).toHaveLength(1)
+    slices.shift()?.()
+    // Back: nothing measured in the frame, the rest after it, one slice at a time.
+    widths.measure(columns, rows, [...list])
+    let tasks = 0
+    while (slices.length > 0) {
+      slices.shift()?.()
+      tasks++
+    }
+    expect(tasks).toBe(wholeSlices - 2)
+    expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
+  })
+
+  it('does not take another list with the same ends and length for one it knows', () => {
+    clock = 0
+    const slices: Array<() => void> = []
+    const widths = new ColumnWidths(
+      () => clock,
+      () => undefined,
+      (fn) => slices.push(fn),
+    )
+    const columns = columnDefs(['last'])
+    const a = [
+      rowWith('crypto:AUSDT', 1.5),
+      rowWith('crypto:BUSDT', 1.5),
+      rowWith('crypto:CUSDT', 1.5),
+    ]
+    widths.measure(
+      columns,
+      () => a,
+      a.map((r) => r.key),
+    )
+    const narrow = widths.ch.last ?? 0
+    const b = [a[0], rowWith('crypto:DUSDT', 20_000_000), a[2]] as RowState[]
+    widths.measure(
+      columns,
+      () => b,
+      b.map((r) => r.key),
+    )
+    expect(widths.ch.last).toBeGreaterThan(narrow)
   })
 
   it('widens for rows added at the end without narrowing for the rest', () => {

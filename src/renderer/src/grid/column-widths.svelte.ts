@@ -34,6 +34,42 @@ export const MEASURE_SLICE = 250
 
 const isFigure = (c: ColumnDef): boolean => CAP_CH[c.kind] > 0
 
+/**
+ * How long a list's measured widths are taken as they are when it is shown again. Measuring 5000
+ * rows again is ~100 ms of the main thread in slices, which a trader flicking between tabs would
+ * pay on every click; columns narrow (prices fell) at most this late.
+ */
+export const REMEASURE_MS = 60_000
+
+/** Lists whose widths are remembered (a trader's tabs; the oldest is forgotten first). */
+const LISTS_KNOWN = 16
+
+/**
+ * One list's widths: what its rows needed, and a measure under way. A measure cut short by a
+ * switch to another list goes on where it stopped when the list is shown again: a 5000-row list
+ * flicked to and from faster than its twenty idle slices would otherwise never be measured whole.
+ */
+interface ListWidths {
+  readonly symbols: readonly string[]
+  readonly columns: readonly ColumnDef[]
+  /** What the list shows: the last whole measure's needs, widened by what one since has read. */
+  shown: Map<GridColumn, number>
+  /** The measure under way: the rows before `done` read into `need`; null when none is. */
+  under: { need: Map<GridColumn, number>; done: number } | null
+  /** When a measure last finished whole (the widths' clock); null before the first. */
+  at: number | null
+}
+
+/** A cheap first look; sameKeys settles it. */
+const listKey = (list: readonly string[]): string =>
+  `${list.length}|${list[0] ?? ''}|${list[list.length - 1] ?? ''}`
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** Raises each column's need to the width of this row's figure, where wider. */
 function widen(need: Map<GridColumn, number>, figures: readonly ColumnDef[], row: FigureRow): void {
   for (const col of figures) {
@@ -54,16 +90,19 @@ export class ColumnWidths {
   private scheduled = false
   /** Bumped by each measure: slices of an older one stop. */
   private runs = 0
+  /** The list measured last, when the caller named it. */
+  private list: readonly string[] | undefined
   /**
-   * What each list needed when last measured whole, by list (its array) and columns: shown
-   * again, it gets those widths in the switch's frame and is measured again in idle slices.
+   * The widths of each list shown, by its symbols and the columns: shown again, it gets them in
+   * the switch's frame, and is measured again (in idle slices) only when its last whole measure
+   * is REMEASURE_MS old. Keyed by content, not by array: the host sends a list anew with every
+   * change of the active one.
    */
-  private readonly known = new WeakMap<
-    object,
-    { columns: readonly ColumnDef[]; need: ReadonlyMap<GridColumn, number> }
-  >()
+  private readonly known = new Map<string, ListWidths>()
 
   constructor(
+    /** The clock that says how old a list's known widths are (AppState.currentTime). */
+    private readonly now: () => number,
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
     /** Where the slices after the first run: each in an idle moment, after the frame is drawn. */
     private readonly later: (run: () => void) => void = (run) => void whenIdle(run),
@@ -82,10 +121,15 @@ export class ColumnWidths {
    * Measures every figure column over every row of the list (on a list or column change). What it
    * reads is not tracked: the caller's effect depends on the list and the columns only.
    */
-  measure(columns: readonly ColumnDef[], rows: () => Iterable<FigureRow>, list?: object): void {
+  measure(
+    columns: readonly ColumnDef[],
+    rows: () => Iterable<FigureRow>,
+    list?: readonly string[],
+  ): void {
     this.columns = columns
     this.rows = rows
-    untrack(() => this.recompute(false, list))
+    this.list = list
+    untrack(() => this.recompute(false))
   }
 
   /**
@@ -126,41 +170,81 @@ export class ColumnWidths {
    * Measures the rows in slices: the first MEASURE_SLICE at once, the rest one slice a task
    * after, each widening what it must. A 5000-row list is twenty short tasks, not one of ~70 ms in
    * the frame that switches to it; a figure wider than its column meanwhile is shown shorter,
-   * inside its cell, until its slice is measured. A newer measure drops the older one's slices.
-   * A list measured whole before starts from what it needed then, and measures nothing in the
-   * frame.
+   * inside its cell, until its slice is measured. A newer measure stops the older one's slices
+   * (a list's own goes on when it is shown again). A list measured before starts from what it
+   * needed then and measures nothing in the frame; nothing at all when its last whole measure is
+   * within REMEASURE_MS (a figure that outgrew its column since asks for a measure, `over`).
    */
-  private recompute(growOnly = false, list?: object): void {
+  private recompute(growOnly = false): void {
     const run = ++this.runs
-    const columns = this.columns
-    const figures = columns.filter(isFigure)
-    const need = new Map(figures.map((c) => [c.id, headerCh(c.label)]))
-    const seen = list === undefined ? undefined : this.known.get(list)
+    const figures = this.columns.filter(isFigure)
+    const headers = (): Map<GridColumn, number> =>
+      new Map(figures.map((c) => [c.id, headerCh(c.label)]))
+    const m = this.widthsOf(this.list, headers)
+    const fresh = m.at !== null && this.now() - m.at < REMEASURE_MS
+    if (!growOnly && m.under === null && fresh) {
+      this.apply(figures, m.shown, false)
+      return
+    }
+    if (growOnly || m.under === null) m.under = { need: headers(), done: 0 }
+    const under = m.under
     let rows: FigureRow[] | null = null
-    let done = 0
     const slice = (): boolean => {
       rows ??= [...this.rows()]
-      const end = Math.min(rows.length, done + MEASURE_SLICE)
-      for (; done < end; done++) widen(need, figures, rows[done] as FigureRow)
-      if (done < rows.length) return false
-      if (list !== undefined) this.known.set(list, { columns, need: new Map(need) })
+      const end = Math.min(rows.length, under.done + MEASURE_SLICE)
+      for (; under.done < end; under.done++)
+        widen(under.need, figures, rows[under.done] as FigureRow)
+      for (const [id, w] of under.need) if (w > (m.shown.get(id) ?? 0)) m.shown.set(id, w)
+      if (under.done < rows.length) return false
+      m.shown = new Map(under.need)
+      m.at = this.now()
+      m.under = null
       return true
     }
     const more = (): void => {
       if (run !== this.runs) return
       const whole = slice()
-      untrack(() => this.apply(figures, need, true))
+      untrack(() => this.apply(figures, m.shown, true))
       if (!whole) this.later(more)
     }
-    if (seen !== undefined && seen.columns === columns) {
-      // Measured whole before: those widths now, every row again after the frame.
-      this.apply(figures, new Map(seen.need), growOnly)
-      this.later(more)
+    if (m.at === null && under.done === 0) {
+      // Never measured: the rows in view (the list's first) for the frame that shows it.
+      const whole = slice()
+      this.apply(figures, m.shown, growOnly)
+      if (!whole) this.later(more)
       return
     }
-    const whole = slice()
-    this.apply(figures, need, growOnly)
-    if (!whole) this.later(more)
+    this.apply(figures, m.shown, growOnly)
+    this.later(more)
+  }
+
+  /** The list's widths, kept when the caller named the list; a new one starts at its headers. */
+  private widthsOf(
+    list: readonly string[] | undefined,
+    headers: () => Map<GridColumn, number>,
+  ): ListWidths {
+    const columns = this.columns
+    const make = (symbols: readonly string[]): ListWidths => ({
+      symbols,
+      columns,
+      shown: headers(),
+      under: null,
+      at: null,
+    })
+    if (list === undefined) return make([])
+    const key = listKey(list)
+    const seen = this.known.get(key)
+    if (
+      seen !== undefined &&
+      seen.columns === columns &&
+      (seen.symbols === list || sameKeys(seen.symbols, list))
+    )
+      return seen
+    const m = make(list)
+    this.known.delete(key)
+    if (this.known.size === LISTS_KNOWN) this.known.delete(this.known.keys().next().value as string)
+    this.known.set(key, m)
+    return m
   }
 
   private apply(figures: ColumnDef[], need: Map<GridColumn, number>, growOnly: boolean): void {
