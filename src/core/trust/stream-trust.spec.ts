@@ -5,7 +5,7 @@ import { FakeClock } from '../clock'
 import type { ReadingKeys } from '../push/field-reading'
 import type { QuoteFields, QuoteUpdate } from '../quotes/quote-fields'
 import { FIRST_CHECK_GRACE_MS, FROZEN_MS, StreamTrust } from './stream-trust'
-import { ROUND_MS } from './trust-state'
+import { LESSONS_TO_GIVE_UP, ROUND_MS } from './trust-state'
 
 /** A market's stream trust, driven by hand: pushes held, REST answers paired, on a fake clock. */
 let clock: FakeClock
@@ -127,8 +127,12 @@ describe('StreamTrust', () => {
   })
 
   it('polls a market whose pushes carry no price it can read, and looks again a round later', () => {
-    trust.hold(push({ symbol: 'BTCUSDT', bid: 84_012.4, ask: 84_012.6 }))
-    trust.restAnswer(rest(REST), undefined)
+    for (let i = 1; i <= LESSONS_TO_GIVE_UP; i++) {
+      expect(trust.gate('crypto')).not.toBe('closed')
+      trust.hold(push({ symbol: 'BTCUSDT', bid: 84_012.4, ask: 84_012.6 }))
+      trust.restAnswer(rest(REST), undefined)
+      clock.advance(3_000)
+    }
     expect(trust.gate('crypto')).toBe('closed')
     expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'no-price' }])
     trust.start()
@@ -173,6 +177,28 @@ describe('StreamTrust', () => {
       trust.restAnswer(rest(REST), { quote: q, streamMovedAt: clock.now() })
       expect(trust.shows('crypto')).toBe(false)
       expect(trust.distrusted()).toEqual([{ market: 'crypto', why: 'disagree' }])
+    })
+
+    it('is trusted again after a fast move, not polled for a round: a pair across the move teaches nothing', () => {
+      // The market drops 1 % between the stream's price and the sample's.
+      trust.restAnswer(rest({ ...REST, last: 83_172 }), {
+        quote: streamQuote(84_012.5, clock.now()),
+        streamMovedAt: clock.now(),
+      })
+      expect(trust.shows('crypto')).toBe(false)
+      // A push from before the drop, held against a poll after it: nothing to learn.
+      trust.hold(push({ symbol: 'BTCUSDT', last: 84_012.5 }))
+      clock.advance(500)
+      trust.restAnswer(rest({ ...REST, last: 83_172 }), undefined)
+      expect(trust.gate('crypto')).toBe('probe')
+      // Then the pushes and the polls agree again, under the reading it had.
+      for (let i = 1; i <= 3; i++) {
+        clock.advance(3_000)
+        trust.hold(push({ symbol: 'BTCUSDT', last: 83_172 + i }))
+        trust.restAnswer(rest({ ...REST, last: 83_172 + i }), undefined)
+      }
+      expect(trust.shows('crypto')).toBe(true)
+      expect(trust.report()[0]).toMatchObject({ state: 'trusted' })
     })
 
     it('calls a stream price that stood still for a minute while REST moved frozen', () => {

@@ -9,15 +9,17 @@ import type { FieldReading } from '../push/field-reading'
  *       │ disagree /        │   the learned reading│ ▼                                     │
  *       │ no price          └──────────────▶ relearning(candidate) ──new reading learned──┘
  *       └─────────────────────────────────────▶  │        ▲
- *                                     nothing new │        │ ROUND_MS later: learn afresh
- *                                     learned     ▼        │
+ *                         nothing learned from    │        │ ROUND_MS later: learn afresh
+ *                         LESSONS_TO_GIVE_UP pairs ▼        │
  *                                              unreadable ─┘
  *
  * unverified  first use: pushes held (not shown) until a REST quote of a pushed symbol agrees
  * trusted     pushes shown; a REST sample now and then (sample-pace.ts) keeps checking
  * relearning  the market polls; one symbol stays subscribed (the planner's probe), its pushes
  *             held and held against its polls under the candidate reading (null: learn one
- *             from the next pair); AGREE_TO_TRUST agreements in a row trust it
+ *             from the next pair); AGREE_TO_TRUST agreements in a row trust it. A pair that
+ *             teaches nothing (the price moved between the push and the REST answer, or the
+ *             pushes carry none) is counted, `failed`; LESSONS_TO_GIVE_UP in a row give up
  * unreadable  the market polls, nothing subscribed; ROUND_MS later it relearns
  */
 export type TrustState =
@@ -27,6 +29,8 @@ export type TrustState =
       readonly kind: 'relearning'
       readonly candidate: FieldReading | null
       readonly agreed: number
+      /** Pairs in a row that taught no reading. */
+      readonly failed: number
     }
   | { readonly kind: 'unreadable'; readonly until: number }
 
@@ -41,12 +45,19 @@ export type TrustEvent =
   | { type: 'round' }
 
 export const AGREE_TO_TRUST = 2
+/**
+ * Pairs in a row that teach no reading before a market's pushes are taken as unreadable. One
+ * was enough before: a market that moved past TOLERANCE between a sample and the push paired
+ * with it (a fast move, a gap) left a trusted stream polled for ROUND_MS. A misread stream fails
+ * every pair; a move fails one. The market polls meanwhile either way: no request more.
+ */
+export const LESSONS_TO_GIVE_UP = 3
 /** How long a market whose pushes taught no reading polls before it is looked at again. */
 export const ROUND_MS = 5 * 60_000
 
 export const UNVERIFIED: TrustState = { kind: 'unverified' }
 const TRUSTED: TrustState = { kind: 'trusted' }
-const LEARN_NEXT: TrustState = { kind: 'relearning', candidate: null, agreed: 0 }
+const LEARN_NEXT: TrustState = { kind: 'relearning', candidate: null, agreed: 0, failed: 0 }
 
 /** The one transition function; an event a state does not take leaves it as it is. */
 export function trustTransition(
@@ -58,19 +69,24 @@ export function trustTransition(
     case 'agree':
       if (from.kind === 'unverified') return TRUSTED
       if (from.kind !== 'relearning' || from.candidate === null) return from
-      return from.agreed + 1 >= AGREE_TO_TRUST ? TRUSTED : { ...from, agreed: from.agreed + 1 }
+      return from.agreed + 1 >= AGREE_TO_TRUST
+        ? TRUSTED
+        : { ...from, agreed: from.agreed + 1, failed: 0 }
     case 'distrust': {
       if (from.kind === 'unreadable') return from
       const trying = from.kind === 'relearning' ? from.candidate : current
       if (e.learned !== null && e.learned.id !== trying?.id)
-        return { kind: 'relearning', candidate: e.learned, agreed: 0 }
-      // A pair taught nothing new: the pushes carry no price we can read, for now.
-      if (e.fromPair) return { kind: 'unreadable', until: e.now + ROUND_MS }
-      return LEARN_NEXT
+        return { kind: 'relearning', candidate: e.learned, agreed: 0, failed: 0 }
+      if (!e.fromPair) return LEARN_NEXT
+      // A pair taught nothing new: a move between its two halves, or pushes with no price we
+      // can read. Only the second holds pair after pair.
+      const failed = (from.kind === 'relearning' ? from.failed : 0) + 1
+      if (failed >= LESSONS_TO_GIVE_UP) return { kind: 'unreadable', until: e.now + ROUND_MS }
+      return { kind: 'relearning', candidate: null, agreed: 0, failed }
     }
     case 'learned':
       return from.kind === 'relearning'
-        ? { kind: 'relearning', candidate: e.reading, agreed: 0 }
+        ? { kind: 'relearning', candidate: e.reading, agreed: 0, failed: from.failed }
         : from
     case 'round':
       return from.kind === 'unreadable' ? LEARN_NEXT : from
