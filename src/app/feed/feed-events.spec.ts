@@ -4,7 +4,8 @@ import type { BridgeEvent } from '../../shared/bridge'
 import type { SymbolStatus } from '../../shared/quote'
 import { EventHub } from '../event-hub'
 import { connectFeedEvents, HOLD_FROM_KEYS } from './feed-events'
-import { MIN_GAP_MS, type BatchTiming } from './quote-batcher'
+import { MIN_GAP_MS } from './quote-batcher'
+import { steppedTiming } from '../testing/stepped-timing'
 
 /** The engine's side of the connection: listeners the test calls, as a re-plan would. */
 function engineStub() {
@@ -73,36 +74,6 @@ describe('symbol statuses to the window', () => {
 })
 
 describe('quote batches and the stream between them', () => {
-  /** A stepped BatchTiming: tasks run when the test says, timers when their time comes. */
-  function steppedTiming() {
-    let now = 0
-    const soon: Array<() => void> = []
-    const timers: Array<{ at: number; run: () => void }> = []
-    const timing: BatchTiming = {
-      schedule: (run) => {
-        soon.push(run)
-        return () => soon.splice(soon.indexOf(run) >>> 0, 1)
-      },
-      after: (ms, run) => {
-        const t = { at: now + ms, run }
-        timers.push(t)
-        return () => timers.splice(timers.indexOf(t) >>> 0, 1)
-      },
-      now: () => now,
-    }
-    const runSoon = (): void => {
-      for (const run of soon.splice(0)) run()
-    }
-    const advance = (ms: number): void => {
-      now += ms
-      for (const t of timers.filter((t) => t.at <= now)) {
-        timers.splice(timers.indexOf(t), 1)
-        t.run()
-      }
-    }
-    return { timing, runSoon, advance }
-  }
-
   /** An engine whose ticks, batches, holds and releases the test steps and reads in `log`. */
   function heldFeed() {
     const { timing, runSoon, advance } = steppedTiming()

@@ -9,45 +9,17 @@ import {
   FrameBeat,
   type BeatClock,
 } from './frame-beat'
-import { MIN_GAP_MS, QuoteBatcher, type BatchTiming } from './quote-batcher'
+import { MIN_GAP_MS, QuoteBatcher } from './quote-batcher'
+import { steppedTiming, type SteppedTiming } from '../testing/stepped-timing'
 
 /** The page's wall clock reads this much more than the batcher's clock. */
 const WALL = 1_700_000_000_000
 const PERIOD = 1000 / 60
 
 /** A loop stepped by hand a ms at a time; timers fire at whole ms, as setTimeout's do. */
-function loop(): { timing: BatchTiming; beatClock: BeatClock; run: (ms: number) => void } {
-  let now = 0
-  let soon: Array<() => void> = []
-  let timers: Array<{ at: number; fn: () => void }> = []
-  const drop = (fn: () => void) => (): void => {
-    soon = soon.filter((f) => f !== fn)
-    timers = timers.filter((t) => t.fn !== fn)
-  }
-  const timing: BatchTiming = {
-    schedule: (fn) => {
-      soon.push(fn)
-      return drop(fn)
-    },
-    after: (ms, fn) => {
-      timers.push({ at: now + Math.ceil(ms), fn })
-      return drop(fn)
-    },
-    now: () => now,
-  }
-  return {
-    timing,
-    beatClock: { now: () => now, fromWall: (ms) => ms - WALL },
-    run: (ms) => {
-      for (let i = 0; i < ms; i++) {
-        now += 1
-        const due = timers.filter((t) => t.at <= now)
-        timers = timers.filter((t) => t.at > now)
-        for (const t of due) t.fn()
-        while (soon.length > 0) for (const fn of soon.splice(0)) fn()
-      }
-    },
-  }
+function loop(): SteppedTiming & { beatClock: BeatClock } {
+  const l = steppedTiming({ wholeMs: true })
+  return { ...l, beatClock: { now: () => l.timing.now(), fromWall: (ms) => ms - WALL } }
 }
 
 /**

@@ -2,56 +2,17 @@ import { stat } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { QuotePatch } from '../../shared/quote'
 import { encodeQuoteFrame, type QuoteFrame } from '../../shared/quote-frame'
-import { MIN_GAP_MS, QuoteBatcher, realTiming, type BatchTiming } from './quote-batcher'
+import { MIN_GAP_MS, QuoteBatcher, realTiming } from './quote-batcher'
+import { steppedTiming } from '../testing/stepped-timing'
 
 /** Timing stepped by hand: the test says when the loop's turn ends and how time moves. */
-function manual(): {
-  schedule: BatchTiming
-  due: () => number
-  endTurn: () => void
-  advance: (ms: number) => void
-} {
-  let runs: Array<() => void> = []
-  let timers: Array<{ at: number; run: () => void }> = []
-  let now = 1000
-  const cancelRun = (run: () => void) => () => {
-    runs = runs.filter((r) => r !== run)
-    timers = timers.filter((t) => t.run !== run)
-  }
-  return {
-    schedule: {
-      schedule: (run) => {
-        runs.push(run)
-        return cancelRun(run)
-      },
-      after: (ms, run) => {
-        timers.push({ at: now + ms, run })
-        return cancelRun(run)
-      },
-      now: () => now,
-    },
-    due: () => runs.length + timers.length,
-    endTurn: () => {
-      const ready = runs
-      runs = []
-      for (const r of ready) r()
-    },
-    advance: (ms) => {
-      now += ms
-      const ready = timers.filter((t) => t.at <= now)
-      timers = timers.filter((t) => t.at > now)
-      for (const t of ready) t.run()
-    },
-  }
-}
-
 describe('QuoteBatcher', () => {
   it('sends everything that changed in one turn of the loop as one batch, right after it', () => {
-    const loop = manual()
+    const loop = steppedTiming({ start: 1000 })
     const pending: QuotePatch[] = []
     const sent: QuoteFrame[] = []
     const batcher = new QuoteBatcher(
-      loop.schedule,
+      loop.timing,
       () => encodeQuoteFrame(pending.splice(0)),
       (b) => sent.push(b),
     )
@@ -61,22 +22,22 @@ describe('QuoteBatcher', () => {
     }
     expect(loop.due()).toBe(1)
     expect(sent).toHaveLength(0)
-    loop.endTurn()
+    loop.runSoon()
     expect(sent).toHaveLength(1)
     expect(sent[0]?.keys).toHaveLength(100)
   })
 
   it('schedules nothing while nothing changes, and sends no empty batch', () => {
-    const loop = manual()
+    const loop = steppedTiming({ start: 1000 })
     const sent: unknown[] = []
     const batcher = new QuoteBatcher(
-      loop.schedule,
+      loop.timing,
       () => encodeQuoteFrame([]),
       (frame) => sent.push(frame),
     )
     expect(loop.due()).toBe(0)
     batcher.request()
-    loop.endTurn()
+    loop.runSoon()
     expect(loop.due()).toBe(0)
     expect(sent).toEqual([])
   })
@@ -104,21 +65,21 @@ describe('QuoteBatcher', () => {
   })
 
   it('keeps MIN_GAP_MS between batches: ticks right after a batch wait for the rest of it', () => {
-    const loop = manual()
+    const loop = steppedTiming({ start: 1000 })
     const pending: QuotePatch[] = []
     const sent: number[] = []
     const batcher = new QuoteBatcher(
-      loop.schedule,
+      loop.timing,
       () => encodeQuoteFrame(pending.splice(0)),
       (b) => sent.push(b.keys.length),
     )
     pending.push({ key: 'a', last: 1 })
     batcher.request()
-    loop.endTurn()
+    loop.runSoon()
     expect(sent).toEqual([1])
     pending.push({ key: 'a', last: 2 }, { key: 'b', last: 3 })
     batcher.request()
-    loop.endTurn()
+    loop.runSoon()
     loop.advance(MIN_GAP_MS - 1)
     expect(sent).toEqual([1])
     loop.advance(1)
@@ -126,16 +87,16 @@ describe('QuoteBatcher', () => {
   })
 
   it('stop() cancels a due flush', () => {
-    const loop = manual()
+    const loop = steppedTiming({ start: 1000 })
     const sent: QuoteFrame[] = []
     const batcher = new QuoteBatcher(
-      loop.schedule,
+      loop.timing,
       () => encodeQuoteFrame([{ key: 'fx:EURUSD', last: 1 }]),
       (b) => sent.push(b),
     )
     batcher.request()
     batcher.stop()
-    loop.endTurn()
+    loop.runSoon()
     expect(sent).toHaveLength(0)
   })
 })

@@ -38,6 +38,29 @@ function setup(rows: FigureRow[]): {
 /** The widths' clock, moved by the tests that care how old a measure is. */
 let clock = 0
 
+/** Widths whose idle slices queue until the spec runs them (`idle`: all, counted). */
+function sliced(): { widths: ColumnWidths; slices: Array<() => void>; idle: () => number } {
+  const slices: Array<() => void> = []
+  const widths = new ColumnWidths(
+    () => clock,
+    () => undefined,
+    (fn) => slices.push(fn),
+  )
+  const idle = (): number => {
+    let tasks = 0
+    for (; slices.length > 0; tasks++) slices.shift()?.()
+    return tasks
+  }
+  return { widths, slices, idle }
+}
+
+/** `n` rows at 1.5, the last at 20,000,000: wider than any slice before it measures. */
+function longList(n: number): RowState[] {
+  const rows = Array.from({ length: n }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
+  rows[n - 1]?.apply({ key: `crypto:Z${n - 1}USDT`, last: 20_000_000 }, 1)
+  return rows
+}
+
 describe('ColumnWidths', () => {
   it('makes a figure column as wide as its widest figure, or its header', () => {
     const { widths } = setup([rowWith('crypto:AUSDT', 20_000_000), rowWith('crypto:BUSDT', 1.5)])
@@ -69,53 +92,30 @@ describe('ColumnWidths', () => {
   })
 
   it('measures a long list in slices, the widest figure past the first slice included', () => {
-    const rows = Array.from({ length: 5000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
-    rows[4999]?.apply({ key: 'crypto:Z4999USDT', last: 20_000_000 }, 1)
-    const slices: Array<() => void> = []
-    const widths = new ColumnWidths(
-      () => clock,
-      () => undefined,
-      (fn) => slices.push(fn),
-    )
+    const rows = longList(5000)
+    const { widths, idle } = sliced()
     widths.measure(columnDefs(['last']), () => rows)
     const first = widths.ch.last ?? 0
     expect(first).toBeLessThan(textCh('20,000,000.00'))
-    let tasks = 0
-    while (slices.length > 0) {
-      slices.shift()?.()
-      tasks++
-    }
-    expect(tasks).toBe(5000 / MEASURE_SLICE - 1)
+    expect(idle()).toBe(5000 / MEASURE_SLICE - 1)
     expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
   })
 
   it('drops the slices of a list it no longer shows', () => {
-    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
-    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
-    const slices: Array<() => void> = []
-    const widths = new ColumnWidths(
-      () => clock,
-      () => undefined,
-      (fn) => slices.push(fn),
-    )
+    const long = longList(2000)
+    const { widths, idle } = sliced()
     widths.measure(columnDefs(['last']), () => long)
     widths.measure(columnDefs(['last']), () => [rowWith('crypto:AUSDT', 1.5)])
     const short = widths.ch.last
-    while (slices.length > 0) slices.shift()?.()
+    idle()
     expect(widths.ch.last).toBe(short)
   })
 
   it('gives a list measured whole before its widths at once, measuring it again only once old', () => {
     clock = 0
-    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
-    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
+    const long = longList(2000)
     const list = long.map((r) => r.key)
-    const slices: Array<() => void> = []
-    const widths = new ColumnWidths(
-      () => clock,
-      () => undefined,
-      (fn) => slices.push(fn),
-    )
+    const { widths, slices, idle } = sliced()
     const columns = columnDefs(['last'])
     let read = 0
     const rows = (): RowState[] => {
@@ -123,7 +123,7 @@ describe('ColumnWidths', () => {
       return long
     }
     widths.measure(columns, rows, list)
-    while (slices.length > 0) slices.shift()?.()
+    idle()
     const wide = widths.ch.last ?? 0
     expect(wide).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
     const showSmall = (): void =>
@@ -144,22 +144,16 @@ describe('ColumnWidths', () => {
     expect(widths.ch.last).toBe(wide)
     expect(read).toBe(0)
     long[5]?.apply({ key: 'crypto:Z5USDT', last: 123_456_789.12 }, 2)
-    while (slices.length > 0) slices.shift()?.()
+    idle()
     expect(read).toBe(1)
     expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('123,456,789.12'))
   })
 
   it('goes on with a measure cut short by a switch where it stopped, when the list is back', () => {
     clock = 0
-    const long = Array.from({ length: 2000 }, (_, i) => rowWith(`crypto:Z${i}USDT`, 1.5))
-    long[1999]?.apply({ key: 'crypto:Z1999USDT', last: 20_000_000 }, 1)
+    const long = longList(2000)
     const list = long.map((r) => r.key)
-    const slices: Array<() => void> = []
-    const widths = new ColumnWidths(
-      () => clock,
-      () => undefined,
-      (fn) => slices.push(fn),
-    )
+    const { widths, slices, idle } = sliced()
     const columns = columnDefs(['last'])
     const rows = (): RowState[] => long
     const wholeSlices = 2000 / MEASURE_SLICE
@@ -171,23 +165,13 @@ describe('ColumnWidths', () => {
     slices.shift()?.()
     // Back: nothing measured in the frame, the rest after it, one slice at a time.
     widths.measure(columns, rows, [...list])
-    let tasks = 0
-    while (slices.length > 0) {
-      slices.shift()?.()
-      tasks++
-    }
-    expect(tasks).toBe(wholeSlices - 2)
+    expect(idle()).toBe(wholeSlices - 2)
     expect(widths.ch.last).toBeGreaterThanOrEqual(textCh('20,000,000.00'))
   })
 
   it('does not take another list with the same ends and length for one it knows', () => {
     clock = 0
-    const slices: Array<() => void> = []
-    const widths = new ColumnWidths(
-      () => clock,
-      () => undefined,
-      (fn) => slices.push(fn),
-    )
+    const { widths } = sliced()
     const columns = columnDefs(['last'])
     const a = [
       rowWith('crypto:AUSDT', 1.5),
