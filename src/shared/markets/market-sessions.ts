@@ -8,6 +8,7 @@ import {
   type SessionState,
   type Timetable,
 } from './market-timetables'
+import { SpanMemo } from './span-memo'
 import { clockMs, DAY_MS, fromWall, toWall, wallDate, wallOfDate } from './zoned-time'
 
 export {
@@ -70,24 +71,15 @@ export function sessionAt(market: Market, symbol: string | undefined, at: number
   return sessionOf(timetableFor(market, symbol), at)
 }
 
-/**
- * Answers kept per timetable. One was not enough: a row asks about now and about its last move,
- * and tradingWindow walks the changes ahead, so with one kept answer each asked for another span
- * than the last and every row of a closed market computed its timeline again (about 0.1 ms each,
- * in the frame that switches lists and in the 1 s clock's pass).
- */
-const SPANS_KEPT = 8
-
-const memo = new Map<string, { from: number; to: number; info: SessionInfo }[]>()
+/** Sessions kept per timetable (span-memo.ts says why more than one). */
+const memo = new SpanMemo<SessionInfo>(8)
 
 /** The session of one timetable at `at`; answers are reused until the next change. */
 export function sessionOf(tt: Timetable, at: number): SessionInfo {
-  let kept = memo.get(tt.id)
-  if (kept === undefined) memo.set(tt.id, (kept = []))
-  for (const k of kept) if (at >= k.from && at < k.to) return k.info
+  const hit = memo.get(tt.id, at)
+  if (hit !== undefined) return hit
   const { info, from, to } = compute(tt, at)
-  if (kept.length === SPANS_KEPT) kept.shift()
-  kept.push({ from, to, info })
+  memo.set(tt.id, from, to, info)
   return info
 }
 

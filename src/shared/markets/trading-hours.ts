@@ -1,5 +1,6 @@
 import type { Market } from './market'
 import { sessionOf, timetableFor, type SessionState } from './market-sessions'
+import { SpanMemo } from './span-memo'
 
 /**
  * Whether a market trades, from the shipped timetables, and what a row makes of prices that move
@@ -22,10 +23,8 @@ export interface TradingWindow {
 /** A session change flips trading within a few changes (open -> post -> closed at most). */
 const MAX_CHANGES = 8
 
-/** Answers kept per timetable: a row asks about now and about its last move (see sessionOf). */
-const WINDOWS_KEPT = 4
-
-const memo = new Map<string, { window: TradingWindow; from: number; to: number }[]>()
+/** Windows kept per timetable (span-memo.ts says why more than one). */
+const memo = new SpanMemo<TradingWindow>(4)
 /** How long an answer without a known end is reused before the timetable is asked again. */
 const RECHECK_MS = 3_600_000
 
@@ -36,9 +35,8 @@ export function tradingWindow(
   at: number,
 ): TradingWindow {
   const tt = timetableFor(market, symbol)
-  let kept = memo.get(tt.id)
-  if (kept === undefined) memo.set(tt.id, (kept = []))
-  for (const k of kept) if (at >= k.from && at < k.to) return k.window
+  const hit = memo.get(tt.id, at)
+  if (hit !== undefined) return hit
   let info = sessionOf(tt, at)
   const trading = TRADING.has(info.state)
   let until: number | null = null
@@ -53,8 +51,7 @@ export function tradingWindow(
   const window = { trading, until }
   // 24/7 never changes; a window whose end lies beyond the timetable is asked again later.
   const to = until ?? (tt.week === 'always' ? Infinity : at + RECHECK_MS)
-  if (kept.length === WINDOWS_KEPT) kept.shift()
-  kept.push({ window, from: at, to })
+  memo.set(tt.id, at, to, window)
   return window
 }
 
