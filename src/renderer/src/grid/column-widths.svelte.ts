@@ -64,7 +64,7 @@ interface ListWidths {
 const listKey = (list: readonly string[]): string =>
   `${list.length}|${list[0] ?? ''}|${list[list.length - 1] ?? ''}`
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
@@ -207,15 +207,11 @@ export class ColumnWidths {
       untrack(() => this.apply(figures, m.shown, true))
       if (!whole) this.later(more)
     }
-    if (m.at === null && under.done === 0) {
-      // Never measured: the rows in view (the list's first) for the frame that shows it.
-      const whole = slice()
-      this.apply(figures, m.shown, growOnly)
-      if (!whole) this.later(more)
-      return
-    }
+    // Never measured: the rows in view (the list's first) for the frame that shows it. Measured
+    // before, whole or in part: what it needed then, now, and the rest after the frame.
+    const whole = m.at === null && under.done === 0 && slice()
     this.apply(figures, m.shown, growOnly)
-    this.later(more)
+    if (!whole) this.later(more)
   }
 
   /** The list's widths, kept when the caller named the list; a new one starts at its headers. */
