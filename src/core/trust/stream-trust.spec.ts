@@ -201,6 +201,39 @@ describe('StreamTrust', () => {
       expect(trust.report()[0]).toMatchObject({ state: 'trusted' })
     })
 
+    it('is trusted again when every other pair falls across a move, not given up after three', () => {
+      // A market that climbs 1 % over each 10 s and drops back (the render bench's feed): one
+      // push a second at 0.9 s into each second, a poll every 5 s at 0.2 s into each half of
+      // the cycle. The poll just after the drop is paired with the push just before it, every
+      // time: every other pair teaches nothing, the others agree.
+      const cycle = (t: number): number => ((t % 10_000) + 10_000) % 10_000
+      const priceAt = (t: number): number => 84_000 * (1 + 0.01 * (cycle(t) / 10_000))
+      const quoted = (t: number): QuoteFields => {
+        const last = priceAt(t)
+        return { last, bid: last - 1, ask: last + 1 }
+      }
+      clock.advance(10_100 - cycle(clock.now()))
+      trust.restAnswer(rest({ ...REST, last: 83_000 }), {
+        quote: streamQuote(84_012.5, clock.now()),
+        streamMovedAt: clock.now(),
+      })
+      expect(trust.gate('crypto')).toBe('probe')
+      const states = new Set<string>()
+      for (let ms = 100; ms < 120_000; ms += 100) {
+        clock.advance(100)
+        const t = clock.now()
+        if (cycle(t) % 1_000 === 900) {
+          const last = priceAt(t)
+          trust.hold(push({ symbol: 'BTCUSDT', last, bid: last - 1, ask: last + 1 }))
+        }
+        if (cycle(t) % 5_000 === 200) trust.restAnswer(rest(quoted(t)), undefined)
+        states.add(trust.gate('crypto'))
+        if (trust.shows('crypto')) break
+      }
+      expect(states.has('closed')).toBe(false)
+      expect(trust.report()[0]).toMatchObject({ state: 'trusted' })
+    })
+
     it('calls a stream price that stood still for a minute while REST moved frozen', () => {
       const movedAt = clock.now()
       clock.advance(FROZEN_MS - 1_000)

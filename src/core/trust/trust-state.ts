@@ -17,9 +17,10 @@ import type { FieldReading } from '../push/field-reading'
  * trusted     pushes shown; a REST sample now and then (sample-pace.ts) keeps checking
  * relearning  the market polls; one symbol stays subscribed (the planner's probe), its pushes
  *             held and held against its polls under the candidate reading (null: learn one
- *             from the next pair); AGREE_TO_TRUST agreements in a row trust it. A pair that
- *             teaches nothing (the price moved between the push and the REST answer, or the
- *             pushes carry none) is counted, `failed`; LESSONS_TO_GIVE_UP in a row give up
+ *             from the next pair); AGREE_TO_TRUST agreements trust it. A pair that teaches
+ *             nothing (the price moved between the push and the REST answer, or the pushes
+ *             carry none) is counted, `failed`, and keeps the candidate and its agreements;
+ *             LESSONS_TO_GIVE_UP in a row, with no agreement or lesson between, give up
  * unreadable  the market polls, nothing subscribed; ROUND_MS later it relearns
  */
 export type TrustState =
@@ -79,14 +80,19 @@ export function trustTransition(
         return { kind: 'relearning', candidate: e.learned, agreed: 0, failed: 0 }
       if (!e.fromPair) return LEARN_NEXT
       // A pair taught nothing new: a move between its two halves, or pushes with no price we
-      // can read. Only the second holds pair after pair.
+      // can read. Only the second holds pair after pair. The candidate and its agreements stay:
+      // the pair said nothing against them (a market that moves as a poll falls due fails
+      // every other pair, the same ones each round; dropping the candidate there relearned it
+      // forever and gave up three relearnings later).
       const failed = (from.kind === 'relearning' ? from.failed : 0) + 1
       if (failed >= LESSONS_TO_GIVE_UP) return { kind: 'unreadable', until: e.now + ROUND_MS }
+      if (from.kind === 'relearning') return { ...from, failed }
       return { kind: 'relearning', candidate: null, agreed: 0, failed }
     }
     case 'learned':
+      // A reading learned is a lesson: the pairs that taught nothing are no longer in a row.
       return from.kind === 'relearning'
-        ? { kind: 'relearning', candidate: e.reading, agreed: 0, failed: from.failed }
+        ? { kind: 'relearning', candidate: e.reading, agreed: 0, failed: 0 }
         : from
     case 'round':
       return from.kind === 'unreadable' ? LEARN_NEXT : from
