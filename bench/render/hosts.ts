@@ -34,12 +34,13 @@ export async function benchDataDir(symbols: readonly string[] = []): Promise<str
   return dataDir
 }
 
-/** The built `tickdesk web` host on the bench feed, as its own process. */
+/** The built `tickdesk web` host on the bench feed, as its own process (`root`: tickdeskBin's). */
 export function tickdeskHost(
   dataDir: string,
   plan = 'enterprise',
+  root?: string,
 ): (feed: FeedServer) => Promise<{ pid: number; url: string; stop(): Promise<void> }> {
-  const bin = tickdeskBin()
+  const bin = tickdeskBin(root)
   return async (feed) => {
     const h = await spawnHost(
       // BENCH_HOST_PROF=dir: the host writes a V8 CPU profile there (main thread and worker).

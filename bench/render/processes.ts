@@ -103,9 +103,9 @@ export async function launchBrowser(
 
 /**
  * The built `tickdesk` to measure: this checkout's, or BENCH_APP_ROOT's (another worktree, built
- * there): a bisect measures each build with the same harness and reference.
+ * there), or `root` when a run compares builds side by side: a bisect measures each build with the
+ * same harness and reference.
  */
-export function tickdeskBin(): string {
-  const root = process.env.BENCH_APP_ROOT
+export function tickdeskBin(root = process.env.BENCH_APP_ROOT): string {
   return root ? join(root, 'bin', 'tickdesk.js') : here('../../bin/tickdesk.js')
 }

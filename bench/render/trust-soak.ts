@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { logFolder } from '../../src/app/logs/host-log'
+import { LOG_FILE_NAME, LOG_FILES } from '../../src/app/logs/rotating-log-file'
 import { benchDataDir, tickdeskHost } from './hosts'
 import { startFeed } from './processes'
 import { benchKeys, IDLE_SYMBOLS } from './runs'
@@ -21,7 +23,6 @@ const roots = process.argv.length > 3 ? process.argv.slice(3) : [undefined]
 const LogLine = z.object({
   t: z.string(),
   message: z.string(),
-  state: z.string().optional(),
   code: z.string().nullable().optional(),
 })
 
@@ -36,20 +37,28 @@ async function soak(root: string | undefined): Promise<Soaked> {
   const feed = await startFeed()
   feed.mode('idle')
   const dataDir = await benchDataDir(benchKeys(0, IDLE_SYMBOLS))
-  const previous = process.env.BENCH_APP_ROOT
-  if (root !== undefined) process.env.BENCH_APP_ROOT = root
-  const start = tickdeskHost(dataDir)
-  if (previous === undefined) delete process.env.BENCH_APP_ROOT
-  else process.env.BENCH_APP_ROOT = previous
-  const host = await start(feed)
+  const host = await tickdeskHost(dataDir, 'enterprise', root)(feed)
   await new Promise((resolve) => setTimeout(resolve, minutes * 60_000))
   await host.stop()
   feed.close()
-  return { root: root ?? 'this checkout', ...readLog(join(dataDir, 'logs', 'tickdesk.log')) }
+  return { root: root ?? 'this checkout', ...readLog(dataDir) }
 }
 
-function readLog(path: string): Omit<Soaked, 'root'> {
-  const lines = readFileSync(path, 'utf8')
+/** The host's log lines, oldest first: the rotated files (tickdesk.log.2, .1) before the current. */
+function logText(dataDir: string): string {
+  const current = join(logFolder(dataDir), LOG_FILE_NAME)
+  const files = [
+    ...Array.from({ length: LOG_FILES - 1 }, (_, i) => `${current}.${LOG_FILES - 1 - i}`),
+    current,
+  ]
+  return files
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n')
+}
+
+function readLog(dataDir: string): Omit<Soaked, 'root'> {
+  const lines = logText(dataDir)
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => LogLine.parse(JSON.parse(l)))
