@@ -17,3 +17,22 @@ export function sampleEveryMs(rpm: number, markets: number): number {
   const perMinute = SAMPLE_SHARE * Math.max(1, rpm)
   return Math.max(MIN_SAMPLE_EVERY_MS, (Math.max(1, markets) * 60_000) / perMinute)
 }
+
+/**
+ * How much later than sampleEveryMs a sample may come: up to this share of it. A service whose
+ * prices move on a fixed cycle (a REST cache refreshed every 10 s, a feed that steps on the
+ * minute) and samples on a period that is a multiple of it meet at the same point of the cycle
+ * every time: a host whose samples land just across a step had every sample disagree and polled
+ * every few minutes, while another host never met one (the bench feed's 10 s fall against 180 s,
+ * docs/performance.md). Stretched by a different share each turn, samples meet every point of
+ * such a cycle in turn, and never come sooner than the pace allows.
+ */
+export const SAMPLE_STRETCH = 0.25
+/** The golden ratio's fraction: turn k's share, k times it modulo 1, never repeats and spreads evenly. */
+const GOLDEN = 0.6180339887498949
+
+/** The wait before a trusted market's next sample, its `turn`-th (0 first: no stretch). */
+export function sampleWaitMs(everyMs: number, turn: number): number {
+  const share = (turn * GOLDEN) % 1
+  return Math.round(everyMs * (1 + SAMPLE_STRETCH * share))
+}

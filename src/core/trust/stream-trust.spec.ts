@@ -172,6 +172,30 @@ describe('StreamTrust', () => {
       ])
     })
 
+    it('samples at a pace stretched each turn, so a market that steps every 10 s is met at every point of its step', () => {
+      const at: number[] = []
+      const o = new StreamTrust({
+        clock,
+        onChange: () => undefined,
+        sample: () => at.push(clock.now()),
+        streamed: () => ['BTCUSDT'],
+        streams: () => true,
+        sampleEveryMs: () => 180_000,
+      })
+      o.hold(push({ symbol: 'BTCUSDT', last: 84_012.5 }))
+      o.restAnswer(rest(REST), undefined)
+      o.start()
+      for (let s = 0; s < 6 * 3600; s++) clock.advance(1_000)
+      o.stop()
+      const waits = at.slice(1).map((t, i) => t - (at[i] as number))
+      // Never sooner than the pace (the plan's budget), at most a quarter later (and the 1 s look).
+      expect(Math.min(...waits)).toBeGreaterThanOrEqual(180_000)
+      expect(Math.max(...waits)).toBeLessThanOrEqual(226_000)
+      // Where each sample falls in a 10 s cycle: samples on a bare 180 s period all fall at one.
+      const phases = new Set(at.map((t) => Math.floor(((t - at[0]!) % 10_000) / 1_000)))
+      expect(phases.size).toBeGreaterThanOrEqual(8)
+    })
+
     it('goes back to polling at once when a sample disagrees', () => {
       const q = streamQuote(90_000, clock.now())
       trust.restAnswer(rest(REST), { quote: q, streamMovedAt: clock.now() })

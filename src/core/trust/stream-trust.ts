@@ -11,7 +11,7 @@ import type { Quote } from '../../shared/quote'
 import type { QuoteFields, QuoteUpdate } from '../quotes/quote-fields'
 import { comparePrices, PAIR_MS, type Comparison, type PriceBasis } from './price-check'
 import { learnReading } from './reading-learner'
-import { FIRST_SAMPLE_MS } from './sample-pace'
+import { FIRST_SAMPLE_MS, sampleWaitMs } from './sample-pace'
 import {
   gateOf,
   trustTransition,
@@ -366,7 +366,7 @@ export class StreamTrust {
       const s = m.state
       if (s.kind === 'unreadable' && now >= s.until) this.move(market, m, { type: 'round' })
       if (s.kind !== 'trusted' || now < m.nextSampleAt) continue
-      m.nextSampleAt = now + this.o.sampleEveryMs()
+      m.nextSampleAt = now + sampleWaitMs(this.o.sampleEveryMs(), m.sampleTurn)
       const symbols = this.o.streamed(market)
       if (symbols.length === 0) continue
       const symbol = symbols[m.sampleTurn++ % symbols.length] as string
