@@ -214,6 +214,37 @@ describe.skipIf(!chromiumPath)('detail chart and keyboard in Chromium (browser h
     await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('false')
   })
 
+  it('draws each row action’s icon, the star filled while pinned', async () => {
+    const actions = page.locator(`${row('futures:ES1!')} td.actions button`)
+    // The icon is the button's masked background: the path in the mask image, decoded.
+    const drawn = (): Promise<Array<{ action: string; path: string; fill: string }>> =>
+      actions.evaluateAll((buttons) =>
+        buttons.map((b) => {
+          const image = getComputedStyle(b).maskImage
+          const svg = decodeURIComponent(/data:image\/svg\+xml,([^")]*)/.exec(image)?.[1] ?? '')
+          const path = new DOMParser().parseFromString(svg, 'image/svg+xml').querySelector('path')
+          return {
+            action: (b as HTMLElement).dataset.action ?? '',
+            path: path?.getAttribute('d') ?? '',
+            fill: path?.getAttribute('fill') ?? '',
+          }
+        }),
+      )
+    const before = await drawn()
+    expect(before.map((b) => [b.action, b.path === '' ? 'no icon' : b.fill])).toEqual([
+      ['pin', 'none'],
+      ['alert', 'none'],
+      ['remove', 'none'],
+    ])
+    expect(new Set(before.map((b) => b.path)).size).toBe(3)
+    const pin = page.getByRole('button', { name: 'Pin futures:ES1! to the tray' })
+    await pin.click()
+    await expect.poll(async () => (await drawn())[0]?.fill).toBe('black')
+    expect((await drawn())[0]?.path).toBe(before[0]?.path)
+    await pin.click()
+    await expect.poll(async () => (await drawn())[0]?.fill).toBe('none')
+  })
+
   it('removes the selected row with Delete', async () => {
     await page.locator(`${row('futures:ES1!')} td[data-field="last"]`).click()
     await page.keyboard.press('Delete')
