@@ -17,7 +17,12 @@ describe('iconImage', () => {
     expect(path?.getAttribute('d')).toBe(ICON_PATHS.bell)
     expect(path?.getAttribute('fill')).toBe('none')
     expect(path?.getAttribute('stroke')).toBe('black')
+    expect(path?.getAttribute('stroke-width')).toBe('1.5')
     expect(doc.documentElement.getAttribute('viewBox')).toBe('0 0 16 16')
+  })
+
+  it('draws a dot icon with the sprite’s heavier stroke', () => {
+    expect(svgOf(iconImage('more')).querySelector('path')?.getAttribute('stroke-width')).toBe('2.6')
   })
 
   it('fills the icon when asked (a pinned star)', () => {

@@ -1,4 +1,4 @@
-import { ICON_PATHS, type IconName } from './icon-paths'
+import { ICON_PATHS, iconStrokeWidth, type IconName } from './icon-paths'
 
 /**
  * An icon of ICON_PATHS as a CSS image, for a button that draws its icon as its own masked
@@ -14,7 +14,7 @@ import { ICON_PATHS, type IconName } from './icon-paths'
 export function iconImage(name: IconName, filled = false): string {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="${ICON_PATHS[name]}" ` +
-    `fill="${filled ? 'black' : 'none'}" stroke="black" stroke-width="1.5" ` +
+    `fill="${filled ? 'black' : 'none'}" stroke="black" stroke-width="${iconStrokeWidth(name)}" ` +
     'stroke-linecap="round" stroke-linejoin="round"/></svg>'
   return `url("data:image/svg+xml,${encodeURIComponent(svg)}")`
 }
