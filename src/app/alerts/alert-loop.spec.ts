@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { editRules } from '../testing/alert-fixtures'
@@ -270,5 +270,50 @@ describe('AlertLoop: what can fire, and "while you were away"', () => {
     expect(readFileSync(join(f.stores.dir, 'alert-history.json'), 'utf8')).toContain(
       '"firedBy":"watch"',
     )
+  })
+})
+
+describe('AlertLoop at rest: a save that changes nothing writes nothing', () => {
+  /** Which file is at the path, and when it was last written: a rewrite (temp + rename) moves both. */
+  const stamp = (dir: string, name: string): string => {
+    const s = statSync(join(dir, name), { bigint: true })
+    return `${s.ino}:${s.mtimeNs}`
+  }
+  const OWNER_FILES = ['alert-states.json', 'alert-history.json', 'alert-fires.ndjson']
+
+  it('leaves the states, the history and the journal alone while no rule exists (a desk with no alerts, each minute)', async () => {
+    const f = folder()
+    const loop = await open(f)
+    loop.evaluate(quote(90))
+    await loop.close() // the first save writes all three
+    const before = OWNER_FILES.map((name) => stamp(f.stores.dir, name))
+    loop.evaluate(quote(91))
+    f.clock.advance(SEEN_SAVE_EVERY_MS)
+    loop.evaluate(quote(92))
+    await loop.close()
+    expect(OWNER_FILES.map((name) => stamp(f.stores.dir, name))).toEqual(before)
+  })
+
+  it('writes the states that moved and leaves the history and journal alone, then journals and compacts a fire as before', async () => {
+    const f = folder()
+    const loop = await open(f)
+    await editRules(loop, f.stores, [rule('r1', { kind: 'above', price: 100 })])
+    const got = heard(loop)
+    loop.evaluate(quote(90, { receivedAt: f.clock.now() }))
+    await loop.close()
+    const [states, history, journal] = OWNER_FILES.map((name) => stamp(f.stores.dir, name))
+    f.clock.advance(SEEN_SAVE_EVERY_MS)
+    loop.evaluate(quote(91, { receivedAt: f.clock.now() }))
+    await loop.close()
+    expect(stamp(f.stores.dir, 'alert-states.json')).not.toBe(states)
+    expect(stamp(f.stores.dir, 'alert-history.json')).toBe(history)
+    expect(stamp(f.stores.dir, 'alert-fires.ndjson')).toBe(journal)
+
+    loop.evaluate(quote(101, { receivedAt: f.clock.now() }))
+    expect(got).toHaveLength(1)
+    expect(new FireJournal(f.stores.dir).read().fires).toHaveLength(1)
+    await loop.close() // the fire is in the saved history now: the journal compacts to nothing
+    expect((await f.stores.alertHistory.load()).value.map((a) => a.ruleId)).toEqual(['r1'])
+    expect(new FireJournal(f.stores.dir).read().fires).toEqual([])
   })
 })

@@ -114,6 +114,12 @@ export const JOURNAL_FILE = 'alert-fires.ndjson'
 
 export class FireJournal {
   readonly path: string
+  /**
+   * This process rewrote the journal empty and has appended nothing since: it is empty as written,
+   * and compacting it to nothing again would only cost the disk a write and three flushes.
+   * False until then (a journal left by an earlier owner holds what it holds).
+   */
+  private emptyAsWritten = false
 
   constructor(
     dir: string,
@@ -207,6 +213,11 @@ export class FireJournal {
     this.append([JSON.stringify({ done: fireId, to: target })], false)
   }
 
+  /** Whether rewrite([]) has nothing to do: see emptyAsWritten. */
+  get empty(): boolean {
+    return this.emptyAsWritten
+  }
+
   /** Replaces the journal with `fires` (those still owed to a target), atomically. */
   rewrite(fires: JournalFire[]): void {
     const lines: string[] = []
@@ -224,10 +235,12 @@ export class FireJournal {
     // The rename is an entry in the directory: without this a power cut can bring back the old
     // journal (or none) with the old file gone.
     syncDirectory(dirname(this.path))
+    this.emptyAsWritten = lines.length === 0
   }
 
   private append(lines: string[], flush: boolean): void {
     this.fence.check()
+    this.emptyAsWritten = false
     writeDurably(this.path, 'a', lines, flush)
   }
 }

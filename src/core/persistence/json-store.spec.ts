@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -8,6 +8,7 @@ import { FakeClock } from '../clock'
 import { isTickdeskError } from '../errors'
 import { JsonStore, type JsonStoreOptions } from './json-store'
 import type { AtomicWriter } from './atomic-file'
+import { isLeaseLost, leaseLost } from './fence'
 
 const PrefsV2 = z.object({ theme: z.enum(['light', 'dark']), fontSize: z.number().int().min(8) })
 type Prefs = z.infer<typeof PrefsV2>
@@ -70,6 +71,51 @@ describe('JsonStore', () => {
     expect(JSON.parse(await readFile(file('prefs.bak.json'), 'utf8')).data).toEqual({
       theme: 'dark',
       fontSize: 10,
+    })
+  })
+
+  describe('a save of what the file already holds', () => {
+    /** Which file is at the path, and when it was last written: a rewrite (temp + rename) moves both. */
+    const stamp = async (name: string): Promise<string> => {
+      const s = await stat(file(name), { bigint: true })
+      return `${s.ino}:${s.mtimeNs}`
+    }
+
+    it('writes nothing: neither the file nor its backup is rewritten', async () => {
+      const store = open()
+      await store.load()
+      await store.save({ theme: 'dark', fontSize: 10 })
+      await store.save({ theme: 'light', fontSize: 20 })
+      const [current, backup] = [await stamp('prefs.json'), await stamp('prefs.bak.json')]
+      await store.save({ theme: 'light', fontSize: 20 })
+      expect(await stamp('prefs.json')).toBe(current)
+      expect(await stamp('prefs.bak.json')).toBe(backup)
+      // A different value is written as before, the backup with it.
+      await store.save({ theme: 'light', fontSize: 22 })
+      expect(await stamp('prefs.json')).not.toBe(current)
+      expect(JSON.parse(await readFile(file('prefs.bak.json'), 'utf8')).data.fontSize).toBe(20)
+    })
+
+    it('writes it again once another writer replaced the file', async () => {
+      const store = open()
+      await store.load()
+      await store.save({ theme: 'dark', fontSize: 10 })
+      await writeFile(file('prefs.json'), envelope(2, { theme: 'light', fontSize: 30 }))
+      await store.save({ theme: 'dark', fontSize: 10 })
+      expect((await open().load()).value).toEqual({ theme: 'dark', fontSize: 10 })
+    })
+
+    it('still refuses once the fence is lost, as a write would', async () => {
+      const store = open()
+      await store.load()
+      await store.save({ theme: 'dark', fontSize: 10 })
+      const lost = {
+        check: () => {
+          throw leaseLost('taken over')
+        },
+      }
+      const refused = await store.save({ theme: 'dark', fontSize: 10 }, lost).catch((e) => e)
+      expect(isLeaseLost(refused)).toBe(true)
     })
   })
 

@@ -24,8 +24,9 @@ import { ReadGate } from './read-gate'
  *          damaged (bad JSON, truncated, unknown version, schema)   -> moved aside, then the .bak
  *                                                                      if good (and written back),
  *                                                                      else defaults; reported
- * save():  validates, copies the last good text to .bak, writes the new text atomically. Saves
- *          are queued so the .bak/current pair is never interleaved.
+ * save():  validates, copies the last good text to .bak, writes the new text atomically; writes
+ *          nothing when the file already holds that text. Saves are queued so the .bak/current
+ *          pair is never interleaved.
  */
 
 /** `text` read as JSON the schema accepts, or null when it is not JSON or not of that shape. */
@@ -209,6 +210,14 @@ export class JsonStore<T> {
 
   private async write(text: string, next?: T, fence?: Fence): Promise<void> {
     if (!this.loaded) await this.adoptCurrentFile()
+    // The file holds this very text already: writing it again would only cost the disk a write
+    // and a flush (the alert states, saved each minute, are the same all day on a desk with no
+    // alerts). Read, not trusted from memory: another writer may have replaced it. A fenced save
+    // still refuses once the lease is lost, as a write would.
+    if (text === this.lastGood && (await readTextIfExists(this.path).catch(() => null)) === text) {
+      fence?.check()
+      return
+    }
     const writer = fence === undefined ? this.opts.writer : fencedWriter(fence)
     if (this.lastGood !== null && this.lastGood !== text) {
       await writeFileAtomic(this.backupPath, this.backupText(this.lastGood, next), writer)
