@@ -10,7 +10,7 @@ import type { AlertCondition, AlertRule, FiredAlert } from '../../shared/alerts/
 import { blankQuote, type Quote } from '../../shared/quote'
 import { AlertLoop, SEEN_SAVE_EVERY_MS, type AlertLoopOptions } from './alert-loop'
 import { alertRule } from '../../core/testing/alert-rule'
-import { NO_LEASE } from '../../core/persistence/fence'
+import { NO_LEASE, leaseLost } from '../../core/persistence/fence'
 
 /** Each test: a real data folder; "a crash" is dropping a loop without close() and opening another. */
 
@@ -292,6 +292,22 @@ describe('AlertLoop at rest: a save that changes nothing writes nothing', () => 
     loop.evaluate(quote(92))
     await loop.close()
     expect(OWNER_FILES.map((name) => stamp(f.stores.dir, name))).toEqual(before)
+  })
+
+  it('asks the fence before leaving an empty journal as it is, as a rewrite would', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickdesk-journal-'))
+    let lost = false
+    const journal = new FireJournal(dir, {
+      check: () => {
+        if (lost) throw leaseLost('taken over')
+      },
+    })
+    journal.rewrite([])
+    const written = stamp(dir, 'alert-fires.ndjson')
+    journal.rewrite([])
+    expect(stamp(dir, 'alert-fires.ndjson')).toBe(written)
+    lost = true
+    expect(() => journal.rewrite([])).toThrow(expect.objectContaining({ code: 'LEASE_LOST' }))
   })
 
   it('writes the states that moved and leaves the history and journal alone, then journals and compacts a fire as before', async () => {

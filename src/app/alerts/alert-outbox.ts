@@ -162,9 +162,6 @@ export class AlertOutbox {
       (e) => e.seq > savedSeq || e.owed.some((name) => !e.done.has(name)),
     )
     if (keep.length === this.entries.length && keep.length > 0) return
-    // Nothing fired or was owed since the journal was last compacted to nothing (each minute's
-    // save at rest): it is empty already.
-    if (keep.length === 0 && this.journal.empty) return
     const fired = this.entries.length > 0
     if (fired) crashPoint('state-save')
     if (this.rewrite(keep)) {

@@ -116,8 +116,8 @@ export class FireJournal {
   readonly path: string
   /**
    * This process rewrote the journal empty and has appended nothing since: it is empty as written,
-   * and compacting it to nothing again would only cost the disk a write and three flushes.
-   * False until then (a journal left by an earlier owner holds what it holds).
+   * and rewriting it empty again (each minute's save at rest) would only cost the disk a write and
+   * three flushes. False until then (a journal left by an earlier owner holds what it holds).
    */
   private emptyAsWritten = false
 
@@ -213,13 +213,15 @@ export class FireJournal {
     this.append([JSON.stringify({ done: fireId, to: target })], false)
   }
 
-  /** Whether rewrite([]) has nothing to do: see emptyAsWritten. */
-  get empty(): boolean {
-    return this.emptyAsWritten
-  }
-
-  /** Replaces the journal with `fires` (those still owed to a target), atomically. */
+  /**
+   * Replaces the journal with `fires` (those still owed to a target), atomically; nothing to do
+   * when it is empty as written and stays so, though the fence is still asked, as a write would.
+   */
   rewrite(fires: JournalFire[]): void {
+    if (fires.length === 0 && this.emptyAsWritten) {
+      this.fence.check()
+      return
+    }
     const lines: string[] = []
     for (const f of fires) {
       lines.push(firedLine(f))
