@@ -1,4 +1,4 @@
-import { ICON_PATHS, iconStrokeWidth, type IconName } from './icon-paths'
+import { ICON_PATHS, ICON_VIEWBOX, iconStroke, type IconName } from './icon-paths'
 
 /**
  * An icon of ICON_PATHS as a CSS image, for a button that draws its icon as its own masked
@@ -12,10 +12,12 @@ import { ICON_PATHS, iconStrokeWidth, type IconName } from './icon-paths'
  * the icon takes the button's colour in both themes as the sprite's strokes do.
  */
 export function iconImage(name: IconName, filled = false): string {
+  const stroke = Object.entries(iconStroke(name))
+    .map(([attr, value]) => `${attr}="${value}"`)
+    .join(' ')
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="${ICON_PATHS[name]}" ` +
-    `fill="${filled ? 'black' : 'none'}" stroke="black" stroke-width="${iconStrokeWidth(name)}" ` +
-    'stroke-linecap="round" stroke-linejoin="round"/></svg>'
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${ICON_VIEWBOX}"><path d="${ICON_PATHS[name]}" ` +
+    `fill="${filled ? 'black' : 'none'}" stroke="black" ${stroke}/></svg>`
   return `url("data:image/svg+xml,${encodeURIComponent(svg)}")`
 }
 

@@ -26,7 +26,21 @@ export const ICON_PATHS = {
 export type IconName = keyof typeof ICON_PATHS
 export const ICON_NAMES = Object.keys(ICON_PATHS) as IconName[]
 
-/** The stroke an icon is drawn with: the dot icons (more, grip) heavier, so their dots show. */
-export function iconStrokeWidth(name: IconName): number {
-  return name === 'more' || name === 'grip' ? 2.6 : 1.5
+/** The box every path is drawn in. */
+export const ICON_VIEWBOX = '0 0 16 16'
+
+/**
+ * The stroke an icon's path is drawn with, as SVG attributes (the sprite's and the images'): the
+ * dot icons (more, grip) heavier, so their dots show.
+ */
+export function iconStroke(name: IconName): {
+  'stroke-width': number
+  'stroke-linecap': 'round'
+  'stroke-linejoin': 'round'
+} {
+  return {
+    'stroke-width': name === 'more' || name === 'grip' ? 2.6 : 1.5,
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+  }
 }
