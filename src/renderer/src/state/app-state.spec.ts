@@ -28,6 +28,11 @@ function slowHost() {
       await vi.waitFor(() => expect(answers).toHaveLength(1))
       answers.shift()?.(ok)
     },
+    /** Once `n` switches are asked, answers the oldest (the host takes them in turn). */
+    answerOldestOf: async (n: number) => {
+      await vi.waitFor(() => expect(answers).toHaveLength(n))
+      answers.shift()?.(true)
+    },
   }
 }
 
@@ -49,6 +54,30 @@ describe('switching lists', () => {
     app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'b' })
     await host.answer(true)
     await switched
+    app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'a' })
+    expect(app.activeWatchlist?.id).toBe('a')
+  })
+
+  it('keeps the last clicked list through the host catching up on quick clicks back and forth', async () => {
+    const host = slowHost()
+    const app = started(host.api)
+    // b, a, b: three clicks before the host has answered any (it takes 100 ms and more each at
+    // 5000 symbols); the first and the last name the same list.
+    const clicks = [app.showWatchlist('b'), app.showWatchlist('a'), app.showWatchlist('b')]
+    expect(app.activeWatchlist?.id).toBe('b')
+    app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'b' })
+    await host.answerOldestOf(3)
+    await clicks[0]
+    // The host's event for the second click comes while it has yet to take the third.
+    app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'a' })
+    expect(app.activeWatchlist?.id).toBe('b')
+    await host.answerOldestOf(2)
+    await clicks[1]
+    app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'b' })
+    await host.answerOldestOf(1)
+    await clicks[2]
+    expect(app.activeWatchlist?.id).toBe('b')
+    // Switched: the host's list shows again.
     app.handle({ type: 'watchlists', watchlists: lists, activeWatchlistId: 'a' })
     expect(app.activeWatchlist?.id).toBe('a')
   })

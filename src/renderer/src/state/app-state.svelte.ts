@@ -132,6 +132,12 @@ export class AppState {
   /** The active list as the host last said, and a tab clicked that the host has not yet answered. */
   private hostActiveId: string | null = null
   private switchingTo: string | null = null
+  /**
+   * Which tab click is the last: a click answered is done only when no click came after it. Its
+   * id will not do: in b, a, b the first answer would end the third's switch, and the host's event
+   * for a, still to come, would show a.
+   */
+  private switchSeq = 0
 
   private readonly clockNow: () => number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
@@ -166,6 +172,7 @@ export class AppState {
    */
   async showWatchlist(id: string): Promise<void> {
     if (id === this.activeWatchlistId && this.switchingTo === null) return
+    const seq = ++this.switchSeq
     this.switchingTo = id
     this.activeWatchlistId = id
     this.sparks.want(this.activeWatchlist?.symbols ?? [])
@@ -174,10 +181,10 @@ export class AppState {
       await afterPaint()
       await this.api.invoke('setActiveWatchlist', { id })
     } catch (err) {
-      if (this.switchingTo === id) this.activeWatchlistId = this.hostActiveId
+      if (seq === this.switchSeq) this.activeWatchlistId = this.hostActiveId
       throw err
     } finally {
-      if (this.switchingTo === id) this.switchingTo = null
+      if (seq === this.switchSeq) this.switchingTo = null
     }
   }
 
