@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core'
 import { findChromium } from '../../test/e2e/chromium'
+import { sleep } from '../chromium-page'
 import { median } from '../stats'
 import { launchBrowser, startFeed } from './processes'
 import {
@@ -11,6 +12,7 @@ import {
   tickdeskHost,
   waitForRows,
 } from './runs'
+import type { TraceEvent } from './trace'
 
 /**
  * Where each page's frame at rest goes, by thread and by lifecycle phase, and what each part of
@@ -73,18 +75,6 @@ const CATEGORIES = [
   'cc',
   'viz',
 ]
-
-interface TraceEvent {
-  name: string
-  ph: string
-  pid: number
-  tid: number
-  dur?: number
-  tdur?: number
-  args?: { name?: string }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function trace(cdp: CDPSession, seconds: number): Promise<TraceEvent[]> {
   const events: TraceEvent[] = []
@@ -171,13 +161,13 @@ for (let r = 1; r <= rounds; r++) {
 }
 const width = Math.max(...VARIANTS.map((v) => v.name.length))
 console.log(`ms a second, median of ${rounds} rounds of ${seconds} s (thread clock)`)
-console.log(`${''.padEnd(width)} ${COLUMNS.map(([label]) => label.padStart(10)).join('')}`)
+console.log(`${''.padEnd(width)} ${COLUMNS.map(([label]) => label.padStart(11)).join('')}`)
 for (const v of VARIANTS) {
   const runs = results.get(v.name) ?? []
   const cells = COLUMNS.map((_, i) =>
     median(runs.map((f) => f[i] ?? 0))
       .toFixed(2)
-      .padStart(10),
+      .padStart(11),
   )
   console.log(`${v.name.padEnd(width)} ${cells.join('')}`)
 }

@@ -30,7 +30,8 @@ const KIND: Record<string, string> = {
   ParseHTML: 'other',
 }
 
-interface TraceEvent {
+/** A complete or metadata event of a Chromium trace, as CDP's Tracing domain reports it. */
+export interface TraceEvent {
   name: string
   ph: string
   dur?: number
